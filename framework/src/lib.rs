@@ -1,0 +1,1 @@
+//! The host framework every bot links against.

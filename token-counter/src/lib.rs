@@ -1,0 +1,1 @@
+//! The challenge's law: token counting and rule checking for bot files.
