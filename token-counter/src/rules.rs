@@ -1,0 +1,557 @@
+//! The refusals of the spec: what a bot file may not contain.
+//!
+//! The checks run over the lexed tokens rather than the syntax tree because a
+//! macro's body is only tokens to `syn`: `macro_rules!` bodies and macro
+//! arguments can hold anything, and the spec says the checks look inside them.
+//! The one check that needs the tree (the `MyBot` type and its `impl Bot`) is
+//! at the bottom.
+
+use std::fmt;
+
+use proc_macro2::Delimiter;
+use serde::Serialize;
+
+use crate::count::is_macro_body;
+use crate::tokens::{Pos, Tok};
+
+/// The standard-library modules a bot may name, after `std::`, `core::` or
+/// `alloc::`.
+pub const ALLOWED_STD_MODULES: &[&str] = &[
+    "cmp",
+    "collections",
+    "mem",
+    "ops",
+    "iter",
+    "num",
+    "array",
+    "slice",
+    "vec",
+    "string",
+    "str",
+    "char",
+    "boxed",
+    "rc",
+    "cell",
+    "hash",
+    "fmt",
+    "convert",
+    "default",
+    "option",
+    "result",
+    "marker",
+    "clone",
+    "time",
+    "f32",
+    "f64",
+    "i8",
+    "i16",
+    "i32",
+    "i64",
+    "i128",
+    "isize",
+    "u8",
+    "u16",
+    "u32",
+    "u64",
+    "u128",
+    "usize",
+    "prelude",
+];
+
+/// Macros refused anywhere in a bot file.
+pub const FORBIDDEN_MACROS: &[&str] = &[
+    "include",
+    "include_str",
+    "include_bytes",
+    "env",
+    "option_env",
+    "asm",
+    "global_asm",
+    "concat_idents",
+    "stringify",
+    "file",
+    "line",
+    "column",
+    "module_path",
+];
+
+/// Attributes refused anywhere in a bot file.
+pub const FORBIDDEN_ATTRIBUTES: &[&str] = &[
+    "path",
+    "link",
+    "no_mangle",
+    "export_name",
+    "link_section",
+    "global_allocator",
+];
+
+const STD_ROOTS: &[&str] = &["std", "core", "alloc"];
+
+/// A rule of the challenge that a bot file can break. [`Rule::name`] is a
+/// stable kebab-case identifier, safe to match on in scripts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Rule {
+    /// The `unsafe` keyword.
+    Unsafe,
+    /// The `extern` keyword: blocks, crates, ABIs.
+    Extern,
+    /// `mod x;`, which loads another file.
+    ModWithoutBody,
+    /// `#[path]`, `#[link]`, `#[no_mangle]`, `#[export_name]`,
+    /// `#[link_section]`, `#[global_allocator]`.
+    ForbiddenAttribute,
+    /// `include!`, `env!`, `stringify!` and the rest of the refused macros.
+    ForbiddenMacro,
+    /// A standard-library module outside the allowed list, or `mem::transmute`.
+    ForbiddenPath,
+    /// `std::any::type_name`.
+    TypeName,
+    /// Renaming `std`, `core`, `alloc` or `framework` (`use std as s`).
+    RenamedRoot,
+    /// A standard-library or framework root continued with, or spliced from,
+    /// a macro variable (`std::$m`, `$root::fs`).
+    MacroVariablePath,
+    /// A macro name or attribute spliced from a macro variable (`$m!`,
+    /// `#[$a]`), which would dodge the refused lists.
+    MacroVariableSplice,
+    /// A `framework::` path that does not go through `framework::prelude`.
+    FrameworkPath,
+    /// No type named `MyBot` at the top of the file.
+    MissingMyBot,
+    /// No `impl Bot for MyBot` at the top of the file.
+    MissingBotImpl,
+}
+
+impl Rule {
+    /// Every rule, in the order the spec lists them.
+    pub const ALL: [Rule; 13] = [
+        Rule::Unsafe,
+        Rule::Extern,
+        Rule::ModWithoutBody,
+        Rule::ForbiddenAttribute,
+        Rule::ForbiddenMacro,
+        Rule::ForbiddenPath,
+        Rule::TypeName,
+        Rule::RenamedRoot,
+        Rule::MacroVariablePath,
+        Rule::MacroVariableSplice,
+        Rule::FrameworkPath,
+        Rule::MissingMyBot,
+        Rule::MissingBotImpl,
+    ];
+
+    /// The stable kebab-case name of the rule.
+    ///
+    /// ```
+    /// assert_eq!(token_counter::Rule::ModWithoutBody.name(), "mod-without-body");
+    /// ```
+    pub fn name(self) -> &'static str {
+        match self {
+            Rule::Unsafe => "unsafe",
+            Rule::Extern => "extern",
+            Rule::ModWithoutBody => "mod-without-body",
+            Rule::ForbiddenAttribute => "forbidden-attribute",
+            Rule::ForbiddenMacro => "forbidden-macro",
+            Rule::ForbiddenPath => "forbidden-path",
+            Rule::TypeName => "type-name",
+            Rule::RenamedRoot => "renamed-root",
+            Rule::MacroVariablePath => "macro-variable-path",
+            Rule::MacroVariableSplice => "macro-variable-splice",
+            Rule::FrameworkPath => "framework-path",
+            Rule::MissingMyBot => "missing-my-bot",
+            Rule::MissingBotImpl => "missing-bot-impl",
+        }
+    }
+
+    fn hint(self) -> &'static str {
+        match self {
+            Rule::Unsafe => "bots are safe Rust only: remove `unsafe`",
+            Rule::Extern => "bots cannot link or declare foreign code: remove `extern`",
+            Rule::ModWithoutBody => "a bot is one file: give the module a body, `mod name { ... }`",
+            Rule::ForbiddenAttribute => {
+                "remove the attribute; bots cannot load files or export symbols"
+            }
+            Rule::ForbiddenMacro => {
+                "remove the macro; it reads the build environment or hides data in names"
+            }
+            Rule::ForbiddenPath => {
+                "use only cmp, collections, mem, ops, iter, num, array, slice, vec, string, str, char, \
+                 boxed, rc, cell, hash, fmt, convert, default, option, result, marker, clone, time, \
+                 f32, f64, the integer modules and the prelude"
+            }
+            Rule::TypeName => "type names can hide data: compute the value instead",
+            Rule::RenamedRoot => "write the path out in full, e.g. `std::cmp::max`",
+            Rule::MacroVariablePath => {
+                "write the module path out in the macro instead of passing it in"
+            }
+            Rule::MacroVariableSplice => {
+                "write the macro or attribute name out instead of passing it in"
+            }
+            Rule::FrameworkPath => "use the framework only through `use framework::prelude::*;`",
+            Rule::MissingMyBot => "define the bot type: `#[derive(Default)] pub struct MyBot;`",
+            Rule::MissingBotImpl => {
+                "implement the trait: `impl Bot for MyBot { fn think(&mut self, board: &mut Board, timer: &Timer) -> Move { ... } }`"
+            }
+        }
+    }
+}
+
+impl fmt::Display for Rule {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// One broken rule, at the 1-based line and column of the token that breaks it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Violation {
+    /// Which rule.
+    pub rule: Rule,
+    /// 1-based line.
+    pub line: usize,
+    /// 1-based column, in characters.
+    pub column: usize,
+    /// What is wrong, naming the offending code.
+    pub message: String,
+    /// What to do instead.
+    pub hint: String,
+}
+
+impl Violation {
+    pub(crate) fn new(rule: Rule, pos: Pos, message: impl Into<String>) -> Violation {
+        Violation {
+            rule,
+            line: pos.line,
+            column: pos.column,
+            message: message.into(),
+            hint: rule.hint().to_owned(),
+        }
+    }
+}
+
+impl fmt::Display for Violation {
+    /// `line:column: error[rule]: message` and an indented hint line.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{}:{}: error[{}]: {}\n  hint: {}",
+            self.line, self.column, self.rule, self.message, self.hint
+        )
+    }
+}
+
+/// Runs every token-level check over `toks` and, recursively, their groups.
+pub(crate) fn check_tokens(toks: &[Tok], in_macro: bool, out: &mut Vec<Violation>) {
+    for (i, tok) in toks.iter().enumerate() {
+        let next = toks.get(i + 1);
+        let after_dot = i > 0 && toks[i - 1].is_punct(".");
+        match tok {
+            Tok::Ident { name, .. } => {
+                let name = name.as_str();
+                match tok.keyword() {
+                    Some("unsafe") => out.push(Violation::new(
+                        Rule::Unsafe,
+                        tok.pos(),
+                        "`unsafe` is refused",
+                    )),
+                    Some("extern") => out.push(Violation::new(
+                        Rule::Extern,
+                        tok.pos(),
+                        "`extern` is refused",
+                    )),
+                    Some("mod") if !mod_has_body(&toks[i + 1..]) => out.push(Violation::new(
+                        Rule::ModWithoutBody,
+                        tok.pos(),
+                        "`mod` without a body `{ ... }`",
+                    )),
+                    _ => {}
+                }
+                if FORBIDDEN_MACROS.contains(&name) && next.is_some_and(|t| t.is_punct("!")) {
+                    out.push(Violation::new(
+                        Rule::ForbiddenMacro,
+                        tok.pos(),
+                        format!("the macro `{name}!` is refused"),
+                    ));
+                }
+                let is_root = STD_ROOTS.contains(&name) || name == "framework";
+                if is_root && !after_dot {
+                    if next.is_some_and(|t| t.is_punct("::")) {
+                        if name == "framework" {
+                            check_framework_path(&toks[i + 2..], tok.pos(), out);
+                        } else {
+                            check_std_path(name, &toks[i + 2..], tok.pos(), out);
+                        }
+                    } else if next.is_some_and(|t| t.keyword() == Some("as")) {
+                        out.push(Violation::new(
+                            Rule::RenamedRoot,
+                            tok.pos(),
+                            format!("`{name}` is renamed"),
+                        ));
+                    } else if in_macro {
+                        // In a macro, a bare root can be passed to `$root::fs`.
+                        out.push(Violation::new(
+                            Rule::MacroVariablePath,
+                            tok.pos(),
+                            format!("`{name}` alone in a macro can be spliced into a path"),
+                        ));
+                    }
+                }
+            }
+            Tok::Punct { op, .. } if op == "$" => {
+                if next.is_some_and(|t| t.ident().is_some())
+                    && toks.get(i + 2).is_some_and(|t| t.is_punct("!"))
+                {
+                    out.push(Violation::new(
+                        Rule::MacroVariableSplice,
+                        tok.pos(),
+                        "a macro name taken from a macro variable (`$name!`)",
+                    ));
+                }
+            }
+            Tok::Punct { op, .. } if op == "#" => {
+                let bang = usize::from(next.is_some_and(|t| t.is_punct("!")));
+                if let Some(inner) = toks
+                    .get(i + 1 + bang)
+                    .and_then(|t| t.group(Delimiter::Bracket))
+                {
+                    check_attribute(inner, tok.pos(), out);
+                }
+            }
+            Tok::Group { inner, .. } => {
+                check_tokens(inner, in_macro || is_macro_body(toks, i), out)
+            }
+            _ => {}
+        }
+    }
+}
+
+/// `rest` follows a `mod` keyword: a body is `name { ... }` (or, in a macro,
+/// `$name { ... }`).
+fn mod_has_body(rest: &[Tok]) -> bool {
+    let rest = match rest.first() {
+        Some(t) if t.is_punct("$") => &rest[1..],
+        _ => rest,
+    };
+    rest.first().is_some_and(|t| t.ident().is_some())
+        && rest
+            .get(1)
+            .is_some_and(|t| t.group(Delimiter::Brace).is_some())
+}
+
+fn check_attribute(inner: &[Tok], pos: Pos, out: &mut Vec<Violation>) {
+    if inner.first().is_some_and(|t| t.is_punct("$")) {
+        out.push(Violation::new(
+            Rule::MacroVariableSplice,
+            pos,
+            "an attribute taken from a macro variable (`#[$attr]`)",
+        ));
+        return;
+    }
+    // Anywhere inside, so that `#[cfg_attr(all(), no_mangle)]` is caught too.
+    let mut found = Vec::new();
+    idents_in(inner, &mut found);
+    for name in found {
+        if FORBIDDEN_ATTRIBUTES.contains(&name) {
+            out.push(Violation::new(
+                Rule::ForbiddenAttribute,
+                pos,
+                format!("the attribute `#[{name}]` is refused"),
+            ));
+        }
+    }
+}
+
+fn idents_in<'a>(toks: &'a [Tok], out: &mut Vec<&'a str>) {
+    for t in toks {
+        match t {
+            Tok::Ident { name, .. } => out.push(name),
+            Tok::Group { inner, .. } => idents_in(inner, out),
+            _ => {}
+        }
+    }
+}
+
+/// `rest` follows `std::` (or `core::`, `alloc::`): a module name, a glob, a
+/// `{ use tree }` or a macro variable.
+fn check_std_path(root: &str, rest: &[Tok], pos: Pos, out: &mut Vec<Violation>) {
+    match rest.first() {
+        Some(Tok::Ident { name, .. }) => check_std_module(root, name, rest, pos, out),
+        Some(Tok::Group {
+            delim: Delimiter::Brace,
+            inner,
+            ..
+        }) => {
+            for item in inner.split(|t| t.is_punct(",")) {
+                check_std_tree_item(root, item, pos, out);
+            }
+        }
+        Some(t) if t.is_punct("*") => out.push(Violation::new(
+            Rule::ForbiddenPath,
+            pos,
+            format!("`{root}::*` imports every module of `{root}`, the refused ones too"),
+        )),
+        Some(t) if t.is_punct("$") => out.push(Violation::new(
+            Rule::MacroVariablePath,
+            pos,
+            format!("`{root}::$...` continues a standard-library path with a macro variable"),
+        )),
+        _ => out.push(Violation::new(
+            Rule::ForbiddenPath,
+            pos,
+            format!("`{root}::` is not followed by an allowed module"),
+        )),
+    }
+}
+
+/// One item of a `std::{...}` use tree.
+fn check_std_tree_item(root: &str, item: &[Tok], pos: Pos, out: &mut Vec<Violation>) {
+    match item.first() {
+        None => {}
+        Some(t) if t.keyword() == Some("self") => {
+            if item.get(1).is_some_and(|t| t.keyword() == Some("as")) {
+                out.push(Violation::new(
+                    Rule::RenamedRoot,
+                    t.pos(),
+                    format!("`{root}` is renamed (`self as ...`)"),
+                ));
+            }
+        }
+        // `std::{{fs}}` is a valid use tree too.
+        Some(Tok::Group {
+            delim: Delimiter::Brace,
+            ..
+        }) => check_std_path(root, item, pos, out),
+        Some(_) => check_std_path(root, item, item[0].pos(), out),
+    }
+}
+
+fn check_std_module(root: &str, module: &str, rest: &[Tok], pos: Pos, out: &mut Vec<Violation>) {
+    let then = |name: &str| {
+        rest.get(1).is_some_and(|t| t.is_punct("::"))
+            && rest.get(2).is_some_and(|t| names_ident(t, name))
+    };
+    if module == "any" && then("type_name") {
+        out.push(Violation::new(
+            Rule::TypeName,
+            pos,
+            format!("`{root}::any::type_name` is refused"),
+        ));
+    } else if !ALLOWED_STD_MODULES.contains(&module) {
+        out.push(Violation::new(
+            Rule::ForbiddenPath,
+            pos,
+            format!("`{root}::{module}` is not one of the allowed standard-library modules"),
+        ));
+    } else if module == "mem" && then("transmute") {
+        out.push(Violation::new(
+            Rule::ForbiddenPath,
+            pos,
+            format!("`{root}::mem::transmute` is refused"),
+        ));
+    }
+}
+
+/// Whether `tok` is the identifier `name` or a use-tree group naming it.
+fn names_ident(tok: &Tok, name: &str) -> bool {
+    match tok {
+        Tok::Ident { name: n, .. } => n == name,
+        Tok::Group { inner, .. } => {
+            let mut found = Vec::new();
+            idents_in(inner, &mut found);
+            found.contains(&name)
+        }
+        _ => false,
+    }
+}
+
+/// `rest` follows `framework::`: only `prelude` may come next.
+fn check_framework_path(rest: &[Tok], pos: Pos, out: &mut Vec<Violation>) {
+    let bad = |out: &mut Vec<Violation>, p: Pos| {
+        out.push(Violation::new(
+            Rule::FrameworkPath,
+            p,
+            "the framework is reachable only through `framework::prelude`",
+        ))
+    };
+    match rest.first() {
+        Some(t) if t.ident() == Some("prelude") => {}
+        Some(Tok::Group {
+            delim: Delimiter::Brace,
+            inner,
+            ..
+        }) => {
+            for item in inner.split(|t| t.is_punct(",")) {
+                match item.first() {
+                    None => {}
+                    Some(t) if t.ident() == Some("prelude") => {}
+                    Some(t) if t.keyword() == Some("self") => {
+                        if item.get(1).is_some_and(|t| t.keyword() == Some("as")) {
+                            out.push(Violation::new(
+                                Rule::RenamedRoot,
+                                t.pos(),
+                                "`framework` is renamed (`self as ...`)",
+                            ));
+                        }
+                    }
+                    Some(Tok::Group {
+                        delim: Delimiter::Brace,
+                        ..
+                    }) => check_framework_path(item, pos, out),
+                    Some(t) => bad(out, t.pos()),
+                }
+            }
+        }
+        Some(t) if t.is_punct("$") => out.push(Violation::new(
+            Rule::MacroVariablePath,
+            pos,
+            "`framework::$...` continues a framework path with a macro variable",
+        )),
+        _ => bad(out, pos),
+    }
+}
+
+/// The file must define `MyBot` and `impl Bot for MyBot` at its top level,
+/// where the kit looks for them.
+pub(crate) fn check_bot_shape(file: &syn::File, out: &mut Vec<Violation>) {
+    let mut my_bot = None;
+    let mut has_impl = false;
+    for item in &file.items {
+        let ident = match item {
+            syn::Item::Struct(s) => Some(&s.ident),
+            syn::Item::Enum(e) => Some(&e.ident),
+            syn::Item::Union(u) => Some(&u.ident),
+            syn::Item::Type(t) => Some(&t.ident),
+            syn::Item::Impl(imp) => {
+                let is_bot = imp.trait_.as_ref().is_some_and(|(_, path, _)| {
+                    path.segments.last().is_some_and(|s| s.ident == "Bot")
+                });
+                let is_my_bot = matches!(&*imp.self_ty, syn::Type::Path(p)
+                    if p.qself.is_none() && p.path.segments.len() == 1 && p.path.segments[0].ident == "MyBot");
+                has_impl |= is_bot && is_my_bot;
+                None
+            }
+            _ => None,
+        };
+        if let Some(ident) = ident.filter(|i| *i == "MyBot") {
+            my_bot.get_or_insert(ident.span().start());
+        }
+    }
+    let start = Pos { line: 1, column: 1 };
+    match my_bot {
+        None => out.push(Violation::new(
+            Rule::MissingMyBot,
+            start,
+            "the file defines no type named `MyBot`",
+        )),
+        Some(at) if !has_impl => out.push(Violation::new(
+            Rule::MissingBotImpl,
+            Pos {
+                line: at.line,
+                column: at.column + 1,
+            },
+            "`MyBot` does not implement `Bot` (no `impl Bot for MyBot`)",
+        )),
+        Some(_) => {}
+    }
+}
