@@ -1,0 +1,484 @@
+//! Standard Algebraic Notation: `e4`, `Nbd7`, `exd6`, `e8=Q+`, `O-O-O#`.
+//!
+//! [`to_san`] writes the canonical form (minimal disambiguation, `x` for captures, `=` before
+//! the promotion piece, `+`/`#` suffixes). [`parse_san`] reads what real game files contain,
+//! which is looser than the canonical form; see its documentation for what is accepted.
+//!
+//! ```
+//! use framework::chess::Board;
+//! use framework::notation::san::{parse_san, to_san};
+//!
+//! let mut board = Board::startpos();
+//! for text in ["e4", "e5", "Qh5", "Nc6", "Bc4", "Nf6"] {
+//!     let mv = parse_san(&board, text).unwrap();
+//!     board.make_move(mv);
+//! }
+//! let mate = parse_san(&board, "Qxf7").unwrap();
+//! assert_eq!(to_san(&board, mate), "Qxf7#");
+//! ```
+
+use thiserror::Error;
+
+use crate::chess::{Board, Move, PieceType, Square};
+
+/// Why a SAN string could not be turned into a move.
+///
+/// ```
+/// use framework::chess::Board;
+/// use framework::notation::san::{parse_san, SanError};
+///
+/// let board = Board::startpos();
+/// assert!(matches!(parse_san(&board, "Ke2"), Err(SanError::Illegal { .. })));
+/// assert!(matches!(parse_san(&board, "Zz9"), Err(SanError::Malformed { .. })));
+/// let err = parse_san(&board, "Nd5").unwrap_err();
+/// assert!(err.to_string().contains("no white knight can move to d5"), "{err}");
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum SanError {
+    /// The text is not SAN at all (for example `Zz9`, `e9`, or a pawn move with a rank hint).
+    #[error("malformed SAN `{san}`: {reason}")]
+    Malformed {
+        /// The text as given.
+        san: String,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// The text is well-formed SAN, but no legal move in the position matches it.
+    #[error("illegal SAN `{san}` in position {fen}: {reason}")]
+    Illegal {
+        /// The text as given.
+        san: String,
+        /// The position, as FEN.
+        fen: String,
+        /// Why nothing matches, as precisely as could be told.
+        reason: String,
+    },
+    /// More than one legal move matches: the text needs more disambiguation.
+    #[error("ambiguous SAN `{san}`: it could be any of {}", .candidates.join(", "))]
+    Ambiguous {
+        /// The text as given.
+        san: String,
+        /// The matching moves, each in its own (unambiguous) SAN.
+        candidates: Vec<String>,
+    },
+}
+
+/// SAN as methods on [`Board`], for call sites that read better that way.
+///
+/// ```
+/// use framework::chess::Board;
+/// use framework::notation::SanExt;
+///
+/// let board = Board::startpos();
+/// let mv = board.parse_san("e4").unwrap();
+/// assert_eq!(board.san(mv), "e4");
+/// ```
+pub trait SanExt {
+    /// The SAN of the legal move `mv`; see [`to_san`].
+    fn san(&self, mv: Move) -> String;
+    /// The legal move written as `text`; see [`parse_san`].
+    fn parse_san(&self, text: &str) -> Result<Move, SanError>;
+}
+
+impl SanExt for Board {
+    fn san(&self, mv: Move) -> String {
+        to_san(self, mv)
+    }
+
+    fn parse_san(&self, text: &str) -> Result<Move, SanError> {
+        parse_san(self, text)
+    }
+}
+
+/// Upper-case SAN letter of a piece type (`N` for knight); pawns have none in SAN but get `P`.
+fn letter(piece: PieceType) -> char {
+    piece.to_char().to_ascii_uppercase()
+}
+
+fn piece_name(piece: PieceType) -> &'static str {
+    match piece {
+        PieceType::Pawn => "pawn",
+        PieceType::Knight => "knight",
+        PieceType::Bishop => "bishop",
+        PieceType::Rook => "rook",
+        PieceType::Queen => "queen",
+        PieceType::King => "king",
+    }
+}
+
+fn file_char(file: u8) -> char {
+    (b'a' + file) as char
+}
+
+fn rank_char(rank: u8) -> char {
+    (b'1' + rank) as char
+}
+
+/// The SAN of `mv`, a legal move in `board`.
+///
+/// Disambiguation is minimal, in the order the PGN standard prescribes: the origin file if that
+/// is enough, else the origin rank, else both. Captures get `x` (pawn captures start with the
+/// origin file), promotions `=Q`, castling is `O-O` / `O-O-O`, and a move that gives check ends
+/// in `+`, or `#` if it mates.
+///
+/// `mv` must be legal in `board` (as moves from [`Board::legal_moves`] and [`parse_san`] are);
+/// for any other move the result is meaningless, as playing it on a [`Board`] is.
+///
+/// ```
+/// use framework::chess::Board;
+/// use framework::notation::san::to_san;
+///
+/// // Two knights can reach d2: the file tells them apart.
+/// let board = Board::from_fen("4k3/8/8/8/8/8/8/1N2KN2 w - - 0 1").unwrap();
+/// let mv = board.parse_uci("b1d2").unwrap();
+/// assert_eq!(to_san(&board, mv), "Nbd2");
+/// ```
+pub fn to_san(board: &Board, mv: Move) -> String {
+    san_then_play(&mut board.clone(), mv)
+}
+
+/// The SAN of `mv`, playing it on `board` to find the check suffix. PGN writing walks a whole
+/// game this way instead of cloning the board (and its history) for every move.
+pub(crate) fn san_then_play(board: &mut Board, mv: Move) -> String {
+    let mut san = String::with_capacity(8);
+    if mv.is_castle() {
+        san.push_str(if mv.to().file() > mv.from().file() {
+            "O-O"
+        } else {
+            "O-O-O"
+        });
+    } else {
+        let piece = mv.piece();
+        if piece == PieceType::Pawn {
+            if mv.is_capture() {
+                san.push(file_char(mv.from().file()));
+                san.push('x');
+            }
+        } else {
+            san.push(letter(piece));
+            san.push_str(&disambiguation(board, mv));
+            if mv.is_capture() {
+                san.push('x');
+            }
+        }
+        san.push_str(&mv.to().to_string());
+        if let Some(promo) = mv.promotion() {
+            san.push('=');
+            san.push(letter(promo));
+        }
+    }
+    board.make_move(mv);
+    if board.is_checkmate() {
+        san.push('#');
+    } else if board.is_in_check() {
+        san.push('+');
+    }
+    san
+}
+
+/// The origin hint that tells `mv` apart from the other legal moves of the same piece type to
+/// the same square: empty, a file, a rank, or a whole square.
+fn disambiguation(board: &Board, mv: Move) -> String {
+    let from = mv.from();
+    let rivals: Vec<Square> = board
+        .legal_moves()
+        .iter()
+        .filter(|m| {
+            m.piece() == mv.piece() && m.to() == mv.to() && m.from() != from && !m.is_castle()
+        })
+        .map(|m| m.from())
+        .collect();
+    if rivals.is_empty() {
+        String::new()
+    } else if rivals.iter().all(|s| s.file() != from.file()) {
+        file_char(from.file()).to_string()
+    } else if rivals.iter().all(|s| s.rank() != from.rank()) {
+        rank_char(from.rank()).to_string()
+    } else {
+        from.to_string()
+    }
+}
+
+/// What a SAN string says about its move, before looking at the board.
+#[derive(Debug)]
+enum Pattern {
+    Castle {
+        long: bool,
+    },
+    Normal {
+        piece: PieceType,
+        from_file: Option<u8>,
+        from_rank: Option<u8>,
+        capture: bool,
+        to: Square,
+        promotion: Option<PieceType>,
+    },
+}
+
+/// Strips the decorations real files put after a move: check and mate signs, `!`/`?`
+/// annotations, and the `e.p.` / `ep` marker some sources add to en-passant captures.
+fn strip_suffixes(text: &str) -> &str {
+    let mut s = text.trim();
+    loop {
+        let before = s.len();
+        s = s.trim_end_matches(['+', '#', '!', '?']).trim_end();
+        for marker in ["e.p.", "ep"] {
+            // "ep" alone would be a (malformed) move, so only strip it after a destination square.
+            if s.len() > marker.len() + 1 {
+                if let Some(rest) = s.strip_suffix(marker) {
+                    if rest.ends_with(|c: char| c.is_ascii_digit()) || rest.ends_with(' ') {
+                        s = rest.trim_end();
+                    }
+                }
+            }
+        }
+        if s.len() == before {
+            return s;
+        }
+    }
+}
+
+fn malformed(san: &str, reason: impl Into<String>) -> SanError {
+    SanError::Malformed {
+        san: san.to_string(),
+        reason: reason.into(),
+    }
+}
+
+fn parse_pattern(san: &str) -> Result<Pattern, SanError> {
+    let core = strip_suffixes(san);
+    if core.is_empty() {
+        return Err(malformed(san, "no move in it"));
+    }
+    if matches!(core, "--" | "Z0" | "0000" | "@@@@") {
+        return Err(malformed(san, "null moves are not supported"));
+    }
+    match core {
+        "O-O" | "0-0" | "o-o" => return Ok(Pattern::Castle { long: false }),
+        "O-O-O" | "0-0-0" | "o-o-o" => return Ok(Pattern::Castle { long: true }),
+        _ => {}
+    }
+    if !core.is_ascii() {
+        return Err(malformed(san, "unexpected non-ASCII character"));
+    }
+    let mut bytes = core.as_bytes();
+
+    // Piece letters are upper case only: a lower-case `b` is the b-file.
+    let piece = match bytes[0] {
+        b'N' => Some(PieceType::Knight),
+        b'B' => Some(PieceType::Bishop),
+        b'R' => Some(PieceType::Rook),
+        b'Q' => Some(PieceType::Queen),
+        b'K' => Some(PieceType::King),
+        b'P' => Some(PieceType::Pawn),
+        _ => None,
+    };
+    if piece.is_some() {
+        bytes = &bytes[1..];
+    }
+    let piece = piece.unwrap_or(PieceType::Pawn);
+
+    // Promotion: `e8=Q`, `e8Q`, `e8q`, `e8(Q)`, `e8/Q`, all seen in the wild.
+    let mut promotion = None;
+    if let Some((&last, rest)) = bytes.split_last() {
+        let (last, rest) = if last == b')' {
+            match rest.split_last() {
+                Some((&inner, [head @ .., b'('])) => (inner, head),
+                _ => return Err(malformed(san, "unbalanced parenthesis")),
+            }
+        } else {
+            (last, rest)
+        };
+        // Only a letter right after a rank digit (or `=`, `/`) is a promotion: `Rb` is not.
+        let after_square = matches!(rest.last(), Some(b'1'..=b'8' | b'=' | b'/'));
+        if after_square {
+            if let Some(p) = promotion_piece(last) {
+                promotion = Some(p);
+                bytes = rest
+                    .strip_suffix(b"=")
+                    .or_else(|| rest.strip_suffix(b"/"))
+                    .unwrap_or(rest);
+            } else if matches!(last, b'K' | b'P' | b'k' | b'p') {
+                return Err(malformed(
+                    san,
+                    "a pawn can only promote to a queen, rook, bishop or knight",
+                ));
+            }
+        }
+    }
+
+    let [head @ .., f, r] = bytes else {
+        return Err(malformed(san, "no destination square"));
+    };
+    let to = parse_square(*f, *r).ok_or_else(|| {
+        malformed(
+            san,
+            format!("`{}{}` is not a square", *f as char, *r as char),
+        )
+    })?;
+
+    let (head, capture) = match head {
+        [rest @ .., b'x' | b':'] => (rest, true),
+        _ => (head, false),
+    };
+    let (from_file, from_rank) = match head {
+        [] => (None, None),
+        [c @ b'a'..=b'h'] => (Some(c - b'a'), None),
+        [c @ b'1'..=b'8'] => (None, Some(c - b'1')),
+        [f, r] if parse_square(*f, *r).is_some() => (Some(f - b'a'), Some(r - b'1')),
+        _ => {
+            let hint = String::from_utf8_lossy(head);
+            return Err(malformed(
+                san,
+                format!("`{hint}` is neither a file, a rank nor a square"),
+            ));
+        }
+    };
+    if piece == PieceType::Pawn && from_rank.is_some() {
+        return Err(malformed(
+            san,
+            "a pawn move names only its origin file (this looks like UCI, not SAN)",
+        ));
+    }
+    if piece != PieceType::Pawn && promotion.is_some() {
+        return Err(malformed(san, "only pawns promote"));
+    }
+    Ok(Pattern::Normal {
+        piece,
+        from_file,
+        from_rank,
+        capture,
+        to,
+        promotion,
+    })
+}
+
+fn promotion_piece(c: u8) -> Option<PieceType> {
+    match c.to_ascii_uppercase() {
+        b'Q' => Some(PieceType::Queen),
+        b'R' => Some(PieceType::Rook),
+        b'B' => Some(PieceType::Bishop),
+        b'N' => Some(PieceType::Knight),
+        _ => None,
+    }
+}
+
+fn parse_square(file: u8, rank: u8) -> Option<Square> {
+    match (file, rank) {
+        (b'a'..=b'h', b'1'..=b'8') => Some(Square::new(file - b'a', rank - b'1')),
+        _ => None,
+    }
+}
+
+/// The legal move in `board` that `text` denotes.
+///
+/// Accepted, beyond canonical SAN:
+/// - trailing `+`, `#`, `!`, `?` in any combination (not checked against the position), and an
+///   `e.p.` / `ep` marker after en-passant captures;
+/// - `0-0` / `0-0-0` (zeros) for castling, and `Kg1`-style king moves that castle;
+/// - promotions written `e8Q`, `e8=q`, `e8/Q` or `e8(Q)`;
+/// - redundant disambiguation (`Ng1f3`), and missing `x` on captures (`Nf6`, `ed5` for `Nxf6`,
+///   `exd5`), as long as exactly one legal move matches;
+/// - `:` instead of `x`, and an explicit `P` for pawns.
+///
+/// Rejected: a pawn move without an origin file must be a push (`e5` never means `dxe5`); an `x`
+/// on a move that captures nothing; a pawn reaching the last rank without a promotion piece;
+/// UCI (`e2e4`) and long algebraic (`Ng1-f3`) notation; lower-case piece letters.
+///
+/// ```
+/// use framework::chess::Board;
+/// use framework::notation::san::{parse_san, SanError};
+///
+/// let board = Board::startpos();
+/// assert_eq!(parse_san(&board, "Nf3!?").unwrap(), parse_san(&board, "Ng1f3").unwrap());
+///
+/// // Knights on b1 and f1 can both reach d2.
+/// let board = Board::from_fen("4k3/8/8/8/8/8/8/1N2KN2 w - - 0 1").unwrap();
+/// match parse_san(&board, "Nd2") {
+///     Err(SanError::Ambiguous { candidates, .. }) => assert_eq!(candidates, ["Nbd2", "Nfd2"]),
+///     other => panic!("{other:?}"),
+/// }
+/// ```
+pub fn parse_san(board: &Board, text: &str) -> Result<Move, SanError> {
+    let pattern = parse_pattern(text)?;
+    let legal = board.legal_moves();
+    let illegal = |reason: String| SanError::Illegal {
+        san: text.to_string(),
+        fen: board.fen(),
+        reason,
+    };
+    let side = board.side_to_move();
+
+    let (piece, from_file, from_rank, capture, to, promotion) = match pattern {
+        Pattern::Castle { long } => {
+            let found = legal
+                .iter()
+                .copied()
+                .find(|m| m.is_castle() && (m.to().file() < m.from().file()) == long);
+            return found.ok_or_else(|| {
+                let side_name = if long { "queenside" } else { "kingside" };
+                illegal(format!("{side} cannot castle {side_name} here"))
+            });
+        }
+        Pattern::Normal {
+            piece,
+            from_file,
+            from_rank,
+            capture,
+            to,
+            promotion,
+        } => (piece, from_file, from_rank, capture, to, promotion),
+    };
+
+    let reaches = |m: &&Move| {
+        m.piece() == piece
+            && m.to() == to
+            && (piece != PieceType::Pawn || from_file.is_some() || m.from().file() == to.file())
+    };
+    let hinted = |m: &&Move| {
+        from_file.is_none_or(|f| m.from().file() == f)
+            && from_rank.is_none_or(|r| m.from().rank() == r)
+    };
+    let matches: Vec<Move> = legal
+        .iter()
+        .filter(reaches)
+        .filter(hinted)
+        .filter(|m| m.promotion() == promotion)
+        .copied()
+        .collect();
+
+    match matches.as_slice() {
+        [mv] => {
+            if capture && !mv.is_capture() {
+                Err(illegal(format!("it claims a capture, but {to} is empty")))
+            } else {
+                Ok(*mv)
+            }
+        }
+        [] => {
+            let name = piece_name(piece);
+            let reaching: Vec<&Move> = legal.iter().filter(reaches).collect();
+            let reason = if reaching.is_empty() {
+                let mut reason = format!("no {side} {name} can move to {to}");
+                if board.is_in_check() {
+                    reason.push_str(&format!(" ({side} is in check)"));
+                }
+                reason
+            } else if !reaching.iter().any(hinted) {
+                let mut hint = String::new();
+                hint.extend(from_file.map(file_char));
+                hint.extend(from_rank.map(rank_char));
+                format!("no {side} {name} on {hint} can move to {to}")
+            } else if promotion.is_none() {
+                format!("a pawn reaching {to} must promote: name the piece, as in `{to}=Q`")
+            } else {
+                format!("a {name} moving to {to} does not promote")
+            };
+            Err(illegal(reason))
+        }
+        several => Err(SanError::Ambiguous {
+            san: text.to_string(),
+            candidates: several.iter().map(|&m| to_san(board, m)).collect(),
+        }),
+    }
+}
