@@ -4,4 +4,7 @@
 //! use framework::prelude::*;
 //! ```
 
+pub use crate::bot::Bot;
 pub use crate::chess::*;
+pub use crate::timer::Timer;
+pub use crate::uci::report;

@@ -1,0 +1,266 @@
+//! Parsing of the commands a UCI client sends to an engine.
+
+use std::str::SplitWhitespace;
+
+/// What to set up before `go`: a start position and the moves played since.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PositionParams {
+    /// The starting FEN, or `None` for the standard start position.
+    pub fen: Option<String>,
+    /// The moves played from the start position, in UCI notation.
+    pub moves: Vec<String>,
+}
+
+/// The limits of a `go` command. Times are in milliseconds.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct GoParams {
+    /// White's clock.
+    pub wtime: Option<u64>,
+    /// Black's clock.
+    pub btime: Option<u64>,
+    /// White's increment.
+    pub winc: Option<u64>,
+    /// Black's increment.
+    pub binc: Option<u64>,
+    /// Moves until the next time control.
+    pub movestogo: Option<u32>,
+    /// Exactly this long for this move.
+    pub movetime: Option<u64>,
+    /// Search until `stop`.
+    pub infinite: bool,
+    /// Depth limit (bots may ignore it).
+    pub depth: Option<u32>,
+    /// Node limit (bots may ignore it).
+    pub nodes: Option<u64>,
+}
+
+/// One command from the client.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Command {
+    /// `uci`: identify and list options.
+    Uci,
+    /// `isready`: answer `readyok` once ready.
+    IsReady,
+    /// `ucinewgame`: the next position belongs to a new game.
+    NewGame,
+    /// `position ...`.
+    Position(PositionParams),
+    /// `go ...`.
+    Go(GoParams),
+    /// `stop`: return a move now.
+    Stop,
+    /// `quit`: exit.
+    Quit,
+    /// A command the host accepts and ignores (`debug`, `setoption`, `ponderhit`, `register`).
+    Ignored,
+}
+
+/// A command line that is not valid UCI.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ParseCommandError {
+    /// The first word is not a UCI command.
+    #[error("unknown command `{0}`")]
+    Unknown(String),
+    /// A `position` command without `startpos` or `fen`.
+    #[error("`position` needs `startpos` or `fen <FEN>`, got `{0}`")]
+    BadPosition(String),
+    /// A `go` parameter without a valid number after it.
+    #[error("`go {param}` needs a non-negative number, got `{value}`")]
+    BadNumber {
+        /// The parameter's name.
+        param: String,
+        /// What followed it.
+        value: String,
+    },
+}
+
+impl Command {
+    /// Parses one line sent by the client. Empty lines parse as `Ignored`.
+    ///
+    /// ```
+    /// use framework::uci::{Command, GoParams};
+    /// let go = Command::parse("go wtime 1000 btime 900 winc 10 binc 10").unwrap();
+    /// assert_eq!(
+    ///     go,
+    ///     Command::Go(GoParams {
+    ///         wtime: Some(1000),
+    ///         btime: Some(900),
+    ///         winc: Some(10),
+    ///         binc: Some(10),
+    ///         ..GoParams::default()
+    ///     })
+    /// );
+    /// ```
+    pub fn parse(line: &str) -> Result<Command, ParseCommandError> {
+        let mut words = line.split_whitespace();
+        let Some(first) = words.next() else {
+            return Ok(Command::Ignored);
+        };
+        Ok(match first {
+            "uci" => Command::Uci,
+            "isready" => Command::IsReady,
+            "ucinewgame" => Command::NewGame,
+            "position" => Command::Position(parse_position(words, line)?),
+            "go" => Command::Go(parse_go(words)?),
+            "stop" => Command::Stop,
+            "quit" => Command::Quit,
+            "debug" | "setoption" | "ponderhit" | "register" => Command::Ignored,
+            other => return Err(ParseCommandError::Unknown(other.to_string())),
+        })
+    }
+}
+
+fn parse_position(
+    mut words: SplitWhitespace<'_>,
+    line: &str,
+) -> Result<PositionParams, ParseCommandError> {
+    let fen = match words.next() {
+        Some("startpos") => None,
+        Some("fen") => {
+            let fields: Vec<&str> = words.by_ref().take_while(|w| *w != "moves").collect();
+            let moves = words.map(str::to_string).collect();
+            return Ok(PositionParams {
+                fen: Some(fields.join(" ")),
+                moves,
+            });
+        }
+        _ => return Err(ParseCommandError::BadPosition(line.trim().to_string())),
+    };
+    let moves = match words.next() {
+        Some("moves") => words.map(str::to_string).collect(),
+        Some(_) => return Err(ParseCommandError::BadPosition(line.trim().to_string())),
+        None => Vec::new(),
+    };
+    Ok(PositionParams { fen, moves })
+}
+
+fn parse_go(mut words: SplitWhitespace<'_>) -> Result<GoParams, ParseCommandError> {
+    fn number<T: std::str::FromStr>(
+        param: &str,
+        words: &mut SplitWhitespace<'_>,
+    ) -> Result<Option<T>, ParseCommandError> {
+        let value = words.next().unwrap_or("");
+        // Some GUIs send negative clocks when a player is over time; treat them as zero.
+        let cleaned = if value.starts_with('-') { "0" } else { value };
+        cleaned
+            .parse()
+            .map(Some)
+            .map_err(|_| ParseCommandError::BadNumber {
+                param: param.to_string(),
+                value: value.to_string(),
+            })
+    }
+    let mut go = GoParams::default();
+    while let Some(word) = words.next() {
+        match word {
+            "wtime" => go.wtime = number(word, &mut words)?,
+            "btime" => go.btime = number(word, &mut words)?,
+            "winc" => go.winc = number(word, &mut words)?,
+            "binc" => go.binc = number(word, &mut words)?,
+            "movestogo" => go.movestogo = number(word, &mut words)?,
+            "movetime" => go.movetime = number(word, &mut words)?,
+            "depth" => go.depth = number(word, &mut words)?,
+            "nodes" => go.nodes = number(word, &mut words)?,
+            "infinite" => go.infinite = true,
+            // `ponder`, `mate`, `searchmoves ...`: accepted, not supported by bots.
+            _ => {}
+        }
+    }
+    Ok(go)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn position_startpos_with_moves() {
+        assert_eq!(
+            Command::parse("position startpos moves e2e4 e7e5").unwrap(),
+            Command::Position(PositionParams {
+                fen: None,
+                moves: vec!["e2e4".into(), "e7e5".into()]
+            })
+        );
+    }
+
+    #[test]
+    fn position_fen_without_moves() {
+        let fen = "8/8/8/8/8/8/8/K1k5 w - - 0 1";
+        assert_eq!(
+            Command::parse(&format!("position fen {fen}")).unwrap(),
+            Command::Position(PositionParams {
+                fen: Some(fen.into()),
+                moves: vec![]
+            })
+        );
+    }
+
+    #[test]
+    fn position_fen_with_moves() {
+        let parsed =
+            Command::parse("position fen 8/8/8/8/8/8/8/K1k5 w - - 0 1 moves a1a2").unwrap();
+        let Command::Position(p) = parsed else {
+            panic!("not a position: {parsed:?}")
+        };
+        assert_eq!(p.fen.as_deref(), Some("8/8/8/8/8/8/8/K1k5 w - - 0 1"));
+        assert_eq!(p.moves, vec!["a1a2".to_string()]);
+    }
+
+    #[test]
+    fn bad_position_is_an_error() {
+        assert!(matches!(
+            Command::parse("position e2e4"),
+            Err(ParseCommandError::BadPosition(_))
+        ));
+    }
+
+    #[test]
+    fn go_variants() {
+        assert_eq!(
+            Command::parse("go movetime 250").unwrap(),
+            Command::Go(GoParams {
+                movetime: Some(250),
+                ..GoParams::default()
+            })
+        );
+        assert_eq!(
+            Command::parse("go infinite").unwrap(),
+            Command::Go(GoParams {
+                infinite: true,
+                ..GoParams::default()
+            })
+        );
+        let Command::Go(go) = Command::parse("go wtime -15 btime 10 movestogo 3").unwrap() else {
+            panic!()
+        };
+        assert_eq!(
+            (go.wtime, go.btime, go.movestogo),
+            (Some(0), Some(10), Some(3))
+        );
+    }
+
+    #[test]
+    fn go_with_garbage_number_is_an_error() {
+        assert_eq!(
+            Command::parse("go wtime lots"),
+            Err(ParseCommandError::BadNumber {
+                param: "wtime".into(),
+                value: "lots".into()
+            })
+        );
+    }
+
+    #[test]
+    fn unknown_and_empty() {
+        assert_eq!(
+            Command::parse("fly"),
+            Err(ParseCommandError::Unknown("fly".into()))
+        );
+        assert_eq!(Command::parse("   ").unwrap(), Command::Ignored);
+        assert_eq!(
+            Command::parse("setoption name Hash value 16").unwrap(),
+            Command::Ignored
+        );
+    }
+}

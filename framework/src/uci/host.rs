@@ -1,0 +1,236 @@
+//! The UCI host: reads the client's commands, keeps the game, and asks the bot
+//! for moves on a thread of its own so `stop` and `isready` are answered while
+//! it thinks.
+
+use std::io::BufRead;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{self, Receiver, Sender};
+use std::time::{Duration, Instant};
+
+use super::command::{Command, GoParams, PositionParams};
+use super::output::{mark_search_start, send, take_stdout};
+use crate::bot::Bot;
+use crate::chess::{Board, Color};
+use crate::timer::Timer;
+
+/// Constructing a bot may take at most this long; longer is reported as a breach.
+pub const CONSTRUCTION_LIMIT: Duration = Duration::from_secs(5);
+
+/// The bot's thread gets a generous stack: recursive searches are the norm in
+/// tiny bots, and an overflow must be a bot's own deep recursion, not the host's
+/// choice of a small default.
+const BOT_STACK_BYTES: usize = 64 * 1024 * 1024;
+
+/// The clock a bot sees for `go` without any time limit (`go depth 5`, say):
+/// bots think by the clock, so they need some budget, and ten seconds ends a
+/// move in bounded time.
+const UNTIMED_GO_MS: u64 = 10_000;
+
+/// Runs the bot `B` as a UCI engine on stdin/stdout until `quit` or end of input.
+///
+/// `file_name` names the engine in `id name` unless the bot sets [`Bot::NAME`].
+/// This is the whole `main` of a bot engine executable; the kit generates it.
+pub fn run<B: Bot + 'static>(file_name: &str) {
+    if let Err(err) = take_stdout() {
+        eprintln!("error: cannot separate the bot's output from the protocol: {err}");
+        std::process::exit(2);
+    }
+    install_panic_hook();
+    super::memory::arm();
+
+    let name = if B::NAME.is_empty() {
+        file_name
+    } else {
+        B::NAME
+    };
+    let stop = Arc::new(AtomicBool::new(false));
+    let thinking = Arc::new(AtomicBool::new(false));
+    let (jobs, ready) = spawn_bot_thread::<B>(stop.clone(), thinking.clone());
+
+    let mut board = Board::startpos();
+    let mut clock_base: Option<u64> = None;
+    for line in std::io::stdin().lock().lines() {
+        let Ok(line) = line else { break };
+        let command = match Command::parse(&line) {
+            Ok(command) => command,
+            Err(err) => {
+                eprintln!("uci: ignored `{}`: {err}", line.trim());
+                continue;
+            }
+        };
+        match command {
+            Command::Uci => {
+                send(&format!("id name {name}"));
+                send("id author a single-file bot");
+                send("uciok");
+            }
+            Command::IsReady => {
+                // While the bot thinks the host is ready by definition; otherwise
+                // make sure the bot exists, so construction time is not spent on
+                // the first move's clock.
+                if !thinking.load(Ordering::SeqCst) {
+                    let _ = jobs.send(Job::Construct);
+                    let _ = ready.recv();
+                }
+                send("readyok");
+            }
+            Command::NewGame => {
+                clock_base = None;
+                let _ = jobs.send(Job::NewGame);
+            }
+            Command::Position(position) => match set_up(&position) {
+                Ok(next) => board = next,
+                Err(message) => eprintln!("uci: {message}"),
+            },
+            Command::Go(go) => {
+                let timer = timer_for(&go, board.side_to_move(), &mut clock_base);
+                stop.store(false, Ordering::SeqCst);
+                thinking.store(true, Ordering::SeqCst);
+                mark_search_start();
+                let _ = jobs.send(Job::Think {
+                    board: board.clone(),
+                    timer: timer.with_stop_flag(stop.clone()),
+                });
+            }
+            Command::Stop => stop.store(true, Ordering::SeqCst),
+            Command::Quit => break,
+            Command::Ignored => {}
+        }
+    }
+    // Ends the process even while the bot thread is still thinking.
+    std::process::exit(0);
+}
+
+enum Job {
+    Construct,
+    NewGame,
+    Think { board: Board, timer: Timer },
+}
+
+fn spawn_bot_thread<B: Bot + 'static>(
+    stop: Arc<AtomicBool>,
+    thinking: Arc<AtomicBool>,
+) -> (Sender<Job>, Receiver<()>) {
+    let (job_tx, job_rx) = mpsc::channel::<Job>();
+    let (ready_tx, ready_rx) = mpsc::channel::<()>();
+    let spawned = std::thread::Builder::new()
+        .name("bot".into())
+        .stack_size(BOT_STACK_BYTES)
+        .spawn(move || {
+            let mut bot: Option<B> = None;
+            for job in job_rx {
+                match job {
+                    Job::Construct => {
+                        construct(&mut bot);
+                        let _ = ready_tx.send(());
+                    }
+                    Job::NewGame => bot = None,
+                    Job::Think { mut board, timer } => {
+                        let bot = construct(&mut bot);
+                        let before = board.fen();
+                        let mv = bot.think(&mut board, &timer);
+                        if board.fen() != before {
+                            eprintln!(
+                                "bot error: think() left the board changed (was {before}, now {})",
+                                board.fen()
+                            );
+                        }
+                        if mv.is_null() {
+                            eprintln!("bot error: think() returned the null move");
+                        } else if !board.is_legal(mv) {
+                            eprintln!(
+                                "bot error: think() returned the illegal move {mv} in {before}"
+                            );
+                        }
+                        thinking.store(false, Ordering::SeqCst);
+                        stop.store(false, Ordering::SeqCst);
+                        send(&format!("bestmove {mv}"));
+                    }
+                }
+            }
+        });
+    if let Err(err) = spawned {
+        eprintln!("error: cannot start the bot's thread: {err}");
+        std::process::exit(2);
+    }
+    (job_tx, ready_rx)
+}
+
+/// Builds the bot if it does not exist yet, timing the construction.
+fn construct<B: Bot>(bot: &mut Option<B>) -> &mut B {
+    bot.get_or_insert_with(|| {
+        let start = Instant::now();
+        let built = B::default();
+        let took = start.elapsed();
+        if took > CONSTRUCTION_LIMIT {
+            let message = format!(
+                "limit breach: constructing the bot took {} ms; the limit is {} ms",
+                took.as_millis(),
+                CONSTRUCTION_LIMIT.as_millis()
+            );
+            eprintln!("{message}");
+            send(&format!("info string {message}"));
+        }
+        built
+    })
+}
+
+/// The board for a `position` command, with every move made on it so the bot
+/// sees the whole game history.
+fn set_up(position: &PositionParams) -> Result<Board, String> {
+    let mut board = match &position.fen {
+        None => Board::startpos(),
+        Some(fen) => Board::from_fen(fen).map_err(|err| format!("bad FEN `{fen}`: {err}"))?,
+    };
+    for (ply, text) in position.moves.iter().enumerate() {
+        let mv = board
+            .parse_uci(text)
+            .ok()
+            .filter(|mv| board.is_legal(*mv))
+            .ok_or_else(|| {
+                format!(
+                    "move {} `{text}` is not legal in {}; position ignored",
+                    ply + 1,
+                    board.fen()
+                )
+            })?;
+        board.make_move(mv);
+    }
+    Ok(board)
+}
+
+/// The bot's clock for a `go` command. `clock_base` remembers the first clock
+/// reading of the game as the game's starting time.
+fn timer_for(go: &GoParams, us: Color, clock_base: &mut Option<u64>) -> Timer {
+    let (ours, theirs, increment) = match us {
+        Color::White => (go.wtime, go.btime, go.winc),
+        Color::Black => (go.btime, go.wtime, go.binc),
+    };
+    let remaining = if go.infinite {
+        u64::MAX / 4
+    } else if let Some(movetime) = go.movetime {
+        movetime
+    } else {
+        ours.unwrap_or(UNTIMED_GO_MS)
+    };
+    let game_start = *clock_base.get_or_insert(remaining);
+    Timer::new(
+        remaining,
+        theirs.unwrap_or(remaining),
+        increment.unwrap_or(0),
+    )
+    .with_game_start_ms(game_start)
+    .with_moves_to_go(go.movestogo)
+}
+
+/// A panicking bot ends its process at once, with the panic message on
+/// stderr: a bot thread that died quietly would leave the client waiting.
+fn install_panic_hook() {
+    let default_hook = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        default_hook(info);
+        eprintln!("bot error: the bot panicked; the engine exits");
+        std::process::exit(101);
+    }));
+}

@@ -1,0 +1,15 @@
+//! The UCI side of the kit: the host that turns a [`Bot`](crate::bot::Bot) into
+//! an engine process, and the parsing of the commands it receives.
+//!
+//! A bot engine is an ordinary executable speaking the Universal Chess
+//! Interface on stdin/stdout. [`run`] is its whole `main`.
+
+mod command;
+mod host;
+mod memory;
+mod output;
+
+pub use command::{Command, GoParams, ParseCommandError, PositionParams};
+pub use host::{CONSTRUCTION_LIMIT, run};
+pub use memory::{LimitedAllocator, MEMORY_LIMIT_BYTES, MEMORY_LIMIT_EXIT_CODE};
+pub use output::report;

@@ -1,0 +1,37 @@
+//! A real UCI client, python-chess, drives bot engines through a whole game
+//! and through `stop`, `info` and `quit`.
+
+mod common;
+
+use std::process::Command;
+
+use common::{build, kit_root, test_bot};
+
+#[test]
+fn python_chess_plays_a_whole_game_against_a_bot_engine() {
+    let available = Command::new("python3")
+        .args(["-c", "import chess.engine"])
+        .status()
+        .is_ok_and(|s| s.success());
+    assert!(
+        available,
+        "python-chess is needed: `python3 -m pip install chess` (.ci/run installs it)"
+    );
+    let player = build("evil_bot");
+    let stopper = build(test_bot("waits_for_stop"));
+    let output = Command::new("python3")
+        .arg(kit_root().join("tests/python/uci_game.py"))
+        .arg(&player)
+        .arg(&stopper)
+        .output()
+        .expect("python3 runs");
+    assert!(
+        output.status.success(),
+        "stdout:\n{}\nstderr:\n{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(stdout.contains("game over after"), "{stdout}");
+    assert!(stdout.contains("stop, info and clock: ok"), "{stdout}");
+}
