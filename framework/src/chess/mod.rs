@@ -1,1 +1,38 @@
-//! The chess core.
+//! The chess core: [`Board`], [`Move`], [`Bitboard`], attack tables, rules and FEN.
+//!
+//! Move generation is cozy-chess's; the kit wraps it in its own types (no cozy-chess
+//! type appears in this API) and adds what cozy lacks: undo, game history, repetition,
+//! insufficient material, attack queries and standard `e1g1` castling notation.
+//!
+//! ```
+//! use framework::prelude::*;
+//! let mut board = Board::startpos();
+//! let captures_first = {
+//!     let mut moves = board.legal_moves();
+//!     moves.sort_by_key(|m| !m.is_capture());
+//!     moves
+//! };
+//! board.make_move(captures_first[0]);
+//! assert_eq!(board.ply_count(), 1);
+//! board.undo_move();
+//! ```
+
+mod attacks;
+mod bitboard;
+mod board;
+mod fen;
+mod moves;
+pub mod perft;
+mod rules;
+mod types;
+
+pub use attacks::{
+    bishop_attacks, king_attacks, knight_attacks, pawn_attacks, piece_attacks, queen_attacks,
+    rook_attacks,
+};
+pub use bitboard::{Bitboard, BitboardIter};
+pub use board::Board;
+pub use fen::FenError;
+pub use moves::{MAX_MOVES, Move, MoveError, MoveList, MoveListIntoIter};
+pub use rules::{DrawReason, Outcome};
+pub use types::{Color, Piece, PieceType, Square, SquareParseError};

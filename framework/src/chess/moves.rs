@@ -1,0 +1,382 @@
+//! Moves and fixed-capacity move lists.
+
+use std::fmt;
+use std::mem::MaybeUninit;
+use std::ops::{Deref, DerefMut};
+
+use thiserror::Error;
+
+use super::{PieceType, Square};
+
+/// A move, packed into 32 bits with everything a bot usually asks about it:
+/// from and to squares, the moving piece, the captured piece, the promotion and
+/// the en-passant and castling flags.
+///
+/// Castling is written king-to-destination (`e1g1`, `e1c1`), as in UCI for standard chess.
+/// Moves are created by the [`Board`](super::Board) (by generation or
+/// [`parse_uci`](super::Board::parse_uci)), since the piece information needs the position.
+///
+/// ```
+/// use framework::prelude::*;
+/// let board = Board::startpos();
+/// let mv = board.parse_uci("g1f3").unwrap();
+/// assert_eq!(mv.from(), Square::G1);
+/// assert_eq!(mv.piece(), PieceType::Knight);
+/// assert!(!mv.is_capture());
+/// assert_eq!(mv.to_string(), "g1f3");
+/// assert_eq!(Move::NULL.to_string(), "0000");
+/// ```
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct Move(u32);
+
+const TO_SHIFT: u32 = 6;
+const PIECE_SHIFT: u32 = 12;
+const CAPTURED_SHIFT: u32 = 15;
+const PROMO_SHIFT: u32 = 18;
+const EP_BIT: u32 = 1 << 21;
+const CASTLE_BIT: u32 = 1 << 22;
+
+impl Move {
+    /// The null move ("0000"): what [`Board::skip_turn`](super::Board::skip_turn) records,
+    /// and a convenient "no move" value.
+    pub const NULL: Move = Move(0);
+
+    /// Packs a move. `captured` is the piece taken (a pawn for en passant), `promotion`
+    /// the piece a pawn becomes. Prefer getting moves from the board: it fills these in
+    /// correctly.
+    #[inline(always)]
+    pub const fn new(
+        from: Square,
+        to: Square,
+        piece: PieceType,
+        captured: Option<PieceType>,
+        promotion: Option<PieceType>,
+        en_passant: bool,
+        castle: bool,
+    ) -> Move {
+        let cap = match captured {
+            Some(c) => c as u32 + 1,
+            None => 0,
+        };
+        let promo = match promotion {
+            Some(p) => p as u32,
+            None => 0,
+        };
+        Move(
+            from.index() as u32
+                | (to.index() as u32) << TO_SHIFT
+                | (piece as u32) << PIECE_SHIFT
+                | cap << CAPTURED_SHIFT
+                | promo << PROMO_SHIFT
+                | if en_passant { EP_BIT } else { 0 }
+                | if castle { CASTLE_BIT } else { 0 },
+        )
+    }
+
+    /// The packed value, for transposition tables and killer slots.
+    /// [`from_raw`](Self::from_raw) restores it.
+    #[inline(always)]
+    pub const fn raw(self) -> u32 {
+        self.0
+    }
+
+    /// Rebuilds a move from [`raw`](Self::raw). Values not produced by `raw` give
+    /// meaningless moves; check them with [`Board::is_legal`](super::Board::is_legal).
+    #[inline(always)]
+    pub const fn from_raw(raw: u32) -> Move {
+        Move(raw & 0x7F_FFFF)
+    }
+
+    /// The square the piece leaves (the king's square for castling).
+    #[inline(always)]
+    pub const fn from(self) -> Square {
+        Square::from_index((self.0 & 63) as u8)
+    }
+
+    /// The square the piece lands on (g1/c1/g8/c8 for castling).
+    #[inline(always)]
+    pub const fn to(self) -> Square {
+        Square::from_index((self.0 >> TO_SHIFT & 63) as u8)
+    }
+
+    /// The type of the moving piece (a pawn for promotions, the king for castling).
+    #[inline(always)]
+    pub const fn piece(self) -> PieceType {
+        match PieceType::from_index((self.0 >> PIECE_SHIFT & 7) as usize) {
+            Some(p) => p,
+            None => PieceType::Pawn,
+        }
+    }
+
+    /// The captured piece type, if any (a pawn for en passant).
+    #[inline(always)]
+    pub const fn captured(self) -> Option<PieceType> {
+        let c = (self.0 >> CAPTURED_SHIFT & 7) as usize;
+        if c == 0 {
+            None
+        } else {
+            PieceType::from_index(c - 1)
+        }
+    }
+
+    /// The promotion piece type, if this is a promotion.
+    #[inline(always)]
+    pub const fn promotion(self) -> Option<PieceType> {
+        let p = (self.0 >> PROMO_SHIFT & 7) as usize;
+        if p == 0 {
+            None
+        } else {
+            PieceType::from_index(p)
+        }
+    }
+
+    /// `true` if the move takes a piece (including en passant).
+    #[inline(always)]
+    pub const fn is_capture(self) -> bool {
+        self.0 & (7 << CAPTURED_SHIFT) != 0
+    }
+
+    /// `true` for en-passant captures.
+    #[inline(always)]
+    pub const fn is_en_passant(self) -> bool {
+        self.0 & EP_BIT != 0
+    }
+
+    /// `true` for castling (either side).
+    #[inline(always)]
+    pub const fn is_castle(self) -> bool {
+        self.0 & CASTLE_BIT != 0
+    }
+
+    /// `true` for promotions (including capture-promotions).
+    #[inline(always)]
+    pub const fn is_promotion(self) -> bool {
+        self.0 & (7 << PROMO_SHIFT) != 0
+    }
+
+    /// `true` for [`Move::NULL`].
+    #[inline(always)]
+    pub const fn is_null(self) -> bool {
+        self.0 == 0
+    }
+}
+
+/// UCI notation: `e2e4`, `e7e8q`, `e1g1` for castling, `0000` for the null move.
+impl fmt::Display for Move {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.is_null() {
+            return f.write_str("0000");
+        }
+        write!(f, "{}{}", self.from(), self.to())?;
+        if let Some(p) = self.promotion() {
+            write!(f, "{}", p.to_char())?;
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Debug for Move {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Move({self}")?;
+        write!(f, " {:?}", self.piece())?;
+        if let Some(c) = self.captured() {
+            write!(f, " x{c:?}")?;
+        }
+        if self.is_en_passant() {
+            f.write_str(" ep")?;
+        }
+        if self.is_castle() {
+            f.write_str(" castle")?;
+        }
+        f.write_str(")")
+    }
+}
+
+/// Why [`Board::parse_uci`](super::Board::parse_uci) rejected a string.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum MoveError {
+    /// Not UCI syntax (`e2e4`, `e7e8q`, `0000`).
+    #[error("`{0}` is not a UCI move (expected e.g. `e2e4` or `e7e8q`)")]
+    Syntax(String),
+    /// Well-formed, but not a legal move in the position.
+    #[error("`{0}` is not legal in this position")]
+    Illegal(String),
+}
+
+/// The most moves a chess position can have is 218, so 256 always suffices.
+pub const MAX_MOVES: usize = 256;
+
+/// A list of up to [`MAX_MOVES`] moves stored inline (on the stack), so generating
+/// moves allocates nothing. Dereferences to `[Move]`, so slices' methods
+/// (`iter`, `len`, `sort_by_key`, indexing, `contains`) all work.
+///
+/// ```
+/// use framework::prelude::*;
+/// let board = Board::startpos();
+/// let mut moves = board.legal_moves();
+/// assert_eq!(moves.len(), 20);
+/// moves.sort_by_key(|m| m.to().rank());
+/// for mv in &moves { assert!(board.is_legal(*mv)); }
+/// ```
+pub struct MoveList {
+    moves: [MaybeUninit<Move>; MAX_MOVES],
+    len: usize,
+}
+
+impl MoveList {
+    /// An empty list.
+    #[inline(always)]
+    pub const fn new() -> MoveList {
+        MoveList {
+            moves: [const { MaybeUninit::uninit() }; MAX_MOVES],
+            len: 0,
+        }
+    }
+
+    /// Appends a move.
+    ///
+    /// # Panics
+    /// If the list already holds [`MAX_MOVES`] moves.
+    #[inline(always)]
+    pub fn push(&mut self, mv: Move) {
+        assert!(self.len < MAX_MOVES, "MoveList overflow");
+        self.moves[self.len] = MaybeUninit::new(mv);
+        self.len += 1;
+    }
+
+    /// Removes and returns the last move.
+    #[inline]
+    pub fn pop(&mut self) -> Option<Move> {
+        if self.len == 0 {
+            return None;
+        }
+        self.len -= 1;
+        // SAFETY: indices below the old `len` were initialised by `push`.
+        Some(unsafe { self.moves[self.len].assume_init() })
+    }
+
+    /// Empties the list.
+    #[inline(always)]
+    pub fn clear(&mut self) {
+        self.len = 0;
+    }
+
+    /// The moves as a slice.
+    #[inline(always)]
+    pub fn as_slice(&self) -> &[Move] {
+        // SAFETY: the first `len` elements were initialised by `push`; `Move` is `Copy`.
+        unsafe { std::slice::from_raw_parts(self.moves.as_ptr().cast::<Move>(), self.len) }
+    }
+
+    /// The moves as a mutable slice (for in-place sorting).
+    #[inline(always)]
+    pub fn as_mut_slice(&mut self) -> &mut [Move] {
+        // SAFETY: as in `as_slice`.
+        unsafe { std::slice::from_raw_parts_mut(self.moves.as_mut_ptr().cast::<Move>(), self.len) }
+    }
+}
+
+impl Default for MoveList {
+    fn default() -> Self {
+        MoveList::new()
+    }
+}
+
+impl Clone for MoveList {
+    fn clone(&self) -> Self {
+        let mut out = MoveList::new();
+        for &m in self.as_slice() {
+            out.push(m);
+        }
+        out
+    }
+}
+
+impl fmt::Debug for MoveList {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list().entries(self.as_slice()).finish()
+    }
+}
+
+impl PartialEq for MoveList {
+    fn eq(&self, other: &Self) -> bool {
+        self.as_slice() == other.as_slice()
+    }
+}
+
+impl Eq for MoveList {}
+
+impl Deref for MoveList {
+    type Target = [Move];
+    #[inline(always)]
+    fn deref(&self) -> &[Move] {
+        self.as_slice()
+    }
+}
+
+impl DerefMut for MoveList {
+    #[inline(always)]
+    fn deref_mut(&mut self) -> &mut [Move] {
+        self.as_mut_slice()
+    }
+}
+
+impl<'a> IntoIterator for &'a MoveList {
+    type Item = &'a Move;
+    type IntoIter = std::slice::Iter<'a, Move>;
+    #[inline(always)]
+    fn into_iter(self) -> Self::IntoIter {
+        self.as_slice().iter()
+    }
+}
+
+/// By-value iterator over a [`MoveList`].
+pub struct MoveListIntoIter {
+    list: MoveList,
+    next: usize,
+}
+
+impl Iterator for MoveListIntoIter {
+    type Item = Move;
+    #[inline(always)]
+    fn next(&mut self) -> Option<Move> {
+        let m = self.list.as_slice().get(self.next).copied();
+        self.next += 1;
+        m
+    }
+    #[inline]
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let n = self.list.len.saturating_sub(self.next);
+        (n, Some(n))
+    }
+}
+
+impl ExactSizeIterator for MoveListIntoIter {}
+
+impl IntoIterator for MoveList {
+    type Item = Move;
+    type IntoIter = MoveListIntoIter;
+    #[inline(always)]
+    fn into_iter(self) -> MoveListIntoIter {
+        MoveListIntoIter {
+            list: self,
+            next: 0,
+        }
+    }
+}
+
+impl Extend<Move> for MoveList {
+    fn extend<I: IntoIterator<Item = Move>>(&mut self, iter: I) {
+        for m in iter {
+            self.push(m);
+        }
+    }
+}
+
+impl FromIterator<Move> for MoveList {
+    fn from_iter<I: IntoIterator<Item = Move>>(iter: I) -> Self {
+        let mut l = MoveList::new();
+        l.extend(iter);
+        l
+    }
+}

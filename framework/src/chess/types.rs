@@ -1,0 +1,378 @@
+//! Colours, piece types, pieces and squares.
+
+use std::fmt;
+use std::str::FromStr;
+
+use thiserror::Error;
+
+/// A side: White or Black.
+///
+/// ```
+/// use framework::prelude::*;
+/// assert_eq!(!Color::White, Color::Black);
+/// assert_eq!(Color::Black.index(), 1);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Color {
+    /// The side that moves first.
+    White = 0,
+    /// The side that moves second.
+    Black = 1,
+}
+
+impl Color {
+    /// Both colours, White first.
+    pub const ALL: [Color; 2] = [Color::White, Color::Black];
+
+    /// `true` for White.
+    #[inline(always)]
+    pub const fn is_white(self) -> bool {
+        matches!(self, Color::White)
+    }
+
+    /// 0 for White, 1 for Black: handy for indexing `[T; 2]` tables.
+    #[inline(always)]
+    pub const fn index(self) -> usize {
+        self as usize
+    }
+
+    /// +1 for White, -1 for Black, to turn a White-relative score into a side-relative one.
+    #[inline(always)]
+    pub const fn sign(self) -> i32 {
+        match self {
+            Color::White => 1,
+            Color::Black => -1,
+        }
+    }
+}
+
+impl std::ops::Not for Color {
+    type Output = Color;
+    #[inline(always)]
+    fn not(self) -> Color {
+        match self {
+            Color::White => Color::Black,
+            Color::Black => Color::White,
+        }
+    }
+}
+
+impl fmt::Display for Color {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Color::White => "white",
+            Color::Black => "black",
+        })
+    }
+}
+
+/// The kind of a piece, without its colour.
+///
+/// ```
+/// use framework::prelude::*;
+/// assert_eq!(PieceType::Queen.index(), 4);
+/// assert_eq!(PieceType::from_char('n'), Some(PieceType::Knight));
+/// assert_eq!(PieceType::Rook.to_char(), 'r');
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum PieceType {
+    /// Pawn.
+    Pawn = 0,
+    /// Knight.
+    Knight = 1,
+    /// Bishop.
+    Bishop = 2,
+    /// Rook.
+    Rook = 3,
+    /// Queen.
+    Queen = 4,
+    /// King.
+    King = 5,
+}
+
+impl PieceType {
+    /// All six piece types, in index order (pawn first).
+    pub const ALL: [PieceType; 6] = [
+        PieceType::Pawn,
+        PieceType::Knight,
+        PieceType::Bishop,
+        PieceType::Rook,
+        PieceType::Queen,
+        PieceType::King,
+    ];
+
+    /// 0 (pawn) to 5 (king), for indexing tables such as piece values.
+    #[inline(always)]
+    pub const fn index(self) -> usize {
+        self as usize
+    }
+
+    /// The piece type with the given index 0..6, if any.
+    #[inline]
+    pub const fn from_index(index: usize) -> Option<PieceType> {
+        if index < 6 {
+            Some(Self::ALL[index])
+        } else {
+            None
+        }
+    }
+
+    /// Lower-case letter: `p n b r q k`.
+    #[inline]
+    pub const fn to_char(self) -> char {
+        match self {
+            PieceType::Pawn => 'p',
+            PieceType::Knight => 'n',
+            PieceType::Bishop => 'b',
+            PieceType::Rook => 'r',
+            PieceType::Queen => 'q',
+            PieceType::King => 'k',
+        }
+    }
+
+    /// Parses a letter of either case (`'N'` or `'n'`).
+    #[inline]
+    pub const fn from_char(c: char) -> Option<PieceType> {
+        match c.to_ascii_lowercase() {
+            'p' => Some(PieceType::Pawn),
+            'n' => Some(PieceType::Knight),
+            'b' => Some(PieceType::Bishop),
+            'r' => Some(PieceType::Rook),
+            'q' => Some(PieceType::Queen),
+            'k' => Some(PieceType::King),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for PieceType {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.to_char())
+    }
+}
+
+/// A piece: a [`PieceType`] and a [`Color`].
+///
+/// ```
+/// use framework::prelude::*;
+/// let p = Piece::new(PieceType::Knight, Color::White);
+/// assert_eq!(p.to_char(), 'N');
+/// assert_eq!(Piece::from_char('q'), Some(Piece::new(PieceType::Queen, Color::Black)));
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Piece {
+    piece_type: PieceType,
+    color: Color,
+}
+
+impl Piece {
+    /// A piece of the given type and colour.
+    #[inline(always)]
+    pub const fn new(piece_type: PieceType, color: Color) -> Piece {
+        Piece { piece_type, color }
+    }
+
+    /// The type of the piece.
+    #[inline(always)]
+    pub const fn piece_type(self) -> PieceType {
+        self.piece_type
+    }
+
+    /// The colour of the piece.
+    #[inline(always)]
+    pub const fn color(self) -> Color {
+        self.color
+    }
+
+    /// `true` if the piece is White's.
+    #[inline(always)]
+    pub const fn is_white(self) -> bool {
+        self.color.is_white()
+    }
+
+    /// The FEN letter: upper case for White, lower case for Black.
+    #[inline]
+    pub const fn to_char(self) -> char {
+        let c = self.piece_type.to_char();
+        if self.color.is_white() {
+            c.to_ascii_uppercase()
+        } else {
+            c
+        }
+    }
+
+    /// Parses a FEN letter (`'K'` is the White king, `'k'` the Black one).
+    #[inline]
+    pub const fn from_char(c: char) -> Option<Piece> {
+        match PieceType::from_char(c) {
+            Some(pt) => Some(Piece::new(
+                pt,
+                if c.is_ascii_uppercase() {
+                    Color::White
+                } else {
+                    Color::Black
+                },
+            )),
+            None => None,
+        }
+    }
+}
+
+impl fmt::Display for Piece {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.to_char())
+    }
+}
+
+/// One of the 64 squares, indexed a1 = 0, b1 = 1, …, h8 = 63.
+///
+/// ```
+/// use framework::prelude::*;
+/// let e4: Square = "e4".parse().unwrap();
+/// assert_eq!(e4, Square::E4);
+/// assert_eq!(e4, Square::new(4, 3));
+/// assert_eq!((e4.file(), e4.rank()), (4, 3));
+/// assert_eq!(e4.index(), 28);
+/// assert_eq!(e4.flip(), Square::E5);
+/// assert_eq!(e4.to_string(), "e4");
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Square(u8);
+
+/// The error returned when a string is not a square name such as `e4`.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[error("`{0}` is not a square (expected a file a-h and a rank 1-8, like `e4`)")]
+pub struct SquareParseError(pub String);
+
+macro_rules! square_consts {
+    ($($name:ident = $idx:expr),* $(,)?) => {
+        impl Square {
+            $(
+                #[doc = concat!("The square ", stringify!($name), ".")]
+                pub const $name: Square = Square($idx);
+            )*
+        }
+    };
+}
+
+square_consts! {
+    A1 = 0, B1 = 1, C1 = 2, D1 = 3, E1 = 4, F1 = 5, G1 = 6, H1 = 7,
+    A2 = 8, B2 = 9, C2 = 10, D2 = 11, E2 = 12, F2 = 13, G2 = 14, H2 = 15,
+    A3 = 16, B3 = 17, C3 = 18, D3 = 19, E3 = 20, F3 = 21, G3 = 22, H3 = 23,
+    A4 = 24, B4 = 25, C4 = 26, D4 = 27, E4 = 28, F4 = 29, G4 = 30, H4 = 31,
+    A5 = 32, B5 = 33, C5 = 34, D5 = 35, E5 = 36, F5 = 37, G5 = 38, H5 = 39,
+    A6 = 40, B6 = 41, C6 = 42, D6 = 43, E6 = 44, F6 = 45, G6 = 46, H6 = 47,
+    A7 = 48, B7 = 49, C7 = 50, D7 = 51, E7 = 52, F7 = 53, G7 = 54, H7 = 55,
+    A8 = 56, B8 = 57, C8 = 58, D8 = 59, E8 = 60, F8 = 61, G8 = 62, H8 = 63,
+}
+
+impl Square {
+    /// The square on `file` (0 = a … 7 = h) and `rank` (0 = first rank … 7 = eighth).
+    ///
+    /// # Panics
+    /// If `file` or `rank` is 8 or more.
+    #[inline(always)]
+    pub const fn new(file: u8, rank: u8) -> Square {
+        assert!(file < 8 && rank < 8, "file and rank must be below 8");
+        Square(rank * 8 + file)
+    }
+
+    /// The square on `file` and `rank`, or `None` if either is off the board.
+    /// Takes signed values so offsets such as `file - 1` can be checked directly.
+    #[inline]
+    pub const fn try_new(file: i32, rank: i32) -> Option<Square> {
+        if file >= 0 && file < 8 && rank >= 0 && rank < 8 {
+            Some(Square((rank * 8 + file) as u8))
+        } else {
+            None
+        }
+    }
+
+    /// The square with index `index` (a1 = 0 … h8 = 63).
+    ///
+    /// # Panics
+    /// If `index` is 64 or more.
+    #[inline(always)]
+    pub const fn from_index(index: u8) -> Square {
+        assert!(index < 64, "square index must be below 64");
+        Square(index)
+    }
+
+    /// All 64 squares in index order.
+    pub const ALL: [Square; 64] = {
+        let mut all = [Square(0); 64];
+        let mut i = 0;
+        while i < 64 {
+            all[i] = Square(i as u8);
+            i += 1;
+        }
+        all
+    };
+
+    /// The index a1 = 0 … h8 = 63.
+    #[inline(always)]
+    pub const fn index(self) -> usize {
+        self.0 as usize
+    }
+
+    /// The file, 0 (a) to 7 (h).
+    #[inline(always)]
+    pub const fn file(self) -> u8 {
+        self.0 & 7
+    }
+
+    /// The rank, 0 (first rank) to 7 (eighth rank).
+    #[inline(always)]
+    pub const fn rank(self) -> u8 {
+        self.0 >> 3
+    }
+
+    /// Mirrors the square vertically (e2 <-> e7): the same square seen from Black's side.
+    #[inline(always)]
+    pub const fn flip(self) -> Square {
+        Square(self.0 ^ 56)
+    }
+
+    /// The square as seen from `color`'s side: unchanged for White, [`flip`](Self::flip)ped for Black.
+    /// Lets one piece-square table serve both colours.
+    #[inline(always)]
+    pub const fn relative_to(self, color: Color) -> Square {
+        match color {
+            Color::White => self,
+            Color::Black => self.flip(),
+        }
+    }
+
+    /// `true` for light squares (h1 is light, a1 is dark).
+    #[inline(always)]
+    pub const fn is_light(self) -> bool {
+        (self.file() + self.rank()) % 2 == 1
+    }
+
+    /// The one-bit [`Bitboard`](super::Bitboard) of this square.
+    #[inline(always)]
+    pub const fn bitboard(self) -> super::Bitboard {
+        super::Bitboard(1u64 << self.0)
+    }
+}
+
+impl fmt::Display for Square {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{}{}",
+            (b'a' + self.file()) as char,
+            (b'1' + self.rank()) as char
+        )
+    }
+}
+
+impl FromStr for Square {
+    type Err = SquareParseError;
+    fn from_str(s: &str) -> Result<Square, SquareParseError> {
+        match s.as_bytes() {
+            [f @ b'a'..=b'h', r @ b'1'..=b'8'] => Ok(Square::new(f - b'a', r - b'1')),
+            _ => Err(SquareParseError(s.to_string())),
+        }
+    }
+}
