@@ -1,0 +1,218 @@
+//! The worked examples of the spec and a passing and failing case for every
+//! counting rule.
+
+mod common;
+
+use common::{count_file, count_stmt, in_fn};
+
+// ---- The table at the end of the spec ----
+
+#[test]
+fn example_shift_function() {
+    assert_eq!(count_file("pub fn f(x: u64) -> u64 { x << 1 }"), 12);
+}
+
+#[test]
+fn example_nested_generics_close_with_one_shift_token() {
+    assert_eq!(count_stmt("let v: Vec<Vec<u8>> = vec![];"), 13);
+}
+
+#[test]
+fn example_doc_comment_is_free() {
+    assert_eq!(count_file("/// docs\nstruct S;"), 2);
+}
+
+#[test]
+fn example_string_costs_its_characters() {
+    assert_eq!(count_stmt("let s = \"abc\";"), 8);
+}
+
+#[test]
+fn example_method_calls_and_char_literal() {
+    assert_eq!(count_stmt("m.is_capture() && 'a'.is_ascii()"), 9);
+}
+
+#[test]
+fn example_debug_line() {
+    let r = in_fn("x += 1; // #DEBUG");
+    assert_eq!((r.tokens - common::WRAPPER, r.debug_tokens), (0, 3));
+}
+
+// ---- Rule 1: free tokens ----
+
+#[test]
+fn whitespace_and_comments_are_free() {
+    let plain = count_stmt("let a = 1;");
+    assert_eq!(count_stmt("let   a\n=\t1 ;  // note\n/* block /* nested */ */"), plain);
+    assert_eq!(plain, 4, "a statement without comments still costs its tokens");
+}
+
+#[test]
+fn every_doc_comment_form_is_free() {
+    let base = count_file("struct S;");
+    for doc in ["/// d\n", "/** d */\n", "#[doc = \"d\"]\n", "#[doc = r\"d\"]\n"] {
+        assert_eq!(count_file(&format!("{doc}struct S;")), base, "{doc:?}");
+    }
+    for inner in ["//! d\n", "/*! d */\n", "#![doc = \"d\"]\n"] {
+        assert_eq!(count_file(&format!("{inner}struct S;")), base, "{inner:?}");
+    }
+    // Other attributes are not free: `# [ doc ( hidden`.
+    assert_eq!(count_file("#[doc(hidden)]\nstruct S;"), base + 5);
+}
+
+#[test]
+fn visibility_is_free_in_full() {
+    let base = count_file("fn f() {}");
+    for vis in ["pub", "pub(crate)", "pub(super)", "pub(self)", "pub(in crate::m)"] {
+        assert_eq!(count_file(&format!("{vis} fn f() {{}}")), base, "{vis}");
+    }
+    // `pub (u8, u16)` in a tuple struct is `pub` and a tuple type, as rustc
+    // reads it: the tuple costs `( u8 u16`.
+    assert_eq!(count_file("struct T(pub (u8, u16));"), count_file("struct T((u8, u16));"));
+    assert_eq!(count_file("struct T((u8, u16));"), 6);
+}
+
+#[test]
+fn semicolons_commas_and_closing_delimiters_are_free() {
+    assert_eq!(count_stmt("f(a, b);"), 4);
+    assert_eq!(count_stmt("f(a, b)"), 4);
+    assert_eq!(count_stmt("let x = [[1, 2], [3, 4]];"), 10);
+}
+
+// ---- Rule 2: multi-character punctuation ----
+
+#[test]
+fn every_multi_character_operator_costs_one() {
+    for op in [
+        "==", "!=", "<=", ">=", "&&", "||", "<<", ">>", "+", "-", "*", "/", "%", "^", "&", "|", "<", ">",
+    ] {
+        assert_eq!(count_stmt(&format!("let _ = a {op} b;")), 6, "{op}");
+    }
+    for op in ["+=", "-=", "*=", "/=", "%=", "^=", "&=", "|=", "<<=", ">>=", "="] {
+        assert_eq!(count_stmt(&format!("a {op} b;")), 3, "{op}");
+    }
+    assert_eq!(count_stmt("let _ = a..b;"), 6);
+    assert_eq!(count_stmt("let _ = a..=b;"), 6);
+    assert_eq!(count_stmt("let _ = std::cmp::max;"), 8);
+    assert_eq!(count_stmt("let _ = |x: u8| -> u8 { x };"), 12);
+    assert_eq!(count_stmt("match x { _ => 1 }"), 6);
+    assert_eq!(count_file("macro_rules! m { (a ... b) => {} }"), 10);
+}
+
+#[test]
+fn separated_characters_are_separate_tokens() {
+    // `> >` is two tokens where `>>` is one; `&&` is one, `& &` two.
+    assert_eq!(count_stmt("let v: Vec<Vec<u8> > = vec![];"), 14);
+    assert_eq!(count_stmt("let _ = a && b;"), 6);
+    assert_eq!(count_stmt("let _ = & &b;"), 6);
+    // Maximal munch of the reference: `&&=` is `&&` `=`, `<-` is `<` `-`.
+    assert_eq!(count_stmt("let _ = a < -b;"), count_stmt("let _ = a<-b;"));
+    assert_eq!(count_stmt("let _ = a<-b;"), 7);
+    assert_eq!(count_stmt("let _ = x::<u8>;"), 8);
+}
+
+// ---- Rule 3: lifetimes, labels, identifiers ----
+
+#[test]
+fn lifetimes_and_labels_cost_one() {
+    assert_eq!(count_file("fn f<'a>(x: &'a u8) {}"), 12);
+    assert_eq!(count_stmt("'outer: loop { break 'outer; }"), 6);
+    assert_eq!(count_file("fn f(x: &'static str) {}"), 9);
+}
+
+#[test]
+fn identifiers_keywords_and_raw_identifiers_cost_one() {
+    assert_eq!(count_stmt("let r#type = self_;"), 4);
+    assert_eq!(count_stmt("let a_very_long_identifier_name = b;"), 4);
+}
+
+// ---- Rule 4: numbers and characters ----
+
+#[test]
+fn numbers_and_characters_cost_one() {
+    for lit in ["0xFFFF_FFFF_FFFF_FFFFu128", "1", "1.5e10f64", "0b1010", "'x'", "b'x'", "'\\u{1F600}'", "'\\''"] {
+        assert_eq!(count_stmt(&format!("let _ = {lit};")), 4, "{lit}");
+    }
+}
+
+// ---- Rule 5: strings ----
+
+#[test]
+fn strings_cost_their_source_characters() {
+    let cases = [
+        ("\"abc\"", 5),
+        ("r#\"a\"#", 6),
+        ("r\"a\"", 4),
+        ("b\"ab\"", 5),
+        ("br\"ab\"", 6),
+        ("c\"ab\"", 5),
+        ("\"\\n\"", 4),
+        ("\"é\"", 3),
+        ("\"\"", 2),
+    ];
+    for (lit, cost) in cases {
+        assert_eq!(count_stmt(&format!("let _ = {lit};")), 3 + cost, "{lit}");
+    }
+}
+
+#[test]
+fn a_multi_line_string_costs_its_characters_on_its_first_line() {
+    let r = in_fn("let s = \"a\nb\";");
+    // "a\nb" is 5 characters with its quotes and newline.
+    assert_eq!(r.tokens - common::WRAPPER, 3 + 5);
+    assert_eq!(r.lines[1].tokens, 8);
+    assert_eq!(r.lines[2].tokens, 0);
+}
+
+// ---- Rule 6: #DEBUG ----
+
+#[test]
+fn debug_marker_in_any_case_moves_the_line_apart() {
+    for marker in ["#DEBUG", "#debug", "#Debug", "see #DEBUG later"] {
+        let r = in_fn(&format!("f(x); // {marker}\ng(y);"));
+        assert_eq!((r.tokens - common::WRAPPER, r.debug_tokens), (3, 3), "{marker}");
+        assert_eq!(r.total(), r.tokens + r.debug_tokens);
+    }
+}
+
+#[test]
+fn debug_marker_outside_a_line_comment_does_nothing() {
+    for line in ["let s = \"// #DEBUG\";", "let s = r#\"// #DEBUG\"#;", "f(x); /* #DEBUG */", "f(x); // DEBUG"] {
+        let r = in_fn(line);
+        assert_eq!(r.debug_tokens, 0, "{line}");
+    }
+}
+
+#[test]
+fn a_token_belongs_to_the_line_it_starts_on() {
+    // The string starts on line 1, which has no comment (its `// #DEBUG` is
+    // string text), so all of it counts; line 2 is a #DEBUG line.
+    let r = in_fn("let s = \"a // #DEBUG\nb\"; f(s); // #DEBUG");
+    assert_eq!(r.tokens - common::WRAPPER, 3 + 15);
+    assert_eq!(r.debug_tokens, 3);
+}
+
+#[test]
+fn limit_and_submission_use_the_right_counts() {
+    let body = "let _ = 1;\n".repeat(255); // 4 tokens a line: 1020 + 4 wrapper = 1024
+    let r = in_fn(&body);
+    assert_eq!(r.tokens, 1024);
+    assert!(r.within_limit());
+    let over = in_fn(&format!("{body}f(); // #DEBUG"));
+    assert!(over.within_limit(), "debug tokens are left out while developing");
+    assert!(!over.passes_submission(), "but a submission counts them");
+    let r = in_fn(&format!("{body}f();"));
+    assert!(!r.within_limit());
+}
+
+#[test]
+fn doc_comments_inside_a_macro_invocation_are_counted() {
+    // A matcher like `(#[doc = $s:literal]) => { $s }` turns a doc comment
+    // inside a macro call into a string the bot can read, so there it costs
+    // what it is: `# [ doc =` and its string.
+    let with = count_file("m! {\n    /// ab\n    struct S;\n}\n");
+    let without = count_file("m! {\n    struct S;\n}\n");
+    assert_eq!(with - without, 4 + "\" ab\"".len());
+    // Outside macros it stays free.
+    assert_eq!(count_file("/// ab\nstruct S;"), count_file("struct S;"));
+}
