@@ -14,8 +14,8 @@
 //!          }\n\
 //!      }\n",
 //! )?;
-//! assert_eq!(report.tokens, 34);
-//! assert_eq!(report.debug_tokens, 7);
+//! assert_eq!(report.tokens, 36);
+//! assert_eq!(report.debug_tokens, 6);
 //! assert!(report.passes_submission());
 //! # Ok::<(), token_counter::ParseError>(())
 //! ```
@@ -107,8 +107,8 @@ impl Report {
     /// What a submission is judged by: counted plus `#DEBUG` tokens.
     ///
     /// ```
-    /// let r = token_counter::analyze("fn f() { g(); // #DEBUG\n}")?;
-    /// assert_eq!((r.tokens, r.debug_tokens, r.total()), (2, 4, 6));
+    /// let r = token_counter::analyze("fn f() {\n    g(); // #DEBUG\n}")?;
+    /// assert_eq!((r.tokens, r.debug_tokens, r.total()), (4, 2, 6));
     /// # Ok::<(), token_counter::ParseError>(())
     /// ```
     pub fn total(&self) -> usize {
@@ -133,7 +133,7 @@ impl Report {
     /// ```
     /// let r = token_counter::analyze("fn main() { unsafe {} }")?;
     /// let text = r.render("bot/x.rs").to_string();
-    /// assert!(text.starts_with("bot/x.rs: 5 / 1024 tokens, 0 #DEBUG tokens"));
+    /// assert!(text.starts_with("bot/x.rs: 6 / 1024 tokens, 0 #DEBUG tokens"));
     /// assert!(text.contains("bot/x.rs:1:13: error[unsafe]: `unsafe` is refused"));
     /// # Ok::<(), token_counter::ParseError>(())
     /// ```

@@ -298,16 +298,16 @@ pub(crate) fn check_tokens(toks: &[Tok], in_macro: bool, out: &mut Vec<Violation
                     }
                 }
             }
-            Tok::Punct { op, .. } if op == "$" => {
-                if next.is_some_and(|t| t.ident().is_some())
-                    && toks.get(i + 2).is_some_and(|t| t.is_punct("!"))
-                {
-                    out.push(Violation::new(
-                        Rule::MacroVariableSplice,
-                        tok.pos(),
-                        "a macro name taken from a macro variable (`$name!`)",
-                    ));
-                }
+            Tok::Punct { op, .. }
+                if op == "$"
+                    && next.is_some_and(|t| t.ident().is_some())
+                    && toks.get(i + 2).is_some_and(|t| t.is_punct("!")) =>
+            {
+                out.push(Violation::new(
+                    Rule::MacroVariableSplice,
+                    tok.pos(),
+                    "a macro name taken from a macro variable (`$name!`)",
+                ));
             }
             Tok::Punct { op, .. } if op == "#" => {
                 let bang = usize::from(next.is_some_and(|t| t.is_punct("!")));
@@ -408,21 +408,25 @@ fn check_std_path(root: &str, rest: &[Tok], pos: Pos, out: &mut Vec<Violation>) 
 fn check_std_tree_item(root: &str, item: &[Tok], pos: Pos, out: &mut Vec<Violation>) {
     match item.first() {
         None => {}
-        Some(t) if t.keyword() == Some("self") => {
-            if item.get(1).is_some_and(|t| t.keyword() == Some("as")) {
-                out.push(Violation::new(
-                    Rule::RenamedRoot,
-                    t.pos(),
-                    format!("`{root}` is renamed (`self as ...`)"),
-                ));
-            }
-        }
+        Some(t) if t.keyword() == Some("self") => check_self_item(root, item, out),
         // `std::{{fs}}` is a valid use tree too.
         Some(Tok::Group {
             delim: Delimiter::Brace,
             ..
         }) => check_std_path(root, item, pos, out),
         Some(_) => check_std_path(root, item, item[0].pos(), out),
+    }
+}
+
+/// A `self` item of a use tree rooted at `root`: `{self}` is harmless,
+/// `{self as x}` renames the root.
+fn check_self_item(root: &str, item: &[Tok], out: &mut Vec<Violation>) {
+    if item.get(1).is_some_and(|t| t.keyword() == Some("as")) {
+        out.push(Violation::new(
+            Rule::RenamedRoot,
+            item[0].pos(),
+            format!("`{root}` is renamed (`self as ...`)"),
+        ));
     }
 }
 
@@ -486,13 +490,7 @@ fn check_framework_path(rest: &[Tok], pos: Pos, out: &mut Vec<Violation>) {
                     None => {}
                     Some(t) if t.ident() == Some("prelude") => {}
                     Some(t) if t.keyword() == Some("self") => {
-                        if item.get(1).is_some_and(|t| t.keyword() == Some("as")) {
-                            out.push(Violation::new(
-                                Rule::RenamedRoot,
-                                t.pos(),
-                                "`framework` is renamed (`self as ...`)",
-                            ));
-                        }
+                        check_self_item("framework", item, out)
                     }
                     Some(Tok::Group {
                         delim: Delimiter::Brace,

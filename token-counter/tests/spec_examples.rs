@@ -43,14 +43,25 @@ fn example_debug_line() {
 #[test]
 fn whitespace_and_comments_are_free() {
     let plain = count_stmt("let a = 1;");
-    assert_eq!(count_stmt("let   a\n=\t1 ;  // note\n/* block /* nested */ */"), plain);
-    assert_eq!(plain, 4, "a statement without comments still costs its tokens");
+    assert_eq!(
+        count_stmt("let   a\n=\t1 ;  // note\n/* block /* nested */ */"),
+        plain
+    );
+    assert_eq!(
+        plain, 4,
+        "a statement without comments still costs its tokens"
+    );
 }
 
 #[test]
 fn every_doc_comment_form_is_free() {
     let base = count_file("struct S;");
-    for doc in ["/// d\n", "/** d */\n", "#[doc = \"d\"]\n", "#[doc = r\"d\"]\n"] {
+    for doc in [
+        "/// d\n",
+        "/** d */\n",
+        "#[doc = \"d\"]\n",
+        "#[doc = r\"d\"]\n",
+    ] {
         assert_eq!(count_file(&format!("{doc}struct S;")), base, "{doc:?}");
     }
     for inner in ["//! d\n", "/*! d */\n", "#![doc = \"d\"]\n"] {
@@ -63,12 +74,21 @@ fn every_doc_comment_form_is_free() {
 #[test]
 fn visibility_is_free_in_full() {
     let base = count_file("fn f() {}");
-    for vis in ["pub", "pub(crate)", "pub(super)", "pub(self)", "pub(in crate::m)"] {
+    for vis in [
+        "pub",
+        "pub(crate)",
+        "pub(super)",
+        "pub(self)",
+        "pub(in crate::m)",
+    ] {
         assert_eq!(count_file(&format!("{vis} fn f() {{}}")), base, "{vis}");
     }
     // `pub (u8, u16)` in a tuple struct is `pub` and a tuple type, as rustc
     // reads it: the tuple costs `( u8 u16`.
-    assert_eq!(count_file("struct T(pub (u8, u16));"), count_file("struct T((u8, u16));"));
+    assert_eq!(
+        count_file("struct T(pub (u8, u16));"),
+        count_file("struct T((u8, u16));")
+    );
     assert_eq!(count_file("struct T((u8, u16));"), 6);
 }
 
@@ -84,11 +104,14 @@ fn semicolons_commas_and_closing_delimiters_are_free() {
 #[test]
 fn every_multi_character_operator_costs_one() {
     for op in [
-        "==", "!=", "<=", ">=", "&&", "||", "<<", ">>", "+", "-", "*", "/", "%", "^", "&", "|", "<", ">",
+        "==", "!=", "<=", ">=", "&&", "||", "<<", ">>", "+", "-", "*", "/", "%", "^", "&", "|",
+        "<", ">",
     ] {
         assert_eq!(count_stmt(&format!("let _ = a {op} b;")), 6, "{op}");
     }
-    for op in ["+=", "-=", "*=", "/=", "%=", "^=", "&=", "|=", "<<=", ">>=", "="] {
+    for op in [
+        "+=", "-=", "*=", "/=", "%=", "^=", "&=", "|=", "<<=", ">>=", "=",
+    ] {
         assert_eq!(count_stmt(&format!("a {op} b;")), 3, "{op}");
     }
     assert_eq!(count_stmt("let _ = a..b;"), 6);
@@ -130,7 +153,16 @@ fn identifiers_keywords_and_raw_identifiers_cost_one() {
 
 #[test]
 fn numbers_and_characters_cost_one() {
-    for lit in ["0xFFFF_FFFF_FFFF_FFFFu128", "1", "1.5e10f64", "0b1010", "'x'", "b'x'", "'\\u{1F600}'", "'\\''"] {
+    for lit in [
+        "0xFFFF_FFFF_FFFF_FFFFu128",
+        "1",
+        "1.5e10f64",
+        "0b1010",
+        "'x'",
+        "b'x'",
+        "'\\u{1F600}'",
+        "'\\''",
+    ] {
         assert_eq!(count_stmt(&format!("let _ = {lit};")), 4, "{lit}");
     }
 }
@@ -170,14 +202,23 @@ fn a_multi_line_string_costs_its_characters_on_its_first_line() {
 fn debug_marker_in_any_case_moves_the_line_apart() {
     for marker in ["#DEBUG", "#debug", "#Debug", "see #DEBUG later"] {
         let r = in_fn(&format!("f(x); // {marker}\ng(y);"));
-        assert_eq!((r.tokens - common::WRAPPER, r.debug_tokens), (3, 3), "{marker}");
+        assert_eq!(
+            (r.tokens - common::WRAPPER, r.debug_tokens),
+            (3, 3),
+            "{marker}"
+        );
         assert_eq!(r.total(), r.tokens + r.debug_tokens);
     }
 }
 
 #[test]
 fn debug_marker_outside_a_line_comment_does_nothing() {
-    for line in ["let s = \"// #DEBUG\";", "let s = r#\"// #DEBUG\"#;", "f(x); /* #DEBUG */", "f(x); // DEBUG"] {
+    for line in [
+        "let s = \"// #DEBUG\";",
+        "let s = r#\"// #DEBUG\"#;",
+        "f(x); /* #DEBUG */",
+        "f(x); // DEBUG",
+    ] {
         let r = in_fn(line);
         assert_eq!(r.debug_tokens, 0, "{line}");
     }
@@ -199,7 +240,10 @@ fn limit_and_submission_use_the_right_counts() {
     assert_eq!(r.tokens, 1024);
     assert!(r.within_limit());
     let over = in_fn(&format!("{body}f(); // #DEBUG"));
-    assert!(over.within_limit(), "debug tokens are left out while developing");
+    assert!(
+        over.within_limit(),
+        "debug tokens are left out while developing"
+    );
     assert!(!over.passes_submission(), "but a submission counts them");
     let r = in_fn(&format!("{body}f();"));
     assert!(!r.within_limit());

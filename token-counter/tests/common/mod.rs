@@ -8,7 +8,8 @@ pub const WRAPPER: usize = 4;
 
 /// Analyzes `body` as the statements of a function, on lines of their own.
 pub fn in_fn(body: &str) -> Report {
-    analyze(&format!("fn w() {{\n{body}\n}}\n")).unwrap_or_else(|e| panic!("{body:?} does not parse: {e}"))
+    analyze(&format!("fn w() {{\n{body}\n}}\n"))
+        .unwrap_or_else(|e| panic!("{body:?} does not parse: {e}"))
 }
 
 /// The counted tokens of `body` as function statements, wrapper excluded.
@@ -18,7 +19,9 @@ pub fn count_stmt(body: &str) -> usize {
 
 /// The counted tokens of a whole file.
 pub fn count_file(src: &str) -> usize {
-    analyze(src).unwrap_or_else(|e| panic!("{src:?} does not parse: {e}")).tokens
+    analyze(src)
+        .unwrap_or_else(|e| panic!("{src:?} does not parse: {e}"))
+        .tokens
 }
 
 /// The rules a source breaks, ignoring the bot-shape rules (most snippets

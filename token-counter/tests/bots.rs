@@ -1,0 +1,51 @@
+//! Every bot file in the kit's `bot/` directory, counted.
+//!
+//! Whoever adds or edits a bot adds or updates its line in `EXPECTED`: a
+//! changed count is then a visible, reviewed change, and a counter change
+//! that moves a real bot's count shows up here.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+/// File name in `bot/` -> its counted tokens and its #DEBUG tokens.
+const EXPECTED: &[(&str, usize, usize)] = &[("evil_bot.rs", 196, 0), ("my_bot.rs", 42, 0)];
+
+#[test]
+fn every_bot_file_has_its_expected_count() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../bot");
+    let expected: BTreeMap<&str, (usize, usize)> =
+        EXPECTED.iter().map(|&(f, t, d)| (f, (t, d))).collect();
+    let mut seen = Vec::new();
+    let mut problems = Vec::new();
+    for entry in std::fs::read_dir(&dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display())) {
+        let path = entry.unwrap().path();
+        if path.extension().is_none_or(|e| e != "rs") {
+            continue;
+        }
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        let report = token_counter::analyze_file(&path).unwrap_or_else(|e| panic!("{e}"));
+        let actual = (report.tokens, report.debug_tokens);
+        match expected.get(name.as_str()) {
+            None => problems.push(format!(
+                "bot/{name} is not in EXPECTED of token-counter/tests/bots.rs: add (\"{name}\", {}, {}),",
+                actual.0, actual.1
+            )),
+            Some(&want) if want != actual => {
+                problems.push(format!("bot/{name}: expected {want:?} (tokens, debug), counted {actual:?}"))
+            }
+            Some(_) => {}
+        }
+        if !report.violations.is_empty() {
+            problems.push(report.render(&format!("bot/{name}")).to_string());
+        }
+        seen.push(name);
+    }
+    for name in expected.keys() {
+        if !seen.iter().any(|s| s == name) {
+            problems.push(format!(
+                "bot/{name} is in EXPECTED but no longer exists: remove its line"
+            ));
+        }
+    }
+    assert!(problems.is_empty(), "\n{}", problems.join("\n"));
+}
