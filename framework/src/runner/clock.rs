@@ -1,0 +1,241 @@
+//! Time controls and the clocks the runner keeps for each side.
+
+use std::fmt;
+use std::str::FromStr;
+use std::time::Duration;
+
+use thiserror::Error;
+
+/// A player's time control: a clock (base + increment, optionally per `moves`-move period),
+/// a fixed time per move, or node/depth limits for engines that support them.
+///
+/// Parsed from the cutechess/fastchess spellings:
+///
+/// ```
+/// use std::time::Duration;
+/// use framework::runner::TimeControl;
+/// let tc: TimeControl = "10+0.1".parse().unwrap();
+/// assert_eq!(tc.base, Some(Duration::from_secs(10)));
+/// assert_eq!(tc.increment, Duration::from_millis(100));
+/// let tc: TimeControl = "40/60".parse().unwrap();
+/// assert_eq!((tc.moves, tc.base), (Some(40), Some(Duration::from_secs(60))));
+/// assert_eq!(tc.to_string(), "40/60");
+/// assert_eq!(TimeControl::movetime(Duration::from_millis(100)).to_string(), "0.1/move");
+/// ```
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct TimeControl {
+    /// Starting time on the clock (per period when `moves` is set).
+    pub base: Option<Duration>,
+    /// Added after each move.
+    pub increment: Duration,
+    /// Moves per period: the clock is topped up by `base` after every `moves` moves.
+    pub moves: Option<u32>,
+    /// Fixed time per move (`go movetime`).
+    pub movetime: Option<Duration>,
+    /// Node limit per move (`go nodes`).
+    pub nodes: Option<u64>,
+    /// Depth limit per move (`go depth`).
+    pub depth: Option<u32>,
+}
+
+/// A time control that could not be read.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[error(
+    "invalid time control `{0}`: expected `BASE+INC` in seconds (`10+0.1`), `MOVES/BASE+INC` (`40/60+0`) or `inf`"
+)]
+pub struct TimeControlError(pub String);
+
+fn seconds(text: &str, whole: &str) -> Result<Duration, TimeControlError> {
+    let value: f64 = text
+        .trim()
+        .parse()
+        .map_err(|_| TimeControlError(whole.to_string()))?;
+    if !value.is_finite() || value < 0.0 {
+        return Err(TimeControlError(whole.to_string()));
+    }
+    Ok(Duration::from_secs_f64(value))
+}
+
+impl FromStr for TimeControl {
+    type Err = TimeControlError;
+    fn from_str(s: &str) -> Result<TimeControl, TimeControlError> {
+        let text = s.trim();
+        if text == "inf" || text == "infinite" {
+            return Ok(TimeControl::default());
+        }
+        let (moves, rest) = match text.split_once('/') {
+            Some((m, rest)) => (
+                Some(
+                    m.parse::<u32>()
+                        .ok()
+                        .filter(|&m| m > 0)
+                        .ok_or_else(|| TimeControlError(s.into()))?,
+                ),
+                rest,
+            ),
+            None => (None, text),
+        };
+        let (base, inc) = match rest.split_once('+') {
+            Some((b, i)) => (seconds(b, s)?, seconds(i, s)?),
+            None => (seconds(rest, s)?, Duration::ZERO),
+        };
+        if base.is_zero() && inc.is_zero() {
+            return Err(TimeControlError(s.into()));
+        }
+        Ok(TimeControl {
+            base: Some(base),
+            increment: inc,
+            moves,
+            ..TimeControl::default()
+        })
+    }
+}
+
+impl TimeControl {
+    /// A clock of `base` plus `increment` per move.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use framework::runner::TimeControl;
+    /// let tc = TimeControl::clock(Duration::from_secs(5), Duration::from_millis(50));
+    /// assert_eq!(tc.to_string(), "5+0.05");
+    /// ```
+    pub fn clock(base: Duration, increment: Duration) -> TimeControl {
+        TimeControl {
+            base: Some(base),
+            increment,
+            ..TimeControl::default()
+        }
+    }
+
+    /// A fixed time per move.
+    pub fn movetime(per_move: Duration) -> TimeControl {
+        TimeControl {
+            movetime: Some(per_move),
+            ..TimeControl::default()
+        }
+    }
+
+    /// A fixed node count per move.
+    ///
+    /// ```
+    /// use framework::runner::TimeControl;
+    /// assert_eq!(TimeControl::nodes(1000).to_string(), "-");
+    /// ```
+    pub fn nodes(nodes: u64) -> TimeControl {
+        TimeControl {
+            nodes: Some(nodes),
+            ..TimeControl::default()
+        }
+    }
+
+    /// `true` when nothing limits a search in time (only nodes/depth, or nothing).
+    pub fn is_untimed(&self) -> bool {
+        self.base.is_none() && self.movetime.is_none()
+    }
+}
+
+fn fmt_secs(d: Duration) -> String {
+    let ms = d.as_millis();
+    if ms.is_multiple_of(1000) {
+        format!("{}", ms / 1000)
+    } else {
+        format!("{}", d.as_secs_f64())
+    }
+}
+
+/// The PGN `TimeControl` tag value (`-` when not limited by time).
+impl fmt::Display for TimeControl {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(base) = self.base {
+            if let Some(moves) = self.moves {
+                write!(f, "{moves}/")?;
+            }
+            write!(f, "{}", fmt_secs(base))?;
+            if !self.increment.is_zero() {
+                write!(f, "+{}", fmt_secs(self.increment))?;
+            }
+            Ok(())
+        } else if let Some(mt) = self.movetime {
+            write!(f, "{}/move", fmt_secs(mt))
+        } else {
+            f.write_str("-")
+        }
+    }
+}
+
+/// One side's clock during a game.
+///
+/// ```
+/// use std::time::Duration;
+/// use framework::runner::{Clock, TimeControl};
+/// let mut clock = Clock::new("1+0.1".parse().unwrap());
+/// assert!(clock.spend(Duration::from_millis(400), Duration::ZERO));
+/// assert_eq!(clock.remaining(), Some(Duration::from_millis(700)));
+/// // Overstepping by more than the margin is a loss on time.
+/// assert!(!clock.spend(Duration::from_millis(900), Duration::from_millis(100)));
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Clock {
+    tc: TimeControl,
+    remaining: Option<Duration>,
+    moves_made: u32,
+}
+
+impl Clock {
+    /// A full clock at the start of a game.
+    pub fn new(tc: TimeControl) -> Clock {
+        Clock {
+            tc,
+            remaining: tc.base,
+            moves_made: 0,
+        }
+    }
+
+    /// The time control this clock runs.
+    pub fn time_control(&self) -> &TimeControl {
+        &self.tc
+    }
+
+    /// Time left, for clocks with a base time.
+    pub fn remaining(&self) -> Option<Duration> {
+        self.remaining
+    }
+
+    /// Moves left in the current period, for `moves/base` controls.
+    pub fn moves_to_go(&self) -> Option<u32> {
+        self.tc.moves.map(|m| m - self.moves_made % m)
+    }
+
+    /// How long the runner waits for this side's `bestmove` before declaring a stall:
+    /// the time it may legally use plus `margin`, or `untimed` when only nodes/depth limit it.
+    pub fn deadline(&self, margin: Duration, untimed: Duration) -> Duration {
+        match (self.remaining, self.tc.movetime) {
+            (Some(r), _) => r + margin,
+            (None, Some(mt)) => mt + margin,
+            (None, None) => untimed,
+        }
+    }
+
+    /// Charges a move that took `elapsed`; returns `false` when it overstepped the
+    /// time allowed by more than `margin` (a loss on time). A move within the margin
+    /// leaves the clock at zero before the increment.
+    pub fn spend(&mut self, elapsed: Duration, margin: Duration) -> bool {
+        self.moves_made += 1;
+        let Some(remaining) = self.remaining else {
+            return self.tc.movetime.is_none_or(|mt| elapsed <= mt + margin);
+        };
+        if elapsed > remaining + margin {
+            self.remaining = Some(Duration::ZERO);
+            return false;
+        }
+        let mut left = remaining.saturating_sub(elapsed) + self.tc.increment;
+        if let (Some(moves), Some(base)) = (self.tc.moves, self.tc.base)
+            && self.moves_made.is_multiple_of(moves)
+        {
+            left += base;
+        }
+        self.remaining = Some(left);
+        true
+    }
+}

@@ -1,0 +1,695 @@
+//! A UCI engine process seen from the runner's side: spawn, handshake, search, quit.
+//!
+//! Engines are untrusted: every read has a deadline, every write may fail, and a
+//! process that dies is reported with what it left behind (exit status and the
+//! last lines of its stderr) instead of bringing the match down.
+
+use std::collections::VecDeque;
+use std::fmt;
+use std::io::{BufRead, BufReader, Write};
+use std::path::PathBuf;
+use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::sync::{Arc, Mutex};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use thiserror::Error;
+
+use crate::uci::MEMORY_LIMIT_EXIT_CODE;
+
+/// How many lines of an engine's stderr are kept for the fault report.
+pub const STDERR_TAIL_LINES: usize = 20;
+
+/// How to start one engine: a command line plus the UCI options to set.
+///
+/// ```
+/// use framework::runner::EngineConfig;
+/// let sf = EngineConfig::new("sf", "/usr/games/stockfish").option("Skill Level", "3");
+/// assert_eq!(sf.options, [("Skill Level".to_string(), "3".to_string())]);
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+pub struct EngineConfig {
+    /// The name the match reports (PGN tags, summary); not the engine's `id name`.
+    pub name: String,
+    /// The executable.
+    pub command: PathBuf,
+    /// Its arguments.
+    pub args: Vec<String>,
+    /// The working directory, if not the runner's.
+    pub dir: Option<PathBuf>,
+    /// `setoption name N value V` pairs, sent after `uciok` in this order.
+    pub options: Vec<(String, String)>,
+}
+
+impl EngineConfig {
+    /// An engine run as `command` with no arguments and no options.
+    ///
+    /// ```
+    /// use framework::runner::EngineConfig;
+    /// let e = EngineConfig::new("a", "/bin/true");
+    /// assert!(e.args.is_empty());
+    /// ```
+    pub fn new(name: impl Into<String>, command: impl Into<PathBuf>) -> EngineConfig {
+        EngineConfig {
+            name: name.into(),
+            command: command.into(),
+            args: Vec::new(),
+            dir: None,
+            options: Vec::new(),
+        }
+    }
+
+    /// Adds a command-line argument.
+    ///
+    /// ```
+    /// use framework::runner::EngineConfig;
+    /// let e = EngineConfig::new("py", "python3").arg("engine.py");
+    /// assert_eq!(e.args, ["engine.py"]);
+    /// ```
+    pub fn arg(mut self, arg: impl Into<String>) -> EngineConfig {
+        self.args.push(arg.into());
+        self
+    }
+
+    /// Adds a UCI option to set after the handshake.
+    ///
+    /// ```
+    /// use framework::runner::EngineConfig;
+    /// let e = EngineConfig::new("sf", "stockfish").option("Hash", "16");
+    /// assert_eq!(e.options.len(), 1);
+    /// ```
+    pub fn option(mut self, name: impl Into<String>, value: impl Into<String>) -> EngineConfig {
+        self.options.push((name.into(), value.into()));
+        self
+    }
+}
+
+/// How an engine process ended, as far as the runner could tell.
+///
+/// ```
+/// use framework::runner::ExitInfo;
+/// assert_eq!(ExitInfo::Code(86).to_string(), "exit code 86 (memory limit of 256 MiB exceeded)");
+/// assert!(ExitInfo::Code(86).is_memory_limit());
+/// assert_eq!(ExitInfo::Signal(11).to_string(), "signal 11 (SIGSEGV, e.g. a stack overflow)");
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ExitInfo {
+    /// Still running (or could not be waited for).
+    Running,
+    /// Exited with this code.
+    Code(i32),
+    /// Killed by this signal.
+    Signal(i32),
+}
+
+impl ExitInfo {
+    fn from_status(status: ExitStatus) -> ExitInfo {
+        if let Some(code) = status.code() {
+            return ExitInfo::Code(code);
+        }
+        #[cfg(unix)]
+        {
+            use std::os::unix::process::ExitStatusExt;
+            if let Some(sig) = status.signal() {
+                return ExitInfo::Signal(sig);
+            }
+        }
+        ExitInfo::Running
+    }
+
+    /// `true` when the engine was stopped by the kit's 256 MiB allocation limit.
+    pub fn is_memory_limit(self) -> bool {
+        self == ExitInfo::Code(MEMORY_LIMIT_EXIT_CODE)
+    }
+}
+
+impl fmt::Display for ExitInfo {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            ExitInfo::Running => f.write_str("still running"),
+            ExitInfo::Code(code) if code == MEMORY_LIMIT_EXIT_CODE => {
+                write!(f, "exit code {code} (memory limit of 256 MiB exceeded)")
+            }
+            ExitInfo::Code(101) => f.write_str("exit code 101 (panic)"),
+            ExitInfo::Code(code) => write!(f, "exit code {code}"),
+            ExitInfo::Signal(sig) => {
+                let name = match sig {
+                    4 => " (SIGILL)",
+                    6 => " (SIGABRT, e.g. a stack overflow or abort)",
+                    7 => " (SIGBUS)",
+                    8 => " (SIGFPE)",
+                    9 => " (SIGKILL)",
+                    11 => " (SIGSEGV, e.g. a stack overflow)",
+                    15 => " (SIGTERM)",
+                    _ => "",
+                };
+                write!(f, "signal {sig}{name}")
+            }
+        }
+    }
+}
+
+/// Why talking to an engine failed.
+#[derive(Debug, Error)]
+pub enum EngineError {
+    /// The process could not be started at all.
+    #[error("engine `{name}`: cannot start `{command}`: {source}")]
+    Spawn {
+        /// The engine's name.
+        name: String,
+        /// The command line tried.
+        command: String,
+        /// The OS error.
+        source: std::io::Error,
+    },
+    /// No answer in time.
+    #[error("engine `{name}`: no `{expected}` within {waited:?}")]
+    Timeout {
+        /// The engine's name.
+        name: String,
+        /// The reply waited for (`uciok`, `readyok`, `bestmove`).
+        expected: &'static str,
+        /// How long the runner waited.
+        waited: Duration,
+    },
+    /// The process exited or closed its pipes.
+    #[error("engine `{name}` died ({exit}) while the runner waited for `{expected}`")]
+    Died {
+        /// The engine's name.
+        name: String,
+        /// The reply waited for.
+        expected: &'static str,
+        /// How it ended.
+        exit: ExitInfo,
+    },
+}
+
+/// A score from an `info` line, from the point of view of the side to move.
+///
+/// ```
+/// use framework::runner::Score;
+/// assert_eq!(Score::Cp(35).to_string(), "+0.35");
+/// assert_eq!(Score::Mate(-2).to_string(), "-M2");
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Score {
+    /// Centipawns.
+    Cp(i32),
+    /// Mate in this many moves (negative: getting mated).
+    Mate(i32),
+}
+
+impl fmt::Display for Score {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Score::Cp(cp) => write!(
+                f,
+                "{}{:.2}",
+                if cp >= 0 { "+" } else { "-" },
+                cp.unsigned_abs() as f64 / 100.0
+            ),
+            Score::Mate(m) => write!(f, "{}M{}", if m > 0 { "+" } else { "-" }, m.unsigned_abs()),
+        }
+    }
+}
+
+/// What the engine said about its search, from its last `info` lines.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SearchInfo {
+    /// The last reported depth.
+    pub depth: Option<u32>,
+    /// The last reported score.
+    pub score: Option<Score>,
+    /// The last reported node count.
+    pub nodes: Option<u64>,
+    /// The last reported principal variation, in UCI notation.
+    pub pv: Vec<String>,
+}
+
+impl SearchInfo {
+    /// Folds one `info ...` line into this summary; other lines are ignored.
+    ///
+    /// ```
+    /// use framework::runner::{Score, SearchInfo};
+    /// let mut info = SearchInfo::default();
+    /// info.update("info depth 7 seldepth 9 score cp -12 nodes 4000 pv e2e4 e7e5");
+    /// info.update("info string hello");
+    /// assert_eq!((info.depth, info.score, info.nodes), (Some(7), Some(Score::Cp(-12)), Some(4000)));
+    /// assert_eq!(info.pv, ["e2e4", "e7e5"]);
+    /// ```
+    pub fn update(&mut self, line: &str) {
+        let mut words = line.split_ascii_whitespace();
+        if words.next() != Some("info") {
+            return;
+        }
+        while let Some(word) = words.next() {
+            match word {
+                "depth" => self.depth = words.next().and_then(|w| w.parse().ok()).or(self.depth),
+                "nodes" => self.nodes = words.next().and_then(|w| w.parse().ok()).or(self.nodes),
+                "score" => {
+                    let kind = words.next();
+                    let value = words.next().and_then(|w| w.parse().ok());
+                    match (kind, value) {
+                        (Some("cp"), Some(v)) => self.score = Some(Score::Cp(v)),
+                        (Some("mate"), Some(v)) => self.score = Some(Score::Mate(v)),
+                        _ => {}
+                    }
+                }
+                "pv" => {
+                    self.pv = words.by_ref().map(str::to_string).collect();
+                }
+                // Everything after `string` is free text that could contain keywords.
+                "string" => return,
+                _ => {}
+            }
+        }
+    }
+}
+
+/// The answer to one `go`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SearchResult {
+    /// The move text after `bestmove`, unparsed (it may be garbage or illegal).
+    pub bestmove: String,
+    /// The search summary.
+    pub info: SearchInfo,
+    /// Measured by the runner, from writing `go` to reading `bestmove`.
+    pub elapsed: Duration,
+}
+
+/// The limits of one search, written as a `go` command.
+///
+/// ```
+/// use framework::runner::GoLimits;
+/// let go = GoLimits { wtime: Some(1000), btime: Some(900), winc: Some(10), binc: Some(10), ..Default::default() };
+/// assert_eq!(go.command(), "go wtime 1000 btime 900 winc 10 binc 10");
+/// assert_eq!(GoLimits { nodes: Some(500), ..Default::default() }.command(), "go nodes 500");
+/// ```
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct GoLimits {
+    /// White's remaining time in ms.
+    pub wtime: Option<u64>,
+    /// Black's remaining time in ms.
+    pub btime: Option<u64>,
+    /// White's increment in ms.
+    pub winc: Option<u64>,
+    /// Black's increment in ms.
+    pub binc: Option<u64>,
+    /// Moves to the next time control.
+    pub movestogo: Option<u32>,
+    /// Fixed time for this move in ms.
+    pub movetime: Option<u64>,
+    /// Node limit.
+    pub nodes: Option<u64>,
+    /// Depth limit.
+    pub depth: Option<u32>,
+}
+
+impl GoLimits {
+    /// The `go` command line (without newline).
+    pub fn command(&self) -> String {
+        let mut s = String::from("go");
+        let mut push = |key: &str, v: Option<u64>| {
+            if let Some(v) = v {
+                s.push(' ');
+                s.push_str(key);
+                s.push(' ');
+                s.push_str(&v.to_string());
+            }
+        };
+        push("wtime", self.wtime);
+        push("btime", self.btime);
+        push("winc", self.winc);
+        push("binc", self.binc);
+        push("movestogo", self.movestogo.map(u64::from));
+        push("movetime", self.movetime);
+        push("nodes", self.nodes);
+        push("depth", self.depth.map(u64::from));
+        if s == "go" {
+            // A bare `go` means "infinite" to some engines; ask for something finite.
+            s.push_str(" depth 1");
+        }
+        s
+    }
+}
+
+enum Line {
+    Out(String),
+    Closed,
+}
+
+/// A running UCI engine process.
+///
+/// ```no_run
+/// use std::time::Duration;
+/// use framework::runner::{Engine, EngineConfig, GoLimits};
+/// let mut sf = Engine::start(&EngineConfig::new("sf", "/usr/games/stockfish"), Duration::from_secs(5)).unwrap();
+/// sf.new_game(Duration::from_secs(5)).unwrap();
+/// sf.set_position("position startpos moves e2e4").unwrap();
+/// let r = sf.go(&GoLimits { depth: Some(8), ..Default::default() }, Duration::from_secs(10)).unwrap();
+/// println!("{} {:?}", r.bestmove, r.info.score);
+/// sf.quit(Duration::from_millis(500));
+/// ```
+pub struct Engine {
+    name: String,
+    id_name: Option<String>,
+    options: Vec<String>,
+    child: Child,
+    stdin: Option<ChildStdin>,
+    lines: Receiver<Line>,
+    stderr: Arc<Mutex<VecDeque<String>>>,
+    exit: Option<ExitInfo>,
+    dead: bool,
+    buf: String,
+}
+
+impl fmt::Debug for Engine {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Engine")
+            .field("name", &self.name)
+            .field("pid", &self.child.id())
+            .finish()
+    }
+}
+
+impl Engine {
+    /// Spawns the engine and completes the `uci` / `uciok` handshake, sets the configured
+    /// options and waits for `readyok`; each reply must come within `timeout`.
+    pub fn start(config: &EngineConfig, timeout: Duration) -> Result<Engine, EngineError> {
+        let mut cmd = Command::new(&config.command);
+        cmd.args(&config.args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        if let Some(dir) = &config.dir {
+            cmd.current_dir(dir);
+        }
+        // A terminal's Ctrl-C goes to the whole foreground process group; engines in a
+        // group of their own survive it, so the games in progress end as interrupted
+        // rather than as crashes.
+        #[cfg(unix)]
+        {
+            use std::os::unix::process::CommandExt;
+            cmd.process_group(0);
+        }
+        let mut child = cmd.spawn().map_err(|source| EngineError::Spawn {
+            name: config.name.clone(),
+            command: std::iter::once(config.command.display().to_string())
+                .chain(config.args.iter().cloned())
+                .collect::<Vec<_>>()
+                .join(" "),
+            source,
+        })?;
+        let stdout = child.stdout.take().expect("stdout is piped");
+        let stderr_pipe = child.stderr.take().expect("stderr is piped");
+        let (tx, lines) = mpsc::channel();
+        thread::Builder::new()
+            .name(format!("{}-stdout", config.name))
+            .spawn(move || {
+                let mut reader = BufReader::new(stdout);
+                loop {
+                    let mut line = String::new();
+                    match reader.read_line(&mut line) {
+                        Ok(0) | Err(_) => break,
+                        Ok(_) => {
+                            let trimmed = line.trim_end_matches(['\n', '\r']).len();
+                            line.truncate(trimmed);
+                            if tx.send(Line::Out(line)).is_err() {
+                                return;
+                            }
+                        }
+                    }
+                }
+                let _ = tx.send(Line::Closed);
+            })
+            .expect("spawn engine reader thread");
+        let stderr = Arc::new(Mutex::new(VecDeque::with_capacity(STDERR_TAIL_LINES)));
+        let tail = stderr.clone();
+        thread::Builder::new()
+            .name(format!("{}-stderr", config.name))
+            .spawn(move || {
+                let mut reader = BufReader::new(stderr_pipe);
+                let mut bytes = Vec::new();
+                loop {
+                    bytes.clear();
+                    match reader.read_until(b'\n', &mut bytes) {
+                        Ok(0) | Err(_) => break,
+                        Ok(_) => {}
+                    }
+                    // A panic message may hold any bytes; keep what is readable.
+                    let line = String::from_utf8_lossy(&bytes).trim_end().to_string();
+                    let mut tail = tail.lock().unwrap_or_else(|e| e.into_inner());
+                    if tail.len() == STDERR_TAIL_LINES {
+                        tail.pop_front();
+                    }
+                    tail.push_back(line);
+                }
+            })
+            .expect("spawn engine stderr thread");
+        let stdin = child.stdin.take();
+        let mut engine = Engine {
+            name: config.name.clone(),
+            id_name: None,
+            options: Vec::new(),
+            child,
+            stdin,
+            lines,
+            stderr,
+            exit: None,
+            dead: false,
+            buf: String::new(),
+        };
+        engine.send("uci");
+        let deadline = Instant::now() + timeout;
+        loop {
+            let line = engine.read_line(deadline, "uciok")?;
+            if line == "uciok" {
+                break;
+            } else if let Some(name) = line.strip_prefix("id name ") {
+                engine.id_name = Some(name.trim().to_string());
+            } else if let Some(option) = line.strip_prefix("option name ") {
+                let name = option.split(" type ").next().unwrap_or(option).trim();
+                engine.options.push(name.to_string());
+            }
+        }
+        for (name, value) in &config.options {
+            engine.send(&format!("setoption name {name} value {value}"));
+        }
+        engine.is_ready(timeout)?;
+        Ok(engine)
+    }
+
+    /// The name the match knows this engine by.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The engine's own `id name`, if it sent one.
+    pub fn id_name(&self) -> Option<&str> {
+        self.id_name.as_deref()
+    }
+
+    /// The option names the engine declared.
+    pub fn declared_options(&self) -> &[String] {
+        &self.options
+    }
+
+    /// Writes one command line. A broken pipe is not reported here: it shows up as a
+    /// dead engine on the next read, with the exit status attached.
+    pub fn send(&mut self, command: &str) {
+        self.buf.clear();
+        self.buf.push_str(command);
+        self.buf.push('\n');
+        let failed = match self.stdin.as_mut() {
+            Some(stdin) => stdin
+                .write_all(self.buf.as_bytes())
+                .and_then(|()| stdin.flush())
+                .is_err(),
+            None => true,
+        };
+        if failed {
+            self.dead = true;
+        }
+    }
+
+    /// Sends `isready` and waits up to `timeout` for `readyok`.
+    pub fn is_ready(&mut self, timeout: Duration) -> Result<(), EngineError> {
+        self.send("isready");
+        let deadline = Instant::now() + timeout;
+        while self.read_line(deadline, "readyok")? != "readyok" {}
+        Ok(())
+    }
+
+    /// Sends `ucinewgame` and synchronises with `isready`.
+    pub fn new_game(&mut self, timeout: Duration) -> Result<(), EngineError> {
+        self.send("ucinewgame");
+        self.is_ready(timeout)
+    }
+
+    /// Sends a `position ...` command as given.
+    pub fn set_position(&mut self, command: &str) -> Result<(), EngineError> {
+        self.send(command);
+        Ok(())
+    }
+
+    /// Sends `go` with `limits` and waits until `bestmove` or until `deadline_after` has
+    /// passed since the `go` was written.
+    pub fn go(
+        &mut self,
+        limits: &GoLimits,
+        deadline_after: Duration,
+    ) -> Result<SearchResult, EngineError> {
+        let command = limits.command();
+        let start = Instant::now();
+        self.send(&command);
+        let deadline = start + deadline_after;
+        let mut info = SearchInfo::default();
+        loop {
+            let line = self.read_line(deadline, "bestmove")?;
+            if let Some(rest) = line.strip_prefix("bestmove") {
+                let elapsed = start.elapsed();
+                let bestmove = rest
+                    .split_ascii_whitespace()
+                    .next()
+                    .unwrap_or("")
+                    .to_string();
+                return Ok(SearchResult {
+                    bestmove,
+                    info,
+                    elapsed,
+                });
+            }
+            info.update(&line);
+        }
+    }
+
+    /// Sends `stop` and discards output until `bestmove` or `timeout`; `true` if the engine
+    /// answered (and so is in a clean state for another search).
+    pub fn stop(&mut self, timeout: Duration) -> bool {
+        self.send("stop");
+        let deadline = Instant::now() + timeout;
+        loop {
+            match self.read_line(deadline, "bestmove") {
+                Ok(line) if line.starts_with("bestmove") => return true,
+                Ok(_) => {}
+                Err(_) => return false,
+            }
+        }
+    }
+
+    fn read_line(
+        &mut self,
+        deadline: Instant,
+        expected: &'static str,
+    ) -> Result<String, EngineError> {
+        if self.dead {
+            // The pipe may have closed before the last lines were read: drain them first.
+            if let Ok(Line::Out(line)) = self.lines.try_recv() {
+                return Ok(line);
+            }
+            return Err(self.died(expected));
+        }
+        let timeout = deadline.saturating_duration_since(Instant::now());
+        match self.lines.recv_timeout(timeout) {
+            Ok(Line::Out(line)) => Ok(line),
+            Ok(Line::Closed) | Err(RecvTimeoutError::Disconnected) => {
+                self.dead = true;
+                Err(self.died(expected))
+            }
+            Err(RecvTimeoutError::Timeout) => Err(EngineError::Timeout {
+                name: self.name.clone(),
+                expected,
+                waited: timeout,
+            }),
+        }
+    }
+
+    fn died(&mut self, expected: &'static str) -> EngineError {
+        // The pipe closes a moment before the process is reaped: give it that moment.
+        let exit = self.wait_exit(Duration::from_millis(500));
+        EngineError::Died {
+            name: self.name.clone(),
+            expected,
+            exit,
+        }
+    }
+
+    fn wait_exit(&mut self, grace: Duration) -> ExitInfo {
+        if let Some(exit) = self.exit {
+            return exit;
+        }
+        let deadline = Instant::now() + grace;
+        loop {
+            match self.child.try_wait() {
+                Ok(Some(status)) => {
+                    let exit = ExitInfo::from_status(status);
+                    self.exit = Some(exit);
+                    return exit;
+                }
+                Ok(None) if Instant::now() < deadline => thread::sleep(Duration::from_millis(2)),
+                _ => return ExitInfo::Running,
+            }
+        }
+    }
+
+    /// `true` while the process has not been seen to exit or close its output.
+    pub fn is_alive(&mut self) -> bool {
+        !self.dead && matches!(self.child.try_wait(), Ok(None))
+    }
+
+    /// How the process ended, waiting up to `grace` for it.
+    pub fn exit_info(&mut self, grace: Duration) -> ExitInfo {
+        self.wait_exit(grace)
+    }
+
+    /// The last lines the engine wrote to stderr (at most [`STDERR_TAIL_LINES`]).
+    pub fn stderr_tail(&self) -> Vec<String> {
+        self.stderr
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .iter()
+            .cloned()
+            .collect()
+    }
+
+    /// Sends `quit`, waits up to `grace` for the process to exit, then kills it.
+    pub fn quit(mut self, grace: Duration) -> ExitInfo {
+        self.shutdown(grace)
+    }
+
+    /// Kills the process at once (for an engine that no longer answers).
+    pub fn kill(mut self) -> ExitInfo {
+        self.shutdown(Duration::ZERO)
+    }
+
+    fn shutdown(&mut self, grace: Duration) -> ExitInfo {
+        if self.exit.is_none() && !grace.is_zero() {
+            self.send("quit");
+        }
+        // Closing stdin is a second hint for engines that ignore `quit`.
+        self.stdin = None;
+        let exit = self.wait_exit(grace);
+        if exit == ExitInfo::Running {
+            let _ = self.child.kill();
+            let exit = self
+                .child
+                .wait()
+                .map(ExitInfo::from_status)
+                .unwrap_or(ExitInfo::Running);
+            self.exit = Some(exit);
+            return exit;
+        }
+        exit
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        if self.exit.is_none() {
+            self.stdin = None;
+            let _ = self.child.kill();
+            let _ = self.child.wait();
+        }
+    }
+}

@@ -1,0 +1,592 @@
+//! One game between two engine processes, refereed by the framework's [`Board`].
+//!
+//! The engines only propose moves; the board decides whether they are legal and when
+//! the game is over. Every way an engine can misbehave ends the game with a result and
+//! a [`Termination`] naming the cause, never with an error.
+
+use std::fmt;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+use crate::chess::{Board, Color, DrawReason, Move, MoveError, Outcome};
+use crate::notation::pgn::{GameResult, PgnGame};
+
+use super::adjudication::{AdjudicationRules, Adjudicator, Ruling, can_possibly_mate};
+use super::clock::{Clock, TimeControl};
+use super::engine::{Engine, EngineConfig, EngineError, GoLimits, SearchInfo};
+use super::openings::Opening;
+
+/// One participant: how to start its engine and the time control it plays under.
+///
+/// ```
+/// use framework::runner::{EngineConfig, Player, TimeControl};
+/// let p = Player::new(EngineConfig::new("sf", "stockfish"), "10+0.1".parse().unwrap());
+/// assert_eq!(p.name(), "sf");
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+pub struct Player {
+    /// The engine to run.
+    pub engine: EngineConfig,
+    /// Its time control.
+    pub tc: TimeControl,
+}
+
+impl Player {
+    /// A player from an engine and a time control.
+    pub fn new(engine: EngineConfig, tc: TimeControl) -> Player {
+        Player { engine, tc }
+    }
+
+    /// The player's name.
+    pub fn name(&self) -> &str {
+        &self.engine.name
+    }
+}
+
+/// Everything about how games are run that is not the players or the opening.
+///
+/// ```
+/// use framework::runner::GameSettings;
+/// let s = GameSettings::default();
+/// assert_eq!(s.margin.as_millis(), 100);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct GameSettings {
+    /// Time an engine may overstep its clock before it loses on time (pipes and scheduling
+    /// are not free).
+    pub margin: Duration,
+    /// How long to wait for `bestmove` when only nodes or depth limit the search.
+    pub untimed_deadline: Duration,
+    /// How long to wait for `uciok` / `readyok`.
+    pub handshake_timeout: Duration,
+    /// Score-based and length adjudication.
+    pub adjudication: AdjudicationRules,
+}
+
+impl Default for GameSettings {
+    fn default() -> Self {
+        GameSettings {
+            margin: Duration::from_millis(100),
+            untimed_deadline: Duration::from_secs(60),
+            // Bot construction happens at the first `isready` and may take 5 s by the rules.
+            handshake_timeout: Duration::from_secs(10),
+            adjudication: AdjudicationRules::default(),
+        }
+    }
+}
+
+/// Why a game ended. The PGN `Termination` tag is [`Termination::tag`].
+///
+/// ```
+/// use framework::runner::Termination;
+/// assert_eq!(Termination::Crash.tag(), "crash");
+/// assert_eq!(Termination::MemoryLimit.to_string(), "memory limit");
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Termination {
+    /// Checkmate on the board.
+    Checkmate,
+    /// Stalemate on the board.
+    Stalemate,
+    /// Threefold repetition.
+    Repetition,
+    /// Fifty-move rule.
+    FiftyMoves,
+    /// Neither side has mating material.
+    InsufficientMaterial,
+    /// A `bestmove` came after the clock (plus margin) ran out.
+    TimeForfeit,
+    /// No `bestmove` at all by the time the clock (plus margin) ran out.
+    Stall,
+    /// A well-formed move that is not legal.
+    IllegalMove,
+    /// A `bestmove` that is not a move at all.
+    UnparsableMove,
+    /// The engine process died (panic, signal, unexpected exit).
+    Crash,
+    /// The engine exceeded the 256 MiB memory limit.
+    MemoryLimit,
+    /// The engine could not be started or did not complete the UCI handshake.
+    FailedStart,
+    /// Drawn by score adjudication.
+    AdjudicatedDraw,
+    /// Lost by score adjudication.
+    AdjudicatedResign,
+    /// Drawn for reaching the maximum game length.
+    MaxLength,
+    /// The match was stopped while the game was in progress (no result).
+    Interrupted,
+}
+
+impl Termination {
+    /// The value written to the PGN `Termination` tag.
+    pub const fn tag(self) -> &'static str {
+        match self {
+            Termination::Checkmate => "checkmate",
+            Termination::Stalemate => "stalemate",
+            Termination::Repetition => "threefold repetition",
+            Termination::FiftyMoves => "fifty-move rule",
+            Termination::InsufficientMaterial => "insufficient material",
+            Termination::TimeForfeit => "time forfeit",
+            Termination::Stall => "stall",
+            Termination::IllegalMove => "illegal move",
+            Termination::UnparsableMove => "unparsable move",
+            Termination::Crash => "crash",
+            Termination::MemoryLimit => "memory limit",
+            Termination::FailedStart => "failed to start",
+            Termination::AdjudicatedDraw => "adjudication: draw",
+            Termination::AdjudicatedResign => "adjudication: resign",
+            Termination::MaxLength => "max game length",
+            Termination::Interrupted => "interrupted",
+        }
+    }
+
+    /// `true` for endings caused by an engine misbehaving.
+    pub const fn is_fault(self) -> bool {
+        matches!(
+            self,
+            Termination::TimeForfeit
+                | Termination::Stall
+                | Termination::IllegalMove
+                | Termination::UnparsableMove
+                | Termination::Crash
+                | Termination::MemoryLimit
+                | Termination::FailedStart
+        )
+    }
+}
+
+impl fmt::Display for Termination {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.tag())
+    }
+}
+
+/// One move an engine played, with what it said about it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PlayedMove {
+    /// The move.
+    pub mv: Move,
+    /// Depth, score and nodes from the engine's last `info` (the PV is not kept).
+    pub info: SearchInfo,
+    /// Time from `go` to `bestmove`, measured by the runner.
+    pub elapsed: Duration,
+}
+
+/// A finished (or interrupted) game.
+#[derive(Debug, Clone)]
+pub struct GameRecord {
+    /// White's player name.
+    pub white: String,
+    /// Black's player name.
+    pub black: String,
+    /// White's and Black's time controls.
+    pub time_controls: [TimeControl; 2],
+    /// The opening the game started from.
+    pub opening: Opening,
+    /// The moves the engines played after the book moves.
+    pub moves: Vec<PlayedMove>,
+    /// The result (`Unknown` only when interrupted).
+    pub result: GameResult,
+    /// Why it ended.
+    pub termination: Termination,
+    /// A sentence explaining the ending, naming the engine for faults.
+    pub detail: String,
+    /// The side whose engine misbehaved, if any.
+    pub faulty: Option<Color>,
+    /// The last stderr lines of the misbehaving engine.
+    pub stderr: Vec<String>,
+}
+
+impl GameRecord {
+    /// The score for White: 1, ½ or 0 (`None` when unfinished).
+    pub fn white_score(&self) -> Option<f64> {
+        match self.result {
+            GameResult::WhiteWins => Some(1.0),
+            GameResult::BlackWins => Some(0.0),
+            GameResult::Draw => Some(0.5),
+            GameResult::Unknown => None,
+        }
+    }
+
+    /// Total plies, book moves included.
+    pub fn ply_count(&self) -> usize {
+        self.opening.moves.len() + self.moves.len()
+    }
+
+    /// The game as PGN, with the standard tags (the caller adds `Event`, `Site`,
+    /// `Date` and `Round`), `Termination`, `PlyCount`, `TimeControl` (or `WhiteTimeControl`
+    /// and `BlackTimeControl` when they differ) and a comment per move:
+    /// `book`, or score/depth and time as `+0.35/12 0.123s`.
+    pub fn to_pgn(&self) -> PgnGame {
+        let mut game = PgnGame::from_position(self.opening.start.clone());
+        game.set_tag("White", &self.white);
+        game.set_tag("Black", &self.black);
+        game.set_tag("Result", self.result.as_str());
+        let [w, b] = self.time_controls;
+        if w == b {
+            game.set_tag("TimeControl", &w.to_string());
+        } else {
+            game.set_tag("WhiteTimeControl", &w.to_string());
+            game.set_tag("BlackTimeControl", &b.to_string());
+        }
+        game.set_tag("Termination", self.termination.tag());
+        game.set_tag("PlyCount", &self.ply_count().to_string());
+        for &mv in &self.opening.moves {
+            game.push(mv, Some("book".to_string()));
+        }
+        for played in &self.moves {
+            let mut c = String::new();
+            if let Some(score) = played.info.score {
+                c.push_str(&score.to_string());
+                if let Some(depth) = played.info.depth {
+                    c.push_str(&format!("/{depth}"));
+                }
+                c.push(' ');
+            }
+            c.push_str(&format!("{:.3}s", played.elapsed.as_secs_f64()));
+            game.push(played.mv, Some(c));
+        }
+        let detail = if self.stderr.is_empty() {
+            self.detail.clone()
+        } else {
+            format!("{}; last stderr: {}", self.detail, self.stderr.join(" | "))
+        };
+        match game.comments.last_mut() {
+            Some(Some(c)) => {
+                c.push_str(", ");
+                c.push_str(&detail);
+            }
+            Some(slot) => *slot = Some(detail),
+            None => game.intro = Some(detail),
+        }
+        game
+    }
+}
+
+/// What went wrong for one side, to be turned into a result.
+struct Fault {
+    side: Color,
+    termination: Termination,
+    detail: String,
+    stderr: Vec<String>,
+    /// The engine must be killed and started afresh for the next game.
+    restart: bool,
+}
+
+fn side_name(side: Color) -> &'static str {
+    match side {
+        Color::White => "White",
+        Color::Black => "Black",
+    }
+}
+
+/// Makes sure `slot` holds a live engine that has acknowledged `ucinewgame`.
+fn prepare(
+    slot: &mut Option<Engine>,
+    config: &EngineConfig,
+    side: Color,
+    settings: &GameSettings,
+) -> Result<(), Fault> {
+    let who = format!("{} ({})", side_name(side), config.name);
+    if slot.as_mut().is_some_and(|e| !e.is_alive()) {
+        *slot = None;
+    }
+    if slot.is_none() {
+        match Engine::start(config, settings.handshake_timeout) {
+            Ok(engine) => *slot = Some(engine),
+            Err(err) => {
+                return Err(Fault {
+                    side,
+                    termination: Termination::FailedStart,
+                    detail: format!("{who} failed to start: {err}"),
+                    stderr: Vec::new(),
+                    restart: true,
+                });
+            }
+        }
+    }
+    let engine = slot.as_mut().expect("engine just ensured");
+    match engine.new_game(settings.handshake_timeout) {
+        Ok(()) => Ok(()),
+        Err(err) => Err(engine_fault(engine, side, &who, err)),
+    }
+}
+
+fn engine_fault(engine: &mut Engine, side: Color, who: &str, err: EngineError) -> Fault {
+    let (termination, detail) = match &err {
+        EngineError::Died { exit, .. } if exit.is_memory_limit() => (
+            Termination::MemoryLimit,
+            format!("{who} exceeded the 256 MiB memory limit ({exit})"),
+        ),
+        EngineError::Died { exit, expected, .. } => (
+            Termination::Crash,
+            format!("{who} crashed ({exit}) while the runner waited for `{expected}`"),
+        ),
+        EngineError::Timeout {
+            expected, waited, ..
+        } => (
+            Termination::Stall,
+            format!(
+                "{who} did not send `{expected}` within {:.3}s",
+                waited.as_secs_f64()
+            ),
+        ),
+        EngineError::Spawn { .. } => (Termination::FailedStart, format!("{who}: {err}")),
+    };
+    Fault {
+        side,
+        termination,
+        detail,
+        stderr: engine.stderr_tail(),
+        restart: true,
+    }
+}
+
+/// Plays one game from `opening` between `engines[0]` (White, `players[0]`) and
+/// `engines[1]` (Black, `players[1]`).
+///
+/// An empty slot is filled by starting the player's engine; after the game a slot is
+/// emptied (the process killed) when its engine died or stopped answering, so the next
+/// game starts a fresh one. Setting `stop` abandons the game with
+/// [`Termination::Interrupted`] and result `*`.
+pub fn play_game(
+    players: [&Player; 2],
+    engines: [&mut Option<Engine>; 2],
+    opening: &Opening,
+    settings: &GameSettings,
+    stop: &AtomicBool,
+) -> GameRecord {
+    let [white_slot, black_slot] = engines;
+    let mut record = GameRecord {
+        white: players[0].name().to_string(),
+        black: players[1].name().to_string(),
+        time_controls: [players[0].tc, players[1].tc],
+        opening: opening.clone(),
+        moves: Vec::new(),
+        result: GameResult::Unknown,
+        termination: Termination::Interrupted,
+        detail: String::new(),
+        faulty: None,
+        stderr: Vec::new(),
+    };
+    let mut slots = [white_slot, black_slot];
+    for side in Color::ALL {
+        let i = side.index();
+        if let Err(fault) = prepare(slots[i], &players[i].engine, side, settings) {
+            finish_fault(&mut record, &opening.board(), fault, &mut slots);
+            return record;
+        }
+    }
+
+    let mut board = opening.start.clone();
+    let start_fen = board.fen();
+    let mut position = if start_fen == Board::startpos().fen() {
+        String::from("position startpos")
+    } else {
+        format!("position fen {start_fen}")
+    };
+    let mut any_moves = false;
+    let mut push_move = |position: &mut String, mv: Move| {
+        if !any_moves {
+            position.push_str(" moves");
+            any_moves = true;
+        }
+        position.push(' ');
+        position.push_str(&mv.to_string());
+    };
+    for &mv in &opening.moves {
+        push_move(&mut position, mv);
+        board.make_move(mv);
+    }
+    let mut clocks = [Clock::new(players[0].tc), Clock::new(players[1].tc)];
+    let mut adjudicator = Adjudicator::new(settings.adjudication);
+    let mut plies = 0u32;
+
+    loop {
+        if let Some(outcome) = board.outcome() {
+            let (termination, result) = match outcome {
+                Outcome::Checkmate { winner } => {
+                    (Termination::Checkmate, GameResult::win_for(winner))
+                }
+                Outcome::Draw(reason) => (
+                    match reason {
+                        DrawReason::Repetition => Termination::Repetition,
+                        DrawReason::FiftyMove => Termination::FiftyMoves,
+                        DrawReason::InsufficientMaterial => Termination::InsufficientMaterial,
+                        DrawReason::Stalemate => Termination::Stalemate,
+                    },
+                    GameResult::Draw,
+                ),
+            };
+            record.result = result;
+            record.termination = termination;
+            record.detail = outcome.to_string();
+            return record;
+        }
+        if adjudicator.too_long(board.ply_count()) {
+            record.result = GameResult::Draw;
+            record.termination = Termination::MaxLength;
+            record.detail = format!("draw by reaching {} plies", board.ply_count());
+            return record;
+        }
+        if stop.load(Ordering::Relaxed) {
+            record.detail = "the match was stopped".to_string();
+            return record;
+        }
+        let side = board.side_to_move();
+        let i = side.index();
+        let limits = go_limits(&clocks, side);
+        let deadline = clocks[i].deadline(settings.margin, settings.untimed_deadline);
+        let engine = slots[i].as_mut().expect("engines prepared");
+        let who = format!("{} ({})", side_name(side), players[i].name());
+        engine.send(&position);
+        let searched = engine.go(&limits, deadline);
+        let result = match searched {
+            Ok(result) => result,
+            Err(err) => {
+                let mut fault = engine_fault(engine, side, &who, err);
+                if fault.termination == Termination::Stall && clocks[i].time_control().is_untimed()
+                {
+                    fault
+                        .detail
+                        .push_str(" (the runner's limit for untimed searches)");
+                }
+                finish_fault(&mut record, &board, fault, &mut slots);
+                return record;
+            }
+        };
+        if !clocks[i].spend(result.elapsed, settings.margin) {
+            let fault = Fault {
+                side,
+                termination: Termination::TimeForfeit,
+                detail: format!(
+                    "{who} answered after {:.3}s, past its clock and the {}ms margin",
+                    result.elapsed.as_secs_f64(),
+                    settings.margin.as_millis()
+                ),
+                stderr: Vec::new(),
+                restart: false,
+            };
+            finish_fault(&mut record, &board, fault, &mut slots);
+            return record;
+        }
+        let mv = match board.parse_uci(&result.bestmove) {
+            Ok(mv) => mv,
+            Err(err) => {
+                let (termination, what) = match err {
+                    _ if result.bestmove == "0000" || result.bestmove == "(none)" => (
+                        Termination::IllegalMove,
+                        "a null move although legal moves exist".to_string(),
+                    ),
+                    MoveError::Syntax(_) => (
+                        Termination::UnparsableMove,
+                        format!("unparsable `bestmove {}`", result.bestmove),
+                    ),
+                    MoveError::Illegal(_) => (
+                        Termination::IllegalMove,
+                        format!("illegal move {}", result.bestmove),
+                    ),
+                };
+                let fault = Fault {
+                    side,
+                    termination,
+                    detail: format!("{who} played {what} in {}", board.fen()),
+                    stderr: engine.stderr_tail(),
+                    restart: false,
+                };
+                finish_fault(&mut record, &board, fault, &mut slots);
+                return record;
+            }
+        };
+        let move_number = board.fullmove_number();
+        board.make_move(mv);
+        push_move(&mut position, mv);
+        plies += 1;
+        let mut info = result.info;
+        info.pv = Vec::new();
+        let score = info.score;
+        record.moves.push(PlayedMove {
+            mv,
+            info,
+            elapsed: result.elapsed,
+        });
+        match adjudicator.record(side, score, move_number) {
+            Some(Ruling::Draw) if board.outcome().is_none() => {
+                record.result = GameResult::Draw;
+                record.termination = Termination::AdjudicatedDraw;
+                record.detail = "draw by score adjudication".to_string();
+                return record;
+            }
+            Some(Ruling::Resign { loser }) if board.outcome().is_none() => {
+                record.result = GameResult::win_for(!loser);
+                record.termination = Termination::AdjudicatedResign;
+                record.detail = format!(
+                    "{} adjudicated lost by score ({plies} plies played)",
+                    side_name(loser)
+                );
+                return record;
+            }
+            _ => {}
+        }
+    }
+}
+
+fn go_limits(clocks: &[Clock; 2], side: Color) -> GoLimits {
+    let own = clocks[side.index()];
+    let tc = *own.time_control();
+    let mut limits = GoLimits {
+        nodes: tc.nodes,
+        depth: tc.depth,
+        ..GoLimits::default()
+    };
+    if let Some(mine) = own.remaining() {
+        let other = clocks[(!side).index()];
+        // With mixed time controls the opponent may have no clock; its "time" is then
+        // reported as the mover's, which is what a single-clock engine assumes anyway.
+        let theirs = other.remaining().unwrap_or(mine);
+        let (w, b, winc, binc) = match side {
+            Color::White => (mine, theirs, tc.increment, other.time_control().increment),
+            Color::Black => (theirs, mine, other.time_control().increment, tc.increment),
+        };
+        limits.wtime = Some(w.as_millis() as u64);
+        limits.btime = Some(b.as_millis() as u64);
+        limits.winc = Some(winc.as_millis() as u64);
+        limits.binc = Some(binc.as_millis() as u64);
+        limits.movestogo = own.moves_to_go();
+    } else if let Some(mt) = tc.movetime {
+        limits.movetime = Some(mt.as_millis() as u64);
+    }
+    limits
+}
+
+fn finish_fault(
+    record: &mut GameRecord,
+    board: &Board,
+    fault: Fault,
+    slots: &mut [&mut Option<Engine>; 2],
+) {
+    let opponent = !fault.side;
+    let timeout = matches!(
+        fault.termination,
+        Termination::TimeForfeit | Termination::Stall
+    );
+    record.detail = fault.detail;
+    if timeout && !can_possibly_mate(board, opponent) {
+        record.result = GameResult::Draw;
+        record.detail.push_str(&format!(
+            "; drawn because {} cannot possibly mate",
+            side_name(opponent)
+        ));
+    } else {
+        record.result = GameResult::win_for(opponent);
+    }
+    record.termination = fault.termination;
+    record.faulty = Some(fault.side);
+    record.stderr = fault.stderr;
+    if fault.restart
+        && let Some(engine) = slots[fault.side.index()].take()
+    {
+        engine.kill();
+    }
+}

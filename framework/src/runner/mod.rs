@@ -1,0 +1,44 @@
+//! The GUI-less match runner: UCI engine processes, clocks, games refereed by the
+//! framework's [`Board`](crate::chess::Board), opening suites, schedules and statistics.
+//!
+//! - [`engine`]: one UCI engine process (handshake, search with a deadline, faults).
+//! - [`clock`]: time controls and clocks.
+//! - [`game`]: one game, every ending named by a [`Termination`].
+//! - [`adjudication`]: "cannot possibly mate" for flag falls, score adjudication.
+//! - [`openings`]: EPD/FEN and PGN opening suites.
+//! - [`schedule`] and [`tournament`]: who plays whom, on how many threads.
+//! - [`stats`]: W/D/L, pentanomial, Elo, normalized Elo, LOS, SPRT.
+//!
+//! ```
+//! use framework::runner::{Stats, pairs_for_games};
+//! assert_eq!(pairs_for_games(99), 50);
+//! let s = Stats { wins: 60, draws: 20, losses: 20, ..Stats::default() };
+//! assert!(s.elo_wdl().unwrap().elo > 0.0);
+//! ```
+
+pub mod adjudication;
+pub mod clock;
+pub mod engine;
+pub mod game;
+pub mod openings;
+pub mod schedule;
+pub mod stats;
+pub mod tournament;
+
+pub use adjudication::{
+    AdjudicationRules, Adjudicator, DrawRule, ResignRule, Ruling, can_possibly_mate,
+};
+pub use clock::{Clock, TimeControl, TimeControlError};
+pub use engine::{
+    Engine, EngineConfig, EngineError, ExitInfo, GoLimits, STDERR_TAIL_LINES, Score, SearchInfo,
+    SearchResult,
+};
+pub use game::{GameRecord, GameSettings, PlayedMove, Player, Termination, play_game};
+pub use openings::{
+    Opening, OpeningError, SplitMix64, load_openings, parse_epd, parse_pgn_openings, shuffle,
+};
+pub use schedule::{Format, GameJob, encounters, pairs_for_games, schedule};
+pub use stats::{EloEstimate, Sprt, SprtState, Stats, Z95, score_to_elo};
+pub use tournament::{
+    GameEvent, Standings, StopReason, TournamentConfig, TournamentResult, run_tournament,
+};

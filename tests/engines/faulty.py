@@ -1,0 +1,84 @@
+#!/usr/bin/env python3
+"""A UCI engine that misbehaves on cue, for the match runner's fault tests.
+
+Usage: faulty.py FAULT [AT]
+  FAULT is one of: none, crash, stall, illegal, garbage, memlimit, nostart, signal
+  AT is the number of this engine's `go` (1-based) at which it misbehaves (default 1).
+
+Until then it plays legal moves (python-chess), always the first in sorted UCI order,
+so games are reproducible.
+"""
+import os
+import signal
+import sys
+
+import chess
+
+fault = sys.argv[1] if len(sys.argv) > 1 else "none"
+at = int(sys.argv[2]) if len(sys.argv) > 2 else 1
+
+if fault == "nostart":
+    sys.stderr.write("bot error: refusing to start\n")
+    sys.exit(3)
+
+board = chess.Board()
+searches = 0
+
+
+def send(line):
+    sys.stdout.write(line + "\n")
+    sys.stdout.flush()
+
+
+for raw in sys.stdin:
+    words = raw.split()
+    if not words:
+        continue
+    cmd = words[0]
+    if cmd == "uci":
+        send("id name faulty-" + fault)
+        send("uciok")
+    elif cmd == "isready":
+        send("readyok")
+    elif cmd == "position":
+        if words[1] == "startpos":
+            board = chess.Board()
+            rest = words[2:]
+        else:
+            end = words.index("moves") if "moves" in words else len(words)
+            board = chess.Board(" ".join(words[2:end]))
+            rest = words[end:]
+        if rest and rest[0] == "moves":
+            for m in rest[1:]:
+                board.push_uci(m)
+    elif cmd == "go":
+        searches += 1
+        if searches >= at and fault != "none":
+            if fault == "crash":
+                sys.stderr.write("bot error: panicked at 'index out of bounds'\n")
+                sys.stderr.flush()
+                sys.exit(101)
+            if fault == "memlimit":
+                sys.stderr.write("bot error: memory limit of 256 MiB exceeded\n")
+                sys.stderr.flush()
+                sys.exit(86)
+            if fault == "signal":
+                sys.stderr.write("thread 'bot' has overflowed its stack\n")
+                sys.stderr.flush()
+                os.kill(os.getpid(), signal.SIGABRT)
+            if fault == "stall":
+                # Never answer; wait for the runner to give up and kill us.
+                for _ in sys.stdin:
+                    pass
+                sys.exit(0)
+            if fault == "illegal":
+                send("bestmove e1e8")
+                continue
+            if fault == "garbage":
+                send("bestmove banana")
+                continue
+        moves = sorted(m.uci() for m in board.legal_moves)
+        send("info depth 1 score cp 0 nodes 1 pv " + moves[0])
+        send("bestmove " + moves[0])
+    elif cmd == "quit":
+        break
