@@ -13,7 +13,11 @@ fn check(fen: &str, expected: &[(u32, u64)]) {
     let mut board = Board::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
     let before = board.clone();
     for &(depth, count) in expected {
-        assert_eq!(perft_bulk(&mut board, depth), count, "perft_bulk({depth}) of {fen}");
+        assert_eq!(
+            perft_bulk(&mut board, depth),
+            count,
+            "perft_bulk({depth}) of {fen}"
+        );
         if count <= 1_000_000 {
             assert_eq!(perft(&mut board, depth), count, "perft({depth}) of {fen}");
         }
@@ -27,7 +31,14 @@ fn check(fen: &str, expected: &[(u32, u64)]) {
 fn cpw_startpos() {
     check(
         "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-        &[(1, 20), (2, 400), (3, 8_902), (4, 197_281), (5, 4_865_609), (6, 119_060_324)],
+        &[
+            (1, 20),
+            (2, 400),
+            (3, 8_902),
+            (4, 197_281),
+            (5, 4_865_609),
+            (6, 119_060_324),
+        ],
     );
 }
 
@@ -35,7 +46,13 @@ fn cpw_startpos() {
 fn cpw_kiwipete() {
     check(
         "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-        &[(1, 48), (2, 2_039), (3, 97_862), (4, 4_085_603), (5, 193_690_690)],
+        &[
+            (1, 48),
+            (2, 2_039),
+            (3, 97_862),
+            (4, 4_085_603),
+            (5, 193_690_690),
+        ],
     );
 }
 
@@ -43,22 +60,41 @@ fn cpw_kiwipete() {
 fn cpw_position_3() {
     check(
         "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
-        &[(1, 14), (2, 191), (3, 2_812), (4, 43_238), (5, 674_624), (6, 11_030_083)],
+        &[
+            (1, 14),
+            (2, 191),
+            (3, 2_812),
+            (4, 43_238),
+            (5, 674_624),
+            (6, 11_030_083),
+        ],
     );
 }
 
 #[test]
 fn cpw_position_4_and_mirror() {
     let counts = [(1, 6), (2, 264), (3, 9_467), (4, 422_333), (5, 15_833_292)];
-    check("r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1", &counts);
-    check("r2q1rk1/pP1p2pp/Q4n2/bbp1p3/Np6/1B3NBn/pPPP1PPP/R3K2R b KQ - 0 1", &counts);
+    check(
+        "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+        &counts,
+    );
+    check(
+        "r2q1rk1/pP1p2pp/Q4n2/bbp1p3/Np6/1B3NBn/pPPP1PPP/R3K2R b KQ - 0 1",
+        &counts,
+    );
 }
 
 #[test]
 fn cpw_position_5() {
     check(
         "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
-        &[(1, 44), (2, 1_486), (3, 62_379), (4, 2_103_487), (5, 89_941_194)],
+        &[
+            (1, 44),
+            (2, 1_486),
+            (3, 62_379),
+            (4, 2_103_487),
+            (5, 89_941_194),
+        ],
     );
 }
 
@@ -66,7 +102,13 @@ fn cpw_position_5() {
 fn cpw_position_6() {
     check(
         "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10",
-        &[(1, 46), (2, 2_079), (3, 89_890), (4, 3_894_594), (5, 164_075_551)],
+        &[
+            (1, 46),
+            (2, 2_079),
+            (3, 89_890),
+            (4, 3_894_594),
+            (5, 164_075_551),
+        ],
     );
 }
 
@@ -86,7 +128,10 @@ fn perftsuite_epd() {
         let expected: Vec<(u32, u64)> = parts
             .map(|p| {
                 let (d, n) = p.trim().split_once(' ').unwrap();
-                (d.trim_start_matches('D').parse().unwrap(), n.parse().unwrap())
+                (
+                    d.trim_start_matches('D').parse().unwrap(),
+                    n.parse().unwrap(),
+                )
             })
             .filter(|&(_, n)| n <= LIMIT)
             .collect();
@@ -102,7 +147,8 @@ fn perftsuite_epd() {
 #[test]
 fn divide_sums_to_perft_and_names_each_move_once() {
     let mut board =
-        Board::from_fen("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1").unwrap();
+        Board::from_fen("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1")
+            .unwrap();
     let divide = perft_divide(&mut board, 3);
     assert_eq!(divide.len(), 48);
     assert_eq!(divide.iter().map(|&(_, n)| n).sum::<u64>(), 97_862);
@@ -111,7 +157,12 @@ fn divide_sums_to_perft_and_names_each_move_once() {
     names.dedup();
     assert_eq!(names.len(), 48);
     // Kiwipete's castles appear in standard notation with their published subtree sizes.
-    let find = |uci: &str| divide.iter().find(|(m, _)| m.to_string() == uci).map(|&(_, n)| n);
+    let find = |uci: &str| {
+        divide
+            .iter()
+            .find(|(m, _)| m.to_string() == uci)
+            .map(|&(_, n)| n)
+    };
     assert_eq!(find("e1g1"), Some(2_059));
     assert_eq!(find("e1c1"), Some(1_887));
     assert!(perft_divide(&mut board, 0).is_empty());

@@ -323,7 +323,12 @@ impl Board {
             }
             None => 0,
         };
-        let target = if captures_only { them | ep_bb } else { !0 };
+        // The en-passant square is empty, so only pawns may treat it as a capture target.
+        let (target, pawn_target) = if captures_only {
+            (them, them | ep_bb)
+        } else {
+            (!0, !0)
+        };
         let pawns = b.pieces(cz::Piece::Pawn).0;
         let knights = b.pieces(cz::Piece::Knight).0;
         let bishops = b.pieces(cz::Piece::Bishop).0;
@@ -344,7 +349,12 @@ impl Board {
         b.generate_moves(|pm| {
             let piece = from_cz_piece(pm.piece);
             let from = from_cz_sq(pm.from);
-            let mut to = pm.to.0 & target;
+            let mut to = pm.to.0
+                & if piece == PieceType::Pawn {
+                    pawn_target
+                } else {
+                    target
+                };
             if piece == PieceType::King {
                 // cozy encodes castling as the king taking its own rook.
                 let mut castles = to & ours;
