@@ -38,9 +38,7 @@ fn stdout_of_the_bot_never_reaches_the_protocol() {
     engine.handshake();
     engine.send("position startpos");
     engine.send("go movetime 50");
-    let lines = engine
-        .read_until("bestmove", SHORT)
-        .expect("a bestmove");
+    let lines = engine.read_until("bestmove", SHORT).expect("a bestmove");
     assert_eq!(lines.len(), 1, "only the bestmove line: {lines:?}");
     assert_ne!(lines[0], "bestmove a1a1");
     engine.send("quit");
@@ -68,13 +66,19 @@ fn a_bot_stuck_in_a_loop_leaves_the_host_responsive() {
     engine.handshake();
     engine.send("position startpos");
     engine.send("go movetime 20");
-    assert!(engine.read_until("bestmove", Duration::from_millis(500)).is_none());
+    assert!(
+        engine
+            .read_until("bestmove", Duration::from_millis(500))
+            .is_none()
+    );
     // The host still answers while the bot spins, and quits on request.
     engine.send("stop");
     engine.send("isready");
     engine.expect("readyok", SHORT);
     engine.send("quit");
-    let status = engine.wait_exit(SHORT).expect("quit ends a spinning engine");
+    let status = engine
+        .wait_exit(SHORT)
+        .expect("quit ends a spinning engine");
     assert!(status.success());
 }
 
@@ -109,10 +113,14 @@ fn illegal_and_null_moves_are_reported_and_passed_on() {
     engine.handshake();
     engine.send("position startpos");
     engine.send("go movetime 50");
-    assert_eq!(engine.expect("bestmove", SHORT), "bestmove e1e3");
+    let best = engine.expect("bestmove", SHORT);
+    let mv = best.strip_prefix("bestmove ").unwrap().to_string();
+    // A black move, passed on for the arbiter to judge.
+    assert!(mv.ends_with('6') || mv.ends_with('5'), "{mv}");
     engine.send("quit");
     engine.wait_exit(SHORT).expect("exits");
-    assert!(engine.stderr().contains("illegal move e1e3"), "{}", engine.stderr());
+    let stderr = engine.stderr();
+    assert!(stderr.contains(&format!("illegal move {mv}")), "{stderr}");
 
     let mut engine = Engine::start(&build(test_bot("plays_null")));
     engine.handshake();
@@ -132,7 +140,11 @@ fn stop_ends_an_infinite_search_and_info_lines_pass_through() {
     engine.send("go infinite");
     let info = engine.expect("info depth", SHORT);
     assert!(info.contains(" pv "), "{info}");
-    assert!(engine.read_until("bestmove", Duration::from_millis(200)).is_none());
+    assert!(
+        engine
+            .read_until("bestmove", Duration::from_millis(200))
+            .is_none()
+    );
     engine.send("stop");
     let best = engine.expect("bestmove", SHORT);
     assert!(best.starts_with("bestmove "), "{best}");
@@ -148,10 +160,16 @@ fn slow_construction_is_reported_as_a_breach() {
         .read_until("readyok", LONG)
         .expect("ready after construction");
     assert!(
-        lines.iter().any(|l| l.starts_with("info string limit breach")),
+        lines
+            .iter()
+            .any(|l| l.starts_with("info string limit breach")),
         "{lines:?}"
     );
-    assert!(engine.stderr().contains("limit breach: constructing the bot took"));
+    assert!(
+        engine
+            .stderr()
+            .contains("limit breach: constructing the bot took")
+    );
 }
 
 #[test]
@@ -179,7 +197,11 @@ fn builds_are_cached_by_content() {
     let arg = file.to_str().unwrap();
 
     let first = challenge(&["build", arg]);
-    assert!(first.status.success(), "{}", String::from_utf8_lossy(&first.stderr));
+    assert!(
+        first.status.success(),
+        "{}",
+        String::from_utf8_lossy(&first.stderr)
+    );
     assert!(!String::from_utf8_lossy(&first.stderr).contains("(cached)"));
     let exe = String::from_utf8(first.stdout).unwrap();
     let built_at = std::fs::metadata(exe.trim()).unwrap().modified().unwrap();
@@ -220,7 +242,9 @@ fn rule_breaking_and_over_limit_bots_are_refused() {
     assert!(stderr.contains("sneaky.rs:"), "{stderr}");
 
     let long = dir.join("long.rs");
-    let padding: String = (0..400).map(|i| format!("const C{i}: u8 = {i} as u8;\n")).collect();
+    let padding: String = (0..400)
+        .map(|i| format!("const C{i}: u32 = {i};\n"))
+        .collect();
     let source = std::fs::read_to_string(common::kit_root().join("bot/my_bot.rs")).unwrap();
     std::fs::write(&long, format!("{source}{padding}")).unwrap();
     let refused = challenge(&["build", long.to_str().unwrap()]);

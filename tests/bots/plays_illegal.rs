@@ -1,4 +1,4 @@
-//! Fault injection: answers with a move that is not legal.
+//! Fault injection: answers with a move of the side not to move.
 use framework::prelude::*;
 
 #[derive(Default)]
@@ -6,7 +6,9 @@ pub struct MyBot;
 
 impl Bot for MyBot {
     fn think(&mut self, board: &mut Board, _timer: &Timer) -> Move {
-        // A king two squares forward is never legal from the start position.
-        board.parse_uci("e1e3").unwrap_or(Move::NULL)
+        board.skip_turn();
+        let theirs = board.legal_moves()[0];
+        board.undo_skip_turn();
+        theirs
     }
 }

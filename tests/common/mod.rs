@@ -17,7 +17,10 @@ pub fn kit_root() -> PathBuf {
 
 /// A test bot file in `tests/bots/`.
 pub fn test_bot(name: &str) -> PathBuf {
-    kit_root().join("tests").join("bots").join(format!("{name}.rs"))
+    kit_root()
+        .join("tests")
+        .join("bots")
+        .join(format!("{name}.rs"))
 }
 
 /// `challenge` with the given arguments, run from the kit's root.
