@@ -244,10 +244,10 @@ impl PgnGame {
     /// assert_eq!(game.result, GameResult::BlackWins);
     /// ```
     pub fn set_tag(&mut self, name: &str, value: &str) {
-        if name == "Result" {
-            if let Some(result) = GameResult::from_token(value) {
-                self.result = result;
-            }
+        if name == "Result"
+            && let Some(result) = GameResult::from_token(value)
+        {
+            self.result = result;
         }
         match self.tags.iter_mut().find(|(n, _)| n == name) {
             Some((_, v)) => *v = value.to_string(),
@@ -362,11 +362,19 @@ pub struct PgnReadResult {
 /// Reads every game in `text`. Broken games are reported in [`PgnReadResult::errors`] and do not
 /// stop the others from loading.
 ///
-/// Games are separated by their result token or by the next tag section; a game may lack tags,
-/// a result, or both. Tags are kept (roster first); `FEN` sets the starting position. NAGs (`$1`,
-/// `!?`), variations, `;` comments' absence of structure and `%` lines are tolerated; brace and
-/// `;` comments after a move become that move's comment (several are joined with a space).
-/// The result comes from the result token, else from the `Result` tag.
+/// Tolerated, as real files need:
+/// - games separated by their result token or by the next tag section (a game may lack tags, a
+///   result, or both), a byte-order mark, CRLF line ends, `%` escape lines;
+/// - move numbers in any form (`12.`, `12...`, `12...Nf6`, `12`) or none, unchecked;
+/// - NAGs (`$1`) and `!`/`?` annotations, which are dropped; variations `( ... )`, nested or not,
+///   which are skipped;
+/// - brace and `;` comments, which become the comment of the move before them (several are joined
+///   with a space, and whitespace inside collapses to single spaces, since writers wrap comments);
+/// - loose SAN, as [`parse_san`](super::san::parse_san) describes.
+///
+/// Tags are kept (roster first, duplicates dropped); `FEN` sets the starting position; a `Variant`
+/// other than standard chess is an error. The result comes from the result token, else from the
+/// `Result` tag, else is [`GameResult::Unknown`].
 ///
 /// ```
 /// use framework::notation::pgn::read_games;
@@ -533,16 +541,16 @@ fn build_game(raw: RawGame, number: usize) -> Result<PgnGame, PgnError> {
             .map(|(_, v)| v.as_str())
     };
 
-    if let Some(variant) = tag("Variant") {
-        if !matches!(
+    if let Some(variant) = tag("Variant")
+        && !matches!(
             variant.to_ascii_lowercase().as_str(),
             "standard" | "chess" | ""
-        ) {
-            return Err(error(
-                raw.line,
-                format!("variant `{variant}` is not supported (standard chess only)"),
-            ));
-        }
+        )
+    {
+        return Err(error(
+            raw.line,
+            format!("variant `{variant}` is not supported (standard chess only)"),
+        ));
     }
     let start = match tag("FEN") {
         Some(fen) => Board::from_fen(fen)
@@ -613,17 +621,15 @@ fn build_game(raw: RawGame, number: usize) -> Result<PgnGame, PgnError> {
     })
 }
 
+/// Adds a comment's text to a move's comment. Line breaks and runs of spaces inside comments are
+/// layout (writers wrap long comments), so they collapse to single spaces.
 fn append_comment(slot: &mut Option<String>, text: &str) {
-    let text = text.trim();
-    if text.is_empty() {
-        return;
-    }
-    match slot {
-        Some(existing) => {
-            existing.push(' ');
-            existing.push_str(text);
+    for word in text.split_whitespace() {
+        let comment = slot.get_or_insert_with(String::new);
+        if !comment.is_empty() {
+            comment.push(' ');
         }
-        None => *slot = Some(text.to_string()),
+        comment.push_str(word);
     }
 }
 
@@ -679,19 +685,21 @@ pub fn write_game(game: &PgnGame) -> String {
         push_comment_words(&mut words, intro);
     }
     for (i, &mv) in game.moves.iter().enumerate() {
-        let white = board.side_to_move() == Color::White;
-        if white {
-            words.push(format!("{}.", board.fullmove_number()));
+        // A move number stays on the same line as its move: `12.` alone at a line end reads badly.
+        let number = if board.side_to_move() == Color::White {
+            format!("{}. ", board.fullmove_number())
         } else if need_number {
-            words.push(format!("{}...", board.fullmove_number()));
-        }
+            format!("{}... ", board.fullmove_number())
+        } else {
+            String::new()
+        };
         assert!(
             board.is_legal(mv),
             "write_game: move {} ({mv}) is illegal in {}",
             i + 1,
             board.fen()
         );
-        words.push(san_then_play(&mut board, mv));
+        words.push(number + &san_then_play(&mut board, mv));
         // After a comment the reader has lost track of whose move it is: repeat the number.
         need_number = match game.comments.get(i) {
             Some(Some(comment)) => push_comment_words(&mut words, comment),
@@ -916,6 +924,10 @@ impl<'a> Lexer<'a> {
 
         if let Some(result) = GameResult::from_token(word) {
             return Ok(Some(Token::Result(result)));
+        }
+        // Stray dots (`2 . Nf3`, `1. ... e5`) carry no information.
+        if word.chars().all(|c| c == '.') {
+            return Ok(Some(Token::MoveNumber));
         }
         if word.chars().all(|c| c == '!' || c == '?') {
             return Ok(Some(Token::Nag));

@@ -224,12 +224,11 @@ fn strip_suffixes(text: &str) -> &str {
         s = s.trim_end_matches(['+', '#', '!', '?']).trim_end();
         for marker in ["e.p.", "ep"] {
             // "ep" alone would be a (malformed) move, so only strip it after a destination square.
-            if s.len() > marker.len() + 1 {
-                if let Some(rest) = s.strip_suffix(marker) {
-                    if rest.ends_with(|c: char| c.is_ascii_digit()) || rest.ends_with(' ') {
-                        s = rest.trim_end();
-                    }
-                }
+            if s.len() > marker.len() + 1
+                && let Some(rest) = s.strip_suffix(marker)
+                && (rest.ends_with(|c: char| c.is_ascii_digit()) || rest.ends_with(' '))
+            {
+                s = rest.trim_end();
             }
         }
         if s.len() == before {
