@@ -1,5 +1,6 @@
 //! How long counting and checking a full-size bot takes (the kit does it on
-//! every build, so it must stay well under 10 ms).
+//! every build, so it must stay well under 10 ms), beside the cost of the
+//! `syn` parse alone that any analysis has to pay.
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
@@ -12,6 +13,14 @@ fn count(c: &mut Criterion) {
     group.sample_size(20);
     group.bench_function("analyze bot_1000.rs", |b| {
         b.iter(|| token_counter::analyze(black_box(BOT)).unwrap())
+    });
+    group.bench_function("syn::parse_file alone", |b| {
+        b.iter(|| {
+            let file = syn::parse_file(black_box(BOT)).unwrap();
+            // As `analyze` does, so that span memory does not pile up.
+            proc_macro2::extra::invalidate_current_thread_spans();
+            file
+        })
     });
     group.finish();
 }

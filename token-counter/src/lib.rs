@@ -229,17 +229,20 @@ pub fn analyze_file(path: impl AsRef<Path>) -> Result<Report, FileError> {
 
 fn analyze_on_this_thread(source: &str) -> Result<Report, ParseError> {
     let text = strip_preamble(source);
-    let file = syn::parse_file(&text).map_err(|e| {
-        let at = e.span().start();
-        let mut message = e.to_string();
-        if message == "cannot parse string into token stream" {
-            // proc-macro2's lexer says no more than this.
-            message = "the file does not lex: look for an unclosed or mismatched delimiter, string or block comment".into();
-        }
-        ParseError { message, line: at.line, column: at.column + 1 }
-    })?;
-    // syn has accepted it, so it lexes.
+    // Lexed once and shared: with span locations on, lexing is most of the
+    // cost of an analysis.
     let stream: proc_macro2::TokenStream = text.parse().map_err(|e: proc_macro2::LexError| {
+        let at = e.span().start();
+        ParseError {
+            // proc-macro2's lexer says no more than "cannot parse".
+            message: "the file does not lex: look for an unclosed or mismatched delimiter, \
+                          string or block comment"
+                .into(),
+            line: at.line,
+            column: at.column + 1,
+        }
+    })?;
+    let file: syn::File = syn::parse2(stream.clone()).map_err(|e| {
         let at = e.span().start();
         ParseError {
             message: e.to_string(),
