@@ -30,11 +30,24 @@ impl Tally<'_> {
 
 /// Whether the group at `toks[i]` is the body of a macro invocation
 /// (`name!(..)`, `path::name![..]`) or of a `macro_rules! name { .. }`.
+///
+/// A keyword before `!` is a negation, not a macro: `if !(a) {..}`,
+/// `while !done {..}`, `return !(x)`.
 pub(crate) fn is_macro_body(toks: &[Tok], i: usize) -> bool {
-    let bang_then_name =
-        |b: usize| b >= 1 && toks[b].is_punct("!") && toks[b - 1].ident().is_some();
-    (i >= 2 && bang_then_name(i - 1))
-        || (i >= 3 && toks[i - 1].ident().is_some() && bang_then_name(i - 2))
+    const NOT_MACROS: &[&str] = &[
+        "if", "while", "match", "return", "in", "break", "yield", "let", "else", "for", "as",
+        "mut", "ref", "move", "impl", "dyn", "where", "loop", "unsafe",
+    ];
+    let is_bang_of = |b: usize, name: &dyn Fn(&str) -> bool| {
+        b >= 1
+            && toks[b].is_punct("!")
+            && match &toks[b - 1] {
+                Tok::Ident { name: n, raw, .. } => *raw || name(n),
+                _ => false,
+            }
+    };
+    (i >= 2 && is_bang_of(i - 1, &|n| !NOT_MACROS.contains(&n)))
+        || (i >= 3 && toks[i - 1].ident().is_some() && is_bang_of(i - 2, &|n| n == "macro_rules"))
 }
 
 /// The length of a visibility starting at `toks[i]` (`pub`, `pub(crate)`,

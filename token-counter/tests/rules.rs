@@ -242,8 +242,10 @@ fn macro_variables_cannot_assemble_a_refused_path() {
         Rule::MacroVariablePath,
     );
     breaks("fn f() { m!(framework); }", Rule::MacroVariablePath);
-    // A field that happens to be called `core` is not a root.
+    // A field that happens to be called `core` is not a root, and a
+    // negation is not a macro call.
     clean("fn f(s: S) { assert!(s.core > 0); }");
+    clean("fn f(core: u8, done: bool) { if !done { let _ = core; } while !(core > 1) {} }");
 }
 
 #[test]

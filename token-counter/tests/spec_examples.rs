@@ -260,3 +260,12 @@ fn doc_comments_inside_a_macro_invocation_are_counted() {
     // Outside macros it stays free.
     assert_eq!(count_file("/// ab\nstruct S;"), count_file("struct S;"));
 }
+
+#[test]
+fn a_negated_condition_is_not_a_macro_call() {
+    // `if !done { .. }` has the shape `name ! name { .. }` of `macro_rules!`;
+    // a doc comment in its block stays free.
+    let plain = count_stmt("if !done {\n    f();\n}");
+    assert_eq!(count_stmt("if !done {\n    /// note\n    f();\n}"), plain);
+    assert_eq!(plain, 6);
+}
