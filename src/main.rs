@@ -2,6 +2,7 @@
 
 mod bots;
 mod engine_build;
+mod play;
 
 use std::process::ExitCode;
 use std::time::Instant;
@@ -42,6 +43,8 @@ enum Commands {
         #[command(flatten)]
         limit: LimitArgs,
     },
+    /// Play a game against a bot in the terminal.
+    Play(play::PlayArgs),
     /// Run a bot as a UCI engine on stdin/stdout (register this in a chess GUI).
     Uci {
         /// A bot in bot/ by name (`my_bot`) or a path to a bot file.
@@ -78,6 +81,7 @@ fn main() -> ExitCode {
         }
         Commands::Build { bot, limit } => build(&bot, limit.policy()),
         Commands::Uci { bot, limit } => uci(&bot, limit.policy()),
+        Commands::Play(args) => play::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
