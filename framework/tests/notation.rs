@@ -417,14 +417,7 @@ fn written_real_games_read_back_identically() {
     let again = read_games(&text);
     assert!(again.errors.is_empty(), "{:?}", again.errors);
     assert_eq!(again.games.len(), read.games.len());
-    for (a, b) in read.games.iter().zip(&again.games) {
-        assert_eq!(a.tags, b.tags);
-        assert_eq!(a.start.fen(), b.start.fen());
-        assert_eq!(a.moves, b.moves);
-        assert_eq!(a.comments, b.comments);
-        assert_eq!(a.intro, b.intro);
-        assert_eq!(a.result, b.result);
-    }
+    assert_eq!(again.games, read.games);
     for line in text.lines() {
         assert!(line.len() < 80, "line too long: {line}");
         assert!(
@@ -470,6 +463,7 @@ sacrifice and mate with the last two pieces.} 1-0
     // Tag values are escaped; a `}` cannot appear inside a brace comment.
     let mut game = PgnGame::new();
     game.set_tag("Event", r#"The "Big" \ one"#);
+    game.set_tag("Bad name]", "x");
     let mv = parse_san(&game.start, "e4").unwrap();
     game.push(mv, Some("tricky } comment".into()));
     game.result = GameResult::Draw;
@@ -482,6 +476,7 @@ sacrifice and mate with the last two pieces.} 1-0
         text.ends_with("\n\n1. e4 {tricky ) comment} 1/2-1/2\n"),
         "{text}"
     );
+    assert!(text.contains("\n[Bad_name_ \"x\"]\n"), "{text}");
     let back = &read_games(&text).games[0];
     assert_eq!(back.tag("Event"), Some(r#"The "Big" \ one"#));
     assert_eq!(back.result, GameResult::Draw);

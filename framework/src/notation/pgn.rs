@@ -159,7 +159,7 @@ impl FromStr for GameResult {
 /// assert!(game.final_board().is_checkmate());
 /// assert_eq!(game.san_moves(), ["f3", "e5", "g4", "Qh4#"]);
 /// ```
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PgnGame {
     /// Tag pairs: the seven-tag roster first, in standard order, then the others in file order.
     pub tags: Vec<(String, String)>,
@@ -575,20 +575,19 @@ fn build_game(raw: RawGame, number: usize) -> Result<PgnGame, PgnError> {
             Token::Close => depth -= 1,
             _ if depth > 0 => {}
             Token::San(text) => {
-                let label = format!(
-                    "{}{} {text}",
-                    board.fullmove_number(),
-                    if board.side_to_move() == Color::White {
-                        "."
-                    } else {
-                        "..."
-                    }
-                );
                 let mv = parse_san(&board, text).map_err(|e| PgnError {
                     game_number: number,
                     line: token.line,
                     ply: Some(moves.len() + 1),
-                    move_text: Some(label),
+                    move_text: Some(format!(
+                        "{}{} {text}",
+                        board.fullmove_number(),
+                        if board.side_to_move() == Color::White {
+                            "."
+                        } else {
+                            "..."
+                        }
+                    )),
                     message: e.to_string(),
                 })?;
                 board.make_move(mv);
@@ -665,7 +664,14 @@ pub fn write_game(game: &PgnGame) -> String {
     }
     for (name, value) in &tags {
         out.push('[');
-        out.push_str(name);
+        // The standard allows letters, digits and `_` in names; anything else would break the tag.
+        out.extend(name.chars().map(|c| {
+            if c.is_alphanumeric() || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        }));
         out.push_str(" \"");
         for c in value.chars() {
             if c == '"' || c == '\\' {
