@@ -148,7 +148,12 @@ fn skip_char_or_lifetime(chars: &[char], i: usize) -> usize {
         while k < chars.len() && chars[k] != '\'' && chars[k] != '\n' {
             k += 1;
         }
-        return k + 1;
+        // Never step over a newline: the caller counts lines.
+        return if chars.get(k) == Some(&'\'') {
+            k + 1
+        } else {
+            k
+        };
     }
     if chars.get(i + 2) == Some(&'\'') {
         return i + 3;

@@ -218,3 +218,27 @@ fn removing_comments_really_removes_some() {
         );
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    /// Any input gets a report or a parse error, never a panic: the kit runs
+    /// this on whatever a user saves.
+    #[test]
+    fn never_panics_on_damaged_bots(sample in 0usize..4, cut in any::<(usize, usize)>(), insert in "[ -~\n]{0,8}") {
+        let (_, src) = samples()[sample];
+        let chars: Vec<char> = src.chars().collect();
+        let a = cut.0 % chars.len();
+        let b = (a + cut.1 % 12).min(chars.len());
+        let damaged: String = chars[..a].iter().chain(insert.chars().collect::<Vec<_>>().iter()).chain(&chars[b..]).collect();
+        if let Ok(r) = analyze(&damaged) {
+            prop_assert_eq!(r.lines.len(), damaged.lines().count());
+            prop_assert_eq!(r.lines.iter().map(|l| l.tokens).sum::<usize>(), r.tokens);
+        }
+    }
+
+    #[test]
+    fn never_panics_on_arbitrary_text(text in "\\PC{0,200}") {
+        let _ = analyze(&text);
+    }
+}
