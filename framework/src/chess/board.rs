@@ -34,17 +34,19 @@ const EP_KEYS: [u64; 8] = {
 /// History entries reserved up front, so search never grows the vectors in steady state.
 const RESERVE: usize = 256;
 
+/// One position of the game: cozy's board plus the real fifty-move counter (cozy's stops at 100).
 #[derive(Clone, PartialEq, Eq)]
-struct Undo {
+struct State {
     board: cz::Board,
     halfmove: u32,
 }
 
 /// A chess position with its game history.
 ///
-/// Built on cozy-chess's copy-make board: [`make_move`](Self::make_move) pushes a copy
-/// of the previous position onto a pre-reserved stack, so [`undo_move`](Self::undo_move) is
-/// a pop and neither allocates once the stack has grown to the search depth.
+/// Built on cozy-chess's copy-make board: the board keeps a stack of every position of the
+/// game, [`make_move`](Self::make_move) pushes a copy of the top and plays the move on it,
+/// and [`undo_move`](Self::undo_move) pops. The stack is pre-reserved, so neither allocates
+/// once it has grown to the search depth.
 ///
 /// The history covers the whole game, including moves the host played before handing the
 /// board to a bot, so repetition detection and [`history_moves`](Self::history_moves) see them.
@@ -60,12 +62,10 @@ struct Undo {
 /// ```
 #[derive(PartialEq, Eq)]
 pub struct Board {
-    inner: cz::Board,
-    /// The real fifty-move counter; cozy's stops at 100.
-    halfmove: u32,
+    /// Every position of the game, oldest first; the last is the current one. Never empty.
+    states: Vec<State>,
     /// Plies played before the starting FEN.
     start_ply: u32,
-    undo: Vec<Undo>,
     /// One key per position of the game; the last is the current position's.
     keys: Vec<u64>,
     moves: Vec<Move>,
@@ -74,17 +74,15 @@ pub struct Board {
 impl Clone for Board {
     /// Clones keep the reserve, so a bot's copy does not allocate during its search.
     fn clone(&self) -> Self {
-        let mut undo = Vec::with_capacity(self.undo.len() + RESERVE);
-        undo.extend_from_slice(&self.undo);
+        let mut states = Vec::with_capacity(self.states.len() + RESERVE);
+        states.extend_from_slice(&self.states);
         let mut keys = Vec::with_capacity(self.keys.len() + RESERVE);
         keys.extend_from_slice(&self.keys);
         let mut moves = Vec::with_capacity(self.moves.len() + RESERVE);
         moves.extend_from_slice(&self.moves);
         Board {
-            inner: self.inner.clone(),
-            halfmove: self.halfmove,
+            states,
             start_ply: self.start_ply,
-            undo,
             keys,
             moves,
         }
@@ -146,11 +144,14 @@ const PROMO_RANKS: u64 = 0xFF00_0000_0000_00FF;
 
 impl Board {
     fn from_inner(inner: cz::Board, halfmove: u32, start_ply: u32) -> Board {
-        let mut b = Board {
-            inner,
+        let mut states = Vec::with_capacity(RESERVE);
+        states.push(State {
+            board: inner,
             halfmove,
+        });
+        let mut b = Board {
+            states,
             start_ply,
-            undo: Vec::with_capacity(RESERVE),
             keys: Vec::with_capacity(RESERVE),
             moves: Vec::with_capacity(RESERVE),
         };
@@ -245,7 +246,7 @@ impl Board {
             Some(sq) => s.push_str(&sq.to_string()),
             None => s.push('-'),
         }
-        s.push_str(&format!(" {} {}", self.halfmove, self.fullmove_number()));
+        s.push_str(&format!(" {} {}", self.state().halfmove, self.fullmove_number()));
         s
     }
 
@@ -311,7 +312,7 @@ impl Board {
     #[inline]
     pub fn legal_moves_into(&self, list: &mut MoveList, captures_only: bool) {
         list.clear();
-        let b = &self.inner;
+        let b = self.inner();
         let stm = b.side_to_move();
         let ours = b.colors(stm).0;
         let them = b.colors(!stm).0;
@@ -458,7 +459,7 @@ impl Board {
     #[inline]
     pub fn legal_move_count(&self) -> usize {
         let mut n = 0;
-        self.inner.generate_moves(|pm| {
+        self.inner().generate_moves(|pm| {
             n += pm.len();
             false
         });
@@ -468,7 +469,7 @@ impl Board {
     /// `true` if the side to move has at least one legal move.
     #[inline]
     pub fn has_legal_moves(&self) -> bool {
-        self.inner.generate_moves(|_| true)
+        self.inner().generate_moves(|_| true)
     }
 
     #[inline(always)]
@@ -492,7 +493,7 @@ impl Board {
     /// The full [`Move`] for `from`-`to`(-`promotion`) if that is legal here.
     /// Castling may be given king-to-destination (e1g1) or king-takes-rook (e1h1).
     fn build_move(&self, from: Square, to: Square, promotion: Option<PieceType>) -> Option<Move> {
-        let b = &self.inner;
+        let b = self.inner();
         let stm = b.side_to_move();
         let piece = from_cz_piece(b.piece_on(to_cz_sq(from))?);
         if b.color_on(to_cz_sq(from)) != Some(stm) {
@@ -582,9 +583,23 @@ impl Board {
 
     // ----- making and unmaking -----
 
+    /// The current position.
+    #[inline(always)]
+    fn state(&self) -> &State {
+        match self.states.last() {
+            Some(s) => s,
+            None => unreachable!("Board::states is never empty"),
+        }
+    }
+
+    #[inline(always)]
+    fn inner(&self) -> &cz::Board {
+        &self.state().board
+    }
+
     #[inline(always)]
     fn compute_key(&self) -> u64 {
-        let b = &self.inner;
+        let b = self.inner();
         let mut key = b.hash_without_ep();
         if let Some(f) = b.en_passant() {
             let stm = b.side_to_move();
@@ -611,15 +626,15 @@ impl Board {
     #[inline]
     pub fn make_move(&mut self, mv: Move) {
         debug_assert!(self.is_legal(mv), "illegal move {mv:?} in {}", self.fen());
-        self.undo.push(Undo {
-            board: self.inner.clone(),
-            halfmove: self.halfmove,
-        });
-        self.inner.play_unchecked(Self::to_cz_move(mv));
-        self.halfmove = if mv.piece() == PieceType::Pawn || mv.is_capture() {
+        let n = self.states.len();
+        // Clones the top in place, so the board is copied once, as in cozy's own copy-make.
+        self.states.extend_from_within(n - 1..);
+        let top = &mut self.states[n];
+        top.board.play_unchecked(Self::to_cz_move(mv));
+        top.halfmove = if mv.piece() == PieceType::Pawn || mv.is_capture() {
             0
         } else {
-            self.halfmove + 1
+            top.halfmove + 1
         };
         let key = self.compute_key();
         self.keys.push(key);
@@ -643,9 +658,8 @@ impl Board {
     /// If there is nothing to undo (the board is at the position it was created from).
     #[inline]
     pub fn undo_move(&mut self) {
-        let u = self.undo.pop().expect("undo_move: no move to undo");
-        self.inner = u.board;
-        self.halfmove = u.halfmove;
+        assert!(self.states.len() > 1, "undo_move: no move to undo");
+        self.states.pop();
         self.keys.pop();
         self.moves.pop();
     }
@@ -663,14 +677,11 @@ impl Board {
     /// assert_eq!(b, Board::startpos());
     /// ```
     pub fn skip_turn(&mut self) -> bool {
-        let Some(next) = self.inner.null_move() else {
+        let Some(board) = self.inner().null_move() else {
             return false;
         };
-        self.undo.push(Undo {
-            board: std::mem::replace(&mut self.inner, next),
-            halfmove: self.halfmove,
-        });
-        self.halfmove += 1;
+        let halfmove = self.state().halfmove + 1;
+        self.states.push(State { board, halfmove });
         let key = self.compute_key();
         self.keys.push(key);
         self.moves.push(Move::NULL);
@@ -694,13 +705,13 @@ impl Board {
     /// `true` if the side to move is in check.
     #[inline(always)]
     pub fn is_in_check(&self) -> bool {
-        !self.inner.checkers().is_empty()
+        !self.inner().checkers().is_empty()
     }
 
     /// The pieces giving check to the side to move.
     #[inline(always)]
     pub fn checkers(&self) -> Bitboard {
-        Bitboard(self.inner.checkers().0)
+        Bitboard(self.inner().checkers().0)
     }
 
     /// `true` if the side to move is checkmated.
@@ -740,7 +751,7 @@ impl Board {
     fn repetitions(&self, times: usize) -> bool {
         let n = self.keys.len();
         let cur = self.keys[n - 1];
-        let window = (self.halfmove as usize).min(n - 1);
+        let window = (self.state().halfmove as usize).min(n - 1);
         let mut seen = 0;
         // Same side to move means an even distance; two skipped turns can repeat in 2 plies.
         let mut back = 2;
@@ -766,7 +777,7 @@ impl Board {
     /// checkmate on the 100th half-move still wins: [`outcome`](Self::outcome) checks mate first.
     #[inline]
     pub fn is_fifty_move_draw(&self) -> bool {
-        self.halfmove >= 100
+        self.state().halfmove >= 100
     }
 
     /// `true` if neither side has mating material, with the C# challenge's rules: no pawns,
@@ -779,7 +790,7 @@ impl Board {
     /// assert!(!Board::from_fen("8/8/4k3/8/8/2NNK3/8/8 w - - 0 1").unwrap().is_insufficient_material());
     /// ```
     pub fn is_insufficient_material(&self) -> bool {
-        let b = &self.inner;
+        let b = self.inner();
         if !(b.pieces(cz::Piece::Pawn) | b.pieces(cz::Piece::Rook) | b.pieces(cz::Piece::Queen))
             .is_empty()
         {
@@ -844,33 +855,33 @@ impl Board {
     /// The side to move.
     #[inline(always)]
     pub fn side_to_move(&self) -> Color {
-        from_cz_color(self.inner.side_to_move())
+        from_cz_color(self.inner().side_to_move())
     }
 
     /// `true` if White is to move.
     #[inline(always)]
     pub fn is_white_to_move(&self) -> bool {
-        self.inner.side_to_move() == cz::Color::White
+        self.inner().side_to_move() == cz::Color::White
     }
 
     /// `true` if `color` may still castle kingside (the right, not whether it is legal now).
     #[inline]
     pub fn has_kingside_castle_right(&self, color: Color) -> bool {
-        self.inner.castle_rights(to_cz_color(color)).short.is_some()
+        self.inner().castle_rights(to_cz_color(color)).short.is_some()
     }
 
     /// `true` if `color` may still castle queenside (the right, not whether it is legal now).
     #[inline]
     pub fn has_queenside_castle_right(&self, color: Color) -> bool {
-        self.inner.castle_rights(to_cz_color(color)).long.is_some()
+        self.inner().castle_rights(to_cz_color(color)).long.is_some()
     }
 
     /// The square behind a pawn that just advanced two squares, as FEN writes it, whether or
     /// not an en-passant capture is possible.
     #[inline]
     pub fn en_passant_square(&self) -> Option<Square> {
-        let stm = self.inner.side_to_move();
-        self.inner
+        let stm = self.inner().side_to_move();
+        self.inner()
             .en_passant()
             .map(|f| from_cz_sq(cz::Square::new(f, cz::Rank::Sixth.relative_to(stm))))
     }
@@ -878,7 +889,7 @@ impl Board {
     /// The square of `color`'s king.
     #[inline(always)]
     pub fn king_square(&self, color: Color) -> Square {
-        from_cz_sq(self.inner.king(to_cz_color(color)))
+        from_cz_sq(self.inner().king(to_cz_color(color)))
     }
 
     /// The piece on `sq`, if any.
@@ -890,8 +901,8 @@ impl Board {
     #[inline]
     pub fn piece_at(&self, sq: Square) -> Option<Piece> {
         let s = to_cz_sq(sq);
-        let color = self.inner.color_on(s)?;
-        let p = self.inner.piece_on(s)?;
+        let color = self.inner().color_on(s)?;
+        let p = self.inner().piece_on(s)?;
         Some(Piece::new(from_cz_piece(p), from_cz_color(color)))
     }
 
@@ -904,7 +915,7 @@ impl Board {
     #[inline(always)]
     pub fn pieces(&self, piece_type: PieceType, color: Color) -> Bitboard {
         Bitboard(
-            self.inner
+            self.inner()
                 .colored_pieces(to_cz_color(color), fen::to_cz_piece(piece_type))
                 .0,
         )
@@ -913,13 +924,13 @@ impl Board {
     /// The squares of all pieces of type `piece_type`, both colours.
     #[inline(always)]
     pub fn pieces_of_type(&self, piece_type: PieceType) -> Bitboard {
-        Bitboard(self.inner.pieces(fen::to_cz_piece(piece_type)).0)
+        Bitboard(self.inner().pieces(fen::to_cz_piece(piece_type)).0)
     }
 
     /// The squares of all of `color`'s pieces.
     #[inline(always)]
     pub fn color_bitboard(&self, color: Color) -> Bitboard {
-        Bitboard(self.inner.colors(to_cz_color(color)).0)
+        Bitboard(self.inner().colors(to_cz_color(color)).0)
     }
 
     /// The squares of White's pieces.
@@ -937,7 +948,7 @@ impl Board {
     /// All occupied squares.
     #[inline(always)]
     pub fn occupied(&self) -> Bitboard {
-        Bitboard(self.inner.occupied().0)
+        Bitboard(self.inner().occupied().0)
     }
 
     /// `color`'s pieces that attack `sq` in the current occupancy (pawns by their capture
@@ -1023,7 +1034,7 @@ impl Board {
     /// Half-moves since the last capture or pawn move (not capped at 100).
     #[inline(always)]
     pub fn fifty_move_counter(&self) -> u32 {
-        self.halfmove
+        self.state().halfmove
     }
 
     /// The FEN fullmove number: 1 at the start, incremented after each Black move.

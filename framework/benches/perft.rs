@@ -1,0 +1,126 @@
+//! Perft through the kit's public `Board` API against raw cozy-chess doing the same work,
+//! in the same criterion group so the ratios compare like with like.
+//!
+//! `cargo bench -p framework --bench perft`
+
+use std::hint::black_box;
+use std::time::Duration;
+
+use cozy_chess as cz;
+use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
+use framework::chess::perft::{perft, perft_bulk};
+use framework::prelude::*;
+
+const STARTPOS: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+
+/// cozy's moves for one position, flattened into a stack buffer as the kit's `MoveList` is.
+fn cozy_moves(board: &cz::Board) -> ([cz::Move; 256], usize) {
+    let mut buf = [cz::Move {
+        from: cz::Square::A1,
+        to: cz::Square::A1,
+        promotion: None,
+    }; 256];
+    let mut n = 0;
+    board.generate_moves(|pm| {
+        for mv in pm {
+            buf[n] = mv;
+            n += 1;
+        }
+        false
+    });
+    (buf, n)
+}
+
+/// Raw cozy copy-make perft, playing every move down to the leaves (like `perft`).
+fn cozy_perft(board: &cz::Board, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    let (moves, n) = cozy_moves(board);
+    let mut nodes = 0;
+    for &mv in &moves[..n] {
+        let mut child = board.clone();
+        child.play_unchecked(mv);
+        nodes += cozy_perft(&child, depth - 1);
+    }
+    nodes
+}
+
+/// Raw cozy bulk-counting perft (like `perft_bulk`): the last ply is counted, not played.
+fn cozy_perft_bulk(board: &cz::Board, depth: u32) -> u64 {
+    match depth {
+        0 => 1,
+        1 => {
+            let mut n = 0;
+            board.generate_moves(|pm| {
+                n += pm.len() as u64;
+                false
+            });
+            n
+        }
+        _ => {
+            let (moves, n) = cozy_moves(board);
+            let mut nodes = 0;
+            for &mv in &moves[..n] {
+                let mut child = board.clone();
+                child.play_unchecked(mv);
+                nodes += cozy_perft_bulk(&child, depth - 1);
+            }
+            nodes
+        }
+    }
+}
+
+fn bench_perft(c: &mut Criterion) {
+    let cases = [
+        ("startpos", STARTPOS, 5, 4_865_609u64),
+        ("kiwipete", KIWIPETE, 4, 4_085_603),
+    ];
+    let mut group = c.benchmark_group("perft_make_undo");
+    for (name, fen, depth, expected) in cases {
+        let id = format!("{name}_d{depth}");
+        let mut board = Board::from_fen(fen).unwrap();
+        assert_eq!(perft(&mut board, depth), expected);
+        group.bench_function(BenchmarkId::new("kit", &id), |b| {
+            b.iter(|| perft(black_box(&mut board), depth))
+        });
+        let raw: cz::Board = fen.parse().unwrap();
+        assert_eq!(cozy_perft(&raw, depth), expected);
+        group.bench_function(BenchmarkId::new("cozy", &id), |b| {
+            b.iter(|| cozy_perft(black_box(&raw), depth))
+        });
+    }
+    group.finish();
+
+    let cases = [
+        ("startpos", STARTPOS, 5, 4_865_609u64),
+        ("startpos", STARTPOS, 6, 119_060_324),
+        ("kiwipete", KIWIPETE, 4, 4_085_603),
+    ];
+    let mut group = c.benchmark_group("perft_bulk");
+    for (name, fen, depth, expected) in cases {
+        let id = format!("{name}_d{depth}");
+        let mut board = Board::from_fen(fen).unwrap();
+        assert_eq!(perft_bulk(&mut board, depth), expected);
+        group.bench_function(BenchmarkId::new("kit", &id), |b| {
+            b.iter(|| perft_bulk(black_box(&mut board), depth))
+        });
+        let raw: cz::Board = fen.parse().unwrap();
+        assert_eq!(cozy_perft_bulk(&raw, depth), expected);
+        group.bench_function(BenchmarkId::new("cozy", &id), |b| {
+            b.iter(|| cozy_perft_bulk(black_box(&raw), depth))
+        });
+    }
+    group.finish();
+}
+
+criterion_group! {
+    name = benches;
+    config = Criterion::default()
+        .sample_size(10)
+        .warm_up_time(Duration::from_secs(1))
+        .measurement_time(Duration::from_secs(4));
+    targets = bench_perft
+}
+criterion_main!(benches);
