@@ -305,7 +305,7 @@ impl Game {
     }
 
     fn mover_at(&self, ply: usize) -> Color {
-        if ply % 2 == 0 {
+        if ply.is_multiple_of(2) {
             self.pgn.start.side_to_move()
         } else {
             !self.pgn.start.side_to_move()
@@ -363,7 +363,7 @@ impl Game {
         let mut text = String::new();
         for (ply, san) in sans.iter().enumerate() {
             let slot = ply + usize::from(black_first);
-            if slot % 2 == 0 {
+            if slot.is_multiple_of(2) {
                 text.push_str(&format!("{}. ", first_number + slot / 2));
             } else if ply == 0 {
                 text.push_str(&format!("{}... ", first_number));

@@ -89,7 +89,7 @@ pub fn run<B: Bot + 'static>(file_name: &str) {
                 thinking.store(true, Ordering::SeqCst);
                 mark_search_start();
                 let _ = jobs.send(Job::Think {
-                    board: board.clone(),
+                    board: Box::new(board.clone()),
                     timer: timer.with_stop_flag(stop.clone()),
                 });
             }
@@ -105,7 +105,7 @@ pub fn run<B: Bot + 'static>(file_name: &str) {
 enum Job {
     Construct,
     NewGame,
-    Think { board: Board, timer: Timer },
+    Think { board: Box<Board>, timer: Timer },
 }
 
 fn spawn_bot_thread<B: Bot + 'static>(
