@@ -246,7 +246,11 @@ impl Board {
             Some(sq) => s.push_str(&sq.to_string()),
             None => s.push('-'),
         }
-        s.push_str(&format!(" {} {}", self.state().halfmove, self.fullmove_number()));
+        s.push_str(&format!(
+            " {} {}",
+            self.state().halfmove,
+            self.fullmove_number()
+        ));
         s
     }
 
@@ -330,21 +334,21 @@ impl Board {
         } else {
             (!0, !0)
         };
-        let pawns = b.pieces(cz::Piece::Pawn).0;
         let knights = b.pieces(cz::Piece::Knight).0;
         let bishops = b.pieces(cz::Piece::Bishop).0;
         let rooks = b.pieces(cz::Piece::Rook).0;
-        let victim_of = |sq: u64| -> PieceType {
-            if pawns & sq != 0 {
-                PieceType::Pawn
-            } else if knights & sq != 0 {
-                PieceType::Knight
-            } else if bishops & sq != 0 {
-                PieceType::Bishop
-            } else if rooks & sq != 0 {
-                PieceType::Rook
-            } else {
-                PieceType::Queen
+        let queens = b.pieces(cz::Piece::Queen).0;
+        // PieceType index + 1 of the piece on `sq` (kings are never captured), branch-free.
+        let victim_code = |sq: u32| -> u32 {
+            1 + (knights >> sq & 1) as u32
+                + 2 * (bishops >> sq & 1) as u32
+                + 3 * (rooks >> sq & 1) as u32
+                + 4 * (queens >> sq & 1) as u32
+        };
+        let victim_of = |bit: u64| -> PieceType {
+            match PieceType::from_index(victim_code(bit.trailing_zeros()) as usize - 1) {
+                Some(p) => p,
+                None => unreachable!(),
             }
         };
         b.generate_moves(|pm| {
@@ -419,26 +423,20 @@ impl Board {
                     ));
                 }
             }
+            // The common case, built arithmetically: one base move per piece, then just the
+            // destination and (for captures) the victim code per move.
+            let base = Move::new(from, from, piece, None, None, false, false).without_destination();
             let mut caps = to & them;
             let mut quiets = to & !them;
             while caps != 0 {
-                let bit = caps & caps.wrapping_neg();
-                caps ^= bit;
-                let dest = Square::from_index(bit.trailing_zeros() as u8);
-                list.push(Move::new(
-                    from,
-                    dest,
-                    piece,
-                    Some(victim_of(bit)),
-                    None,
-                    false,
-                    false,
-                ));
+                let sq = caps.trailing_zeros();
+                caps &= caps - 1;
+                list.push(base.with_destination(sq, victim_code(sq)));
             }
             while quiets != 0 {
-                let dest = Square::from_index(quiets.trailing_zeros() as u8);
+                let sq = quiets.trailing_zeros();
                 quiets &= quiets - 1;
-                list.push(Move::new(from, dest, piece, None, None, false, false));
+                list.push(base.with_destination(sq, 0));
             }
             false
         });
@@ -600,8 +598,11 @@ impl Board {
     #[inline(always)]
     fn compute_key(&self) -> u64 {
         let b = self.inner();
+        let Some(f) = b.en_passant() else {
+            return b.hash();
+        };
         let mut key = b.hash_without_ep();
-        if let Some(f) = b.en_passant() {
+        {
             let stm = b.side_to_move();
             let ep = cz::Square::new(f, cz::Rank::Sixth.relative_to(stm));
             let capturers = cz::get_pawn_attacks(ep, !stm) & b.colored_pieces(stm, cz::Piece::Pawn);
@@ -623,13 +624,23 @@ impl Board {
     /// [`legal_moves`](Self::legal_moves) or [`parse_uci`](Self::parse_uci) is).
     /// Playing an illegal move is a logic error: the board may be corrupted or panic;
     /// use [`try_make_move`](Self::try_make_move) for untrusted input.
-    #[inline]
+    #[inline(always)]
     pub fn make_move(&mut self, mv: Move) {
         debug_assert!(self.is_legal(mv), "illegal move {mv:?} in {}", self.fen());
         let n = self.states.len();
-        // Clones the top in place, so the board is copied once, as in cozy's own copy-make.
-        self.states.extend_from_within(n - 1..);
-        let top = &mut self.states[n];
+        if n == self.states.capacity() {
+            self.states.reserve(RESERVE);
+        }
+        // Copy the top once, straight into the next slot, as cozy's own copy-make does.
+        // SAFETY: `n >= 1` (the stack is never empty) and slot `n` is within capacity.
+        // `State` is plain data (bitboards and small integers, no heap or `Drop`), so a
+        // bitwise copy is exactly what its derived `Clone` does.
+        let top = unsafe {
+            let base = self.states.as_mut_ptr();
+            std::ptr::copy_nonoverlapping(base.add(n - 1), base.add(n), 1);
+            self.states.set_len(n + 1);
+            &mut *base.add(n)
+        };
         top.board.play_unchecked(Self::to_cz_move(mv));
         top.halfmove = if mv.piece() == PieceType::Pawn || mv.is_capture() {
             0
@@ -656,7 +667,7 @@ impl Board {
     ///
     /// # Panics
     /// If there is nothing to undo (the board is at the position it was created from).
-    #[inline]
+    #[inline(always)]
     pub fn undo_move(&mut self) {
         assert!(self.states.len() > 1, "undo_move: no move to undo");
         self.states.pop();
@@ -867,13 +878,19 @@ impl Board {
     /// `true` if `color` may still castle kingside (the right, not whether it is legal now).
     #[inline]
     pub fn has_kingside_castle_right(&self, color: Color) -> bool {
-        self.inner().castle_rights(to_cz_color(color)).short.is_some()
+        self.inner()
+            .castle_rights(to_cz_color(color))
+            .short
+            .is_some()
     }
 
     /// `true` if `color` may still castle queenside (the right, not whether it is legal now).
     #[inline]
     pub fn has_queenside_castle_right(&self, color: Color) -> bool {
-        self.inner().castle_rights(to_cz_color(color)).long.is_some()
+        self.inner()
+            .castle_rights(to_cz_color(color))
+            .long
+            .is_some()
     }
 
     /// The square behind a pawn that just advanced two squares, as FEN writes it, whether or

@@ -73,6 +73,20 @@ impl Move {
         )
     }
 
+    /// This move with its destination cleared, as a base for [`with_destination`](Self::with_destination).
+    #[inline(always)]
+    pub(crate) const fn without_destination(self) -> Move {
+        Move(self.0 & !(63 << TO_SHIFT))
+    }
+
+    /// A base move from [`without_destination`](Self::without_destination) sent to square
+    /// index `to`, capturing the piece whose `PieceType` index is `captured_code - 1`
+    /// (0 for no capture). Lets move generation skip `new`'s option handling.
+    #[inline(always)]
+    pub(crate) const fn with_destination(self, to: u32, captured_code: u32) -> Move {
+        Move(self.0 | to << TO_SHIFT | captured_code << CAPTURED_SHIFT)
+    }
+
     /// The packed value, for transposition tables and killer slots.
     /// [`from_raw`](Self::from_raw) restores it.
     #[inline(always)]
