@@ -1,0 +1,513 @@
+//! The standings table (from the store or from PGN files), as text, JSON or CSV.
+
+use std::collections::HashMap;
+
+use anyhow::{Context, Result, bail};
+use framework::notation::pgn::{GameResult, read_games};
+use serde::Serialize;
+
+use super::ratings::{Outcome, RatingArgs, RatingOptions, fit};
+use super::store::Store;
+use super::tournament::player_name;
+use super::{RatingsArgs, StandingsArgs};
+
+/// Who a rated player is.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct PlayerInfo {
+    /// The name games use (`alice`, `alice v2`).
+    pub name: String,
+    /// The entry's name (the same as `name` for PGN players).
+    pub entry: String,
+    /// The author, if known.
+    pub author: Option<String>,
+    /// The version number, if from the store.
+    pub version: Option<i64>,
+    /// The version's content hash.
+    pub hash: Option<String>,
+    /// Tokens counted at submission.
+    pub tokens: Option<i64>,
+    /// `active`, `replaced`, `withdrawn` (store) or empty (PGN).
+    pub status: String,
+}
+
+/// One game as the table needs it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GameFact {
+    /// White's player index.
+    pub white: usize,
+    /// Black's player index.
+    pub black: usize,
+    /// White's score.
+    pub score: f64,
+    /// The `Termination` tag (empty when unknown).
+    pub termination: String,
+    /// The player who misbehaved, if any.
+    pub faulty: Option<usize>,
+}
+
+/// One row of the standings.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Row {
+    /// 1-based rank by Elo.
+    pub rank: usize,
+    /// The player's index in the list the table was built from.
+    #[serde(skip)]
+    pub index: usize,
+    /// Who.
+    #[serde(flatten)]
+    pub player: PlayerInfo,
+    /// Games played.
+    pub games: usize,
+    /// Points scored.
+    pub points: f64,
+    /// Wins.
+    pub wins: usize,
+    /// Draws.
+    pub draws: usize,
+    /// Losses.
+    pub losses: usize,
+    /// Elo (`None` without games).
+    pub elo: Option<f64>,
+    /// Half-width of the 95% interval.
+    pub interval: Option<f64>,
+    /// Losses by crash, memory limit or failure to start.
+    pub crashes: usize,
+    /// Losses on time or by not answering.
+    pub timeouts: usize,
+    /// Losses by an illegal or unparsable move.
+    pub illegal: usize,
+}
+
+/// The whole table.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Table {
+    /// Rows, best first.
+    pub rows: Vec<Row>,
+    /// The fitted draw parameter.
+    pub draw_elo: f64,
+    /// Rated games.
+    pub games: usize,
+    /// Virtual draws per player.
+    pub prior: f64,
+    /// The anchor's name, or `None` when the mean rating is 0.
+    pub anchor: Option<String>,
+    /// Groups of players not connected by games (ratings across groups mean nothing).
+    pub groups: usize,
+}
+
+/// A fault's category for the loss columns.
+fn fault_kind(termination: &str) -> Option<usize> {
+    match termination {
+        "crash" | "memory limit" | "failed to start" => Some(0),
+        "time forfeit" | "stall" => Some(1),
+        "illegal move" | "unparsable move" => Some(2),
+        _ => None,
+    }
+}
+
+/// Builds the table: counts, faults and the rating fit.
+pub fn build_table(
+    players: Vec<PlayerInfo>,
+    games: &[GameFact],
+    args: &RatingArgs,
+) -> Result<Table> {
+    let anchor =
+        match &args.anchor {
+            Some(name) => Some(players.iter().position(|p| &p.name == name).with_context(
+                || {
+                    format!(
+                        "no player `{name}` to anchor (players: {})",
+                        players
+                            .iter()
+                            .map(|p| p.name.as_str())
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    )
+                },
+            )?),
+            None => None,
+        };
+    if args.prior < 0.0 || !args.prior.is_finite() {
+        bail!("--prior must be 0 or more");
+    }
+    let options = RatingOptions {
+        prior: args.prior,
+        anchor,
+    };
+    let outcomes: Vec<Outcome> = games
+        .iter()
+        .map(|g| Outcome {
+            white: g.white,
+            black: g.black,
+            score: g.score,
+        })
+        .collect();
+    let fitted = fit(players.len(), &outcomes, &options);
+    let mut rows: Vec<Row> = players
+        .into_iter()
+        .enumerate()
+        .map(|(i, player)| Row {
+            rank: 0,
+            index: i,
+            player,
+            games: 0,
+            points: 0.0,
+            wins: 0,
+            draws: 0,
+            losses: 0,
+            elo: fitted.ratings[i].map(|r| r.elo),
+            interval: fitted.ratings[i].map(|r| r.interval),
+            crashes: 0,
+            timeouts: 0,
+            illegal: 0,
+        })
+        .collect();
+    for g in games {
+        for (who, score) in [(g.white, g.score), (g.black, 1.0 - g.score)] {
+            let row = &mut rows[who];
+            row.games += 1;
+            row.points += score;
+            if score > 0.75 {
+                row.wins += 1;
+            } else if score < 0.25 {
+                row.losses += 1;
+                if g.faulty == Some(who) {
+                    match fault_kind(&g.termination) {
+                        Some(0) => row.crashes += 1,
+                        Some(1) => row.timeouts += 1,
+                        Some(2) => row.illegal += 1,
+                        _ => {}
+                    }
+                }
+            } else {
+                row.draws += 1;
+            }
+        }
+    }
+    rows.sort_by(|a, b| {
+        let key = |r: &Row| r.elo.unwrap_or(f64::NEG_INFINITY);
+        key(b)
+            .total_cmp(&key(a))
+            .then(b.points.total_cmp(&a.points))
+            .then(a.player.name.cmp(&b.player.name))
+    });
+    for (i, row) in rows.iter_mut().enumerate() {
+        row.rank = i + 1;
+    }
+    Ok(Table {
+        rows,
+        draw_elo: fitted.draw_elo,
+        games: games.len(),
+        prior: args.prior,
+        anchor: args.anchor.clone(),
+        groups: fitted.groups,
+    })
+}
+
+/// The store's players (every version that played, and every active entry's current
+/// version) and games.
+pub fn store_facts(store: &Store) -> Result<(Vec<PlayerInfo>, Vec<GameFact>)> {
+    let versions = store.versions()?;
+    let games = store.games()?;
+    let mut played: HashMap<i64, usize> = HashMap::new();
+    for g in &games {
+        *played.entry(g.white_version).or_default() += 1;
+        *played.entry(g.black_version).or_default() += 1;
+    }
+    let mut index = HashMap::new();
+    let mut players = Vec::new();
+    for v in &versions {
+        let in_field = v.current && !v.withdrawn;
+        if !played.contains_key(&v.id) && !in_field {
+            continue;
+        }
+        index.insert(v.id, players.len());
+        players.push(PlayerInfo {
+            name: player_name(v),
+            entry: v.name.clone(),
+            author: v.author.clone(),
+            version: Some(v.number),
+            hash: Some(v.hash.clone()),
+            tokens: Some(v.tokens),
+            status: match (v.withdrawn, v.current) {
+                (true, _) => "withdrawn",
+                (false, true) => "active",
+                (false, false) => "replaced",
+            }
+            .to_string(),
+        });
+    }
+    let facts = games
+        .iter()
+        .map(|g| {
+            let (white, black) = (index[&g.white_version], index[&g.black_version]);
+            GameFact {
+                white,
+                black,
+                score: score_of(&g.result),
+                termination: g.termination.clone(),
+                faulty: match g.faulty.as_deref() {
+                    Some("white") => Some(white),
+                    Some("black") => Some(black),
+                    _ => None,
+                },
+            }
+        })
+        .collect();
+    Ok((players, facts))
+}
+
+fn score_of(result: &str) -> f64 {
+    match result {
+        "1-0" => 1.0,
+        "0-1" => 0.0,
+        _ => 0.5,
+    }
+}
+
+/// Prints the store's standings as a text table.
+pub fn print_store_standings(
+    store: &Store,
+    options: &RatingOptions,
+    anchor: Option<String>,
+) -> Result<()> {
+    let (players, games) = store_facts(store)?;
+    let args = RatingArgs {
+        prior: options.prior,
+        anchor,
+    };
+    print!("{}", render_text(&build_table(players, &games, &args)?));
+    Ok(())
+}
+
+fn fmt_opt(value: Option<f64>, signed: bool) -> String {
+    match value {
+        Some(v) if signed => format!("{v:+.1}"),
+        Some(v) => format!("{v:.1}"),
+        None => "-".to_string(),
+    }
+}
+
+/// The table as text, with a line on how the ratings were computed.
+pub fn render_text(table: &Table) -> String {
+    let width = table
+        .rows
+        .iter()
+        .map(|r| r.player.entry.len())
+        .max()
+        .unwrap_or(4)
+        .max(4);
+    let mut out = format!(
+        "{:>4}  {:<width$}  {:<12} {:>4} {:>6} {:>5} {:>6} {:>4} {:>4} {:>4} {:>7} {:>6}  {:>5} {:>4} {:>7}\n",
+        "rank",
+        "name",
+        "author",
+        "ver",
+        "tokens",
+        "games",
+        "points",
+        "W",
+        "D",
+        "L",
+        "Elo",
+        "±95%",
+        "crash",
+        "time",
+        "illegal"
+    );
+    for r in &table.rows {
+        out.push_str(&format!(
+            "{:>4}  {:<width$}  {:<12} {:>4} {:>6} {:>5} {:>6} {:>4} {:>4} {:>4} {:>7} {:>6}  {:>5} {:>4} {:>7}{}\n",
+            r.rank,
+            r.player.entry,
+            r.player.author.as_deref().unwrap_or("-"),
+            r.player.version.map_or("-".to_string(), |v| format!("v{v}")),
+            r.player.tokens.map_or("-".to_string(), |t| t.to_string()),
+            r.games,
+            r.points,
+            r.wins,
+            r.draws,
+            r.losses,
+            fmt_opt(r.elo, true),
+            fmt_opt(r.interval, false),
+            r.crashes,
+            r.timeouts,
+            r.illegal,
+            match r.player.status.as_str() {
+                "replaced" | "withdrawn" => format!("  ({})", r.player.status),
+                _ => String::new(),
+            }
+        ));
+    }
+    out.push_str(&format!(
+        "{} games; Elo by maximum likelihood (BayesElo's draw model, drawelo {:.1}), {}, 95% intervals, prior {} virtual draws per player\n",
+        table.games,
+        table.draw_elo,
+        match &table.anchor {
+            Some(a) => format!("anchored at `{a}` = 0"),
+            None => "mean 0".to_string(),
+        },
+        table.prior
+    ));
+    if table.groups > 1 {
+        out.push_str(&format!(
+            "warning: the players form {} groups that never met; ratings are only comparable within a group\n",
+            table.groups
+        ));
+    }
+    out
+}
+
+/// The table as CSV (one header line, one line per row).
+pub fn render_csv(table: &Table) -> String {
+    let mut out = String::from(
+        "rank,name,entry,author,version,hash,tokens,status,games,points,wins,draws,losses,elo,interval95,crashes,timeouts,illegal\n",
+    );
+    let quote = |s: &str| {
+        if s.contains([',', '"', '\n']) {
+            format!("\"{}\"", s.replace('"', "\"\""))
+        } else {
+            s.to_string()
+        }
+    };
+    for r in &table.rows {
+        let p = &r.player;
+        out.push_str(&format!(
+            "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n",
+            r.rank,
+            quote(&p.name),
+            quote(&p.entry),
+            quote(p.author.as_deref().unwrap_or("")),
+            p.version.map_or(String::new(), |v| v.to_string()),
+            p.hash.as_deref().unwrap_or(""),
+            p.tokens.map_or(String::new(), |t| t.to_string()),
+            p.status,
+            r.games,
+            r.points,
+            r.wins,
+            r.draws,
+            r.losses,
+            r.elo.map_or(String::new(), |e| format!("{e:.2}")),
+            r.interval.map_or(String::new(), |e| format!("{e:.2}")),
+            r.crashes,
+            r.timeouts,
+            r.illegal
+        ));
+    }
+    out
+}
+
+fn print_table(table: &Table, json: bool, csv: bool) -> Result<()> {
+    if json {
+        println!("{}", serde_json::to_string_pretty(table)?);
+    } else if csv {
+        print!("{}", render_csv(table));
+    } else {
+        print!("{}", render_text(table));
+    }
+    Ok(())
+}
+
+/// `challenge standings`.
+pub fn run_standings(args: &StandingsArgs) -> Result<()> {
+    let store = Store::open(&args.dir.dir)?;
+    let (players, games) = store_facts(&store)?;
+    print_table(
+        &build_table(players, &games, &args.rating)?,
+        args.json,
+        args.csv,
+    )
+}
+
+/// Players and games from PGN text; broken or unfinished games are reported on stderr
+/// and skipped.
+pub fn pgn_facts(files: &[(String, String)]) -> (Vec<PlayerInfo>, Vec<GameFact>, usize) {
+    let mut index: HashMap<String, usize> = HashMap::new();
+    let mut players = Vec::new();
+    let mut facts = Vec::new();
+    let mut skipped = 0;
+    let mut player = |name: &str, players: &mut Vec<PlayerInfo>| -> usize {
+        *index.entry(name.to_string()).or_insert_with(|| {
+            players.push(PlayerInfo {
+                name: name.to_string(),
+                entry: name.to_string(),
+                ..PlayerInfo::default()
+            });
+            players.len() - 1
+        })
+    };
+    for (file, text) in files {
+        let read = read_games(text);
+        for err in &read.errors {
+            skipped += 1;
+            eprintln!(
+                "{file}:{}: game {} skipped: {}{}",
+                err.line,
+                err.game_number,
+                err.message,
+                err.move_text
+                    .as_deref()
+                    .map(|m| format!(" (at {m})"))
+                    .unwrap_or_default()
+            );
+        }
+        for (n, game) in read.games.iter().enumerate() {
+            let score = match game.result {
+                GameResult::WhiteWins => 1.0,
+                GameResult::BlackWins => 0.0,
+                GameResult::Draw => 0.5,
+                GameResult::Unknown => {
+                    skipped += 1;
+                    eprintln!("{file}: game {} skipped: no result (`*`)", n + 1);
+                    continue;
+                }
+            };
+            let white = player(game.tag("White").unwrap_or("?"), &mut players);
+            let black = player(game.tag("Black").unwrap_or("?"), &mut players);
+            let termination = game.tag("Termination").unwrap_or("").to_string();
+            // In a PGN file the side that misbehaved is the side that lost.
+            let faulty = fault_kind(&termination).and(match game.result {
+                GameResult::WhiteWins => Some(black),
+                GameResult::BlackWins => Some(white),
+                _ => None,
+            });
+            facts.push(GameFact {
+                white,
+                black,
+                score,
+                termination,
+                faulty,
+            });
+        }
+    }
+    (players, facts, skipped)
+}
+
+/// `challenge ratings FILES.pgn...`.
+pub fn run_ratings(args: &RatingsArgs) -> Result<()> {
+    let mut texts = Vec::new();
+    for path in &args.files {
+        let text = std::fs::read_to_string(path)
+            .with_context(|| format!("cannot read the PGN file {}", path.display()))?;
+        texts.push((path.display().to_string(), text));
+    }
+    let (players, facts, skipped) = pgn_facts(&texts);
+    if facts.is_empty() {
+        bail!(
+            "no finished games to rate in {} ({skipped} skipped)",
+            args.files
+                .iter()
+                .map(|p| p.display().to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+    }
+    if skipped > 0 {
+        eprintln!("{skipped} games skipped, {} rated", facts.len());
+    }
+    print_table(
+        &build_table(players, &facts, &args.rating)?,
+        args.json,
+        args.csv,
+    )
+}
