@@ -4,8 +4,41 @@
 //! Depths are chosen so the whole file runs in well under a minute in release mode
 //! (`cargo test --release -p framework --test perft`).
 
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+
 use framework::chess::perft::{perft, perft_bulk, perft_divide};
 use framework::prelude::*;
+
+/// Counts this thread's heap allocations, so a test can prove search paths allocate nothing.
+struct CountingAllocator;
+
+thread_local! {
+    static ALLOCATIONS: Cell<usize> = const { Cell::new(0) };
+}
+
+// SAFETY: defers to the system allocator; the counter is a const-initialised thread-local
+// without a destructor, so touching it cannot allocate or re-enter.
+unsafe impl GlobalAlloc for CountingAllocator {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        ALLOCATIONS.with(|n| n.set(n.get() + 1));
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        unsafe { System.dealloc(ptr, layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        ALLOCATIONS.with(|n| n.set(n.get() + 1));
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static ALLOCATOR: CountingAllocator = CountingAllocator;
+
+fn allocations() -> usize {
+    ALLOCATIONS.with(|n| n.get())
+}
 
 /// Checks `perft_bulk` for every `(depth, count)` and `perft` (make/undo at every node)
 /// for the depths whose counts are small enough to stay fast.
@@ -166,4 +199,29 @@ fn divide_sums_to_perft_and_names_each_move_once() {
     assert_eq!(find("e1g1"), Some(2_059));
     assert_eq!(find("e1c1"), Some(1_887));
     assert!(perft_divide(&mut board, 0).is_empty());
+}
+
+#[test]
+fn search_paths_do_not_allocate() {
+    let mut board =
+        Board::from_fen("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1")
+            .unwrap();
+    let mut bot_copy = board.clone();
+    let before = allocations();
+    assert_eq!(perft(&mut board, 3), 97_862);
+    assert_eq!(perft_bulk(&mut bot_copy, 3), 97_862);
+    let mut list = MoveList::new();
+    board.legal_moves_into(&mut list, true);
+    assert!(!board.captures().is_empty());
+    assert!(board.skip_turn());
+    assert!(!board.is_repeated_position() && board.outcome().is_none());
+    board.undo_skip_turn();
+    assert_eq!(
+        allocations(),
+        before,
+        "make/undo, move generation and rule queries must not allocate"
+    );
+    // The counter does see allocations.
+    let v = board.legal_moves_vec();
+    assert!(allocations() > before && !v.is_empty());
 }

@@ -669,10 +669,12 @@ impl Board {
     /// If there is nothing to undo (the board is at the position it was created from).
     #[inline(always)]
     pub fn undo_move(&mut self) {
-        assert!(self.states.len() > 1, "undo_move: no move to undo");
-        self.states.pop();
-        self.keys.pop();
-        self.moves.pop();
+        let n = self.states.len() - 1;
+        assert!(n > 0, "undo_move: no move to undo");
+        // `truncate` rather than `pop`: nothing is moved out only to be dropped.
+        self.states.truncate(n);
+        self.keys.truncate(n);
+        self.moves.truncate(n - 1);
     }
 
     /// Passes the turn (a null move, recorded as [`Move::NULL`]) and returns `true`, or
