@@ -40,12 +40,20 @@ fn allocations() -> usize {
     ALLOCATIONS.with(|n| n.get())
 }
 
+/// Unoptimised builds (`cargo test` without `--release`) skip the deep counts, which
+/// would take minutes there; CI and the documented command run in release.
+const DEBUG_LIMIT: u64 = if cfg!(debug_assertions) {
+    50_000
+} else {
+    u64::MAX
+};
+
 /// Checks `perft_bulk` for every `(depth, count)` and `perft` (make/undo at every node)
 /// for the depths whose counts are small enough to stay fast.
 fn check(fen: &str, expected: &[(u32, u64)]) {
     let mut board = Board::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
     let before = board.clone();
-    for &(depth, count) in expected {
+    for &(depth, count) in expected.iter().filter(|&&(_, n)| n <= DEBUG_LIMIT) {
         assert_eq!(
             perft_bulk(&mut board, depth),
             count,
@@ -168,7 +176,7 @@ fn perftsuite_epd() {
             })
             .filter(|&(_, n)| n <= LIMIT)
             .collect();
-        assert!(expected.len() >= 3, "{fen}: too few depths checked");
+        assert!(expected.len() >= 3, "{fen}: too few depths listed");
         checks += expected.len();
         check(fen, &expected);
         positions += 1;
