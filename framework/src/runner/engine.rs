@@ -9,7 +9,8 @@ use std::fmt;
 use std::io::{BufRead, BufReader, Write};
 use std::path::PathBuf;
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+#[cfg(not(unix))]
+use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
@@ -334,9 +335,169 @@ impl GoLimits {
     }
 }
 
-enum Line {
-    Out(String),
+/// What waiting for the next stdout line produced.
+enum Next {
+    Line(String),
     Closed,
+    Timeout,
+}
+
+/// The engine's stdout, read line by line on the calling thread with `poll(2)` for the
+/// deadline. A reader thread per engine would cost a thread hand-off (two futex calls
+/// and a context switch) per line, about half of the runner's CPU time per move with
+/// fast engines.
+#[cfg(unix)]
+struct StdoutLines {
+    pipe: std::process::ChildStdout,
+    buf: Vec<u8>,
+    start: usize,
+    closed: bool,
+}
+
+#[cfg(unix)]
+impl StdoutLines {
+    fn new(pipe: std::process::ChildStdout, _name: &str) -> StdoutLines {
+        StdoutLines {
+            pipe,
+            buf: Vec::with_capacity(8192),
+            start: 0,
+            closed: false,
+        }
+    }
+
+    fn take_line(&mut self, end: usize) -> String {
+        let mut line = &self.buf[self.start..end];
+        if line.last() == Some(&b'\r') {
+            line = &line[..line.len() - 1];
+        }
+        let text = String::from_utf8_lossy(line).into_owned();
+        self.start = (end + 1).min(self.buf.len());
+        if self.start == self.buf.len() {
+            self.buf.clear();
+            self.start = 0;
+        }
+        text
+    }
+
+    fn next(&mut self, deadline: Instant) -> Next {
+        use std::io::Read;
+        use std::os::fd::AsRawFd;
+        loop {
+            if let Some(pos) = self.buf[self.start..].iter().position(|&b| b == b'\n') {
+                return Next::Line(self.take_line(self.start + pos));
+            }
+            if self.closed {
+                if self.start < self.buf.len() {
+                    let end = self.buf.len();
+                    return Next::Line(self.take_line(end));
+                }
+                return Next::Closed;
+            }
+            let now = Instant::now();
+            if now >= deadline {
+                return Next::Timeout;
+            }
+            let wait_ms = (deadline - now)
+                .as_micros()
+                .div_ceil(1000)
+                .min(i32::MAX as u128) as i32;
+            let mut fd = libc::pollfd {
+                fd: self.pipe.as_raw_fd(),
+                events: libc::POLLIN,
+                revents: 0,
+            };
+            // SAFETY: one valid pollfd for a descriptor this struct owns.
+            let ready = unsafe { libc::poll(&mut fd, 1, wait_ms) };
+            if ready < 0 {
+                if std::io::Error::last_os_error().kind() == std::io::ErrorKind::Interrupted {
+                    continue;
+                }
+                self.closed = true;
+                continue;
+            }
+            if ready == 0 {
+                continue;
+            }
+            if self.start > 0 {
+                self.buf.drain(..self.start);
+                self.start = 0;
+            }
+            let old = self.buf.len();
+            self.buf.resize(old + 4096, 0);
+            match self.pipe.read(&mut self.buf[old..]) {
+                Ok(0) => {
+                    self.buf.truncate(old);
+                    self.closed = true;
+                }
+                Ok(n) => self.buf.truncate(old + n),
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => self.buf.truncate(old),
+                Err(_) => {
+                    self.buf.truncate(old);
+                    self.closed = true;
+                }
+            }
+        }
+    }
+}
+
+/// Without `poll(2)`, a reader thread hands lines over a channel.
+#[cfg(not(unix))]
+struct StdoutLines {
+    lines: mpsc::Receiver<Option<String>>,
+    closed: bool,
+}
+
+#[cfg(not(unix))]
+impl StdoutLines {
+    fn new(pipe: std::process::ChildStdout, name: &str) -> StdoutLines {
+        let (tx, lines) = mpsc::channel();
+        thread::Builder::new()
+            .name(format!("{name}-stdout"))
+            .spawn(move || {
+                let mut reader = BufReader::new(pipe);
+                let mut bytes = Vec::new();
+                loop {
+                    bytes.clear();
+                    match reader.read_until(b'\n', &mut bytes) {
+                        Ok(0) | Err(_) => break,
+                        Ok(_) => {
+                            let line = String::from_utf8_lossy(&bytes)
+                                .trim_end_matches(['\n', '\r'])
+                                .to_string();
+                            if tx.send(Some(line)).is_err() {
+                                return;
+                            }
+                        }
+                    }
+                }
+                let _ = tx.send(None);
+            })
+            .expect("spawn engine reader thread");
+        StdoutLines {
+            lines,
+            closed: false,
+        }
+    }
+
+    fn next(&mut self, deadline: Instant) -> Next {
+        if self.closed {
+            return match self.lines.try_recv() {
+                Ok(Some(line)) => Next::Line(line),
+                _ => Next::Closed,
+            };
+        }
+        match self
+            .lines
+            .recv_timeout(deadline.saturating_duration_since(Instant::now()))
+        {
+            Ok(Some(line)) => Next::Line(line),
+            Ok(None) | Err(mpsc::RecvTimeoutError::Disconnected) => {
+                self.closed = true;
+                Next::Closed
+            }
+            Err(mpsc::RecvTimeoutError::Timeout) => Next::Timeout,
+        }
+    }
 }
 
 /// A running UCI engine process.
@@ -357,7 +518,7 @@ pub struct Engine {
     options: Vec<String>,
     child: Child,
     stdin: Option<ChildStdin>,
-    lines: Receiver<Line>,
+    lines: StdoutLines,
     stderr: Arc<Mutex<VecDeque<String>>>,
     exit: Option<ExitInfo>,
     dead: bool,
@@ -403,27 +564,7 @@ impl Engine {
         })?;
         let stdout = child.stdout.take().expect("stdout is piped");
         let stderr_pipe = child.stderr.take().expect("stderr is piped");
-        let (tx, lines) = mpsc::channel();
-        thread::Builder::new()
-            .name(format!("{}-stdout", config.name))
-            .spawn(move || {
-                let mut reader = BufReader::new(stdout);
-                loop {
-                    let mut line = String::new();
-                    match reader.read_line(&mut line) {
-                        Ok(0) | Err(_) => break,
-                        Ok(_) => {
-                            let trimmed = line.trim_end_matches(['\n', '\r']).len();
-                            line.truncate(trimmed);
-                            if tx.send(Line::Out(line)).is_err() {
-                                return;
-                            }
-                        }
-                    }
-                }
-                let _ = tx.send(Line::Closed);
-            })
-            .expect("spawn engine reader thread");
+        let lines = StdoutLines::new(stdout, &config.name);
         let stderr = Arc::new(Mutex::new(VecDeque::with_capacity(STDERR_TAIL_LINES)));
         let tail = stderr.clone();
         thread::Builder::new()
@@ -461,9 +602,10 @@ impl Engine {
             buf: String::new(),
         };
         engine.send("uci");
-        let deadline = Instant::now() + timeout;
+        let started = Instant::now();
+        let deadline = started + timeout;
         loop {
-            let line = engine.read_line(deadline, "uciok")?;
+            let line = engine.read_line(started, deadline, "uciok")?;
             if line == "uciok" {
                 break;
             } else if let Some(name) = line.strip_prefix("id name ") {
@@ -516,8 +658,9 @@ impl Engine {
     /// Sends `isready` and waits up to `timeout` for `readyok`.
     pub fn is_ready(&mut self, timeout: Duration) -> Result<(), EngineError> {
         self.send("isready");
-        let deadline = Instant::now() + timeout;
-        while self.read_line(deadline, "readyok")? != "readyok" {}
+        let started = Instant::now();
+        let deadline = started + timeout;
+        while self.read_line(started, deadline, "readyok")? != "readyok" {}
         Ok(())
     }
 
@@ -540,13 +683,34 @@ impl Engine {
         limits: &GoLimits,
         deadline_after: Duration,
     ) -> Result<SearchResult, EngineError> {
+        self.search(None, limits, deadline_after)
+    }
+
+    /// Sends `position` and `go` in one write (one system call and one wake-up of the
+    /// engine per move, which is most of the runner's cost with fast engines) and waits
+    /// for `bestmove` as [`go`](Self::go) does. The clock starts before the write.
+    pub fn search(
+        &mut self,
+        position: Option<&str>,
+        limits: &GoLimits,
+        deadline_after: Duration,
+    ) -> Result<SearchResult, EngineError> {
         let command = limits.command();
         let start = Instant::now();
-        self.send(&command);
+        match position {
+            Some(position) => {
+                let mut both = String::with_capacity(position.len() + command.len() + 1);
+                both.push_str(position);
+                both.push('\n');
+                both.push_str(&command);
+                self.send(&both);
+            }
+            None => self.send(&command),
+        }
         let deadline = start + deadline_after;
         let mut info = SearchInfo::default();
         loop {
-            let line = self.read_line(deadline, "bestmove")?;
+            let line = self.read_line(start, deadline, "bestmove")?;
             if let Some(rest) = line.strip_prefix("bestmove") {
                 let elapsed = start.elapsed();
                 let bestmove = rest
@@ -568,9 +732,10 @@ impl Engine {
     /// answered (and so is in a clean state for another search).
     pub fn stop(&mut self, timeout: Duration) -> bool {
         self.send("stop");
-        let deadline = Instant::now() + timeout;
+        let started = Instant::now();
+        let deadline = started + timeout;
         loop {
-            match self.read_line(deadline, "bestmove") {
+            match self.read_line(started, deadline, "bestmove") {
                 Ok(line) if line.starts_with("bestmove") => return true,
                 Ok(_) => {}
                 Err(_) => return false,
@@ -580,27 +745,27 @@ impl Engine {
 
     fn read_line(
         &mut self,
+        started: Instant,
         deadline: Instant,
         expected: &'static str,
     ) -> Result<String, EngineError> {
         if self.dead {
             // The pipe may have closed before the last lines were read: drain them first.
-            if let Ok(Line::Out(line)) = self.lines.try_recv() {
-                return Ok(line);
-            }
-            return Err(self.died(expected));
+            return match self.lines.next(Instant::now()) {
+                Next::Line(line) => Ok(line),
+                _ => Err(self.died(expected)),
+            };
         }
-        let timeout = deadline.saturating_duration_since(Instant::now());
-        match self.lines.recv_timeout(timeout) {
-            Ok(Line::Out(line)) => Ok(line),
-            Ok(Line::Closed) | Err(RecvTimeoutError::Disconnected) => {
+        match self.lines.next(deadline) {
+            Next::Line(line) => Ok(line),
+            Next::Closed => {
                 self.dead = true;
                 Err(self.died(expected))
             }
-            Err(RecvTimeoutError::Timeout) => Err(EngineError::Timeout {
+            Next::Timeout => Err(EngineError::Timeout {
                 name: self.name.clone(),
                 expected,
-                waited: timeout,
+                waited: started.elapsed(),
             }),
         }
     }

@@ -439,12 +439,12 @@ pub fn play_game(
         let limits = go_limits(&clocks, side);
         let deadline = clocks[i].deadline(settings.margin, settings.untimed_deadline);
         let engine = slots[i].as_mut().expect("engines prepared");
-        let who = format!("{} ({})", side_name(side), players[i].name());
-        engine.send(&position);
-        let searched = engine.go(&limits, deadline);
+        let searched = engine.search(Some(&position), &limits, deadline);
+        let who = || format!("{} ({})", side_name(side), players[i].name());
         let result = match searched {
             Ok(result) => result,
             Err(err) => {
+                let who = who();
                 let mut fault = engine_fault(engine, side, &who, err);
                 if fault.termination == Termination::Stall && clocks[i].time_control().is_untimed()
                 {
@@ -457,6 +457,7 @@ pub fn play_game(
             }
         };
         if !clocks[i].spend(result.elapsed, settings.margin) {
+            let who = who();
             let fault = Fault {
                 side,
                 termination: Termination::TimeForfeit,
@@ -474,6 +475,7 @@ pub fn play_game(
         let mv = match board.parse_uci(&result.bestmove) {
             Ok(mv) => mv,
             Err(err) => {
+                let who = who();
                 let (termination, what) = match err {
                     _ if result.bestmove == "0000" || result.bestmove == "(none)" => (
                         Termination::IllegalMove,

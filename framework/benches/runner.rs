@@ -1,0 +1,98 @@
+//! The match runner's own cost: CPU time of the runner process per ply (its threads
+//! included, the engine processes excluded) and games per second, with the zero-work
+//! `instant_engine` example on both sides so nearly all the time is the runner's and
+//! the pipes'.
+//!
+//! Run: `cargo bench -p framework --bench runner` (optionally `-- GAMES`, default 200).
+//! It prints one line per concurrency level; nothing is asserted.
+
+use std::path::PathBuf;
+use std::process::Command;
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+use framework::runner::{
+    EngineConfig, Format, GameSettings, Player, TimeControl, TournamentConfig, parse_epd,
+    run_tournament,
+};
+
+const OPENINGS: &str = include_str!("../../openings/default.epd");
+
+fn instant_engine() -> PathBuf {
+    let exe = std::env::current_exe().expect("bench executable path");
+    let profile_dir = exe
+        .parent()
+        .and_then(|d| d.parent())
+        .expect("target/<profile>/deps")
+        .to_path_buf();
+    let path = profile_dir
+        .join("examples")
+        .join(format!("instant_engine{}", std::env::consts::EXE_SUFFIX));
+    if !path.exists() {
+        let status = Command::new(env!("CARGO"))
+            .args([
+                "build",
+                "--release",
+                "-p",
+                "framework",
+                "--example",
+                "instant_engine",
+            ])
+            .status()
+            .expect("run cargo to build the instant engine");
+        assert!(
+            status.success(),
+            "building the instant_engine example failed"
+        );
+    }
+    path
+}
+
+/// User + system CPU time of this process (all its threads, not its children).
+fn own_cpu() -> Duration {
+    let mut usage = std::mem::MaybeUninit::<libc::rusage>::zeroed();
+    // SAFETY: getrusage fills the struct it is given; RUSAGE_SELF excludes child processes.
+    let usage = unsafe {
+        libc::getrusage(libc::RUSAGE_SELF, usage.as_mut_ptr());
+        usage.assume_init()
+    };
+    let tv = |t: libc::timeval| Duration::new(t.tv_sec as u64, t.tv_usec as u32 * 1000);
+    tv(usage.ru_utime) + tv(usage.ru_stime)
+}
+
+fn main() {
+    let games: usize = std::env::args()
+        .skip(1)
+        .find_map(|a| a.parse().ok())
+        .unwrap_or(200);
+    let engine = instant_engine();
+    let openings = parse_epd(OPENINGS, "openings/default.epd").expect("default suite parses");
+    let player = |name: &str| Player::new(EngineConfig::new(name, &engine), TimeControl::nodes(1));
+    for concurrency in [1, 2] {
+        let config = TournamentConfig {
+            players: vec![player("a"), player("b")],
+            format: Format::RoundRobin,
+            pairs: games.div_ceil(2),
+            openings: openings.clone(),
+            concurrency,
+            settings: GameSettings::default(),
+            sprt: None,
+        };
+        let mut plies = 0usize;
+        let cpu = own_cpu();
+        let wall = Instant::now();
+        let result = run_tournament(&config, &AtomicBool::new(false), |e| {
+            plies += e.record.moves.len()
+        });
+        let wall = wall.elapsed();
+        let cpu = own_cpu() - cpu;
+        println!(
+            "-j {concurrency}: {} games, {plies} plies in {:.2}s: {:.1} games/s, {:.0} plies/s, runner CPU {:.1} µs/ply",
+            result.standings.games,
+            wall.as_secs_f64(),
+            result.standings.games as f64 / wall.as_secs_f64(),
+            plies as f64 / wall.as_secs_f64(),
+            cpu.as_secs_f64() * 1e6 / plies.max(1) as f64,
+        );
+    }
+}
