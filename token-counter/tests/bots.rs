@@ -8,7 +8,12 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 /// File name in `bot/` -> its counted tokens and its #DEBUG tokens.
-const EXPECTED: &[(&str, usize, usize)] = &[("evil_bot.rs", 196, 0), ("my_bot.rs", 42, 0)];
+const EXPECTED: &[(&str, usize, usize)] = &[
+    ("evil_bot.rs", 196, 0),
+    ("my_bot.rs", 42, 0),
+    ("turochamp_faithful.rs", 760, 0),
+    ("turochamp_modern.rs", 941, 0),
+];
 
 #[test]
 fn every_bot_file_has_its_expected_count() {

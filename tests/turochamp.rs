@@ -1,0 +1,350 @@
+//! The two Turochamp bots: Turing's position-play terms on hand-checked positions, the
+//! material ratio, the considerable-move rule, their choices, and whole games of legal moves.
+//!
+//! The hand computations are written next to each expected value, in tenths of a pawn.
+
+#[path = "../bot/turochamp_faithful.rs"]
+mod faithful;
+#[path = "../bot/turochamp_modern.rs"]
+mod modern;
+
+use std::time::Instant;
+
+use framework::prelude::*;
+
+fn board(fen: &str) -> Board {
+    Board::from_fen(fen).unwrap()
+}
+
+fn play(b: &mut Board, uci: &str) -> Move {
+    let m = b.parse_uci(uci).unwrap();
+    b.make_move(m);
+    m
+}
+
+/// The faithful position play of the side that played `uci` from `fen`.
+fn pp_after(fen: &str, uci: &str) -> i32 {
+    let mut b = board(fen);
+    let m = play(&mut b, uci);
+    faithful::pp(&mut b, m)
+}
+
+/// White's position play in the starting position (the turn handed to Black so that White
+/// is the side being scored).
+fn pp_startpos() -> i32 {
+    let mut b = Board::startpos();
+    assert!(b.skip_turn());
+    faithful::pp(&mut b, Move::NULL)
+}
+
+const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+
+#[test]
+fn startpos_position_play_is_hand_checked() {
+    // Knights 1.4 + 1.4 (a3, c3 / f3, h3); N, N, B, B each defended once: 4.0; castling
+    // still possible: 1.0; all eight pawns defended by a piece: 2.4. Total 10.2.
+    assert_eq!(pp_startpos(), 102);
+}
+
+#[test]
+fn turing_own_accounting_e4_gains_4_2_and_e3_gains_4_4() {
+    let base = pp_startpos();
+    assert_eq!(pp_after(START, "e2e4") - base, 42);
+    assert_eq!(pp_after(START, "e2e3") - base, 44);
+}
+
+#[test]
+fn faithful_opens_with_e3_like_the_2012_reconstruction() {
+    let mut b = Board::startpos();
+    let m = faithful::MyBot.think(&mut b, &Timer::new(1000, 1000, 0));
+    assert_eq!(m.to_string(), "e2e3");
+    assert_eq!(b, Board::startpos(), "the board is left as found");
+}
+
+#[test]
+fn mate_threat_scores_one() {
+    // White (just moved) threatens Ra8#. Ra1: 7 + 5 moves, sqrt 12 = 3.5; Kg1: f1 h1 f2 g2
+    // h2, sqrt 5 = 2.2; a queen on g1: b1-f1 5, h1, g2-g6 5 + g7 taken (2), f2-a7 6, h2:
+    // 20, sqrt 4.5 deducted; threat of mate +1.0. 3.5 + 2.2 - 4.5 + 1.0 = 2.2.
+    let mut b = board("7k/6pp/8/8/8/8/8/R5K1 b - - 0 1");
+    assert_eq!(faithful::pp(&mut b, Move::NULL), 22);
+    // With luft on h6 the rook check is no mate: the same figures without the 1.0.
+    let mut b = board("7k/6p1/7p/8/8/8/8/R5K1 b - - 0 1");
+    assert_eq!(faithful::pp(&mut b, Move::NULL), 12);
+}
+
+#[test]
+fn castling_credits() {
+    // Rh1: g1 f1 + h2-h8, sqrt 9 = 3.0, undefended; Ke1: five free squares, 2.2; a queen on
+    // e1 sees 20 squares, 4.5 deducted; castling right +1.0; castling legal next move +1.0.
+    let mut b = board("k7/8/8/8/8/8/8/4K2R b K - 0 1");
+    assert_eq!(faithful::pp(&mut b, Move::NULL), 27);
+    // No right, so neither credit.
+    let mut b = board("k7/8/8/8/8/8/8/4K2R b - - 0 1");
+    assert_eq!(faithful::pp(&mut b, Move::NULL), 7);
+    // Castling now: +1.0, no right left. Rf1: a1-e1 5 + f2-f8 7, sqrt 12 = 3.5, defended by
+    // the king +1.0; Kg1: f2 g2 h2 h1, 2.0; queen on g1: h1, g2-g8 7, f2-a7 6, h2 = 15, 3.9.
+    assert_eq!(pp_after("4k3/8/8/8/8/8/8/4K2R w K - 0 1", "e1g1"), 36);
+}
+
+#[test]
+fn a_check_scores_half_and_forfeits_the_next_move_credits() {
+    // Rh8+: b8-g8 6 (the king on a8 is no move) + h1-h7 7, sqrt 13 = 3.6; Ke1 2.2; queen on
+    // e1: 21 squares, 4.6 deducted; the right went with the rook; check +0.5 = 1.7.
+    assert_eq!(pp_after("k7/8/8/8/8/8/8/4K2R w K - 0 1", "h1h8"), 17);
+    // Rh7 instead: h8 + a7-g7 7 + h1-h6 6, sqrt 14 = 3.7; no mate threat (Rh8+ Kb7): 1.3.
+    assert_eq!(pp_after("k7/8/8/8/8/8/8/4K2R w K - 0 1", "h1h7"), 13);
+}
+
+#[test]
+fn pawn_advance_and_defence_by_a_piece() {
+    // Pawn e4: +0.4, undefended; pawn d2, defended by the king: +0.3; pawn h7: +1.0,
+    // undefended. Ke1: d1 f1 e2 f2 free (d2 own), sqrt 4 = 2.0; a queen on e1: a1-d1 4,
+    // f1-h1 3, e2-e3 2, f2-h4 3: 12, 3.5 deducted. 0.4 + 0.3 + 1.0 + 2.0 - 3.5 = 0.2.
+    let mut b = board("k7/7P/8/8/4P3/8/3P4/4K3 b - - 0 1");
+    assert_eq!(faithful::pp(&mut b, Move::NULL), 2);
+}
+
+#[test]
+fn material_is_the_ratio() {
+    let m = |fen: &str| faithful::material(&board(fen));
+    // Two knights against one and two rooks against one: both ratio 2, exactly equal.
+    let nn_n = m("4k3/8/8/3n4/8/8/8/2NNK3 w - - 0 1");
+    let rr_r = m("4k3/8/8/3r4/8/8/8/2RRK3 w - - 0 1");
+    assert_eq!(nn_n, rr_r);
+    assert_eq!(nn_n, 1.0 / 3.0); // (2 - 1) / (2 + 1)
+    // A knight up is worth more with less left on the board: Turing's reason for the ratio.
+    let rn_r = m("4k3/8/8/3r4/8/8/8/2RNK3 w - - 0 1");
+    assert!(nn_n > rn_r && m("4k3/8/8/8/8/8/8/3NK3 w - - 0 1") > nn_n);
+    // The side to move's view: the same position with Black to move is the negation.
+    assert_eq!(m("4k3/8/8/3r4/8/8/8/2RNK3 b - - 0 1"), -rn_r);
+    // Bishops count 3.5: B against N is 7 / 6.
+    assert_eq!(m("4k3/8/8/3n4/8/8/8/3BK3 w - - 0 1"), 1.0 / 13.0);
+    assert_eq!(m("4k3/8/8/8/8/8/8/4K3 w - - 0 1"), 0.0);
+}
+
+#[test]
+fn considerable_moves() {
+    let c = |b: &Board, uci: &str, last: Move| {
+        faithful::considerable(b, b.parse_uci(uci).unwrap(), last)
+    };
+    let none = Move::NULL;
+    // The queen takes a pawn defended by a pawn: no; the same pawn undefended: yes.
+    let b = board("4k3/8/8/2p5/3p4/8/3Q4/4K3 w - - 0 1");
+    assert!(!c(&b, "d2d4", none));
+    assert!(!c(&b, "d2d3", none), "a quiet move");
+    assert!(c(&board("4k3/8/8/8/3p4/8/3Q4/4K3 w - - 0 1"), "d2d4", none));
+    // A pawn takes a defended rook, a knight a defended bishop (3 < 3.5): yes.
+    assert!(c(
+        &board("4k3/8/8/1p6/2r5/3P4/8/4K3 w - - 0 1"),
+        "d3c4",
+        none
+    ));
+    assert!(c(
+        &board("4k3/8/8/4p3/3b4/8/4N3/4K3 w - - 0 1"),
+        "e2d4",
+        none
+    ));
+    // A bishop takes a defended knight: no.
+    assert!(!c(
+        &board("4k3/8/8/4p3/3n4/8/1B6/4K3 w - - 0 1"),
+        "b2d4",
+        none
+    ));
+    // The queen retakes on e3, defended by f4: only as the recapture of a capture.
+    let mut b = board("4k3/8/8/8/3p1p2/4N3/3Q4/4K3 b - - 0 1");
+    let last = play(&mut b, "d4e3");
+    assert!(c(&b, "d2e3", last));
+    assert!(!c(&b, "d2e3", none));
+    let mut b = board("4k3/8/8/8/3pp3/8/3Q4/4K3 b - - 0 1");
+    let last = play(&mut b, "d4d3");
+    assert!(
+        !c(&b, "d2d3", last),
+        "the pawn, defended by e4, moved to d3 without capturing"
+    );
+}
+
+#[test]
+fn a_checkmate_is_considerable_and_decides() {
+    // No capture anywhere: dead but for the back-rank mate, found beyond the full width.
+    let mut b = board("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1");
+    assert!(faithful::search(&mut b, 0, -1e9, 1e9, Move::NULL) > 1.0);
+    let m = faithful::MyBot.think(&mut b, &Timer::new(1000, 1000, 0));
+    assert_eq!(m.to_string(), "a1a8");
+}
+
+#[test]
+fn no_stand_pat_beyond_the_full_width() {
+    // Black has just taken on d4 with the knight; the knight is defended by e5. White's only
+    // considerable move is the recapture Qxd4, and Turing's rule plays it: exd4 leaves a
+    // bare king against a pawn, (0 - 1) / (0 + 1) = -1, although standing still was ahead.
+    let mut b = board("4k3/8/8/4p3/3P4/5n2/3Q4/K7 b - - 0 1");
+    let last = play(&mut b, "f3d4");
+    assert!(faithful::material(&b) > 0.0);
+    assert_eq!(faithful::search(&mut b, 0, -1e9, 1e9, last), -1.0);
+}
+
+#[test]
+fn faithful_trades_when_ahead_because_of_the_ratio() {
+    // A knight up, White trades rooks: the difference stays a knight but the ratio goes
+    // from 16/10 to 6/0.
+    let mut b = board("3rk3/8/8/8/8/2N5/8/3R2K1 w - - 0 1");
+    let m = faithful::MyBot.think(&mut b, &Timer::new(1000, 1000, 0));
+    assert_eq!(m.to_string(), "d1d8");
+}
+
+/// The same position with colours swapped (board mirrored top to bottom).
+fn mirror(fen: &str) -> String {
+    let f: Vec<&str> = fen.split(' ').collect();
+    let swap = |s: &str| -> String {
+        s.chars()
+            .map(|c| {
+                if c.is_ascii_uppercase() {
+                    c.to_ascii_lowercase()
+                } else {
+                    c.to_ascii_uppercase()
+                }
+            })
+            .collect()
+    };
+    let rows: Vec<String> = f[0].split('/').rev().map(swap).collect();
+    let side = if f[1] == "w" { "b" } else { "w" };
+    let castle = if f[2] == "-" {
+        "-".to_string()
+    } else {
+        let s = swap(f[2]);
+        let mut c: Vec<char> = s.chars().collect();
+        c.sort_by_key(|c| (c.is_ascii_lowercase(), *c != 'K' && *c != 'k'));
+        c.into_iter().collect()
+    };
+    let ep = if f[3] == "-" {
+        "-".to_string()
+    } else {
+        let r = if &f[3][1..] == "3" { "6" } else { "3" };
+        format!("{}{}", &f[3][..1], r)
+    };
+    format!(
+        "{} {} {} {} {} {}",
+        rows.join("/"),
+        side,
+        castle,
+        ep,
+        f[4],
+        f[5]
+    )
+}
+
+const MIDDLEGAMES: [&str; 4] = [
+    "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N2N2/PP2BPPP/R2QKB1R w KQ - 0 9",
+    "r2q1rk1/1b2bppp/p2ppn2/1p6/3NP3/1BN1B3/PPP2PPP/R2Q1RK1 w - - 0 12",
+    "2rq1rk1/pb1nbppp/1p2pn2/2pp4/2PP4/1PN1PN2/PB1QBPPP/2R2RK1 b - - 3 12",
+    "r3k2r/ppp2ppp/2n1bn2/2bqp3/8/2NP1NP1/PPP1PPBP/R1BQ1RK1 w kq - 2 9",
+];
+
+#[test]
+fn modern_eval_is_colour_symmetric() {
+    assert_eq!(modern::eval(&Board::startpos()), 0);
+    for fen in MIDDLEGAMES {
+        let (a, b) = (board(fen), board(&mirror(fen)));
+        assert_eq!(modern::eval(&a), modern::eval(&b), "{fen}");
+    }
+}
+
+#[test]
+fn modern_eval_hand_checked_with_a_check() {
+    // Black to move, in check from Ra1. White: Ra1 a2-a7 + b1-d1, sqrt 9 = 3.0; Ke1 five free
+    // squares, 2.2; a queen on e1, 20 squares, 4.5 deducted: 0.7. Black: Ka8 b7 b8 (a7 is
+    // attacked), 1.4; a queen on a8: 21 squares + the rook taken twice, sqrt 22 = 4.7
+    // deducted: -3.3. The check: 0.5 to White. Material: a rook, doubled, scaled by
+    // 2 / (1 + 100 / 1640) for the ratio.
+    let e = modern::eval(&board("k7/8/8/8/8/8/8/R3K3 b - - 0 1"));
+    assert_eq!(e, -33 - 7 - 5 - 100 * 3280 / 1740);
+}
+
+#[test]
+fn modern_castled_king_beats_keeping_the_rights() {
+    // The same position but for the king and rook: castled (+2.0) against uncastled with
+    // the right (+1.0).
+    let castled = board("4k3/8/8/8/8/8/5PPP/5RK1 b - - 0 1");
+    let home = board("4k3/8/8/8/8/8/5PPP/4K2R b K - 0 1");
+    assert!(
+        modern::eval(&castled) < modern::eval(&home) - 5,
+        "Black's view: worse"
+    );
+}
+
+#[test]
+fn modern_finds_mates_and_keeps_the_board() {
+    let mut b = board("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1");
+    let before = b.clone();
+    let m = modern::MyBot::default().think(&mut b, &Timer::new(10_000, 10_000, 0));
+    assert_eq!(m.to_string(), "a1a8");
+    assert_eq!(b, before);
+    // Mate in two (1.Rb7 and 2.Ra8#, no mate in one): any first move of a mate in two will do.
+    let mut b = board("7k/8/8/8/8/8/R7/1R4K1 w - - 0 1");
+    let m = modern::MyBot::default().think(&mut b, &Timer::new(10_000, 10_000, 0));
+    b.make_move(m);
+    let reply = b.legal_moves();
+    assert!(
+        reply.iter().all(|&r| {
+            b.make_move(r);
+            let mates = b.legal_moves().iter().any(|&w| {
+                b.make_move(w);
+                let x = b.is_checkmate();
+                b.undo_move();
+                x
+            });
+            b.undo_move();
+            mates
+        }),
+        "{m} is not the start of a mate in two"
+    );
+}
+
+#[test]
+fn modern_keeps_to_its_time() {
+    for fen in MIDDLEGAMES {
+        let mut b = board(fen);
+        let start = Instant::now();
+        modern::MyBot::default().think(&mut b, &Timer::new(1000, 1000, 10));
+        // The budget is 1000 / 25 + 5 = 45 ms; allow for a loaded machine.
+        assert!(
+            start.elapsed().as_millis() < 120,
+            "{fen}: {:?}",
+            start.elapsed()
+        );
+    }
+}
+
+/// Plays a game between a faithful and a modern bot from `fen`, every move checked legal
+/// and every board returned unchanged; the modern bot on a 2 s + 20 ms clock.
+fn game(fen: &str, modern_white: bool, max_plies: u32) {
+    let mut b = board(fen);
+    let mut f = faithful::MyBot;
+    let mut m = modern::MyBot::default();
+    let mut clock = 2000u64;
+    for _ in 0..max_plies {
+        if b.outcome().is_some() {
+            return;
+        }
+        let before = b.clone();
+        let mv = if b.is_white_to_move() == modern_white {
+            let t = Instant::now();
+            let mv = m.think(&mut b, &Timer::new(clock, clock, 20));
+            clock = (clock + 20).saturating_sub(t.elapsed().as_millis() as u64);
+            assert!(clock > 0, "modern bot out of time");
+            mv
+        } else {
+            f.think(&mut b, &Timer::new(1000, 1000, 0))
+        };
+        assert_eq!(b, before, "board changed by think");
+        assert!(b.is_legal(mv), "{mv} illegal in {}", b.fen());
+        b.make_move(mv);
+    }
+}
+
+#[test]
+fn whole_games_of_legal_moves() {
+    game(START, true, 400);
+    game(MIDDLEGAMES[1], false, 400);
+}
