@@ -134,7 +134,7 @@ pub fn considerable(b: &Board, m: Move, last: Move) -> bool {
 /// The minimax material value for the side to move, `d` full-width plies left (then the
 /// considerable moves until dead positions), alpha-beta window `a`..`z`.
 pub fn search(b: &mut Board, d: i32, mut a: f64, z: f64, last: Move) -> f64 {
-    let ms = b.legal_moves();
+    let mut ms = b.legal_moves();
     if ms.is_empty() {
         return if b.is_in_check() {
             -100. - d as f64
@@ -143,6 +143,8 @@ pub fn search(b: &mut Board, d: i32, mut a: f64, z: f64, last: Move) -> f64 {
         };
     }
     let mut best = -1e9f64;
+    // Most valuable victim first, then least valuable attacker: only for pruning.
+    ms.sort_by_key(|m| V[m.piece().index()] - 30 * m.captured().map_or(-1, |c| V[c.index()]));
     for m in ms {
         let c = d > 0 || considerable(b, m, last);
         b.make_move(m);
