@@ -393,17 +393,26 @@ fn cholesky(a: &mut [f64], m: usize) -> Option<Vec<f64>> {
     Some(a.to_vec())
 }
 
-/// The inverse of a lower-triangular matrix (also lower-triangular).
+/// The inverse of a lower-triangular matrix (also lower-triangular), row by row so the
+/// inner loop runs over contiguous memory.
 fn invert_lower(l: &[f64], m: usize) -> Vec<f64> {
     let mut inv = vec![0.0f64; m * m];
-    for j in 0..m {
-        inv[j * m + j] = 1.0 / l[j * m + j];
-        for i in j + 1..m {
-            let mut s = 0.0;
-            for k in j..i {
-                s += l[i * m + k] * inv[k * m + j];
+    for i in 0..m {
+        let (done, rest) = inv.split_at_mut(i * m);
+        let row = &mut rest[..m];
+        row[i] = 1.0;
+        for k in 0..i {
+            let factor = l[i * m + k];
+            if factor != 0.0 {
+                let other = &done[k * m..k * m + k + 1];
+                for (x, y) in row[..=k].iter_mut().zip(other) {
+                    *x -= factor * y;
+                }
             }
-            inv[i * m + j] = -s / l[i * m + i];
+        }
+        let d = l[i * m + i];
+        for x in &mut row[..=i] {
+            *x /= d;
         }
     }
     inv

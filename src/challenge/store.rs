@@ -142,6 +142,17 @@ pub struct NewVersion<'a> {
     pub debug_tokens: usize,
 }
 
+/// What a submission did to the store.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Submitted {
+    /// A new version was stored.
+    New(Version),
+    /// The entry's current version already has this source; nothing changed.
+    Unchanged(Version),
+    /// The entry was withdrawn and is back, with its current version.
+    Revived(Version),
+}
+
 /// A stored tournament's settings.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Tournament {
@@ -266,9 +277,9 @@ impl Store {
         &self.dir
     }
 
-    /// Stores a new version of `name` (creating the entry, or reviving a withdrawn one).
-    /// Returns `None` when the entry's current version already has this exact source.
-    pub fn add_version(&mut self, new: &NewVersion<'_>) -> Result<Option<Version>> {
+    /// Stores a new version of `name` (creating the entry if needed). Submitting an
+    /// entry's current source again stores nothing, but brings a withdrawn entry back.
+    pub fn add_version(&mut self, new: &NewVersion<'_>) -> Result<Submitted> {
         let tx = self.conn.transaction()?;
         let entry: Option<(i64, bool)> = tx
             .query_row(
@@ -286,10 +297,16 @@ impl Store {
                         |r| r.get(0),
                     )
                     .optional()?;
-                if current.as_deref() == Some(new.hash) && !withdrawn {
-                    return Ok(None);
-                }
                 tx.execute("UPDATE entries SET withdrawn = 0 WHERE id = ?1", [id])?;
+                if current.as_deref() == Some(new.hash) {
+                    tx.commit()?;
+                    let version = self.current_version(id)?;
+                    return Ok(if withdrawn {
+                        Submitted::Revived(version)
+                    } else {
+                        Submitted::Unchanged(version)
+                    });
+                }
                 if let Some(author) = new.author {
                     tx.execute(
                         "UPDATE entries SET author = ?1 WHERE id = ?2",
@@ -322,8 +339,17 @@ impl Store {
         let id = tx.last_insert_rowid();
         tx.commit()?;
         self.version(id)
-            .map(Some)
+            .map(Submitted::New)
             .context("the version just stored cannot be read back")
+    }
+
+    fn current_version(&self, entry_id: i64) -> Result<Version> {
+        let id: i64 = self.conn.query_row(
+            "SELECT id FROM versions WHERE entry_id = ?1 ORDER BY number DESC LIMIT 1",
+            [entry_id],
+            |r| r.get(0),
+        )?;
+        self.version(id)
     }
 
     /// Takes an entry out of future pairings; `false` when it was already withdrawn.

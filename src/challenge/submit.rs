@@ -14,7 +14,7 @@ use framework::chess::Board;
 use framework::runner::{Engine, EngineConfig, EngineError, GoLimits};
 use sha2::{Digest, Sha256};
 
-use super::store::{NewVersion, Store, Version};
+use super::store::{NewVersion, Store, Submitted, Version};
 use super::{EntriesArgs, SubmitArgs, WithdrawArgs};
 use crate::bots::BotFile;
 use crate::engine_build;
@@ -152,7 +152,7 @@ pub fn run_submit(args: &SubmitArgs) -> Result<()> {
         debug_tokens: report.debug_tokens,
     })?;
     match stored {
-        Some(v) => println!(
+        Submitted::New(v) => println!(
             "accepted `{}` v{} ({}): {} / {} tokens ({} #DEBUG), built, smoke test passed ({} positions){}",
             v.name,
             v.number,
@@ -167,9 +167,13 @@ pub fn run_submit(args: &SubmitArgs) -> Result<()> {
                 String::new()
             }
         ),
-        None => println!(
-            "unchanged: `{}` already has this exact file ({hash}) as its current version",
-            args.name
+        Submitted::Unchanged(v) => println!(
+            "unchanged: `{}` v{} already is this exact file ({})",
+            v.name, v.number, v.hash
+        ),
+        Submitted::Revived(v) => println!(
+            "`{}` is back in the challenge with v{} ({}), which is this exact file",
+            v.name, v.number, v.hash
         ),
     }
     Ok(())

@@ -1,0 +1,143 @@
+//! Helpers for the challenge's end-to-end tests: a temporary challenge directory, the
+//! `challenge` binary run against it, and bot files written on the fly.
+
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// The kit's checkout.
+pub fn kit_root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// A bot file of the kit (`bot/NAME.rs`) or of the fault tests (`tests/bots/NAME.rs`).
+pub fn kit_bot(name: &str) -> PathBuf {
+    let in_bot = kit_root().join("bot").join(format!("{name}.rs"));
+    if in_bot.is_file() {
+        in_bot
+    } else {
+        kit_root()
+            .join("tests")
+            .join("bots")
+            .join(format!("{name}.rs"))
+    }
+}
+
+/// A temporary directory removed when dropped (kept if the test panicked, to look at).
+pub struct TempDir(PathBuf);
+
+impl TempDir {
+    pub fn new(label: &str) -> TempDir {
+        static COUNT: AtomicUsize = AtomicUsize::new(0);
+        let path = std::env::temp_dir().join(format!(
+            "challenge-test-{label}-{}-{}",
+            std::process::id(),
+            COUNT.fetch_add(1, Ordering::Relaxed)
+        ));
+        let _ = std::fs::remove_dir_all(&path);
+        std::fs::create_dir_all(&path).expect("create a temp dir");
+        TempDir(path)
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.0
+    }
+
+    /// The challenge directory inside it.
+    pub fn challenge(&self) -> PathBuf {
+        self.0.join("challenge")
+    }
+
+    /// Writes a file into the temp dir and returns its path.
+    pub fn write(&self, name: &str, text: &str) -> PathBuf {
+        let path = self.0.join(name);
+        std::fs::write(&path, text).expect("write a temp file");
+        path
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        if !std::thread::panicking() {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+}
+
+/// The `challenge` command, run from the kit's root.
+pub fn command() -> Command {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_challenge"));
+    cmd.current_dir(kit_root());
+    cmd
+}
+
+/// Runs `challenge ARGS --dir DIR` (the dir goes last so every subcommand gets it).
+pub fn run(dir: &Path, args: &[&str]) -> Output {
+    command()
+        .args(args)
+        .arg("--dir")
+        .arg(dir)
+        .output()
+        .expect("challenge runs")
+}
+
+/// stdout and stderr as text, for assertion messages.
+pub fn text(output: &Output) -> String {
+    format!(
+        "status {}\n--- stdout\n{}--- stderr\n{}",
+        output.status,
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    )
+}
+
+/// Runs a command that must succeed and returns its stdout.
+pub fn ok(dir: &Path, args: &[&str]) -> String {
+    let output = run(dir, args);
+    assert!(
+        output.status.success(),
+        "challenge {args:?} failed:\n{}",
+        text(&output)
+    );
+    String::from_utf8(output.stdout).expect("utf-8 output")
+}
+
+/// Submits a bot file that must be accepted.
+pub fn submit(dir: &Path, file: &Path, name: &str) -> String {
+    ok(dir, &["submit", file.to_str().unwrap(), "--name", name])
+}
+
+/// A bot that plays the first legal move, but after `after` plies of the game runs
+/// `fault` instead (a statement block); the smoke test's positions have no history, so
+/// such a bot passes the submission check and misbehaves only in real games.
+pub fn late_fault_bot(after: usize, fault: &str) -> String {
+    format!(
+        "use framework::prelude::*;\n\
+         #[derive(Default)]\n\
+         pub struct MyBot;\n\
+         impl Bot for MyBot {{\n\
+         \x20   fn think(&mut self, board: &mut Board, timer: &Timer) -> Move {{\n\
+         \x20       if board.history_moves().len() > {after} {{ {fault} }}\n\
+         \x20       let _ = timer;\n\
+         \x20       board.legal_moves()[0]\n\
+         \x20   }}\n\
+         }}\n"
+    )
+}
+
+/// The standings as JSON.
+pub fn standings(dir: &Path) -> serde_json::Value {
+    serde_json::from_str(&ok(dir, &["standings", "--json"])).expect("standings JSON")
+}
+
+/// The standings row of `name`.
+pub fn row<'a>(table: &'a serde_json::Value, name: &str) -> &'a serde_json::Value {
+    table["rows"]
+        .as_array()
+        .expect("rows")
+        .iter()
+        .find(|r| r["name"] == name)
+        .unwrap_or_else(|| panic!("no row for {name} in {table}"))
+}
