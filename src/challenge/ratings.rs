@@ -227,7 +227,7 @@ pub fn fit(players: usize, games: &[Outcome], options: &RatingOptions) -> Fit {
             }
         }
         if draws_modelled {
-            let (mut g, mut h) = (0.0, 0.0);
+            let (mut g, mut h) = draw_prior(delta, options.prior);
             for p in &pairs {
                 let t = terms(u[p.a] - u[p.b], delta, p, true);
                 g += t.gd;
@@ -248,7 +248,15 @@ pub fn fit(players: usize, games: &[Outcome], options: &RatingOptions) -> Fit {
         }
     }
 
-    let variances = covariance(&pairs, &u, delta, draws_modelled, &active, options.anchor);
+    let variances = covariance(
+        &pairs,
+        &u,
+        delta,
+        draws_modelled,
+        &active,
+        options.anchor,
+        draw_prior(delta, options.prior).1,
+    );
     let shift = match options.anchor {
         Some(a) if !adjacency.get(a).is_none_or(Vec::is_empty) => u[a],
         _ => 0.0,
@@ -266,6 +274,25 @@ pub fn fit(players: usize, games: &[Outcome], options: &RatingOptions) -> Fit {
         iterations,
         groups,
     }
+}
+
+/// The draw parameter's own prior, as gradient and information: one virtual win, draw
+/// and loss between equal players. Without it a field that only drew would send the
+/// draw parameter (and every interval) to infinity; with real games it weighs as three
+/// games among thousands. Off with `prior = 0`, for the plain maximum-likelihood fit.
+fn draw_prior(delta: f64, prior: f64) -> (f64, f64) {
+    if prior <= 0.0 {
+        return (0.0, 0.0);
+    }
+    let even = Pair {
+        a: 0,
+        b: 0,
+        w: 1.0,
+        d: 1.0,
+        l: 1.0,
+    };
+    let t = terms(0.0, delta, &even, true);
+    (t.gd, t.idd)
 }
 
 fn count_groups(players: usize, pairs: &[Pair], active: &[usize]) -> usize {
@@ -296,6 +323,7 @@ fn covariance(
     draws_modelled: bool,
     active: &[usize],
     anchor: Option<usize>,
+    draw_prior_information: f64,
 ) -> Vec<f64> {
     let n = active.len();
     if n == 0 {
@@ -321,6 +349,9 @@ fn covariance(
             f[n * m + b] -= t.ixd;
             f[n * m + n] += t.idd;
         }
+    }
+    if draws_modelled {
+        f[n * m + n] += draw_prior_information;
     }
     // Shifting every rating leaves the likelihood unchanged: (1,..,1,0)/sqrt(n) spans the
     // null space, and adding its outer product makes the matrix invertible without
@@ -548,10 +579,18 @@ mod tests {
     }
 
     #[test]
-    fn all_draws_give_zero_and_a_large_draw_parameter() {
+    fn all_draws_give_zero_and_a_large_but_finite_draw_parameter() {
         let fit = fit(2, &games(0, 1, 0, 10, 0), &RatingOptions::default());
         assert!(elo(&fit, 0).abs() < 1e-6);
-        assert!(fit.draw_elo > 300.0, "{fit:?}");
+        assert!(fit.draw_elo > 200.0 && fit.draw_elo < 1000.0, "{fit:?}");
+        let interval = fit.ratings[0].unwrap().interval;
+        assert!(interval > 50.0 && interval < 1000.0, "{fit:?}");
+        // Two draws only: still finite.
+        let fit = super::fit(2, &games(0, 1, 0, 2, 0), &RatingOptions::default());
+        assert!(
+            fit.draw_elo < 1000.0 && fit.ratings[0].unwrap().interval < 2000.0,
+            "{fit:?}"
+        );
     }
 
     #[test]

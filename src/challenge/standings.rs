@@ -451,14 +451,18 @@ pub fn pgn_facts(files: &[(String, String)]) -> (Vec<PlayerInfo>, Vec<GameFact>,
                     .unwrap_or_default()
             );
         }
-        for (n, game) in read.games.iter().enumerate() {
+        // The good games' numbers in the file: every game counts, good or broken.
+        let broken: Vec<usize> = read.errors.iter().map(|e| e.game_number).collect();
+        let mut numbers = (1..).filter(|n| !broken.contains(n));
+        for game in &read.games {
+            let number = numbers.next().unwrap_or_default();
             let score = match game.result {
                 GameResult::WhiteWins => 1.0,
                 GameResult::BlackWins => 0.0,
                 GameResult::Draw => 0.5,
                 GameResult::Unknown => {
                     skipped += 1;
-                    eprintln!("{file}: game {} skipped: no result (`*`)", n + 1);
+                    eprintln!("{file}: game {number} skipped: no result (`*`)");
                     continue;
                 }
             };

@@ -1,0 +1,130 @@
+//! `challenge report --html`: a self-contained page, checked as text and, when Debian's
+//! `chromium` is installed, rendered in a real headless browser (DOM after the script
+//! ran, and a screenshot kept for people to look at).
+
+mod common_challenge;
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use common_challenge::{TempDir, kit_bot, ok, submit};
+
+fn chromium() -> Option<PathBuf> {
+    let candidates = [
+        std::env::var("CHROMIUM").ok(),
+        Some("chromium".into()),
+        Some("chromium-browser".into()),
+    ];
+    candidates.into_iter().flatten().find_map(|name| {
+        let found = Command::new("which").arg(&name).output().ok()?;
+        found
+            .status
+            .success()
+            .then(|| PathBuf::from(String::from_utf8_lossy(&found.stdout).trim()))
+    })
+}
+
+/// Runs headless chromium on `page` with `extra` arguments; returns its stdout.
+fn headless(browser: &Path, page: &Path, profile: &Path, extra: &[&str]) -> String {
+    let mut child = Command::new(browser)
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-quic",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--window-size=1200,1400",
+        ])
+        .arg(format!("--user-data-dir={}", profile.display()))
+        .args(extra)
+        .arg(format!("file://{}", page.display()))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("chromium starts");
+    let start = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if start.elapsed() > Duration::from_secs(120) {
+            child.kill().unwrap();
+            panic!("chromium did not finish within two minutes");
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let mut out = String::new();
+    std::io::Read::read_to_string(&mut child.stdout.take().unwrap(), &mut out).unwrap();
+    out
+}
+
+#[test]
+fn the_report_is_self_contained_and_replays_games_in_a_browser() {
+    let tmp = TempDir::new("report");
+    let dir = tmp.challenge();
+    submit(&dir, &kit_bot("my_bot"), "starter");
+    submit(&dir, &kit_bot("evil_bot"), "evil");
+    ok(&dir, &["run", "--tc", "1+0.05"]);
+    let page = tmp.path().join("report.html");
+    ok(&dir, &["report", "--html", page.to_str().unwrap()]);
+    let html = std::fs::read_to_string(&page).unwrap();
+
+    // Nothing to fetch: no external scripts, styles, images or fonts.
+    for needle in ["<link", " src=", "url(", "https://", "@import"] {
+        assert!(
+            !html.contains(needle),
+            "the page refers to something outside: {needle}"
+        );
+    }
+    for needle in ["<svg", "Standings", "Crosstable", "starter", "evil", "±95%"] {
+        assert!(html.contains(needle), "no {needle} in the page");
+    }
+    let start = html
+        .find("<script type=\"application/json\" id=\"data\">")
+        .unwrap();
+    let json = &html[start..];
+    let json = &json[json.find('>').unwrap() + 1..json.find("</script>").unwrap()];
+    let data: serde_json::Value = serde_json::from_str(json).unwrap();
+    let games = data["games"].as_array().unwrap();
+    assert_eq!(games.len(), 2);
+    for g in games {
+        let plies = g["san"].as_array().unwrap().len();
+        assert!(plies > 6, "the six book plies and more: {g}");
+        assert_eq!(g["fens"].as_array().unwrap().len(), plies + 1);
+        assert_eq!(g["fens"][0], "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR");
+    }
+
+    let Some(browser) = chromium() else {
+        println!(
+            "SKIPPED the browser check: chromium is not installed (apt-get install -y chromium)"
+        );
+        return;
+    };
+    let profile = tmp.path().join("profile");
+    let dom = headless(&browser, &page, &profile, &["--dump-dom"]);
+    // The script ran: 64 squares drawn, the game list filled, the last move marked.
+    let squares =
+        dom.matches("<div class=\"light").count() + dom.matches("<div class=\"dark").count();
+    assert_eq!(squares, 64, "{dom}");
+    assert!(dom.contains("data-i=\"1\""), "the game list was not built");
+    assert!(dom.contains("class=\"m cur\""), "no current move marked");
+    assert!(dom.contains("class=\"light hl") || dom.contains("class=\"dark hl"));
+
+    let shot = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("challenge-report.png");
+    let _ = std::fs::remove_file(&shot);
+    headless(
+        &browser,
+        &page,
+        &profile,
+        &[&format!("--screenshot={}", shot.display())],
+    );
+    let png = std::fs::read(&shot).expect("chromium wrote the screenshot");
+    assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
+    assert!(
+        png.len() > 20_000,
+        "a suspiciously small screenshot: {} bytes",
+        png.len()
+    );
+    println!("screenshot of the report: {}", shot.display());
+}
