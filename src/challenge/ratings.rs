@@ -16,8 +16,10 @@
 //!
 //! A player who won (or lost) every game has no finite maximum-likelihood rating, so, as
 //! in BayesElo, each player is given `prior` virtual draws (default 2), spread over its
-//! real opponents. `prior = 0` gives the plain maximum-likelihood estimate (ratings are
-//! then clamped to ±2000 so a perfect score cannot run away).
+//! real opponents, and the draw parameter gets one virtual win, draw and loss between
+//! equal players (so a field that only drew keeps a finite draw parameter). `prior = 0`
+//! gives the plain maximum-likelihood estimate (ratings are then clamped to ±2000 so a
+//! perfect score cannot run away).
 //!
 //! ```ignore
 //! let games = [Outcome { white: 0, black: 1, score: 1.0 }; 3];
