@@ -78,6 +78,16 @@ fn a_tournament_killed_mid_run_resumes_without_losing_or_repeating_games() {
             .recv_timeout(Duration::from_secs(300))
             .unwrap_or_else(|_| panic!("no third game; output so far:\n{}", log.join("\n")));
         log.push(line.clone());
+        if line.starts_with("tournament 1:") {
+            // The lock is taken before the schedule is written: a second run is refused.
+            let second = run(&dir, &["run"]);
+            assert!(!second.status.success());
+            assert!(
+                text(&second).contains("another `challenge run` is playing"),
+                "{}",
+                text(&second)
+            );
+        }
         if line.starts_with("[3/12]") {
             break;
         }

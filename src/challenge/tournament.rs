@@ -156,6 +156,22 @@ pub fn player_name(version: &Version) -> String {
 /// `challenge run`.
 pub fn run(args: &RunArgs) -> Result<()> {
     let mut store = Store::open(&args.dir.dir)?;
+    // Two runs on one challenge would play the same games. The OS drops the lock when the
+    // process ends, however it ends, so a killed run never blocks the next one.
+    let lock_path = store.dir().join("run.lock");
+    let lock = std::fs::File::create(&lock_path)
+        .with_context(|| format!("cannot create {}", lock_path.display()))?;
+    if let Err(err) = lock.try_lock() {
+        match err {
+            std::fs::TryLockError::WouldBlock => bail!(
+                "another `challenge run` is playing the tournament in {} right now; wait for it or stop it first",
+                store.dir().display()
+            ),
+            std::fs::TryLockError::Error(err) => {
+                return Err(err).with_context(|| format!("cannot lock {}", lock_path.display()));
+            }
+        }
+    }
     let tournament = match store.unfinished_tournament()? {
         Some(t) => {
             let done = store.slots(t.id)?.iter().filter(|s| s.1.is_some()).count();
@@ -599,7 +615,7 @@ fn print_game(number: usize, total: usize, record: &GameRecord) {
 }
 
 /// Today's date as PGN writes it (`YYYY.MM.DD`, UTC), without a date library.
-fn today() -> String {
+pub fn today() -> String {
     let secs = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map(|d| d.as_secs())
