@@ -652,6 +652,16 @@ fn describe_tc(tc: &TimeControl) -> String {
     }
 }
 
+/// A figure with two decimals, or `n/a` where the statistic is undefined (no variance yet,
+/// or a 0% / 100% score).
+fn fig(x: f64) -> String {
+    if x.is_finite() {
+        format!("{:.2}", x + 0.0)
+    } else {
+        "n/a".to_string()
+    }
+}
+
 fn stats_lines(out: &mut String, stats: &Stats) {
     let _ = writeln!(
         out,
@@ -666,26 +676,26 @@ fn stats_lines(out: &mut String, stats: &Stats) {
     if let Some(e) = stats.elo_wdl() {
         let _ = writeln!(
             out,
-            "Elo: {:.2} +/- {:.2}, nElo: {:.2} +/- {:.2}, LOS: {:.2} %, DrawRatio: {:.2} %",
-            e.elo,
-            e.error,
-            e.nelo,
-            e.nelo_error,
-            e.los * 100.0,
+            "Elo: {} +/- {}, nElo: {} +/- {}, LOS: {} %, DrawRatio: {:.2} %",
+            fig(e.elo),
+            fig(e.error),
+            fig(e.nelo),
+            fig(e.nelo_error),
+            fig(e.los * 100.0),
             stats.draw_ratio() * 100.0
         );
     }
     if let Some(e) = stats.elo_penta() {
         let _ = writeln!(
             out,
-            "Pairs: {}, Ptnml(0-2): {:?}, pair Elo: {:.2} +/- {:.2}, nElo: {:.2} +/- {:.2}, LOS: {:.2} %",
+            "Pairs: {}, Ptnml(0-2): {:?}, pair Elo: {} +/- {}, nElo: {} +/- {}, LOS: {} %",
             stats.pairs(),
             stats.penta,
-            e.elo,
-            e.error,
-            e.nelo,
-            e.nelo_error,
-            e.los * 100.0
+            fig(e.elo),
+            fig(e.error),
+            fig(e.nelo),
+            fig(e.nelo_error),
+            fig(e.los * 100.0)
         );
     }
 }
