@@ -351,6 +351,51 @@ mod tests {
     }
 
     #[test]
+    fn authors_and_names_are_escaped_in_the_page() {
+        use crate::challenge::ratings::RatingArgs;
+        use crate::challenge::standings::{PlayerInfo, build_table};
+        let player = |name: &str, author: &str| PlayerInfo {
+            name: name.into(),
+            entry: name.into(),
+            author: Some(author.into()),
+            status: "active".into(),
+            ..PlayerInfo::default()
+        };
+        let players = vec![
+            player("a", "<script>alert(1)</script>"),
+            player("b", "B & co"),
+        ];
+        let facts = vec![GameFact {
+            white: 0,
+            black: 1,
+            score: 1.0,
+            termination: "checkmate".into(),
+            faulty: None,
+        }];
+        let args = RatingArgs {
+            prior: 2.0,
+            anchor: None,
+        };
+        let table = build_table(players, &facts, &args).unwrap();
+        let game = report_game(
+            1,
+            "[White \"a</script>\"]\n[Black \"b\"]\n\n1. e4 1-0\n",
+            "",
+        )
+        .unwrap();
+        let page = render("t", "s", &table, &facts, &[game]).unwrap();
+        assert!(!page.contains("<script>alert"));
+        assert!(page.contains("&lt;script&gt;alert(1)&lt;/script&gt;"));
+        assert!(page.contains("B &amp; co"));
+        assert_eq!(
+            page.matches("</script>").count(),
+            2,
+            "only the page's own two scripts end"
+        );
+        assert!(page.contains("<svg"));
+    }
+
+    #[test]
     fn nice_steps() {
         assert_eq!(nice_step(37.0), 50.0);
         assert_eq!(nice_step(100.0), 100.0);

@@ -184,6 +184,32 @@ mod tests {
     }
 
     #[test]
+    fn a_simulated_event_never_rematches_while_fresh_opponents_remain() {
+        // 20 players, 9 rounds: a round-robin would need 19, so fresh opponents always exist.
+        let n = 20;
+        let mut players = field(&vec![0.0; n]);
+        let mut met = vec![false; n * n];
+        let mut state = 12345u64;
+        for _ in 0..9 {
+            let round = pair_round(&players, |a, b| met[a * n + b]);
+            assert_eq!(round.rematches, 0);
+            assert_eq!(round.pairs.len(), n / 2);
+            for &(a, b) in &round.pairs {
+                met[a * n + b] = true;
+                met[b * n + a] = true;
+                state = state
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                let score = [0.0, 1.0, 2.0][(state >> 33) as usize % 3];
+                players[a].score += score;
+                players[b].score += 2.0 - score;
+            }
+        }
+        let games: usize = met.iter().filter(|&&m| m).count() / 2;
+        assert_eq!(games, 9 * n / 2, "every pairing was a new one");
+    }
+
+    #[test]
     fn everyone_is_paired_exactly_once_in_a_large_field() {
         let players = field(&(0..601).map(|i| (i % 7) as f64).collect::<Vec<_>>());
         let met = |a: usize, b: usize| (a + b).is_multiple_of(3);
