@@ -1,7 +1,9 @@
 //! `challenge`: the kit's one command-line program.
 
 mod bots;
+mod challenge;
 mod engine_build;
+mod match_cmd;
 mod play;
 
 use std::process::ExitCode;
@@ -45,6 +47,8 @@ enum Commands {
     },
     /// Play a game against a bot in the terminal.
     Play(play::PlayArgs),
+    /// Play a match or tournament between bots and UCI engines (no GUI).
+    Match(Box<match_cmd::MatchArgs>),
     /// Run a bot as a UCI engine on stdin/stdout (register this in a chess GUI).
     Uci {
         /// A bot in bot/ by name (`my_bot`) or a path to a bot file.
@@ -52,6 +56,8 @@ enum Commands {
         #[command(flatten)]
         limit: LimitArgs,
     },
+    #[command(flatten)]
+    Challenge(challenge::ChallengeCommand),
 }
 
 #[derive(clap::Args)]
@@ -82,6 +88,8 @@ fn main() -> ExitCode {
         Commands::Build { bot, limit } => build(&bot, limit.policy()),
         Commands::Uci { bot, limit } => uci(&bot, limit.policy()),
         Commands::Play(args) => play::run(args),
+        Commands::Challenge(cmd) => challenge::run(cmd),
+        Commands::Match(args) => match_cmd::run(*args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -107,7 +115,7 @@ fn perft(depth: u32, fen: Option<&str>, divide: bool) -> Result<()> {
         println!();
         total
     } else {
-        framework::chess::perft::perft(&mut board, depth)
+        framework::chess::perft::perft_bulk(&mut board, depth)
     };
     let seconds = start.elapsed().as_secs_f64();
     println!("{nodes}");

@@ -541,7 +541,7 @@ mod tests {
         assert_eq!(pgn_date(UNIX_EPOCH), "1970.01.01");
         let leap_day = UNIX_EPOCH + Duration::from_secs(951_782_400);
         assert_eq!(pgn_date(leap_day), "2000.02.29");
-        let later = UNIX_EPOCH + Duration::from_secs(1_795_305_600);
+        let later = UNIX_EPOCH + Duration::from_secs(1_795_219_200);
         assert_eq!(pgn_date(later), "2026.11.21");
     }
 
