@@ -201,7 +201,7 @@ fn faults_are_charged_and_swiss_rounds_use_current_versions_and_skip_withdrawn_e
         let file = tmp.write(&format!("{name}.rs"), &late_fault_bot(10, fault));
         submit(&dir, &file, name);
     }
-    let first = run(&dir, &["run", "--tc", "1+0.05", "-j", "2"]);
+    let first = run(&dir, &["run", "--tc", "2+0.1", "-j", "2"]);
     assert!(first.status.success(), "{}", text(&first));
 
     let table = standings(&dir);
