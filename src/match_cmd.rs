@@ -37,8 +37,11 @@ use crate::engine_build;
 ///
 /// Defaults: 5+0.05 time control, 50 games per pair of players (25 colour-swapped pairs),
 /// the kit's balanced opening suite (openings/default.epd) in order, one game per core.
+/// With no players at all it plays turochamp_modern against turochamp_faithful (a couple
+/// of minutes on two cores).
 ///
 /// Examples:
+///   challenge match
 ///   challenge match evil_bot my_bot
 ///   challenge match my_bot bot/my_new_bot.rs --games 200 --sprt elo0=0 elo1=10
 ///   challenge match evil_bot --engine name=sf cmd=/usr/games/stockfish "option.Skill Level=0" tc=10+0.1
@@ -46,6 +49,7 @@ use crate::engine_build;
 #[command(verbatim_doc_comment)]
 pub struct MatchArgs {
     /// Bots to play: names in bot/ (`evil_bot`) or paths to bot files. Put them before any --engine.
+    /// None at all: turochamp_modern vs turochamp_faithful.
     pub players: Vec<String>,
 
     #[command(flatten)]
@@ -91,7 +95,7 @@ pub struct MatchArgs {
     #[arg(long, default_value = "sequential", value_parser = ["sequential", "random"])]
     pub order: String,
 
-    /// Seed for `--order random` (default: from the clock; the summary prints it).
+    /// Seed for `--order random` (default: from the clock; printed when the match starts).
     #[arg(long)]
     pub seed: Option<u64>,
 
@@ -381,6 +385,10 @@ fn unique_names(players: &mut [Player]) {
     }
 }
 
+/// The match `challenge match` plays with no players named: the kit's two reference
+/// bots, the modern one first so the figures read as its gain over Turing's rules.
+const DEFAULT_PLAYERS: [&str; 2] = ["turochamp_modern", "turochamp_faithful"];
+
 /// Runs `challenge match`.
 pub fn run(args: MatchArgs) -> Result<()> {
     let policy = if args.allow_over_limit {
@@ -391,7 +399,21 @@ pub fn run(args: MatchArgs) -> Result<()> {
     let tc_given = std::env::args().any(|a| a == "--tc" || a.starts_with("--tc="));
     let tc = base_time_control(&args, tc_given)?;
     let mut players = Vec::new();
-    for spec in &args.players {
+    let available = bots::available();
+    let default_match = DEFAULT_PLAYERS
+        .iter()
+        .all(|b| available.iter().any(|a| a == b));
+    let specs: Vec<String> =
+        if args.players.is_empty() && args.engines.0.is_empty() && default_match {
+            eprintln!(
+                "No players given: the default match, {}",
+                DEFAULT_PLAYERS.join(" vs ")
+            );
+            DEFAULT_PLAYERS.iter().map(|s| s.to_string()).collect()
+        } else {
+            args.players.clone()
+        };
+    for spec in &specs {
         players.push(bot_player(spec, policy, tc)?);
     }
     for words in &args.engines.0 {

@@ -2,7 +2,8 @@
 """A UCI engine that misbehaves on cue, for the match runner's fault tests.
 
 Usage: faulty.py FAULT [AT]
-  FAULT is one of: none, crash, stall, illegal, garbage, memlimit, nostart, signal
+  FAULT is one of: none, crash, stall, late, illegal, garbage, memlimit, nostart, signal
+  (late: answers after 0.8 s, past a short clock)
   AT is the number of this engine's `go` (1-based) at which it misbehaves (default 1).
 
 Until then it plays legal moves (python-chess), always the first in sorted UCI order,
@@ -11,6 +12,7 @@ so games are reproducible.
 import os
 import signal
 import sys
+import time
 
 import chess
 
@@ -71,6 +73,8 @@ for raw in sys.stdin:
                 for _ in sys.stdin:
                     pass
                 sys.exit(0)
+            if fault == "late":
+                time.sleep(0.8)
             if fault == "illegal":
                 send("bestmove e1e8")
                 continue

@@ -57,6 +57,10 @@ pub struct GameSettings {
     pub margin: Duration,
     /// How long to wait for `bestmove` when only nodes or depth limit the search.
     pub untimed_deadline: Duration,
+    /// How long past its clock and margin the runner still waits for a `bestmove`: an answer
+    /// in that window loses on time ([`Termination::TimeForfeit`]) but the engine is kept;
+    /// silence beyond it is a [`Termination::Stall`] and the process is replaced.
+    pub stall_grace: Duration,
     /// How long to wait for `uciok` / `readyok`.
     pub handshake_timeout: Duration,
     /// Score-based and length adjudication.
@@ -68,6 +72,7 @@ impl Default for GameSettings {
         GameSettings {
             margin: Duration::from_millis(100),
             untimed_deadline: Duration::from_secs(60),
+            stall_grace: Duration::from_secs(1),
             // Bot construction happens at the first `isready` and may take 5 s by the rules.
             handshake_timeout: Duration::from_secs(10),
             adjudication: AdjudicationRules::default(),
@@ -437,7 +442,8 @@ pub fn play_game(
         let side = board.side_to_move();
         let i = side.index();
         let limits = go_limits(&clocks, side);
-        let deadline = clocks[i].deadline(settings.margin, settings.untimed_deadline);
+        let deadline =
+            clocks[i].deadline(settings.margin, settings.untimed_deadline) + settings.stall_grace;
         let engine = slots[i].as_mut().expect("engines prepared");
         let searched = engine.search(Some(&position), &limits, deadline);
         let who = || format!("{} ({})", side_name(side), players[i].name());
