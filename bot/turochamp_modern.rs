@@ -81,9 +81,11 @@ pub fn eval(b: &Board) -> i32 {
 #[derive(Default)]
 pub struct MyBot {
     /// key -> (best move, depth, value, bound: 0 exact, 1 lower, 2 upper).
-    tt: HashMap<u64, (Move, i32, i32, i32)>,
-    best: Move,
-    lim: u64,
+    pub tt: HashMap<u64, (Move, i32, i32, i32)>,
+    /// The best root move of the last completed search.
+    pub best: Move,
+    /// Milliseconds this move may take.
+    pub lim: u64,
 }
 
 impl MyBot {
@@ -133,9 +135,16 @@ impl MyBot {
                 m.piece().index() as i32 - m.captured().map_or(0, |c| 8 + 8 * c.index() as i32)
             }
         });
+        let mut n = 0;
         for m in ms {
             b.make_move(m);
-            let v = -self.search(b, t, d - 1, ply + 1, -z, -a);
+            n += 1;
+            // Late quiet moves are searched a ply shallower first, fully only if they rise.
+            let r = (d > 2 && n > 3 && !m.is_capture()) as i32;
+            let mut v = -self.search(b, t, d - 1 - r, ply + 1, -z, -a);
+            if r > 0 && v > a {
+                v = -self.search(b, t, d - 1, ply + 1, -z, -a);
+            }
             b.undo_move();
             if t.ms_elapsed_this_turn() > self.lim {
                 return 30000;
@@ -184,7 +193,7 @@ impl Bot for MyBot {
             if t.ms_elapsed_this_turn() > self.lim / 2 {
                 break;
             }
-            report(d as u32, v / 2, &[self.best]);
+            report(d as u32, v * 5, &[self.best]);
         }
         self.best
     }

@@ -12,7 +12,7 @@ const EXPECTED: &[(&str, usize, usize)] = &[
     ("evil_bot.rs", 196, 0),
     ("my_bot.rs", 42, 0),
     ("turochamp_faithful.rs", 798, 0),
-    ("turochamp_modern.rs", 941, 0),
+    ("turochamp_modern.rs", 999, 0),
 ];
 
 #[test]
