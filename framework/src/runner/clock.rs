@@ -203,12 +203,32 @@ impl Clock {
     }
 
     /// Moves left in the current period, for `moves/base` controls.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use framework::runner::Clock;
+    /// let mut clock = Clock::new("2/10".parse().unwrap());
+    /// assert_eq!(clock.moves_to_go(), Some(2));
+    /// clock.spend(Duration::from_secs(1), Duration::ZERO);
+    /// assert_eq!(clock.moves_to_go(), Some(1));
+    /// clock.spend(Duration::from_secs(1), Duration::ZERO);
+    /// // A new period: 8 s left plus another 10.
+    /// assert_eq!((clock.moves_to_go(), clock.remaining()), (Some(2), Some(Duration::from_secs(18))));
+    /// ```
     pub fn moves_to_go(&self) -> Option<u32> {
         self.tc.moves.map(|m| m - self.moves_made % m)
     }
 
     /// How long the runner waits for this side's `bestmove` before declaring a stall:
     /// the time it may legally use plus `margin`, or `untimed` when only nodes/depth limit it.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use framework::runner::{Clock, TimeControl};
+    /// let (margin, untimed) = (Duration::from_millis(100), Duration::from_secs(60));
+    /// assert_eq!(Clock::new("3+1".parse().unwrap()).deadline(margin, untimed), Duration::from_millis(3100));
+    /// assert_eq!(Clock::new(TimeControl::nodes(10)).deadline(margin, untimed), untimed);
+    /// ```
     pub fn deadline(&self, margin: Duration, untimed: Duration) -> Duration {
         match (self.remaining, self.tc.movetime) {
             (Some(r), _) => r + margin,

@@ -502,15 +502,26 @@ impl StdoutLines {
 
 /// A running UCI engine process.
 ///
-/// ```no_run
+/// A three-line shell script is engine enough to show the protocol:
+///
+/// ```
+/// # #[cfg(unix)] {
 /// use std::time::Duration;
-/// use framework::runner::{Engine, EngineConfig, GoLimits};
-/// let mut sf = Engine::start(&EngineConfig::new("sf", "/usr/games/stockfish"), Duration::from_secs(5)).unwrap();
-/// sf.new_game(Duration::from_secs(5)).unwrap();
-/// sf.set_position("position startpos moves e2e4").unwrap();
-/// let r = sf.go(&GoLimits { depth: Some(8), ..Default::default() }, Duration::from_secs(10)).unwrap();
-/// println!("{} {:?}", r.bestmove, r.info.score);
-/// sf.quit(Duration::from_millis(500));
+/// use framework::runner::{Engine, EngineConfig, ExitInfo, GoLimits, Score};
+/// let script = r#"while read cmd rest; do case $cmd in
+///     uci) echo "id name shell"; echo uciok;; isready) echo readyok;; quit) exit 0;;
+///     go) echo "info depth 3 score cp 25 nodes 120 pv e7e5"; echo "bestmove e7e5";; esac; done"#;
+/// let config = EngineConfig::new("shell", "sh").arg("-c").arg(script);
+/// let second = Duration::from_secs(5);
+/// let mut engine = Engine::start(&config, second).unwrap();
+/// assert_eq!(engine.id_name(), Some("shell"));
+/// engine.new_game(second).unwrap();
+/// let go = GoLimits { wtime: Some(1000), btime: Some(1000), ..Default::default() };
+/// let answer = engine.search(Some("position startpos moves e2e4"), &go, second).unwrap();
+/// assert_eq!(answer.bestmove, "e7e5");
+/// assert_eq!((answer.info.depth, answer.info.score), (Some(3), Some(Score::Cp(25))));
+/// assert_eq!(engine.quit(second), ExitInfo::Code(0));
+/// # }
 /// ```
 pub struct Engine {
     name: String,

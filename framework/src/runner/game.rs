@@ -355,6 +355,28 @@ fn engine_fault(engine: &mut Engine, side: Color, who: &str, err: EngineError) -
 /// emptied (the process killed) when its engine died or stopped answering, so the next
 /// game starts a fresh one. Setting `stop` abandons the game with
 /// [`Termination::Interrupted`] and result `*`.
+///
+/// Two shell-script "engines" that only know `e2e4`: White's first move is fine, Black's
+/// is not, and the board says so:
+///
+/// ```
+/// # #[cfg(unix)] {
+/// use std::sync::atomic::AtomicBool;
+/// use framework::notation::pgn::GameResult;
+/// use framework::runner::*;
+/// let script = r#"while read cmd rest; do case $cmd in
+///     uci) echo uciok;; isready) echo readyok;; go) echo "bestmove e2e4";; quit) exit 0;; esac; done"#;
+/// let player = |name: &str| Player::new(EngineConfig::new(name, "sh").arg("-c").arg(script), "1+0".parse().unwrap());
+/// let (white, black) = (player("w"), player("b"));
+/// let (mut w, mut b) = (None, None);
+/// let record = play_game([&white, &black], [&mut w, &mut b], &Opening::startpos(), &GameSettings::default(), &AtomicBool::new(false));
+/// assert_eq!(record.termination, Termination::IllegalMove);
+/// assert_eq!(record.result, GameResult::WhiteWins);
+/// assert!(record.detail.starts_with("Black (b) played illegal move e2e4"));
+/// let pgn = framework::notation::write_game(&record.to_pgn());
+/// assert!(pgn.contains("[Termination \"illegal move\"]") && pgn.contains("1. e4 {"));
+/// # }
+/// ```
 pub fn play_game(
     players: [&Player; 2],
     engines: [&mut Option<Engine>; 2],
