@@ -208,7 +208,7 @@ pub fn build_table(
 /// version) and games.
 pub fn store_facts(store: &Store) -> Result<(Vec<PlayerInfo>, Vec<GameFact>)> {
     let versions = store.versions()?;
-    let games = store.games()?;
+    let games = store.results()?;
     let mut played: HashMap<i64, usize> = HashMap::new();
     for g in &games {
         *played.entry(g.white_version).or_default() += 1;

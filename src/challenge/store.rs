@@ -617,11 +617,21 @@ impl Store {
 
     /// Every game, in the order played.
     pub fn games(&self) -> Result<Vec<Game>> {
-        let mut stmt = self.conn.prepare(
+        self.query_games(true)
+    }
+
+    /// Every game without its PGN (empty), for tables that only need the results.
+    pub fn results(&self) -> Result<Vec<Game>> {
+        self.query_games(false)
+    }
+
+    fn query_games(&self, with_pgn: bool) -> Result<Vec<Game>> {
+        let mut stmt = self.conn.prepare(&format!(
             "SELECT id, tournament_id, slot_id, white_version, black_version, result, termination,
-                    faulty, detail, pgn
+                    faulty, detail, {}
              FROM games ORDER BY id",
-        )?;
+            if with_pgn { "pgn" } else { "''" }
+        ))?;
         let rows = stmt.query_map([], |r| {
             Ok(Game {
                 id: r.get(0)?,

@@ -407,7 +407,7 @@ fn pair_next_round(store: &mut Store, t: &Tournament, round: i64) -> Result<bool
         .iter()
         .map(|(s, _, _)| (s.id, (s.white_entry, s.black_entry)))
         .collect();
-    for game in store.games()? {
+    for game in store.results()? {
         if game.tournament_id != Some(t.id) {
             continue;
         }
