@@ -240,7 +240,8 @@ fn fault(engine: &mut Engine, what: &str, err: EngineError, doing: &str) -> anyh
             waited.as_secs_f64(),
             SMOKE_CLOCK_MS
         ),
-        EngineError::Spawn { .. } => err.to_string(),
+        // Failing to spawn, or anything the runner may report in future.
+        other => other.to_string(),
     };
     anyhow::anyhow!("{reason} while {doing} from {what}{tail}")
 }
