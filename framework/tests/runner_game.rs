@@ -246,3 +246,35 @@ fn the_engine_client_reads_id_options_and_search_info() {
     );
     let _ = instant_engine();
 }
+
+#[test]
+fn a_stop_request_abandons_a_long_think_without_a_result() {
+    let thinker = Player::new(faulty("thinker", "stall", 1), "60+0".parse().unwrap());
+    let good = instant("good", tc());
+    let stop = AtomicBool::new(false);
+    // Started beforehand, so the stop request lands while White is thinking.
+    let start = |p: &Player| Some(Engine::start(&p.engine, Duration::from_secs(10)).unwrap());
+    let (mut w, mut b) = (start(&thinker), start(&good));
+    let record = std::thread::scope(|scope| {
+        scope.spawn(|| {
+            std::thread::sleep(Duration::from_millis(1000));
+            stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        });
+        play_game(
+            [&thinker, &good],
+            [&mut w, &mut b],
+            &Opening::startpos(),
+            &GameSettings::default(),
+            &stop,
+        )
+    });
+    assert_eq!(
+        record.termination,
+        Termination::Interrupted,
+        "{}",
+        record.detail
+    );
+    assert_eq!(record.result, GameResult::Unknown);
+    assert!(w.is_none(), "an engine that ignored `stop` is not reused");
+    assert!(b.is_some());
+}

@@ -9,6 +9,7 @@ use std::fmt;
 use std::io::{BufRead, BufReader, Write};
 use std::path::PathBuf;
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
 #[cfg(not(unix))]
 use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
@@ -18,6 +19,12 @@ use std::time::{Duration, Instant};
 use thiserror::Error;
 
 use crate::uci::MEMORY_LIMIT_EXIT_CODE;
+
+/// How often a search checks its stop flag.
+const STOP_POLL: Duration = Duration::from_millis(50);
+
+/// How long an engine has to answer `stop` before it is considered hung.
+const STOP_ANSWER: Duration = Duration::from_secs(1);
 
 /// How many lines of an engine's stderr are kept for the fault report.
 pub const STDERR_TAIL_LINES: usize = 20;
@@ -173,6 +180,14 @@ pub enum EngineError {
         expected: &'static str,
         /// How long the runner waited.
         waited: Duration,
+    },
+    /// The caller's stop flag was set during a search (Ctrl-C); the engine was sent `stop`.
+    #[error("engine `{name}`: search abandoned because the match was stopped")]
+    Interrupted {
+        /// The engine's name.
+        name: String,
+        /// Whether it answered `stop` with a `bestmove` (and can be used again).
+        clean: bool,
     },
     /// The process exited or closed its pipes.
     #[error("engine `{name}` died ({exit}) while the runner waited for `{expected}`")]
@@ -706,6 +721,18 @@ impl Engine {
         limits: &GoLimits,
         deadline_after: Duration,
     ) -> Result<SearchResult, EngineError> {
+        self.search_until(position, limits, deadline_after, None)
+    }
+
+    /// [`search`](Self::search) that also gives up, with [`EngineError::Interrupted`], soon
+    /// after `stop` is set: a Ctrl-C must not wait for a long think to end.
+    pub fn search_until(
+        &mut self,
+        position: Option<&str>,
+        limits: &GoLimits,
+        deadline_after: Duration,
+        stop: Option<&AtomicBool>,
+    ) -> Result<SearchResult, EngineError> {
         let command = limits.command();
         let start = Instant::now();
         match position {
@@ -721,7 +748,25 @@ impl Engine {
         let deadline = start + deadline_after;
         let mut info = SearchInfo::default();
         loop {
-            let line = self.read_line(start, deadline, "bestmove")?;
+            // With a stop flag to watch, wait in slices short enough to feel immediate.
+            let until = match stop {
+                Some(_) => deadline.min(Instant::now() + STOP_POLL),
+                None => deadline,
+            };
+            let line = match self.read_line(start, until, "bestmove") {
+                Ok(line) => line,
+                Err(EngineError::Timeout { .. }) if until < deadline => {
+                    if stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
+                        let clean = self.stop(STOP_ANSWER);
+                        return Err(EngineError::Interrupted {
+                            name: self.name.clone(),
+                            clean,
+                        });
+                    }
+                    continue;
+                }
+                Err(err) => return Err(err),
+            };
             if let Some(rest) = line.strip_prefix("bestmove") {
                 let elapsed = start.elapsed();
                 let bestmove = rest

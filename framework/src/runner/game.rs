@@ -338,6 +338,7 @@ fn engine_fault(engine: &mut Engine, side: Color, who: &str, err: EngineError) -
             ),
         ),
         EngineError::Spawn { .. } => (Termination::FailedStart, format!("{who}: {err}")),
+        EngineError::Interrupted { .. } => (Termination::Interrupted, format!("{who}: {err}")),
     };
     Fault {
         side,
@@ -467,10 +468,17 @@ pub fn play_game(
         let deadline =
             clocks[i].deadline(settings.margin, settings.untimed_deadline) + settings.stall_grace;
         let engine = slots[i].as_mut().expect("engines prepared");
-        let searched = engine.search(Some(&position), &limits, deadline);
+        let searched = engine.search_until(Some(&position), &limits, deadline, Some(stop));
         let who = || format!("{} ({})", side_name(side), players[i].name());
         let result = match searched {
             Ok(result) => result,
+            Err(EngineError::Interrupted { clean, .. }) => {
+                if !clean && let Some(engine) = slots[i].take() {
+                    engine.kill();
+                }
+                record.detail = "the match was stopped".to_string();
+                return record;
+            }
             Err(err) => {
                 let who = who();
                 let mut fault = engine_fault(engine, side, &who, err);
