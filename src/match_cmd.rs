@@ -760,17 +760,17 @@ fn summary_text(
         let width = s.players.iter().map(|n| n.len()).max().unwrap_or(4).max(4);
         let _ = writeln!(
             out,
-            "  # {:width$}  {:>7} {:>6} {:>5} {:>5} {:>5} {:>16}",
+            "  # {:width$}  {:>7} {:>6} {:>5} {:>5} {:>5}   {}",
             "Name", "Points", "Games", "W", "D", "L", "Elo vs field"
         );
         for (rank, &i) in order.iter().enumerate() {
             let p = s.player(i);
             let elo = p.elo_wdl().map_or("-".to_string(), |e| {
-                format!("{:.1} +/- {:.1}", e.elo, e.error)
+                format!("{} +/- {}", fig(e.elo), fig(e.error))
             });
             let _ = writeln!(
                 out,
-                "{:>3} {:width$}  {:>7.1} {:>6} {:>5} {:>5} {:>5} {:>16}",
+                "{:>3} {:width$}  {:>7.1} {:>6} {:>5} {:>5} {:>5}   {}",
                 rank + 1,
                 s.players[i],
                 p.points(),
