@@ -760,8 +760,8 @@ fn summary_text(
         let width = s.players.iter().map(|n| n.len()).max().unwrap_or(4).max(4);
         let _ = writeln!(
             out,
-            "  # {:width$}  {:>7} {:>6} {:>5} {:>5} {:>5}   {}",
-            "Name", "Points", "Games", "W", "D", "L", "Elo vs field"
+            "  # {:width$}  {:>7} {:>6} {:>5} {:>5} {:>5}   Elo vs field",
+            "Name", "Points", "Games", "W", "D", "L"
         );
         for (rank, &i) in order.iter().enumerate() {
             let p = s.player(i);
