@@ -105,8 +105,9 @@ fn a_tournament_killed_mid_run_resumes_without_losing_or_repeating_games() {
         .unwrap();
     assert!(
         (3..12).contains(&before.len()),
-        "{} games after the kill",
-        before.len()
+        "{} games after the kill; the run said:\n{}",
+        before.len(),
+        log.join("\n")
     );
     assert_eq!(
         count(&db, "SELECT COUNT(*) FROM slots"),
