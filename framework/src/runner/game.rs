@@ -10,6 +10,7 @@ use std::time::Duration;
 
 use crate::chess::{Board, Color, DrawReason, Move, MoveError, Outcome};
 use crate::notation::pgn::{GameResult, PgnGame};
+use crate::uci::CONSTRUCTION_LIMIT;
 
 use super::adjudication::{AdjudicationRules, Adjudicator, Ruling, can_possibly_mate};
 use super::clock::{Clock, TimeControl};
@@ -73,8 +74,9 @@ impl Default for GameSettings {
             margin: Duration::from_millis(100),
             untimed_deadline: Duration::from_secs(60),
             stall_grace: Duration::from_secs(1),
-            // Bot construction happens at the first `isready` and may take 5 s by the rules.
-            handshake_timeout: Duration::from_secs(10),
+            // Bot construction happens at the first `isready` and may take up to the
+            // construction limit by the rules; twice that leaves room for a loaded machine.
+            handshake_timeout: CONSTRUCTION_LIMIT * 2,
             adjudication: AdjudicationRules::default(),
         }
     }
