@@ -546,6 +546,7 @@ pub struct Engine {
     stdin: Option<ChildStdin>,
     lines: StdoutLines,
     stderr: Arc<Mutex<VecDeque<String>>>,
+    stderr_reader: thread::JoinHandle<()>,
     exit: Option<ExitInfo>,
     dead: bool,
     buf: String,
@@ -593,7 +594,7 @@ impl Engine {
         let lines = StdoutLines::new(stdout, &config.name);
         let stderr = Arc::new(Mutex::new(VecDeque::with_capacity(STDERR_TAIL_LINES)));
         let tail = stderr.clone();
-        thread::Builder::new()
+        let stderr_reader = thread::Builder::new()
             .name(format!("{}-stderr", config.name))
             .spawn(move || {
                 let mut reader = BufReader::new(stderr_pipe);
@@ -623,6 +624,7 @@ impl Engine {
             stdin,
             lines,
             stderr,
+            stderr_reader,
             exit: None,
             dead: false,
             buf: String::new(),
@@ -865,7 +867,16 @@ impl Engine {
     }
 
     /// The last lines the engine wrote to stderr (at most [`STDERR_TAIL_LINES`]).
+    ///
+    /// For an engine seen to exit, waits (up to half a second) until its stderr has been
+    /// read to the end: a dying engine's last words are the ones worth keeping.
     pub fn stderr_tail(&self) -> Vec<String> {
+        if self.exit.is_some_and(|e| e != ExitInfo::Running) {
+            let until = Instant::now() + Duration::from_millis(500);
+            while !self.stderr_reader.is_finished() && Instant::now() < until {
+                thread::sleep(Duration::from_millis(1));
+            }
+        }
         self.stderr
             .lock()
             .unwrap_or_else(|e| e.into_inner())
