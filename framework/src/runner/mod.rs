@@ -6,7 +6,7 @@
 //! - [`game`]: one game, every ending named by a [`Termination`].
 //! - [`adjudication`]: "cannot possibly mate" for flag falls, score adjudication.
 //! - [`openings`]: EPD/FEN and PGN opening suites.
-//! - [`schedule`] and [`tournament`]: who plays whom, on how many threads.
+//! - [`schedule`](mod@schedule) and [`tournament`]: who plays whom, on how many threads.
 //! - [`stats`]: W/D/L, pentanomial, Elo, normalized Elo, LOS, SPRT.
 //!
 //! ```
