@@ -88,11 +88,13 @@ fn the_report_is_self_contained_and_replays_games_in_a_browser() {
     let data: serde_json::Value = serde_json::from_str(json).unwrap();
     let games = data["games"].as_array().unwrap();
     assert_eq!(games.len(), 2);
+    // Both games of the pair start from the same opening.
+    assert_eq!(games[0]["fens"][0], games[1]["fens"][0]);
     for g in games {
         let plies = g["san"].as_array().unwrap().len();
-        assert!(plies > 6, "the six book plies and more: {g}");
+        assert!(plies > 0, "{g}");
         assert_eq!(g["fens"].as_array().unwrap().len(), plies + 1);
-        assert_eq!(g["fens"][0], "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR");
+        assert_eq!(g["fens"][0].as_str().unwrap().split('/').count(), 8);
     }
 
     let Some(browser) = chromium() else {

@@ -49,7 +49,8 @@ pub struct RunArgs {
     /// a fixed time per move.
     #[arg(long, default_value = "10+0.1")]
     pub tc: String,
-    /// An opening suite (EPD/FEN lines or PGN games); default: eight standard openings.
+    /// An opening suite (EPD/FEN lines or PGN games); default: the kit's balanced suite
+    /// `openings/default.epd` (or, without it, eight common openings).
     #[arg(long)]
     pub openings: Option<std::path::PathBuf>,
     /// Book plies kept from each PGN opening.
@@ -88,7 +89,8 @@ pub struct StoredOpening {
     pub moves: Vec<String>,
 }
 
-/// The default suite: eight common openings, six plies each.
+/// The fallback suite when the kit's `openings/default.epd` is missing: eight common
+/// openings, six plies each.
 const DEFAULT_OPENINGS: [&str; 8] = [
     "e2e4 e7e5 g1f3 b8c6 f1b5 a7a6",
     "e2e4 c7c5 g1f3 d7d6 d2d4 c5d4",
@@ -101,9 +103,16 @@ const DEFAULT_OPENINGS: [&str; 8] = [
 ];
 
 fn stored_openings(args: &RunArgs) -> Result<Vec<StoredOpening>> {
-    match &args.openings {
+    let kit_suite = std::path::Path::new(crate::bots::KIT_ROOT)
+        .join("openings")
+        .join("default.epd");
+    let file = match &args.openings {
+        Some(path) => Some(path.clone()),
+        None => kit_suite.is_file().then_some(kit_suite),
+    };
+    match file {
         Some(path) => {
-            let openings = load_openings(path, Some(args.plies))
+            let openings = load_openings(&path, Some(args.plies))
                 .with_context(|| format!("cannot use the opening suite {}", path.display()))?;
             Ok(openings
                 .iter()
