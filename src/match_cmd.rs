@@ -15,9 +15,9 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 use anyhow::{Context, Result, bail, ensure};
 use framework::notation::write_game;
 use framework::runner::{
-    AdjudicationRules, DrawRule, EngineConfig, Format, GameEvent, GameSettings, Opening, Player,
-    ResignRule, Sprt, SprtState, Standings, Stats, StopReason, TimeControl, TournamentConfig,
-    TournamentResult, load_openings, pairs_for_games, run_tournament, shuffle,
+    AdjudicationRules, DrawRule, EloEstimate, EngineConfig, Format, GameEvent, GameSettings,
+    Opening, Player, ResignRule, Sprt, SprtState, Standings, Stats, StopReason, TimeControl,
+    TournamentConfig, TournamentResult, load_openings, pairs_for_games, run_tournament, shuffle,
 };
 use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::{Value, json};
@@ -576,9 +576,9 @@ pub fn run(args: MatchArgs) -> Result<()> {
             }));
         }
         let me = event.standings.player(0);
-        let elo = me.elo_wdl().map_or(String::new(), |e| {
-            format!("  Elo {}", elo_text(e.elo, e.error))
-        });
+        let elo = me
+            .elo_wdl()
+            .map_or(String::new(), |e| format!("  Elo {}", elo_text(&e)));
         let llr = event.llr.map_or(String::new(), |l| format!("  LLR {l:.2}"));
         let msg = format!(
             "{}: W{} D{} L{}{elo}{llr}",
@@ -626,21 +626,41 @@ pub fn run(args: MatchArgs) -> Result<()> {
     Ok(())
 }
 
-/// `+12.3 ± 45.6`, without the `-0.0` and `NaN` that 0% or 100% scores produce.
-fn elo_text(elo: f64, error: f64) -> String {
-    let elo = if elo.abs() < 0.05 { 0.0 } else { elo };
-    let elo = if elo.is_finite() {
-        format!("{elo:+.1}")
-    } else if elo > 0.0 {
-        "+inf".into()
-    } else {
-        "-inf".into()
+/// `+12.3 ± 45.6`; at a 0% or 100% score, where the normal approximation
+/// says nothing, the exact one-sided bound instead (`+inf, > +446.1`).
+fn elo_text(e: &EloEstimate) -> String {
+    let signed = |x: f64| {
+        if x.is_finite() {
+            format!("{:+.1}", if x.abs() < 0.05 { 0.0 } else { x })
+        } else if x > 0.0 {
+            "+inf".into()
+        } else {
+            "-inf".into()
+        }
     };
-    if error.is_finite() {
-        format!("{elo} ± {error:.1}")
+    if e.error.is_finite() {
+        format!("{} ± {:.1}", signed(e.elo), e.error)
+    } else if e.elo_lower.is_finite() {
+        format!("{}, > {}", signed(e.elo), signed(e.elo_lower))
+    } else if e.elo_upper.is_finite() {
+        format!("{}, < {}", signed(e.elo), signed(e.elo_upper))
     } else {
-        format!("{elo} ± ?")
+        format!("{} ± ?", signed(e.elo))
     }
+}
+
+/// The 95% interval as `[lower, upper]`, open-ended where unbounded.
+fn interval_text(e: &EloEstimate) -> String {
+    let end = |x: f64| {
+        if x.is_finite() {
+            format!("{x:+.2}")
+        } else if x > 0.0 {
+            "+inf".into()
+        } else {
+            "-inf".into()
+        }
+    };
+    format!("[{}, {}]", end(e.elo_lower), end(e.elo_upper))
 }
 
 fn describe_tcs(players: &[Player]) -> String {
@@ -698,9 +718,10 @@ fn stats_lines(out: &mut String, stats: &Stats) {
     if let Some(e) = stats.elo_wdl() {
         let _ = writeln!(
             out,
-            "Elo: {} +/- {}, nElo: {} +/- {}, LOS: {} %, DrawRatio: {:.2} %",
+            "Elo: {} +/- {} (95%: {}), nElo: {} +/- {}, LOS: {} %, DrawRatio: {:.2} %",
             fig(e.elo),
             fig(e.error),
+            interval_text(&e),
             fig(e.nelo),
             fig(e.nelo_error),
             fig(e.los * 100.0),
@@ -828,7 +849,7 @@ fn summary_text(
 fn stats_json(stats: &Stats) -> Value {
     let elo = |e: Option<framework::runner::EloEstimate>| {
         e.map_or(Value::Null, |e| {
-            json!({"score": e.score, "elo": e.elo, "error": e.error, "nelo": e.nelo, "nelo_error": e.nelo_error, "los": e.los})
+            json!({"score": e.score, "elo": e.elo, "error": e.error, "elo_lower": e.elo_lower, "elo_upper": e.elo_upper, "nelo": e.nelo, "nelo_error": e.nelo_error, "los": e.los})
         })
     };
     json!({

@@ -168,8 +168,12 @@ pub struct EloEstimate {
     pub score: f64,
     /// Logistic Elo difference.
     pub elo: f64,
-    /// Half-width of the 95% interval of `elo`.
+    /// Half-width of the 95% interval of `elo` (not finite at a 0% or 100% score).
     pub error: f64,
+    /// Lower end of the 95% interval of `elo` (`-inf` when unbounded).
+    pub elo_lower: f64,
+    /// Upper end of the 95% interval of `elo` (`+inf` when unbounded).
+    pub elo_upper: f64,
     /// Normalized Elo.
     pub nelo: f64,
     /// Half-width of the 95% interval of `nelo`.
@@ -242,7 +246,42 @@ fn erf(x: f64) -> f64 {
 
 #[cfg(test)]
 mod tests {
-    use super::erf;
+    use super::{Stats, erf, score_to_elo};
+
+    #[test]
+    fn perfect_scores_still_have_a_one_sided_interval() {
+        let all_wins = Stats {
+            wins: 50,
+            ..Stats::default()
+        };
+        let e = all_wins.elo_wdl().unwrap();
+        assert!(e.elo.is_infinite() && e.elo_upper.is_infinite());
+        // 0.025^(1/50) = 0.92889...: 50 straight wins put the score above it.
+        let expected = score_to_elo(0.025f64.powf(1.0 / 50.0));
+        assert!((e.elo_lower - expected).abs() < 1e-9);
+        assert!((e.elo_lower - 446.38).abs() < 0.01, "{}", e.elo_lower);
+
+        let all_losses = Stats {
+            losses: 50,
+            ..Stats::default()
+        };
+        let e = all_losses.elo_wdl().unwrap();
+        assert!(e.elo_lower == f64::NEG_INFINITY);
+        assert!((e.elo_upper + expected).abs() < 1e-9);
+    }
+
+    #[test]
+    fn ordinary_intervals_match_the_half_width() {
+        let s = Stats {
+            wins: 30,
+            draws: 40,
+            losses: 30,
+            ..Stats::default()
+        };
+        let e = s.elo_wdl().unwrap();
+        assert!((e.elo_upper - e.elo - e.error).abs() < 1e-6);
+        assert!((e.elo - e.elo_lower - e.error).abs() < 1e-6);
+    }
 
     #[test]
     fn erf_matches_tabulated_values_and_terminates_at_edge_cases() {
@@ -275,14 +314,35 @@ impl EloEstimate {
         let upper = mu + Z95 * var_n.sqrt();
         let lower = mu - Z95 * var_n.sqrt();
         let nelo_of = |s: f64| (s - 0.5) / (scale * var).sqrt() * (800.0 / LN_10);
+        let (score_lower, score_upper) = score_interval(mu, lower, upper, var_n, n * scale);
         EloEstimate {
             score: mu,
             elo: score_to_elo(mu),
             error: (score_to_elo(upper) - score_to_elo(lower)) / 2.0,
+            elo_lower: score_to_elo(score_lower),
+            elo_upper: score_to_elo(score_upper),
             nelo: nelo_of(mu),
             nelo_error: (nelo_of(upper) - nelo_of(lower)) / 2.0,
             los: (1.0 - erf(-(mu - 0.5) / (2.0 * var_n).sqrt())) / 2.0,
         }
+    }
+}
+
+/// The 95% interval of the mean score, kept inside [0, 1]. When every game
+/// went one way the normal approximation has no variance and says nothing, yet
+/// `games` straight wins still bound the score from below: the exact
+/// (Clopper–Pearson) bound is the score at which such a run has a 2.5% chance.
+fn score_interval(mu: f64, lower: f64, upper: f64, var_n: f64, games: f64) -> (f64, f64) {
+    if var_n > 0.0 {
+        return (lower.max(0.0), upper.min(1.0));
+    }
+    let exact = 0.025f64.powf(1.0 / games);
+    if mu >= 1.0 {
+        (exact, 1.0)
+    } else if mu <= 0.0 {
+        (0.0, 1.0 - exact)
+    } else {
+        (mu, mu)
     }
 }
 
