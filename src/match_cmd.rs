@@ -496,7 +496,7 @@ pub fn run(args: MatchArgs) -> Result<()> {
         None
     };
     let started = Instant::now();
-    let date = utc_date();
+    let date = framework::notation::pgn_date(SystemTime::now());
     let mut faults: Vec<Value> = Vec::new();
     let mut pgn_error: Option<anyhow::Error> = None;
     let first_pair = format!(
@@ -909,22 +909,4 @@ fn summary_json(
         "fault_counts": s.faults.iter().map(|(t, n)| (t.tag().to_string(), json!(n))).collect::<serde_json::Map<_, _>>(),
         "faults": faults,
     })
-}
-
-/// Today's date in UTC as `YYYY.MM.DD`, the PGN `Date` format.
-fn utc_date() -> String {
-    let days = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs() / 86_400) as i64;
-    // Howard Hinnant's days-to-civil algorithm.
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    format!("{year:04}.{month:02}.{day:02}")
 }

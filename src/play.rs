@@ -7,7 +7,7 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 use anyhow::{Context, Result};
 use framework::chess::{Board, Color, Move, Outcome, PieceType, Square};
 use framework::notation::parse_san;
-use framework::notation::pgn::{GameResult, PgnGame, write_game};
+use framework::notation::pgn::{GameResult, PgnGame, pgn_date, write_game};
 use framework::runner::{Clock, Engine, EngineConfig, GoLimits, TimeControl};
 
 use crate::bots::{self, LimitPolicy};
@@ -514,36 +514,9 @@ fn format_clock(left: Duration) -> String {
     format!("{}:{:02}.{}", tenths / 600, tenths / 10 % 60, tenths % 10)
 }
 
-/// Today's date as PGN writes it (`YYYY.MM.DD`, UTC).
-pub fn pgn_date(now: SystemTime) -> String {
-    let days = now
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs() / 86_400) as i64;
-    // Howard Hinnant's days-to-civil conversion.
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    format!("{year:04}.{month:02}.{day:02}")
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn pgn_dates() {
-        assert_eq!(pgn_date(UNIX_EPOCH), "1970.01.01");
-        let leap_day = UNIX_EPOCH + Duration::from_secs(951_782_400);
-        assert_eq!(pgn_date(leap_day), "2000.02.29");
-        let later = UNIX_EPOCH + Duration::from_secs(1_795_219_200);
-        assert_eq!(pgn_date(later), "2026.11.21");
-    }
 
     #[test]
     fn moves_in_san_or_uci() {

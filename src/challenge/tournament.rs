@@ -623,24 +623,9 @@ fn print_game(number: usize, total: usize, record: &GameRecord) {
     eprintln!("{line}");
 }
 
-/// Today's date as PGN writes it (`YYYY.MM.DD`, UTC), without a date library.
+/// Today's date as PGN writes it (`YYYY.MM.DD`, UTC).
 pub fn today() -> String {
-    let secs = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_secs())
-        .unwrap_or(0);
-    let days = (secs / 86_400) as i64;
-    // Howard Hinnant's civil-from-days.
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    format!("{y:04}.{m:02}.{d:02}")
+    framework::notation::pgn_date(std::time::SystemTime::now())
 }
 
 /// `challenge bench-ratings`: times the rating fit and one Swiss pairing on generated data.

@@ -19,6 +19,7 @@ pub mod pgn;
 pub mod san;
 
 pub use pgn::{
-    GameResult, PgnError, PgnGame, PgnReadResult, PgnReader, read_games, write_game, write_games,
+    GameResult, PgnError, PgnGame, PgnReadResult, PgnReader, pgn_date, read_games, write_game,
+    write_games,
 };
 pub use san::{SanError, SanExt, parse_san, to_san};

@@ -34,6 +34,7 @@
 
 use std::fmt;
 use std::str::FromStr;
+use std::time::{SystemTime, UNIX_EPOCH};
 
 use thiserror::Error;
 
@@ -746,6 +747,32 @@ fn push_comment_words(words: &mut Vec<String>, comment: &str) -> bool {
         }
     }
     true
+}
+
+/// The date of `at` as the PGN `Date` tag writes it (`YYYY.MM.DD`, UTC).
+///
+/// ```
+/// use std::time::{Duration, UNIX_EPOCH};
+/// use framework::notation::pgn::pgn_date;
+/// assert_eq!(pgn_date(UNIX_EPOCH), "1970.01.01");
+/// assert_eq!(pgn_date(UNIX_EPOCH + Duration::from_secs(951_782_400)), "2000.02.29");
+/// assert_eq!(pgn_date(UNIX_EPOCH + Duration::from_secs(1_795_219_200)), "2026.11.21");
+/// ```
+pub fn pgn_date(at: SystemTime) -> String {
+    let days = at
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs() / 86_400) as i64;
+    // Howard Hinnant's days-to-civil conversion: no date library needed.
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!("{year:04}.{month:02}.{day:02}")
 }
 
 /// Writes several games, separated by blank lines.
