@@ -30,7 +30,9 @@
 //!
 //! Search: iterative deepening, negamax alpha-beta, a transposition table keyed by
 //! board.key(), the table's move first then captures by most valuable victim and least
-//! valuable attacker, check extension, null-move pruning, repetition as a draw.
+//! valuable attacker, check extension, null-move pruning, late-move reductions (quiet moves
+//! after the first three, one ply, re-searched at full depth if they beat alpha), repetition
+//! as a draw.
 //!
 //! Time: a move gets a 25th of the clock plus half the increment, never more than half the
 //! clock; no new iteration starts after half of that. Every node checks the clock after each
