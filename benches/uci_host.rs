@@ -13,7 +13,7 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 
 use framework::chess::Board;
-use framework::runner::{Engine, EngineConfig, GoLimits};
+use framework::runner::{Engine, EngineConfig, GoParams};
 
 fn build_my_bot() -> PathBuf {
     let output = Command::new(env!("CARGO_BIN_EXE_challenge"))
@@ -59,10 +59,10 @@ fn positions() -> Vec<String> {
 }
 
 fn per_move(engine: &mut Engine, commands: &[String], moves: usize) -> Duration {
-    let limits = GoLimits {
+    let limits = GoParams {
         wtime: Some(60_000),
         btime: Some(60_000),
-        ..GoLimits::default()
+        ..GoParams::default()
     };
     let start = Instant::now();
     for i in 0..moves {

@@ -8,7 +8,7 @@ use anyhow::{Context, Result};
 use framework::chess::{Board, Color, Move, Outcome, PieceType, Square};
 use framework::notation::parse_san;
 use framework::notation::pgn::{GameResult, PgnGame, pgn_date, write_game};
-use framework::runner::{Clock, Engine, EngineConfig, GoLimits, TimeControl};
+use framework::runner::{Clock, Engine, EngineConfig, GoParams, TimeControl};
 
 use crate::bots::{self, LimitPolicy};
 use crate::engine_build;
@@ -248,14 +248,14 @@ impl Game {
         let ms = |clock: &Clock| clock.remaining().map(|r| r.as_millis() as u64);
         let [white, black] = &self.clocks;
         let tc = white.time_control();
-        let limits = GoLimits {
+        let limits = GoParams {
             wtime: ms(white),
             btime: ms(black),
             winc: tc.base.map(|_| tc.increment.as_millis() as u64),
             binc: tc.base.map(|_| tc.increment.as_millis() as u64),
             movestogo: self.clocks[bot.index()].moves_to_go(),
             movetime: tc.movetime.map(|t| t.as_millis() as u64),
-            ..GoLimits::default()
+            ..GoParams::default()
         };
         let deadline = self.clocks[bot.index()].deadline(BOT_MARGIN, Duration::from_secs(60));
         let failed = |reason: String, termination| Ending {

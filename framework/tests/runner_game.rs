@@ -230,7 +230,7 @@ fn the_engine_client_reads_id_options_and_search_info() {
     engine.send("position startpos moves e2e4");
     let r = engine
         .go(
-            &framework::runner::GoLimits {
+            &framework::runner::GoParams {
                 nodes: Some(1),
                 ..Default::default()
             },

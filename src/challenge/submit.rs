@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use anyhow::{Context, Result, bail};
 use framework::chess::Board;
-use framework::runner::{Engine, EngineConfig, EngineError, GoLimits};
+use framework::runner::{Engine, EngineConfig, EngineError, GoParams};
 use sha2::{Digest, Sha256};
 
 use super::store::{NewVersion, Store, Submitted, Version};
@@ -201,12 +201,12 @@ fn smoke_positions(engine: &mut Engine) -> Result<()> {
             .new_game(CONSTRUCTION_LIMIT + MARGIN)
             .map_err(|err| fault(engine, what, err, "constructing the bot"))?;
         engine.send(&format!("position fen {fen}"));
-        let limits = GoLimits {
+        let limits = GoParams {
             wtime: Some(SMOKE_CLOCK_MS),
             btime: Some(SMOKE_CLOCK_MS),
             winc: Some(0),
             binc: Some(0),
-            ..GoLimits::default()
+            ..GoParams::default()
         };
         let deadline = Duration::from_millis(SMOKE_CLOCK_MS) + MARGIN;
         let found = engine

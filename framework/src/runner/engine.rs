@@ -294,61 +294,9 @@ pub struct SearchResult {
     pub elapsed: Duration,
 }
 
-/// The limits of one search, written as a `go` command.
-///
-/// ```
-/// use framework::runner::GoLimits;
-/// let go = GoLimits { wtime: Some(1000), btime: Some(900), winc: Some(10), binc: Some(10), ..Default::default() };
-/// assert_eq!(go.command(), "go wtime 1000 btime 900 winc 10 binc 10");
-/// assert_eq!(GoLimits { nodes: Some(500), ..Default::default() }.command(), "go nodes 500");
-/// ```
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct GoLimits {
-    /// White's remaining time in ms.
-    pub wtime: Option<u64>,
-    /// Black's remaining time in ms.
-    pub btime: Option<u64>,
-    /// White's increment in ms.
-    pub winc: Option<u64>,
-    /// Black's increment in ms.
-    pub binc: Option<u64>,
-    /// Moves to the next time control.
-    pub movestogo: Option<u32>,
-    /// Fixed time for this move in ms.
-    pub movetime: Option<u64>,
-    /// Node limit.
-    pub nodes: Option<u64>,
-    /// Depth limit.
-    pub depth: Option<u32>,
-}
-
-impl GoLimits {
-    /// The `go` command line (without newline).
-    pub fn command(&self) -> String {
-        let mut s = String::from("go");
-        let mut push = |key: &str, v: Option<u64>| {
-            if let Some(v) = v {
-                s.push(' ');
-                s.push_str(key);
-                s.push(' ');
-                s.push_str(&v.to_string());
-            }
-        };
-        push("wtime", self.wtime);
-        push("btime", self.btime);
-        push("winc", self.winc);
-        push("binc", self.binc);
-        push("movestogo", self.movestogo.map(u64::from));
-        push("movetime", self.movetime);
-        push("nodes", self.nodes);
-        push("depth", self.depth.map(u64::from));
-        if s == "go" {
-            // A bare `go` means "infinite" to some engines; ask for something finite.
-            s.push_str(" depth 1");
-        }
-        s
-    }
-}
+/// The limits of one search: the host's parsed form of `go` is also what the
+/// runner writes, so both sides of the protocol share one type.
+pub use crate::uci::GoParams;
 
 /// What waiting for the next stdout line produced.
 enum Next {
@@ -522,7 +470,7 @@ impl StdoutLines {
 /// ```
 /// # #[cfg(unix)] {
 /// use std::time::Duration;
-/// use framework::runner::{Engine, EngineConfig, ExitInfo, GoLimits, Score};
+/// use framework::runner::{Engine, EngineConfig, ExitInfo, GoParams, Score};
 /// let script = r#"while read cmd rest; do case $cmd in
 ///     uci) echo "id name shell"; echo uciok;; isready) echo readyok;; quit) exit 0;;
 ///     go) echo "info depth 3 score cp 25 nodes 120 pv e7e5"; echo "bestmove e7e5";; esac; done"#;
@@ -531,7 +479,7 @@ impl StdoutLines {
 /// let mut engine = Engine::start(&config, second).unwrap();
 /// assert_eq!(engine.id_name(), Some("shell"));
 /// engine.new_game(second).unwrap();
-/// let go = GoLimits { wtime: Some(1000), btime: Some(1000), ..Default::default() };
+/// let go = GoParams { wtime: Some(1000), btime: Some(1000), ..Default::default() };
 /// let answer = engine.search(Some("position startpos moves e2e4"), &go, second).unwrap();
 /// assert_eq!(answer.bestmove, "e7e5");
 /// assert_eq!((answer.info.depth, answer.info.score), (Some(3), Some(Score::Cp(25))));
@@ -708,7 +656,7 @@ impl Engine {
     /// passed since the `go` was written.
     pub fn go(
         &mut self,
-        limits: &GoLimits,
+        limits: &GoParams,
         deadline_after: Duration,
     ) -> Result<SearchResult, EngineError> {
         self.search(None, limits, deadline_after)
@@ -720,7 +668,7 @@ impl Engine {
     pub fn search(
         &mut self,
         position: Option<&str>,
-        limits: &GoLimits,
+        limits: &GoParams,
         deadline_after: Duration,
     ) -> Result<SearchResult, EngineError> {
         self.search_until(position, limits, deadline_after, None)
@@ -731,7 +679,7 @@ impl Engine {
     pub fn search_until(
         &mut self,
         position: Option<&str>,
-        limits: &GoLimits,
+        limits: &GoParams,
         deadline_after: Duration,
         stop: Option<&AtomicBool>,
     ) -> Result<SearchResult, EngineError> {

@@ -14,7 +14,7 @@ use crate::uci::CONSTRUCTION_LIMIT;
 
 use super::adjudication::{AdjudicationRules, Adjudicator, Ruling, can_possibly_mate};
 use super::clock::{Clock, TimeControl};
-use super::engine::{Engine, EngineConfig, EngineError, GoLimits, SearchInfo};
+use super::engine::{Engine, EngineConfig, EngineError, GoParams, SearchInfo};
 use super::openings::Opening;
 
 /// One participant: how to start its engine and the time control it plays under.
@@ -572,13 +572,13 @@ pub fn play_game(
     }
 }
 
-fn go_limits(clocks: &[Clock; 2], side: Color) -> GoLimits {
+fn go_limits(clocks: &[Clock; 2], side: Color) -> GoParams {
     let own = clocks[side.index()];
     let tc = *own.time_control();
-    let mut limits = GoLimits {
+    let mut limits = GoParams {
         nodes: tc.nodes,
         depth: tc.depth,
-        ..GoLimits::default()
+        ..GoParams::default()
     };
     if let Some(mine) = own.remaining() {
         let other = clocks[(!side).index()];

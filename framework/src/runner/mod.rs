@@ -30,7 +30,7 @@ pub use adjudication::{
 };
 pub use clock::{Clock, TimeControl, TimeControlError};
 pub use engine::{
-    Engine, EngineConfig, EngineError, ExitInfo, GoLimits, STDERR_TAIL_LINES, Score, SearchInfo,
+    Engine, EngineConfig, EngineError, ExitInfo, GoParams, STDERR_TAIL_LINES, Score, SearchInfo,
     SearchResult,
 };
 pub use game::{GameRecord, GameSettings, PlayedMove, Player, Termination, play_game};

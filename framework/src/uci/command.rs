@@ -12,7 +12,17 @@ pub struct PositionParams {
 }
 
 /// The limits of a `go` command. Times are in milliseconds.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+///
+/// The host parses it from the client's line ([`Command::parse`]); the match
+/// runner writes it ([`GoParams::command`]).
+///
+/// ```
+/// use framework::uci::GoParams;
+/// let go = GoParams { wtime: Some(1000), btime: Some(900), winc: Some(10), binc: Some(10), ..Default::default() };
+/// assert_eq!(go.command(), "go wtime 1000 btime 900 winc 10 binc 10");
+/// assert_eq!(GoParams { nodes: Some(500), ..Default::default() }.command(), "go nodes 500");
+/// ```
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct GoParams {
     /// White's clock.
     pub wtime: Option<u64>,
@@ -32,6 +42,33 @@ pub struct GoParams {
     pub depth: Option<u32>,
     /// Node limit (bots may ignore it).
     pub nodes: Option<u64>,
+}
+
+impl GoParams {
+    /// The `go` command line (without newline).
+    pub fn command(&self) -> String {
+        let mut line = String::from("go");
+        let mut push = |key: &str, value: Option<u64>| {
+            if let Some(value) = value {
+                line.push_str(&format!(" {key} {value}"));
+            }
+        };
+        push("wtime", self.wtime);
+        push("btime", self.btime);
+        push("winc", self.winc);
+        push("binc", self.binc);
+        push("movestogo", self.movestogo.map(u64::from));
+        push("movetime", self.movetime);
+        push("nodes", self.nodes);
+        push("depth", self.depth.map(u64::from));
+        if self.infinite {
+            line.push_str(" infinite");
+        } else if line == "go" {
+            // A bare `go` means "infinite" to some engines; ask for something finite.
+            line.push_str(" depth 1");
+        }
+        line
+    }
 }
 
 /// One command from the client.
@@ -238,6 +275,28 @@ mod tests {
             (go.wtime, go.btime, go.movestogo),
             (Some(0), Some(10), Some(3))
         );
+    }
+
+    #[test]
+    fn go_commands_read_back_as_written() {
+        let all = GoParams {
+            wtime: Some(1),
+            btime: Some(2),
+            winc: Some(3),
+            binc: Some(4),
+            movestogo: Some(5),
+            movetime: Some(6),
+            infinite: false,
+            depth: Some(7),
+            nodes: Some(8),
+        };
+        let infinite = GoParams {
+            infinite: true,
+            ..GoParams::default()
+        };
+        for go in [all, infinite] {
+            assert_eq!(Command::parse(&go.command()), Ok(Command::Go(go)));
+        }
     }
 
     #[test]
