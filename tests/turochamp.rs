@@ -307,9 +307,10 @@ fn modern_keeps_to_its_time() {
         let mut b = board(fen);
         let start = Instant::now();
         modern::MyBot::default().think(&mut b, &Timer::new(1000, 1000, 10));
-        // The budget is 1000 / 25 + 5 = 45 ms; allow for a loaded machine.
+        // The budget is 1000 / 25 + 5 = 45 ms; an unbounded search would take seconds, and
+        // the margin allows for a loaded machine.
         assert!(
-            start.elapsed().as_millis() < 120,
+            start.elapsed().as_millis() < 200,
             "{fen}: {:?}",
             start.elapsed()
         );
