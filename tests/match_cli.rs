@@ -6,7 +6,7 @@ mod match_common;
 use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};
 
-use match_common::{faulty, instant, read_pgn_with_python_chess, run_match, scratch};
+use match_common::{faulty, instant, read_pgn_with_python_chess, run_match, run_match_ok, scratch};
 
 #[test]
 fn two_bots_by_name_play_a_short_match() {
@@ -15,13 +15,7 @@ fn two_bots_by_name_play_a_short_match() {
         "evil_bot", "my_bot", "--games", "2", "--tc", "2+0.02", "-j", "2", "--pgn", "g.pgn", "-q",
     ]
     .map(String::from);
-    let out = run_match(&dir, &args);
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{stdout}\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let stdout = run_match_ok(&dir, &args);
     assert!(stdout.contains("Results of evil_bot vs my_bot"), "{stdout}");
     let games = read_pgn_with_python_chess(&dir.join("g.pgn"));
     assert_eq!(games.len(), 2);

@@ -3,7 +3,7 @@
 
 mod match_common;
 
-use match_common::{faulty, instant, json, read_pgn_with_python_chess, run_match, scratch};
+use match_common::{faulty, instant, json, read_pgn_with_python_chess, run_match_ok, scratch};
 
 #[test]
 fn a_gauntlet_against_every_kind_of_fault_completes_with_named_terminations() {
@@ -40,13 +40,7 @@ fn a_gauntlet_against_every_kind_of_fault_completes_with_named_terminations() {
         ]
         .map(String::from),
     );
-    let out = run_match(&dir, &args);
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{stdout}\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let stdout = run_match_ok(&dir, &args);
 
     let games = read_pgn_with_python_chess(&dir.join("games.pgn"));
     assert_eq!(games.len(), 14, "7 opponents, 2 games each");

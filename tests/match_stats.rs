@@ -3,7 +3,7 @@
 
 mod match_common;
 
-use match_common::{instant, json, read_pgn_with_python_chess, run_match, scratch};
+use match_common::{instant, json, read_pgn_with_python_chess, run_match_ok, scratch};
 
 #[test]
 fn a_deterministic_engine_against_itself_scores_exactly_half_and_the_pgn_agrees() {
@@ -24,13 +24,7 @@ fn a_deterministic_engine_against_itself_scores_exactly_half_and_the_pgn_agrees(
         ]
         .map(String::from),
     );
-    let out = run_match(&dir, &args);
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{stdout}\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let stdout = run_match_ok(&dir, &args);
 
     let summary = json(&dir.join("summary.json"));
     assert_eq!(
@@ -89,13 +83,7 @@ fn sprt_stops_early_and_says_which_hypothesis_was_accepted() {
         ]
         .map(String::from),
     );
-    let out = run_match(&dir, &args);
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{stdout}\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let stdout = run_match_ok(&dir, &args);
     assert!(stdout.contains("SPRT: H1 accepted"), "{stdout}");
     let summary = json(&dir.join("summary.json"));
     assert_eq!(summary["sprt"]["state"], "H1");

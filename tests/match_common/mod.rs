@@ -72,6 +72,19 @@ pub fn run_match(dir: &Path, args: &[String]) -> Output {
         .expect("run challenge match")
 }
 
+/// Runs `challenge match` with `args` in `dir`, insists that it succeeds, and
+/// returns what it printed.
+pub fn run_match_ok(dir: &Path, args: &[String]) -> String {
+    let out = run_match(dir, args);
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(
+        out.status.success(),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    stdout
+}
+
 /// A fresh scratch directory under the target dir.
 pub fn scratch(name: &str) -> PathBuf {
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
