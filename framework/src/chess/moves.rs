@@ -26,7 +26,17 @@ use super::{PieceType, Square};
 /// assert_eq!(mv.to_string(), "g1f3");
 /// assert_eq!(Move::NULL.to_string(), "0000");
 /// ```
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
+///
+/// Moves are ordered by their raw value (an arbitrary but fixed order), so a
+/// bot can sort or take the maximum of `(score, move)` tuples:
+///
+/// ```
+/// use framework::prelude::*;
+/// let board = Board::startpos();
+/// let best = board.legal_moves().iter().map(|&m| (m.to().rank(), m)).max();
+/// assert_eq!(best.unwrap().0, 3);
+/// ```
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
 pub struct Move(u32);
 
 const TO_SHIFT: u32 = 6;
