@@ -10,6 +10,9 @@ use cozy_chess as cz;
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use framework::prelude::*;
 
+mod common;
+use common::cozy_moves;
+
 /// A spread of openings, middlegames and endgames (the CPW perft positions).
 const POSITIONS: [&str; 6] = [
     "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
@@ -40,19 +43,7 @@ fn bench_movegen(c: &mut Criterion) {
         b.iter(|| {
             let mut total = 0;
             for bd in &raws {
-                let mut buf = [cz::Move {
-                    from: cz::Square::A1,
-                    to: cz::Square::A1,
-                    promotion: None,
-                }; 256];
-                let mut n = 0;
-                bd.generate_moves(|pm| {
-                    for mv in pm {
-                        buf[n] = mv;
-                        n += 1;
-                    }
-                    false
-                });
+                let (buf, n) = cozy_moves(bd);
                 total += black_box(&buf[..n]).len();
             }
             total
@@ -110,12 +101,8 @@ fn bench_movegen(c: &mut Criterion) {
     let raw_moves: Vec<Vec<cz::Move>> = raws
         .iter()
         .map(|bd| {
-            let mut v = Vec::new();
-            bd.generate_moves(|pm| {
-                v.extend(pm);
-                false
-            });
-            v
+            let (buf, n) = cozy_moves(bd);
+            buf[..n].to_vec()
         })
         .collect();
     group.bench_function(BenchmarkId::new("cozy", "copy_play"), |b| {

@@ -11,26 +11,11 @@ use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use framework::chess::perft::{perft, perft_bulk};
 use framework::prelude::*;
 
+mod common;
+use common::cozy_moves;
+
 const STARTPOS: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
-
-/// cozy's moves for one position, flattened into a stack buffer as the kit's `MoveList` is.
-fn cozy_moves(board: &cz::Board) -> ([cz::Move; 256], usize) {
-    let mut buf = [cz::Move {
-        from: cz::Square::A1,
-        to: cz::Square::A1,
-        promotion: None,
-    }; 256];
-    let mut n = 0;
-    board.generate_moves(|pm| {
-        for mv in pm {
-            buf[n] = mv;
-            n += 1;
-        }
-        false
-    });
-    (buf, n)
-}
 
 /// Raw cozy copy-make perft, playing every move down to the leaves (like `perft`).
 fn cozy_perft(board: &cz::Board, depth: u32) -> u64 {
