@@ -13,7 +13,7 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 
 use framework::chess::Board;
-use framework::runner::{Engine, EngineConfig, GoParams};
+use runner::{Engine, EngineConfig, GoParams};
 
 fn build_my_bot() -> PathBuf {
     let output = Command::new(env!("CARGO_BIN_EXE_challenge"))

@@ -2,7 +2,7 @@
 //!
 //! Argument parsing, building bots into engines, progress display, PGN/JSON output and the
 //! summary live here; playing games and the statistics are the framework's
-//! [`runner`](framework::runner).
+//! [`runner`](runner).
 
 use std::fmt::Write as _;
 use std::fs::{File, OpenOptions};
@@ -14,12 +14,12 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use anyhow::{Context, Result, bail, ensure};
 use framework::notation::write_game;
-use framework::runner::{
+use indicatif::{ProgressBar, ProgressStyle};
+use runner::{
     AdjudicationRules, DrawRule, EloEstimate, EngineConfig, Format, GameEvent, GameSettings,
     Opening, Player, ResignRule, Sprt, SprtState, Standings, Stats, StopReason, TimeControl,
     TournamentConfig, TournamentResult, load_openings, pairs_for_games, run_tournament, shuffle,
 };
-use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::{Value, json};
 
 use crate::bots::{self, LimitPolicy};
@@ -482,7 +482,7 @@ pub fn run(args: MatchArgs) -> Result<()> {
     }
 
     let scheduled =
-        framework::runner::encounters(config.format, config.players.len()).len() * config.pairs * 2;
+        runner::encounters(config.format, config.players.len()).len() * config.pairs * 2;
     let interactive = !args.quiet && std::io::stderr().is_terminal();
     let bar = if interactive {
         let bar = ProgressBar::new(scheduled as u64);
@@ -847,7 +847,7 @@ fn summary_text(
 }
 
 fn stats_json(stats: &Stats) -> Value {
-    let elo = |e: Option<framework::runner::EloEstimate>| {
+    let elo = |e: Option<runner::EloEstimate>| {
         e.map_or(Value::Null, |e| {
             json!({"score": e.score, "elo": e.elo, "error": e.error, "elo_lower": e.elo_lower, "elo_upper": e.elo_upper, "nelo": e.nelo, "nelo_error": e.nelo_error, "los": e.los})
         })

@@ -8,7 +8,7 @@ use anyhow::{Context, Result};
 use framework::chess::{Board, Color, Move, Outcome, PieceType, Square};
 use framework::notation::parse_san;
 use framework::notation::pgn::{GameResult, PgnGame, pgn_date, write_game};
-use framework::runner::{Clock, Engine, EngineConfig, GoParams, TimeControl};
+use runner::{Clock, Engine, EngineConfig, GoParams, TimeControl};
 
 use crate::bots::{self, LimitPolicy};
 use crate::engine_build;

@@ -5,13 +5,11 @@
 //! - [`timer`]: the [`Timer`](timer::Timer) a bot reads its clock from.
 //! - [`notation`]: SAN and PGN.
 //! - [`uci`]: the UCI host that turns a bot into an engine process.
-//! - [`runner`]: the GUI-less match runner: engine processes, clocks, games, statistics.
 //! - [`prelude`]: everything a bot file needs, in one `use framework::prelude::*;`.
 
 pub mod bot;
 pub mod chess;
 pub mod notation;
 pub mod prelude;
-pub mod runner;
 pub mod timer;
 pub mod uci;

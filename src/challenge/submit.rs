@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use anyhow::{Context, Result, bail};
 use framework::chess::Board;
-use framework::runner::{Engine, EngineConfig, EngineError, GoParams};
+use runner::{Engine, EngineConfig, EngineError, GoParams};
 use sha2::{Digest, Sha256};
 
 use super::store::{NewVersion, Store, Submitted, Version};

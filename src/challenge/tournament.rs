@@ -19,7 +19,7 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, Result, bail};
 use framework::chess::{Board, Color};
 use framework::notation::pgn::{GameResult, write_game};
-use framework::runner::{
+use runner::{
     Engine, EngineConfig, Format, GameRecord, GameSettings, Opening, Player, TimeControl,
     load_openings, play_game, schedule,
 };

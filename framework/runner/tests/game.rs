@@ -1,22 +1,22 @@
 //! Games between engine processes: normal endings and every kind of fault.
 
-mod runner_common;
+mod common;
 
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
+use common::{faulty, instant, instant_engine};
 use framework::chess::Board;
 use framework::notation::pgn::GameResult;
-use framework::runner::{
+use runner::{
     AdjudicationRules, Engine, GameSettings, Opening, Player, Termination, TimeControl, play_game,
 };
-use runner_common::{faulty, instant, instant_engine};
 
 fn tc() -> TimeControl {
     "10+0.1".parse().unwrap()
 }
 
-fn play(white: &Player, black: &Player, opening: &Opening) -> framework::runner::GameRecord {
+fn play(white: &Player, black: &Player, opening: &Opening) -> runner::GameRecord {
     let (mut w, mut b) = (None::<Engine>, None::<Engine>);
     play_game(
         [white, black],
@@ -50,7 +50,7 @@ fn instant_engines_play_a_legal_game_to_a_rules_ending() {
     ));
 }
 
-fn fault_game(fault: &str, at: u32, faulty_white: bool) -> framework::runner::GameRecord {
+fn fault_game(fault: &str, at: u32, faulty_white: bool) -> runner::GameRecord {
     let bad = Player::new(faulty("bad", fault, at), tc());
     let good = instant("good", tc());
     let settings = GameSettings {
@@ -140,7 +140,7 @@ fn crash_reports_keep_the_engines_last_stderr_lines() {
 #[test]
 fn a_nonexistent_command_is_a_failed_start() {
     let ghost = Player::new(
-        framework::runner::EngineConfig::new("ghost", "/nonexistent/engine"),
+        runner::EngineConfig::new("ghost", "/nonexistent/engine"),
         tc(),
     );
     let good = instant("good", tc());
@@ -230,7 +230,7 @@ fn the_engine_client_reads_id_options_and_search_info() {
     engine.send("position startpos moves e2e4");
     let r = engine
         .go(
-            &framework::runner::GoParams {
+            &runner::GoParams {
                 nodes: Some(1),
                 ..Default::default()
             },
@@ -242,7 +242,7 @@ fn the_engine_client_reads_id_options_and_search_info() {
     assert_eq!(r.info.pv, ["a7a5"]);
     assert_eq!(
         engine.quit(Duration::from_secs(2)),
-        framework::runner::ExitInfo::Code(0)
+        runner::ExitInfo::Code(0)
     );
     let _ = instant_engine();
 }

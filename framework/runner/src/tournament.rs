@@ -111,7 +111,7 @@ pub struct TournamentResult {
 ///
 /// ```no_run
 /// use std::sync::atomic::AtomicBool;
-/// use framework::runner::*;
+/// use runner::*;
 /// let sf = Player::new(EngineConfig::new("sf", "/usr/games/stockfish"), "1+0.01".parse().unwrap());
 /// let config = TournamentConfig {
 ///     players: vec![sf.clone(), Player { engine: EngineConfig { name: "sf2".into(), ..sf.engine.clone() }, ..sf }],

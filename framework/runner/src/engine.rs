@@ -18,7 +18,7 @@ use std::time::{Duration, Instant};
 
 use thiserror::Error;
 
-use crate::uci::MEMORY_LIMIT_EXIT_CODE;
+use framework::uci::MEMORY_LIMIT_EXIT_CODE;
 
 /// How often a search checks its stop flag.
 const STOP_POLL: Duration = Duration::from_millis(50);
@@ -32,7 +32,7 @@ pub const STDERR_TAIL_LINES: usize = 20;
 /// How to start one engine: a command line plus the UCI options to set.
 ///
 /// ```
-/// use framework::runner::EngineConfig;
+/// use runner::EngineConfig;
 /// let sf = EngineConfig::new("sf", "/usr/games/stockfish").option("Skill Level", "3");
 /// assert_eq!(sf.options, [("Skill Level".to_string(), "3".to_string())]);
 /// ```
@@ -54,7 +54,7 @@ impl EngineConfig {
     /// An engine run as `command` with no arguments and no options.
     ///
     /// ```
-    /// use framework::runner::EngineConfig;
+    /// use runner::EngineConfig;
     /// let e = EngineConfig::new("a", "/bin/true");
     /// assert!(e.args.is_empty());
     /// ```
@@ -71,7 +71,7 @@ impl EngineConfig {
     /// Adds a command-line argument.
     ///
     /// ```
-    /// use framework::runner::EngineConfig;
+    /// use runner::EngineConfig;
     /// let e = EngineConfig::new("py", "python3").arg("engine.py");
     /// assert_eq!(e.args, ["engine.py"]);
     /// ```
@@ -83,7 +83,7 @@ impl EngineConfig {
     /// Adds a UCI option to set after the handshake.
     ///
     /// ```
-    /// use framework::runner::EngineConfig;
+    /// use runner::EngineConfig;
     /// let e = EngineConfig::new("sf", "stockfish").option("Hash", "16");
     /// assert_eq!(e.options.len(), 1);
     /// ```
@@ -96,7 +96,7 @@ impl EngineConfig {
 /// How an engine process ended, as far as the runner could tell.
 ///
 /// ```
-/// use framework::runner::ExitInfo;
+/// use runner::ExitInfo;
 /// assert_eq!(ExitInfo::Code(86).to_string(), "exit code 86 (memory limit of 256 MiB exceeded)");
 /// assert!(ExitInfo::Code(86).is_memory_limit());
 /// assert_eq!(ExitInfo::Signal(11).to_string(), "signal 11 (SIGSEGV, e.g. a stack overflow)");
@@ -204,7 +204,7 @@ pub enum EngineError {
 /// A score from an `info` line, from the point of view of the side to move.
 ///
 /// ```
-/// use framework::runner::Score;
+/// use runner::Score;
 /// assert_eq!(Score::Cp(35).to_string(), "+0.35");
 /// assert_eq!(Score::Mate(-2).to_string(), "-M2");
 /// ```
@@ -247,7 +247,7 @@ impl SearchInfo {
     /// Folds one `info ...` line into this summary; other lines are ignored.
     ///
     /// ```
-    /// use framework::runner::{Score, SearchInfo};
+    /// use runner::{Score, SearchInfo};
     /// let mut info = SearchInfo::default();
     /// info.update("info depth 7 seldepth 9 score cp -12 nodes 4000 pv e2e4 e7e5");
     /// info.update("info string hello");
@@ -296,7 +296,7 @@ pub struct SearchResult {
 
 /// The limits of one search: the host's parsed form of `go` is also what the
 /// runner writes, so both sides of the protocol share one type.
-pub use crate::uci::GoParams;
+pub use framework::uci::GoParams;
 
 /// What waiting for the next stdout line produced.
 enum Next {
@@ -470,7 +470,7 @@ impl StdoutLines {
 /// ```
 /// # #[cfg(unix)] {
 /// use std::time::Duration;
-/// use framework::runner::{Engine, EngineConfig, ExitInfo, GoParams, Score};
+/// use runner::{Engine, EngineConfig, ExitInfo, GoParams, Score};
 /// let script = r#"while read cmd rest; do case $cmd in
 ///     uci) echo "id name shell"; echo uciok;; isready) echo readyok;; quit) exit 0;;
 ///     go) echo "info depth 3 score cp 25 nodes 120 pv e7e5"; echo "bestmove e7e5";; esac; done"#;

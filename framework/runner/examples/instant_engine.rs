@@ -5,7 +5,7 @@
 //! hash), so two copies of it play identical games from identical positions and the
 //! runner's own overhead is all that is measured.
 //!
-//! Run: `cargo run --release -p framework --example instant_engine`, then type `uci`.
+//! Run: `cargo run --release -p runner --example instant_engine`, then type `uci`.
 
 use std::io::{BufRead, Write};
 

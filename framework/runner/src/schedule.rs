@@ -6,7 +6,7 @@ use std::str::FromStr;
 /// How players are paired.
 ///
 /// ```
-/// use framework::runner::Format;
+/// use runner::Format;
 /// assert_eq!("gauntlet".parse::<Format>(), Ok(Format::Gauntlet));
 /// assert_eq!(Format::RoundRobin.to_string(), "round-robin");
 /// ```
@@ -63,7 +63,7 @@ pub struct GameJob {
 /// The encounters (unordered player pairs, lower index first) of a format.
 ///
 /// ```
-/// use framework::runner::{Format, encounters};
+/// use runner::{Format, encounters};
 /// assert_eq!(encounters(Format::RoundRobin, 3), [(0, 1), (0, 2), (1, 2)]);
 /// assert_eq!(encounters(Format::Gauntlet, 3), [(0, 1), (0, 2)]);
 /// ```
@@ -79,7 +79,7 @@ pub fn encounters(format: Format, players: usize) -> Vec<(usize, usize)> {
 /// Games per encounter rounded up to whole colour-swapped pairs.
 ///
 /// ```
-/// use framework::runner::pairs_for_games;
+/// use runner::pairs_for_games;
 /// assert_eq!(pairs_for_games(7), 4);
 /// assert_eq!(pairs_for_games(8), 4);
 /// ```
@@ -92,7 +92,7 @@ pub fn pairs_for_games(games: usize) -> usize {
 /// every pair of players.
 ///
 /// ```
-/// use framework::runner::{Format, schedule};
+/// use runner::{Format, schedule};
 /// let games = schedule(Format::RoundRobin, 2, 2, 10);
 /// assert_eq!(games.len(), 4);
 /// assert_eq!((games[0].white, games[0].black, games[0].opening), (0, 1, 0));

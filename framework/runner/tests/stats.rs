@@ -1,6 +1,6 @@
 //! Match statistics against figures computed by hand from the textbook formulas.
 
-use framework::runner::{Sprt, SprtState, Stats};
+use runner::{Sprt, SprtState, Stats};
 
 fn close(actual: f64, expected: f64, tolerance: f64) {
     assert!(

@@ -14,7 +14,7 @@ pub const Z95: f64 = 1.959_963_984_540_054;
 /// colour-swapped game pair.
 ///
 /// ```
-/// use framework::runner::Stats;
+/// use runner::Stats;
 /// let mut s = Stats::default();
 /// s.add_game(1.0);
 /// s.add_game(0.5);
@@ -63,7 +63,7 @@ impl Stats {
     /// The same results from the opponent's side.
     ///
     /// ```
-    /// use framework::runner::Stats;
+    /// use runner::Stats;
     /// let s = Stats { wins: 3, draws: 1, losses: 2, penta: [1, 0, 0, 2, 0], pairs_wl: 0 };
     /// let o = s.flipped();
     /// assert_eq!((o.wins, o.losses, o.penta), (2, 3, [0, 2, 0, 0, 1]));
@@ -185,7 +185,7 @@ pub struct EloEstimate {
 /// Logistic Elo difference for a score fraction.
 ///
 /// ```
-/// use framework::runner::score_to_elo;
+/// use runner::score_to_elo;
 /// assert_eq!(score_to_elo(0.5), 0.0);
 /// assert!((score_to_elo(0.75) - 190.848).abs() < 1e-3);
 /// ```
@@ -356,7 +356,7 @@ impl fmt::Display for EloEstimate {
 /// (fastchess's default model).
 ///
 /// ```
-/// use framework::runner::{Sprt, SprtState, Stats};
+/// use runner::{Sprt, SprtState, Stats};
 /// let sprt = Sprt::new(0.0, 5.0, 0.05, 0.05).unwrap();
 /// assert!((sprt.lower_bound() + 2.944).abs() < 1e-3);
 /// let stats = Stats { penta: [10, 40, 100, 60, 20], ..Stats::default() };

@@ -1,18 +1,18 @@
 //! Rulings beyond the rules of play: who can still mate when a flag falls, score
 //! adjudication, and a late answer losing on time.
 
-mod runner_common;
+mod common;
 
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
+use common::{faulty, instant};
 use framework::chess::{Board, Color};
 use framework::notation::pgn::GameResult;
-use framework::runner::{
+use runner::{
     AdjudicationRules, Adjudicator, DrawRule, Engine, GameSettings, Opening, Player, Ruling, Score,
     Termination, can_possibly_mate, play_game,
 };
-use runner_common::{faulty, instant};
 
 fn board(fen: &str) -> Board {
     Board::from_fen(fen).unwrap()
@@ -86,8 +86,8 @@ fn draw_adjudication_needs_both_sides_quiet_for_the_whole_streak() {
 #[test]
 fn score_adjudication_ends_a_game_between_engines() {
     // The instant engine always reports `score cp 0`: a draw as soon as the rule allows.
-    let a = instant("a", framework::runner::TimeControl::nodes(1));
-    let b = instant("b", framework::runner::TimeControl::nodes(1));
+    let a = instant("a", runner::TimeControl::nodes(1));
+    let b = instant("b", runner::TimeControl::nodes(1));
     let settings = GameSettings {
         adjudication: AdjudicationRules {
             draw: Some(DrawRule {

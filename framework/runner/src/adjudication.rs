@@ -4,7 +4,7 @@
 //! The rules themselves (mate, stalemate, repetition, fifty moves, insufficient
 //! material) are [`Board::outcome`]'s; nothing here second-guesses them.
 
-use crate::chess::{Bitboard, Board, Color, PieceType};
+use framework::chess::{Bitboard, Board, Color, PieceType};
 
 use super::engine::Score;
 
@@ -25,7 +25,7 @@ use super::engine::Score;
 ///
 /// ```
 /// use framework::chess::{Board, Color};
-/// use framework::runner::can_possibly_mate;
+/// use runner::can_possibly_mate;
 /// let kn_vs_k = Board::from_fen("8/8/4k3/8/8/3N4/8/4K3 w - - 0 1").unwrap();
 /// assert!(!can_possibly_mate(&kn_vs_k, Color::White));
 /// assert!(!can_possibly_mate(&kn_vs_k, Color::Black));
@@ -70,7 +70,7 @@ fn non_king(board: &Board, color: Color) -> Bitboard {
 /// Optional adjudication by engine scores, in the manner of cutechess/fastchess.
 ///
 /// ```
-/// use framework::runner::AdjudicationRules;
+/// use runner::AdjudicationRules;
 /// let rules = AdjudicationRules::default();
 /// assert!(rules.draw.is_none() && rules.resign.is_none() && rules.max_plies.is_none());
 /// ```
@@ -110,7 +110,7 @@ pub struct ResignRule {
 ///
 /// ```
 /// use framework::chess::Color;
-/// use framework::runner::{AdjudicationRules, Adjudicator, ResignRule, Score};
+/// use runner::{AdjudicationRules, Adjudicator, ResignRule, Score};
 /// let rules = AdjudicationRules { resign: Some(ResignRule { move_count: 2, score_cp: 500 }), ..Default::default() };
 /// let mut adj = Adjudicator::new(rules);
 /// let mut ruling = None;
@@ -118,7 +118,7 @@ pub struct ResignRule {
 ///     ruling = ruling.or(adj.record(Color::White, Some(Score::Cp(900)), 10));
 ///     ruling = ruling.or(adj.record(Color::Black, Some(Score::Cp(-900)), 10));
 /// }
-/// assert_eq!(ruling, Some(framework::runner::Ruling::Resign { loser: Color::Black }));
+/// assert_eq!(ruling, Some(runner::Ruling::Resign { loser: Color::Black }));
 /// ```
 #[derive(Debug, Clone)]
 pub struct Adjudicator {

@@ -5,13 +5,13 @@ use std::path::Path;
 
 use thiserror::Error;
 
-use crate::chess::{Board, Move};
-use crate::notation::pgn::read_games;
+use framework::chess::{Board, Move};
+use framework::notation::pgn::read_games;
 
 /// One opening: a starting position and the moves played from it before the engines take over.
 ///
 /// ```
-/// use framework::runner::Opening;
+/// use runner::Opening;
 /// let o = Opening::from_fen("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1").unwrap();
 /// assert!(o.moves.is_empty());
 /// assert_eq!(o.board().fen(), "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1");
@@ -38,7 +38,7 @@ impl Opening {
     /// EPD operations (`bm ...; id ...;`) are ignored.
     ///
     /// ```
-    /// use framework::runner::Opening;
+    /// use runner::Opening;
     /// let o = Opening::from_fen("4k3/8/8/8/8/8/4P3/4K3 w - - bm e4; id \"x\";").unwrap();
     /// assert_eq!(o.start.fen(), "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1");
     /// ```
@@ -103,7 +103,7 @@ pub enum OpeningError {
 /// Reads EPD/FEN lines; blank lines and lines starting with `#` are skipped.
 ///
 /// ```
-/// use framework::runner::parse_epd;
+/// use runner::parse_epd;
 /// let ops = parse_epd("# suite\n4k3/8/8/8/8/8/4P3/4K3 w - -\n\n", "x.epd").unwrap();
 /// assert_eq!(ops.len(), 1);
 /// assert!(parse_epd("nonsense w - -\n", "y.epd").unwrap_err().to_string().starts_with("y.epd:1:"));
@@ -133,7 +133,7 @@ pub fn parse_epd(text: &str, path: &str) -> Result<Vec<Opening>, OpeningError> {
 /// Reads PGN games and keeps the first `max_plies` plies of each (all of them for `None`).
 ///
 /// ```
-/// use framework::runner::parse_pgn_openings;
+/// use runner::parse_pgn_openings;
 /// let ops = parse_pgn_openings("1. e4 e5 2. Nf3 Nc6 *\n\n1. d4 d5 *\n", Some(3), "o.pgn").unwrap();
 /// assert_eq!(ops.len(), 2);
 /// assert_eq!(ops[0].moves.len(), 3);
@@ -196,7 +196,7 @@ pub fn load_openings(path: &Path, max_plies: Option<usize>) -> Result<Vec<Openin
 /// across platforms and versions, which a library RNG does not promise.
 ///
 /// ```
-/// use framework::runner::SplitMix64;
+/// use runner::SplitMix64;
 /// let mut a = SplitMix64::new(7);
 /// let mut b = SplitMix64::new(7);
 /// assert_eq!(a.next_u64(), b.next_u64());
@@ -228,7 +228,7 @@ impl SplitMix64 {
 /// Shuffles `items` in place (Fisher–Yates) with a seeded generator.
 ///
 /// ```
-/// use framework::runner::shuffle;
+/// use runner::shuffle;
 /// let mut v: Vec<u32> = (0..10).collect();
 /// shuffle(&mut v, 42);
 /// let mut w: Vec<u32> = (0..10).collect();

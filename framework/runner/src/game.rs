@@ -8,9 +8,9 @@ use std::fmt;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-use crate::chess::{Board, Color, DrawReason, Move, MoveError, Outcome};
-use crate::notation::pgn::{GameResult, PgnGame};
-use crate::uci::CONSTRUCTION_LIMIT;
+use framework::chess::{Board, Color, DrawReason, Move, MoveError, Outcome};
+use framework::notation::pgn::{GameResult, PgnGame};
+use framework::uci::CONSTRUCTION_LIMIT;
 
 use super::adjudication::{AdjudicationRules, Adjudicator, Ruling, can_possibly_mate};
 use super::clock::{Clock, TimeControl};
@@ -20,7 +20,7 @@ use super::openings::Opening;
 /// One participant: how to start its engine and the time control it plays under.
 ///
 /// ```
-/// use framework::runner::{EngineConfig, Player, TimeControl};
+/// use runner::{EngineConfig, Player, TimeControl};
 /// let p = Player::new(EngineConfig::new("sf", "stockfish"), "10+0.1".parse().unwrap());
 /// assert_eq!(p.name(), "sf");
 /// ```
@@ -47,7 +47,7 @@ impl Player {
 /// Everything about how games are run that is not the players or the opening.
 ///
 /// ```
-/// use framework::runner::GameSettings;
+/// use runner::GameSettings;
 /// let s = GameSettings::default();
 /// assert_eq!(s.margin.as_millis(), 100);
 /// ```
@@ -85,7 +85,7 @@ impl Default for GameSettings {
 /// Why a game ended. The PGN `Termination` tag is [`Termination::tag`].
 ///
 /// ```
-/// use framework::runner::Termination;
+/// use runner::Termination;
 /// assert_eq!(Termination::Crash.tag(), "crash");
 /// assert_eq!(Termination::MemoryLimit.to_string(), "memory limit");
 /// ```
@@ -366,7 +366,7 @@ fn engine_fault(engine: &mut Engine, side: Color, who: &str, err: EngineError) -
 /// # #[cfg(unix)] {
 /// use std::sync::atomic::AtomicBool;
 /// use framework::notation::pgn::GameResult;
-/// use framework::runner::*;
+/// use runner::*;
 /// let script = r#"while read cmd rest; do case $cmd in
 ///     uci) echo uciok;; isready) echo readyok;; go) echo "bestmove e2e4";; quit) exit 0;; esac; done"#;
 /// let player = |name: &str| Player::new(EngineConfig::new(name, "sh").arg("-c").arg(script), "1+0".parse().unwrap());

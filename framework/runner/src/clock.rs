@@ -13,7 +13,7 @@ use thiserror::Error;
 ///
 /// ```
 /// use std::time::Duration;
-/// use framework::runner::TimeControl;
+/// use runner::TimeControl;
 /// let tc: TimeControl = "10+0.1".parse().unwrap();
 /// assert_eq!(tc.base, Some(Duration::from_secs(10)));
 /// assert_eq!(tc.increment, Duration::from_millis(100));
@@ -96,7 +96,7 @@ impl TimeControl {
     ///
     /// ```
     /// use std::time::Duration;
-    /// use framework::runner::TimeControl;
+    /// use runner::TimeControl;
     /// let tc = TimeControl::clock(Duration::from_secs(5), Duration::from_millis(50));
     /// assert_eq!(tc.to_string(), "5+0.05");
     /// ```
@@ -119,7 +119,7 @@ impl TimeControl {
     /// A fixed node count per move.
     ///
     /// ```
-    /// use framework::runner::TimeControl;
+    /// use runner::TimeControl;
     /// assert_eq!(TimeControl::nodes(1000).to_string(), "-");
     /// ```
     pub fn nodes(nodes: u64) -> TimeControl {
@@ -168,7 +168,7 @@ impl fmt::Display for TimeControl {
 ///
 /// ```
 /// use std::time::Duration;
-/// use framework::runner::{Clock, TimeControl};
+/// use runner::{Clock, TimeControl};
 /// let mut clock = Clock::new("1+0.1".parse().unwrap());
 /// assert!(clock.spend(Duration::from_millis(400), Duration::ZERO));
 /// assert_eq!(clock.remaining(), Some(Duration::from_millis(700)));
@@ -206,7 +206,7 @@ impl Clock {
     ///
     /// ```
     /// use std::time::Duration;
-    /// use framework::runner::Clock;
+    /// use runner::Clock;
     /// let mut clock = Clock::new("2/10".parse().unwrap());
     /// assert_eq!(clock.moves_to_go(), Some(2));
     /// clock.spend(Duration::from_secs(1), Duration::ZERO);
@@ -224,7 +224,7 @@ impl Clock {
     ///
     /// ```
     /// use std::time::Duration;
-    /// use framework::runner::{Clock, TimeControl};
+    /// use runner::{Clock, TimeControl};
     /// let (margin, untimed) = (Duration::from_millis(100), Duration::from_secs(60));
     /// assert_eq!(Clock::new("3+1".parse().unwrap()).deadline(margin, untimed), Duration::from_millis(3100));
     /// assert_eq!(Clock::new(TimeControl::nodes(10)).deadline(margin, untimed), untimed);

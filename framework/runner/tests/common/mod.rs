@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::process::Command;
 use std::sync::OnceLock;
 
-use framework::runner::{EngineConfig, Player, TimeControl};
+use runner::{EngineConfig, Player, TimeControl};
 
 /// The `instant_engine` example binary, built on demand when `cargo test` did not
 /// build examples (e.g. `cargo test --test runner_game`).
@@ -22,7 +22,7 @@ pub fn instant_engine() -> PathBuf {
             .join(format!("instant_engine{}", std::env::consts::EXE_SUFFIX));
         if !path.exists() {
             let mut cargo = Command::new(env!("CARGO"));
-            cargo.args(["build", "-p", "framework", "--example", "instant_engine"]);
+            cargo.args(["build", "-p", "runner", "--example", "instant_engine"]);
             if profile_dir.file_name().is_some_and(|n| n == "release") {
                 cargo.arg("--release");
             }
@@ -41,7 +41,7 @@ pub fn instant_engine() -> PathBuf {
 
 /// The fault-injecting Python engine, misbehaving with `fault` at its `at`-th search.
 pub fn faulty(name: &str, fault: &str, at: u32) -> EngineConfig {
-    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/engines/faulty.py");
+    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/engines/faulty.py");
     EngineConfig::new(name, "python3")
         .arg(script.display().to_string())
         .arg(fault)

@@ -1,14 +1,14 @@
 //! Whole tournaments: pairing, colour swaps, concurrency, faults, stopping.
 
-mod runner_common;
+mod common;
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use framework::runner::{
+use common::{faulty, instant};
+use runner::{
     Format, GameSettings, Opening, Player, Sprt, SprtState, StopReason, Termination, TimeControl,
     TournamentConfig, parse_epd, run_tournament,
 };
-use runner_common::{faulty, instant};
 
 const OPENINGS: &str = "\
 rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1
@@ -148,8 +148,7 @@ fn a_stop_request_ends_the_match_with_only_finished_games_counted() {
 #[test]
 fn pgn_openings_are_played_from_their_start_with_the_book_moves() {
     let openings =
-        framework::runner::parse_pgn_openings("1. e4 e5 2. Nf3 Nc6 3. Bb5 *\n", Some(4), "o.pgn")
-            .unwrap();
+        runner::parse_pgn_openings("1. e4 e5 2. Nf3 Nc6 3. Bb5 *\n", Some(4), "o.pgn").unwrap();
     let players = vec![
         instant("a", TimeControl::nodes(1)),
         instant("b", TimeControl::nodes(1)),

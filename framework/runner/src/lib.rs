@@ -1,5 +1,5 @@
 //! The GUI-less match runner: UCI engine processes, clocks, games refereed by the
-//! framework's [`Board`](crate::chess::Board), opening suites, schedules and statistics.
+//! framework's [`Board`](framework::chess::Board), opening suites, schedules and statistics.
 //!
 //! - [`engine`]: one UCI engine process (handshake, search with a deadline, faults).
 //! - [`clock`]: time controls and clocks.
@@ -10,7 +10,7 @@
 //! - [`stats`]: W/D/L, pentanomial, Elo, normalized Elo, LOS, SPRT.
 //!
 //! ```
-//! use framework::runner::{Stats, pairs_for_games};
+//! use runner::{Stats, pairs_for_games};
 //! assert_eq!(pairs_for_games(99), 50);
 //! let s = Stats { wins: 60, draws: 20, losses: 20, ..Stats::default() };
 //! assert!(s.elo_wdl().unwrap().elo > 0.0);

@@ -11,12 +11,12 @@ use std::process::Command;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
-use framework::runner::{
+use runner::{
     EngineConfig, Format, GameSettings, Player, TimeControl, TournamentConfig, parse_epd,
     run_tournament,
 };
 
-const OPENINGS: &str = include_str!("../../openings/default.epd");
+const OPENINGS: &str = include_str!("../../../openings/default.epd");
 
 fn instant_engine() -> PathBuf {
     let exe = std::env::current_exe().expect("bench executable path");
@@ -34,7 +34,7 @@ fn instant_engine() -> PathBuf {
                 "build",
                 "--release",
                 "-p",
-                "framework",
+                "runner",
                 "--example",
                 "instant_engine",
             ])
