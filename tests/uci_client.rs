@@ -15,7 +15,7 @@ fn python_chess_plays_a_whole_game_against_a_bot_engine() {
         .is_ok_and(|s| s.success());
     assert!(
         available,
-        "python-chess is needed: `python3 -m pip install chess` (.ci/run installs it)"
+        "python-chess is needed: `scripts/test` installs it into a venv under target/"
     );
     let player = build("evil_bot");
     let stopper = build(test_bot("waits_for_stop"));
