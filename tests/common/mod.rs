@@ -50,6 +50,9 @@ pub struct Engine {
     stdin: Option<ChildStdin>,
     lines: Receiver<String>,
     stderr: Arc<Mutex<String>>,
+    /// The stderr collector: it ends at end of file, so joining it after the
+    /// process exits means every line the process wrote has been collected.
+    stderr_collector: Option<std::thread::JoinHandle<()>>,
 }
 
 impl Engine {
@@ -74,7 +77,7 @@ impl Engine {
         });
         let stderr = Arc::new(Mutex::new(String::new()));
         let sink = stderr.clone();
-        std::thread::spawn(move || {
+        let stderr_collector = std::thread::spawn(move || {
             for line in BufReader::new(stderr_pipe).lines() {
                 let Ok(line) = line else { break };
                 let mut text = sink.lock().unwrap();
@@ -87,6 +90,7 @@ impl Engine {
             stdin,
             lines,
             stderr,
+            stderr_collector: Some(stderr_collector),
         }
     }
 
@@ -125,8 +129,26 @@ impl Engine {
         }
     }
 
+    /// What the process has written to stderr so far: the collector thread may
+    /// still be behind, so a test waiting for a line uses [`Self::stderr_containing`].
     pub fn stderr(&self) -> String {
         self.stderr.lock().unwrap().clone()
+    }
+
+    /// Stderr once it contains `needle`, waiting up to `timeout` for the
+    /// collector thread to catch up; `None` if it never does.
+    pub fn stderr_containing(&self, needle: &str, timeout: Duration) -> Option<String> {
+        let deadline = Instant::now() + timeout;
+        loop {
+            let text = self.stderr();
+            if text.contains(needle) {
+                return Some(text);
+            }
+            if Instant::now() >= deadline {
+                return None;
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
     }
 
     /// The exit status, if the process ends within `timeout`.
@@ -134,8 +156,11 @@ impl Engine {
         let deadline = Instant::now() + timeout;
         loop {
             if let Some(status) = self.child.try_wait().unwrap() {
-                // Let the stderr reader drain what the process wrote last.
-                std::thread::sleep(Duration::from_millis(100));
+                if let Some(collector) = self.stderr_collector.take() {
+                    collector
+                        .join()
+                        .expect("the stderr collector does not panic");
+                }
                 return Some(status);
             }
             if Instant::now() > deadline {
