@@ -820,7 +820,7 @@ impl Analyzer {
         let go = self.options.limit.go();
         let answer =
             engine.search_until(Some(position), &go, self.options.search_timeout, Some(stop))?;
-        let engine_name = engine.name().to_string();
+        let engine_name = engine.id_name().unwrap_or(engine.name()).to_string();
         let eval = answer
             .info
             .score

@@ -252,7 +252,7 @@ fn analyze_all(
                         })?;
                 }
                 if !args.quiet {
-                    bar.println(game_line(number, game, &analysis));
+                    say(&bar, game_line(number, game, &analysis));
                 }
                 outcome.finished.push((game.clone(), analysis));
             }
@@ -261,7 +261,7 @@ fn analyze_all(
                 break;
             }
             Err(err) => {
-                bar.println(format!("game {number}: not analysed: {err}"));
+                say(&bar, format!("game {number}: not analysed: {err}"));
                 bar.inc((game.moves.len() + 1) as u64);
                 outcome.failed += 1;
             }
@@ -269,6 +269,15 @@ fn analyze_all(
     }
     bar.finish_and_clear();
     Ok(outcome)
+}
+
+/// A line on stderr, above the progress bar if there is one.
+fn say(bar: &ProgressBar, line: String) {
+    if bar.is_hidden() {
+        eprintln!("{line}");
+    } else {
+        bar.println(line);
+    }
 }
 
 fn progress_bar(games: &[PgnGame], quiet: bool) -> ProgressBar {
