@@ -201,8 +201,9 @@ pub fn win_percent(eval: Eval) -> f64 {
 /// ```
 /// use challenge::analyze::move_accuracy;
 /// assert_eq!(move_accuracy(60.0, 65.0), 100.0);
-/// assert!((move_accuracy(60.0, 60.0 - 1e-9) - 100.0).abs() < 1e-6);
-/// assert!((move_accuracy(70.0, 50.0) - 43.47).abs() < 0.01);
+/// // The bonus point lifts tiny drops above 100: clamped.
+/// assert_eq!(move_accuracy(60.0, 59.99), 100.0);
+/// assert!((move_accuracy(70.0, 50.0) - 41.02).abs() < 0.01);
 /// ```
 pub fn move_accuracy(before: f64, after: f64) -> f64 {
     if after >= before {
@@ -924,4 +925,203 @@ pub fn summarize(
             player
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// lila's `AccuracyPercentTest` (`modules/analyse/src/test`), same games and tolerances:
+    /// evaluations after each move in centipawns for White, the side that moved first, and
+    /// the expected (White, Black) accuracies with their tolerances.
+    #[test]
+    fn game_accuracy_agrees_with_lilas_own_tests() {
+        let repeat = |pair: [i32; 2], n: usize| pair.repeat(n);
+        // (evaluations, first mover, White's (accuracy, tolerance), Black's).
+        type Case = (Vec<i32>, Color, (f64, f64), (f64, f64));
+        let cases: Vec<Case> = vec![
+            (vec![15, 15], Color::White, (100.0, 1.0), (100.0, 1.0)),
+            (vec![-900, -900], Color::White, (10.0, 5.0), (100.0, 1.0)),
+            (vec![15, 900], Color::White, (100.0, 1.0), (10.0, 5.0)),
+            (vec![-900, 0], Color::White, (10.0, 5.0), (10.0, 5.0)),
+            (vec![15; 20], Color::White, (100.0, 1.0), (100.0, 1.0)),
+            (
+                [vec![15; 20], vec![-900]].concat(),
+                Color::White,
+                (50.0, 5.0),
+                (100.0, 1.0),
+            ),
+            (
+                [vec![15; 21], vec![900]].concat(),
+                Color::White,
+                (100.0, 1.0),
+                (50.0, 5.0),
+            ),
+            (repeat([-50, 15], 5), Color::White, (76.0, 8.0), (76.0, 8.0)),
+            (
+                repeat([-50, 15], 50),
+                Color::White,
+                (76.0, 8.0),
+                (76.0, 8.0),
+            ),
+            (
+                repeat([-135, 15], 50),
+                Color::White,
+                (54.0, 8.0),
+                (54.0, 8.0),
+            ),
+            (
+                repeat([-435, 15], 50),
+                Color::White,
+                (20.0, 8.0),
+                (20.0, 8.0),
+            ),
+            (vec![15, 15], Color::Black, (100.0, 1.0), (100.0, 1.0)),
+            (vec![900, 900], Color::Black, (100.0, 1.0), (10.0, 5.0)),
+            (vec![15, -900], Color::Black, (10.0, 5.0), (100.0, 1.0)),
+            (vec![900, 0], Color::Black, (10.0, 5.0), (10.0, 5.0)),
+        ];
+        for (cps, first, (white, white_tol), (black, black_tol)) in cases {
+            let evals: Vec<Eval> = cps.iter().map(|&cp| Eval::Cp(cp)).collect();
+            let [w, b] = game_accuracy(first, Eval::Cp(INITIAL_CP), &evals);
+            let (w, b) = (w.unwrap(), b.unwrap());
+            assert!(
+                (w - white).abs() <= white_tol,
+                "{cps:?} {first:?}: White {w}"
+            );
+            assert!(
+                (b - black).abs() <= black_tol,
+                "{cps:?} {first:?}: Black {b}"
+            );
+        }
+        for first in [Color::White, Color::Black] {
+            assert_eq!(game_accuracy(first, Eval::Cp(15), &[]), [None, None]);
+            let one = game_accuracy(first, Eval::Cp(15), &[Eval::Cp(15)]);
+            assert_eq!(one.iter().filter(|a| a.is_none()).count(), 1);
+        }
+    }
+
+    #[test]
+    fn judgement_thresholds_are_lilas_winning_chance_drops() {
+        // Just below and at 0.1 / 0.2 / 0.3 of winning chances, from an equal position.
+        let cp_for_drop = |drop: f64| {
+            // wc(cp) = -drop  <=>  cp = ln((1 - drop) / (1 + drop)) / 0.00368208
+            ((1.0 - drop) / (1.0 + drop)).ln() / WIN_SLOPE
+        };
+        for (drop, want) in [
+            (0.1, Some(Judgement::Inaccuracy)),
+            (0.2, Some(Judgement::Mistake)),
+            (0.3, Some(Judgement::Blunder)),
+        ] {
+            let at = cp_for_drop(drop).floor() as i32; // a hair past the threshold
+            let short = cp_for_drop(drop - 0.002).ceil() as i32;
+            assert_eq!(
+                judge(Eval::Cp(0), Eval::Cp(at), Color::White),
+                want,
+                "{drop}"
+            );
+            assert_eq!(
+                judge(Eval::Cp(0), Eval::Cp(-at), Color::Black),
+                want,
+                "{drop}"
+            );
+            assert_ne!(
+                judge(Eval::Cp(0), Eval::Cp(short), Color::White),
+                want,
+                "{drop}"
+            );
+        }
+        // Advice uses uncapped centipawns: +30.00 to +12.00 is no drop worth naming.
+        assert_eq!(judge(Eval::Cp(3000), Eval::Cp(1200), Color::White), None);
+    }
+
+    #[test]
+    fn mate_advice_follows_lila() {
+        use Judgement::*;
+        // Mate created against the mover, by how bad the position already was.
+        assert_eq!(
+            judge(Eval::Cp(-1000), Eval::Mate(-5), Color::White),
+            Some(Inaccuracy)
+        );
+        assert_eq!(
+            judge(Eval::Cp(-800), Eval::Mate(-5), Color::White),
+            Some(Mistake)
+        );
+        assert_eq!(
+            judge(Eval::Cp(-700), Eval::Mate(-5), Color::White),
+            Some(Blunder)
+        );
+        assert_eq!(
+            judge(Eval::Cp(800), Eval::Mate(5), Color::Black),
+            Some(Mistake)
+        );
+        // Mate lost, by what is left.
+        assert_eq!(
+            judge(Eval::Mate(2), Eval::Cp(1000), Color::White),
+            Some(Inaccuracy)
+        );
+        assert_eq!(
+            judge(Eval::Mate(2), Eval::Cp(701), Color::White),
+            Some(Mistake)
+        );
+        assert_eq!(
+            judge(Eval::Mate(2), Eval::Cp(700), Color::White),
+            Some(Blunder)
+        );
+        assert_eq!(
+            judge(Eval::Mate(2), Eval::Mate(-3), Color::White),
+            Some(Blunder)
+        );
+        assert_eq!(
+            judge(Eval::Mate(-2), Eval::Cp(-701), Color::Black),
+            Some(Mistake)
+        );
+        // A slower mate, escaping a mate, or finding one: no judgement.
+        assert_eq!(judge(Eval::Mate(2), Eval::Mate(6), Color::White), None);
+        assert_eq!(judge(Eval::Mate(-2), Eval::Cp(-300), Color::White), None);
+        assert_eq!(judge(Eval::Cp(0), Eval::Mate(3), Color::White), None);
+    }
+
+    #[test]
+    fn analysis_comments_are_replaced_and_other_text_kept() {
+        let text = "[%eval 0.30] Mistake. Nf3 was best. [%clk 0:01:00] nice";
+        assert_eq!(strip_analysis(text), "[%clk 0:01:00] nice");
+        assert_eq!(strip_analysis("[%eval 0.3"), "");
+        assert_eq!(strip_analysis("Mistake. was best."), "Mistake. was best.");
+    }
+
+    #[test]
+    fn a_reread_annotation_scores_like_the_original() {
+        let game = &framework::notation::pgn::read_games(
+            "[FEN \"4k3/8/8/8/8/8/4P3/4K3 w - - 0 1\"]\n1. e4 Kd7 2. Kd2 Kd6 *",
+        )
+        .games[0];
+        let mut board = game.start.clone();
+        let evals = [90, 150, -20, 400, 1500];
+        let mut positions = Vec::new();
+        for (i, cp) in evals.into_iter().enumerate() {
+            let played = game.moves.get(i).copied();
+            let best = board
+                .legal_moves_vec()
+                .into_iter()
+                .find(|&m| Some(m) != played)
+                .unwrap();
+            positions.push(PositionEval {
+                eval: Some(Eval::Cp(cp)),
+                best: Some(best),
+            });
+            if let Some(&mv) = game.moves.get(i) {
+                board.make_move(mv);
+            }
+        }
+        let original = score_game(game, &positions);
+        assert!(original.annotated.intro.as_deref() == Some("[%eval 0.90]"));
+        assert_eq!(
+            original.sides[1].blunders, 1,
+            "2... Kd6 drops from +4.00 to +15.00"
+        );
+        let reread = rescore_annotated(&original.annotated).expect("every move has its eval");
+        assert_eq!(reread.sides, original.sides);
+        assert_eq!(reread.annotated, original.annotated);
+    }
 }
