@@ -112,6 +112,11 @@ pub fn run(args: AnalyzeArgs) -> Result<()> {
             }
         );
     }
+    ensure!(
+        outcome.failed == 0,
+        "{} of the games could not be analysed (the reasons are above)",
+        outcome.failed
+    );
     Ok(())
 }
 

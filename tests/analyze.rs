@@ -305,6 +305,7 @@ fn an_engine_without_scores_fails_that_game_with_the_reason() {
         "{stderr}"
     );
     assert!(stdout.contains("0 games analysed") && stdout.contains("(1 could not be analysed)"));
+    assert!(!out.status.success(), "a failed game fails the command");
 }
 
 #[test]
