@@ -1,5 +1,7 @@
 //! `challenge`: the kit's one command-line program.
 
+mod analyze;
+mod analyze_cli;
 mod bots;
 mod challenge;
 mod engine_build;
@@ -56,6 +58,8 @@ enum Commands {
         #[command(flatten)]
         limit: LimitArgs,
     },
+    /// Check the moves of PGN games with a UCI engine: accuracy, centipawn loss, blunders.
+    Analyze(analyze_cli::AnalyzeArgs),
     #[command(flatten)]
     Challenge(challenge::ChallengeCommand),
 }
@@ -90,6 +94,7 @@ fn main() -> ExitCode {
         Commands::Play(args) => play::run(args),
         Commands::Challenge(cmd) => challenge::run(cmd),
         Commands::Match(args) => match_cmd::run(*args),
+        Commands::Analyze(args) => analyze_cli::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
