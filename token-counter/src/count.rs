@@ -71,7 +71,7 @@ impl StandardNames {
     }
 
     /// The context of the group at `toks[i]`, which sits in `outer`.
-    fn context_of(&self, toks: &[Tok], i: usize, outer: Context) -> Context {
+    pub(crate) fn context_of(&self, toks: &[Tok], i: usize, outer: Context) -> Context {
         if outer == Context::FileMacro {
             return outer;
         }

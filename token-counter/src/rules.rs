@@ -11,7 +11,7 @@ use std::fmt;
 use proc_macro2::Delimiter;
 use serde::Serialize;
 
-use crate::count::is_macro_body;
+use crate::count::{Context, StandardNames};
 use crate::tokens::{Pos, Tok};
 
 /// The standard-library modules a bot may name, after `std::`, `core::` or
@@ -323,7 +323,13 @@ impl fmt::Display for Violation {
 }
 
 /// Runs every token-level check over `toks` and, recursively, their groups.
-pub(crate) fn check_tokens(toks: &[Tok], in_macro: bool, out: &mut Vec<Violation>) {
+pub(crate) fn check_tokens(
+    toks: &[Tok],
+    ctx: Context,
+    standard: &StandardNames,
+    out: &mut Vec<Violation>,
+) {
+    let in_macro = ctx != Context::Code;
     for (i, tok) in toks.iter().enumerate() {
         let next = toks.get(i + 1);
         let after_dot = i > 0 && toks[i - 1].is_punct(".");
@@ -360,12 +366,8 @@ pub(crate) fn check_tokens(toks: &[Tok], in_macro: bool, out: &mut Vec<Violation
                         "a macro defined under a name taken from a macro variable (`macro_rules! $name`)",
                     ));
                 }
-                if FORBIDDEN_MACROS.contains(&name) && next.is_some_and(|t| t.is_punct("!")) {
-                    out.push(Violation::new(
-                        Rule::ForbiddenMacro,
-                        tok.pos(),
-                        format!("the macro `{name}!` is refused"),
-                    ));
+                if FORBIDDEN_MACROS.contains(&name) {
+                    check_macro_name(name, next, ctx, tok.pos(), out);
                 }
                 let is_root = STD_ROOTS.contains(&name) || name == "framework";
                 if is_root && !after_dot {
@@ -404,19 +406,52 @@ pub(crate) fn check_tokens(toks: &[Tok], in_macro: bool, out: &mut Vec<Violation
             }
             Tok::Punct { op, .. } if op == "#" => {
                 let bang = usize::from(next.is_some_and(|t| t.is_punct("!")));
-                if let Some(inner) = toks
+                match toks
                     .get(i + 1 + bang)
                     .and_then(|t| t.group(Delimiter::Bracket))
                 {
-                    check_attribute(inner, tok.pos(), out);
+                    Some(inner) => check_attribute(inner, tok.pos(), out),
+                    // Only attributes start with `#`; a `#` alone can only be
+                    // meant for a macro to splice before `[no_mangle]`, where
+                    // the attribute check would never see it.
+                    None => out.push(Violation::new(
+                        Rule::MacroVariableSplice,
+                        tok.pos(),
+                        "a `#` that does not start an attribute (a macro could splice it into one)",
+                    )),
                 }
             }
             Tok::Group { inner, .. } => {
-                check_tokens(inner, in_macro || is_macro_body(toks, i), out)
+                check_tokens(inner, standard.context_of(toks, i, ctx), standard, out)
             }
             _ => {}
         }
     }
+}
+
+/// A refused macro's name: refused before `!` anywhere; before a macro
+/// variable (`include_str $bang ("x")`, the `!` spliced in); and anywhere in
+/// the arguments of a macro the file defines, which could splice it in front
+/// of a `!` (`$name $bang (...)`).
+fn check_macro_name(
+    name: &str,
+    next: Option<&Tok>,
+    ctx: Context,
+    pos: Pos,
+    out: &mut Vec<Violation>,
+) {
+    let message = if next.is_some_and(|t| t.is_punct("!")) {
+        format!("the macro `{name}!` is refused")
+    } else if ctx != Context::Code && next.is_some_and(|t| t.is_punct("$")) {
+        format!("`{name}` followed by a macro variable, which could splice in the `!` of `{name}!`")
+    } else if ctx == Context::FileMacro {
+        format!(
+            "`{name}` in the arguments of a macro the file defines, which could call `{name}!` with it"
+        )
+    } else {
+        return;
+    };
+    out.push(Violation::new(Rule::ForbiddenMacro, pos, message));
 }
 
 fn check_name_printer(name: &str, pos: Pos, out: &mut Vec<Violation>) {

@@ -143,6 +143,40 @@ fn refused_macros_by_every_path_and_rename() {
 }
 
 #[test]
+fn example_bang_spliced_from_a_variable() {
+    example_breaks(
+        "macro_rules! m { ($b:tt) => { include_str $b (\"x\") }; }",
+        &[Rule::ForbiddenMacro],
+    );
+}
+
+#[test]
+fn example_refused_name_handed_to_a_file_macro() {
+    example_breaks("fn f() { m!(include_str, !); }", &[Rule::ForbiddenMacro]);
+    // The whole assembly, as it would be written.
+    breaks(
+        "macro_rules! m { ($n:ident, $b:tt) => { $n $b (\"x\") }; } fn f() { m!(include_str, !); }",
+        Rule::ForbiddenMacro,
+    );
+    // Standard macros' arguments cannot splice: a variable named `file` is fine.
+    clean("fn f(file: u8) { println!(\"{}\", file); assert!(file > 0); }");
+}
+
+#[test]
+fn example_lone_hash_for_a_spliced_attribute() {
+    example_breaks("fn f() { m!(#); }", &[Rule::MacroVariableSplice]);
+    breaks(
+        "macro_rules! m { ($h:tt) => { $h[no_mangle] fn f() {} }; }\nm!(#);",
+        Rule::MacroVariableSplice,
+    );
+    breaks(
+        "macro_rules! m { ($a:tt) => { # $a fn f() {} }; }",
+        Rule::MacroVariableSplice,
+    );
+    clean("macro_rules! m { () => { #[inline] fn f() {} }; }");
+}
+
+#[test]
 fn chess_words_stay_free_outside_use() {
     clean("fn f(file: u8, line: u8, column: u8, env: u8) -> u8 { file + line + column + env }");
 }
