@@ -337,7 +337,7 @@ fn analyze_on_this_thread(source: &str) -> Result<Report, ParseError> {
     })?;
     let toks = tokens::lex(stream);
 
-    let debug_lines = debug_lines::debug_lines(&text);
+    let debug_lines = debug_lines::debug_lines(text);
     let mut tally = count::Tally {
         counted: Vec::new(),
         debug: Vec::new(),
@@ -346,7 +346,7 @@ fn analyze_on_this_thread(source: &str) -> Result<Report, ParseError> {
     let standard = count::StandardNames::of(&toks);
     count::count(&toks, count::Context::Code, &standard, &mut tally);
 
-    let mut violations = characters::check(&text);
+    let mut violations = characters::check(text);
     rules::check_tokens(&toks, count::Context::Code, &standard, &mut violations);
     rules::check_bot_shape(&file, &mut violations);
     violations.sort_by_key(|v| (v.line, v.column));
