@@ -101,7 +101,7 @@ pub fn materialize(dir: &Path, name: &str, source: &str) -> Result<BotFile> {
 pub fn run_submit(args: &SubmitArgs) -> Result<()> {
     check_name(&args.name)?;
     let shown = args.file.display().to_string();
-    let source = std::fs::read_to_string(&args.file)
+    let source = token_counter::read_source(&args.file)
         .with_context(|| format!("refused: cannot read {shown}"))?;
     let report = token_counter::analyze(&source).map_err(|err| {
         anyhow::anyhow!(

@@ -155,13 +155,32 @@ fn write_json(out: &mut dyn Write, name: &str, report: &Report) -> std::io::Resu
 }
 
 fn write_json_error(out: &mut dyn Write, name: &str, err: &FileError) -> std::io::Result<()> {
-    let (line, column) = match err {
-        FileError::Parse { source, .. } => (Some(source.line), Some(source.column)),
-        FileError::Read { .. } => (None, None),
-    };
-    let message = match err {
-        FileError::Parse { source, .. } => source.message.clone(),
-        FileError::Read { source, .. } => source.to_string(),
+    let (message, line, column) = match err {
+        FileError::Parse { source, .. } => (
+            source.message.clone(),
+            Some(source.line),
+            Some(source.column),
+        ),
+        FileError::NotUtf8 { line, column, .. } => {
+            let text = err.to_string();
+            // The message without the leading `path:line:column: `.
+            let message = text
+                .splitn(4, ':')
+                .nth(3)
+                .unwrap_or(&text)
+                .trim()
+                .to_owned();
+            (message, Some(*line), Some(*column))
+        }
+        FileError::Read { source, .. } => (source.to_string(), None, None),
+        FileError::TooLarge { .. } => (
+            format!(
+                "the file is larger than {} bytes, the most a bot file may have",
+                crate::MAX_FILE_BYTES
+            ),
+            None,
+            None,
+        ),
     };
     writeln!(
         out,

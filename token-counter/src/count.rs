@@ -1,8 +1,112 @@
-//! The counting rules of the spec, applied to the lexed tokens.
+//! The counting rules of docs/rules.md, applied to the lexed tokens.
+
+use std::collections::HashSet;
 
 use proc_macro2::Delimiter;
 
 use crate::tokens::{LitKind, Tok};
+
+/// The standard macros whose arguments are counted like ordinary code
+/// (free `;`, `,` and visibility). They parse their input as Rust, so those
+/// tokens are syntax there, never data a bot can read back. Arguments of any
+/// other macro, in particular one the file defines, pay for every token.
+pub const STANDARD_MACROS: &[&str] = &[
+    "assert",
+    "assert_eq",
+    "assert_ne",
+    "cfg",
+    "compile_error",
+    "dbg",
+    "debug_assert",
+    "debug_assert_eq",
+    "debug_assert_ne",
+    "eprint",
+    "eprintln",
+    "format",
+    "format_args",
+    "matches",
+    "panic",
+    "print",
+    "println",
+    "thread_local",
+    "todo",
+    "unimplemented",
+    "unreachable",
+    "vec",
+    "write",
+    "writeln",
+];
+
+/// Where a token sits, for the rules that differ inside macros.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Context {
+    /// Ordinary code.
+    Code,
+    /// The arguments of a standard macro, or a `macro_rules!` body: doc
+    /// comments cost, everything else as in code.
+    Macro,
+    /// The arguments of any other macro (one the file defines): doc
+    /// comments, visibility, `;` and `,` cost too. Everything nested inside
+    /// stays here, whatever it is.
+    FileMacro,
+}
+
+/// The names in [`STANDARD_MACROS`] that still mean the standard macro in
+/// this file: a file that defines a macro by one of those names
+/// (`macro_rules! vec`) or renames anything to one (`use m as vec`) loses it
+/// everywhere, because the name may then call its own macro.
+pub(crate) struct StandardNames {
+    shadowed: HashSet<String>,
+}
+
+impl StandardNames {
+    pub(crate) fn of(toks: &[Tok]) -> StandardNames {
+        let mut shadowed = HashSet::new();
+        collect_bound_names(toks, &mut shadowed);
+        StandardNames { shadowed }
+    }
+
+    fn is_standard(&self, name: &str) -> bool {
+        STANDARD_MACROS.contains(&name) && !self.shadowed.contains(name)
+    }
+
+    /// The context of the group at `toks[i]`, which sits in `outer`.
+    pub(crate) fn context_of(&self, toks: &[Tok], i: usize, outer: Context) -> Context {
+        if outer == Context::FileMacro {
+            return outer;
+        }
+        if !is_macro_body(toks, i) {
+            return outer;
+        }
+        let is_rules = i >= 3 && toks[i - 2].is_punct("!");
+        let name = if is_rules { None } else { toks[i - 2].ident() };
+        match name {
+            // `macro_rules!` itself cannot be rebound, but a file that tries
+            // gets no benefit of the doubt.
+            None if self.shadowed.contains("macro_rules") => Context::FileMacro,
+            None => Context::Macro,
+            Some(name) if self.is_standard(name) => Context::Macro,
+            Some(_) => Context::FileMacro,
+        }
+    }
+}
+
+/// Names bound by `macro_rules! name` or `as name`, anywhere.
+fn collect_bound_names(toks: &[Tok], out: &mut HashSet<String>) {
+    for (i, tok) in toks.iter().enumerate() {
+        let defines =
+            i >= 2 && toks[i - 1].is_punct("!") && toks[i - 2].ident() == Some("macro_rules");
+        let renames = i >= 1 && toks[i - 1].keyword() == Some("as");
+        if (defines || renames)
+            && let Some(name) = tok.ident()
+        {
+            out.insert(name.to_owned());
+        }
+        if let Tok::Group { inner, .. } = tok {
+            collect_bound_names(inner, out);
+        }
+    }
+}
 
 /// Per-line cost accumulator, indexed by 1-based line number.
 pub(crate) struct Tally<'a> {
@@ -62,9 +166,27 @@ pub(crate) fn visibility_len(toks: &[Tok], i: usize) -> usize {
         .and_then(|t| t.group(Delimiter::Parenthesis))
     {
         Some([one]) if matches!(one.keyword(), Some("crate" | "self" | "super")) => 2,
-        Some([first, _, ..]) if first.keyword() == Some("in") => 2,
+        Some([first, path @ ..]) if first.keyword() == Some("in") && is_plain_path(path) => 2,
         _ => 1,
     }
+}
+
+/// `a::b::c` or `::a`: identifiers joined by `::`, nothing else, so a free
+/// `pub(in ...)` can only ever hold a module path.
+fn is_plain_path(toks: &[Tok]) -> bool {
+    let toks = match toks.first() {
+        Some(t) if t.is_punct("::") => &toks[1..],
+        _ => toks,
+    };
+    !toks.is_empty()
+        && toks.len() % 2 == 1
+        && toks.iter().enumerate().all(|(k, t)| {
+            if k % 2 == 0 {
+                t.ident().is_some()
+            } else {
+                t.is_punct("::")
+            }
+        })
 }
 
 /// The length of a `#[doc = "..."]` or `#![doc = "..."]` attribute (the form
@@ -91,11 +213,14 @@ pub(crate) fn doc_attr_len(toks: &[Tok], i: usize) -> usize {
     }
 }
 
-pub(crate) fn count(toks: &[Tok], in_macro: bool, tally: &mut Tally) {
+pub(crate) fn count(toks: &[Tok], ctx: Context, standard: &StandardNames, tally: &mut Tally) {
+    // What the rules make free in code costs 1 in a file macro's arguments:
+    // there a matcher reads it back (`pub(in $($code:tt)*)`, a run of `;`).
+    let syntax_is_free = ctx != Context::FileMacro;
     let mut i = 0;
     while i < toks.len() {
         let vis = visibility_len(toks, i);
-        if vis > 0 {
+        if vis > 0 && syntax_is_free {
             i += vis;
             continue;
         }
@@ -104,7 +229,7 @@ pub(crate) fn count(toks: &[Tok], in_macro: bool, tally: &mut Tally) {
         // as a string literal (`#[doc = $s:literal]`), so it would carry data
         // for free. There it costs what it is, an attribute with a string.
         let doc = doc_attr_len(toks, i);
-        if doc > 0 && !in_macro {
+        if doc > 0 && ctx == Context::Code {
             i += doc;
             continue;
         }
@@ -113,7 +238,7 @@ pub(crate) fn count(toks: &[Tok], in_macro: bool, tally: &mut Tally) {
         match tok {
             Tok::Ident { .. } | Tok::Lifetime { .. } => tally.add(line, 1),
             Tok::Punct { op, .. } => {
-                if op != ";" && op != "," {
+                if !syntax_is_free || (op != ";" && op != ",") {
                     tally.add(line, 1);
                 }
             }
@@ -127,12 +252,14 @@ pub(crate) fn count(toks: &[Tok], in_macro: bool, tally: &mut Tally) {
                 ..
             } => tally.add(line, 1),
             Tok::Group { delim, inner, .. } => {
-                // The pair costs 1, paid by the opening delimiter. An invisible
+                // The pair costs 1, paid by the opening delimiter, everywhere:
+                // where the closer goes is structure that the opener paid for
+                // (at most two bits a pair), not free data. An invisible
                 // (`None`) group never comes from source text.
                 if *delim != Delimiter::None {
                     tally.add(line, 1);
                 }
-                count(inner, in_macro || is_macro_body(toks, i), tally);
+                count(inner, standard.context_of(toks, i, ctx), standard, tally);
             }
         }
         i += 1;

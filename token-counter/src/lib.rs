@@ -20,9 +20,11 @@
 //! # Ok::<(), token_counter::ParseError>(())
 //! ```
 
+mod characters;
 mod cli;
 mod count;
 mod debug_lines;
+mod limits;
 mod rules;
 mod tokens;
 
@@ -32,12 +34,19 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 
 pub use cli::{CountArgs, run};
-pub use rules::{ALLOWED_STD_MODULES, FORBIDDEN_ATTRIBUTES, FORBIDDEN_MACROS, Rule, Violation};
+pub use count::STANDARD_MACROS;
+pub use limits::{MAX_FILE_BYTES, MAX_NESTING, MAX_TOKENS};
+pub use rules::{
+    ALLOWED_ATTRIBUTES, ALLOWED_STD_MODULES, FORBIDDEN_ATTRIBUTES, FORBIDDEN_MACROS, NAME_PRINTERS,
+    Rule, Violation,
+};
 
 /// The token limit of a bot file.
 pub const LIMIT: usize = 1024;
 
-/// The file does not parse as Rust (or does not lex).
+/// The file does not parse as Rust (or does not lex), or is refused before
+/// parsing: over [`MAX_FILE_BYTES`], nested deeper than [`MAX_NESTING`], more
+/// than [`MAX_TOKENS`] tokens, or a `#!` shebang first line.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{line}:{column}: {message}")]
 pub struct ParseError {
@@ -59,6 +68,30 @@ pub enum FileError {
         path: PathBuf,
         /// The operating system's reason.
         source: std::io::Error,
+    },
+    /// The file is larger than [`MAX_FILE_BYTES`]; it was not read whole.
+    #[error(
+        "{}: the file is larger than {MAX_FILE_BYTES} bytes, the most a bot file may have",
+        path.display()
+    )]
+    TooLarge {
+        /// The file.
+        path: PathBuf,
+    },
+    /// The file is not UTF-8 text.
+    #[error(
+        "{}:{line}:{column}: the file is not UTF-8 text (invalid byte at offset {offset})",
+        path.display()
+    )]
+    NotUtf8 {
+        /// The file.
+        path: PathBuf,
+        /// 1-based line of the first invalid byte.
+        line: usize,
+        /// 1-based column (in characters) of the first invalid byte.
+        column: usize,
+        /// Byte offset of the first invalid byte.
+        offset: usize,
     },
     /// The file does not parse as Rust.
     #[error("{}:{source}", path.display())]
@@ -192,19 +225,32 @@ impl fmt::Display for Rendered<'_> {
 /// # Ok::<(), token_counter::ParseError>(())
 /// ```
 pub fn analyze(source: &str) -> Result<Report, ParseError> {
+    limits::check_size(source)?;
     // proc-macro2 keeps every parsed source in a thread-local map for the
     // life of the thread, so a long-lived caller (the kit, a benchmark)
     // would grow without bound. Parsing on a short thread and dropping its
-    // spans keeps each call's memory to itself.
+    // spans keeps each call's memory to itself. The thread's large stack is
+    // what lets syn's recursive parser take the deepest file the limits
+    // allow (see `limits`).
     std::thread::scope(|scope| {
-        scope
-            .spawn(|| {
+        let worker = std::thread::Builder::new()
+            .name("token-counter".into())
+            .stack_size(limits::STACK_BYTES)
+            .spawn_scoped(scope, || {
                 let result = analyze_on_this_thread(source);
                 proc_macro2::extra::invalidate_current_thread_spans();
                 result
-            })
-            .join()
-            .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+            });
+        match worker {
+            Ok(handle) => handle
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
+            Err(err) => Err(ParseError {
+                message: format!("cannot start the analysis thread: {err}"),
+                line: 1,
+                column: 1,
+            }),
+        }
     })
 }
 
@@ -217,18 +263,56 @@ pub fn analyze(source: &str) -> Result<Report, ParseError> {
 /// ```
 pub fn analyze_file(path: impl AsRef<Path>) -> Result<Report, FileError> {
     let path = path.as_ref();
-    let source = std::fs::read_to_string(path).map_err(|source| FileError::Read {
-        path: path.to_owned(),
-        source,
-    })?;
+    let source = read_source(path)?;
     analyze(&source).map_err(|source| FileError::Parse {
         path: path.to_owned(),
         source,
     })
 }
 
+/// Reads a bot file as the rules require: at most [`MAX_FILE_BYTES`] (a
+/// larger file is refused without being read whole) and UTF-8 text.
+///
+/// ```
+/// let dir = std::env::temp_dir().join("token-counter-read-doctest");
+/// std::fs::create_dir_all(&dir).unwrap();
+/// let bot = dir.join("latin1.rs");
+/// std::fs::write(&bot, b"// caf\xe9\n").unwrap();
+/// let err = token_counter::read_source(&bot).unwrap_err().to_string();
+/// assert!(err.ends_with("latin1.rs:1:7: the file is not UTF-8 text (invalid byte at offset 6)"));
+/// ```
+pub fn read_source(path: impl AsRef<Path>) -> Result<String, FileError> {
+    use std::io::Read;
+    let path = path.as_ref();
+    let read_error = |source| FileError::Read {
+        path: path.to_owned(),
+        source,
+    };
+    let file = std::fs::File::open(path).map_err(read_error)?;
+    let mut bytes = Vec::new();
+    file.take(MAX_FILE_BYTES as u64 + 1)
+        .read_to_end(&mut bytes)
+        .map_err(read_error)?;
+    if bytes.len() > MAX_FILE_BYTES {
+        return Err(FileError::TooLarge {
+            path: path.to_owned(),
+        });
+    }
+    String::from_utf8(bytes).map_err(|err| {
+        let offset = err.utf8_error().valid_up_to();
+        let valid = std::str::from_utf8(&err.as_bytes()[..offset]).unwrap_or_default();
+        let line_start = valid.rfind('\n').map_or(0, |n| n + 1);
+        FileError::NotUtf8 {
+            path: path.to_owned(),
+            line: valid.matches('\n').count() + 1,
+            column: valid[line_start..].chars().count() + 1,
+            offset,
+        }
+    })
+}
+
 fn analyze_on_this_thread(source: &str) -> Result<Report, ParseError> {
-    let text = strip_preamble(source);
+    let text = strip_preamble(source)?;
     // Lexed once and shared: with span locations on, lexing is most of the
     // cost of an analysis.
     let stream: proc_macro2::TokenStream = text.parse().map_err(|e: proc_macro2::LexError| {
@@ -242,6 +326,7 @@ fn analyze_on_this_thread(source: &str) -> Result<Report, ParseError> {
             column: at.column + 1,
         }
     })?;
+    limits::check_shape(&stream)?;
     let file: syn::File = syn::parse2(stream.clone()).map_err(|e| {
         let at = e.span().start();
         ParseError {
@@ -252,16 +337,17 @@ fn analyze_on_this_thread(source: &str) -> Result<Report, ParseError> {
     })?;
     let toks = tokens::lex(stream);
 
-    let debug_lines = debug_lines::debug_lines(&text);
+    let debug_lines = debug_lines::debug_lines(text);
     let mut tally = count::Tally {
         counted: Vec::new(),
         debug: Vec::new(),
         debug_lines: &debug_lines,
     };
-    count::count(&toks, false, &mut tally);
+    let standard = count::StandardNames::of(&toks);
+    count::count(&toks, count::Context::Code, &standard, &mut tally);
 
-    let mut violations = Vec::new();
-    rules::check_tokens(&toks, false, &mut violations);
+    let mut violations = characters::check(text);
+    rules::check_tokens(&toks, count::Context::Code, &standard, &mut violations);
     rules::check_bot_shape(&file, &mut violations);
     violations.sort_by_key(|v| (v.line, v.column));
 
@@ -284,16 +370,61 @@ fn analyze_on_this_thread(source: &str) -> Result<Report, ParseError> {
     })
 }
 
-/// Drops what `syn::parse_file` ignores before the first token: a byte order
-/// mark and a `#!` shebang line (but not an inner attribute `#![...]`). The
-/// shebang's text is removed but its newline kept, so line numbers hold.
-fn strip_preamble(source: &str) -> std::borrow::Cow<'_, str> {
+/// Drops a leading byte order mark, as rustc does, and refuses a `#!`
+/// shebang line: rustc would drop it unseen, and a bot has no use for one.
+///
+/// rustc reads `#!` at the start of a file as a shebang unless the next
+/// token, past whitespace and comments, is `[` (then it is an inner
+/// attribute, `#![...]` or `#! /* c */ [...]`, which is lexed and checked
+/// like any other). Nothing is ever stripped, so the checker sees every
+/// character rustc compiles.
+fn strip_preamble(source: &str) -> Result<&str, ParseError> {
     let source = source.strip_prefix('\u{feff}').unwrap_or(source);
     if let Some(rest) = source.strip_prefix("#!")
-        && !rest.trim_start().starts_with('[')
+        && !skip_blank(rest).starts_with('[')
     {
-        let end = source.find('\n').unwrap_or(source.len());
-        return std::borrow::Cow::Owned(source[end..].to_owned());
+        return Err(ParseError {
+            message: "a `#!` shebang line is refused (rustc would not compile it, so it could \
+                      hide text from the rules); a bot file starts with Rust code"
+                .into(),
+            line: 1,
+            column: 1,
+        });
     }
-    std::borrow::Cow::Borrowed(source)
+    Ok(source)
+}
+
+/// `text` past any whitespace and comments (block comments nest).
+fn skip_blank(mut text: &str) -> &str {
+    loop {
+        let trimmed = text.trim_start();
+        if let Some(rest) = trimmed.strip_prefix("//") {
+            text = rest.find('\n').map_or("", |n| &rest[n..]);
+        } else if trimmed.starts_with("/*") {
+            let mut depth = 0usize;
+            let mut end = trimmed.len();
+            let bytes = trimmed.as_bytes();
+            let mut k = 0;
+            while k + 1 < bytes.len() {
+                match &bytes[k..k + 2] {
+                    b"/*" => {
+                        depth += 1;
+                        k += 2;
+                    }
+                    b"*/" => {
+                        depth -= 1;
+                        k += 2;
+                        if depth == 0 {
+                            end = k;
+                            break;
+                        }
+                    }
+                    _ => k += 1,
+                }
+            }
+            text = &trimmed[end..];
+        } else {
+            return trimmed;
+        }
+    }
 }

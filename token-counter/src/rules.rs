@@ -11,7 +11,7 @@ use std::fmt;
 use proc_macro2::Delimiter;
 use serde::Serialize;
 
-use crate::count::is_macro_body;
+use crate::count::{Context, StandardNames};
 use crate::tokens::{Pos, Tok};
 
 /// The standard-library modules a bot may name, after `std::`, `core::` or
@@ -55,7 +55,6 @@ pub const ALLOWED_STD_MODULES: &[&str] = &[
     "u64",
     "u128",
     "usize",
-    "prelude",
 ];
 
 /// Macros refused anywhere in a bot file.
@@ -73,6 +72,66 @@ pub const FORBIDDEN_MACROS: &[&str] = &[
     "line",
     "column",
     "module_path",
+    "concat",
+    "concat_bytes",
+    "trace_macros",
+    "log_syntax",
+];
+
+/// Names refused anywhere because what they name prints names as text, which
+/// a bot could read back as data: `Debug` (derived, it prints the file's
+/// type, variant and field names), and `type_name`, `type_name_of_val`,
+/// `PhantomData` and `MaybeUninit` (whose `Debug` prints a type's name).
+pub const NAME_PRINTERS: &[&str] = &[
+    "Debug",
+    "type_name",
+    "type_name_of_val",
+    "PhantomData",
+    "MaybeUninit",
+];
+
+/// The attributes a bot may use (by their first path segment: `rustfmt`
+/// covers `#[rustfmt::skip]`). Any other is refused: crate-level switches
+/// (`no_std`, `feature`, `recursion_limit`), linking and exporting, and
+/// `debugger_visualizer`, which reads a file at build time.
+pub const ALLOWED_ATTRIBUTES: &[&str] = &[
+    "allow",
+    "warn",
+    "deny",
+    "forbid",
+    "expect",
+    "derive",
+    "inline",
+    "cold",
+    "repr",
+    "must_use",
+    "doc",
+    "cfg",
+    "cfg_attr",
+    "default",
+    "non_exhaustive",
+    "track_caller",
+    "macro_export",
+    "deprecated",
+    "test",
+    "ignore",
+    "should_panic",
+    "rustfmt",
+    "clippy",
+    "diagnostic",
+];
+
+/// The traits a bot may derive. `Debug` is not one of them: see
+/// [`NAME_PRINTERS`].
+const ALLOWED_DERIVES: &[&str] = &[
+    "Clone",
+    "Copy",
+    "PartialEq",
+    "Eq",
+    "PartialOrd",
+    "Ord",
+    "Hash",
+    "Default",
 ];
 
 /// Attributes refused anywhere in a bot file.
@@ -105,8 +164,11 @@ pub enum Rule {
     ForbiddenMacro,
     /// A standard-library module outside the allowed list, or `mem::transmute`.
     ForbiddenPath,
-    /// `std::any::type_name`.
+    /// `type_name`, `type_name_of_val`, `PhantomData` or `MaybeUninit`,
+    /// by any path: each prints a type's name.
     TypeName,
+    /// The name `Debug`: derived `Debug` prints the file's own names.
+    DebugText,
     /// Renaming `std`, `core`, `alloc` or `framework` (`use std as s`).
     RenamedRoot,
     /// A standard-library or framework root continued with, or spliced from,
@@ -121,11 +183,14 @@ pub enum Rule {
     MissingMyBot,
     /// No `impl Bot for MyBot` at the top of the file.
     MissingBotImpl,
+    /// A bidirectional control, an invisible format character, or a line
+    /// break other than `\n` and `\r\n`.
+    InvisibleCharacter,
 }
 
 impl Rule {
     /// Every rule, in the order the spec lists them.
-    pub const ALL: [Rule; 13] = [
+    pub const ALL: [Rule; 15] = [
         Rule::Unsafe,
         Rule::Extern,
         Rule::ModWithoutBody,
@@ -133,12 +198,14 @@ impl Rule {
         Rule::ForbiddenMacro,
         Rule::ForbiddenPath,
         Rule::TypeName,
+        Rule::DebugText,
         Rule::RenamedRoot,
         Rule::MacroVariablePath,
         Rule::MacroVariableSplice,
         Rule::FrameworkPath,
         Rule::MissingMyBot,
         Rule::MissingBotImpl,
+        Rule::InvisibleCharacter,
     ];
 
     /// The stable kebab-case name of the rule.
@@ -155,12 +222,14 @@ impl Rule {
             Rule::ForbiddenMacro => "forbidden-macro",
             Rule::ForbiddenPath => "forbidden-path",
             Rule::TypeName => "type-name",
+            Rule::DebugText => "debug-text",
             Rule::RenamedRoot => "renamed-root",
             Rule::MacroVariablePath => "macro-variable-path",
             Rule::MacroVariableSplice => "macro-variable-splice",
             Rule::FrameworkPath => "framework-path",
             Rule::MissingMyBot => "missing-my-bot",
             Rule::MissingBotImpl => "missing-bot-impl",
+            Rule::InvisibleCharacter => "invisible-character",
         }
     }
 
@@ -170,10 +239,14 @@ impl Rule {
             Rule::Extern => "bots cannot link or declare foreign code: remove `extern`",
             Rule::ModWithoutBody => "a bot is one file: give the module a body, `mod name { ... }`",
             Rule::ForbiddenAttribute => {
-                "remove the attribute; bots cannot load files or export symbols"
+                "use only allow, warn, deny, forbid, expect, derive (Clone, Copy, PartialEq, Eq, \
+                 PartialOrd, Ord, Hash, Default), inline, cold, repr, must_use, doc, cfg, cfg_attr, \
+                 default, non_exhaustive, track_caller, macro_export, deprecated, test, ignore, \
+                 should_panic and the rustfmt, clippy and diagnostic tool attributes"
             }
             Rule::ForbiddenMacro => {
-                "remove the macro; it reads the build environment or hides data in names"
+                "remove the macro, under any name or path; it reads the build environment or \
+                 turns source text into data"
             }
             Rule::ForbiddenPath => {
                 "use only cmp, collections, mem, ops, iter, num, array, slice, vec, string, str, char, \
@@ -181,6 +254,11 @@ impl Rule {
                  f32, f64, the integer modules and the prelude"
             }
             Rule::TypeName => "type names can hide data: compute the value instead",
+            Rule::DebugText => {
+                "derived `Debug` turns names into data: print the fields you need with `{}` \
+                 (on a `// #DEBUG` line); `{:?}` on the framework's and the standard library's \
+                 own types stays allowed"
+            }
             Rule::RenamedRoot => "write the path out in full, e.g. `std::cmp::max`",
             Rule::MacroVariablePath => {
                 "write the module path out in the macro instead of passing it in"
@@ -192,6 +270,9 @@ impl Rule {
             Rule::MissingMyBot => "define the bot type: `#[derive(Default)] pub struct MyBot;`",
             Rule::MissingBotImpl => {
                 "implement the trait: `impl Bot for MyBot { fn think(&mut self, board: &mut Board, timer: &Timer) -> Move { ... } }`"
+            }
+            Rule::InvisibleCharacter => {
+                "delete it: write the file as it reads, with `\\u{...}` escapes in strings if needed"
             }
         }
     }
@@ -242,7 +323,13 @@ impl fmt::Display for Violation {
 }
 
 /// Runs every token-level check over `toks` and, recursively, their groups.
-pub(crate) fn check_tokens(toks: &[Tok], in_macro: bool, out: &mut Vec<Violation>) {
+pub(crate) fn check_tokens(
+    toks: &[Tok],
+    ctx: Context,
+    standard: &StandardNames,
+    out: &mut Vec<Violation>,
+) {
+    let in_macro = ctx != Context::Code;
     for (i, tok) in toks.iter().enumerate() {
         let next = toks.get(i + 1);
         let after_dot = i > 0 && toks[i - 1].is_punct(".");
@@ -265,14 +352,22 @@ pub(crate) fn check_tokens(toks: &[Tok], in_macro: bool, out: &mut Vec<Violation
                         tok.pos(),
                         "`mod` without a body `{ ... }`",
                     )),
+                    Some("use") => check_use_names(&toks[i + 1..], out),
                     _ => {}
                 }
-                if FORBIDDEN_MACROS.contains(&name) && next.is_some_and(|t| t.is_punct("!")) {
+                check_name_printer(name, tok.pos(), out);
+                if name == "macro_rules"
+                    && next.is_some_and(|t| t.is_punct("!"))
+                    && toks.get(i + 2).is_some_and(|t| t.is_punct("$"))
+                {
                     out.push(Violation::new(
-                        Rule::ForbiddenMacro,
+                        Rule::MacroVariableSplice,
                         tok.pos(),
-                        format!("the macro `{name}!` is refused"),
+                        "a macro defined under a name taken from a macro variable (`macro_rules! $name`)",
                     ));
+                }
+                if FORBIDDEN_MACROS.contains(&name) {
+                    check_macro_name(name, next, ctx, tok.pos(), out);
                 }
                 let is_root = STD_ROOTS.contains(&name) || name == "framework";
                 if is_root && !after_dot {
@@ -311,16 +406,99 @@ pub(crate) fn check_tokens(toks: &[Tok], in_macro: bool, out: &mut Vec<Violation
             }
             Tok::Punct { op, .. } if op == "#" => {
                 let bang = usize::from(next.is_some_and(|t| t.is_punct("!")));
-                if let Some(inner) = toks
+                match toks
                     .get(i + 1 + bang)
                     .and_then(|t| t.group(Delimiter::Bracket))
                 {
-                    check_attribute(inner, tok.pos(), out);
+                    Some(inner) => check_attribute(inner, tok.pos(), out),
+                    // Only attributes start with `#`; a `#` alone can only be
+                    // meant for a macro to splice before `[no_mangle]`, where
+                    // the attribute check would never see it.
+                    None => out.push(Violation::new(
+                        Rule::MacroVariableSplice,
+                        tok.pos(),
+                        "a `#` that does not start an attribute (a macro could splice it into one)",
+                    )),
                 }
             }
             Tok::Group { inner, .. } => {
-                check_tokens(inner, in_macro || is_macro_body(toks, i), out)
+                check_tokens(inner, standard.context_of(toks, i, ctx), standard, out)
             }
+            _ => {}
+        }
+    }
+}
+
+/// A refused macro's name: refused before `!` anywhere; before a macro
+/// variable (`include_str $bang ("x")`, the `!` spliced in); and anywhere in
+/// the arguments of a macro the file defines, which could splice it in front
+/// of a `!` (`$name $bang (...)`).
+fn check_macro_name(
+    name: &str,
+    next: Option<&Tok>,
+    ctx: Context,
+    pos: Pos,
+    out: &mut Vec<Violation>,
+) {
+    let message = if next.is_some_and(|t| t.is_punct("!")) {
+        format!("the macro `{name}!` is refused")
+    } else if ctx != Context::Code && next.is_some_and(|t| t.is_punct("$")) {
+        format!("`{name}` followed by a macro variable, which could splice in the `!` of `{name}!`")
+    } else if ctx == Context::FileMacro {
+        format!(
+            "`{name}` in the arguments of a macro the file defines, which could call `{name}!` with it"
+        )
+    } else {
+        return;
+    };
+    out.push(Violation::new(Rule::ForbiddenMacro, pos, message));
+}
+
+fn check_name_printer(name: &str, pos: Pos, out: &mut Vec<Violation>) {
+    if !NAME_PRINTERS.contains(&name) {
+        return;
+    }
+    let (rule, why) = if name == "Debug" {
+        (
+            Rule::DebugText,
+            "derived `Debug` prints the file's own type, variant and field names",
+        )
+    } else {
+        (Rule::TypeName, "its `Debug` or its value is a type's name")
+    };
+    out.push(Violation::new(
+        rule,
+        pos,
+        format!("`{name}` is refused: {why}"),
+    ));
+}
+
+/// `rest` follows a `use` keyword: a refused macro named anywhere in the
+/// use tree is refused, because `use include_str as f;` (or any path that
+/// reaches it) brings it in under another name.
+fn check_use_names(rest: &[Tok], out: &mut Vec<Violation>) {
+    let end = rest
+        .iter()
+        .position(|t| t.is_punct(";"))
+        .unwrap_or(rest.len());
+    let mut found = Vec::new();
+    idents_at(&rest[..end], &mut found);
+    for (name, pos) in found {
+        if FORBIDDEN_MACROS.contains(&name) {
+            out.push(Violation::new(
+                Rule::ForbiddenMacro,
+                pos,
+                format!("the macro `{name}!` is refused, also when imported or renamed by `use`"),
+            ));
+        }
+    }
+}
+
+fn idents_at<'a>(toks: &'a [Tok], out: &mut Vec<(&'a str, Pos)>) {
+    for t in toks {
+        match t {
+            Tok::Ident { name, pos, .. } => out.push((name, *pos)),
+            Tok::Group { inner, .. } => idents_at(inner, out),
             _ => {}
         }
     }
@@ -348,6 +526,7 @@ fn check_attribute(inner: &[Tok], pos: Pos, out: &mut Vec<Violation>) {
         ));
         return;
     }
+    check_attribute_name(inner, pos, out);
     // Anywhere inside, so that `#[cfg_attr(all(), no_mangle)]` is caught too.
     let mut found = Vec::new();
     idents_in(inner, &mut found);
@@ -358,6 +537,47 @@ fn check_attribute(inner: &[Tok], pos: Pos, out: &mut Vec<Violation>) {
                 pos,
                 format!("the attribute `#[{name}]` is refused"),
             ));
+        }
+    }
+}
+
+/// The attribute `inner` (the tokens of `#[...]`) must be an allowed one;
+/// `cfg_attr(predicate, a, b)` is judged by the attributes it applies and
+/// `derive(...)` by the traits it derives.
+fn check_attribute_name(inner: &[Tok], pos: Pos, out: &mut Vec<Violation>) {
+    let Some(name) = inner.first().and_then(Tok::ident) else {
+        return;
+    };
+    let args = inner.get(1).and_then(|t| t.group(Delimiter::Parenthesis));
+    if !ALLOWED_ATTRIBUTES.contains(&name) {
+        out.push(Violation::new(
+            Rule::ForbiddenAttribute,
+            pos,
+            format!("the attribute `#[{name}]` is not one a bot may use"),
+        ));
+    } else if let Some(args) = args.filter(|_| name == "cfg_attr") {
+        for attr in args.split(|t| t.is_punct(",")).skip(1) {
+            check_attribute(attr, pos, out);
+        }
+    } else if let Some(args) = args.filter(|_| name == "derive") {
+        for item in args.split(|t| t.is_punct(",")) {
+            let last = item.iter().rev().find_map(Tok::ident);
+            let spliced = item.iter().any(|t| t.is_punct("$"));
+            match last {
+                _ if spliced => out.push(Violation::new(
+                    Rule::MacroVariableSplice,
+                    pos,
+                    "a derived trait taken from a macro variable (`derive($t)`)",
+                )),
+                Some(t) if !ALLOWED_DERIVES.contains(&t) && t != "Debug" => {
+                    out.push(Violation::new(
+                        Rule::ForbiddenAttribute,
+                        pos,
+                        format!("deriving `{t}` is refused: derive only Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash or Default"),
+                    ))
+                }
+                _ => {}
+            }
         }
     }
 }

@@ -30,7 +30,9 @@ fn allowed_modules_pass_by_every_root() {
     clean("use alloc::collections::BTreeMap; use alloc::vec::Vec;");
     clean("fn f() -> u64 { std::u64::MAX.min(core::cmp::max(1, 2)) }");
     clean("use std::{cmp::{max, min}, collections::*, mem::swap};");
-    clean("use std::prelude::v1::*;");
+    // The prelude is in scope without a path; naming it only serves to
+    // reach its re-exported built-in macros (`include_str` and the rest).
+    breaks("use std::prelude::v1::*;", Rule::ForbiddenPath);
 }
 
 #[test]
@@ -332,6 +334,7 @@ fn every_refused_macro_is_caught() {
         );
     }
     breaks("fn f() { std::include!(\"x\"); }", Rule::ForbiddenPath);
+    breaks("fn f() { std::include!(\"x\"); }", Rule::ForbiddenMacro);
     // Same names used as plain identifiers are fine: `file` and `line` are
     // chess and editor words.
     clean(

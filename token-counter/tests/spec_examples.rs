@@ -1,41 +1,96 @@
-//! The worked examples of the spec and a passing and failing case for every
-//! counting rule.
+//! The counting examples of docs/rules.md (section 5) and a passing and
+//! failing case for every counting rule.
 
 mod common;
 
-use common::{count_file, count_stmt, in_fn};
+use common::{count_file, count_stmt, documented, in_fn};
 
-// ---- The table at the end of the spec ----
+// ---- The counting table of docs/rules.md ----
+
+/// The cost of a documented snippet as a whole file.
+fn example_file(src: &str) -> usize {
+    documented(src);
+    count_file(src)
+}
+
+/// The cost of a documented snippet as function statements.
+fn example_stmt(src: &str) -> usize {
+    documented(src);
+    count_stmt(src)
+}
 
 #[test]
 fn example_shift_function() {
-    assert_eq!(count_file("pub fn f(x: u64) -> u64 { x << 1 }"), 12);
+    assert_eq!(example_file("pub fn f(x: u64) -> u64 { x << 1 }"), 12);
 }
 
 #[test]
 fn example_nested_generics_close_with_one_shift_token() {
-    assert_eq!(count_stmt("let v: Vec<Vec<u8>> = vec![];"), 13);
+    assert_eq!(example_stmt("let v: Vec<Vec<u8>> = vec![];"), 13);
 }
 
 #[test]
 fn example_doc_comment_is_free() {
+    documented("`/// docs` + newline + `struct S;`");
     assert_eq!(count_file("/// docs\nstruct S;"), 2);
 }
 
 #[test]
 fn example_string_costs_its_characters() {
-    assert_eq!(count_stmt("let s = \"abc\";"), 8);
+    assert_eq!(example_stmt("let s = \"abc\";"), 8);
 }
 
 #[test]
 fn example_method_calls_and_char_literal() {
-    assert_eq!(count_stmt("m.is_capture() && 'a'.is_ascii()"), 9);
+    assert_eq!(example_stmt("m.is_capture() && 'a'.is_ascii()"), 9);
 }
 
 #[test]
 fn example_debug_line() {
+    documented("x += 1; // #DEBUG");
     let r = in_fn("x += 1; // #DEBUG");
     assert_eq!((r.tokens - common::WRAPPER, r.debug_tokens), (0, 3));
+}
+
+#[test]
+fn example_visibility_in_a_file_macro_costs() {
+    // Free, `pub(in a b c)` would carry any code into a matcher for nothing.
+    assert_eq!(example_stmt("m!(pub(in a b c));"), 9);
+}
+
+#[test]
+fn example_semicolons_in_a_file_macro_cost() {
+    assert_eq!(example_stmt("m!(;;;;);"), 7);
+}
+
+#[test]
+fn example_commas_in_a_file_macro_cost() {
+    assert_eq!(example_stmt("m!(a, b);"), 6);
+}
+
+#[test]
+fn example_commas_in_a_standard_macro_stay_free() {
+    assert_eq!(example_stmt("vec![a, b];"), 5);
+}
+
+#[test]
+fn example_a_standard_macro_inside_a_file_macro_costs() {
+    assert_eq!(example_stmt("m!(vec![a, b]);"), 9);
+}
+
+#[test]
+fn example_a_redefined_standard_name_loses_its_exception() {
+    documented("`macro_rules! vec { () => {} }` + newline + `vec![a, b];`");
+    assert_eq!(count_stmt("macro_rules! vec { () => {} }\nvec![a, b];"), 13);
+    assert_eq!(count_stmt("macro_rules! vec { () => {} }"), 7);
+}
+
+#[test]
+fn example_a_macro_rules_body_keeps_free_syntax() {
+    assert_eq!(
+        example_file("macro_rules! m { ($a:expr) => { f($a); g($a); }; }"),
+        19
+    );
 }
 
 // ---- Rule 1: free tokens ----
@@ -268,4 +323,61 @@ fn a_negated_condition_is_not_a_macro_call() {
     let plain = count_stmt("if !done {\n    f();\n}");
     assert_eq!(count_stmt("if !done {\n    /// note\n    f();\n}"), plain);
     assert_eq!(plain, 6);
+}
+
+// ---- Rule 7: file macros ----
+
+#[test]
+fn file_macro_pricing_reaches_every_spelling_and_nesting() {
+    // By path, raw name, and inside a `macro_rules!` body.
+    assert_eq!(count_stmt("self::m!(;;);"), 7);
+    assert_eq!(count_stmt("r#m!(;;);"), 5);
+    assert_eq!(
+        count_file("macro_rules! a { () => { b!(;;;) }; }"),
+        count_file("macro_rules! a { () => { b!() }; }") + 3
+    );
+    // Everything nested inside a file macro's arguments is priced, blocks
+    // and standard macros included.
+    assert_eq!(count_stmt("m!({ pub fn f() {} });"), 9);
+    assert_eq!(count_stmt("m!(println!(\"\", a,));"), 11);
+}
+
+#[test]
+fn renaming_to_a_standard_name_loses_its_exception() {
+    let plain = count_stmt("vec![a, b];");
+    assert_eq!(
+        count_file("fn w() {\nvec![a, b];\n}\nuse m as vec;") - 4 - 4,
+        plain + 1
+    );
+    assert_eq!(
+        count_file("fn w() {\nprintln!(a, b);\n}\nmod x { macro_rules! println { () => {} } }"),
+        count_file("fn w() {\nprintln!(a, b);\n}\nmod x { macro_rules! other { () => {} } }") + 1
+    );
+}
+
+#[test]
+fn a_free_visibility_holds_only_a_module_path() {
+    // Outside a file macro `pub(in a::b)` is free; in a `macro_rules!` body,
+    // which syn does not parse, `pub(in ...)` with anything but a path costs.
+    assert_eq!(
+        count_file("pub(in crate::a) fn f() {}"),
+        count_file("fn f() {}")
+    );
+    assert_eq!(
+        count_file("macro_rules! m { () => { pub(in crate::a) fn f() {} } }"),
+        count_file("macro_rules! m { () => { fn f() {} } }")
+    );
+    assert_eq!(
+        count_file("macro_rules! m { () => { pub(in 1 2 3) fn f() {} } }"),
+        count_file("macro_rules! m { () => { fn f() {} } }") + 5
+    );
+}
+
+#[test]
+fn standard_macros_keep_their_counts() {
+    // These are the counts before file macros were priced.
+    assert_eq!(count_stmt("println!(\"{} {}\", a, b);"), 12);
+    assert_eq!(count_stmt("assert_eq!(a, b, \"x\");"), 8);
+    assert_eq!(count_stmt("let _ = matches!(x, Some(1) | None);"), 12);
+    assert_eq!(count_stmt("let s = format!(\"{a}\");"), 11);
 }

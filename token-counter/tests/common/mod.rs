@@ -41,3 +41,15 @@ pub const FIXTURES: [(&str, &str); 3] = [
     ("minimax.rs", include_str!("../fixtures/minimax.rs")),
     ("macros.rs", include_str!("../fixtures/macros.rs")),
 ];
+
+/// The rules document, the law the tests hold the counter to.
+pub const RULES_MD: &str = include_str!("../../../docs/rules.md");
+
+/// Asserts that `snippet` is written in docs/rules.md word for word, so a
+/// worked example and its test cannot drift apart.
+pub fn documented(snippet: &str) {
+    assert!(
+        RULES_MD.contains(snippet),
+        "docs/rules.md does not show the worked example {snippet:?}"
+    );
+}
