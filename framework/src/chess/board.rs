@@ -59,7 +59,6 @@ const _: () = assert!(!std::mem::needs_drop::<cz::Board>());
 /// board.undo_move();
 /// assert_eq!(board, Board::startpos());
 /// ```
-#[derive(PartialEq, Eq)]
 pub struct Board {
     /// Every position of the game, oldest first; the last is the current one. Never empty.
     /// cozy's boards carry a fifty-move counter capped at 100; the real one is derived
@@ -69,10 +68,25 @@ pub struct Board {
     start_ply: u32,
     /// The starting FEN's halfmove clock (cozy's first board holds it capped at 100).
     start_halfmove: u32,
-    /// One key per position of the game; the last is the current position's.
+    /// One key per position of the game, then one move per position after the first.
+    /// Only these vectors' allocations are used: their own lengths stay 0, and the
+    /// entries `..states.len()` and `..states.len() - 1` are initialised, so a move
+    /// updates one length, not three (see [`history_keys`](Self::history_keys)).
     keys: Vec<u64>,
     moves: Vec<Move>,
 }
+
+impl PartialEq for Board {
+    fn eq(&self, other: &Board) -> bool {
+        self.states == other.states
+            && self.start_ply == other.start_ply
+            && self.start_halfmove == other.start_halfmove
+            && self.history_keys() == other.history_keys()
+            && self.history_moves() == other.history_moves()
+    }
+}
+
+impl Eq for Board {}
 
 impl Clone for Board {
     /// Clones keep a reserve of [`RESERVE`] positions, so a bot's copy does not allocate
@@ -87,8 +101,13 @@ impl Clone for Board {
         };
         board.reserve_stacks(self.states.len() + RESERVE);
         board.states.extend_from_slice(&self.states);
-        board.keys.extend_from_slice(&self.keys);
-        board.moves.extend_from_slice(&self.moves);
+        board.keys.extend_from_slice(self.history_keys());
+        board.moves.extend_from_slice(self.history_moves());
+        // SAFETY: the entries just copied stay initialised; see `Board::keys`.
+        unsafe {
+            board.keys.set_len(0);
+            board.moves.set_len(0);
+        }
         board
     }
 }
@@ -189,12 +208,14 @@ impl Board {
     /// its stacks in steps of [`RESERVE`] and a [`clone`](Clone::clone), the copy a bot
     /// searches with, comes with that reserve already made.
     fn from_inner(inner: cz::Board, halfmove: u32, start_ply: u32) -> Board {
-        let key = key_of(&inner);
+        let mut keys = vec![key_of(&inner)];
+        // SAFETY: the key stays initialised; see `Board::keys`.
+        unsafe { keys.set_len(0) };
         Board {
             states: vec![inner],
             start_ply,
             start_halfmove: halfmove,
-            keys: vec![key],
+            keys,
             moves: Vec::new(),
         }
     }
@@ -512,9 +533,10 @@ impl Board {
     #[cold]
     fn halfmove_past_cap(&self) -> u32 {
         let resets = |m: &Move| !m.is_null() && (m.piece() == PieceType::Pawn || m.is_capture());
-        match self.moves.iter().rposition(resets) {
-            Some(i) => (self.moves.len() - 1 - i) as u32,
-            None => self.start_halfmove + self.moves.len() as u32,
+        let moves = self.history_moves();
+        match moves.iter().rposition(resets) {
+            Some(i) => (moves.len() - 1 - i) as u32,
+            None => self.start_halfmove + moves.len() as u32,
         }
     }
 
@@ -539,7 +561,7 @@ impl Board {
         self.debug_check_stacks();
         // SAFETY: `n >= 1` (the stack is never empty) and, by the capacity invariant of
         // `reserve_stacks`, slot `n` of `states` and `keys` and slot `n - 1` of `moves`
-        // are allocated. `cz::Board` is plain data (bitboards and small integers; its
+        // are allocated; `states`' length covers all three (see `Board::keys`). `cz::Board` is plain data (bitboards and small integers; its
         // `Clone` is a field-wise copy and it has no `Drop`, checked below), as are `u64`
         // and `Move`, so writing them bitwise into spare capacity is what `push` would
         // do. The lengths are set last, so a panic in `play` leaves the board as it was.
@@ -552,8 +574,6 @@ impl Board {
             self.keys.as_mut_ptr().add(n).write(key_of(top));
             self.moves.as_mut_ptr().add(n - 1).write(mv);
             self.states.set_len(n + 1);
-            self.keys.set_len(n + 1);
-            self.moves.set_len(n);
         }
     }
 
@@ -563,19 +583,30 @@ impl Board {
     #[cold]
     #[inline(never)]
     fn reserve_stacks(&mut self, additional: usize) {
+        let n = self.states.len();
         self.states.reserve(additional);
         let cap = self.states.capacity();
-        self.keys.reserve(cap - self.keys.len());
-        self.moves
-            .reserve((cap - 1).saturating_sub(self.moves.len()));
+        // Reallocation keeps a vector's elements, not its spare capacity, so the
+        // initialised entries are counted in for the duration.
+        // SAFETY: see `Board::keys`: entries `..n` and `..n - 1` are initialised.
+        unsafe {
+            self.keys.set_len(n);
+            self.moves.set_len(n.saturating_sub(1));
+        }
+        self.keys.reserve(cap - n);
+        self.moves.reserve(cap - n);
+        // SAFETY: the entries stay initialised; see `Board::keys`.
+        unsafe {
+            self.keys.set_len(0);
+            self.moves.set_len(0);
+        }
     }
 
     /// The stacks' length and capacity invariants, checked in debug builds.
     #[inline(always)]
     fn debug_check_stacks(&self) {
         debug_assert!(!self.states.is_empty());
-        debug_assert_eq!(self.keys.len(), self.states.len());
-        debug_assert_eq!(self.moves.len() + 1, self.states.len());
+        debug_assert!(self.keys.is_empty() && self.moves.is_empty());
         debug_assert!(self.keys.capacity() >= self.states.capacity());
         debug_assert!(self.moves.capacity() + 1 >= self.states.capacity());
     }
@@ -600,13 +631,9 @@ impl Board {
         let n = self.states.len() - 1;
         assert!(n > 0, "undo_move: no move to undo");
         self.debug_check_stacks();
-        // SAFETY: `1 <= n < states.len()`, and the three stacks always hold `len`, `len`
-        // and `len - 1` entries of plain data without `Drop`, so shortening them is sound.
-        unsafe {
-            self.states.set_len(n);
-            self.keys.set_len(n);
-            self.moves.set_len(n - 1);
-        }
+        // SAFETY: `1 <= n < states.len()`; positions are plain data without `Drop`, so
+        // forgetting the last one is sound. Keys and moves follow `states`' length.
+        unsafe { self.states.set_len(n) };
     }
 
     /// Passes the turn (a null move, recorded as [`Move::NULL`]) and returns `true`, or
@@ -635,7 +662,7 @@ impl Board {
     /// If the last thing played was not a skipped turn.
     pub fn undo_skip_turn(&mut self) {
         assert!(
-            self.moves.last().is_some_and(|m| m.is_null()),
+            self.history_moves().last().is_some_and(|m| m.is_null()),
             "undo_skip_turn: last move was not a skipped turn"
         );
         self.undo_move();
@@ -690,14 +717,15 @@ impl Board {
     /// no further than the last irreversible move.
     #[inline]
     fn repetitions(&self, times: usize) -> bool {
-        let n = self.keys.len();
-        let cur = self.keys[n - 1];
+        let keys = self.history_keys();
+        let n = keys.len();
+        let cur = keys[n - 1];
         let window = (self.halfmove() as usize).min(n - 1);
         let mut seen = 0;
         // Same side to move means an even distance; two skipped turns can repeat in 2 plies.
         let mut back = 2;
         while back <= window {
-            if self.keys[n - 1 - back] == cur {
+            if keys[n - 1 - back] == cur {
                 seen += 1;
                 if seen >= times {
                     return true;
@@ -947,14 +975,16 @@ impl Board {
     /// ```
     #[inline(always)]
     pub fn key(&self) -> u64 {
-        self.keys[self.keys.len() - 1]
+        let keys = self.history_keys();
+        keys[keys.len() - 1]
     }
 
     /// The keys of every position of the game, oldest first: the starting position's,
     /// then one per move or skipped turn; the last is [`key`](Self::key).
     #[inline(always)]
     pub fn history_keys(&self) -> &[u64] {
-        &self.keys
+        // SAFETY: the first `states.len()` keys are initialised (see `Board::keys`).
+        unsafe { std::slice::from_raw_parts(self.keys.as_ptr(), self.states.len()) }
     }
 
     /// Every move of the game since the board was created from its FEN (including those
@@ -962,7 +992,8 @@ impl Board {
     /// as [`Move::NULL`].
     #[inline(always)]
     pub fn history_moves(&self) -> &[Move] {
-        &self.moves
+        // SAFETY: the first `states.len() - 1` moves are initialised (see `Board::keys`).
+        unsafe { std::slice::from_raw_parts(self.moves.as_ptr(), self.states.len() - 1) }
     }
 
     /// Half-moves played in the game: those implied by the starting FEN's fullmove number
@@ -975,7 +1006,7 @@ impl Board {
     /// ```
     #[inline(always)]
     pub fn ply_count(&self) -> u32 {
-        self.start_ply + self.moves.len() as u32
+        self.start_ply + (self.states.len() - 1) as u32
     }
 
     /// Half-moves since the last capture or pawn move (not capped at 100).
