@@ -12,50 +12,10 @@ use framework::chess::perft::{perft, perft_bulk};
 use framework::prelude::*;
 
 mod common;
-use common::cozy_moves;
+use common::{cozy_perft, cozy_perft_bulk};
 
 const STARTPOS: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
-
-/// Raw cozy copy-make perft, playing every move down to the leaves (like `perft`).
-fn cozy_perft(board: &cz::Board, depth: u32) -> u64 {
-    if depth == 0 {
-        return 1;
-    }
-    let (moves, n) = cozy_moves(board);
-    let mut nodes = 0;
-    for &mv in &moves[..n] {
-        let mut child = board.clone();
-        child.play_unchecked(mv);
-        nodes += cozy_perft(&child, depth - 1);
-    }
-    nodes
-}
-
-/// Raw cozy bulk-counting perft (like `perft_bulk`): the last ply is counted, not played.
-fn cozy_perft_bulk(board: &cz::Board, depth: u32) -> u64 {
-    match depth {
-        0 => 1,
-        1 => {
-            let mut n = 0;
-            board.generate_moves(|pm| {
-                n += pm.len() as u64;
-                false
-            });
-            n
-        }
-        _ => {
-            let (moves, n) = cozy_moves(board);
-            let mut nodes = 0;
-            for &mv in &moves[..n] {
-                let mut child = board.clone();
-                child.play_unchecked(mv);
-                nodes += cozy_perft_bulk(&child, depth - 1);
-            }
-            nodes
-        }
-    }
-}
 
 fn bench_perft(c: &mut Criterion) {
     let cases = [

@@ -10,25 +10,32 @@ use std::cell::Cell;
 use framework::chess::perft::{perft, perft_bulk, perft_divide};
 use framework::prelude::*;
 
-/// Counts this thread's heap allocations, so a test can prove search paths allocate nothing.
+/// Counts this thread's heap allocations and the bytes they asked for, so a test can prove
+/// search paths allocate nothing and stored boards stay small.
 struct CountingAllocator;
 
 thread_local! {
     static ALLOCATIONS: Cell<usize> = const { Cell::new(0) };
+    static BYTES: Cell<usize> = const { Cell::new(0) };
+}
+
+fn count(bytes: usize) {
+    ALLOCATIONS.with(|n| n.set(n.get() + 1));
+    BYTES.with(|n| n.set(n.get() + bytes));
 }
 
 // SAFETY: defers to the system allocator; the counter is a const-initialised thread-local
 // without a destructor, so touching it cannot allocate or re-enter.
 unsafe impl GlobalAlloc for CountingAllocator {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        ALLOCATIONS.with(|n| n.set(n.get() + 1));
+        count(layout.size());
         unsafe { System.alloc(layout) }
     }
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
         unsafe { System.dealloc(ptr, layout) }
     }
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        ALLOCATIONS.with(|n| n.set(n.get() + 1));
+        count(new_size);
         unsafe { System.realloc(ptr, layout, new_size) }
     }
 }
@@ -38,6 +45,10 @@ static ALLOCATOR: CountingAllocator = CountingAllocator;
 
 fn allocations() -> usize {
     ALLOCATIONS.with(|n| n.get())
+}
+
+fn allocated_bytes() -> usize {
+    BYTES.with(|n| n.get())
 }
 
 /// Unoptimised builds (`cargo test` without `--release`) skip the deep counts, which
@@ -209,12 +220,14 @@ fn divide_sums_to_perft_and_names_each_move_once() {
     assert!(perft_divide(&mut board, 0).is_empty());
 }
 
+const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+
 #[test]
 fn search_paths_do_not_allocate() {
-    let mut board =
-        Board::from_fen("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1")
-            .unwrap();
-    let mut bot_copy = board.clone();
+    // The host hands a bot a clone, which comes with the search reserve.
+    let host = Board::from_fen(KIWIPETE).unwrap();
+    let mut board = host.clone();
+    let mut bot_copy = host.clone();
     let before = allocations();
     assert_eq!(perft(&mut board, 3), 97_862);
     assert_eq!(perft_bulk(&mut bot_copy, 3), 97_862);
@@ -232,4 +245,33 @@ fn search_paths_do_not_allocate() {
     // The counter does see allocations.
     let v = board.legal_moves_vec();
     assert!(allocations() > before && !v.is_empty());
+}
+
+#[test]
+fn a_board_built_from_fen_reserves_once_when_first_played_on() {
+    let mut board = Board::from_fen(KIWIPETE).unwrap();
+    let before = allocations();
+    assert_eq!(perft(&mut board, 3), 97_862);
+    // One reservation for each of the position, key and move stacks, then none.
+    assert_eq!(allocations() - before, 3);
+    let before = allocations();
+    assert_eq!(perft(&mut board, 3), 97_862);
+    assert!(board.skip_turn());
+    board.undo_skip_turn();
+    assert_eq!(allocations(), before);
+}
+
+#[test]
+fn stored_boards_hold_no_search_reserve() {
+    // A parsed game keeps its starting board: it must cost a position, not a search stack
+    // (256 reserved positions made 31k parsed games take 842 MB).
+    let before = allocated_bytes();
+    let boards: Vec<Board> = (0..100).map(|_| Board::startpos()).collect();
+    let per_board = (allocated_bytes() - before) / boards.len();
+    assert!(per_board < 256, "a fresh board allocates {per_board} bytes");
+    // A clone is what a bot searches with: it carries the reserve.
+    let before = allocated_bytes();
+    let clone = boards[0].clone();
+    assert!(allocated_bytes() - before > 100 * per_board);
+    assert_eq!(clone, boards[0]);
 }

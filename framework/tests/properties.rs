@@ -40,8 +40,16 @@ fn snapshot(b: &Board) -> Snapshot {
 
 /// Plays a random game from `start`: each choice picks a legal move, and choices divisible
 /// by 13 try a skipped turn instead, so null moves are exercised too.
-fn play(start: usize, choices: &[u16], mut at_each_position: impl FnMut(&Board)) -> Board {
-    let mut b = Board::from_fen(STARTS[start]).unwrap();
+fn play(start: usize, choices: &[u16], at_each_position: impl FnMut(&Board)) -> Board {
+    play_from(
+        Board::from_fen(STARTS[start]).unwrap(),
+        choices,
+        at_each_position,
+    )
+}
+
+/// [`play`] from a given board.
+fn play_from(mut b: Board, choices: &[u16], mut at_each_position: impl FnMut(&Board)) -> Board {
     at_each_position(&b);
     for &c in choices {
         let moves = b.legal_moves();
@@ -135,5 +143,27 @@ proptest! {
             assert_eq!(again.ply_count(), b.ply_count());
             assert_eq!(again.fifty_move_counter(), b.fifty_move_counter());
         });
+    }
+
+    #[test]
+    fn fifty_move_counter_follows_the_history(start in 0..STARTS.len(), clock in prop::sample::select(vec![0u32, 60, 98, 100, 150]), choices in prop::collection::vec(any::<u16>(), 0..120)) {
+        // The same start with its halfmove clock replaced, so games cross 100 half-moves.
+        let fields: Vec<&str> = STARTS[start].split(' ').collect();
+        let fen = format!("{} {} {} {} {clock} {}", fields[0], fields[1], fields[2], fields[3], fields[5]);
+        let mut b = play_from(Board::from_fen(&fen).unwrap(), &choices, |b| {
+            // Recounted from the history: captures and pawn moves reset, all else counts.
+            let mut expected = clock;
+            for m in b.history_moves() {
+                let resets = !m.is_null() && (m.piece() == PieceType::Pawn || m.is_capture());
+                expected = if resets { 0 } else { expected + 1 };
+            }
+            assert_eq!(b.fifty_move_counter(), expected, "{}", b.fen());
+            assert_eq!(b.is_fifty_move_draw(), expected >= 100);
+            assert!(b.fen().contains(&format!(" {expected} ")));
+        });
+        while !b.history_moves().is_empty() {
+            b.undo_move();
+        }
+        prop_assert_eq!(b.fifty_move_counter(), clock);
     }
 }

@@ -1,5 +1,6 @@
 //! The rules the arbiter enforces and bots see, checked on concrete positions.
 
+use framework::chess::perft::perft;
 use framework::prelude::*;
 
 fn board(fen: &str) -> Board {
@@ -153,6 +154,115 @@ fn fifty_move_counter_is_not_capped_at_100() {
     play(&mut b, "a1a2");
     assert_eq!(b.fifty_move_counter(), 121);
     assert!(b.fen().ends_with(" 121 80"));
+}
+
+#[test]
+fn fifty_move_counter_counts_past_100_through_moves_skips_and_undo() {
+    let mut b = board("4k3/8/8/8/8/8/4P3/R3K3 w - - 97 80");
+    play(&mut b, "a1a2 e8d8 a2a1 d8e8");
+    assert_eq!(b.fifty_move_counter(), 101);
+    assert!(b.skip_turn());
+    assert_eq!(b.fifty_move_counter(), 102);
+    assert!(b.fen().ends_with(" 102 82"));
+    assert!(b.skip_turn());
+    play(&mut b, "a1b1 e8d8");
+    assert_eq!(b.fifty_move_counter(), 105);
+    b.undo_move();
+    b.undo_move();
+    b.undo_skip_turn();
+    assert_eq!(b.fifty_move_counter(), 102);
+    b.undo_skip_turn();
+    b.undo_move();
+    b.undo_move();
+    assert_eq!(b.fifty_move_counter(), 99);
+    assert!(!b.is_fifty_move_draw());
+    // A pawn move resets it even past 100, and counting starts again from there.
+    play(&mut b, "a2a1 d8e8 e2e3");
+    assert_eq!(b.fifty_move_counter(), 0);
+    play(&mut b, "e8d8");
+    assert_eq!(b.fifty_move_counter(), 1);
+    // A capture resets it as well, long after the starting FEN's clock.
+    let mut b = board("4k3/8/8/8/8/8/r7/R3K3 w - - 150 80");
+    play(&mut b, "e1d1 e8d8 d1e1");
+    assert_eq!(b.fifty_move_counter(), 153);
+    play(&mut b, "a2a1");
+    assert_eq!(b.fifty_move_counter(), 0);
+    b.undo_move();
+    assert_eq!(b.fifty_move_counter(), 153);
+}
+
+#[test]
+fn repetition_is_seen_past_the_hundredth_half_move() {
+    let mut b = board("4k3/8/8/8/8/8/8/R3K3 w - - 100 80");
+    play(&mut b, "a1a2 e8d8 a2a1 d8e8");
+    assert_eq!(b.fifty_move_counter(), 104);
+    assert!(b.is_repeated_position());
+    play(&mut b, "a1a2 e8d8 a2a1 d8e8");
+    assert!(b.is_threefold_repetition());
+}
+
+#[test]
+fn history_and_repetition_survive_many_make_undo_cycles() {
+    let mut host = Board::startpos();
+    play(&mut host, "g1f3 g8f6 f3g1 f6g8 g1f3");
+    let mut bot = host.clone();
+    let keys = bot.history_keys().to_vec();
+    let moves = bot.history_moves().to_vec();
+    // A search's worth of make/undo, deeper than the clone's reserve so the stacks grow.
+    let leaves = perft(&mut board(&bot.fen()), 3);
+    for _ in 0..3 {
+        let shuffle = "g8f6 f3g1 f6g8 g1f3 ".repeat(75);
+        play(&mut bot, &shuffle);
+        assert!(bot.is_threefold_repetition());
+        for _ in 0..300 {
+            bot.undo_move();
+        }
+        assert_eq!(perft(&mut bot, 3), leaves);
+    }
+    assert_eq!(bot.history_keys(), &keys[..]);
+    assert_eq!(bot.history_moves(), &moves[..]);
+    assert_eq!(bot, host);
+    play(&mut bot, "g8f6");
+    assert!(bot.is_repeated_position() && !bot.is_threefold_repetition());
+    play(&mut bot, "f3g1 f6g8");
+    assert!(bot.is_threefold_repetition());
+}
+
+#[test]
+fn a_bot_can_undo_the_moves_played_before_it_got_the_board() {
+    let mut host = Board::startpos();
+    play(&mut host, "e2e4 c7c5 e4e5 d7d5");
+    let mut bot = host.clone();
+    assert!(bot.parse_uci("e5d6").unwrap().is_en_passant());
+    let with_ep = bot.key();
+    for _ in 0..4 {
+        bot.undo_move();
+    }
+    assert_eq!(bot, Board::startpos());
+    assert_eq!(bot.history_keys(), &host.history_keys()[..1]);
+    play(&mut bot, "e2e4 c7c5 e4e5 d7d5");
+    assert_eq!(bot.key(), with_ep);
+    assert_eq!(bot.history_keys(), host.history_keys());
+    assert_eq!(bot.history_moves(), host.history_moves());
+}
+
+#[test]
+fn en_passant_keys_are_restored_by_undo() {
+    // White can take e.p. on d6 here, so the key includes the e.p. file.
+    let mut b = board("4k3/3p4/8/4P3/8/8/8/4K3 b - - 0 1");
+    play(&mut b, "d7d5");
+    let key = b.key();
+    let keys = b.history_keys().to_vec();
+    assert_ne!(key, board("4k3/8/8/3pP3/8/8/8/4K3 w - - 0 2").key());
+    let fresh = board(&b.fen());
+    assert_eq!(fresh.key(), key);
+    // The search below plays the e.p. capture and every other move, and takes them back.
+    assert_eq!(perft(&mut b, 3), perft(&mut fresh.clone(), 3));
+    assert_eq!(b.key(), key);
+    assert_eq!(b.history_keys(), &keys[..]);
+    b.undo_move();
+    play(&mut b, "d7d5");
+    assert_eq!(b.key(), key);
 }
 
 #[test]

@@ -7,6 +7,7 @@ use cozy_chess as cz;
 
 use super::attacks::{to_cz_color, to_cz_sq};
 use super::fen::{self, FenError};
+use super::movegen::{self, from_cz_piece};
 use super::{
     Bitboard, Color, DrawReason, Move, MoveError, MoveList, Outcome, Piece, PieceType, Square,
     bishop_attacks, king_attacks, knight_attacks, pawn_attacks, rook_attacks,
@@ -31,15 +32,13 @@ const EP_KEYS: [u64; 8] = {
     keys
 };
 
-/// History entries reserved up front, so search never grows the vectors in steady state.
+/// Positions reserved at a time: by [`Board::clone`] up front, and by the first move
+/// played on a board built from a FEN. A search never grows the stacks after that (the
+/// longest game plus a deep search fits, and growth is amortised anyway).
 const RESERVE: usize = 256;
 
-/// One position of the game: cozy's board plus the real fifty-move counter (cozy's stops at 100).
-#[derive(Clone, PartialEq, Eq)]
-struct State {
-    board: cz::Board,
-    halfmove: u32,
-}
+// `push_position` copies positions bitwise and `undo_move` forgets them without dropping.
+const _: () = assert!(!std::mem::needs_drop::<cz::Board>());
 
 /// A chess position with its game history.
 ///
@@ -60,32 +59,56 @@ struct State {
 /// board.undo_move();
 /// assert_eq!(board, Board::startpos());
 /// ```
-#[derive(PartialEq, Eq)]
 pub struct Board {
     /// Every position of the game, oldest first; the last is the current one. Never empty.
-    states: Vec<State>,
+    /// cozy's boards carry a fifty-move counter capped at 100; the real one is derived
+    /// from it (see `halfmove`), so positions need no field of their own for it.
+    states: Vec<cz::Board>,
     /// Plies played before the starting FEN.
     start_ply: u32,
-    /// One key per position of the game; the last is the current position's.
+    /// The starting FEN's halfmove clock (cozy's first board holds it capped at 100).
+    start_halfmove: u32,
+    /// One key per position of the game, then one move per position after the first.
+    /// Only these vectors' allocations are used: their own lengths stay 0, and the
+    /// entries `..states.len()` and `..states.len() - 1` are initialised, so a move
+    /// updates one length, not three (see [`history_keys`](Self::history_keys)).
     keys: Vec<u64>,
     moves: Vec<Move>,
 }
 
+impl PartialEq for Board {
+    fn eq(&self, other: &Board) -> bool {
+        self.states == other.states
+            && self.start_ply == other.start_ply
+            && self.start_halfmove == other.start_halfmove
+            && self.history_keys() == other.history_keys()
+            && self.history_moves() == other.history_moves()
+    }
+}
+
+impl Eq for Board {}
+
 impl Clone for Board {
-    /// Clones keep the reserve, so a bot's copy does not allocate during its search.
+    /// Clones keep a reserve of [`RESERVE`] positions, so a bot's copy does not allocate
+    /// during its search.
     fn clone(&self) -> Self {
-        let mut states = Vec::with_capacity(self.states.len() + RESERVE);
-        states.extend_from_slice(&self.states);
-        let mut keys = Vec::with_capacity(self.keys.len() + RESERVE);
-        keys.extend_from_slice(&self.keys);
-        let mut moves = Vec::with_capacity(self.moves.len() + RESERVE);
-        moves.extend_from_slice(&self.moves);
-        Board {
-            states,
+        let mut board = Board {
+            states: Vec::new(),
             start_ply: self.start_ply,
-            keys,
-            moves,
+            start_halfmove: self.start_halfmove,
+            keys: Vec::new(),
+            moves: Vec::new(),
+        };
+        board.reserve_stacks(self.states.len() + RESERVE);
+        board.states.extend_from_slice(&self.states);
+        board.keys.extend_from_slice(self.history_keys());
+        board.moves.extend_from_slice(self.history_moves());
+        // SAFETY: the entries just copied stay initialised; see `Board::keys`.
+        unsafe {
+            board.keys.set_len(0);
+            board.moves.set_len(0);
         }
+        board
     }
 }
 
@@ -116,18 +139,6 @@ impl fmt::Display for Board {
 }
 
 #[inline(always)]
-fn from_cz_piece(p: cz::Piece) -> PieceType {
-    match p {
-        cz::Piece::Pawn => PieceType::Pawn,
-        cz::Piece::Knight => PieceType::Knight,
-        cz::Piece::Bishop => PieceType::Bishop,
-        cz::Piece::Rook => PieceType::Rook,
-        cz::Piece::Queen => PieceType::Queen,
-        cz::Piece::King => PieceType::King,
-    }
-}
-
-#[inline(always)]
 fn from_cz_sq(sq: cz::Square) -> Square {
     Square::from_index(sq as u8)
 }
@@ -140,24 +151,73 @@ fn from_cz_color(c: cz::Color) -> Color {
     }
 }
 
-const PROMO_RANKS: u64 = 0xFF00_0000_0000_00FF;
+/// The kit's Zobrist key of `b`: cozy's hash, with the en-passant file only when an
+/// en-passant capture is legal (see [`Board::key`]).
+#[inline(always)]
+fn key_of(b: &cz::Board) -> u64 {
+    let Some(f) = b.en_passant() else {
+        return b.hash();
+    };
+    let mut key = b.hash_without_ep();
+    let stm = b.side_to_move();
+    let ep = cz::Square::new(f, cz::Rank::Sixth.relative_to(stm));
+    let capturers = cz::get_pawn_attacks(ep, !stm) & b.colored_pieces(stm, cz::Piece::Pawn);
+    for from in capturers {
+        if b.is_legal(cz::Move {
+            from,
+            to: ep,
+            promotion: None,
+        }) {
+            key ^= EP_KEYS[f as usize];
+            break;
+        }
+    }
+    key
+}
+
+/// cozy's destination square for each kit destination (index `to`) and each castling
+/// destination (index `64 + to`): cozy encodes castling as the king taking its own rook,
+/// and standard chess rooks start on the a and h files (g1 -> h1, c1 -> a1).
+const CZ_DESTINATION: [cz::Square; 128] = {
+    let mut table = [cz::Square::A1; 128];
+    let mut i = 0;
+    while i < 64 {
+        table[i] = cz::Square::index_const(i);
+        let rook_file = if i % 8 >= 4 { 7 } else { 0 };
+        table[64 + i] = cz::Square::index_const(i / 8 * 8 + rook_file);
+        i += 1;
+    }
+    table
+};
+
+/// cozy's promotion for each value of [`Move::promotion_code`].
+const CZ_PROMOTION: [Option<cz::Piece>; 8] = [
+    None,
+    Some(cz::Piece::Knight),
+    Some(cz::Piece::Bishop),
+    Some(cz::Piece::Rook),
+    Some(cz::Piece::Queen),
+    None,
+    None,
+    None,
+];
 
 impl Board {
+    /// A board holding just `inner`. Nothing is reserved beyond it: boards that are only
+    /// stored (a parsed game's start, say) stay small, while one that is played on grows
+    /// its stacks in steps of [`RESERVE`] and a [`clone`](Clone::clone), the copy a bot
+    /// searches with, comes with that reserve already made.
     fn from_inner(inner: cz::Board, halfmove: u32, start_ply: u32) -> Board {
-        let mut states = Vec::with_capacity(RESERVE);
-        states.push(State {
-            board: inner,
-            halfmove,
-        });
-        let mut b = Board {
-            states,
+        let mut keys = vec![key_of(&inner)];
+        // SAFETY: the key stays initialised; see `Board::keys`.
+        unsafe { keys.set_len(0) };
+        Board {
+            states: vec![inner],
             start_ply,
-            keys: Vec::with_capacity(RESERVE),
-            moves: Vec::with_capacity(RESERVE),
-        };
-        let k = b.compute_key();
-        b.keys.push(k);
-        b
+            start_halfmove: halfmove,
+            keys,
+            moves: Vec::new(),
+        }
     }
 
     /// The standard starting position.
@@ -246,11 +306,7 @@ impl Board {
             Some(sq) => s.push_str(&sq.to_string()),
             None => s.push('-'),
         }
-        s.push_str(&format!(
-            " {} {}",
-            self.state().halfmove,
-            self.fullmove_number()
-        ));
+        s.push_str(&format!(" {} {}", self.halfmove(), self.fullmove_number()));
         s
     }
 
@@ -315,131 +371,7 @@ impl Board {
     /// to `list` after clearing it. Lets a search reuse one buffer per ply.
     #[inline]
     pub fn legal_moves_into(&self, list: &mut MoveList, captures_only: bool) {
-        list.clear();
-        let b = self.inner();
-        let stm = b.side_to_move();
-        let ours = b.colors(stm).0;
-        let them = b.colors(!stm).0;
-        let ep_bb = match b.en_passant() {
-            Some(f) => {
-                cz::Square::new(f, cz::Rank::Sixth.relative_to(stm))
-                    .bitboard()
-                    .0
-            }
-            None => 0,
-        };
-        // The en-passant square is empty, so only pawns may treat it as a capture target.
-        let (target, pawn_target) = if captures_only {
-            (them, them | ep_bb)
-        } else {
-            (!0, !0)
-        };
-        let knights = b.pieces(cz::Piece::Knight).0;
-        let bishops = b.pieces(cz::Piece::Bishop).0;
-        let rooks = b.pieces(cz::Piece::Rook).0;
-        let queens = b.pieces(cz::Piece::Queen).0;
-        // PieceType index + 1 of the piece on `sq` (kings are never captured), branch-free.
-        let victim_code = |sq: u32| -> u32 {
-            1 + (knights >> sq & 1) as u32
-                + 2 * (bishops >> sq & 1) as u32
-                + 3 * (rooks >> sq & 1) as u32
-                + 4 * (queens >> sq & 1) as u32
-        };
-        let victim_of = |bit: u64| -> PieceType {
-            match PieceType::from_index(victim_code(bit.trailing_zeros()) as usize - 1) {
-                Some(p) => p,
-                None => unreachable!(),
-            }
-        };
-        b.generate_moves(|pm| {
-            let piece = from_cz_piece(pm.piece);
-            let from = from_cz_sq(pm.from);
-            let mut to = pm.to.0
-                & if piece == PieceType::Pawn {
-                    pawn_target
-                } else {
-                    target
-                };
-            if piece == PieceType::King {
-                // cozy encodes castling as the king taking its own rook.
-                let mut castles = to & ours;
-                to &= !ours;
-                while castles != 0 {
-                    let rook = Square::from_index(castles.trailing_zeros() as u8);
-                    castles &= castles - 1;
-                    let file = if rook.file() > from.file() { 6 } else { 2 };
-                    let dest = Square::new(file, from.rank());
-                    list.push(Move::new(
-                        from,
-                        dest,
-                        PieceType::King,
-                        None,
-                        None,
-                        false,
-                        true,
-                    ));
-                }
-            }
-            if piece == PieceType::Pawn {
-                let mut promos = to & PROMO_RANKS;
-                to &= !PROMO_RANKS;
-                while promos != 0 {
-                    let bit = promos & promos.wrapping_neg();
-                    promos ^= bit;
-                    let dest = Square::from_index(bit.trailing_zeros() as u8);
-                    let cap = if them & bit != 0 {
-                        Some(victim_of(bit))
-                    } else {
-                        None
-                    };
-                    for p in [
-                        PieceType::Queen,
-                        PieceType::Rook,
-                        PieceType::Bishop,
-                        PieceType::Knight,
-                    ] {
-                        list.push(Move::new(
-                            from,
-                            dest,
-                            PieceType::Pawn,
-                            cap,
-                            Some(p),
-                            false,
-                            false,
-                        ));
-                    }
-                }
-                if to & ep_bb != 0 {
-                    to &= !ep_bb;
-                    let dest = Square::from_index(ep_bb.trailing_zeros() as u8);
-                    list.push(Move::new(
-                        from,
-                        dest,
-                        PieceType::Pawn,
-                        Some(PieceType::Pawn),
-                        None,
-                        true,
-                        false,
-                    ));
-                }
-            }
-            // The common case, built arithmetically: one base move per piece, then just the
-            // destination and (for captures) the victim code per move.
-            let base = Move::new(from, from, piece, None, None, false, false).without_destination();
-            let mut caps = to & them;
-            let mut quiets = to & !them;
-            while caps != 0 {
-                let sq = caps.trailing_zeros();
-                caps &= caps - 1;
-                list.push(base.with_destination(sq, victim_code(sq)));
-            }
-            while quiets != 0 {
-                let sq = quiets.trailing_zeros();
-                quiets &= quiets - 1;
-                list.push(base.with_destination(sq, 0));
-            }
-            false
-        });
+        movegen::legal_moves_into(self.inner(), list, captures_only);
     }
 
     /// All legal moves in a heap-allocated `Vec`, for code that wants to own or store them.
@@ -470,21 +402,14 @@ impl Board {
         self.inner().generate_moves(|_| true)
     }
 
+    /// cozy's form of `mv`, by table lookups on its raw bits (this runs on every move a
+    /// search makes).
     #[inline(always)]
     fn to_cz_move(mv: Move) -> cz::Move {
-        let from = to_cz_sq(mv.from());
-        let to = if mv.is_castle() {
-            // cozy wants king-takes-rook; standard chess rooks start on the a/h files.
-            let rook_file = if mv.to().file() == 6 { 7 } else { 0 };
-            to_cz_sq(Square::new(rook_file, mv.to().rank()))
-        } else {
-            to_cz_sq(mv.to())
-        };
-        let promotion = mv.promotion().map(fen::to_cz_piece);
         cz::Move {
-            from,
-            to,
-            promotion,
+            from: cz::Square::index_const(mv.from().index()),
+            to: CZ_DESTINATION[mv.to().index() | (mv.is_castle() as usize) << 6],
+            promotion: CZ_PROMOTION[mv.promotion_code()],
         }
     }
 
@@ -583,41 +508,36 @@ impl Board {
 
     /// The current position.
     #[inline(always)]
-    fn state(&self) -> &State {
+    fn inner(&self) -> &cz::Board {
         match self.states.last() {
             Some(s) => s,
             None => unreachable!("Board::states is never empty"),
         }
     }
 
-    #[inline(always)]
-    fn inner(&self) -> &cz::Board {
-        &self.state().board
+    /// Half-moves since the last capture or pawn move. cozy's counter is exact below
+    /// 100 (it resets on the same moves and only stops counting at 100); past that the
+    /// history tells.
+    #[inline]
+    fn halfmove(&self) -> u32 {
+        let capped = u32::from(self.inner().halfmove_clock());
+        if capped < 100 {
+            capped
+        } else {
+            self.halfmove_past_cap()
+        }
     }
 
-    #[inline(always)]
-    fn compute_key(&self) -> u64 {
-        let b = self.inner();
-        let Some(f) = b.en_passant() else {
-            return b.hash();
-        };
-        let mut key = b.hash_without_ep();
-        {
-            let stm = b.side_to_move();
-            let ep = cz::Square::new(f, cz::Rank::Sixth.relative_to(stm));
-            let capturers = cz::get_pawn_attacks(ep, !stm) & b.colored_pieces(stm, cz::Piece::Pawn);
-            for from in capturers {
-                if b.is_legal(cz::Move {
-                    from,
-                    to: ep,
-                    promotion: None,
-                }) {
-                    key ^= EP_KEYS[f as usize];
-                    break;
-                }
-            }
+    /// [`halfmove`](Self::halfmove) once cozy's counter has stopped: the moves since the
+    /// last capture or pawn move (skipped turns count), or since the starting FEN's clock.
+    #[cold]
+    fn halfmove_past_cap(&self) -> u32 {
+        let resets = |m: &Move| !m.is_null() && (m.piece() == PieceType::Pawn || m.is_capture());
+        let moves = self.history_moves();
+        match moves.iter().rposition(resets) {
+            Some(i) => (moves.len() - 1 - i) as u32,
+            None => self.start_halfmove + moves.len() as u32,
         }
-        key
     }
 
     /// Plays `mv`, which must be legal in this position (as every move from
@@ -627,29 +547,68 @@ impl Board {
     #[inline(always)]
     pub fn make_move(&mut self, mv: Move) {
         debug_assert!(self.is_legal(mv), "illegal move {mv:?} in {}", self.fen());
+        self.push_position(mv, |top| top.play_unchecked(Self::to_cz_move(mv)));
+    }
+
+    /// Pushes a copy of the current position, lets `play` turn it into the next one,
+    /// and records its key and `mv`. One capacity check covers all three stacks.
+    #[inline(always)]
+    fn push_position(&mut self, mv: Move, play: impl FnOnce(&mut cz::Board)) {
         let n = self.states.len();
         if n == self.states.capacity() {
-            self.states.reserve(RESERVE);
+            self.reserve_stacks(RESERVE);
         }
-        // Copy the top once, straight into the next slot, as cozy's own copy-make does.
-        // SAFETY: `n >= 1` (the stack is never empty) and slot `n` is within capacity.
-        // `State` is plain data (bitboards and small integers, no heap or `Drop`), so a
-        // bitwise copy is exactly what its derived `Clone` does.
-        let top = unsafe {
-            let base = self.states.as_mut_ptr();
-            std::ptr::copy_nonoverlapping(base.add(n - 1), base.add(n), 1);
+        self.debug_check_stacks();
+        // SAFETY: `n >= 1` (the stack is never empty) and, by the capacity invariant of
+        // `reserve_stacks`, slot `n` of `states` and `keys` and slot `n - 1` of `moves`
+        // are allocated; `states`' length covers all three (see `Board::keys`). `cz::Board` is plain data (bitboards and small integers; its
+        // `Clone` is a field-wise copy and it has no `Drop`, checked below), as are `u64`
+        // and `Move`, so writing them bitwise into spare capacity is what `push` would
+        // do. The lengths are set last, so a panic in `play` leaves the board as it was.
+        unsafe {
+            let states = self.states.as_mut_ptr();
+            // Copy the top once, straight into the next slot, as cozy's own copy-make does.
+            std::ptr::copy_nonoverlapping(states.add(n - 1), states.add(n), 1);
+            let top = &mut *states.add(n);
+            play(top);
+            self.keys.as_mut_ptr().add(n).write(key_of(top));
+            self.moves.as_mut_ptr().add(n - 1).write(mv);
             self.states.set_len(n + 1);
-            &mut *base.add(n)
-        };
-        top.board.play_unchecked(Self::to_cz_move(mv));
-        top.halfmove = if mv.piece() == PieceType::Pawn || mv.is_capture() {
-            0
-        } else {
-            top.halfmove + 1
-        };
-        let key = self.compute_key();
-        self.keys.push(key);
-        self.moves.push(mv);
+        }
+    }
+
+    /// Makes room for at least `additional` more positions in all three stacks at once,
+    /// keeping the invariant `push_position` relies on to check only one capacity:
+    /// `keys.capacity() >= states.capacity()` and `moves.capacity() + 1 >= states.capacity()`.
+    #[cold]
+    #[inline(never)]
+    fn reserve_stacks(&mut self, additional: usize) {
+        let n = self.states.len();
+        self.states.reserve(additional);
+        let cap = self.states.capacity();
+        // Reallocation keeps a vector's elements, not its spare capacity, so the
+        // initialised entries are counted in for the duration.
+        // SAFETY: see `Board::keys`: entries `..n` and `..n - 1` are initialised.
+        unsafe {
+            self.keys.set_len(n);
+            self.moves.set_len(n.saturating_sub(1));
+        }
+        self.keys.reserve(cap - n);
+        self.moves.reserve(cap - n);
+        // SAFETY: the entries stay initialised; see `Board::keys`.
+        unsafe {
+            self.keys.set_len(0);
+            self.moves.set_len(0);
+        }
+    }
+
+    /// The stacks' length and capacity invariants, checked in debug builds.
+    #[inline(always)]
+    fn debug_check_stacks(&self) {
+        debug_assert!(!self.states.is_empty());
+        debug_assert!(self.keys.is_empty() && self.moves.is_empty());
+        debug_assert!(self.keys.capacity() >= self.states.capacity());
+        debug_assert!(self.moves.capacity() + 1 >= self.states.capacity());
     }
 
     /// Plays `mv` if it is legal (see [`is_legal`](Self::is_legal)); otherwise leaves the
@@ -671,10 +630,10 @@ impl Board {
     pub fn undo_move(&mut self) {
         let n = self.states.len() - 1;
         assert!(n > 0, "undo_move: no move to undo");
-        // `truncate` rather than `pop`: nothing is moved out only to be dropped.
-        self.states.truncate(n);
-        self.keys.truncate(n);
-        self.moves.truncate(n - 1);
+        self.debug_check_stacks();
+        // SAFETY: `1 <= n < states.len()`; positions are plain data without `Drop`, so
+        // forgetting the last one is sound. Keys and moves follow `states`' length.
+        unsafe { self.states.set_len(n) };
     }
 
     /// Passes the turn (a null move, recorded as [`Move::NULL`]) and returns `true`, or
@@ -693,11 +652,7 @@ impl Board {
         let Some(board) = self.inner().null_move() else {
             return false;
         };
-        let halfmove = self.state().halfmove + 1;
-        self.states.push(State { board, halfmove });
-        let key = self.compute_key();
-        self.keys.push(key);
-        self.moves.push(Move::NULL);
+        self.push_position(Move::NULL, |top| *top = board);
         true
     }
 
@@ -707,7 +662,7 @@ impl Board {
     /// If the last thing played was not a skipped turn.
     pub fn undo_skip_turn(&mut self) {
         assert!(
-            self.moves.last().is_some_and(|m| m.is_null()),
+            self.history_moves().last().is_some_and(|m| m.is_null()),
             "undo_skip_turn: last move was not a skipped turn"
         );
         self.undo_move();
@@ -762,14 +717,15 @@ impl Board {
     /// no further than the last irreversible move.
     #[inline]
     fn repetitions(&self, times: usize) -> bool {
-        let n = self.keys.len();
-        let cur = self.keys[n - 1];
-        let window = (self.state().halfmove as usize).min(n - 1);
+        let keys = self.history_keys();
+        let n = keys.len();
+        let cur = keys[n - 1];
+        let window = (self.halfmove() as usize).min(n - 1);
         let mut seen = 0;
         // Same side to move means an even distance; two skipped turns can repeat in 2 plies.
         let mut back = 2;
         while back <= window {
-            if self.keys[n - 1 - back] == cur {
+            if keys[n - 1 - back] == cur {
                 seen += 1;
                 if seen >= times {
                     return true;
@@ -790,7 +746,7 @@ impl Board {
     /// checkmate on the 100th half-move still wins: [`outcome`](Self::outcome) checks mate first.
     #[inline]
     pub fn is_fifty_move_draw(&self) -> bool {
-        self.state().halfmove >= 100
+        self.inner().halfmove_clock() >= 100
     }
 
     /// `true` if neither side has mating material, with the C# challenge's rules: no pawns,
@@ -1019,14 +975,16 @@ impl Board {
     /// ```
     #[inline(always)]
     pub fn key(&self) -> u64 {
-        self.keys[self.keys.len() - 1]
+        let keys = self.history_keys();
+        keys[keys.len() - 1]
     }
 
     /// The keys of every position of the game, oldest first: the starting position's,
     /// then one per move or skipped turn; the last is [`key`](Self::key).
     #[inline(always)]
     pub fn history_keys(&self) -> &[u64] {
-        &self.keys
+        // SAFETY: the first `states.len()` keys are initialised (see `Board::keys`).
+        unsafe { std::slice::from_raw_parts(self.keys.as_ptr(), self.states.len()) }
     }
 
     /// Every move of the game since the board was created from its FEN (including those
@@ -1034,7 +992,8 @@ impl Board {
     /// as [`Move::NULL`].
     #[inline(always)]
     pub fn history_moves(&self) -> &[Move] {
-        &self.moves
+        // SAFETY: the first `states.len() - 1` moves are initialised (see `Board::keys`).
+        unsafe { std::slice::from_raw_parts(self.moves.as_ptr(), self.states.len() - 1) }
     }
 
     /// Half-moves played in the game: those implied by the starting FEN's fullmove number
@@ -1047,13 +1006,13 @@ impl Board {
     /// ```
     #[inline(always)]
     pub fn ply_count(&self) -> u32 {
-        self.start_ply + self.moves.len() as u32
+        self.start_ply + (self.states.len() - 1) as u32
     }
 
     /// Half-moves since the last capture or pawn move (not capped at 100).
     #[inline(always)]
     pub fn fifty_move_counter(&self) -> u32 {
-        self.state().halfmove
+        self.halfmove()
     }
 
     /// The FEN fullmove number: 1 at the start, incremented after each Black move.

@@ -21,6 +21,7 @@ mod attacks;
 mod bitboard;
 mod board;
 mod fen;
+mod movegen;
 mod moves;
 pub mod perft;
 mod rules;

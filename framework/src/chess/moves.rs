@@ -97,6 +97,13 @@ impl Move {
         Move(self.0 | to << TO_SHIFT | captured_code << CAPTURED_SHIFT)
     }
 
+    /// The promotion as its `PieceType` index, 0 for none (a pawn never promotes to a
+    /// pawn), always below 8: a table index for move conversion.
+    #[inline(always)]
+    pub(crate) const fn promotion_code(self) -> usize {
+        (self.0 >> PROMO_SHIFT & 7) as usize
+    }
+
     /// The packed value, for transposition tables and killer slots.
     /// [`from_raw`](Self::from_raw) restores it.
     #[inline(always)]
@@ -351,6 +358,40 @@ impl<'a> IntoIterator for &'a MoveList {
     #[inline(always)]
     fn into_iter(self) -> Self::IntoIter {
         self.as_slice().iter()
+    }
+}
+
+/// Appends to a [`MoveList`] with the length kept in a local (a register, once
+/// inlined) and stored back when dropped: move generation writes through it without
+/// reloading and storing the list's length for every move.
+pub(crate) struct MoveWriter<'a> {
+    list: &'a mut MoveList,
+    len: usize,
+}
+
+impl<'a> MoveWriter<'a> {
+    #[inline(always)]
+    pub(crate) fn new(list: &'a mut MoveList) -> MoveWriter<'a> {
+        let len = list.len;
+        MoveWriter { list, len }
+    }
+
+    /// Appends `mv`.
+    ///
+    /// # Panics
+    /// If the list already holds [`MAX_MOVES`] moves.
+    #[inline(always)]
+    pub(crate) fn push(&mut self, mv: Move) {
+        assert!(self.len < MAX_MOVES, "MoveList overflow");
+        self.list.moves[self.len] = MaybeUninit::new(mv);
+        self.len += 1;
+    }
+}
+
+impl Drop for MoveWriter<'_> {
+    #[inline(always)]
+    fn drop(&mut self) {
+        self.list.len = self.len;
     }
 }
 
