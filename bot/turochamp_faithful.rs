@@ -1,11 +1,12 @@
 //! Turochamp, faithful: the paper machine of Alan Turing and David Champernowne (1948),
 //! as described in Turing's typescript "Digital Computers Applied to Games" (1953). Each rule
-//! below cites the sentence of the typescript it follows.
+//! quotes the typescript's sentence it follows (the depth and the list of considerable moves
+//! are paraphrased).
 //!
-//! Depth. Turing's text looks two plies ahead full width ("every possibility for white's next
-//! move and for black's reply") and follows only "considerable" moves beyond. This kit plays
-//! three full-width plies ([`DEPTH`]), as the C# reconstruction and most published accounts
-//! do; [`choose`] takes the depth, so Turing's own 2 is one argument away.
+//! Depth. Turing's text looks two plies ahead full width (every white move and every black
+//! reply) and follows only "considerable" moves beyond. This kit plays three full-width plies
+//! ([`DEPTH`]), as the C# reconstruction and most published accounts do; [`choose`] takes the
+//! depth, so Turing's own 2 is one argument away.
 //!
 //! Value of a position: "In other positions with white to play the value is the greatest
 //! value of: A) the positions obtained by considerable moves, or B) the position itself
@@ -23,11 +24,11 @@
 //! is preferred (Turing does not rank mates; without this the machine can put off a mate in
 //! two forever). Stalemate is 0, the value of equal material (Turing does not mention it).
 //!
-//! Considerable moves beyond the full width, read literally: a recapture (a capture on the
-//! square where the previous move, itself followed and so considerable, captured); a capture
-//! of an undefended piece (no enemy piece attacks it); a capture of a higher-valued piece by a
-//! lower-valued one (a king counts 0 as capturer: it can only take undefended pieces anyway);
-//! a checkmating move (found by playing it).
+//! Considerable moves beyond the full width (Turing's list, paraphrased): a recapture (a
+//! capture on the square where the previous move, itself followed and so considerable,
+//! captured); a capture of an undefended piece (no enemy piece attacks it); a capture of a
+//! higher-valued piece by a lower-valued one (a king counts 0 as capturer: it can only take
+//! undefended pieces anyway); a checkmating move (found by playing it).
 //!
 //! The choice: "The move chosen must have the greatest possible value, and, consistent with
 //! this, the greatest possible position-play value." Position play ([`pp`]) is scored only on
