@@ -11,7 +11,7 @@ use std::path::Path;
 const EXPECTED: &[(&str, usize, usize)] = &[
     ("evil_bot.rs", 196, 0),
     ("my_bot.rs", 42, 0),
-    ("turochamp_faithful.rs", 798, 0),
+    ("turochamp_faithful.rs", 1024, 0),
     ("turochamp_modern.rs", 999, 0),
 ];
 
