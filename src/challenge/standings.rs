@@ -6,7 +6,7 @@ use anyhow::{Context, Result, bail};
 use framework::notation::pgn::{GameResult, read_games};
 use serde::Serialize;
 
-use super::ratings::{Outcome, RatingArgs, RatingOptions, fit};
+use super::ratings::{Model, Outcome, RatingArgs, RatingOptions, fit};
 use super::store::Store;
 use super::tournament::player_name;
 use super::{RatingsArgs, StandingsArgs};
@@ -93,6 +93,18 @@ pub struct Table {
     pub anchor: Option<String>,
     /// Groups of players not connected by games (ratings across groups mean nothing).
     pub groups: usize,
+    /// The rating model: `kit` or `bayeselo`.
+    pub model: &'static str,
+    /// White's advantage in Elo (0 in the kit model).
+    pub advantage: f64,
+    /// The factor applied to the ratings (1 in the kit model; BayesElo's scale).
+    pub scale: f64,
+    /// Added to every rating.
+    pub offset: f64,
+    /// Iterations the fit took to converge.
+    pub iterations: usize,
+    /// Games read but not rated (broken, or without a result).
+    pub skipped: usize,
 }
 
 /// A fault's category for the loss columns.
@@ -127,13 +139,7 @@ pub fn build_table(
             )?),
             None => None,
         };
-    if args.prior < 0.0 || !args.prior.is_finite() {
-        bail!("--prior must be 0 or more");
-    }
-    let options = RatingOptions {
-        prior: args.prior,
-        anchor,
-    };
+    let options = args.options(anchor)?;
     let outcomes: Vec<Outcome> = games
         .iter()
         .map(|g| Outcome {
@@ -143,6 +149,17 @@ pub fn build_table(
         })
         .collect();
     let fitted = fit(players.len(), &outcomes, &options);
+    if !fitted.converged {
+        bail!(
+            "the ratings did not converge in {} iterations{}",
+            fitted.iterations,
+            if options.prior == 0.0 {
+                ": with --prior 0 a player who won (or lost) every game has no finite maximum-likelihood rating; use a prior above 0"
+            } else {
+                ""
+            }
+        );
+    }
     let mut rows: Vec<Row> = players
         .into_iter()
         .enumerate()
@@ -201,6 +218,15 @@ pub fn build_table(
         prior: args.prior,
         anchor: args.anchor.clone(),
         groups: fitted.groups,
+        model: match options.model {
+            Model::Kit => "kit",
+            Model::BayesElo { .. } => "bayeselo",
+        },
+        advantage: fitted.advantage,
+        scale: fitted.scale,
+        offset: options.offset,
+        iterations: fitted.iterations,
+        skipped: 0,
     })
 }
 
@@ -275,6 +301,7 @@ pub fn print_store_standings(
     let args = RatingArgs {
         prior: options.prior,
         anchor,
+        ..RatingArgs::default()
     };
     print!("{}", render_text(&build_table(players, &games, &args)?));
     Ok(())
