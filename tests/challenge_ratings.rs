@@ -294,3 +294,45 @@ fn the_bayeselo_model_reproduces_bayeselo_mm_with_its_defaults() {
     assert!(!refused.status.success());
     assert!(text(&refused).contains("--model bayeselo"), "{}", text(&refused));
 }
+
+#[test]
+fn real_world_tags_are_read_skips_are_counted_and_long_names_are_cut() {
+    let tmp = TempDir::new("ratings-tolerant");
+    let long = "L".repeat(200);
+    let quoted = "SaveBot (or, \"winning bot\" as an alternative)";
+    let mut pgn = games("A", quoted, 2, 1, 1);
+    pgn.push_str(&games("A", &long, 1, 1, 1));
+    // Two broken games: an illegal move and no result.
+    pgn.push_str("[White \"A\"]\n[Black \"B\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Ke3 1-0\n\n");
+    pgn.push_str(&game("A", "B", "*"));
+    let file = tmp.write("t.pgn", &pgn);
+
+    let (table, stderr) = ratings(&[file.to_str().unwrap()]);
+    assert_eq!(table["games"], 7);
+    assert_eq!(table["skipped"], 2);
+    assert!(elo(&table, quoted).0.is_finite(), "{table}");
+    assert!(elo(&table, &long).0.is_finite(), "{table}");
+    assert!(stderr.contains("t.pgn:") && stderr.contains("game 8 skipped"), "{stderr}");
+
+    let output = command()
+        .args(["ratings", file.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{}", text(&output));
+    let out = String::from_utf8(output.stdout).unwrap();
+    assert!(out.contains("7 games rated (2 skipped"), "{out}");
+    assert!(out.contains("converged in"), "{out}");
+    assert!(out.contains(&format!("{}…", "L".repeat(31))), "{out}");
+    assert!(!out.contains(&"L".repeat(33)), "{out}");
+    // Every table line is as wide as the header, whatever the names.
+    let mut lines = out.lines().take_while(|l| !l.contains("games rated"));
+    let header = lines.next().unwrap().chars().count();
+    assert!(header < 150, "{out}");
+    assert!(lines.all(|l| l.chars().count() == header), "{out}");
+
+    let csv = command()
+        .args(["ratings", file.to_str().unwrap(), "--csv"])
+        .output()
+        .unwrap();
+    assert!(String::from_utf8(csv.stdout).unwrap().contains(&long));
+}
