@@ -4,7 +4,7 @@
 Players' true strengths span 4,400 Elo; each round pairs players of similar standing
 (strength plus noise), colours at random, results drawn from BayesElo's model (White
 advantage 30, drawelo 100). Each game has real legal moves (random play with python-chess,
-60 to 140 plies, drawn from a pool of 300 such games so the file is quick to write) and
+100 to 200 plies, drawn from a pool of 300 such games so the file is quick to write) and
 the usual tags, so the file is about 1 KB per game. Some names are
 long or carry unescaped inner quotes, as in the C# challenge's tournament file.
 
@@ -63,7 +63,7 @@ def main():
     rng = random.Random(int(sys.argv[4]) if len(sys.argv) > 4 else 1)
     strength = [(i / (players - 1) - 0.5) * 4400 for i in range(players)]
     name = names(players, rng)
-    pool = [moves_text(rng, rng.randint(60, 140)) for _ in range(300)]
+    pool = [moves_text(rng, rng.randint(100, 200)) for _ in range(300)]
     written = 0
     with open(out, "w") as f:
         rnd = 0

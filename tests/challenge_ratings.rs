@@ -163,7 +163,13 @@ fn files_without_games_are_an_error() {
 }
 
 /// `white` vs `black` with the given numbers of White wins, draws and Black wins.
-fn coloured(white: &str, black: &str, white_wins: usize, draws: usize, black_wins: usize) -> String {
+fn coloured(
+    white: &str,
+    black: &str,
+    white_wins: usize,
+    draws: usize,
+    black_wins: usize,
+) -> String {
     let mut out = String::new();
     for (n, result) in [(white_wins, "1-0"), (draws, "1/2-1/2"), (black_wins, "0-1")] {
         for _ in 0..n {
@@ -292,7 +298,11 @@ fn the_bayeselo_model_reproduces_bayeselo_mm_with_its_defaults() {
         .output()
         .unwrap();
     assert!(!refused.status.success());
-    assert!(text(&refused).contains("--model bayeselo"), "{}", text(&refused));
+    assert!(
+        text(&refused).contains("--model bayeselo"),
+        "{}",
+        text(&refused)
+    );
 }
 
 #[test]
@@ -312,7 +322,10 @@ fn real_world_tags_are_read_skips_are_counted_and_long_names_are_cut() {
     assert_eq!(table["skipped"], 2);
     assert!(elo(&table, quoted).0.is_finite(), "{table}");
     assert!(elo(&table, &long).0.is_finite(), "{table}");
-    assert!(stderr.contains("t.pgn:") && stderr.contains("game 8 skipped"), "{stderr}");
+    assert!(
+        stderr.contains("t.pgn:") && stderr.contains("game 8 skipped"),
+        "{stderr}"
+    );
 
     let output = command()
         .args(["ratings", file.to_str().unwrap()])

@@ -472,8 +472,8 @@ impl Problem {
             })
             .sum();
         if self.delta_prior > 0.0 {
-            total += self.delta_prior
-                * (2.0 * ln_sigmoid(-delta) + draw_probability(0.0, delta).ln());
+            total +=
+                self.delta_prior * (2.0 * ln_sigmoid(-delta) + draw_probability(0.0, delta).ln());
         }
         total
     }
@@ -655,8 +655,7 @@ impl Problem {
                 };
                 let next_u: Vec<f64> = u.iter().zip(&step).map(|(x, s)| x + t * s).collect();
                 let ok = next_delta > 0.0 || !self.fit_delta;
-                if ok && self.log_likelihood(&next_u, next_delta) >= base - 1e-12 * base.abs()
-                {
+                if ok && self.log_likelihood(&next_u, next_delta) >= base - 1e-12 * base.abs() {
                     u = next_u;
                     delta = next_delta;
                     break;
@@ -812,10 +811,7 @@ fn bayeselo_variances(problem: &Problem, u: &[f64]) -> Vec<f64> {
     let mut diagonal = vec![0.0f64; problem.active.len()];
     for p in &problem.pairs {
         let x = u[p.white] - u[p.black] + problem.advantage;
-        let (win, loss) = (
-            sigmoid(x - problem.delta),
-            sigmoid(-x - problem.delta),
-        );
+        let (win, loss) = (sigmoid(x - problem.delta), sigmoid(-x - problem.delta));
         let h = (p.w + p.d) * win * (1.0 - win) + (p.l + p.d) * loss * (1.0 - loss);
         diagonal[p.white] += h;
         diagonal[p.black] += h;

@@ -1389,7 +1389,10 @@ mod tests {
             ]
         );
         // Still refused: a value whose line does not end with `"]`.
-        let err = Lexer::new("[Event \"a\" b\n1. e4").next().unwrap().unwrap_err();
+        let err = Lexer::new("[Event \"a\" b\n1. e4")
+            .next()
+            .unwrap()
+            .unwrap_err();
         assert!(err.message.contains("`]` expected"), "{}", err.message);
         let err = Lexer::new("[Event \"a\n1. e4").next().unwrap().unwrap_err();
         assert!(err.message.contains("closing quote"), "{}", err.message);
@@ -1413,9 +1416,13 @@ mod tests {
         // Games without tags, several on one line, or without results.
         same_as_reader("1. e4 * 1. d4 1-0\n1. c4 0-1\n\n1. Nf3\n[Event \"x\"]\n1. e4 *");
         // A comment over several lines, with a tag-like line inside.
-        same_as_reader("[White \"A\"]\n1. e4 {a long\n[Event \"not a tag\"]\ncomment} e5\n[White \"B\"]\n1. d4 *\n");
+        same_as_reader(
+            "[White \"A\"]\n1. e4 {a long\n[Event \"not a tag\"]\ncomment} e5\n[White \"B\"]\n1. d4 *\n",
+        );
         // Results inside variations, broken games, `%` lines and `;` comments.
-        same_as_reader("[A \"1\"]\n1. e4 (1. d4 1-0) e5 *\n%skip [B \"2\"]\n[B \"2\"]\n1. e4 e4 *\n; note\n[C \"3\"]\n1. Ke2?? *\n");
+        same_as_reader(
+            "[A \"1\"]\n1. e4 (1. d4 1-0) e5 *\n%skip [B \"2\"]\n[B \"2\"]\n1. e4 e4 *\n; note\n[C \"3\"]\n1. Ke2?? *\n",
+        );
         // A malformed tag after movetext, a comment never closed.
         same_as_reader("[A \"1\"]\n1. e4\n[Bad tag]\n1... e5 *\n[B \"2\"]\n1. e4 {open\n\n");
         // Tags after a comment on the same line.
