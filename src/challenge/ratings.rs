@@ -24,9 +24,10 @@
 //!   of the log-likelihood (Elo units), prior draws included.
 //!
 //! Both fits maximise the same kind of concave log-likelihood by Fisher scoring on all
-//! parameters at once: each iteration solves the full linear system (a dense Cholesky
-//! factorisation, each connected group of players pinned to mean 0) and halves the step
-//! until the likelihood does not drop. Nothing is clamped: the fit stops when no rating
+//! parameters at once: each iteration solves the full linear system (by conjugate
+//! gradients over the distinct pairings, each connected group of players pinned to
+//! mean 0) and halves the step until the likelihood does not drop. A field spanning
+//! 4,400 Elo takes about a dozen iterations. Nothing is clamped: the fit stops when no rating
 //! (nor `d`) moves by more than [`TOLERANCE_ELO`], and reports the iterations used and
 //! whether it converged (with `prior = 0`, a player who won or lost every game has no
 //! finite maximum-likelihood rating, and the fit says so instead of inventing one).
