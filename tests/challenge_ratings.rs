@@ -161,3 +161,191 @@ fn files_without_games_are_an_error() {
         .unwrap();
     assert!(text(&missing).contains("cannot read the PGN file /nonexistent/x.pgn"));
 }
+
+/// `white` vs `black` with the given numbers of White wins, draws and Black wins.
+fn coloured(
+    white: &str,
+    black: &str,
+    white_wins: usize,
+    draws: usize,
+    black_wins: usize,
+) -> String {
+    let mut out = String::new();
+    for (n, result) in [(white_wins, "1-0"), (draws, "1/2-1/2"), (black_wins, "0-1")] {
+        for _ in 0..n {
+            out.push_str(&game(white, black, result));
+        }
+    }
+    out
+}
+
+/// The ladder of `scripts/ladder_ml.py`: 16 players, each meeting the next one down 20
+/// times (15 wins, 4 draws, 1 loss for the stronger) and the one two steps down 10
+/// times (9 wins, 1 draw), colours alternating.
+fn ladder() -> String {
+    let name = |i: usize| format!("L{i:02}");
+    let mut out = String::new();
+    for i in 0..16 {
+        if i + 1 < 16 {
+            out.push_str(&games(&name(i), &name(i + 1), 15, 4, 1));
+        }
+        if i + 2 < 16 {
+            out.push_str(&games(&name(i), &name(i + 2), 9, 1, 0));
+        }
+    }
+    out
+}
+
+/// Maximum-likelihood ratings of the ladder, player L00 first, as `scripts/ladder_ml.py`
+/// computes them with scipy (BFGS on the likelihood written with BayesElo's `f`).
+const LADDER_PRIOR_0: [f64; 8] = [
+    2414.9432, 2080.0784, 1761.4044, 1441.0063, 1120.7977, 800.5682, 480.3411, 160.1137,
+];
+const LADDER_PRIOR_0_DRAWELO: f64 = 163.4883;
+const LADDER_PRIOR_2: [f64; 8] = [
+    2219.9830, 1915.7496, 1629.8505, 1334.1030, 1037.5616, 741.1245, 444.6737, 148.2246,
+];
+const LADDER_PRIOR_2_DRAWELO: f64 = 172.1973;
+
+#[test]
+fn a_wide_ladder_reaches_the_maximum_likelihood_answer_unclamped() {
+    let tmp = TempDir::new("ratings-ladder");
+    let file = tmp.write("ladder.pgn", &ladder());
+    for (prior, expected, drawelo) in [
+        ("0", LADDER_PRIOR_0, LADDER_PRIOR_0_DRAWELO),
+        ("2", LADDER_PRIOR_2, LADDER_PRIOR_2_DRAWELO),
+    ] {
+        let (table, _) = ratings(&[file.to_str().unwrap(), "--prior", prior]);
+        for (i, want) in expected.iter().enumerate() {
+            // The ladder is symmetric: L15 mirrors L00.
+            for (name, sign) in [(format!("L{i:02}"), 1.0), (format!("L{:02}", 15 - i), -1.0)] {
+                let got = elo(&table, &name).0;
+                assert!(
+                    (got - sign * want).abs() < 0.01,
+                    "prior {prior}: {name} {got} vs {}",
+                    sign * want
+                );
+            }
+        }
+        let d = table["draw_elo"].as_f64().unwrap();
+        assert!((d - drawelo).abs() < 0.01, "prior {prior}: drawelo {d}");
+        let iterations = table["iterations"].as_u64().unwrap();
+        assert!(iterations > 1 && iterations < 100, "{iterations}");
+    }
+}
+
+/// The small field of `scripts/ladder_ml.py`, colours unbalanced on purpose.
+fn bayeselo_field() -> String {
+    [
+        ("P0", "P1", 3, 2, 1),
+        ("P1", "P0", 1, 2, 2),
+        ("P0", "P2", 4, 1, 0),
+        ("P2", "P0", 1, 1, 2),
+        ("P1", "P2", 2, 2, 1),
+        ("P2", "P1", 1, 3, 1),
+        ("P2", "P3", 3, 1, 1),
+        ("P3", "P2", 0, 2, 2),
+        ("P1", "P3", 4, 0, 0),
+        ("P3", "P0", 0, 1, 3),
+    ]
+    .iter()
+    .map(|&(w, b, ww, d, bw)| coloured(w, b, ww, d, bw))
+    .collect()
+}
+
+#[test]
+fn the_bayeselo_model_reproduces_bayeselo_mm_with_its_defaults() {
+    let tmp = TempDir::new("ratings-bayeselo");
+    let file = tmp.write("field.pgn", &bayeselo_field());
+    let (table, _) = ratings(&[file.to_str().unwrap(), "--model", "bayeselo"]);
+    // BayesElo's formulas (advantage 32.8, drawelo 97.3, prior 2 as AddPrior spreads it,
+    // scale 0.925497, GetVariance intervals), maximised by scipy in scripts/ladder_ml.py.
+    let expected = [
+        ("P0", 137.7913, 116.9426),
+        ("P1", 53.7739, 109.0703),
+        ("P2", -15.4670, 104.3454),
+        ("P3", -176.0982, 147.4973),
+    ];
+    for (name, want, interval) in expected {
+        let (got, got_interval) = elo(&table, name);
+        assert!((got - want).abs() < 0.01, "{name}: {got} vs {want}");
+        assert!(
+            (got_interval - interval).abs() < 0.01,
+            "{name}: ±{got_interval} vs ±{interval}"
+        );
+    }
+    assert!((table["scale"].as_f64().unwrap() - 0.925497).abs() < 1e-6);
+    assert_eq!(table["model"], "bayeselo");
+
+    // BayesElo's `offset 1000 P3`: the anchor is printed at the offset, differences kept.
+    let (moved, _) = ratings(&[
+        file.to_str().unwrap(),
+        "--model",
+        "bayeselo",
+        "--anchor",
+        "P3",
+        "--offset",
+        "1000",
+    ]);
+    assert!((elo(&moved, "P3").0 - 1000.0).abs() < 1e-9);
+    assert!((elo(&moved, "P0").0 - (1000.0 + 137.7913 + 176.0982)).abs() < 0.01);
+
+    // The kit model on the same games differs: no colour term, no scale.
+    let (kit, _) = ratings(&[file.to_str().unwrap()]);
+    assert!((elo(&kit, "P0").0 - 137.7913).abs() > 1.0, "{kit}");
+    let refused = command()
+        .args(["ratings", file.to_str().unwrap(), "--drawelo", "50"])
+        .output()
+        .unwrap();
+    assert!(!refused.status.success());
+    assert!(
+        text(&refused).contains("--model bayeselo"),
+        "{}",
+        text(&refused)
+    );
+}
+
+#[test]
+fn real_world_tags_are_read_skips_are_counted_and_long_names_are_cut() {
+    let tmp = TempDir::new("ratings-tolerant");
+    let long = "L".repeat(200);
+    let quoted = "SaveBot (or, \"winning bot\" as an alternative)";
+    let mut pgn = games("A", quoted, 2, 1, 1);
+    pgn.push_str(&games("A", &long, 1, 1, 1));
+    // Two broken games: an illegal move and no result.
+    pgn.push_str("[White \"A\"]\n[Black \"B\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Ke3 1-0\n\n");
+    pgn.push_str(&game("A", "B", "*"));
+    let file = tmp.write("t.pgn", &pgn);
+
+    let (table, stderr) = ratings(&[file.to_str().unwrap()]);
+    assert_eq!(table["games"], 7);
+    assert_eq!(table["skipped"], 2);
+    assert!(elo(&table, quoted).0.is_finite(), "{table}");
+    assert!(elo(&table, &long).0.is_finite(), "{table}");
+    assert!(
+        stderr.contains("t.pgn:") && stderr.contains("game 8 skipped"),
+        "{stderr}"
+    );
+
+    let output = command()
+        .args(["ratings", file.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{}", text(&output));
+    let out = String::from_utf8(output.stdout).unwrap();
+    assert!(out.contains("7 games rated (2 skipped"), "{out}");
+    assert!(out.contains("converged in"), "{out}");
+    assert!(out.contains(&format!("{}…", "L".repeat(31))), "{out}");
+    assert!(!out.contains(&"L".repeat(33)), "{out}");
+    // Every table line is as wide as the header, whatever the names.
+    let mut lines = out.lines().take_while(|l| !l.contains("games rated"));
+    let header = lines.next().unwrap().chars().count();
+    assert!(header < 150, "{out}");
+    assert!(lines.all(|l| l.chars().count() == header), "{out}");
+
+    let csv = command()
+        .args(["ratings", file.to_str().unwrap(), "--csv"])
+        .output()
+        .unwrap();
+    assert!(String::from_utf8(csv.stdout).unwrap().contains(&long));
+}

@@ -375,6 +375,7 @@ mod tests {
         let args = RatingArgs {
             prior: 2.0,
             anchor: None,
+            ..RatingArgs::default()
         };
         let table = build_table(players, &facts, &args).unwrap();
         let game = report_game(

@@ -3,10 +3,10 @@
 use std::collections::HashMap;
 
 use anyhow::{Context, Result, bail};
-use framework::notation::pgn::{GameResult, read_games};
+use framework::notation::pgn::{GameResult, PgnError, PgnGame, PgnStream};
 use serde::Serialize;
 
-use super::ratings::{Outcome, RatingArgs, RatingOptions, fit};
+use super::ratings::{Model, Outcome, RatingArgs, RatingOptions, fit};
 use super::store::Store;
 use super::tournament::player_name;
 use super::{RatingsArgs, StandingsArgs};
@@ -93,6 +93,18 @@ pub struct Table {
     pub anchor: Option<String>,
     /// Groups of players not connected by games (ratings across groups mean nothing).
     pub groups: usize,
+    /// The rating model: `kit` or `bayeselo`.
+    pub model: &'static str,
+    /// White's advantage in Elo (0 in the kit model).
+    pub advantage: f64,
+    /// The factor applied to the ratings (1 in the kit model; BayesElo's scale).
+    pub scale: f64,
+    /// Added to every rating.
+    pub offset: f64,
+    /// Iterations the fit took to converge.
+    pub iterations: usize,
+    /// Games read but not rated (broken, or without a result).
+    pub skipped: usize,
 }
 
 /// A fault's category for the loss columns.
@@ -127,13 +139,7 @@ pub fn build_table(
             )?),
             None => None,
         };
-    if args.prior < 0.0 || !args.prior.is_finite() {
-        bail!("--prior must be 0 or more");
-    }
-    let options = RatingOptions {
-        prior: args.prior,
-        anchor,
-    };
+    let options = args.options(anchor)?;
     let outcomes: Vec<Outcome> = games
         .iter()
         .map(|g| Outcome {
@@ -143,6 +149,17 @@ pub fn build_table(
         })
         .collect();
     let fitted = fit(players.len(), &outcomes, &options);
+    if !fitted.converged {
+        bail!(
+            "the ratings did not converge in {} iterations{}",
+            fitted.iterations,
+            if options.prior == 0.0 {
+                ": with --prior 0 a player who won (or lost) every game has no finite maximum-likelihood rating; use a prior above 0"
+            } else {
+                ""
+            }
+        );
+    }
     let mut rows: Vec<Row> = players
         .into_iter()
         .enumerate()
@@ -201,6 +218,15 @@ pub fn build_table(
         prior: args.prior,
         anchor: args.anchor.clone(),
         groups: fitted.groups,
+        model: match options.model {
+            Model::Kit => "kit",
+            Model::BayesElo { .. } => "bayeselo",
+        },
+        advantage: fitted.advantage,
+        scale: fitted.scale,
+        offset: options.offset,
+        iterations: fitted.iterations,
+        skipped: 0,
     })
 }
 
@@ -275,6 +301,7 @@ pub fn print_store_standings(
     let args = RatingArgs {
         prior: options.prior,
         anchor,
+        ..RatingArgs::default()
     };
     print!("{}", render_text(&build_table(players, &games, &args)?));
     Ok(())
@@ -288,15 +315,29 @@ fn fmt_opt(value: Option<f64>, signed: bool) -> String {
     }
 }
 
+/// The widest name column of the text table; longer names end in `…` (full names are
+/// in `--json` and `--csv`).
+pub const NAME_WIDTH: usize = 32;
+
+/// `name` cut to `width` characters, the last one an ellipsis if anything was cut.
+fn truncate_name(name: &str, width: usize) -> String {
+    if name.chars().count() <= width {
+        return name.to_string();
+    }
+    let mut out: String = name.chars().take(width.saturating_sub(1)).collect();
+    out.push('…');
+    out
+}
+
 /// The table as text, with a line on how the ratings were computed.
 pub fn render_text(table: &Table) -> String {
     let width = table
         .rows
         .iter()
-        .map(|r| r.player.entry.len())
+        .map(|r| r.player.entry.chars().count())
         .max()
         .unwrap_or(4)
-        .max(4);
+        .clamp(4, NAME_WIDTH);
     let mut out = format!(
         "{:>4}  {:<width$}  {:<12} {:>4} {:>6} {:>5} {:>6} {:>4} {:>4} {:>4} {:>7} {:>6}  {:>5} {:>4} {:>7}\n",
         "rank",
@@ -319,8 +360,8 @@ pub fn render_text(table: &Table) -> String {
         out.push_str(&format!(
             "{:>4}  {:<width$}  {:<12} {:>4} {:>6} {:>5} {:>6} {:>4} {:>4} {:>4} {:>7} {:>6}  {:>5} {:>4} {:>7}{}\n",
             r.rank,
-            r.player.entry,
-            r.player.author.as_deref().unwrap_or("-"),
+            truncate_name(&r.player.entry, width),
+            truncate_name(r.player.author.as_deref().unwrap_or("-"), 12),
             r.player.version.map_or("-".to_string(), |v| format!("v{v}")),
             r.player.tokens.map_or("-".to_string(), |t| t.to_string()),
             r.games,
@@ -339,16 +380,7 @@ pub fn render_text(table: &Table) -> String {
             }
         ));
     }
-    out.push_str(&format!(
-        "{} games; Elo by maximum likelihood (BayesElo's draw model, drawelo {:.1}), {}, 95% intervals, prior {} virtual draws per player\n",
-        table.games,
-        table.draw_elo,
-        match &table.anchor {
-            Some(a) => format!("anchored at `{a}` = 0"),
-            None => "mean 0".to_string(),
-        },
-        table.prior
-    ));
+    out.push_str(&summary(table));
     if table.groups > 1 {
         out.push_str(&format!(
             "warning: the players form {} groups that never met; ratings are only comparable within a group\n",
@@ -356,6 +388,32 @@ pub fn render_text(table: &Table) -> String {
         ));
     }
     out
+}
+
+/// The lines under the table: games, skipped games, and how the ratings were computed.
+fn summary(table: &Table) -> String {
+    let skipped = match table.skipped {
+        0 => String::new(),
+        n => format!(" ({n} skipped: see the messages above)"),
+    };
+    let centre = match &table.anchor {
+        Some(a) => format!("anchored at `{a}` = {}", table.offset),
+        None => format!("mean {}", table.offset),
+    };
+    let model = match table.model {
+        "bayeselo" => format!(
+            "BayesElo's mm model (advantage {:.1}, drawelo {:.1}, scale {:.4})",
+            table.advantage, table.draw_elo, table.scale
+        ),
+        _ => format!(
+            "maximum likelihood (BayesElo's draw model, drawelo {:.1} fitted, colour ignored)",
+            table.draw_elo
+        ),
+    };
+    format!(
+        "{} games rated{skipped}; Elo by {model}, {centre}, 95% intervals, prior {} virtual draws per player; converged in {} iterations\n",
+        table.games, table.prior, table.iterations
+    )
 }
 
 /// The table as CSV (one header line, one line per row).
@@ -419,84 +477,100 @@ pub fn run_standings(args: &StandingsArgs) -> Result<()> {
     )
 }
 
-/// Players and games from PGN text; broken or unfinished games are reported on stderr
-/// and skipped.
-pub fn pgn_facts(files: &[(String, String)]) -> (Vec<PlayerInfo>, Vec<GameFact>, usize) {
-    let mut index: HashMap<String, usize> = HashMap::new();
-    let mut players = Vec::new();
-    let mut facts = Vec::new();
-    let mut skipped = 0;
-    let mut player = |name: &str, players: &mut Vec<PlayerInfo>| -> usize {
-        *index.entry(name.to_string()).or_insert_with(|| {
-            players.push(PlayerInfo {
-                name: name.to_string(),
-                entry: name.to_string(),
-                ..PlayerInfo::default()
-            });
-            players.len() - 1
-        })
-    };
-    for (file, text) in files {
-        let read = read_games(text);
-        for err in &read.errors {
-            skipped += 1;
-            eprintln!(
-                "{file}:{}: game {} skipped: {}{}",
-                err.line,
-                err.game_number,
-                err.message,
-                err.move_text
-                    .as_deref()
-                    .map(|m| format!(" (at {m})"))
-                    .unwrap_or_default()
-            );
+/// Players and games read from PGN, and the games skipped (each reported on stderr
+/// with its file, line and number).
+#[derive(Debug, Default)]
+pub struct PgnFacts {
+    /// Everyone named by a `White` or `Black` tag of a rated game.
+    pub players: Vec<PlayerInfo>,
+    /// The rated games.
+    pub games: Vec<GameFact>,
+    /// Games read but not rated.
+    pub skipped: usize,
+    index: HashMap<String, usize>,
+}
+
+impl PgnFacts {
+    fn player(&mut self, name: &str) -> usize {
+        if let Some(&i) = self.index.get(name) {
+            return i;
         }
-        // The good games' numbers in the file: every game counts, good or broken.
-        let broken: Vec<usize> = read.errors.iter().map(|e| e.game_number).collect();
-        let mut numbers = (1..).filter(|n| !broken.contains(n));
-        for game in &read.games {
-            let number = numbers.next().unwrap_or_default();
-            let score = match game.result {
-                GameResult::WhiteWins => 1.0,
-                GameResult::BlackWins => 0.0,
-                GameResult::Draw => 0.5,
-                GameResult::Unknown => {
-                    skipped += 1;
-                    eprintln!("{file}: game {number} skipped: no result (`*`)");
-                    continue;
+        self.players.push(PlayerInfo {
+            name: name.to_string(),
+            entry: name.to_string(),
+            ..PlayerInfo::default()
+        });
+        self.index.insert(name.to_string(), self.players.len() - 1);
+        self.players.len() - 1
+    }
+
+    /// Adds the games of one file, read one at a time so a large file is never held
+    /// in memory (neither its text nor its replayed games).
+    pub fn read(&mut self, file: &str, games: impl Iterator<Item = Result<PgnGame, PgnError>>) {
+        for (number, game) in (1..).zip(games) {
+            match game {
+                Ok(game) => self.add(file, number, &game),
+                Err(err) => {
+                    self.skipped += 1;
+                    eprintln!(
+                        "{file}:{}: game {} skipped: {}{}",
+                        err.line,
+                        err.game_number,
+                        err.message,
+                        err.move_text
+                            .as_deref()
+                            .map(|m| format!(" (at {m})"))
+                            .unwrap_or_default()
+                    );
                 }
-            };
-            let white = player(game.tag("White").unwrap_or("?"), &mut players);
-            let black = player(game.tag("Black").unwrap_or("?"), &mut players);
-            let termination = game.tag("Termination").unwrap_or("").to_string();
-            // In a PGN file the side that misbehaved is the side that lost.
-            let faulty = fault_kind(&termination).and(match game.result {
-                GameResult::WhiteWins => Some(black),
-                GameResult::BlackWins => Some(white),
-                _ => None,
-            });
-            facts.push(GameFact {
-                white,
-                black,
-                score,
-                termination,
-                faulty,
-            });
+            }
         }
     }
-    (players, facts, skipped)
+
+    fn add(&mut self, file: &str, number: usize, game: &PgnGame) {
+        let score = match game.result {
+            GameResult::WhiteWins => 1.0,
+            GameResult::BlackWins => 0.0,
+            GameResult::Draw => 0.5,
+            GameResult::Unknown => {
+                self.skipped += 1;
+                eprintln!("{file}: game {number} skipped: no result (`*`)");
+                return;
+            }
+        };
+        let white = self.player(game.tag("White").unwrap_or("?"));
+        let black = self.player(game.tag("Black").unwrap_or("?"));
+        let termination = game.tag("Termination").unwrap_or("").to_string();
+        // In a PGN file the side that misbehaved is the side that lost.
+        let faulty = fault_kind(&termination).and(match game.result {
+            GameResult::WhiteWins => Some(black),
+            GameResult::BlackWins => Some(white),
+            _ => None,
+        });
+        self.games.push(GameFact {
+            white,
+            black,
+            score,
+            termination,
+            faulty,
+        });
+    }
 }
 
 /// `challenge ratings FILES.pgn...`.
 pub fn run_ratings(args: &RatingsArgs) -> Result<()> {
-    let mut texts = Vec::new();
+    let mut facts = PgnFacts::default();
     for path in &args.files {
-        let text = std::fs::read_to_string(path)
+        let file = std::fs::File::open(path)
             .with_context(|| format!("cannot read the PGN file {}", path.display()))?;
-        texts.push((path.display().to_string(), text));
+        let mut stream = PgnStream::new(std::io::BufReader::new(file));
+        facts.read(&path.display().to_string(), &mut stream);
+        if let Some(error) = stream.io_error() {
+            bail!("cannot read the PGN file {}: {error}", path.display());
+        }
     }
-    let (players, facts, skipped) = pgn_facts(&texts);
-    if facts.is_empty() {
+    let skipped = facts.skipped;
+    if facts.games.is_empty() {
         bail!(
             "no finished games to rate in {} ({skipped} skipped)",
             args.files
@@ -506,12 +580,7 @@ pub fn run_ratings(args: &RatingsArgs) -> Result<()> {
                 .join(", ")
         );
     }
-    if skipped > 0 {
-        eprintln!("{skipped} games skipped, {} rated", facts.len());
-    }
-    print_table(
-        &build_table(players, &facts, &args.rating)?,
-        args.json,
-        args.csv,
-    )
+    let mut table = build_table(facts.players, &facts.games, &args.rating)?;
+    table.skipped = skipped;
+    print_table(&table, args.json, args.csv)
 }

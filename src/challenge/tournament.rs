@@ -26,7 +26,7 @@ use runner::{
 use serde::{Deserialize, Serialize};
 
 use super::DirArgs;
-use super::ratings::{RatingOptions, fit, synthetic_games};
+use super::ratings::{RatingOptions, fit, synthetic_games, wide_field_games};
 use super::store::{NewGame, Slot, Store, Tournament, Version};
 use super::submit::materialize;
 use super::swiss::{SwissPlayer, pair_round};
@@ -638,12 +638,21 @@ pub fn run_bench(args: &BenchArgs) -> Result<()> {
     let result = fit(args.players, &games, &RatingOptions::default());
     let fit_time = start.elapsed();
     println!(
-        "ratings: {} games, {} players: {:.1} ms ({} sweeps, drawelo {:.1})",
+        "ratings: {} games, {} players: {:.1} ms ({} iterations, drawelo {:.1})",
         args.games,
         args.players,
         fit_time.as_secs_f64() * 1e3,
         result.iterations,
         result.draw_elo
+    );
+    let wide = wide_field_games(args.players, args.games, 42);
+    let start = Instant::now();
+    let result = fit(args.players, &wide, &RatingOptions::default());
+    println!(
+        "ratings, wide field: {:.1} ms ({} iterations, converged: {})",
+        start.elapsed().as_secs_f64() * 1e3,
+        result.iterations,
+        result.converged
     );
     let mut scores = vec![0.0; args.players];
     let mut met = vec![false; args.players * args.players];

@@ -506,6 +506,188 @@ impl Iterator for PgnReader<'_> {
     }
 }
 
+/// Reads games from a buffered byte stream (a file), holding one game's text at a time:
+/// an iterator of `Ok(game)` or `Err(error)` per game, exactly as [`PgnReader`] reads the
+/// same text, with the same game numbers and lines.
+///
+/// The text is cut into pieces only where [`PgnReader`] ends a game anyway: before a
+/// line that starts with a tag when the current game already has movetext, and after a
+/// line whose last token is a result outside any variation. Memory stays bounded by the
+/// longest game (or line), whatever the file's size. A read error (such as text that
+/// is not UTF-8) ends the iteration; [`io_error`](Self::io_error) tells it.
+///
+/// ```
+/// use framework::notation::pgn::PgnStream;
+///
+/// let text = "[White \"A\"]\n\n1. e4 e5 1-0\n\n[White \"B\"]\n\n1. e4 e4 *\n\n1. d4 0-1\n";
+/// let mut stream = PgnStream::new(text.as_bytes());
+/// assert_eq!(stream.next().unwrap().unwrap().tag("White"), Some("A"));
+/// let err = stream.next().unwrap().unwrap_err();
+/// assert_eq!((err.game_number, err.line), (2, 7));
+/// assert_eq!(stream.next().unwrap().unwrap().moves.len(), 1);
+/// assert!(stream.next().is_none() && stream.io_error().is_none());
+/// ```
+#[derive(Debug)]
+pub struct PgnStream<R> {
+    input: R,
+    /// The lines of the piece being gathered.
+    piece: String,
+    /// The file line of the piece's first line (from 1).
+    piece_line: usize,
+    /// The file line of the next line to read.
+    next_line: usize,
+    /// Games read before the piece.
+    games_before: usize,
+    ready: std::collections::VecDeque<Result<PgnGame, PgnError>>,
+    scan: PieceScan,
+    io_error: Option<std::io::Error>,
+    finished: bool,
+}
+
+/// Where a line leaves the current game, as [`PgnReader`] would see it.
+#[derive(Debug, Default)]
+struct PieceScan {
+    in_comment: bool,
+    in_movetext: bool,
+    depth: usize,
+}
+
+impl PieceScan {
+    /// Scans one line (without its newline); returns whether the piece must be cut
+    /// before the line, and whether it ends a game (so the piece can be cut after it).
+    fn line(&mut self, line: &str) -> (bool, bool) {
+        let mut lexer = Lexer::new(line);
+        let mut cut_before = false;
+        if self.in_comment {
+            match line.find('}') {
+                Some(end) => {
+                    lexer.pos = end + 1;
+                    self.in_comment = false;
+                }
+                None => return (false, false),
+            }
+        }
+        // A tag that follows the end of a comment does not start the line.
+        let mut first = lexer.pos == 0;
+        let mut ended = false;
+        for item in lexer {
+            ended = false;
+            match item {
+                Ok(Spanned {
+                    token: Token::Tag(..),
+                    ..
+                }) => {
+                    if first && self.in_movetext {
+                        cut_before = true;
+                    }
+                    self.in_movetext = false;
+                    self.depth = 0;
+                }
+                Ok(Spanned {
+                    token: Token::Result(_),
+                    ..
+                }) if self.depth == 0 => {
+                    self.in_movetext = false;
+                    ended = true;
+                }
+                Ok(spanned) => {
+                    match spanned.token {
+                        Token::Open => self.depth += 1,
+                        Token::Close => self.depth = self.depth.saturating_sub(1),
+                        _ => {}
+                    }
+                    self.in_movetext = true;
+                }
+                Err(error) => {
+                    self.in_comment = error.open_comment;
+                    self.in_movetext |= !error.in_tag;
+                }
+            }
+            first = false;
+        }
+        (cut_before, ended)
+    }
+}
+
+impl<R: std::io::BufRead> PgnStream<R> {
+    /// A stream over the games of `input`.
+    pub fn new(input: R) -> PgnStream<R> {
+        PgnStream {
+            input,
+            piece: String::new(),
+            piece_line: 1,
+            next_line: 1,
+            games_before: 0,
+            ready: std::collections::VecDeque::new(),
+            scan: PieceScan::default(),
+            io_error: None,
+            finished: false,
+        }
+    }
+
+    /// The read error that ended the stream early, if any.
+    pub fn io_error(&self) -> Option<&std::io::Error> {
+        self.io_error.as_ref()
+    }
+
+    /// Reads the games of the gathered piece into `ready`.
+    fn flush(&mut self) {
+        for mut item in PgnReader::new(&self.piece) {
+            self.games_before += 1;
+            if let Err(error) = &mut item {
+                error.game_number = self.games_before;
+                error.line += self.piece_line - 1;
+            }
+            self.ready.push_back(item);
+        }
+        self.piece.clear();
+        self.piece_line = self.next_line;
+    }
+
+    /// Reads lines until a piece is complete (or the input ends).
+    fn fill(&mut self) {
+        let mut line = String::new();
+        while self.ready.is_empty() && !self.finished {
+            line.clear();
+            match self.input.read_line(&mut line) {
+                Ok(0) => {
+                    self.finished = true;
+                    self.flush();
+                }
+                Ok(_) => {
+                    let mut content = line.strip_suffix('\n').unwrap_or(&line);
+                    if self.next_line == 1 {
+                        content = content.strip_prefix('\u{feff}').unwrap_or(content);
+                    }
+                    let (cut_before, ended) = self.scan.line(content);
+                    if cut_before {
+                        self.flush();
+                    }
+                    self.piece.push_str(&line);
+                    self.next_line += 1;
+                    if ended && !self.scan.in_comment {
+                        self.flush();
+                    }
+                }
+                Err(error) => {
+                    self.io_error = Some(error);
+                    self.finished = true;
+                    self.flush();
+                }
+            }
+        }
+    }
+}
+
+impl<R: std::io::BufRead> Iterator for PgnStream<R> {
+    type Item = Result<PgnGame, PgnError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        self.fill();
+        self.ready.pop_front()
+    }
+}
+
 /// A game's tokens, before they are replayed on a board.
 #[derive(Debug, Default)]
 struct RawGame {
@@ -813,6 +995,8 @@ struct LexError {
     message: String,
     /// Whether the error is in a tag pair (and so belongs to a tag section, not to movetext).
     in_tag: bool,
+    /// Whether the error is a `{` comment still open at the end of the text.
+    open_comment: bool,
 }
 
 /// Splits PGN text into tokens, tracking line numbers for error messages.
@@ -868,15 +1052,20 @@ impl<'a> Lexer<'a> {
             line,
             message: message.to_string(),
             in_tag: true,
+            open_comment: false,
         };
         self.bump(); // '['
         while self.peek().is_some_and(|c| c == ' ' || c == '\t') {
             self.bump();
         }
         let rest = self.rest();
-        let name_len = rest
-            .find(|c: char| !(c.is_alphanumeric() || c == '_'))
-            .unwrap_or(rest.len());
+        // python-chess's tag names: a letter or digit, then also `_+#=:-`.
+        let name_len = if rest.starts_with(|c: char| c.is_alphanumeric()) {
+            rest.find(|c: char| !(c.is_alphanumeric() || "_+#=:-".contains(c)))
+                .unwrap_or(rest.len())
+        } else {
+            0
+        };
         if name_len == 0 {
             self.skip_line();
             return Err(fail("malformed tag: expected a name after `[`"));
@@ -893,36 +1082,63 @@ impl<'a> Lexer<'a> {
             )));
         }
         self.bump();
+        let (value_start, value_line) = (self.pos, self.line);
+        match self.strict_tag_value() {
+            Some(value) => Ok(Token::Tag(name, value)),
+            None => {
+                self.pos = value_start;
+                self.line = value_line;
+                match self.loose_tag_value() {
+                    Some(value) => Ok(Token::Tag(name, value)),
+                    None => {
+                        let message = if self.skip_line().contains('"') {
+                            format!("tag `{name}`: `]` expected after the value")
+                        } else {
+                            format!("tag `{name}`: the value's closing quote is missing")
+                        };
+                        Err(fail(&message))
+                    }
+                }
+            }
+        }
+    }
+
+    /// A tag value as the standard writes it: up to the first unescaped `"`, with `\"`
+    /// and `\\` escapes, then `]`. `None` (position unspecified) if the line does not
+    /// follow that form.
+    fn strict_tag_value(&mut self) -> Option<String> {
         let mut value = String::new();
         loop {
-            match self.bump() {
-                Some('\\') => match self.bump() {
-                    Some(c @ ('"' | '\\')) => value.push(c),
-                    Some(c) => {
+            match self.bump()? {
+                '\\' => match self.bump()? {
+                    c @ ('"' | '\\') => value.push(c),
+                    '\n' => return None,
+                    c => {
                         // Not an escape the standard knows: keep the backslash (Windows paths in Site tags).
                         value.push('\\');
                         value.push(c);
                     }
-                    None => return Err(fail(&format!("tag `{name}` is never closed"))),
                 },
-                Some('"') => break,
-                Some('\n') | None => {
-                    return Err(fail(&format!(
-                        "tag `{name}`: the value's closing quote is missing"
-                    )));
-                }
-                Some(c) => value.push(c),
+                '"' => break,
+                '\n' => return None,
+                c => value.push(c),
             }
         }
         while self.peek().is_some_and(|c| c == ' ' || c == '\t') {
             self.bump();
         }
-        if self.peek() != Some(']') {
-            self.skip_line();
-            return Err(fail(&format!("tag `{name}`: `]` expected after the value")));
-        }
-        self.bump();
-        Ok(Token::Tag(name, value))
+        (self.bump()? == ']').then_some(value)
+    }
+
+    /// A tag value with unescaped quotes inside, read as python-chess reads it: the
+    /// rest of the line must end with `"]` (and spaces), and everything before that
+    /// last `"` is the value, as written.
+    fn loose_tag_value(&mut self) -> Option<String> {
+        let rest = self.rest();
+        let line = &rest[..rest.find('\n').unwrap_or(rest.len())];
+        let value = line.trim_end().strip_suffix("\"]")?;
+        self.pos += line.len();
+        Some(value.to_string())
     }
 
     fn comment(&mut self, line: usize) -> Result<Token, LexError> {
@@ -941,6 +1157,7 @@ impl<'a> Lexer<'a> {
                     line,
                     message: "a `{` comment is never closed".to_string(),
                     in_tag: false,
+                    open_comment: true,
                 })
             }
         }
@@ -992,6 +1209,7 @@ impl<'a> Lexer<'a> {
                 line,
                 message: format!("unexpected `{word}` in movetext"),
                 in_tag: false,
+                open_comment: false,
             });
         }
         Ok(Some(Token::San(word.to_string())))
@@ -1043,6 +1261,7 @@ impl Iterator for Lexer<'_> {
                             line,
                             message: "`$` must be followed by a number (a NAG like `$1`)".into(),
                             in_tag: false,
+                            open_comment: false,
                         })
                     } else {
                         Ok(Token::Nag)
@@ -1054,6 +1273,7 @@ impl Iterator for Lexer<'_> {
                         line,
                         message: format!("unexpected `{c}` in movetext"),
                         in_tag: false,
+                        open_comment: false,
                     })
                 }
                 _ => match self.symbol(line) {
@@ -1147,5 +1367,65 @@ mod tests {
             .unwrap()
             .unwrap_err();
         assert!(err.message.contains("never closed"));
+    }
+
+    #[test]
+    fn reads_unescaped_inner_quotes_as_python_chess_does() {
+        let text = "[Black \"SaveBot (or, \"winning bot\" as an alternative)\"]  \r\n[White \"W\"]\n\n1. e4 1-0\n";
+        let read = read_games(text);
+        assert!(read.errors.is_empty(), "{:?}", read.errors);
+        let game = &read.games[0];
+        assert_eq!(
+            game.tag("Black"),
+            Some("SaveBot (or, \"winning bot\" as an alternative)")
+        );
+        assert_eq!(game.tag("White"), Some("W"));
+        // Escaped quotes still follow the standard; names take python-chess's characters.
+        assert_eq!(
+            tokens(r#"[Event "a \"b\" c"] [Time-Control+ "x"]"#),
+            vec![
+                Token::Tag("Event".into(), r#"a "b" c"#.into()),
+                Token::Tag("Time-Control+".into(), "x".into())
+            ]
+        );
+        // Still refused: a value whose line does not end with `"]`.
+        let err = Lexer::new("[Event \"a\" b\n1. e4")
+            .next()
+            .unwrap()
+            .unwrap_err();
+        assert!(err.message.contains("`]` expected"), "{}", err.message);
+        let err = Lexer::new("[Event \"a\n1. e4").next().unwrap().unwrap_err();
+        assert!(err.message.contains("closing quote"), "{}", err.message);
+        assert_eq!(err.line, 1);
+    }
+
+    /// The stream must read exactly what the whole-text reader reads.
+    fn same_as_reader(text: &str) {
+        let whole: Vec<_> = PgnReader::new(text).collect();
+        let streamed: Vec<_> = PgnStream::new(text.as_bytes()).collect();
+        assert_eq!(streamed, whole, "{text:?}");
+        // A tiny buffer changes nothing either.
+        let reader = std::io::BufReader::with_capacity(3, text.as_bytes());
+        assert_eq!(PgnStream::new(reader).collect::<Vec<_>>(), whole);
+    }
+
+    #[test]
+    fn the_stream_reads_what_the_reader_reads() {
+        same_as_reader("");
+        same_as_reader("\u{feff}[Event \"A\"]\r\n\r\n1. e4 e5 1-0\r\n\r\n[Event \"B\"]\n1. d4 *\n");
+        // Games without tags, several on one line, or without results.
+        same_as_reader("1. e4 * 1. d4 1-0\n1. c4 0-1\n\n1. Nf3\n[Event \"x\"]\n1. e4 *");
+        // A comment over several lines, with a tag-like line inside.
+        same_as_reader(
+            "[White \"A\"]\n1. e4 {a long\n[Event \"not a tag\"]\ncomment} e5\n[White \"B\"]\n1. d4 *\n",
+        );
+        // Results inside variations, broken games, `%` lines and `;` comments.
+        same_as_reader(
+            "[A \"1\"]\n1. e4 (1. d4 1-0) e5 *\n%skip [B \"2\"]\n[B \"2\"]\n1. e4 e4 *\n; note\n[C \"3\"]\n1. Ke2?? *\n",
+        );
+        // A malformed tag after movetext, a comment never closed.
+        same_as_reader("[A \"1\"]\n1. e4\n[Bad tag]\n1... e5 *\n[B \"2\"]\n1. e4 {open\n\n");
+        // Tags after a comment on the same line.
+        same_as_reader("1. e4 {c\nc} [White \"Z\"]\n1. d4 *\n");
     }
 }
