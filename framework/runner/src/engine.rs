@@ -308,6 +308,24 @@ impl SearchInfo {
     }
 }
 
+/// The move of a `bestmove` line (the first word after it, `""` if none), as one
+/// printable word of at most 32 characters; `None` for any other line.
+///
+/// ```
+/// use runner::engine::parse_bestmove;
+/// assert_eq!(parse_bestmove("bestmove e2e4 ponder e7e5").as_deref(), Some("e2e4"));
+/// assert_eq!(parse_bestmove("bestmove").as_deref(), Some(""));
+/// assert_eq!(parse_bestmove("info depth 1"), None);
+/// ```
+pub fn parse_bestmove(line: &str) -> Option<String> {
+    let rest = line.strip_prefix("bestmove")?;
+    if !rest.is_empty() && !rest.starts_with(|c: char| c.is_ascii_whitespace()) {
+        return None;
+    }
+    let word = rest.split_ascii_whitespace().next().unwrap_or("");
+    Some(one_line(word, MAX_MOVE_CHARS))
+}
+
 /// The answer to one `go`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SearchResult {
@@ -761,10 +779,8 @@ impl Engine {
                 }
                 Err(err) => return Err(err),
             };
-            if let Some(rest) = line.strip_prefix("bestmove") {
+            if let Some(bestmove) = parse_bestmove(&line) {
                 let elapsed = start.elapsed();
-                let word = rest.split_ascii_whitespace().next().unwrap_or("");
-                let bestmove = one_line(word, MAX_MOVE_CHARS);
                 return Ok(SearchResult {
                     bestmove,
                     info,
