@@ -39,8 +39,7 @@ const ELLIPSIS: char = '…';
 pub fn one_line(text: &str, max_chars: usize) -> String {
     let text = text.trim();
     let mut out = String::with_capacity(text.len().min(max_chars * 4));
-    let mut count = 0;
-    for c in text.chars() {
+    for (count, c) in text.chars().enumerate() {
         if count == max_chars {
             // Replace the last kept character so the cut is visible within the limit.
             if max_chars > 0 {
@@ -50,7 +49,6 @@ pub fn one_line(text: &str, max_chars: usize) -> String {
             break;
         }
         out.push(printable(c));
-        count += 1;
     }
     out
 }

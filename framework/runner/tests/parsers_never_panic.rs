@@ -132,7 +132,7 @@ proptest! {
     #[test]
     fn any_line_is_parsed_as_bestmove_or_not_without_panicking(line in any::<String>()) {
         let _ = parse_bestmove(&line);
-        let _ = SearchInfo::default().update(&line);
+        SearchInfo::default().update(&line);
         if let Some(mv) = parse_bestmove(&format!("bestmove {line}")) {
             prop_assert!(is_one_line(&mv) && mv.chars().count() <= 32);
             let _ = Board::startpos().parse_uci(&mv);
