@@ -202,7 +202,9 @@ fn base_time_control(args: &MatchArgs, tc_given: bool) -> Result<TimeControl> {
             st > 0.0 && st.is_finite(),
             "--st {st}: expected a positive number of seconds"
         );
-        TimeControl::movetime(Duration::from_secs_f64(st))
+        TimeControl::movetime(
+            runner::clock::seconds(st).map_err(|e| anyhow::anyhow!("--st {st}: {e}"))?,
+        )
     } else if (args.nodes.is_some() || args.depth.is_some()) && !tc_given {
         TimeControl::default()
     } else {
@@ -255,7 +257,9 @@ fn engine_player(words: &[String], policy: LimitPolicy, default_tc: TimeControl)
                 tc = TimeControl {
                     nodes: tc.nodes,
                     depth: tc.depth,
-                    ..TimeControl::movetime(Duration::from_secs_f64(secs))
+                    ..TimeControl::movetime(
+                        runner::clock::seconds(secs).map_err(|e| anyhow::anyhow!(bad(&e)))?,
+                    )
                 };
             }
             "nodes" => {

@@ -1,6 +1,8 @@
 //! `challenge report --html`: a self-contained page, checked as text and, when Debian's
 //! `chromium` is installed, rendered in a real headless browser (DOM after the script
-//! ran, and a screenshot kept for people to look at).
+//! ran, and a screenshot kept for people to look at). An author's hostile text goes the
+//! whole way from `submit` to the browser without running. (The unit tests of
+//! `challenge::report` render a page with hostile text in every field.)
 
 mod common_challenge;
 
@@ -9,6 +11,9 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use common_challenge::{TempDir, kit_bot, ok, submit};
+
+/// An author whose name would run script if pasted into the page as markup.
+const HOSTILE_AUTHOR: &str = "</script><svg onload=\"document.title='pwned'\">{{DATA}}<script>document.title='pwned'</script>";
 
 fn chromium() -> Option<PathBuf> {
     let candidates = [
@@ -64,7 +69,17 @@ fn the_report_is_self_contained_and_replays_games_in_a_browser() {
     let tmp = TempDir::new("report");
     let dir = tmp.challenge();
     submit(&dir, &kit_bot("my_bot"), "starter");
-    submit(&dir, &kit_bot("evil_bot"), "evil");
+    ok(
+        &dir,
+        &[
+            "submit",
+            kit_bot("evil_bot").to_str().unwrap(),
+            "--name",
+            "evil",
+            "--author",
+            HOSTILE_AUTHOR,
+        ],
+    );
     ok(&dir, &["run", "--tc", "1+0.05"]);
     let page = tmp.path().join("report.html");
     ok(&dir, &["report", "--html", page.to_str().unwrap()]);
@@ -80,6 +95,18 @@ fn the_report_is_self_contained_and_replays_games_in_a_browser() {
     for needle in ["<svg", "Standings", "Crosstable", "starter", "evil", "±95%"] {
         assert!(html.contains(needle), "no {needle} in the page");
     }
+    assert!(
+        html.contains("<meta http-equiv=\"Content-Security-Policy\" content=\"default-src &#x27;none&#x27;; script-src &#x27;sha256-"),
+        "no content security policy"
+    );
+    assert!(!html.contains("<svg onload"));
+    // `{{DATA}}` in the author stays text: the games are in the page once.
+    assert_eq!(html.matches("{\"games\":").count(), 1);
+    assert_eq!(
+        html.matches("</script>").count(),
+        2,
+        "only the page's own scripts end"
+    );
     let start = html
         .find("<script type=\"application/json\" id=\"data\">")
         .unwrap();
@@ -105,6 +132,12 @@ fn the_report_is_self_contained_and_replays_games_in_a_browser() {
     };
     let profile = tmp.path().join("profile");
     let dom = headless(&browser, &page, &profile, &["--dump-dom"]);
+    // The author's text is shown as text, and none of it ran.
+    assert!(dom.contains("<title>Chess bot challenge</title>"), "{dom}");
+    assert!(
+        dom.contains("&lt;svg onload=\"document.title='pwned'\"&gt;{{DATA}}"),
+        "{dom}"
+    );
     // The script ran: 64 squares drawn, the game list filled, the last move marked.
     let squares =
         dom.matches("<div class=\"light").count() + dom.matches("<div class=\"dark").count();

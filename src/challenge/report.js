@@ -1,5 +1,7 @@
 "use strict";
 // The games come with a FEN placement per ply, computed by the kit: this script only draws.
+// Every text from the data is set with textContent (never parsed as HTML), and the page's
+// Content-Security-Policy runs this script alone.
 const data = JSON.parse(document.getElementById("data").textContent);
 const glyph = { k: "\u265a", q: "\u265b", r: "\u265c", b: "\u265d", n: "\u265e", p: "\u265f" };
 const el = (id) => document.getElementById(id);
@@ -56,8 +58,14 @@ function draw() {
   el("info").textContent = game.white + " \u2013 " + game.black + "  " + game.result +
     " (" + game.termination + ")  ply " + ply + "/" + game.san.length +
     (game.detail ? "  \u00b7 " + game.detail : "");
+  // Scroll the move list alone: scrollIntoView would scroll the page as well, and the
+  // report would open scrolled past its title and standings.
   const cur = document.querySelector("#moves .cur");
-  if (cur) cur.scrollIntoView({ block: "nearest" });
+  const box = el("moves");
+  if (cur && (cur.offsetTop < box.scrollTop ||
+      cur.offsetTop + cur.offsetHeight > box.scrollTop + box.clientHeight)) {
+    box.scrollTop = cur.offsetTop - box.clientHeight / 2;
+  }
 }
 
 function open(i) {

@@ -3,13 +3,20 @@
 //! the browser. No network is needed to view it: the CSS and script are inline, pieces
 //! are Unicode glyphs, and each game carries the board placement of every ply, computed
 //! here, so the script only draws.
-
-use std::fmt::Write as _;
+//!
+//! Names, authors and engine text are untrusted. The page is rendered by minijinja with
+//! HTML auto-escaping (no text is pasted into markup by hand); the games reach the script
+//! as JSON in a `<script type="application/json">` element with `<`, `>`, `&` and `'`
+//! escaped, read with `JSON.parse`; and a Content-Security-Policy lets only the page's own
+//! script and style run (by their SHA-256), so even a hole in the escaping runs nothing.
 
 use anyhow::{Context, Result};
+use base64::Engine as _;
 use framework::chess::Color;
 use framework::notation::pgn::read_games;
+use minijinja::{AutoEscape, Environment};
 use serde::Serialize;
+use sha2::{Digest, Sha256};
 
 use super::ReportArgs;
 use super::standings::{GameFact, Table, build_table, store_facts};
@@ -17,6 +24,7 @@ use super::store::Store;
 
 const TEMPLATE: &str = include_str!("report.html");
 const SCRIPT: &str = include_str!("report.js");
+const STYLE: &str = include_str!("report.css");
 
 /// One game as the page's script replays it.
 #[derive(Debug, Clone, Serialize)]
@@ -52,20 +60,97 @@ struct Data<'a> {
     games: &'a [ReportGame],
 }
 
-/// Escapes text for HTML.
-pub fn esc(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            _ => out.push(c),
-        }
-    }
-    out
+/// Everything the template shows; every string in it is escaped by the template engine.
+#[derive(Serialize)]
+struct Page<'a> {
+    csp: String,
+    style: &'static str,
+    script: &'static str,
+    title: &'a str,
+    subtitle: &'a str,
+    standings: Vec<StandingRow>,
+    method: String,
+    chart: Option<Chart>,
+    cross: Vec<CrossRow>,
+    data: Data<'a>,
+}
+
+#[derive(Serialize)]
+struct StandingRow {
+    rank: usize,
+    entry: String,
+    status: String,
+    inactive: bool,
+    author: String,
+    version: String,
+    tokens: String,
+    games: usize,
+    points: f64,
+    wins: usize,
+    draws: usize,
+    losses: usize,
+    elo: String,
+    interval: String,
+    crashes: usize,
+    timeouts: usize,
+    illegal: usize,
+}
+
+#[derive(Serialize)]
+struct CrossRow {
+    name: String,
+    cells: Vec<CrossCell>,
+}
+
+#[derive(Serialize)]
+struct CrossCell {
+    is_self: bool,
+    games: usize,
+    points: f64,
+}
+
+/// The rating chart's geometry: coordinates are formatted numbers, names are text.
+#[derive(Debug, Serialize)]
+pub struct Chart {
+    width: String,
+    height: String,
+    axis_y: String,
+    label_y: String,
+    name_x: String,
+    ticks: Vec<ChartTick>,
+    rows: Vec<ChartRow>,
+}
+
+#[derive(Debug, Serialize)]
+struct ChartTick {
+    x: String,
+    label: String,
+}
+
+#[derive(Debug, Serialize)]
+struct ChartRow {
+    name: String,
+    title: String,
+    y: String,
+    text_y: String,
+    low_x: String,
+    high_x: String,
+    x: String,
+}
+
+/// The `Content-Security-Policy` of the page: nothing may load, and only the page's own
+/// script and style (named by their SHA-256) may run; inline event handlers, `javascript:`
+/// URLs and injected `<script>` or `<style>` elements are refused by the browser.
+fn content_security_policy() -> String {
+    let hash = |text: &str| {
+        base64::engine::general_purpose::STANDARD.encode(Sha256::digest(text.as_bytes()))
+    };
+    format!(
+        "default-src 'none'; script-src 'sha256-{}'; style-src 'sha256-{}'; \
+         img-src 'none'; object-src 'none'; base-uri 'none'; form-action 'none'",
+        hash(SCRIPT),
+        hash(STYLE)
+    )
 }
 
 /// Replays a stored PGN into the page's form; `None` if it does not read back.
@@ -96,59 +181,48 @@ pub fn report_game(id: i64, pgn: &str, detail: &str) -> Option<ReportGame> {
     })
 }
 
-fn standings_html(table: &Table) -> String {
-    let mut h = String::from(
-        "<h2>Standings</h2>\n<table><tr><th>#</th><th class=\"l\">Name</th><th class=\"l\">Author</th>\
-         <th>Ver</th><th>Tokens</th><th>Games</th><th>Points</th><th>W</th><th>D</th><th>L</th>\
-         <th>Elo</th><th>±95%</th><th>Crash</th><th>Time</th><th>Illegal</th></tr>\n",
-    );
-    for r in &table.rows {
-        let inactive = r.player.status != "active";
-        let _ = writeln!(
-            h,
-            "<tr{}><td>{}</td><td class=\"l\">{}{}</td><td class=\"l\">{}</td><td>{}</td><td>{}</td>\
-             <td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td>\
-             <td>{}</td><td>{}</td><td>{}</td></tr>",
-            if inactive { " class=\"inactive\"" } else { "" },
-            r.rank,
-            esc(&r.player.entry),
-            if inactive {
-                format!(" ({})", esc(&r.player.status))
-            } else {
-                String::new()
-            },
-            esc(r.player.author.as_deref().unwrap_or("")),
-            r.player.version.map_or(String::new(), |v| format!("v{v}")),
-            r.player.tokens.map_or(String::new(), |t| t.to_string()),
-            r.games,
-            r.points,
-            r.wins,
-            r.draws,
-            r.losses,
-            r.elo.map_or("-".into(), |e| format!("{e:+.0}")),
-            r.interval.map_or("-".into(), |e| format!("{e:.0}")),
-            r.crashes,
-            r.timeouts,
-            r.illegal
-        );
-    }
-    h.push_str("</table>\n");
-    let _ = writeln!(
-        h,
-        "<p class=\"note\">{} games. Elo by maximum likelihood with draws modelled (BayesElo's model, drawelo {:.0}), {}, 95% intervals from the Fisher information, {} virtual draws per player.</p>",
+fn standing_rows(table: &Table) -> Vec<StandingRow> {
+    table
+        .rows
+        .iter()
+        .map(|r| StandingRow {
+            rank: r.rank,
+            entry: r.player.entry.clone(),
+            status: r.player.status.clone(),
+            inactive: r.player.status != "active",
+            author: r.player.author.clone().unwrap_or_default(),
+            version: r.player.version.map_or(String::new(), |v| format!("v{v}")),
+            tokens: r.player.tokens.map_or(String::new(), |t| t.to_string()),
+            games: r.games,
+            points: r.points,
+            wins: r.wins,
+            draws: r.draws,
+            losses: r.losses,
+            elo: r.elo.map_or("-".into(), |e| format!("{e:+.0}")),
+            interval: r.interval.map_or("-".into(), |e| format!("{e:.0}")),
+            crashes: r.crashes,
+            timeouts: r.timeouts,
+            illegal: r.illegal,
+        })
+        .collect()
+}
+
+fn method_note(table: &Table) -> String {
+    format!(
+        "{} games. Elo by maximum likelihood with draws modelled (BayesElo's model, drawelo {:.0}), {}, 95% intervals from the Fisher information, {} virtual draws per player.",
         table.games,
         table.draw_elo,
         match &table.anchor {
-            Some(a) => format!("anchored at {} = 0", esc(a)),
+            Some(a) => format!("anchored at {a} = 0"),
             None => "mean rating 0".to_string(),
         },
         table.prior
-    );
-    h
+    )
 }
 
-fn crosstable_html(table: &Table, games: &[GameFact]) -> String {
-    // Rows follow the standings; players are indexed by their position in `store_facts`.
+/// The crosstable: rows and columns follow the standings; players are indexed by their
+/// position in `store_facts`.
+fn cross_rows(table: &Table, games: &[GameFact]) -> Vec<CrossRow> {
     let n = table.rows.len();
     let order: Vec<usize> = table.rows.iter().map(|r| r.index).collect();
     let mut points = vec![0.0f64; n * n];
@@ -159,50 +233,33 @@ fn crosstable_html(table: &Table, games: &[GameFact]) -> String {
         count[g.white * n + g.black] += 1;
         count[g.black * n + g.white] += 1;
     }
-    let mut h =
-        String::from("<h2>Crosstable</h2>\n<table class=\"cross\"><tr><th class=\"l\">Name</th>");
-    for k in 1..=n {
-        let _ = write!(h, "<th>{k}</th>");
-    }
-    h.push_str("</tr>\n");
-    for (rank, &i) in order.iter().enumerate() {
-        let _ = write!(
-            h,
-            "<tr><td class=\"l\">{} {}</td>",
-            rank + 1,
-            esc(&table.rows[rank].player.name)
-        );
-        for &j in &order {
-            if i == j {
-                h.push_str("<td class=\"self\"></td>");
-            } else if count[i * n + j] == 0 {
-                h.push_str("<td></td>");
-            } else {
-                let _ = write!(
-                    h,
-                    "<td title=\"{} games\">{}/{}</td>",
-                    count[i * n + j],
-                    points[i * n + j],
-                    count[i * n + j]
-                );
-            }
-        }
-        h.push_str("</tr>\n");
-    }
-    h.push_str("</table>\n");
-    h
+    order
+        .iter()
+        .enumerate()
+        .map(|(rank, &i)| CrossRow {
+            name: table.rows[rank].player.name.clone(),
+            cells: order
+                .iter()
+                .map(|&j| CrossCell {
+                    is_self: i == j,
+                    games: count[i * n + j],
+                    points: points[i * n + j],
+                })
+                .collect(),
+        })
+        .collect()
 }
 
 /// The rating chart: one row per rated player, a dot at the rating and a bar over its
-/// 95% interval, on a shared Elo axis.
-pub fn chart_svg(table: &Table) -> String {
+/// 95% interval, on a shared Elo axis. `None` when nobody is rated.
+pub fn chart(table: &Table) -> Option<Chart> {
     let rated: Vec<(&str, f64, f64)> = table
         .rows
         .iter()
         .filter_map(|r| Some((r.player.name.as_str(), r.elo?, r.interval?)))
         .collect();
     if rated.is_empty() {
-        return String::new();
+        return None;
     }
     let lo = rated
         .iter()
@@ -216,43 +273,41 @@ pub fn chart_svg(table: &Table) -> String {
     let (lo, hi) = ((lo / step).floor() * step, (hi / step).ceil() * step);
     let (left, width, row) = (180.0, 560.0, 26.0);
     let height = 30.0 + row * rated.len() as f64 + 30.0;
-    let x = |elo: f64| left + (elo - lo) / (hi - lo) * width;
-    let mut s = format!(
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{:.0}\" height=\"{height:.0}\" role=\"img\" aria-label=\"ratings with 95% intervals\" font-family=\"sans-serif\" font-size=\"12\">\n",
-        left + width + 30.0
-    );
+    let x = |elo: f64| format!("{:.1}", left + (elo - lo) / (hi - lo) * width);
+    let mut ticks = Vec::new();
     let mut tick = lo;
     while tick <= hi + step / 2.0 {
-        let _ = writeln!(
-            s,
-            "<line x1=\"{0:.1}\" y1=\"20\" x2=\"{0:.1}\" y2=\"{1:.1}\" stroke=\"#ddd\"/><text x=\"{0:.1}\" y=\"{2:.1}\" text-anchor=\"middle\" fill=\"#555\">{3:+.0}</text>",
-            x(tick),
-            height - 25.0,
-            height - 10.0,
-            tick
-        );
+        ticks.push(ChartTick {
+            x: x(tick),
+            label: format!("{tick:+.0}"),
+        });
         tick += step;
     }
-    for (k, (name, elo, interval)) in rated.iter().enumerate() {
-        let y = 30.0 + row * k as f64 + row / 2.0;
-        let _ = writeln!(
-            s,
-            "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"end\">{}</text>\
-             <line x1=\"{:.1}\" y1=\"{y:.1}\" x2=\"{:.1}\" y2=\"{y:.1}\" stroke=\"#4a78b5\" stroke-width=\"4\" stroke-linecap=\"round\"/>\
-             <circle cx=\"{:.1}\" cy=\"{y:.1}\" r=\"5\" fill=\"#1c3f73\"><title>{} {:+.1} ± {:.1}</title></circle>",
-            left - 10.0,
-            y + 4.0,
-            esc(name),
-            x(elo - interval),
-            x(elo + interval),
-            x(*elo),
-            esc(name),
-            elo,
-            interval
-        );
-    }
-    s.push_str("</svg>\n");
-    s
+    let rows = rated
+        .iter()
+        .enumerate()
+        .map(|(k, &(name, elo, interval))| {
+            let y = 30.0 + row * k as f64 + row / 2.0;
+            ChartRow {
+                name: name.to_string(),
+                title: format!("{name} {elo:+.1} ± {interval:.1}"),
+                y: format!("{y:.1}"),
+                text_y: format!("{:.1}", y + 4.0),
+                low_x: x(elo - interval),
+                high_x: x(elo + interval),
+                x: x(elo),
+            }
+        })
+        .collect();
+    Some(Chart {
+        width: format!("{:.0}", left + width + 30.0),
+        height: format!("{height:.0}"),
+        axis_y: format!("{:.1}", height - 25.0),
+        label_y: format!("{:.1}", height - 10.0),
+        name_x: format!("{:.1}", left - 10.0),
+        ticks,
+        rows,
+    })
 }
 
 fn nice_step(raw: f64) -> f64 {
@@ -278,18 +333,26 @@ pub fn render(
     facts: &[GameFact],
     games: &[ReportGame],
 ) -> Result<String> {
-    let mut body = standings_html(table);
-    body.push_str("<h2>Ratings</h2>\n");
-    body.push_str(&chart_svg(table));
-    body.push_str(&crosstable_html(table, facts));
-    // `</` inside the JSON would end the script element early.
-    let data = serde_json::to_string(&Data { games })?.replace("</", "<\\/");
-    Ok(TEMPLATE
-        .replace("{{TITLE}}", &esc(title))
-        .replace("{{SUBTITLE}}", &esc(subtitle))
-        .replace("{{BODY}}", &body)
-        .replace("{{SCRIPT}}", SCRIPT)
-        .replace("{{DATA}}", &data))
+    let mut env = Environment::new();
+    // Escape everything, whatever the template's name.
+    env.set_auto_escape_callback(|_| AutoEscape::Html);
+    env.add_template("report.html", TEMPLATE)
+        .context("the report template does not parse")?;
+    let page = Page {
+        csp: content_security_policy(),
+        style: STYLE,
+        script: SCRIPT,
+        title,
+        subtitle,
+        standings: standing_rows(table),
+        method: method_note(table),
+        chart: chart(table),
+        cross: cross_rows(table, facts),
+        data: Data { games },
+    };
+    env.get_template("report.html")?
+        .render(&page)
+        .context("cannot render the report")
 }
 
 /// `challenge report --html FILE`.
@@ -325,14 +388,8 @@ pub fn run(args: &ReportArgs) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn escapes_markup() {
-        assert_eq!(
-            esc("<a href=\"x\">&'"),
-            "&lt;a href=&quot;x&quot;&gt;&amp;&#39;"
-        );
-    }
+    use crate::challenge::ratings::RatingArgs;
+    use crate::challenge::standings::{PlayerInfo, build_table};
 
     #[test]
     fn replays_a_game_ply_by_ply() {
@@ -350,50 +407,275 @@ mod tests {
         assert_eq!((g.first_move, g.first_black), (1, 0));
     }
 
-    #[test]
-    fn authors_and_names_are_escaped_in_the_page() {
-        use crate::challenge::ratings::RatingArgs;
-        use crate::challenge::standings::{PlayerInfo, build_table};
-        let player = |name: &str, author: &str| PlayerInfo {
-            name: name.into(),
-            entry: name.into(),
-            author: Some(author.into()),
-            status: "active".into(),
+    /// Texts that run script wherever they are pasted into markup unescaped. Each would
+    /// change the page's title or mark the body, which the browser test looks for.
+    const PAYLOADS: [&str; 9] = [
+        "<script>document.title='pwned'</script>",
+        "{{DATA}}",
+        "{{ data|safe }}{% raw %}",
+        "\"><img src=x onerror=\"document.title='pwned'\">",
+        "'><img src=x onerror='document.title=`pwned`'>",
+        "</script><script>document.title='pwned'</script>",
+        "<svg onload=\"document.body.setAttribute('data-pwned','1')\"></svg>",
+        "</title><script>document.title='pwned'</script>\n\u{2028}line",
+        "]]><!--<style>body{display:none}</style>-->",
+    ];
+
+    fn hostile(i: usize) -> String {
+        PAYLOADS[i % PAYLOADS.len()].to_string()
+    }
+
+    /// A page full of hostile names, authors, statuses, moves and engine text.
+    fn hostile_page() -> String {
+        let player = |i: usize| PlayerInfo {
+            name: format!("p{i}{}", hostile(i)),
+            entry: format!("p{i}{}", hostile(i + 1)),
+            author: Some(hostile(i + 2) + &"x".repeat(if i == 0 { 20_000 } else { 0 })),
+            status: if i == 2 { hostile(3) } else { "active".into() },
             ..PlayerInfo::default()
         };
-        let players = vec![
-            player("a", "<script>alert(1)</script>"),
-            player("b", "B & co"),
-        ];
-        let facts = vec![GameFact {
-            white: 0,
-            black: 1,
-            score: 1.0,
-            termination: "checkmate".into(),
-            faulty: None,
-        }];
+        let players: Vec<PlayerInfo> = (0..PAYLOADS.len()).map(player).collect();
+        let facts: Vec<GameFact> = (0..players.len())
+            .map(|i| GameFact {
+                white: i,
+                black: (i + 1) % players.len(),
+                score: if i % 3 == 0 { 0.5 } else { 1.0 },
+                termination: hostile(i + 4),
+                faulty: None,
+            })
+            .collect();
         let args = RatingArgs {
             prior: 2.0,
             anchor: None,
             ..RatingArgs::default()
         };
         let table = build_table(players, &facts, &args).unwrap();
-        let game = report_game(
+        let mut normal = report_game(
             1,
-            "[White \"a</script>\"]\n[Black \"b\"]\n\n1. e4 1-0\n",
+            "[White \"a\"]\n[Black \"b\"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n",
             "",
         )
         .unwrap();
-        let page = render("t", "s", &table, &facts, &[game]).unwrap();
-        assert!(!page.contains("<script>alert"));
-        assert!(page.contains("&lt;script&gt;alert(1)&lt;/script&gt;"));
-        assert!(page.contains("B &amp; co"));
+        normal.white = hostile(0);
+        normal.black = hostile(5);
+        normal.detail = hostile(6);
+        normal.termination = hostile(3);
+        normal.round = hostile(1);
+        let mut evil = normal.clone();
+        evil.id = 2;
+        evil.san = PAYLOADS.iter().map(|p| p.to_string()).collect();
+        evil.uci = evil.san.clone();
+        evil.fens = PAYLOADS.iter().map(|p| p.to_string()).collect();
+        evil.fens.push(hostile(0));
+        render(&hostile(0), &hostile(7), &table, &facts, &[normal, evil]).unwrap()
+    }
+
+    #[test]
+    fn hostile_text_is_escaped_in_the_page() {
+        let page = hostile_page();
+        for raw in [
+            "<script>document",
+            "<img",
+            "<svg onload",
+            "</title><script",
+            "<style>body{display",
+        ] {
+            assert!(!page.contains(raw), "`{raw}` reached the page unescaped");
+        }
+        // Template syntax in data stays text: the games are in the page once.
+        assert!(page.contains("{{DATA}}") && page.contains("{% raw %}"));
+        assert_eq!(page.matches("{\"games\":").count(), 1);
+        assert!(page.contains("&lt;script&gt;document.title="));
         assert_eq!(
             page.matches("</script>").count(),
             2,
             "only the page's own two scripts end"
         );
-        assert!(page.contains("<svg"));
+        assert_eq!(page.matches("<script").count(), 2);
+        assert_eq!(page.matches("<svg").count(), 1, "only the chart");
+        let data = between(
+            &page,
+            "<script type=\"application/json\" id=\"data\">",
+            "</script>",
+        );
+        let json: serde_json::Value = serde_json::from_str(data).unwrap();
+        assert_eq!(
+            json["games"][1]["san"][0], PAYLOADS[0],
+            "the data reads back intact"
+        );
+    }
+
+    #[test]
+    fn the_policy_allows_exactly_the_pages_own_script_and_style() {
+        let page = hostile_page();
+        let script = between(&page, "<script>", "</script>");
+        let style = between(&page, "<style>", "</style>");
+        assert_eq!((script, style), (SCRIPT, STYLE));
+        let csp = content_security_policy();
+        let meta = between(
+            &page,
+            "<meta http-equiv=\"Content-Security-Policy\" content=\"",
+            "\"",
+        );
+        assert_eq!(meta.replace("&#x27;", "'").replace("&#x2f;", "/"), csp);
+        assert!(!csp.contains("unsafe"), "{csp}");
+        assert!(csp.contains("default-src 'none'") && csp.contains("script-src 'sha256-"));
+        assert!(
+            !page.contains(" style=\""),
+            "inline style attributes are refused by the policy"
+        );
+        assert!(!page.contains(" on") || !page.contains(" onclick="));
+        assert!(!SCRIPT.contains("innerHTML") && !SCRIPT.contains("insertAdjacentHTML"));
+    }
+
+    /// The page in a real browser (Debian's `chromium`, skipped with a message when it is
+    /// not installed): no payload ran, the standings and the game viewer are there, and
+    /// the page opens at its top.
+    #[test]
+    fn a_hostile_page_runs_no_script_in_a_browser() {
+        let Some(browser) = browser::chromium() else {
+            println!(
+                "SKIPPED the browser check: chromium is not installed (apt-get install -y chromium)"
+            );
+            return;
+        };
+        let dir = browser::TempDir::new();
+        let page = hostile_page();
+        let dom = browser::dump_dom(&browser, &dir, "hostile.html", &page, "1200,1400");
+        let title = between(&dom, "<title>", "</title>");
+        assert!(
+            title.starts_with("&lt;script&gt;document.title="),
+            "{title}"
+        );
+        assert!(!dom.contains("data-pwned=\"1\""), "{dom}");
+        // The standings are shown: a header and one row per player, names as text.
+        let standings = between(&dom, "<table id=\"standings\">", "</table>");
+        assert_eq!(standings.matches("<tr").count(), PAYLOADS.len() + 1);
+        assert!(standings.contains("&lt;svg onload="));
+        // The script ran on hostile data: board drawn, games listed.
+        let squares =
+            dom.matches("<div class=\"light").count() + dom.matches("<div class=\"dark").count();
+        assert_eq!(squares, 64);
+        assert!(dom.contains("data-i=\"1\""), "the game list was not built");
+
+        // The policy alone stops script pasted into the page raw; without the policy the
+        // same paste runs (so this check can fail).
+        let injection = "<body><script>document.title='pwned'</script>\
+                         <svg onload=\"document.body.setAttribute('data-pwned','1')\"></svg>";
+        let injected = page.replacen("<body>", injection, 1);
+        let dom = browser::dump_dom(&browser, &dir, "injected.html", &injected, "1200,1400");
+        assert!(!dom.contains("<title>pwned</title>") && !dom.contains("data-pwned=\"1\""));
+        let start = injected.find("<meta http-equiv=").unwrap();
+        let end = start + injected[start..].find('>').unwrap() + 1;
+        let unprotected = format!("{}{}", &injected[..start], &injected[end..]);
+        let dom = browser::dump_dom(&browser, &dir, "control.html", &unprotected, "1200,1400");
+        assert!(
+            dom.contains("<title>pwned</title>"),
+            "the control payload did not run"
+        );
+
+        // Opened in a small window, the page stays at its top (the viewer is far below).
+        let without_policy = format!("{}{}", &page[..start], &page[end..]);
+        let probe = without_policy.replacen(
+            "</body>",
+            "<script>document.body.setAttribute('data-scroll-y', String(window.scrollY))</script></body>",
+            1,
+        );
+        let dom = browser::dump_dom(&browser, &dir, "scroll.html", &probe, "800,500");
+        assert!(
+            dom.contains("data-scroll-y=\"0\""),
+            "the page opened scrolled"
+        );
+    }
+
+    mod browser {
+        use std::path::{Path, PathBuf};
+        use std::process::{Command, Stdio};
+        use std::time::{Duration, Instant};
+
+        pub fn chromium() -> Option<PathBuf> {
+            let names = [std::env::var("CHROMIUM").ok(), Some("chromium".into())];
+            names.into_iter().flatten().find_map(|name| {
+                let found = Command::new("which").arg(&name).output().ok()?;
+                found
+                    .status
+                    .success()
+                    .then(|| PathBuf::from(String::from_utf8_lossy(&found.stdout).trim()))
+            })
+        }
+
+        pub struct TempDir(PathBuf);
+
+        impl TempDir {
+            pub fn new() -> TempDir {
+                let dir = std::env::temp_dir().join(format!(
+                    "challenge-report-unit-{}-{:?}",
+                    std::process::id(),
+                    std::thread::current().id()
+                ));
+                std::fs::create_dir_all(&dir).unwrap();
+                TempDir(dir)
+            }
+        }
+
+        impl Drop for TempDir {
+            fn drop(&mut self) {
+                let _ = std::fs::remove_dir_all(&self.0);
+            }
+        }
+
+        /// Writes `html` to `name` and returns the DOM headless chromium made of it.
+        pub fn dump_dom(
+            browser: &Path,
+            dir: &TempDir,
+            name: &str,
+            html: &str,
+            size: &str,
+        ) -> String {
+            let page = dir.0.join(name);
+            std::fs::write(&page, html).unwrap();
+            let mut child = Command::new(browser)
+                .args([
+                    "--headless",
+                    "--no-sandbox",
+                    "--disable-gpu",
+                    "--no-first-run",
+                    "--disable-background-networking",
+                    "--disable-component-update",
+                    "--disable-sync",
+                    "--dump-dom",
+                ])
+                .arg(format!("--window-size={size}"))
+                .arg(format!(
+                    "--user-data-dir={}",
+                    dir.0.join("profile").display()
+                ))
+                .arg(format!("file://{}", page.display()))
+                .stdout(Stdio::piped())
+                .stderr(Stdio::null())
+                .spawn()
+                .expect("chromium starts");
+            let mut out = String::new();
+            let mut stdout = child.stdout.take().unwrap();
+            let reader = std::thread::spawn(move || {
+                std::io::Read::read_to_string(&mut stdout, &mut out).unwrap();
+                out
+            });
+            let start = Instant::now();
+            while child.try_wait().unwrap().is_none() {
+                if start.elapsed() > Duration::from_secs(120) {
+                    child.kill().unwrap();
+                    panic!("chromium did not finish within two minutes");
+                }
+                std::thread::sleep(Duration::from_millis(50));
+            }
+            reader.join().unwrap()
+        }
+    }
+
+    fn between<'a>(text: &'a str, open: &str, close: &str) -> &'a str {
+        let start = text.find(open).unwrap() + open.len();
+        &text[start..start + text[start..].find(close).unwrap()]
     }
 
     #[test]

@@ -257,18 +257,8 @@ pub fn run(args: &RunArgs) -> Result<()> {
 }
 
 fn parse_tc(text: &str) -> Result<TimeControl> {
-    if let Some(per_move) = text.strip_suffix("/move") {
-        let secs: f64 = per_move
-            .parse()
-            .ok()
-            .filter(|s: &f64| s.is_finite() && *s > 0.0)
-            .with_context(|| {
-                format!("invalid time per move `{text}` (expected e.g. `0.1/move`)")
-            })?;
-        return Ok(TimeControl::movetime(Duration::from_secs_f64(secs)));
-    }
-    let tc: TimeControl = text.parse()?;
-    Ok(tc)
+    // `X/move` included; huge, negative and NaN values are errors, not panics.
+    Ok(text.parse()?)
 }
 
 fn start_tournament(store: &mut Store, args: &RunArgs) -> Result<Tournament> {

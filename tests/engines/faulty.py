@@ -3,8 +3,19 @@
 
 Usage: faulty.py FAULT [AT]
   FAULT is one of: none, crash, stall, late, illegal, garbage, memlimit, nostart, signal
-  (late: answers after 0.8 s, past a short clock)
-  AT is the number of this engine's `go` (1-based) at which it misbehaves (default 1).
+  (late: answers after 0.8 s, past a short clock), or one of the hostile ones:
+    longline     an `info string` line of 100 KiB
+    endless      stdout without a newline, without end
+    stderrflood  20 MB of stderr without a newline, then a crash
+    stderrjunk   stderr lines with terminal escapes, bidi overrides and NULs, then a crash
+    junkmove     `bestmove` with terminal escapes and a bidi override
+    badname      an `id name` with terminal escapes and a bidi override (otherwise plays)
+    hugescore    `info score cp -2147483648` and huge depth/nodes (otherwise plays)
+    slowready    sleeps 0.6 s before its AT-th `readyok` (a slow bot construction)
+    breach       reports a construction-limit breach before its AT-th `readyok`, as the
+                 bots' host does
+  AT is the number of this engine's `go` (1-based) at which it misbehaves (default 1);
+  for slowready and breach, the number of its `isready`.
 
 Until then it plays legal moves (python-chess), always the first in sorted UCI order,
 so games are reproducible.
@@ -25,6 +36,7 @@ if fault == "nostart":
 
 board = chess.Board()
 searches = 0
+readies = 0
 
 
 def send(line):
@@ -38,9 +50,17 @@ for raw in sys.stdin:
         continue
     cmd = words[0]
     if cmd == "uci":
-        send("id name faulty-" + fault)
+        if fault == "badname":
+            send("id name \x1b]0;owned\x07faulty\u202eeman\x00")
+        else:
+            send("id name faulty-" + fault)
         send("uciok")
     elif cmd == "isready":
+        readies += 1
+        if readies == at and fault == "slowready":
+            time.sleep(0.6)
+        if readies == at and fault == "breach":
+            send("info string limit breach: constructing the bot took 6001 ms; the limit is 5000 ms")
         send("readyok")
     elif cmd == "position":
         if words[1] == "startpos":
@@ -75,6 +95,35 @@ for raw in sys.stdin:
                 sys.exit(0)
             if fault == "late":
                 time.sleep(0.8)
+            if fault == "longline":
+                send("info string " + "x" * (100 * 1024))
+                send("bestmove " + sorted(m.uci() for m in board.legal_moves)[0])
+                continue
+            if fault == "endless":
+                try:
+                    while True:
+                        sys.stdout.write("y" * 65536)
+                        sys.stdout.flush()
+                except (BrokenPipeError, OSError):
+                    sys.exit(0)
+            if fault == "stderrflood":
+                chunk = "e" * (1 << 20)
+                for _ in range(20):
+                    sys.stderr.write(chunk)
+                sys.stderr.write("\nthe last words\n")
+                sys.stderr.flush()
+                sys.exit(101)
+            if fault == "stderrjunk":
+                for i in range(100):
+                    sys.stderr.write("junk %d \x1b[2J\u202eevil\x00 [Result \"1-0\"]\r\n" % i)
+                sys.stderr.flush()
+                sys.exit(101)
+            if fault == "junkmove":
+                send("bestmove \x1b[31me2e4\u202e" + "z" * 5000)
+                continue
+            if fault == "hugescore":
+                send("info depth 99999999999 score cp -2147483648 nodes 999999999999999999999 pv")
+                send("info score mate -2147483648")
             if fault == "illegal":
                 send("bestmove e1e8")
                 continue

@@ -38,22 +38,76 @@ pub struct TimeControl {
     pub depth: Option<u32>,
 }
 
-/// A time control that could not be read.
+/// The longest time any part of a time control may have, in seconds (about 11.5 days):
+/// longer is surely a typo, and clock arithmetic must stay far from overflow.
+pub const MAX_SECONDS: f64 = 1_000_000.0;
+
+/// A time control that could not be read: the text and why.
+///
+/// ```
+/// use runner::TimeControl;
+/// let err = "99999999999999999999+0".parse::<TimeControl>().unwrap_err();
+/// assert!(err.to_string().contains("more than the maximum of 1000000 seconds"), "{err}");
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 #[error(
-    "invalid time control `{0}`: expected `BASE+INC` in seconds (`10+0.1`), `MOVES/BASE+INC` (`40/60+0`) or `inf`"
+    "invalid time control `{text}`: {reason}; expected `BASE+INC` in seconds (`10+0.1`), `MOVES/BASE+INC` (`40/60+0`), `SECONDS/move` (`0.1/move`) or `inf`"
 )]
-pub struct TimeControlError(pub String);
+pub struct TimeControlError {
+    /// The text as given.
+    pub text: String,
+    /// What is wrong with it.
+    pub reason: String,
+}
 
-fn seconds(text: &str, whole: &str) -> Result<Duration, TimeControlError> {
+impl TimeControlError {
+    fn new(text: &str, reason: impl Into<String>) -> TimeControlError {
+        TimeControlError {
+            // The text is echoed in the message: keep it one short line.
+            text: crate::text::one_line(text, 64),
+            reason: reason.into(),
+        }
+    }
+}
+
+/// A number of seconds, as in a time control: finite, not negative, at most [`MAX_SECONDS`].
+///
+/// ```
+/// use std::time::Duration;
+/// use runner::clock::parse_seconds;
+/// assert_eq!(parse_seconds("0.25"), Ok(Duration::from_millis(250)));
+/// assert!(parse_seconds("-1").is_err() && parse_seconds("NaN").is_err() && parse_seconds("1e300").is_err());
+/// ```
+pub fn parse_seconds(text: &str) -> Result<Duration, String> {
+    let word = crate::text::one_line(text, 32);
     let value: f64 = text
         .trim()
         .parse()
-        .map_err(|_| TimeControlError(whole.to_string()))?;
-    if !value.is_finite() || value < 0.0 {
-        return Err(TimeControlError(whole.to_string()));
+        .map_err(|_| format!("`{word}` is not a number of seconds"))?;
+    seconds(value)
+}
+
+/// `value` seconds as a [`Duration`], if it is finite, not negative and at most
+/// [`MAX_SECONDS`]; the error says which it is not.
+///
+/// ```
+/// use runner::clock::seconds;
+/// assert_eq!(seconds(1.5).unwrap().as_millis(), 1500);
+/// assert!(seconds(f64::INFINITY).unwrap_err().contains("maximum"));
+/// ```
+pub fn seconds(value: f64) -> Result<Duration, String> {
+    if value.is_nan() {
+        return Err("NaN is not a number of seconds".to_string());
     }
-    Ok(Duration::from_secs_f64(value))
+    if value < 0.0 {
+        return Err(format!("{value} seconds is negative"));
+    }
+    if value > MAX_SECONDS {
+        return Err(format!(
+            "{value} seconds is more than the maximum of {MAX_SECONDS} seconds"
+        ));
+    }
+    Duration::try_from_secs_f64(value).map_err(|err| format!("{value} seconds: {err}"))
 }
 
 impl FromStr for TimeControl {
@@ -63,24 +117,27 @@ impl FromStr for TimeControl {
         if text == "inf" || text == "infinite" {
             return Ok(TimeControl::default());
         }
+        if let Some(per_move) = text.strip_suffix("/move") {
+            let movetime = parse_seconds(per_move).map_err(|r| TimeControlError::new(s, r))?;
+            if movetime.is_zero() {
+                return Err(TimeControlError::new(s, "no time per move"));
+            }
+            return Ok(TimeControl::movetime(movetime));
+        }
         let (moves, rest) = match text.split_once('/') {
             Some((m, rest)) => (
-                Some(
-                    m.parse::<u32>()
-                        .ok()
-                        .filter(|&m| m > 0)
-                        .ok_or_else(|| TimeControlError(s.into()))?,
-                ),
+                Some(parse_moves(m).map_err(|r| TimeControlError::new(s, r))?),
                 rest,
             ),
             None => (None, text),
         };
+        let seconds = |t: &str| parse_seconds(t).map_err(|r| TimeControlError::new(s, r));
         let (base, inc) = match rest.split_once('+') {
-            Some((b, i)) => (seconds(b, s)?, seconds(i, s)?),
-            None => (seconds(rest, s)?, Duration::ZERO),
+            Some((b, i)) => (seconds(b)?, seconds(i)?),
+            None => (seconds(rest)?, Duration::ZERO),
         };
         if base.is_zero() && inc.is_zero() {
-            return Err(TimeControlError(s.into()));
+            return Err(TimeControlError::new(s, "no time at all"));
         }
         Ok(TimeControl {
             base: Some(base),
@@ -88,6 +145,18 @@ impl FromStr for TimeControl {
             moves,
             ..TimeControl::default()
         })
+    }
+}
+
+fn parse_moves(text: &str) -> Result<u32, String> {
+    let word = crate::text::one_line(text, 32);
+    match text.trim().parse::<u32>() {
+        Ok(0) => Err("a period of 0 moves".to_string()),
+        Ok(moves) => Ok(moves),
+        Err(_) => Err(format!(
+            "`{word}` is not a number of moves from 1 to {}",
+            u32::MAX
+        )),
     }
 }
 
@@ -216,7 +285,10 @@ impl Clock {
     /// assert_eq!((clock.moves_to_go(), clock.remaining()), (Some(2), Some(Duration::from_secs(18))));
     /// ```
     pub fn moves_to_go(&self) -> Option<u32> {
-        self.tc.moves.map(|m| m - self.moves_made % m)
+        self.tc
+            .moves
+            .filter(|&m| m > 0)
+            .map(|m| m - self.moves_made % m)
     }
 
     /// How long the runner waits for this side's `bestmove` before declaring a stall:
@@ -231,8 +303,8 @@ impl Clock {
     /// ```
     pub fn deadline(&self, margin: Duration, untimed: Duration) -> Duration {
         match (self.remaining, self.tc.movetime) {
-            (Some(r), _) => r + margin,
-            (None, Some(mt)) => mt + margin,
+            (Some(r), _) => r.saturating_add(margin),
+            (None, Some(mt)) => mt.saturating_add(margin),
             (None, None) => untimed,
         }
     }
@@ -241,19 +313,24 @@ impl Clock {
     /// time allowed by more than `margin` (a loss on time). A move within the margin
     /// leaves the clock at zero before the increment.
     pub fn spend(&mut self, elapsed: Duration, margin: Duration) -> bool {
-        self.moves_made += 1;
+        self.moves_made = self.moves_made.saturating_add(1);
         let Some(remaining) = self.remaining else {
-            return self.tc.movetime.is_none_or(|mt| elapsed <= mt + margin);
+            return self
+                .tc
+                .movetime
+                .is_none_or(|mt| elapsed <= mt.saturating_add(margin));
         };
-        if elapsed > remaining + margin {
+        if elapsed > remaining.saturating_add(margin) {
             self.remaining = Some(Duration::ZERO);
             return false;
         }
-        let mut left = remaining.saturating_sub(elapsed) + self.tc.increment;
+        let mut left = remaining
+            .saturating_sub(elapsed)
+            .saturating_add(self.tc.increment);
         if let (Some(moves), Some(base)) = (self.tc.moves, self.tc.base)
             && self.moves_made.is_multiple_of(moves)
         {
-            left += base;
+            left = left.saturating_add(base);
         }
         self.remaining = Some(left);
         true

@@ -6,7 +6,7 @@
 
 use std::collections::VecDeque;
 use std::fmt;
-use std::io::{BufRead, BufReader, Write};
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -20,14 +20,22 @@ use thiserror::Error;
 
 use framework::uci::MEMORY_LIMIT_EXIT_CODE;
 
+use crate::lines::{LineSplitter, Piece, StderrTail, collect_stderr};
+pub use crate::lines::{MAX_LINE_BYTES, STDERR_TAIL_BYTES, STDERR_TAIL_LINES};
+use crate::text::{MAX_MOVE_CHARS, MAX_NAME_CHARS, one_line};
+
 /// How often a search checks its stop flag.
 const STOP_POLL: Duration = Duration::from_millis(50);
 
 /// How long an engine has to answer `stop` before it is considered hung.
 const STOP_ANSWER: Duration = Duration::from_secs(1);
 
-/// How many lines of an engine's stderr are kept for the fault report.
-pub const STDERR_TAIL_LINES: usize = 20;
+/// Longest principal variation kept from an `info` line, in moves.
+pub const MAX_PV_MOVES: usize = 128;
+
+/// What the bots' UCI host prints (as `info string ...`) when constructing the bot took
+/// longer than [`CONSTRUCTION_LIMIT`](framework::uci::CONSTRUCTION_LIMIT).
+const BREACH_REPORT: &str = "info string limit breach: ";
 
 /// How to start one engine: a command line plus the UCI options to set.
 ///
@@ -189,6 +197,14 @@ pub enum EngineError {
         /// Whether it answered `stop` with a `bestmove` (and can be used again).
         clean: bool,
     },
+    /// The engine broke the UCI protocol in a way the runner does not tolerate.
+    #[error("engine `{name}` broke the protocol: it {cause}")]
+    Protocol {
+        /// The engine's name.
+        name: String,
+        /// What it did, as the end of a sentence starting with "it".
+        cause: String,
+    },
     /// The process exited or closed its pipes.
     #[error("engine `{name}` died ({exit}) while the runner waited for `{expected}`")]
     Died {
@@ -265,7 +281,11 @@ impl SearchInfo {
                 "nodes" => self.nodes = words.next().and_then(|w| w.parse().ok()).or(self.nodes),
                 "score" => {
                     let kind = words.next();
-                    let value = words.next().and_then(|w| w.parse().ok());
+                    // i32::MIN has no negation; an engine sending it must not break the arithmetic.
+                    let value = words
+                        .next()
+                        .and_then(|w| w.parse::<i32>().ok())
+                        .map(|v| v.max(-i32::MAX));
                     match (kind, value) {
                         (Some("cp"), Some(v)) => self.score = Some(Score::Cp(v)),
                         (Some("mate"), Some(v)) => self.score = Some(Score::Mate(v)),
@@ -273,7 +293,12 @@ impl SearchInfo {
                     }
                 }
                 "pv" => {
-                    self.pv = words.by_ref().map(str::to_string).collect();
+                    self.pv = words
+                        .by_ref()
+                        .take(MAX_PV_MOVES)
+                        .map(|w| one_line(w, MAX_MOVE_CHARS))
+                        .collect();
+                    return;
                 }
                 // Everything after `string` is free text that could contain keywords.
                 "string" => return,
@@ -281,6 +306,24 @@ impl SearchInfo {
             }
         }
     }
+}
+
+/// The move of a `bestmove` line (the first word after it, `""` if none), as one
+/// printable word of at most 32 characters; `None` for any other line.
+///
+/// ```
+/// use runner::engine::parse_bestmove;
+/// assert_eq!(parse_bestmove("bestmove e2e4 ponder e7e5").as_deref(), Some("e2e4"));
+/// assert_eq!(parse_bestmove("bestmove").as_deref(), Some(""));
+/// assert_eq!(parse_bestmove("info depth 1"), None);
+/// ```
+pub fn parse_bestmove(line: &str) -> Option<String> {
+    let rest = line.strip_prefix("bestmove")?;
+    if !rest.is_empty() && !rest.starts_with(|c: char| c.is_ascii_whitespace()) {
+        return None;
+    }
+    let word = rest.split_ascii_whitespace().next().unwrap_or("");
+    Some(one_line(word, MAX_MOVE_CHARS))
 }
 
 /// The answer to one `go`.
@@ -299,21 +342,39 @@ pub struct SearchResult {
 pub use framework::uci::GoParams;
 
 /// What waiting for the next stdout line produced.
+#[derive(Debug)]
 enum Next {
     Line(String),
+    /// A line past [`MAX_LINE_BYTES`]: the engine broke the protocol.
+    Overlong,
     Closed,
     Timeout,
+}
+
+/// Lines found by a [`LineSplitter`] and not yet handed out.
+#[derive(Debug, Default)]
+struct Pending(VecDeque<Next>);
+
+impl Pending {
+    fn take(&mut self, piece: Piece<'_>) {
+        self.0.push_back(match piece {
+            Piece::Line(line) => Next::Line(String::from_utf8_lossy(line).into_owned()),
+            Piece::Overlong(_) => Next::Overlong,
+        });
+    }
 }
 
 /// The engine's stdout, read line by line on the calling thread with `poll(2)` for the
 /// deadline. A reader thread per engine would cost a thread hand-off (two futex calls
 /// and a context switch) per line, about half of the runner's CPU time per move with
-/// fast engines.
+/// fast engines. At most one read's worth of lines is pending at a time, and the
+/// splitter holds at most one line of [`MAX_LINE_BYTES`].
 #[cfg(unix)]
 struct StdoutLines {
     pipe: std::process::ChildStdout,
-    buf: Vec<u8>,
-    start: usize,
+    splitter: LineSplitter,
+    pending: Pending,
+    chunk: Box<[u8]>,
     closed: bool,
 }
 
@@ -322,38 +383,21 @@ impl StdoutLines {
     fn new(pipe: std::process::ChildStdout, _name: &str) -> StdoutLines {
         StdoutLines {
             pipe,
-            buf: Vec::with_capacity(8192),
-            start: 0,
+            splitter: LineSplitter::new(MAX_LINE_BYTES),
+            pending: Pending::default(),
+            chunk: vec![0; 4096].into_boxed_slice(),
             closed: false,
         }
-    }
-
-    fn take_line(&mut self, end: usize) -> String {
-        let mut line = &self.buf[self.start..end];
-        if line.last() == Some(&b'\r') {
-            line = &line[..line.len() - 1];
-        }
-        let text = String::from_utf8_lossy(line).into_owned();
-        self.start = (end + 1).min(self.buf.len());
-        if self.start == self.buf.len() {
-            self.buf.clear();
-            self.start = 0;
-        }
-        text
     }
 
     fn next(&mut self, deadline: Instant) -> Next {
         use std::io::Read;
         use std::os::fd::AsRawFd;
         loop {
-            if let Some(pos) = self.buf[self.start..].iter().position(|&b| b == b'\n') {
-                return Next::Line(self.take_line(self.start + pos));
+            if let Some(next) = self.pending.0.pop_front() {
+                return next;
             }
             if self.closed {
-                if self.start < self.buf.len() {
-                    let end = self.buf.len();
-                    return Next::Line(self.take_line(end));
-                }
                 return Next::Closed;
             }
             let now = Instant::now();
@@ -375,65 +419,68 @@ impl StdoutLines {
                 if std::io::Error::last_os_error().kind() == std::io::ErrorKind::Interrupted {
                     continue;
                 }
-                self.closed = true;
+                self.close();
                 continue;
             }
             if ready == 0 {
                 continue;
             }
-            if self.start > 0 {
-                self.buf.drain(..self.start);
-                self.start = 0;
-            }
-            let old = self.buf.len();
-            self.buf.resize(old + 4096, 0);
-            match self.pipe.read(&mut self.buf[old..]) {
-                Ok(0) => {
-                    self.buf.truncate(old);
-                    self.closed = true;
+            match self.pipe.read(&mut self.chunk) {
+                Ok(0) => self.close(),
+                Ok(n) => {
+                    let pending = &mut self.pending;
+                    self.splitter
+                        .feed(&self.chunk[..n], &mut |piece| pending.take(piece));
                 }
-                Ok(n) => self.buf.truncate(old + n),
-                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => self.buf.truncate(old),
-                Err(_) => {
-                    self.buf.truncate(old);
-                    self.closed = true;
-                }
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(_) => self.close(),
             }
         }
+    }
+
+    fn close(&mut self) {
+        self.closed = true;
+        let pending = &mut self.pending;
+        self.splitter.finish(&mut |piece| pending.take(piece));
     }
 }
 
 /// Without `poll(2)`, a reader thread hands lines over a channel.
 #[cfg(not(unix))]
 struct StdoutLines {
-    lines: mpsc::Receiver<Option<String>>,
+    lines: mpsc::Receiver<Next>,
     closed: bool,
 }
 
 #[cfg(not(unix))]
 impl StdoutLines {
-    fn new(pipe: std::process::ChildStdout, name: &str) -> StdoutLines {
-        let (tx, lines) = mpsc::channel();
+    fn new(mut pipe: std::process::ChildStdout, name: &str) -> StdoutLines {
+        use std::io::Read;
+        // Bounded, so a reader ahead of the runner waits instead of queueing without end.
+        let (tx, lines) = mpsc::sync_channel(64);
         thread::Builder::new()
             .name(format!("{name}-stdout"))
             .spawn(move || {
-                let mut reader = BufReader::new(pipe);
-                let mut bytes = Vec::new();
+                let mut splitter = LineSplitter::new(MAX_LINE_BYTES);
+                let mut chunk = [0u8; 4096];
+                let mut pending = Pending::default();
                 loop {
-                    bytes.clear();
-                    match reader.read_until(b'\n', &mut bytes) {
+                    let n = match pipe.read(&mut chunk) {
                         Ok(0) | Err(_) => break,
-                        Ok(_) => {
-                            let line = String::from_utf8_lossy(&bytes)
-                                .trim_end_matches(['\n', '\r'])
-                                .to_string();
-                            if tx.send(Some(line)).is_err() {
-                                return;
-                            }
+                        Ok(n) => n,
+                    };
+                    splitter.feed(&chunk[..n], &mut |piece| pending.take(piece));
+                    for next in pending.0.drain(..) {
+                        if tx.send(next).is_err() {
+                            return;
                         }
                     }
                 }
-                let _ = tx.send(None);
+                splitter.finish(&mut |piece| pending.take(piece));
+                for next in pending.0.drain(..) {
+                    let _ = tx.send(next);
+                }
+                let _ = tx.send(Next::Closed);
             })
             .expect("spawn engine reader thread");
         StdoutLines {
@@ -444,20 +491,17 @@ impl StdoutLines {
 
     fn next(&mut self, deadline: Instant) -> Next {
         if self.closed {
-            return match self.lines.try_recv() {
-                Ok(Some(line)) => Next::Line(line),
-                _ => Next::Closed,
-            };
+            return self.lines.try_recv().unwrap_or(Next::Closed);
         }
         match self
             .lines
             .recv_timeout(deadline.saturating_duration_since(Instant::now()))
         {
-            Ok(Some(line)) => Next::Line(line),
-            Ok(None) | Err(mpsc::RecvTimeoutError::Disconnected) => {
+            Ok(Next::Closed) | Err(mpsc::RecvTimeoutError::Disconnected) => {
                 self.closed = true;
                 Next::Closed
             }
+            Ok(next) => next,
             Err(mpsc::RecvTimeoutError::Timeout) => Next::Timeout,
         }
     }
@@ -493,11 +537,13 @@ pub struct Engine {
     child: Child,
     stdin: Option<ChildStdin>,
     lines: StdoutLines,
-    stderr: Arc<Mutex<VecDeque<String>>>,
+    stderr: Arc<Mutex<StderrTail>>,
     stderr_reader: thread::JoinHandle<()>,
     exit: Option<ExitInfo>,
     dead: bool,
     buf: String,
+    ready_wait: Duration,
+    breach_report: Option<String>,
 }
 
 impl fmt::Debug for Engine {
@@ -540,28 +586,11 @@ impl Engine {
         let stdout = child.stdout.take().expect("stdout is piped");
         let stderr_pipe = child.stderr.take().expect("stderr is piped");
         let lines = StdoutLines::new(stdout, &config.name);
-        let stderr = Arc::new(Mutex::new(VecDeque::with_capacity(STDERR_TAIL_LINES)));
+        let stderr = Arc::new(Mutex::new(StderrTail::default()));
         let tail = stderr.clone();
         let stderr_reader = thread::Builder::new()
             .name(format!("{}-stderr", config.name))
-            .spawn(move || {
-                let mut reader = BufReader::new(stderr_pipe);
-                let mut bytes = Vec::new();
-                loop {
-                    bytes.clear();
-                    match reader.read_until(b'\n', &mut bytes) {
-                        Ok(0) | Err(_) => break,
-                        Ok(_) => {}
-                    }
-                    // A panic message may hold any bytes; keep what is readable.
-                    let line = String::from_utf8_lossy(&bytes).trim_end().to_string();
-                    let mut tail = tail.lock().unwrap_or_else(|e| e.into_inner());
-                    if tail.len() == STDERR_TAIL_LINES {
-                        tail.pop_front();
-                    }
-                    tail.push_back(line);
-                }
-            })
+            .spawn(move || collect_stderr(stderr_pipe, &tail))
             .expect("spawn engine stderr thread");
         let stdin = child.stdin.take();
         let mut engine = Engine {
@@ -576,19 +605,24 @@ impl Engine {
             exit: None,
             dead: false,
             buf: String::new(),
+            ready_wait: Duration::ZERO,
+            breach_report: None,
         };
         engine.send("uci");
         let started = Instant::now();
-        let deadline = started + timeout;
+        let deadline = instant_after(started, timeout);
         loop {
             let line = engine.read_line(started, deadline, "uciok")?;
             if line == "uciok" {
                 break;
             } else if let Some(name) = line.strip_prefix("id name ") {
-                engine.id_name = Some(name.trim().to_string());
+                engine.id_name = Some(one_line(name, MAX_NAME_CHARS));
             } else if let Some(option) = line.strip_prefix("option name ") {
-                let name = option.split(" type ").next().unwrap_or(option).trim();
-                engine.options.push(name.to_string());
+                // Bounded: a few hundred options is already far more than any engine has.
+                if engine.options.len() < MAX_OPTIONS {
+                    let name = option.split(" type ").next().unwrap_or(option);
+                    engine.options.push(one_line(name, MAX_NAME_CHARS));
+                }
             }
         }
         for (name, value) in &config.options {
@@ -632,12 +666,40 @@ impl Engine {
     }
 
     /// Sends `isready` and waits up to `timeout` for `readyok`.
+    ///
+    /// The wait is measured ([`ready_wait`](Self::ready_wait)) and a construction-limit
+    /// breach the bots' host reports on the way is kept ([`breach_report`](Self::breach_report)):
+    /// the host builds the bot before it answers the first `isready` after `ucinewgame`.
     pub fn is_ready(&mut self, timeout: Duration) -> Result<(), EngineError> {
         self.send("isready");
         let started = Instant::now();
-        let deadline = started + timeout;
-        while self.read_line(started, deadline, "readyok")? != "readyok" {}
+        let deadline = instant_after(started, timeout);
+        self.breach_report = None;
+        loop {
+            let line = self.read_line(started, deadline, "readyok")?;
+            if line == "readyok" {
+                break;
+            }
+            if let Some(report) = line.strip_prefix(BREACH_REPORT) {
+                self.breach_report = Some(one_line(report, MAX_NAME_CHARS * 2));
+            }
+        }
+        self.ready_wait = started.elapsed();
         Ok(())
+    }
+
+    /// How long the last [`is_ready`](Self::is_ready) waited for `readyok`, measured by
+    /// the runner from writing `isready` to reading the answer. A bot's host answers only
+    /// once the bot is constructed, so the bot cannot make this shorter than its
+    /// construction took.
+    pub fn ready_wait(&self) -> Duration {
+        self.ready_wait
+    }
+
+    /// The limit-breach report (`info string limit breach: ...`) the engine sent before its
+    /// last `readyok`, if any, without the prefix.
+    pub fn breach_report(&self) -> Option<&str> {
+        self.breach_report.as_deref()
     }
 
     /// Sends `ucinewgame` and synchronises with `isready`.
@@ -695,7 +757,7 @@ impl Engine {
             }
             None => self.send(&command),
         }
-        let deadline = start + deadline_after;
+        let deadline = instant_after(start, deadline_after);
         let mut info = SearchInfo::default();
         loop {
             // With a stop flag to watch, wait in slices short enough to feel immediate.
@@ -717,13 +779,8 @@ impl Engine {
                 }
                 Err(err) => return Err(err),
             };
-            if let Some(rest) = line.strip_prefix("bestmove") {
+            if let Some(bestmove) = parse_bestmove(&line) {
                 let elapsed = start.elapsed();
-                let bestmove = rest
-                    .split_ascii_whitespace()
-                    .next()
-                    .unwrap_or("")
-                    .to_string();
                 return Ok(SearchResult {
                     bestmove,
                     info,
@@ -739,7 +796,7 @@ impl Engine {
     pub fn stop(&mut self, timeout: Duration) -> bool {
         self.send("stop");
         let started = Instant::now();
-        let deadline = started + timeout;
+        let deadline = instant_after(started, timeout);
         loop {
             match self.read_line(started, deadline, "bestmove") {
                 Ok(line) if line.starts_with("bestmove") => return true,
@@ -759,11 +816,23 @@ impl Engine {
             // The pipe may have closed before the last lines were read: drain them first.
             return match self.lines.next(Instant::now()) {
                 Next::Line(line) => Ok(line),
+                Next::Overlong => Err(EngineError::Protocol {
+                    name: self.name.clone(),
+                    cause: format!("sent a line longer than {} KiB", MAX_LINE_BYTES / 1024),
+                }),
                 _ => Err(self.died(expected)),
             };
         }
         match self.lines.next(deadline) {
             Next::Line(line) => Ok(line),
+            Next::Overlong => {
+                // Whatever follows is the rest of that line or worse: the engine is done.
+                self.dead = true;
+                Err(EngineError::Protocol {
+                    name: self.name.clone(),
+                    cause: format!("sent a line longer than {} KiB", MAX_LINE_BYTES / 1024),
+                })
+            }
             Next::Closed => {
                 self.dead = true;
                 Err(self.died(expected))
@@ -814,7 +883,8 @@ impl Engine {
         self.wait_exit(grace)
     }
 
-    /// The last lines the engine wrote to stderr (at most [`STDERR_TAIL_LINES`]).
+    /// The last lines the engine wrote to stderr (at most [`STDERR_TAIL_LINES`] lines and
+    /// [`STDERR_TAIL_BYTES`] bytes), each one printable line.
     ///
     /// For an engine seen to exit, waits (up to half a second) until its stderr has been
     /// read to the end: a dying engine's last words are the ones worth keeping.
@@ -828,9 +898,7 @@ impl Engine {
         self.stderr
             .lock()
             .unwrap_or_else(|e| e.into_inner())
-            .iter()
-            .cloned()
-            .collect()
+            .lines()
     }
 
     /// Sends `quit`, waits up to `grace` for the process to exit, then kills it.
@@ -872,4 +940,16 @@ impl Drop for Engine {
             let _ = self.child.wait();
         }
     }
+}
+
+/// Most option names kept from an engine's `uci` answer.
+const MAX_OPTIONS: usize = 512;
+
+/// `start + wait`, or a century later when that does not fit in an `Instant` (an
+/// absurd time control must not panic the runner).
+fn instant_after(start: Instant, wait: Duration) -> Instant {
+    start
+        .checked_add(wait)
+        .or_else(|| start.checked_add(Duration::from_secs(100 * 365 * 86_400)))
+        .unwrap_or(start)
 }

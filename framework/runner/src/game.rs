@@ -16,6 +16,7 @@ use super::adjudication::{AdjudicationRules, Adjudicator, Ruling, can_possibly_m
 use super::clock::{Clock, TimeControl};
 use super::engine::{Engine, EngineConfig, EngineError, GoParams, SearchInfo};
 use super::openings::Opening;
+use super::text::{MAX_DETAIL_CHARS, one_line};
 
 /// One participant: how to start its engine and the time control it plays under.
 ///
@@ -64,6 +65,10 @@ pub struct GameSettings {
     pub stall_grace: Duration,
     /// How long to wait for `uciok` / `readyok`.
     pub handshake_timeout: Duration,
+    /// The longest an engine may take to answer `isready` when a game is prepared (a bot
+    /// is constructed then); longer forfeits the game with [`Termination::ConstructionLimit`].
+    /// `None` for engines that are not bots and may take their time (e.g. loading tables).
+    pub construction_limit: Option<Duration>,
     /// Score-based and length adjudication.
     pub adjudication: AdjudicationRules,
 }
@@ -77,6 +82,7 @@ impl Default for GameSettings {
             // Bot construction happens at the first `isready` and may take up to the
             // construction limit by the rules; twice that leaves room for a loaded machine.
             handshake_timeout: CONSTRUCTION_LIMIT * 2,
+            construction_limit: Some(CONSTRUCTION_LIMIT),
             adjudication: AdjudicationRules::default(),
         }
     }
@@ -115,6 +121,12 @@ pub enum Termination {
     MemoryLimit,
     /// The engine could not be started or did not complete the UCI handshake.
     FailedStart,
+    /// Constructing the bot (answering `isready` when the game was prepared) took longer
+    /// than the construction limit.
+    ConstructionLimit,
+    /// The engine broke the protocol beyond what the runner tolerates (e.g. a line longer
+    /// than [`MAX_LINE_BYTES`](crate::MAX_LINE_BYTES)).
+    ProtocolViolation,
     /// Drawn by score adjudication.
     AdjudicatedDraw,
     /// Lost by score adjudication.
@@ -141,6 +153,8 @@ impl Termination {
             Termination::Crash => "crash",
             Termination::MemoryLimit => "memory limit",
             Termination::FailedStart => "failed to start",
+            Termination::ConstructionLimit => "construction limit",
+            Termination::ProtocolViolation => "protocol violation",
             Termination::AdjudicatedDraw => "adjudication: draw",
             Termination::AdjudicatedResign => "adjudication: resign",
             Termination::MaxLength => "max game length",
@@ -159,6 +173,8 @@ impl Termination {
                 | Termination::Crash
                 | Termination::MemoryLimit
                 | Termination::FailedStart
+                | Termination::ConstructionLimit
+                | Termination::ProtocolViolation
         )
     }
 }
@@ -312,12 +328,62 @@ fn prepare(
                 });
             }
         }
+        let engine = slot.as_mut().expect("engine just started");
+        check_construction(engine, side, &who, settings)?;
     }
     let engine = slot.as_mut().expect("engine just ensured");
     match engine.new_game(settings.handshake_timeout) {
-        Ok(()) => Ok(()),
+        Ok(()) => check_construction(engine, side, &who, settings),
+        Err(err @ EngineError::Timeout { .. }) if settings.construction_limit.is_some() => {
+            let mut fault = engine_fault(engine, side, &who, err);
+            fault.termination = Termination::ConstructionLimit;
+            fault.detail.push_str(&construction_note(settings));
+            Err(fault)
+        }
         Err(err) => Err(engine_fault(engine, side, &who, err)),
     }
+}
+
+/// The construction limit, enforced by the runner's own clock: the bots' host builds the
+/// bot before it answers `isready`, so the wait for `readyok` bounds the construction
+/// from above whatever the bot does. The host's own breach report (it times the
+/// construction alone, without the pipes) counts too.
+fn check_construction(
+    engine: &mut Engine,
+    side: Color,
+    who: &str,
+    settings: &GameSettings,
+) -> Result<(), Fault> {
+    let Some(limit) = settings.construction_limit else {
+        return Ok(());
+    };
+    let waited = engine.ready_wait();
+    if waited <= limit && engine.breach_report().is_none() {
+        return Ok(());
+    }
+    let mut detail = format!(
+        "{who} took {:.3}s to answer `isready`{}",
+        waited.as_secs_f64(),
+        construction_note(settings)
+    );
+    if let Some(report) = engine.breach_report() {
+        detail.push_str(&format!("; the engine reported: {report}"));
+    }
+    Err(Fault {
+        side,
+        termination: Termination::ConstructionLimit,
+        detail,
+        stderr: engine.stderr_tail(),
+        restart: false,
+    })
+}
+
+fn construction_note(settings: &GameSettings) -> String {
+    let limit = settings.construction_limit.unwrap_or(CONSTRUCTION_LIMIT);
+    format!(
+        " (constructing the bot), past the construction limit of {}s",
+        limit.as_secs_f64()
+    )
 }
 
 fn engine_fault(engine: &mut Engine, side: Color, who: &str, err: EngineError) -> Fault {
@@ -340,6 +406,10 @@ fn engine_fault(engine: &mut Engine, side: Color, who: &str, err: EngineError) -
             ),
         ),
         EngineError::Spawn { .. } => (Termination::FailedStart, format!("{who}: {err}")),
+        EngineError::Protocol { cause, .. } => (
+            Termination::ProtocolViolation,
+            format!("{who} broke the UCI protocol: it {cause}"),
+        ),
         EngineError::Interrupted { .. } => (Termination::Interrupted, format!("{who}: {err}")),
     };
     Fault {
@@ -467,8 +537,9 @@ pub fn play_game(
         let side = board.side_to_move();
         let i = side.index();
         let limits = go_limits(&clocks, side);
-        let deadline =
-            clocks[i].deadline(settings.margin, settings.untimed_deadline) + settings.stall_grace;
+        let deadline = clocks[i]
+            .deadline(settings.margin, settings.untimed_deadline)
+            .saturating_add(settings.stall_grace);
         let engine = slots[i].as_mut().expect("engines prepared");
         let searched = engine.search_until(Some(&position), &limits, deadline, Some(stop));
         let who = || format!("{} ({})", side_name(side), players[i].name());
@@ -611,7 +682,8 @@ fn finish_fault(
         fault.termination,
         Termination::TimeForfeit | Termination::Stall
     );
-    record.detail = fault.detail;
+    // The detail may quote the engine (a garbage `bestmove`, a breach report): one line, capped.
+    record.detail = one_line(&fault.detail, MAX_DETAIL_CHARS);
     if timeout && !can_possibly_mate(board, opponent) {
         record.result = GameResult::Draw;
         record.detail.push_str(&format!(

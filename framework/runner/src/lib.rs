@@ -7,6 +7,7 @@
 //! - [`adjudication`]: "cannot possibly mate" for flag falls, score adjudication.
 //! - [`openings`]: EPD/FEN and PGN opening suites.
 //! - [`schedule`](mod@schedule) and [`tournament`]: who plays whom, on how many threads.
+//! - [`text`]: engine-provided text made one printable, capped line.
 //! - [`stats`]: W/D/L, pentanomial, Elo, normalized Elo, LOS, SPRT.
 //!
 //! ```
@@ -20,9 +21,11 @@ pub mod adjudication;
 pub mod clock;
 pub mod engine;
 pub mod game;
+mod lines;
 pub mod openings;
 pub mod schedule;
 pub mod stats;
+pub mod text;
 pub mod tournament;
 
 pub use adjudication::{
@@ -30,8 +33,8 @@ pub use adjudication::{
 };
 pub use clock::{Clock, TimeControl, TimeControlError};
 pub use engine::{
-    Engine, EngineConfig, EngineError, ExitInfo, GoParams, STDERR_TAIL_LINES, Score, SearchInfo,
-    SearchResult,
+    Engine, EngineConfig, EngineError, ExitInfo, GoParams, MAX_LINE_BYTES, STDERR_TAIL_BYTES,
+    STDERR_TAIL_LINES, Score, SearchInfo, SearchResult,
 };
 pub use game::{GameRecord, GameSettings, PlayedMove, Player, Termination, play_game};
 pub use openings::{
