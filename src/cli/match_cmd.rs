@@ -22,8 +22,8 @@ use runner::{
 };
 use serde_json::{Value, json};
 
-use crate::bots::{self, LimitPolicy};
-use crate::engine_build;
+use kit::bots::{self, LimitPolicy};
+use kit::engine_build;
 
 /// Play a match or tournament between bots and UCI engines.
 ///
