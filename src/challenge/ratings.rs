@@ -36,18 +36,6 @@ const MAX_ELO: f64 = 2000.0;
 /// The 95% two-sided normal quantile.
 const Z95: f64 = 1.959_963_984_540_054;
 
-/// Rating options shared by `standings`, `ratings` and `report`.
-#[derive(clap::Args, Debug, Clone)]
-pub struct RatingArgs {
-    /// Virtual draws given to each player, spread over its opponents (keeps perfect
-    /// scores finite; 0 for the plain maximum-likelihood estimate).
-    #[arg(long, default_value_t = 2.0)]
-    pub prior: f64,
-    /// Rate this player at 0 instead of making the mean rating 0.
-    #[arg(long)]
-    pub anchor: Option<String>,
-}
-
 /// One finished game: the players' indices and White's score (1, ½ or 0).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Outcome {
@@ -152,6 +140,9 @@ fn terms(x: f64, delta: f64, p: &Pair, draws_modelled: bool) -> Terms {
 /// let fit = fit(2, &games, &RatingOptions::default());
 /// assert!(fit.ratings[0].unwrap().elo.abs() < 1e-6);
 /// ```
+// The whole fit (setup, iterations, intervals) in one place; splitting it by its steps
+// is left to the next change of the fitting code.
+#[allow(clippy::too_many_lines)]
 pub fn fit(players: usize, games: &[Outcome], options: &RatingOptions) -> Fit {
     let mut index: HashMap<(usize, usize), usize> = HashMap::new();
     let mut pairs: Vec<Pair> = Vec::new();

@@ -6,10 +6,29 @@ use anyhow::{Context, Result, bail};
 use framework::notation::pgn::{GameResult, read_games};
 use serde::Serialize;
 
-use super::ratings::{Outcome, RatingArgs, RatingOptions, fit};
-use super::store::Store;
-use super::tournament::player_name;
-use super::{RatingsArgs, StandingsArgs};
+use super::ratings::{Outcome, RatingOptions, fit};
+use super::store::{Store, VersionId};
+use framework::chess::Color;
+use runner::Termination;
+
+/// How the ratings are fitted: the prior and the optional anchor player.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RatingChoice {
+    /// Virtual draws given to each player, spread over its opponents (keeps perfect
+    /// scores finite; 0 for the plain maximum-likelihood estimate).
+    pub prior: f64,
+    /// Rate this player at 0 instead of making the mean rating 0.
+    pub anchor: Option<String>,
+}
+
+impl Default for RatingChoice {
+    fn default() -> Self {
+        RatingChoice {
+            prior: 2.0,
+            anchor: None,
+        }
+    }
+}
 
 /// Who a rated player is.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
@@ -21,11 +40,11 @@ pub struct PlayerInfo {
     /// The author, if known.
     pub author: Option<String>,
     /// The version number, if from the store.
-    pub version: Option<i64>,
+    pub version: Option<u32>,
     /// The version's content hash.
     pub hash: Option<String>,
     /// Tokens counted at submission.
-    pub tokens: Option<i64>,
+    pub tokens: Option<u32>,
     /// `active`, `replaced`, `withdrawn` (store) or empty (PGN).
     pub status: String,
 }
@@ -39,8 +58,8 @@ pub struct GameFact {
     pub black: usize,
     /// White's score.
     pub score: f64,
-    /// The `Termination` tag (empty when unknown).
-    pub termination: String,
+    /// Why it ended (`None` when a PGN file names no termination the runner writes).
+    pub termination: Option<Termination>,
     /// The player who misbehaved, if any.
     pub faulty: Option<usize>,
 }
@@ -95,13 +114,28 @@ pub struct Table {
     pub groups: usize,
 }
 
-/// A fault's category for the loss columns.
-fn fault_kind(termination: &str) -> Option<usize> {
-    match termination {
-        "crash" | "memory limit" | "failed to start" => Some(0),
-        "time forfeit" | "stall" => Some(1),
-        "illegal move" | "unparsable move" => Some(2),
-        _ => None,
+/// A fault's column in the table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FaultKind {
+    /// Crash, memory limit or failure to start.
+    Crash,
+    /// On time, or by not answering.
+    Time,
+    /// An illegal or unparsable move.
+    Illegal,
+}
+
+impl FaultKind {
+    /// The column an engine fault counts in; `None` for endings that are no fault.
+    pub const fn of(termination: Termination) -> Option<FaultKind> {
+        match termination {
+            Termination::Crash | Termination::MemoryLimit | Termination::FailedStart => {
+                Some(FaultKind::Crash)
+            }
+            Termination::TimeForfeit | Termination::Stall => Some(FaultKind::Time),
+            Termination::IllegalMove | Termination::UnparsableMove => Some(FaultKind::Illegal),
+            _ => None,
+        }
     }
 }
 
@@ -109,7 +143,7 @@ fn fault_kind(termination: &str) -> Option<usize> {
 pub fn build_table(
     players: Vec<PlayerInfo>,
     games: &[GameFact],
-    args: &RatingArgs,
+    args: &RatingChoice,
 ) -> Result<Table> {
     let anchor =
         match &args.anchor {
@@ -163,26 +197,7 @@ pub fn build_table(
         })
         .collect();
     for g in games {
-        for (who, score) in [(g.white, g.score), (g.black, 1.0 - g.score)] {
-            let row = &mut rows[who];
-            row.games += 1;
-            row.points += score;
-            if score > 0.75 {
-                row.wins += 1;
-            } else if score < 0.25 {
-                row.losses += 1;
-                if g.faulty == Some(who) {
-                    match fault_kind(&g.termination) {
-                        Some(0) => row.crashes += 1,
-                        Some(1) => row.timeouts += 1,
-                        Some(2) => row.illegal += 1,
-                        _ => {}
-                    }
-                }
-            } else {
-                row.draws += 1;
-            }
-        }
+        count_game(&mut rows, g);
     }
     rows.sort_by(|a, b| {
         let key = |r: &Row| r.elo.unwrap_or(f64::NEG_INFINITY);
@@ -204,15 +219,39 @@ pub fn build_table(
     })
 }
 
+/// Adds one game to both players' rows: points, W/D/L, and the loser's fault column.
+fn count_game(rows: &mut [Row], g: &GameFact) {
+    for (who, score) in [(g.white, g.score), (g.black, 1.0 - g.score)] {
+        let row = &mut rows[who];
+        row.games += 1;
+        row.points += score;
+        if score > 0.75 {
+            row.wins += 1;
+        } else if score < 0.25 {
+            row.losses += 1;
+            if g.faulty == Some(who) {
+                match g.termination.and_then(FaultKind::of) {
+                    Some(FaultKind::Crash) => row.crashes += 1,
+                    Some(FaultKind::Time) => row.timeouts += 1,
+                    Some(FaultKind::Illegal) => row.illegal += 1,
+                    None => {}
+                }
+            }
+        } else {
+            row.draws += 1;
+        }
+    }
+}
+
 /// The store's players (every version that played, and every active entry's current
 /// version) and games.
-pub fn store_facts(store: &Store) -> Result<(Vec<PlayerInfo>, Vec<GameFact>)> {
+pub fn store_facts(store: &dyn Store) -> Result<(Vec<PlayerInfo>, Vec<GameFact>)> {
     let versions = store.versions()?;
-    let games = store.results()?;
-    let mut played: HashMap<i64, usize> = HashMap::new();
+    let games = store.games(false)?;
+    let mut played: HashMap<VersionId, usize> = HashMap::new();
     for g in &games {
-        *played.entry(g.white_version).or_default() += 1;
-        *played.entry(g.black_version).or_default() += 1;
+        *played.entry(g.white).or_default() += 1;
+        *played.entry(g.black).or_default() += 1;
     }
     let mut index = HashMap::new();
     let mut players = Vec::new();
@@ -223,61 +262,32 @@ pub fn store_facts(store: &Store) -> Result<(Vec<PlayerInfo>, Vec<GameFact>)> {
         }
         index.insert(v.id, players.len());
         players.push(PlayerInfo {
-            name: player_name(v),
+            name: v.player_name(),
             entry: v.name.clone(),
             author: v.author.clone(),
             version: Some(v.number),
             hash: Some(v.hash.clone()),
             tokens: Some(v.tokens),
-            status: match (v.withdrawn, v.current) {
-                (true, _) => "withdrawn",
-                (false, true) => "active",
-                (false, false) => "replaced",
-            }
-            .to_string(),
+            status: v.status().to_string(),
         });
     }
     let facts = games
         .iter()
         .map(|g| {
-            let (white, black) = (index[&g.white_version], index[&g.black_version]);
+            let (white, black) = (index[&g.white], index[&g.black]);
             GameFact {
                 white,
                 black,
-                score: score_of(&g.result),
-                termination: g.termination.clone(),
-                faulty: match g.faulty.as_deref() {
-                    Some("white") => Some(white),
-                    Some("black") => Some(black),
-                    _ => None,
-                },
+                score: g.white_score(),
+                termination: Some(g.termination),
+                faulty: g.faulty.map(|side| match side {
+                    Color::White => white,
+                    Color::Black => black,
+                }),
             }
         })
         .collect();
     Ok((players, facts))
-}
-
-fn score_of(result: &str) -> f64 {
-    match result {
-        "1-0" => 1.0,
-        "0-1" => 0.0,
-        _ => 0.5,
-    }
-}
-
-/// Prints the store's standings as a text table.
-pub fn print_store_standings(
-    store: &Store,
-    options: &RatingOptions,
-    anchor: Option<String>,
-) -> Result<()> {
-    let (players, games) = store_facts(store)?;
-    let args = RatingArgs {
-        prior: options.prior,
-        anchor,
-    };
-    print!("{}", render_text(&build_table(players, &games, &args)?));
-    Ok(())
 }
 
 fn fmt_opt(value: Option<f64>, signed: bool) -> String {
@@ -397,28 +407,6 @@ pub fn render_csv(table: &Table) -> String {
     out
 }
 
-fn print_table(table: &Table, json: bool, csv: bool) -> Result<()> {
-    if json {
-        println!("{}", serde_json::to_string_pretty(table)?);
-    } else if csv {
-        print!("{}", render_csv(table));
-    } else {
-        print!("{}", render_text(table));
-    }
-    Ok(())
-}
-
-/// `challenge standings`.
-pub fn run_standings(args: &StandingsArgs) -> Result<()> {
-    let store = Store::open(&args.dir.dir)?;
-    let (players, games) = store_facts(&store)?;
-    print_table(
-        &build_table(players, &games, &args.rating)?,
-        args.json,
-        args.csv,
-    )
-}
-
 /// Players and games from PGN text; broken or unfinished games are reported on stderr
 /// and skipped.
 pub fn pgn_facts(files: &[(String, String)]) -> (Vec<PlayerInfo>, Vec<GameFact>, usize) {
@@ -468,9 +456,9 @@ pub fn pgn_facts(files: &[(String, String)]) -> (Vec<PlayerInfo>, Vec<GameFact>,
             };
             let white = player(game.tag("White").unwrap_or("?"), &mut players);
             let black = player(game.tag("Black").unwrap_or("?"), &mut players);
-            let termination = game.tag("Termination").unwrap_or("").to_string();
+            let termination = game.tag("Termination").and_then(|t| t.parse().ok());
             // In a PGN file the side that misbehaved is the side that lost.
-            let faulty = fault_kind(&termination).and(match game.result {
+            let faulty = termination.and_then(FaultKind::of).and(match game.result {
                 GameResult::WhiteWins => Some(black),
                 GameResult::BlackWins => Some(white),
                 _ => None,
@@ -487,31 +475,8 @@ pub fn pgn_facts(files: &[(String, String)]) -> (Vec<PlayerInfo>, Vec<GameFact>,
     (players, facts, skipped)
 }
 
-/// `challenge ratings FILES.pgn...`.
-pub fn run_ratings(args: &RatingsArgs) -> Result<()> {
-    let mut texts = Vec::new();
-    for path in &args.files {
-        let text = std::fs::read_to_string(path)
-            .with_context(|| format!("cannot read the PGN file {}", path.display()))?;
-        texts.push((path.display().to_string(), text));
-    }
-    let (players, facts, skipped) = pgn_facts(&texts);
-    if facts.is_empty() {
-        bail!(
-            "no finished games to rate in {} ({skipped} skipped)",
-            args.files
-                .iter()
-                .map(|p| p.display().to_string())
-                .collect::<Vec<_>>()
-                .join(", ")
-        );
-    }
-    if skipped > 0 {
-        eprintln!("{skipped} games skipped, {} rated", facts.len());
-    }
-    print_table(
-        &build_table(players, &facts, &args.rating)?,
-        args.json,
-        args.csv,
-    )
+/// The store's standings table.
+pub fn store_table(store: &dyn Store, choice: &RatingChoice) -> Result<Table> {
+    let (players, games) = store_facts(store)?;
+    build_table(players, &games, choice)
 }
