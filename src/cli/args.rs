@@ -23,7 +23,7 @@ pub struct DirArgs {
 pub struct RatingArgs {
     /// Virtual draws given to each player, spread over its opponents (keeps perfect
     /// scores finite; 0 for the plain maximum-likelihood estimate).
-    #[arg(long, default_value_t = 2.0, value_parser = prior)]
+    #[arg(long, default_value_t = 2.0, value_parser = prior, allow_negative_numbers = true)]
     pub prior: f64,
     /// Rate this player at 0 instead of making the mean rating 0.
     #[arg(long)]
@@ -69,20 +69,20 @@ pub struct GameArgs {
     pub tc: Option<TimeControl>,
 
     /// Fixed time per move in seconds (replaces --tc).
-    #[arg(long, value_name = "SECONDS", value_parser = seconds, conflicts_with = "tc")]
+    #[arg(long, value_name = "SECONDS", value_parser = seconds, conflicts_with = "tc", allow_negative_numbers = true)]
     pub st: Option<Duration>,
 
     /// Node limit per move (for engines that support `go nodes`; replaces --tc unless --tc is given too).
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, allow_negative_numbers = true, value_parser = clap::value_parser!(u64).range(1..))]
     pub nodes: Option<u64>,
 
     /// Depth limit per move (for engines that support `go depth`).
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1000))]
+    #[arg(long, allow_negative_numbers = true, value_parser = clap::value_parser!(u32).range(1..=1000))]
     pub depth: Option<u32>,
 
     /// Milliseconds an engine may overstep its clock before losing on time.
     #[arg(long = "timemargin", value_name = "MS", default_value_t = 100,
-          value_parser = clap::value_parser!(u64).range(0..=60_000))]
+          allow_negative_numbers = true, value_parser = clap::value_parser!(u64).range(0..=60_000))]
     pub time_margin: u64,
 
     /// Adjudicate a draw: `movenumber=40 movecount=8 score=10` (both engines within ±score cp).
@@ -94,7 +94,7 @@ pub struct GameArgs {
     pub resign: Option<Vec<String>>,
 
     /// Draw games reaching this many full moves.
-    #[arg(long = "maxmoves", value_name = "N", value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    #[arg(long = "maxmoves", value_name = "N", allow_negative_numbers = true, value_parser = clap::value_parser!(u32).range(1..=100_000))]
     pub max_moves: Option<u32>,
 }
 

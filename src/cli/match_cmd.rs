@@ -51,7 +51,7 @@ pub struct Args {
     format: Format,
 
     /// Games per pair of players, rounded up to an even number (colour-swapped pairs).
-    #[arg(long, short = 'n', default_value_t = 50, value_parser = clap::value_parser!(u32).range(1..=10_000_000))]
+    #[arg(long, short = 'n', default_value_t = 50, allow_negative_numbers = true, value_parser = clap::value_parser!(u32).range(1..=10_000_000))]
     games: u32,
 
     #[command(flatten)]
@@ -62,7 +62,7 @@ pub struct Args {
     openings: Option<PathBuf>,
 
     /// Plies of each PGN opening to play (default: all its moves).
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(0..=1000))]
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = clap::value_parser!(u32).range(0..=1000))]
     plies: Option<u32>,
 
     /// Opening order: `sequential` or `random` (shuffled with --seed).
@@ -74,7 +74,7 @@ pub struct Args {
     seed: Option<u64>,
 
     /// Games played at once (default: the number of cores).
-    #[arg(long = "concurrency", short = 'j', value_parser = clap::value_parser!(u32).range(1..=1024))]
+    #[arg(long = "concurrency", short = 'j', allow_negative_numbers = true, value_parser = clap::value_parser!(u32).range(1..=1024))]
     concurrency: Option<u32>,
 
     /// Append each finished game to this PGN file as it finishes.

@@ -19,10 +19,10 @@ pub struct Args {
     #[arg(long, default_value = "round-robin")]
     format: TournamentFormat,
     /// Round-robin: colour-swapped game pairs per encounter, each from its own opening.
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=10_000))]
+    #[arg(long, default_value_t = 1, allow_negative_numbers = true, value_parser = clap::value_parser!(u32).range(1..=10_000))]
     pairs: u32,
     /// Swiss: rounds, each a colour-swapped game pair per pairing.
-    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..=10_000))]
+    #[arg(long, default_value_t = 5, allow_negative_numbers = true, value_parser = clap::value_parser!(u32).range(1..=10_000))]
     rounds: u32,
     #[command(flatten)]
     game: GameArgs,
@@ -31,13 +31,13 @@ pub struct Args {
     #[arg(long)]
     openings: Option<PathBuf>,
     /// Book plies kept from each PGN opening.
-    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u32).range(0..=1000))]
+    #[arg(long, default_value_t = 8, allow_negative_numbers = true, value_parser = clap::value_parser!(u32).range(0..=1000))]
     plies: u32,
     /// Games played at once, each on its own pair of engine processes.
-    #[arg(short = 'j', long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1024))]
+    #[arg(short = 'j', long, default_value_t = 1, allow_negative_numbers = true, value_parser = clap::value_parser!(u32).range(1..=1024))]
     concurrency: u32,
     /// Stop after this many games in this session (run again to go on).
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1_000_000_000))]
+    #[arg(long, allow_negative_numbers = true, value_parser = clap::value_parser!(u64).range(1..=1_000_000_000))]
     max_games: Option<u64>,
     /// Start a new tournament with the current entries when the last one is finished.
     #[arg(long)]

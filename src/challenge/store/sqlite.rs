@@ -882,7 +882,13 @@ mod tests {
         assert_ne!(first[0].slot.id, second[0].slot.id);
         assert!(store.claim(id, "w3", 5).unwrap().is_empty());
         store.release(&first[0]).unwrap();
-        assert_eq!(store.claim(id, "w3", 5).unwrap(), vec![Claim { worker: "w3".into(), ..first[0].clone() }]);
+        assert_eq!(
+            store.claim(id, "w3", 5).unwrap(),
+            vec![Claim {
+                worker: "w3".into(),
+                ..first[0].clone()
+            }]
+        );
         let _ = std::fs::remove_dir_all(&dir);
     }
 }
