@@ -843,9 +843,14 @@ mod tests {
             };
             ids.push(v.entry_id);
         }
-        let mut settings = runner::GameSettings::default();
-        settings.margin = Duration::from_millis(250);
-        settings.adjudication.max_plies = Some(160);
+        let settings = runner::GameSettings {
+            margin: Duration::from_millis(250),
+            adjudication: runner::AdjudicationRules {
+                max_plies: Some(160),
+                ..runner::AdjudicationRules::default()
+            },
+            ..runner::GameSettings::default()
+        };
         let tournament = Tournament {
             id: TournamentId(0),
             format: TournamentFormat::Swiss,
