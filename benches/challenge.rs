@@ -8,16 +8,8 @@ use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 
-// The root package is a binary; the two modules depend on nothing else in it.
-#[allow(dead_code)]
-#[path = "../src/challenge/ratings.rs"]
-mod ratings;
-#[allow(dead_code)]
-#[path = "../src/challenge/swiss.rs"]
-mod swiss;
-
-use ratings::{RatingOptions, fit, synthetic_games};
-use swiss::{SwissPlayer, pair_round};
+use kit::challenge::ratings::{RatingOptions, fit, synthetic_games};
+use kit::challenge::swiss::{SwissPlayer, pair_round};
 
 const PLAYERS: usize = 600;
 const GAMES: usize = 30_000;

@@ -8,41 +8,29 @@ use anyhow::{Context, Result};
 use framework::chess::{Board, Color, Move, Outcome, PieceType, Square};
 use framework::notation::parse_san;
 use framework::notation::pgn::{GameResult, PgnGame, pgn_date, write_game};
-use runner::{Clock, Engine, EngineConfig, GoParams, TimeControl};
+use runner::{
+    Clock, Engine, EngineConfig, GameSettings, MoveRequest, NoMove, TimeControl, ask_move,
+};
 
 use crate::bots::{self, LimitPolicy};
 use crate::engine_build;
 
-/// Which side the human plays.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum Side {
-    /// The human plays White.
-    White,
-    /// The human plays Black.
-    Black,
-}
-
-/// Play a game against a bot in the terminal.
-#[derive(Debug, clap::Args)]
-pub struct PlayArgs {
-    /// The bot to play: a name in bot/ or a path to a bot file
-    /// (default: turochamp_modern if present, else evil_bot).
+/// A game against a bot in the terminal.
+#[derive(Debug, Clone)]
+pub struct PlayOptions {
+    /// The bot: a name in bot/ or a path to a bot file (`None`: turochamp_modern if
+    /// present, else evil_bot).
     pub bot: Option<String>,
-    /// The side you play.
-    #[arg(long, value_enum, default_value_t = Side::White)]
-    pub color: Side,
-    /// Time control for both sides, in seconds: BASE+INCREMENT (`5+3`) or MOVES/BASE+INC.
-    #[arg(long, default_value = "300+3")]
+    /// The side the human plays.
+    pub human: Color,
+    /// Both sides' time control.
     pub tc: TimeControl,
-    /// Start from this position instead of the standard start.
-    #[arg(long)]
+    /// The start position (default: the standard start).
     pub fen: Option<String>,
     /// Where to save the game (default: games/play-<date>-<time>.pgn).
-    #[arg(long)]
     pub pgn: Option<PathBuf>,
-    /// Play against a bot over the 1024-token limit (rule violations are still refused).
-    #[arg(long)]
-    pub allow_over_limit: bool,
+    /// Whether a bot over the token limit may play.
+    pub policy: LimitPolicy,
 }
 
 /// A bot gets its clock plus this long before it is judged to have stalled.
@@ -56,16 +44,11 @@ struct Ending {
     termination: &'static str,
 }
 
-/// Runs `challenge play`.
-pub fn run(args: PlayArgs) -> Result<()> {
+/// Plays the game on the terminal and saves it as PGN.
+pub fn play(args: PlayOptions) -> Result<()> {
     let spec = args.bot.clone().unwrap_or_else(default_opponent);
-    let policy = if args.allow_over_limit {
-        LimitPolicy::AllowOverLimit
-    } else {
-        LimitPolicy::Enforce
-    };
     let bot = bots::resolve(&spec)?;
-    bots::check(&bot, policy)?;
+    bots::check(&bot, args.policy)?;
     let built = engine_build::build(&bot)?;
     let mut engine = Engine::start(
         &EngineConfig::new(bot.name.clone(), &built.path),
@@ -80,10 +63,7 @@ pub fn run(args: PlayArgs) -> Result<()> {
         Some(fen) => Board::from_fen(fen).with_context(|| format!("invalid FEN `{fen}`"))?,
         None => Board::startpos(),
     };
-    let human = match args.color {
-        Side::White => Color::White,
-        Side::Black => Color::Black,
-    };
+    let human = args.human;
     let mut game = Game {
         board: start.clone(),
         pgn: PgnGame::from_position(start),
@@ -173,7 +153,7 @@ impl Game {
             if mover != self.human {
                 self.show();
                 println!("{bot_name} is thinking...");
-                match self.bot_move(engine) {
+                match self.bot_move(engine, bot_name) {
                     Ok(mv) => self.push(mv),
                     Err(ending) => return ending,
                 }
@@ -231,52 +211,47 @@ impl Game {
         }
     }
 
-    /// Asks the engine for its move, judging time and legality as the arbiter would.
-    fn bot_move(&mut self, engine: &mut Engine) -> Result<Move, Ending> {
-        let bot = !self.human;
-        let mut command = match self.pgn.tag("FEN") {
+    /// Asks the engine for its move through the runner's [`ask_move`], which judges
+    /// time and legality as the arbiter does in every match.
+    fn bot_move(&mut self, engine: &mut Engine, bot_name: &str) -> Result<Move, Ending> {
+        let mut position = match self.pgn.tag("FEN") {
             Some(fen) => format!("position fen {fen}"),
             None => "position startpos".to_string(),
         };
         if !self.pgn.moves.is_empty() {
-            command.push_str(" moves");
+            position.push_str(" moves");
             for mv in &self.pgn.moves {
-                command.push(' ');
-                command.push_str(&mv.to_string());
+                position.push(' ');
+                position.push_str(&mv.to_string());
             }
         }
-        let ms = |clock: &Clock| clock.remaining().map(|r| r.as_millis() as u64);
-        let [white, black] = &self.clocks;
-        let tc = white.time_control();
-        let limits = GoParams {
-            wtime: ms(white),
-            btime: ms(black),
-            winc: tc.base.map(|_| tc.increment.as_millis() as u64),
-            binc: tc.base.map(|_| tc.increment.as_millis() as u64),
-            movestogo: self.clocks[bot.index()].moves_to_go(),
-            movetime: tc.movetime.map(|t| t.as_millis() as u64),
-            ..GoParams::default()
+        let settings = GameSettings {
+            margin: BOT_MARGIN,
+            ..GameSettings::default()
         };
-        let deadline = self.clocks[bot.index()].deadline(BOT_MARGIN, Duration::from_secs(60));
-        let failed = |reason: String, termination| Ending {
-            result: win_for(self.human),
-            reason,
-            termination,
+        let request = MoveRequest {
+            position: &position,
+            board: &self.board,
+            clocks: &mut self.clocks,
+            settings: &settings,
+            who: bot_name,
+            stop: None,
         };
-        let _ = engine.set_position(&command);
-        let answer = engine.go(&limits, deadline).map_err(|err| {
-            let tail = engine.stderr_tail().join("\n");
-            failed(format!("The bot failed: {err}\n{tail}"), "rules infraction")
-        })?;
-        if !self.clocks[bot.index()].spend(answer.elapsed, BOT_MARGIN) {
-            return Err(failed("The bot's flag fell".into(), "time forfeit"));
-        }
-        match self.board.parse_uci(&answer.bestmove) {
-            Ok(mv) if self.board.is_legal(mv) => Ok(mv),
-            _ => Err(failed(
-                format!("The bot played the illegal move `{}`", answer.bestmove),
-                "rules infraction",
-            )),
+        match ask_move(engine, request) {
+            Ok((mv, _)) => Ok(mv),
+            Err(NoMove::Fault(fault)) => {
+                let tail = fault.stderr.join("\n");
+                Err(Ending {
+                    result: win_for(self.human),
+                    reason: if tail.is_empty() {
+                        fault.detail
+                    } else {
+                        format!("{}\n{tail}", fault.detail)
+                    },
+                    termination: fault.termination.tag(),
+                })
+            }
+            Err(NoMove::Interrupted { .. }) => Err(abandoned("The game was stopped")),
         }
     }
 

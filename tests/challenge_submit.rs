@@ -2,6 +2,9 @@
 //! its reason and stores nothing; accepted files become immutable, content-hashed
 //! versions.
 
+// Test scenarios read top to bottom as one story; the length limit is for library code.
+#![allow(clippy::too_many_lines)]
+
 mod common_challenge;
 
 use common_challenge::{TempDir, kit_bot, ok, run, submit, text};

@@ -3,6 +3,9 @@
 //!
 //! `cargo bench -p framework --bench movegen`
 
+// Test and bench scenarios read top to bottom as one story; the length limit is for library code.
+#![allow(clippy::too_many_lines)]
+
 use std::hint::black_box;
 use std::time::Duration;
 

@@ -1,5 +1,8 @@
 //! SAN and PGN: writing, reading, tolerance of real-world files, and round trips.
 
+// Test scenarios read top to bottom as one story; the length limit is for library code.
+#![allow(clippy::too_many_lines)]
+
 use framework::chess::{Board, Color, Move, Outcome};
 use framework::notation::pgn::{
     GameResult, PgnGame, PgnReader, read_games, write_game, write_games,

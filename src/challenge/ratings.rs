@@ -58,7 +58,7 @@ pub const BAYESELO_ADVANTAGE: f64 = 32.8;
 pub const BAYESELO_DRAW_ELO: f64 = 97.3;
 
 /// Which rating model to fit (see the module documentation).
-#[derive(clap::ValueEnum, Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum ModelName {
     /// Colour-blind, draw parameter fitted, mean 0, Fisher-information intervals.
     #[default]
@@ -68,35 +68,29 @@ pub enum ModelName {
     Bayeselo,
 }
 
-/// Rating options shared by `standings`, `ratings` and `report`.
-#[derive(clap::Args, Debug, Clone, PartialEq)]
-pub struct RatingArgs {
+/// How the ratings are fitted, as `standings`, `ratings` and `report` choose it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RatingChoice {
     /// Virtual draws given to each player, spread over its opponents (keeps perfect
     /// scores finite; 0 for the plain maximum-likelihood estimate).
-    #[arg(long, default_value_t = 2.0)]
     pub prior: f64,
     /// Rate this player at the offset (0 by default) instead of making the mean rating
     /// the offset.
-    #[arg(long)]
     pub anchor: Option<String>,
     /// The rating model: `kit` (colour-blind, draw parameter fitted) or `bayeselo`
     /// (BayesElo's `mm` with its defaults, for comparison with published lists).
-    #[arg(long, value_enum, default_value_t = ModelName::Kit)]
     pub model: ModelName,
     /// White's advantage in Elo, fixed (`--model bayeselo` only; default 32.8).
-    #[arg(long, allow_hyphen_values = true)]
     pub advantage: Option<f64>,
     /// The draw parameter in Elo, fixed (`--model bayeselo` only; default 97.3).
-    #[arg(long)]
     pub drawelo: Option<f64>,
     /// Added to every printed rating (BayesElo's `offset`).
-    #[arg(long, default_value_t = 0.0, allow_hyphen_values = true)]
     pub offset: f64,
 }
 
-impl Default for RatingArgs {
+impl Default for RatingChoice {
     fn default() -> Self {
-        RatingArgs {
+        RatingChoice {
             prior: 2.0,
             anchor: None,
             model: ModelName::Kit,
@@ -107,7 +101,7 @@ impl Default for RatingArgs {
     }
 }
 
-impl RatingArgs {
+impl RatingChoice {
     /// Checks the arguments and turns them into fit options, with the anchor's index.
     pub fn options(&self, anchor: Option<usize>) -> Result<RatingOptions> {
         if self.prior < 0.0 || !self.prior.is_finite() {

@@ -3,13 +3,14 @@
 use std::collections::HashMap;
 
 use anyhow::{Context, Result, bail};
-use framework::notation::pgn::{GameResult, PgnError, PgnGame, PgnStream};
+use framework::notation::pgn::{GameResult, PgnError, PgnGame};
 use serde::Serialize;
 
-use super::ratings::{Model, Outcome, RatingArgs, RatingOptions, fit};
-use super::store::Store;
-use super::tournament::player_name;
-use super::{RatingsArgs, StandingsArgs};
+pub use super::ratings::RatingChoice;
+use super::ratings::{Model, Outcome, fit};
+use super::store::{Store, VersionId};
+use framework::chess::Color;
+use runner::Termination;
 
 /// Who a rated player is.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
@@ -21,11 +22,11 @@ pub struct PlayerInfo {
     /// The author, if known.
     pub author: Option<String>,
     /// The version number, if from the store.
-    pub version: Option<i64>,
+    pub version: Option<u32>,
     /// The version's content hash.
     pub hash: Option<String>,
     /// Tokens counted at submission.
-    pub tokens: Option<i64>,
+    pub tokens: Option<u32>,
     /// `active`, `replaced`, `withdrawn` (store) or empty (PGN).
     pub status: String,
 }
@@ -39,8 +40,8 @@ pub struct GameFact {
     pub black: usize,
     /// White's score.
     pub score: f64,
-    /// The `Termination` tag (empty when unknown).
-    pub termination: String,
+    /// Why it ended (`None` when a PGN file names no termination the runner writes).
+    pub termination: Option<Termination>,
     /// The player who misbehaved, if any.
     pub faulty: Option<usize>,
 }
@@ -107,13 +108,31 @@ pub struct Table {
     pub skipped: usize,
 }
 
-/// A fault's category for the loss columns.
-fn fault_kind(termination: &str) -> Option<usize> {
-    match termination {
-        "crash" | "memory limit" | "failed to start" => Some(0),
-        "time forfeit" | "stall" => Some(1),
-        "illegal move" | "unparsable move" => Some(2),
-        _ => None,
+/// A fault's column in the table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FaultKind {
+    /// Crash, memory limit or failure to start.
+    Crash,
+    /// On time, or by not answering.
+    Time,
+    /// An illegal or unparsable move.
+    Illegal,
+}
+
+impl FaultKind {
+    /// The column an engine fault counts in; `None` for endings that are no fault.
+    pub const fn of(termination: Termination) -> Option<FaultKind> {
+        match termination {
+            Termination::Crash
+            | Termination::MemoryLimit
+            | Termination::FailedStart
+            | Termination::ProtocolViolation => Some(FaultKind::Crash),
+            Termination::TimeForfeit | Termination::Stall | Termination::ConstructionLimit => {
+                Some(FaultKind::Time)
+            }
+            Termination::IllegalMove | Termination::UnparsableMove => Some(FaultKind::Illegal),
+            _ => None,
+        }
     }
 }
 
@@ -121,7 +140,7 @@ fn fault_kind(termination: &str) -> Option<usize> {
 pub fn build_table(
     players: Vec<PlayerInfo>,
     games: &[GameFact],
-    args: &RatingArgs,
+    args: &RatingChoice,
 ) -> Result<Table> {
     let anchor =
         match &args.anchor {
@@ -180,26 +199,7 @@ pub fn build_table(
         })
         .collect();
     for g in games {
-        for (who, score) in [(g.white, g.score), (g.black, 1.0 - g.score)] {
-            let row = &mut rows[who];
-            row.games += 1;
-            row.points += score;
-            if score > 0.75 {
-                row.wins += 1;
-            } else if score < 0.25 {
-                row.losses += 1;
-                if g.faulty == Some(who) {
-                    match fault_kind(&g.termination) {
-                        Some(0) => row.crashes += 1,
-                        Some(1) => row.timeouts += 1,
-                        Some(2) => row.illegal += 1,
-                        _ => {}
-                    }
-                }
-            } else {
-                row.draws += 1;
-            }
-        }
+        count_game(&mut rows, g);
     }
     rows.sort_by(|a, b| {
         let key = |r: &Row| r.elo.unwrap_or(f64::NEG_INFINITY);
@@ -230,15 +230,39 @@ pub fn build_table(
     })
 }
 
+/// Adds one game to both players' rows: points, W/D/L, and the loser's fault column.
+fn count_game(rows: &mut [Row], g: &GameFact) {
+    for (who, score) in [(g.white, g.score), (g.black, 1.0 - g.score)] {
+        let row = &mut rows[who];
+        row.games += 1;
+        row.points += score;
+        if score > 0.75 {
+            row.wins += 1;
+        } else if score < 0.25 {
+            row.losses += 1;
+            if g.faulty == Some(who) {
+                match g.termination.and_then(FaultKind::of) {
+                    Some(FaultKind::Crash) => row.crashes += 1,
+                    Some(FaultKind::Time) => row.timeouts += 1,
+                    Some(FaultKind::Illegal) => row.illegal += 1,
+                    None => {}
+                }
+            }
+        } else {
+            row.draws += 1;
+        }
+    }
+}
+
 /// The store's players (every version that played, and every active entry's current
 /// version) and games.
-pub fn store_facts(store: &Store) -> Result<(Vec<PlayerInfo>, Vec<GameFact>)> {
+pub fn store_facts(store: &dyn Store) -> Result<(Vec<PlayerInfo>, Vec<GameFact>)> {
     let versions = store.versions()?;
-    let games = store.results()?;
-    let mut played: HashMap<i64, usize> = HashMap::new();
+    let games = store.games(false)?;
+    let mut played: HashMap<VersionId, usize> = HashMap::new();
     for g in &games {
-        *played.entry(g.white_version).or_default() += 1;
-        *played.entry(g.black_version).or_default() += 1;
+        *played.entry(g.white).or_default() += 1;
+        *played.entry(g.black).or_default() += 1;
     }
     let mut index = HashMap::new();
     let mut players = Vec::new();
@@ -249,62 +273,32 @@ pub fn store_facts(store: &Store) -> Result<(Vec<PlayerInfo>, Vec<GameFact>)> {
         }
         index.insert(v.id, players.len());
         players.push(PlayerInfo {
-            name: player_name(v),
+            name: v.player_name(),
             entry: v.name.clone(),
             author: v.author.clone(),
             version: Some(v.number),
             hash: Some(v.hash.clone()),
             tokens: Some(v.tokens),
-            status: match (v.withdrawn, v.current) {
-                (true, _) => "withdrawn",
-                (false, true) => "active",
-                (false, false) => "replaced",
-            }
-            .to_string(),
+            status: v.status().to_string(),
         });
     }
     let facts = games
         .iter()
         .map(|g| {
-            let (white, black) = (index[&g.white_version], index[&g.black_version]);
+            let (white, black) = (index[&g.white], index[&g.black]);
             GameFact {
                 white,
                 black,
-                score: score_of(&g.result),
-                termination: g.termination.clone(),
-                faulty: match g.faulty.as_deref() {
-                    Some("white") => Some(white),
-                    Some("black") => Some(black),
-                    _ => None,
-                },
+                score: g.white_score(),
+                termination: Some(g.termination),
+                faulty: g.faulty.map(|side| match side {
+                    Color::White => white,
+                    Color::Black => black,
+                }),
             }
         })
         .collect();
     Ok((players, facts))
-}
-
-fn score_of(result: &str) -> f64 {
-    match result {
-        "1-0" => 1.0,
-        "0-1" => 0.0,
-        _ => 0.5,
-    }
-}
-
-/// Prints the store's standings as a text table.
-pub fn print_store_standings(
-    store: &Store,
-    options: &RatingOptions,
-    anchor: Option<String>,
-) -> Result<()> {
-    let (players, games) = store_facts(store)?;
-    let args = RatingArgs {
-        prior: options.prior,
-        anchor,
-        ..RatingArgs::default()
-    };
-    print!("{}", render_text(&build_table(players, &games, &args)?));
-    Ok(())
 }
 
 fn fmt_opt(value: Option<f64>, signed: bool) -> String {
@@ -455,28 +449,6 @@ pub fn render_csv(table: &Table) -> String {
     out
 }
 
-fn print_table(table: &Table, json: bool, csv: bool) -> Result<()> {
-    if json {
-        println!("{}", serde_json::to_string_pretty(table)?);
-    } else if csv {
-        print!("{}", render_csv(table));
-    } else {
-        print!("{}", render_text(table));
-    }
-    Ok(())
-}
-
-/// `challenge standings`.
-pub fn run_standings(args: &StandingsArgs) -> Result<()> {
-    let store = Store::open(&args.dir.dir)?;
-    let (players, games) = store_facts(&store)?;
-    print_table(
-        &build_table(players, &games, &args.rating)?,
-        args.json,
-        args.csv,
-    )
-}
-
 /// Players and games read from PGN, and the games skipped (each reported on stderr
 /// with its file, line and number).
 #[derive(Debug, Default)]
@@ -540,9 +512,9 @@ impl PgnFacts {
         };
         let white = self.player(game.tag("White").unwrap_or("?"));
         let black = self.player(game.tag("Black").unwrap_or("?"));
-        let termination = game.tag("Termination").unwrap_or("").to_string();
+        let termination = game.tag("Termination").and_then(|t| t.parse().ok());
         // In a PGN file the side that misbehaved is the side that lost.
-        let faulty = fault_kind(&termination).and(match game.result {
+        let faulty = termination.and_then(FaultKind::of).and(match game.result {
             GameResult::WhiteWins => Some(black),
             GameResult::BlackWins => Some(white),
             _ => None,
@@ -557,30 +529,8 @@ impl PgnFacts {
     }
 }
 
-/// `challenge ratings FILES.pgn...`.
-pub fn run_ratings(args: &RatingsArgs) -> Result<()> {
-    let mut facts = PgnFacts::default();
-    for path in &args.files {
-        let file = std::fs::File::open(path)
-            .with_context(|| format!("cannot read the PGN file {}", path.display()))?;
-        let mut stream = PgnStream::new(std::io::BufReader::new(file));
-        facts.read(&path.display().to_string(), &mut stream);
-        if let Some(error) = stream.io_error() {
-            bail!("cannot read the PGN file {}: {error}", path.display());
-        }
-    }
-    let skipped = facts.skipped;
-    if facts.games.is_empty() {
-        bail!(
-            "no finished games to rate in {} ({skipped} skipped)",
-            args.files
-                .iter()
-                .map(|p| p.display().to_string())
-                .collect::<Vec<_>>()
-                .join(", ")
-        );
-    }
-    let mut table = build_table(facts.players, &facts.games, &args.rating)?;
-    table.skipped = skipped;
-    print_table(&table, args.json, args.csv)
+/// The store's standings table.
+pub fn store_table(store: &dyn Store, choice: &RatingChoice) -> Result<Table> {
+    let (players, games) = store_facts(store)?;
+    build_table(players, &games, choice)
 }

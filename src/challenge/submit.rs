@@ -14,8 +14,7 @@ use framework::chess::Board;
 use runner::{Engine, EngineConfig, EngineError, GoParams};
 use sha2::{Digest, Sha256};
 
-use super::store::{NewVersion, Store, Submitted, Version};
-use super::{EntriesArgs, SubmitArgs, WithdrawArgs};
+use super::store::{NewVersion, SqliteStore, Store, Submitted};
 use crate::bots::BotFile;
 use crate::engine_build;
 
@@ -97,11 +96,24 @@ pub fn materialize(dir: &Path, name: &str, source: &str) -> Result<BotFile> {
     })
 }
 
-/// `challenge submit FILE --name NAME [--author AUTHOR]`.
-pub fn run_submit(args: &SubmitArgs) -> Result<()> {
-    check_name(&args.name)?;
+/// A submission: the file, the entry's name and its author.
+#[derive(Debug, Clone, Copy)]
+pub struct Submission<'a> {
+    /// The bot file.
+    pub file: &'a Path,
+    /// The entry's name (see [`check_name`]).
+    pub name: &'a str,
+    /// Who wrote it (kept from earlier versions when `None`).
+    pub author: Option<&'a str>,
+}
+
+/// Checks, builds and smoke-tests a bot file, then stores it in the challenge in `dir`
+/// (created if needed). Every refusal is an error starting with `refused:` that names the
+/// cause; nothing is stored then.
+pub fn submit(dir: &Path, args: Submission<'_>) -> Result<Submitted> {
+    check_name(args.name)?;
     let shown = args.file.display().to_string();
-    let source = token_counter::read_source(&args.file)
+    let source = token_counter::read_source(args.file)
         .with_context(|| format!("refused: cannot read {shown}"))?;
     let report = token_counter::analyze(&source).map_err(|err| {
         anyhow::anyhow!(
@@ -127,13 +139,13 @@ pub fn run_submit(args: &SubmitArgs) -> Result<()> {
         );
     }
 
-    let mut store = Store::create(&args.dir.dir)?;
-    let bot = materialize(store.dir(), &args.name, &source)?;
+    let mut store = SqliteStore::create(dir)?;
+    let bot = materialize(store.dir(), args.name, &source)?;
     let engine = engine_build::build(&bot).map_err(|err| {
         let text = format!("{err:#}").replace(&bot.path.display().to_string(), &shown);
         anyhow::anyhow!("refused: {shown} does not build:\n{text}")
     })?;
-    smoke_test(&args.name, &engine.path)
+    smoke_test(args.name, &engine.path)
         .map_err(|err| anyhow::anyhow!("refused: {shown} failed the smoke test: {err:#}"))?;
 
     let file_name = args
@@ -143,40 +155,15 @@ pub fn run_submit(args: &SubmitArgs) -> Result<()> {
         .unwrap_or_else(|| shown.clone());
     let hash = content_hash(&source);
     let stored = store.add_version(&NewVersion {
-        name: &args.name,
-        author: args.author.as_deref(),
+        name: args.name,
+        author: args.author,
         source: &source,
         hash: &hash,
         file_name: &file_name,
         tokens: report.total(),
         debug_tokens: report.debug_tokens,
     })?;
-    match stored {
-        Submitted::New(v) => println!(
-            "accepted `{}` v{} ({}): {} / {} tokens ({} #DEBUG), built, smoke test passed ({} positions){}",
-            v.name,
-            v.number,
-            v.hash,
-            v.tokens,
-            token_counter::LIMIT,
-            v.debug_tokens,
-            SMOKE_POSITIONS.len(),
-            if v.number > 1 {
-                format!("; it replaces v{} in future games", v.number - 1)
-            } else {
-                String::new()
-            }
-        ),
-        Submitted::Unchanged(v) => println!(
-            "unchanged: `{}` v{} already is this exact file ({})",
-            v.name, v.number, v.hash
-        ),
-        Submitted::Revived(v) => println!(
-            "`{}` is back in the challenge with v{} ({}), which is this exact file",
-            v.name, v.number, v.hash
-        ),
-    }
-    Ok(())
+    Ok(stored)
 }
 
 /// Plays one move from each smoke-test position; any fault is an error naming the
@@ -253,54 +240,4 @@ fn stderr_hint(engine: &Engine) -> String {
     } else {
         format!("\n  its last stderr lines:\n    {}", tail.join("\n    "))
     }
-}
-
-/// `challenge entries`.
-pub fn run_entries(args: &EntriesArgs) -> Result<()> {
-    let store = Store::open(&args.dir.dir)?;
-    let versions: Vec<Version> = store
-        .versions()?
-        .into_iter()
-        .filter(|v| args.all || v.current)
-        .collect();
-    if versions.is_empty() {
-        println!("no entries yet: add one with `challenge submit FILE --name NAME`");
-        return Ok(());
-    }
-    println!(
-        "{:<20} {:<16} {:>4} {:<16} {:>6} {:>6}  {:<20}  status",
-        "name", "author", "ver", "hash", "tokens", "debug", "submitted"
-    );
-    for v in &versions {
-        let status = match (v.withdrawn, v.current) {
-            (true, _) => "withdrawn",
-            (false, true) => "active",
-            (false, false) => "replaced",
-        };
-        println!(
-            "{:<20} {:<16} {:>4} {:<16} {:>6} {:>6}  {:<20}  {status}",
-            v.name,
-            v.author.as_deref().unwrap_or("-"),
-            format!("v{}", v.number),
-            v.hash,
-            v.tokens,
-            v.debug_tokens,
-            v.submitted
-        );
-    }
-    Ok(())
-}
-
-/// `challenge withdraw NAME`.
-pub fn run_withdraw(args: &WithdrawArgs) -> Result<()> {
-    let mut store = Store::open(&args.dir.dir)?;
-    if store.withdraw(&args.name)? {
-        println!(
-            "withdrew `{}`: it is left out of future pairings; its games stay in the standings (submit it again to return)",
-            args.name
-        );
-    } else {
-        println!("`{}` was already withdrawn", args.name);
-    }
-    Ok(())
 }

@@ -11,82 +11,50 @@
 //! the time it is played, so a re-submission replaces the old version in future games,
 //! and a withdrawn entry's unplayed games are cancelled.
 
-use std::collections::{HashMap, HashSet, VecDeque};
+use std::collections::{HashMap, HashSet};
+use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Mutex, mpsc};
-use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
-use framework::chess::{Board, Color};
+use framework::chess::Board;
 use framework::notation::pgn::{GameResult, write_game};
 use runner::{
-    Engine, EngineConfig, Format, GameRecord, GameSettings, Opening, Player, TimeControl,
-    load_openings, play_game, schedule,
+    EngineConfig, Format, GameRecord, GameSettings, Opening, Pairing, Player, Pool, TimeControl,
+    load_openings, schedule,
 };
-use serde::{Deserialize, Serialize};
 
-use super::DirArgs;
-use super::ratings::{RatingOptions, fit, synthetic_games, wide_field_games};
-use super::store::{NewGame, Slot, Store, Tournament, Version};
+use super::store::{
+    Claim, EntryId, NewGame, NewRound, NewTournament, SlotPlan, SlotState, Store, StoredOpening,
+    StoredRules, Tournament, TournamentFormat, TournamentId, Version,
+};
 use super::submit::materialize;
 use super::swiss::{SwissPlayer, pair_round};
 use crate::engine_build;
 
-/// `challenge run`.
-#[derive(clap::Args, Debug, Clone)]
-pub struct RunArgs {
-    /// `round-robin` (everyone plays everyone) or `swiss` (rounds paired by score, for
-    /// fields too large for a round-robin).
-    #[arg(long, default_value = "round-robin")]
-    pub format: String,
+/// How `challenge run` plays: the settings of a new tournament (a resumed one keeps its
+/// stored settings) and this session's limits.
+#[derive(Debug, Clone)]
+pub struct RunOptions {
+    /// Round-robin or Swiss.
+    pub format: TournamentFormat,
     /// Round-robin: colour-swapped game pairs per encounter, each from its own opening.
-    #[arg(long, default_value_t = 1)]
-    pub pairs: usize,
+    pub pairs: u32,
     /// Swiss: rounds, each a colour-swapped game pair per pairing.
-    #[arg(long, default_value_t = 5)]
-    pub rounds: usize,
-    /// Time control for both sides: `BASE+INC` in seconds (`10+0.1`), or `0.1/move` for
-    /// a fixed time per move.
-    #[arg(long, default_value = "10+0.1")]
-    pub tc: String,
-    /// An opening suite (EPD/FEN lines or PGN games); default: the kit's balanced suite
-    /// `openings/default.epd` (or, without it, eight common openings).
-    #[arg(long)]
+    pub rounds: u32,
+    /// The time control for both sides.
+    pub tc: TimeControl,
+    /// An opening suite (EPD/FEN lines or PGN games); `None`: the kit's balanced suite.
     pub openings: Option<std::path::PathBuf>,
     /// Book plies kept from each PGN opening.
-    #[arg(long, default_value_t = 8)]
     pub plies: usize,
     /// Games played at once, each on its own pair of engine processes.
-    #[arg(short = 'j', long, default_value_t = 1)]
     pub concurrency: usize,
-    /// Stop after this many games in this session (run again to go on).
-    #[arg(long)]
+    /// Stop after this many games in this session.
     pub max_games: Option<usize>,
-    /// Start a new tournament with the current entries when the last one is finished.
-    #[arg(long)]
+    /// Start a new tournament when the last one is finished.
     pub new: bool,
-    #[command(flatten)]
-    pub dir: DirArgs,
-}
-
-/// `challenge bench-ratings` (hidden).
-#[derive(clap::Args, Debug, Clone)]
-pub struct BenchArgs {
-    /// Generated players.
-    #[arg(long, default_value_t = 600)]
-    pub players: usize,
-    /// Generated games.
-    #[arg(long, default_value_t = 30_000)]
-    pub games: usize,
-}
-
-/// An opening as stored with its tournament, so a resumed run uses exactly the same ones.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct StoredOpening {
-    /// The position before the book moves.
-    pub fen: String,
-    /// Book moves in UCI notation.
-    pub moves: Vec<String>,
+    /// Margin and adjudication for a new tournament.
+    pub settings: GameSettings,
 }
 
 /// The fallback suite when the kit's `openings/default.epd` is missing: eight common
@@ -102,8 +70,8 @@ const DEFAULT_OPENINGS: [&str; 8] = [
     "g1f3 d7d5 g2g3 g8f6 f1g2 e7e6",
 ];
 
-fn stored_openings(args: &RunArgs) -> Result<Vec<StoredOpening>> {
-    let kit_suite = std::path::Path::new(crate::bots::KIT_ROOT)
+fn stored_openings(args: &RunOptions) -> Result<Vec<StoredOpening>> {
+    let kit_suite = Path::new(crate::bots::KIT_ROOT)
         .join("openings")
         .join("default.epd");
     let file = match &args.openings {
@@ -114,13 +82,7 @@ fn stored_openings(args: &RunArgs) -> Result<Vec<StoredOpening>> {
         Some(path) => {
             let openings = load_openings(&path, Some(args.plies))
                 .with_context(|| format!("cannot use the opening suite {}", path.display()))?;
-            Ok(openings
-                .iter()
-                .map(|o| StoredOpening {
-                    fen: o.start.fen(),
-                    moves: o.moves.iter().map(|m| m.to_string()).collect(),
-                })
-                .collect())
+            Ok(openings.iter().map(StoredOpening::from_opening).collect())
         }
         None => Ok(DEFAULT_OPENINGS
             .iter()
@@ -137,65 +99,31 @@ fn to_openings(stored: &[StoredOpening]) -> Result<Vec<Opening>> {
         .iter()
         .enumerate()
         .map(|(i, o)| {
-            let start = Board::from_fen(&o.fen)
-                .map_err(|e| anyhow::anyhow!("stored opening {i}: bad FEN `{}`: {e}", o.fen))?;
-            let mut board = start.clone();
-            let mut moves = Vec::new();
-            for text in &o.moves {
-                let mv = board
-                    .parse_uci(text)
-                    .map_err(|e| anyhow::anyhow!("stored opening {i}: move `{text}`: {e}"))?;
-                board.make_move(mv);
-                moves.push(mv);
-            }
-            Ok(Opening { start, moves })
+            o.to_opening()
+                .map_err(|e| anyhow::anyhow!("stored opening {i}: {e}"))
         })
         .collect()
 }
 
-/// The name a version plays under: the entry's name, with ` vN` from the second version on.
-pub fn player_name(version: &Version) -> String {
-    if version.number == 1 {
-        version.name.clone()
-    } else {
-        format!("{} v{}", version.name, version.number)
-    }
-}
-
-/// `challenge run`.
-pub fn run(args: &RunArgs) -> Result<()> {
-    let mut store = Store::open(&args.dir.dir)?;
-    // Two runs on one challenge would play the same games. The OS drops the lock when the
-    // process ends, however it ends, so a killed run never blocks the next one.
-    let lock_path = store.dir().join("run.lock");
-    let lock = std::fs::File::create(&lock_path)
-        .with_context(|| format!("cannot create {}", lock_path.display()))?;
-    if let Err(err) = lock.try_lock() {
-        match err {
-            std::fs::TryLockError::WouldBlock => bail!(
-                "another `challenge run` is playing the tournament in {} right now; wait for it or stop it first",
-                store.dir().display()
-            ),
-            std::fs::TryLockError::Error(err) => {
-                return Err(err).with_context(|| format!("cannot lock {}", lock_path.display()));
-            }
-        }
-    }
+/// Plays (or resumes) the tournament of the challenge in `store` until it is finished or
+/// `max_games` games are stored in this session. Bots are built in `work_dir`.
+pub fn run(store: &mut dyn Store, work_dir: &Path, args: &RunOptions) -> Result<()> {
     let tournament = match store.unfinished_tournament()? {
         Some(t) => {
-            let done = store.slots(t.id)?.iter().filter(|s| s.1.is_some()).count();
+            let done = store
+                .slots(t.id)?
+                .iter()
+                .filter(|s| matches!(s.state, SlotState::Played(_)))
+                .count();
             eprintln!(
                 "resuming tournament {} ({}, {}, {} games already played; its stored settings apply)",
-                t.id, t.format, t.time_control, done
+                t.id.0, t.format, t.time_control, done
             );
             t
         }
-        None => start_tournament(&mut store, args)?,
+        None => start_tournament(store, args)?,
     };
-    let tc: TimeControl = parse_tc(&tournament.time_control)?;
-    let stored: Vec<StoredOpening> = serde_json::from_str(&tournament.openings)
-        .context("the tournament's stored openings are unreadable")?;
-    let openings = to_openings(&stored)?;
+    let openings = to_openings(&tournament.openings)?;
     let stop = AtomicBool::new(false);
     let mut played_now = 0usize;
     loop {
@@ -204,23 +132,26 @@ pub fn run(args: &RunArgs) -> Result<()> {
             eprintln!("{cancelled} unplayed games of withdrawn entries cancelled");
         }
         let slots = store.slots(tournament.id)?;
-        let pending: Vec<Slot> = slots
+        let total = slots
             .iter()
-            .filter(|(_, game, cancelled)| game.is_none() && !cancelled)
-            .map(|(slot, _, _)| *slot)
-            .collect();
-        if pending.is_empty() {
-            if tournament.format == "swiss" {
-                let paired = slots.iter().map(|s| s.0.round + 1).max().unwrap_or(0);
-                let paired = paired.max(store.byes(tournament.id)?.len() as i64);
-                if paired < tournament.rounds && pair_next_round(&mut store, &tournament, paired)? {
+            .filter(|s| s.state != SlotState::Cancelled)
+            .count();
+        let pending = slots
+            .iter()
+            .filter(|s| s.state == SlotState::Pending)
+            .count();
+        if pending == 0 {
+            if tournament.format == TournamentFormat::Swiss {
+                let paired = slots.iter().map(|s| s.plan.round + 1).max().unwrap_or(0);
+                let paired = paired.max(store.byes(tournament.id)?.len() as u32);
+                if paired < tournament.rounds && pair_next_round(store, &tournament, paired)? {
                     continue;
                 }
             }
             store.finish_tournament(tournament.id)?;
             eprintln!(
                 "tournament {} finished: see `challenge standings` and `challenge report --html FILE`",
-                tournament.id
+                tournament.id.0
             );
             break;
         }
@@ -231,20 +162,15 @@ pub fn run(args: &RunArgs) -> Result<()> {
             );
             break;
         }
-        let total = slots.iter().filter(|s| !s.2).count();
-        let done = total - pending.len();
-        played_now += play_slots(
-            &mut store,
-            &tournament,
-            pending,
-            &openings,
-            tc,
-            args,
-            budget,
-            &stop,
-            done,
+        let claims = store.claim(tournament.id, "local", budget.unwrap_or(usize::MAX))?;
+        let session = Session {
+            tournament: &tournament,
+            openings: &openings,
+            concurrency: args.concurrency,
+            done_before: total - pending,
             total,
-        )?;
+        };
+        played_now += session.play(store, work_dir, claims, budget, &stop)?;
         if stop.load(Ordering::Relaxed) {
             eprintln!(
                 "stopped after {played_now} games (--max-games); `challenge run` goes on where this left off"
@@ -252,21 +178,15 @@ pub fn run(args: &RunArgs) -> Result<()> {
             break;
         }
     }
-    println!();
-    super::standings::print_store_standings(&store, &RatingOptions::default(), None)
+    Ok(())
 }
 
-fn parse_tc(text: &str) -> Result<TimeControl> {
-    // `X/move` included; huge, negative and NaN values are errors, not panics.
-    Ok(text.parse()?)
-}
-
-fn start_tournament(store: &mut Store, args: &RunArgs) -> Result<Tournament> {
+fn start_tournament(store: &mut dyn Store, args: &RunOptions) -> Result<Tournament> {
     let field = store.field()?;
     if field.len() < 2 {
         bail!(
             "a tournament needs at least two entries, and {} has {}: add some with `challenge submit FILE --name NAME`",
-            store.dir().display(),
+            store.location(),
             field.len()
         );
     }
@@ -275,58 +195,35 @@ fn start_tournament(store: &mut Store, args: &RunArgs) -> Result<Tournament> {
             "the last tournament is finished; pass --new to start another with the current entries"
         );
     }
-    let format = match args.format.as_str() {
-        "round-robin" | "roundrobin" | "rr" => "round-robin",
-        "swiss" => "swiss",
-        other => bail!("unknown format `{other}` (expected `round-robin` or `swiss`)"),
-    };
-    let tc = parse_tc(&args.tc)?;
-    let stored = stored_openings(args)?;
     if args.pairs == 0 || args.rounds == 0 {
         bail!("--pairs and --rounds must be at least 1");
     }
+    let stored = stored_openings(args)?;
     let settings = Tournament {
-        id: 0,
-        format: format.to_string(),
-        pairs: args.pairs as i64,
-        rounds: args.rounds as i64,
-        time_control: tc.to_string(),
-        openings: serde_json::to_string(&stored)?,
+        id: TournamentId(0),
+        format: args.format,
+        pairs: args.pairs,
+        rounds: args.rounds,
+        time_control: args.tc,
+        openings: stored,
+        rules: StoredRules::from_settings(&args.settings),
         finished: false,
     };
-    let entries: Vec<i64> = field.iter().map(|v| v.entry_id).collect();
-    let mut slots = Vec::new();
-    let mut byes = Vec::new();
-    if format == "round-robin" {
-        for job in schedule(Format::RoundRobin, entries.len(), args.pairs, stored.len()) {
-            slots.push(Slot {
-                id: 0,
-                round: job.round as i64,
-                pair: job.pair as i64,
-                game_in_pair: job.game_in_pair as i64,
-                white_entry: entries[job.white],
-                black_entry: entries[job.black],
-                opening: job.opening as i64,
-            });
-        }
-    } else {
-        let players: Vec<SwissPlayer> = (0..entries.len())
-            .map(|seed| SwissPlayer {
-                score: 0.0,
-                seed,
-                had_bye: false,
-            })
-            .collect();
-        let round = pair_round(&players, |_, _| false);
-        slots = round_slots(&round.pairs, &entries, 0, 0, stored.len());
-        byes.extend(round.bye.map(|b| entries[b]));
-    }
-    let id = store.create_tournament(&settings, &entries, &slots, &byes)?;
+    let entries: Vec<EntryId> = field.iter().map(|v| v.entry_id).collect();
+    let (slots, byes) = first_slots(&settings, &entries);
+    let id = store.create_tournament(&NewTournament {
+        settings: &settings,
+        field: &entries,
+        slots: &slots,
+        byes: &byes,
+    })?;
     eprintln!(
-        "tournament {id}: {format}, {} entries, {} games scheduled{}, time control {}",
+        "tournament {}: {}, {} entries, {} games scheduled{}, time control {}",
+        id.0,
+        settings.format,
         entries.len(),
         slots.len(),
-        if format == "swiss" {
+        if settings.format == TournamentFormat::Swiss {
             format!(" in round 1 of {}", args.rounds)
         } else {
             String::new()
@@ -336,48 +233,79 @@ fn start_tournament(store: &mut Store, args: &RunArgs) -> Result<Tournament> {
     Ok(Tournament { id, ..settings })
 }
 
+/// A new tournament's first slots: the whole round-robin, or the first Swiss round (with
+/// its bye).
+fn first_slots(t: &Tournament, entries: &[EntryId]) -> (Vec<SlotPlan>, Vec<EntryId>) {
+    match t.format {
+        TournamentFormat::RoundRobin => {
+            let jobs = schedule(
+                Format::RoundRobin,
+                entries.len(),
+                t.pairs as usize,
+                t.openings.len(),
+            );
+            let slots = jobs
+                .iter()
+                .map(|job| SlotPlan {
+                    round: job.round as u32,
+                    pair: job.pair as u32,
+                    game_in_pair: job.game_in_pair as u32,
+                    white: entries[job.white],
+                    black: entries[job.black],
+                    opening: job.opening as u32,
+                })
+                .collect();
+            (slots, Vec::new())
+        }
+        TournamentFormat::Swiss => {
+            let players: Vec<SwissPlayer> = (0..entries.len())
+                .map(|seed| SwissPlayer {
+                    score: 0.0,
+                    seed,
+                    had_bye: false,
+                })
+                .collect();
+            let round = pair_round(&players, |_, _| false);
+            let slots = round_slots(&round.pairs, entries, 0, 0, t.openings.len());
+            (slots, round.bye.map(|b| entries[b]).into_iter().collect())
+        }
+    }
+}
+
 fn round_slots(
     pairs: &[(usize, usize)],
-    entries: &[i64],
-    round: i64,
-    first_pair: i64,
+    entries: &[EntryId],
+    round: u32,
+    first_pair: u32,
     openings: usize,
-) -> Vec<Slot> {
+) -> Vec<SlotPlan> {
     let mut slots = Vec::new();
     for (k, &(a, b)) in pairs.iter().enumerate() {
         for (game_in_pair, (w, bl)) in [(a, b), (b, a)].into_iter().enumerate() {
-            slots.push(Slot {
-                id: 0,
+            slots.push(SlotPlan {
                 round,
-                pair: first_pair + k as i64,
-                game_in_pair: game_in_pair as i64,
-                white_entry: entries[w],
-                black_entry: entries[bl],
-                opening: round % openings.max(1) as i64,
+                pair: first_pair + k as u32,
+                game_in_pair: game_in_pair as u32,
+                white: entries[w],
+                black: entries[bl],
+                opening: round % openings.max(1) as u32,
             });
         }
     }
     slots
 }
 
-/// Pairs Swiss round `round` (0-based) from the results so far; `false` when fewer than
-/// two entries are left to pair.
-fn pair_next_round(store: &mut Store, t: &Tournament, round: i64) -> Result<bool> {
-    let withdrawn: HashSet<i64> = store
-        .versions()?
-        .iter()
-        .filter(|v| v.withdrawn)
-        .map(|v| v.entry_id)
-        .collect();
-    let entries: Vec<i64> = store
-        .participants(t.id)?
-        .into_iter()
-        .filter(|e| !withdrawn.contains(e))
-        .collect();
-    if entries.len() < 2 {
-        return Ok(false);
-    }
-    let position: HashMap<i64, usize> = entries.iter().enumerate().map(|(i, &e)| (e, i)).collect();
+/// The Swiss players of a tournament's remaining field, with their scores and byes so far.
+/// Pairs of players (by index, smaller first) that have met.
+type Met = HashSet<(usize, usize)>;
+
+fn swiss_field(
+    store: &dyn Store,
+    t: &Tournament,
+    entries: &[EntryId],
+) -> Result<(Vec<SwissPlayer>, Met)> {
+    let position: HashMap<EntryId, usize> =
+        entries.iter().enumerate().map(|(i, &e)| (e, i)).collect();
     let mut players: Vec<SwissPlayer> = (0..entries.len())
         .map(|seed| SwissPlayer {
             score: 0.0,
@@ -393,31 +321,26 @@ fn pair_next_round(store: &mut Store, t: &Tournament, round: i64) -> Result<bool
     }
     let slots = store.slots(t.id)?;
     let mut met = HashSet::new();
-    for (slot, _, cancelled) in &slots {
-        if let (Some(&a), Some(&b), false) = (
-            position.get(&slot.white_entry),
-            position.get(&slot.black_entry),
-            *cancelled,
+    for slot in slots.iter().filter(|s| s.state != SlotState::Cancelled) {
+        if let (Some(&a), Some(&b)) = (
+            position.get(&slot.plan.white),
+            position.get(&slot.plan.black),
         ) {
             met.insert((a.min(b), a.max(b)));
         }
     }
-    let slot_players: HashMap<i64, (i64, i64)> = slots
+    let slot_players: HashMap<_, _> = slots
         .iter()
-        .map(|(s, _, _)| (s.id, (s.white_entry, s.black_entry)))
+        .map(|s| (s.id, (s.plan.white, s.plan.black)))
         .collect();
-    for game in store.results()? {
-        if game.tournament_id != Some(t.id) {
+    for game in store.games(false)? {
+        if game.tournament != Some(t.id) {
             continue;
         }
-        let Some(&(white, black)) = game.slot_id.and_then(|s| slot_players.get(&s)) else {
+        let Some(&(white, black)) = game.slot.and_then(|s| slot_players.get(&s)) else {
             continue;
         };
-        let white_score = match game.result.as_str() {
-            "1-0" => 1.0,
-            "0-1" => 0.0,
-            _ => 0.5,
-        };
+        let white_score = game.white_score();
         if let Some(&i) = position.get(&white) {
             players[i].score += white_score;
         }
@@ -425,19 +348,49 @@ fn pair_next_round(store: &mut Store, t: &Tournament, round: i64) -> Result<bool
             players[i].score += 1.0 - white_score;
         }
     }
+    Ok((players, met))
+}
+
+/// Pairs Swiss round `round` (0-based) from the results so far; `false` when fewer than
+/// two entries are left to pair.
+fn pair_next_round(store: &mut dyn Store, t: &Tournament, round: u32) -> Result<bool> {
+    let withdrawn: HashSet<EntryId> = store
+        .versions()?
+        .iter()
+        .filter(|v| v.withdrawn)
+        .map(|v| v.entry_id)
+        .collect();
+    let entries: Vec<EntryId> = store
+        .participants(t.id)?
+        .into_iter()
+        .filter(|e| !withdrawn.contains(e))
+        .collect();
+    if entries.len() < 2 {
+        return Ok(false);
+    }
+    let (players, met) = swiss_field(store, t, &entries)?;
     let paired = pair_round(&players, |a, b| met.contains(&(a.min(b), a.max(b))));
-    let first_pair = slots.iter().map(|s| s.0.pair + 1).max().unwrap_or(0);
-    let stored: Vec<StoredOpening> = serde_json::from_str(&t.openings)?;
-    let new_slots = round_slots(&paired.pairs, &entries, round, first_pair, stored.len());
-    let bye: Vec<i64> = paired.bye.map(|b| entries[b]).into_iter().collect();
-    store.add_round(t.id, round, &new_slots, &bye)?;
+    let first_pair = store
+        .slots(t.id)?
+        .iter()
+        .map(|s| s.plan.pair + 1)
+        .max()
+        .unwrap_or(0);
+    let new_slots = round_slots(&paired.pairs, &entries, round, first_pair, t.openings.len());
+    let bye: Vec<EntryId> = paired.bye.map(|b| entries[b]).into_iter().collect();
+    store.add_round(&NewRound {
+        tournament: t.id,
+        round,
+        slots: &new_slots,
+        byes: &bye,
+    })?;
     eprintln!(
         "round {} of {} paired: {} games{}{}",
         round + 1,
         t.rounds,
         new_slots.len(),
         match paired.bye {
-            Some(b) => format!(", bye for entry #{}", entries[b]),
+            Some(b) => format!(", bye for entry {}", entries[b]),
             None => String::new(),
         },
         if paired.rematches > 0 {
@@ -449,100 +402,115 @@ fn pair_next_round(store: &mut Store, t: &Tournament, round: i64) -> Result<bool
     Ok(true)
 }
 
-/// Plays `pending` on `args.concurrency` workers, committing each game as it finishes.
-/// Returns how many games were stored.
-#[allow(clippy::too_many_arguments)]
-fn play_slots(
-    store: &mut Store,
-    t: &Tournament,
-    pending: Vec<Slot>,
-    openings: &[Opening],
-    tc: TimeControl,
-    args: &RunArgs,
-    budget: Option<usize>,
-    stop: &AtomicBool,
+/// One batch of claimed slots played on the shared worker pool.
+struct Session<'a> {
+    tournament: &'a Tournament,
+    openings: &'a [Opening],
+    concurrency: usize,
     done_before: usize,
     total: usize,
-) -> Result<usize> {
-    // Each game is played by the entries' current versions.
-    let current: HashMap<i64, Version> = store
-        .versions()?
-        .into_iter()
-        .filter(|v| v.current)
-        .map(|v| (v.entry_id, v))
-        .collect();
-    let mut players: HashMap<i64, Player> = HashMap::new();
-    for slot in &pending {
-        for entry in [slot.white_entry, slot.black_entry] {
-            if players.contains_key(&entry) {
-                continue;
+}
+
+/// The engines of the entries a batch of games needs: each entry's current version, built.
+struct Field {
+    players: Vec<Player>,
+    versions: Vec<Version>,
+    index: HashMap<EntryId, usize>,
+}
+
+impl Field {
+    fn build(
+        store: &dyn Store,
+        work_dir: &Path,
+        claims: &[Claim],
+        tc: TimeControl,
+    ) -> Result<Field> {
+        // Each game is played by the entries' current versions.
+        let current: HashMap<EntryId, Version> = store
+            .versions()?
+            .into_iter()
+            .filter(|v| v.current)
+            .map(|v| (v.entry_id, v))
+            .collect();
+        let mut field = Field {
+            players: Vec::new(),
+            versions: Vec::new(),
+            index: HashMap::new(),
+        };
+        for claim in claims {
+            for entry in [claim.slot.plan.white, claim.slot.plan.black] {
+                if field.index.contains_key(&entry) {
+                    continue;
+                }
+                let version = current
+                    .get(&entry)
+                    .with_context(|| format!("entry {entry} has no stored version"))?;
+                let source = store.source(version.id)?;
+                let bot = materialize(work_dir, &version.name, &source)?;
+                let engine = engine_build::build(&bot).with_context(|| {
+                    format!(
+                        "cannot build `{}` v{} for the tournament (it built when submitted: check the toolchain, then run again)",
+                        version.name, version.number
+                    )
+                })?;
+                field.index.insert(entry, field.players.len());
+                field.players.push(Player::new(
+                    EngineConfig::new(version.player_name(), engine.path),
+                    tc,
+                ));
+                field.versions.push(version.clone());
             }
-            let version = current
-                .get(&entry)
-                .with_context(|| format!("entry #{entry} has no stored version"))?;
-            let source = store.source(version.id)?;
-            let bot = materialize(store.dir(), &version.name, &source)?;
-            let engine = engine_build::build(&bot).with_context(|| {
-                format!(
-                    "cannot build `{}` v{} for the tournament (it built when submitted: check the toolchain, then run again)",
-                    version.name, version.number
-                )
-            })?;
-            players.insert(
-                entry,
-                Player::new(EngineConfig::new(player_name(version), engine.path), tc),
-            );
         }
+        Ok(field)
     }
-    let queue = Mutex::new(pending.into_iter().collect::<VecDeque<Slot>>());
-    let workers = args.concurrency.max(1);
-    let settings = GameSettings::default();
-    let mut stored = 0usize;
-    let mut failure: Option<anyhow::Error> = None;
-    std::thread::scope(|scope| {
-        let (tx, rx) = mpsc::channel::<(Slot, GameRecord)>();
-        for w in 0..workers {
-            let tx = tx.clone();
-            let (queue, players, settings) = (&queue, &players, &settings);
-            std::thread::Builder::new()
-                .name(format!("challenge-worker-{w}"))
-                .spawn_scoped(scope, move || {
-                    let mut engines: HashMap<i64, Option<Engine>> = HashMap::new();
-                    while !stop.load(Ordering::Relaxed) {
-                        let Some(slot) = queue.lock().expect("queue lock").pop_front() else {
-                            break;
-                        };
-                        let mut white = engines.remove(&slot.white_entry).flatten();
-                        let mut black = engines.remove(&slot.black_entry).flatten();
-                        let record = play_game(
-                            [&players[&slot.white_entry], &players[&slot.black_entry]],
-                            [&mut white, &mut black],
-                            &openings[slot.opening as usize % openings.len()],
-                            settings,
-                            stop,
-                        );
-                        engines.insert(slot.white_entry, white);
-                        engines.insert(slot.black_entry, black);
-                        if tx.send((slot, record)).is_err() {
-                            break;
-                        }
-                    }
-                    for engine in engines.into_values().flatten() {
-                        engine.quit(Duration::from_millis(300));
-                    }
-                })
-                .expect("spawn a challenge worker");
-        }
-        drop(tx);
-        for (slot, record) in rx {
+}
+
+impl Session<'_> {
+    /// Plays the claimed slots, recording each game as it finishes; slots left unplayed
+    /// (stopped, or a failure) are released. Returns how many games were stored.
+    fn play(
+        &self,
+        store: &mut dyn Store,
+        work_dir: &Path,
+        claims: Vec<Claim>,
+        budget: Option<usize>,
+        stop: &AtomicBool,
+    ) -> Result<usize> {
+        let t = self.tournament;
+        let field = Field::build(store, work_dir, &claims, t.time_control)?;
+        let settings = t.rules.settings();
+        let pool = Pool {
+            players: &field.players,
+            openings: self.openings,
+            settings: &settings,
+            concurrency: self.concurrency,
+        };
+        let mut unplayed: HashMap<_, Claim> =
+            claims.iter().map(|c| (c.slot.id, c.clone())).collect();
+        let mut queue = claims.into_iter();
+        let next = || {
+            queue.next().map(|claim| {
+                let plan = claim.slot.plan;
+                let pairing = Pairing {
+                    white: field.index[&plan.white],
+                    black: field.index[&plan.black],
+                    opening: plan.opening as usize,
+                };
+                (claim, pairing)
+            })
+        };
+        let mut stored = 0usize;
+        let mut failure: Option<anyhow::Error> = None;
+        pool.play(stop, next, |claim, record| {
             if record.result == GameResult::Unknown || failure.is_some() {
-                continue;
+                return;
             }
-            let game = new_game(t, &slot, &record, &current);
-            match store.record_game(t.id, slot.id, &game) {
+            let game = self.new_game(&claim, &record, &field);
+            match store.record(&claim, &game) {
                 Ok(_) => {
+                    unplayed.remove(&claim.slot.id);
                     stored += 1;
-                    print_game(done_before + stored, total, &record);
+                    print_game(self.done_before + stored, self.total, &record);
                 }
                 Err(err) => {
                     failure = Some(err);
@@ -552,48 +520,51 @@ fn play_slots(
             if budget.is_some_and(|b| stored >= b) {
                 stop.store(true, Ordering::Relaxed);
             }
+        });
+        for claim in unplayed.values() {
+            store.release(claim)?;
         }
-    });
-    match failure {
-        Some(err) => Err(err),
-        None => Ok(stored),
+        match failure {
+            Some(err) => Err(err),
+            None => Ok(stored),
+        }
     }
-}
 
-fn new_game(
-    t: &Tournament,
-    slot: &Slot,
-    record: &GameRecord,
-    current: &HashMap<i64, Version>,
-) -> NewGame {
-    let (white, black) = (&current[&slot.white_entry], &current[&slot.black_entry]);
-    let mut pgn = record.to_pgn();
-    pgn.set_tag("Event", &format!("Challenge tournament {}", t.id));
-    pgn.set_tag("Site", "challenge");
-    pgn.set_tag("Date", &today());
-    pgn.set_tag(
-        "Round",
-        &format!(
-            "{}.{}.{}",
-            slot.round + 1,
-            slot.pair + 1,
-            slot.game_in_pair + 1
-        ),
-    );
-    pgn.set_tag("WhiteVersion", &white.hash);
-    pgn.set_tag("BlackVersion", &black.hash);
-    NewGame {
-        white_version: white.id,
-        black_version: black.id,
-        result: record.result.as_str().to_string(),
-        termination: record.termination.tag().to_string(),
-        faulty: record.faulty.map(|c| match c {
-            Color::White => "white".to_string(),
-            Color::Black => "black".to_string(),
-        }),
-        detail: record.detail.clone(),
-        plies: record.ply_count() as i64,
-        pgn: write_game(&pgn),
+    fn new_game(&self, claim: &Claim, record: &GameRecord, field: &Field) -> NewGame {
+        let plan = claim.slot.plan;
+        let white = &field.versions[field.index[&plan.white]];
+        let black = &field.versions[field.index[&plan.black]];
+        let mut pgn = record.to_pgn();
+        pgn.set_tag(
+            "Event",
+            &format!("Challenge tournament {}", self.tournament.id.0),
+        );
+        pgn.set_tag("Site", "challenge");
+        pgn.set_tag(
+            "Date",
+            &framework::notation::pgn_date(std::time::SystemTime::now()),
+        );
+        pgn.set_tag(
+            "Round",
+            &format!(
+                "{}.{}.{}",
+                plan.round + 1,
+                plan.pair + 1,
+                plan.game_in_pair + 1
+            ),
+        );
+        pgn.set_tag("WhiteVersion", &white.hash);
+        pgn.set_tag("BlackVersion", &black.hash);
+        NewGame {
+            white: white.id,
+            black: black.id,
+            result: record.result,
+            termination: record.termination,
+            faulty: record.faulty,
+            detail: record.detail.clone(),
+            plies: u32::try_from(record.ply_count()).unwrap_or(u32::MAX),
+            pgn: write_game(&pgn),
+        }
     }
 }
 
@@ -611,68 +582,6 @@ fn print_game(number: usize, total: usize, record: &GameRecord) {
         line.push_str(&record.detail);
     }
     eprintln!("{line}");
-}
-
-/// Today's date as PGN writes it (`YYYY.MM.DD`, UTC).
-pub fn today() -> String {
-    framework::notation::pgn_date(std::time::SystemTime::now())
-}
-
-/// `challenge bench-ratings`: times the rating fit and one Swiss pairing on generated data.
-pub fn run_bench(args: &BenchArgs) -> Result<()> {
-    if args.players < 2 {
-        bail!("--players must be at least 2");
-    }
-    let games = synthetic_games(args.players, args.games, 42);
-    let start = Instant::now();
-    let result = fit(args.players, &games, &RatingOptions::default());
-    let fit_time = start.elapsed();
-    println!(
-        "ratings: {} games, {} players: {:.1} ms ({} iterations, drawelo {:.1})",
-        args.games,
-        args.players,
-        fit_time.as_secs_f64() * 1e3,
-        result.iterations,
-        result.draw_elo
-    );
-    let wide = wide_field_games(args.players, args.games, 42);
-    let start = Instant::now();
-    let result = fit(args.players, &wide, &RatingOptions::default());
-    println!(
-        "ratings, wide field: {:.1} ms ({} iterations, converged: {})",
-        start.elapsed().as_secs_f64() * 1e3,
-        result.iterations,
-        result.converged
-    );
-    let mut scores = vec![0.0; args.players];
-    let mut met = vec![false; args.players * args.players];
-    for g in &games {
-        scores[g.white] += g.score;
-        scores[g.black] += 1.0 - g.score;
-        met[g.white * args.players + g.black] = true;
-        met[g.black * args.players + g.white] = true;
-    }
-    let players: Vec<SwissPlayer> = scores
-        .iter()
-        .enumerate()
-        .map(|(seed, &score)| SwissPlayer {
-            score: (score * 2.0).round() / 2.0,
-            seed,
-            had_bye: false,
-        })
-        .collect();
-    let start = Instant::now();
-    let round = pair_round(&players, |a, b| met[a * args.players + b]);
-    let pair_time = start.elapsed();
-    println!(
-        "swiss: pairing {} players with {} games of history: {:.1} ms ({} pairs, {} rematches)",
-        args.players,
-        args.games,
-        pair_time.as_secs_f64() * 1e3,
-        round.pairs.len(),
-        round.rematches
-    );
-    Ok(())
 }
 
 #[cfg(test)]
@@ -694,29 +603,13 @@ mod tests {
     }
 
     #[test]
-    fn time_controls_round_trip_through_the_store() {
-        for text in ["10+0.1", "1+0.05", "0.1/move"] {
-            let tc = parse_tc(text).unwrap();
-            assert_eq!(parse_tc(&tc.to_string()).unwrap(), tc, "{text}");
-        }
-        assert!(parse_tc("fast").is_err());
-    }
-
-    #[test]
     fn round_slots_swap_colours_within_a_pair() {
-        let slots = round_slots(&[(0, 1), (2, 3)], &[10, 11, 12, 13], 2, 5, 8);
+        let entries = [10, 11, 12, 13].map(EntryId);
+        let slots = round_slots(&[(0, 1), (2, 3)], &entries, 2, 5, 8);
         assert_eq!(slots.len(), 4);
-        assert_eq!((slots[0].white_entry, slots[0].black_entry), (10, 11));
-        assert_eq!((slots[1].white_entry, slots[1].black_entry), (11, 10));
+        assert_eq!((slots[0].white, slots[0].black), (entries[0], entries[1]));
+        assert_eq!((slots[1].white, slots[1].black), (entries[1], entries[0]));
         assert_eq!((slots[2].pair, slots[3].pair), (6, 6));
         assert!(slots.iter().all(|s| s.opening == 2 && s.round == 2));
-    }
-
-    #[test]
-    fn today_is_a_pgn_date() {
-        let d = today();
-        assert_eq!(d.len(), 10);
-        assert_eq!(&d[4..5], ".");
-        assert!(d[..4].parse::<u32>().unwrap() >= 2024);
     }
 }

@@ -14,7 +14,7 @@ use framework::uci::CONSTRUCTION_LIMIT;
 
 use super::adjudication::{AdjudicationRules, Adjudicator, Ruling, can_possibly_mate};
 use super::clock::{Clock, TimeControl};
-use super::engine::{Engine, EngineConfig, EngineError, GoParams, SearchInfo};
+use super::engine::{Engine, EngineConfig, EngineError, GoParams, SearchInfo, SearchResult};
 use super::openings::Opening;
 use super::text::{MAX_DETAIL_CHARS, one_line};
 
@@ -222,6 +222,22 @@ pub struct GameRecord {
 }
 
 impl GameRecord {
+    /// A record with no moves yet (result `*`, `Interrupted` until the game ends).
+    fn start(players: [&Player; 2], opening: &Opening) -> GameRecord {
+        GameRecord {
+            white: players[0].name().to_string(),
+            black: players[1].name().to_string(),
+            time_controls: [players[0].tc, players[1].tc],
+            opening: opening.clone(),
+            moves: Vec::new(),
+            result: GameResult::Unknown,
+            termination: Termination::Interrupted,
+            detail: String::new(),
+            faulty: None,
+            stderr: Vec::new(),
+        }
+    }
+
     /// The score for White: 1, ½ or 0 (`None` when unfinished).
     pub fn white_score(&self) -> Option<f64> {
         match self.result {
@@ -287,14 +303,125 @@ impl GameRecord {
     }
 }
 
-/// What went wrong for one side, to be turned into a result.
-struct Fault {
-    side: Color,
-    termination: Termination,
-    detail: String,
-    stderr: Vec<String>,
+/// What an engine did wrong, as the game records it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Fault {
+    /// The side whose engine misbehaved.
+    pub side: Color,
+    /// Why the game ends.
+    pub termination: Termination,
+    /// A sentence naming the engine and what it did.
+    pub detail: String,
+    /// The engine's last stderr lines, when they may explain it.
+    pub stderr: Vec<String>,
     /// The engine must be killed and started afresh for the next game.
-    restart: bool,
+    pub restart: bool,
+}
+
+/// Why [`ask_move`] has no move to give.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum NoMove {
+    /// The engine misbehaved: the game ends against it.
+    Fault(Fault),
+    /// `stop` was set during the search; `clean` when the engine still answered `stop`.
+    Interrupted {
+        /// The engine answered and can be kept.
+        clean: bool,
+    },
+}
+
+/// One move to ask for: the position, both clocks and the rules that judge the answer.
+#[derive(Debug)]
+pub struct MoveRequest<'a> {
+    /// The position the engine sees: `position startpos moves ...` or `position fen ...`.
+    pub position: &'a str,
+    /// The board in that position (the arbiter of the answer).
+    pub board: &'a Board,
+    /// Both clocks, indexed by `Color::index()`; the mover's is charged.
+    pub clocks: &'a mut [Clock; 2],
+    /// Margins and deadlines.
+    pub settings: &'a GameSettings,
+    /// How the engine is named in a fault's detail (`White (my_bot)`).
+    pub who: &'a str,
+    /// Abandons the search when set.
+    pub stop: Option<&'a AtomicBool>,
+}
+
+/// Asks `engine` for the side to move's move: sends the position and `go` with both
+/// clocks, waits until the mover's clock plus margin and grace, charges the clock, and
+/// checks the answer on the board. Every way the engine can fail is a typed [`Fault`]:
+/// a crash, the memory limit or silence ([`engine_fault`]'s mapping), an answer past the
+/// clock ([`Termination::TimeForfeit`]), or a move that is unparsable or illegal.
+pub fn ask_move(
+    engine: &mut Engine,
+    request: MoveRequest<'_>,
+) -> Result<(Move, SearchResult), NoMove> {
+    let MoveRequest {
+        position,
+        board,
+        clocks,
+        settings,
+        who,
+        stop,
+    } = request;
+    let side = board.side_to_move();
+    let i = side.index();
+    let limits = go_limits(clocks, side);
+    let deadline = clocks[i]
+        .deadline(settings.margin, settings.untimed_deadline)
+        .saturating_add(settings.stall_grace);
+    let result = match engine.search_until(Some(position), &limits, deadline, stop) {
+        Ok(result) => result,
+        Err(EngineError::Interrupted { clean, .. }) => return Err(NoMove::Interrupted { clean }),
+        Err(err) => {
+            let mut fault = engine_fault(engine, side, who, err);
+            if fault.termination == Termination::Stall && clocks[i].time_control().is_untimed() {
+                fault
+                    .detail
+                    .push_str(" (the runner's limit for untimed searches)");
+            }
+            return Err(NoMove::Fault(fault));
+        }
+    };
+    if !clocks[i].spend(result.elapsed, settings.margin) {
+        return Err(NoMove::Fault(Fault {
+            side,
+            termination: Termination::TimeForfeit,
+            detail: format!(
+                "{who} answered after {:.3}s, past its clock and the {}ms margin",
+                result.elapsed.as_secs_f64(),
+                settings.margin.as_millis()
+            ),
+            stderr: Vec::new(),
+            restart: false,
+        }));
+    }
+    match board.parse_uci(&result.bestmove) {
+        Ok(mv) => Ok((mv, result)),
+        Err(err) => {
+            let (termination, what) = match err {
+                _ if result.bestmove == "0000" || result.bestmove == "(none)" => (
+                    Termination::IllegalMove,
+                    "a null move although legal moves exist".to_string(),
+                ),
+                MoveError::Syntax(_) => (
+                    Termination::UnparsableMove,
+                    format!("unparsable `bestmove {}`", result.bestmove),
+                ),
+                MoveError::Illegal(_) => (
+                    Termination::IllegalMove,
+                    format!("illegal move {}", result.bestmove),
+                ),
+            };
+            Err(NoMove::Fault(Fault {
+                side,
+                termination,
+                detail: format!("{who} played {what} in {}", board.fen()),
+                stderr: engine.stderr_tail(),
+                restart: false,
+            }))
+        }
+    }
 }
 
 fn side_name(side: Color) -> &'static str {
@@ -386,7 +513,8 @@ fn construction_note(settings: &GameSettings) -> String {
     )
 }
 
-fn engine_fault(engine: &mut Engine, side: Color, who: &str, err: EngineError) -> Fault {
+/// The fault an engine error is: a crash, the memory limit, silence, a failed start.
+pub fn engine_fault(engine: &mut Engine, side: Color, who: &str, err: EngineError) -> Fault {
     let (termination, detail) = match &err {
         EngineError::Died { exit, .. } if exit.is_memory_limit() => (
             Termination::MemoryLimit,
@@ -458,18 +586,7 @@ pub fn play_game(
     stop: &AtomicBool,
 ) -> GameRecord {
     let [white_slot, black_slot] = engines;
-    let mut record = GameRecord {
-        white: players[0].name().to_string(),
-        black: players[1].name().to_string(),
-        time_controls: [players[0].tc, players[1].tc],
-        opening: opening.clone(),
-        moves: Vec::new(),
-        result: GameResult::Unknown,
-        termination: Termination::Interrupted,
-        detail: String::new(),
-        faulty: None,
-        stderr: Vec::new(),
-    };
+    let mut record = GameRecord::start(players, opening);
     let mut slots = [white_slot, black_slot];
     for side in Color::ALL {
         let i = side.index();
@@ -480,21 +597,7 @@ pub fn play_game(
     }
 
     let mut board = opening.start.clone();
-    let start_fen = board.fen();
-    let mut position = if start_fen == Board::startpos().fen() {
-        String::from("position startpos")
-    } else {
-        format!("position fen {start_fen}")
-    };
-    let mut any_moves = false;
-    let mut push_move = |position: &mut String, mv: Move| {
-        if !any_moves {
-            position.push_str(" moves");
-            any_moves = true;
-        }
-        position.push(' ');
-        position.push_str(&mv.to_string());
-    };
+    let mut position = position_command(&board);
     for &mv in &opening.moves {
         push_move(&mut position, mv);
         board.make_move(mv);
@@ -504,30 +607,10 @@ pub fn play_game(
     let mut plies = 0u32;
 
     loop {
-        if let Some(outcome) = board.outcome() {
-            let (termination, result) = match outcome {
-                Outcome::Checkmate { winner } => {
-                    (Termination::Checkmate, GameResult::win_for(winner))
-                }
-                Outcome::Draw(reason) => (
-                    match reason {
-                        DrawReason::Repetition => Termination::Repetition,
-                        DrawReason::FiftyMove => Termination::FiftyMoves,
-                        DrawReason::InsufficientMaterial => Termination::InsufficientMaterial,
-                        DrawReason::Stalemate => Termination::Stalemate,
-                    },
-                    GameResult::Draw,
-                ),
-            };
+        if let Some((result, termination, detail)) = board_ending(&board, &adjudicator) {
             record.result = result;
             record.termination = termination;
-            record.detail = outcome.to_string();
-            return record;
-        }
-        if adjudicator.too_long(board.ply_count()) {
-            record.result = GameResult::Draw;
-            record.termination = Termination::MaxLength;
-            record.detail = format!("draw by reaching {} plies", board.ply_count());
+            record.detail = detail;
             return record;
         }
         if stop.load(Ordering::Relaxed) {
@@ -536,76 +619,26 @@ pub fn play_game(
         }
         let side = board.side_to_move();
         let i = side.index();
-        let limits = go_limits(&clocks, side);
-        let deadline = clocks[i]
-            .deadline(settings.margin, settings.untimed_deadline)
-            .saturating_add(settings.stall_grace);
+        let who = format!("{} ({})", side_name(side), players[i].name());
         let engine = slots[i].as_mut().expect("engines prepared");
-        let searched = engine.search_until(Some(&position), &limits, deadline, Some(stop));
-        let who = || format!("{} ({})", side_name(side), players[i].name());
-        let result = match searched {
-            Ok(result) => result,
-            Err(EngineError::Interrupted { clean, .. }) => {
+        let request = MoveRequest {
+            position: &position,
+            board: &board,
+            clocks: &mut clocks,
+            settings,
+            who: &who,
+            stop: Some(stop),
+        };
+        let (mv, result) = match ask_move(engine, request) {
+            Ok(answer) => answer,
+            Err(NoMove::Interrupted { clean }) => {
                 if !clean && let Some(engine) = slots[i].take() {
                     engine.kill();
                 }
                 record.detail = "the match was stopped".to_string();
                 return record;
             }
-            Err(err) => {
-                let who = who();
-                let mut fault = engine_fault(engine, side, &who, err);
-                if fault.termination == Termination::Stall && clocks[i].time_control().is_untimed()
-                {
-                    fault
-                        .detail
-                        .push_str(" (the runner's limit for untimed searches)");
-                }
-                finish_fault(&mut record, &board, fault, &mut slots);
-                return record;
-            }
-        };
-        if !clocks[i].spend(result.elapsed, settings.margin) {
-            let who = who();
-            let fault = Fault {
-                side,
-                termination: Termination::TimeForfeit,
-                detail: format!(
-                    "{who} answered after {:.3}s, past its clock and the {}ms margin",
-                    result.elapsed.as_secs_f64(),
-                    settings.margin.as_millis()
-                ),
-                stderr: Vec::new(),
-                restart: false,
-            };
-            finish_fault(&mut record, &board, fault, &mut slots);
-            return record;
-        }
-        let mv = match board.parse_uci(&result.bestmove) {
-            Ok(mv) => mv,
-            Err(err) => {
-                let who = who();
-                let (termination, what) = match err {
-                    _ if result.bestmove == "0000" || result.bestmove == "(none)" => (
-                        Termination::IllegalMove,
-                        "a null move although legal moves exist".to_string(),
-                    ),
-                    MoveError::Syntax(_) => (
-                        Termination::UnparsableMove,
-                        format!("unparsable `bestmove {}`", result.bestmove),
-                    ),
-                    MoveError::Illegal(_) => (
-                        Termination::IllegalMove,
-                        format!("illegal move {}", result.bestmove),
-                    ),
-                };
-                let fault = Fault {
-                    side,
-                    termination,
-                    detail: format!("{who} played {what} in {}", board.fen()),
-                    stderr: engine.stderr_tail(),
-                    restart: false,
-                };
+            Err(NoMove::Fault(fault)) => {
                 finish_fault(&mut record, &board, fault, &mut slots);
                 return record;
             }
@@ -622,25 +655,84 @@ pub fn play_game(
             info,
             elapsed: result.elapsed,
         });
-        match adjudicator.record(side, score, move_number) {
-            Some(Ruling::Draw) if board.outcome().is_none() => {
-                record.result = GameResult::Draw;
-                record.termination = Termination::AdjudicatedDraw;
-                record.detail = "draw by score adjudication".to_string();
-                return record;
-            }
-            Some(Ruling::Resign { loser }) if board.outcome().is_none() => {
-                record.result = GameResult::win_for(!loser);
-                record.termination = Termination::AdjudicatedResign;
-                record.detail = format!(
-                    "{} adjudicated lost by score ({plies} plies played)",
-                    side_name(loser)
-                );
-                return record;
-            }
-            _ => {}
+        let ruling = adjudicator.record(side, score, move_number);
+        if let Some((result, termination, detail)) = adjudicated(ruling, &board, plies) {
+            record.result = result;
+            record.termination = termination;
+            record.detail = detail;
+            return record;
         }
     }
+}
+
+/// An ending: the result, its termination and the sentence about it.
+type Ending = (GameResult, Termination, String);
+
+/// The game's end on the board (mate, stalemate, a draw rule) or by length, if reached.
+fn board_ending(board: &Board, adjudicator: &Adjudicator) -> Option<Ending> {
+    if let Some(outcome) = board.outcome() {
+        let (termination, result) = match outcome {
+            Outcome::Checkmate { winner } => (Termination::Checkmate, GameResult::win_for(winner)),
+            Outcome::Draw(reason) => (
+                match reason {
+                    DrawReason::Repetition => Termination::Repetition,
+                    DrawReason::FiftyMove => Termination::FiftyMoves,
+                    DrawReason::InsufficientMaterial => Termination::InsufficientMaterial,
+                    DrawReason::Stalemate => Termination::Stalemate,
+                },
+                GameResult::Draw,
+            ),
+        };
+        return Some((result, termination, outcome.to_string()));
+    }
+    adjudicator.too_long(board.ply_count()).then(|| {
+        (
+            GameResult::Draw,
+            Termination::MaxLength,
+            format!("draw by reaching {} plies", board.ply_count()),
+        )
+    })
+}
+
+/// The ending a score ruling gives, unless the board ended the game on that move anyway.
+fn adjudicated(ruling: Option<Ruling>, board: &Board, plies: u32) -> Option<Ending> {
+    if board.outcome().is_some() {
+        return None;
+    }
+    match ruling? {
+        Ruling::Draw => Some((
+            GameResult::Draw,
+            Termination::AdjudicatedDraw,
+            "draw by score adjudication".to_string(),
+        )),
+        Ruling::Resign { loser } => Some((
+            GameResult::win_for(!loser),
+            Termination::AdjudicatedResign,
+            format!(
+                "{} adjudicated lost by score ({plies} plies played)",
+                side_name(loser)
+            ),
+        )),
+    }
+}
+
+/// `position startpos` or `position fen FEN` for the game's start.
+fn position_command(start: &Board) -> String {
+    let fen = start.fen();
+    if fen == Board::startpos().fen() {
+        String::from("position startpos")
+    } else {
+        format!("position fen {fen}")
+    }
+}
+
+/// Appends a move to a `position` command (` moves` before the first).
+fn push_move(position: &mut String, mv: Move) {
+    if !position.contains(" moves") {
+        position.push_str(" moves");
+    }
+    position.push(' ');
+    position.push_str(&mv.to_string());
 }
 
 fn go_limits(clocks: &[Clock; 2], side: Color) -> GoParams {

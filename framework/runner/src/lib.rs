@@ -23,8 +23,10 @@ pub mod engine;
 pub mod game;
 mod lines;
 pub mod openings;
+pub mod pool;
 pub mod schedule;
 pub mod stats;
+pub mod termination;
 pub mod text;
 pub mod tournament;
 
@@ -36,12 +38,17 @@ pub use engine::{
     Engine, EngineConfig, EngineError, ExitInfo, GoParams, MAX_LINE_BYTES, STDERR_TAIL_BYTES,
     STDERR_TAIL_LINES, Score, SearchInfo, SearchResult,
 };
-pub use game::{GameRecord, GameSettings, PlayedMove, Player, Termination, play_game};
+pub use game::{
+    Fault, GameRecord, GameSettings, MoveRequest, NoMove, PlayedMove, Player, Termination,
+    ask_move, engine_fault, play_game,
+};
 pub use openings::{
     Opening, OpeningError, SplitMix64, load_openings, parse_epd, parse_pgn_openings, shuffle,
 };
+pub use pool::{Pairing, Pool};
 pub use schedule::{Format, GameJob, encounters, pairs_for_games, schedule};
 pub use stats::{EloEstimate, Sprt, SprtState, Stats, Z95, score_to_elo};
+pub use termination::TerminationParseError;
 pub use tournament::{
     GameEvent, Standings, StopReason, TournamentConfig, TournamentResult, run_tournament,
 };

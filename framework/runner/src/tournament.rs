@@ -1,13 +1,11 @@
 //! Running a whole schedule on `-j N` worker threads, tallying results as games finish.
 
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::mpsc;
-use std::time::Duration;
+use std::sync::atomic::{AtomicBool, Ordering};
 
-use super::engine::Engine;
-use super::game::{GameRecord, GameSettings, Player, Termination, play_game};
+use super::game::{GameRecord, GameSettings, Player, Termination};
 use super::openings::Opening;
+use super::pool::{Pairing, Pool};
 use super::schedule::{Format, GameJob, encounters, schedule};
 use super::stats::{Sprt, SprtState, Stats};
 
@@ -141,7 +139,7 @@ pub fn run_tournament(
         config.pairs,
         openings.len(),
     );
-    let mut standings = Standings {
+    let standings = Standings {
         players: config
             .players
             .iter()
@@ -154,112 +152,110 @@ pub fn run_tournament(
         games: 0,
         faults: Vec::new(),
     };
-    let next = AtomicUsize::new(0);
-    let mut llr = config.sprt.map(|_| 0.0);
-    let mut reason = StopReason::Completed;
-    // Scores of the first game of each pair, from the pair's first White's view.
-    let mut half_pairs: HashMap<usize, f64> = HashMap::new();
-    let workers = config.concurrency.clamp(1, jobs.len().max(1));
-
-    std::thread::scope(|scope| {
-        let (tx, rx) = mpsc::channel::<(usize, GameRecord)>();
-        for w in 0..workers {
-            let tx = tx.clone();
-            let (jobs, next, openings) = (&jobs, &next, &openings);
-            std::thread::Builder::new()
-                .name(format!("match-worker-{w}"))
-                .spawn_scoped(scope, move || {
-                    let mut engines: Vec<Option<Engine>> =
-                        (0..config.players.len()).map(|_| None).collect();
-                    while !stop.load(Ordering::Relaxed) {
-                        let n = next.fetch_add(1, Ordering::Relaxed);
-                        let Some(job) = jobs.get(n) else { break };
-                        let (white, black) = two_mut(&mut engines, job.white, job.black);
-                        let players = [&config.players[job.white], &config.players[job.black]];
-                        let record = play_game(
-                            players,
-                            [white, black],
-                            &openings[job.opening],
-                            &config.settings,
-                            stop,
-                        );
-                        if tx.send((n, record)).is_err() {
-                            break;
-                        }
-                    }
-                    for engine in engines.into_iter().flatten() {
-                        engine.quit(Duration::from_millis(300));
-                    }
-                })
-                .expect("spawn match worker");
-        }
-        drop(tx);
-        for (n, record) in rx {
-            let job = &jobs[n];
-            let Some(white_score) = record.white_score() else {
-                continue;
+    let mut tally = Tally {
+        standings,
+        half_pairs: HashMap::new(),
+        llr: config.sprt.map(|_| 0.0),
+        reason: StopReason::Completed,
+    };
+    let pool = Pool {
+        players: &config.players,
+        openings: &openings,
+        settings: &config.settings,
+        concurrency: config.concurrency.clamp(1, jobs.len().max(1)),
+    };
+    let mut queue = jobs.iter().enumerate();
+    let next = move || {
+        queue.next().map(|(n, job)| {
+            let pairing = Pairing {
+                white: job.white,
+                black: job.black,
+                opening: job.opening,
             };
-            standings.games += 1;
-            if record.termination.is_fault() {
-                match standings
-                    .faults
-                    .iter_mut()
-                    .find(|(t, _)| *t == record.termination)
-                {
-                    Some((_, count)) => *count += 1,
-                    None => standings.faults.push((record.termination, 1)),
-                }
-            }
-            let (stats, white_is_first) = standings.encounter_mut(job.white, job.black);
-            let first_score = if white_is_first {
-                white_score
-            } else {
-                1.0 - white_score
-            };
-            stats.add_game(first_score);
-            if let Some(other) = half_pairs.remove(&job.pair) {
-                stats.add_pair(other, first_score);
-            } else {
-                half_pairs.insert(job.pair, first_score);
-            }
-            if let Some(sprt) = &config.sprt {
-                let value = sprt.llr(&standings.encounters[0].1);
-                llr = Some(value);
-                let state = sprt.state(value);
-                if state != SprtState::Continue && reason == StopReason::Completed {
-                    reason = StopReason::Sprt(state);
-                    stop.store(true, Ordering::Relaxed);
-                }
-            }
-            on_game(GameEvent {
-                job,
-                record: &record,
-                standings: &standings,
-                llr,
-            });
+            (n, pairing)
+        })
+    };
+    pool.play(stop, next, |n, record| {
+        let job = &jobs[n];
+        if !tally.add(job, &record, config.sprt.as_ref(), stop) {
+            return;
         }
+        on_game(GameEvent {
+            job,
+            record: &record,
+            standings: &tally.standings,
+            llr: tally.llr,
+        });
     });
-    if reason == StopReason::Completed
+    if tally.reason == StopReason::Completed
         && stop.load(Ordering::Relaxed)
-        && standings.games < jobs.len()
+        && tally.standings.games < jobs.len()
     {
-        reason = StopReason::Interrupted;
+        tally.reason = StopReason::Interrupted;
     }
     TournamentResult {
-        standings,
-        stop: reason,
-        llr,
+        standings: tally.standings,
+        stop: tally.reason,
+        llr: tally.llr,
         scheduled: jobs.len(),
     }
 }
 
-fn two_mut<T>(items: &mut [T], a: usize, b: usize) -> (&mut T, &mut T) {
-    assert_ne!(a, b, "a player cannot play itself");
-    if a < b {
-        let (lo, hi) = items.split_at_mut(b);
-        (&mut lo[a], &mut hi[0])
-    } else {
-        let (lo, hi) = items.split_at_mut(a);
-        (&mut hi[0], &mut lo[b])
+/// The running totals of a tournament.
+struct Tally {
+    standings: Standings,
+    /// Scores of the first game of each pair, from the pair's first White's view.
+    half_pairs: HashMap<usize, f64>,
+    llr: Option<f64>,
+    reason: StopReason,
+}
+
+impl Tally {
+    /// Counts a finished game (and its pair, when both games are in), updates the SPRT
+    /// and sets `stop` when it decides; `false` for a game without a result.
+    fn add(
+        &mut self,
+        job: &GameJob,
+        record: &GameRecord,
+        sprt: Option<&Sprt>,
+        stop: &AtomicBool,
+    ) -> bool {
+        let Some(white_score) = record.white_score() else {
+            return false;
+        };
+        self.standings.games += 1;
+        if record.termination.is_fault() {
+            match self
+                .standings
+                .faults
+                .iter_mut()
+                .find(|(t, _)| *t == record.termination)
+            {
+                Some((_, count)) => *count += 1,
+                None => self.standings.faults.push((record.termination, 1)),
+            }
+        }
+        let (stats, white_is_first) = self.standings.encounter_mut(job.white, job.black);
+        let first_score = if white_is_first {
+            white_score
+        } else {
+            1.0 - white_score
+        };
+        stats.add_game(first_score);
+        if let Some(other) = self.half_pairs.remove(&job.pair) {
+            stats.add_pair(other, first_score);
+        } else {
+            self.half_pairs.insert(job.pair, first_score);
+        }
+        if let Some(sprt) = sprt {
+            let value = sprt.llr(&self.standings.encounters[0].1);
+            self.llr = Some(value);
+            let state = sprt.state(value);
+            if state != SprtState::Continue && self.reason == StopReason::Completed {
+                self.reason = StopReason::Sprt(state);
+                stop.store(true, Ordering::Relaxed);
+            }
+        }
+        true
     }
 }

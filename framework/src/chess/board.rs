@@ -369,6 +369,9 @@ impl Board {
 
     /// Appends the legal moves (or only the captures, as in [`captures`](Self::captures))
     /// to `list` after clearing it. Lets a search reuse one buffer per ply.
+    // The move generator's hot loop: pins, checks and every piece kind in one frame, so
+    // nothing on the hottest path of every search depends on the inliner.
+    #[allow(clippy::too_many_lines)]
     #[inline]
     pub fn legal_moves_into(&self, list: &mut MoveList, captures_only: bool) {
         movegen::legal_moves_into(self.inner(), list, captures_only);

@@ -697,6 +697,9 @@ struct RawGame {
     problem: Option<LexError>,
 }
 
+// Replays one game's tokens in order (tags, moves, comments, variations, result), each
+// error naming its line; the token match reads best as one piece.
+#[allow(clippy::too_many_lines)]
 fn build_game(raw: RawGame, number: usize) -> Result<PgnGame, PgnError> {
     let error = |line: usize, message: String| PgnError {
         game_number: number,

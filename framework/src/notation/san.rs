@@ -244,6 +244,9 @@ fn malformed(san: &str, reason: impl Into<String>) -> SanError {
     }
 }
 
+// One pass over the SAN grammar (castling, piece, disambiguation, capture, square,
+// promotion); split, its steps would pass the half-parsed pattern back and forth.
+#[allow(clippy::too_many_lines)]
 fn parse_pattern(san: &str) -> Result<Pattern, SanError> {
     let core = strip_suffixes(san);
     if core.is_empty() {

@@ -1,4 +1,4 @@
-//! `challenge analyze`: the command line of [`crate::analyze`]: reading the games, the
+//! `challenge analyze`: the command line of [`kit::analyze`]: reading the games, the
 //! progress bar, writing each annotated game as soon as it is done, Ctrl-C and the summary.
 
 use std::fs::{self, File, OpenOptions};
@@ -14,7 +14,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use runner::EngineConfig;
 use serde_json::json;
 
-use crate::analyze::{
+use kit::analyze::{
     AnalyzeOptions, Analyzer, GameAnalysis, Limit, PlayerSummary, SideStats, rescore_annotated,
     summarize,
 };

@@ -1,0 +1,24 @@
+//! `challenge build`.
+
+use anyhow::Result;
+
+use super::args::LimitArgs;
+
+/// Build a bot file into a UCI engine executable and print its path.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// A bot in bot/ by name (`my_bot`) or a path to a bot file.
+    bot: String,
+    #[command(flatten)]
+    limit: LimitArgs,
+}
+
+/// Builds (or finds cached) and prints the executable's path.
+pub fn run(args: &Args) -> Result<()> {
+    let engine = kit::bots::prepare(&args.bot, args.limit.policy())?;
+    if engine.cached {
+        eprintln!("(cached)");
+    }
+    println!("{}", engine.path.display());
+    Ok(())
+}

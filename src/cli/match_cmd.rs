@@ -1,0 +1,342 @@
+//! `challenge match`: the command line of a match (players, `--engine` words, options);
+//! playing it is [`kit::matches`].
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use anyhow::{Context, Result, bail, ensure};
+use kit::bots::{self, LimitPolicy};
+use kit::matches::{
+    DEFAULT_PLAYERS, MatchOptions, OpeningChoice, bot_player, openings, run_match, tournament,
+    unique_names,
+};
+use runner::{EngineConfig, Format, Player, Sprt, TimeControl};
+
+use super::args::{GameArgs, LimitArgs, check_name_length, key_values, seconds, time_control};
+
+/// Play a match or tournament between bots and UCI engines.
+///
+/// Players are bots (by name in bot/ or by file path, built automatically) and external UCI
+/// engines given with `--engine`. Two players make a head-to-head match; more make a
+/// round-robin (or a gauntlet of the first against the rest with `--format gauntlet`).
+/// Every opening is played twice with colours swapped. Engine faults (crash, stall, illegal
+/// or unparsable move, failed start, memory limit) lose that game with a Termination tag
+/// naming the cause; the engine is restarted and the match goes on. Ctrl-C stops cleanly:
+/// finished games are kept and the summary is printed.
+///
+/// Defaults: 5+0.05 time control, 50 games per pair of players (25 colour-swapped pairs),
+/// the kit's balanced opening suite (openings/default.epd) in order, one game per core.
+/// With no players at all it plays turochamp_modern against turochamp_faithful (a couple
+/// of minutes on two cores).
+///
+/// Examples:
+///   challenge match
+///   challenge match evil_bot my_bot
+///   challenge match my_bot bot/my_new_bot.rs --games 200 --sprt elo0=0 elo1=10
+///   challenge match evil_bot --engine name=sf cmd=/usr/games/stockfish "option.Skill Level=0" tc=10+0.1
+#[derive(clap::Args, Debug)]
+#[command(verbatim_doc_comment)]
+pub struct Args {
+    /// Bots to play: names in bot/ (`evil_bot`) or paths to bot files. Put them before any --engine.
+    /// None at all: turochamp_modern vs turochamp_faithful.
+    players: Vec<String>,
+
+    #[command(flatten)]
+    engines: EngineSpecs,
+
+    /// round-robin (everyone plays everyone) or gauntlet (the first player against each other one).
+    #[arg(long, default_value = "round-robin")]
+    format: Format,
+
+    /// Games per pair of players, rounded up to an even number (colour-swapped pairs).
+    #[arg(long, short = 'n', default_value_t = 50, allow_negative_numbers = true, value_parser = clap::value_parser!(u32).range(1..=10_000_000))]
+    games: u32,
+
+    #[command(flatten)]
+    game: GameArgs,
+
+    /// Opening file: EPD/FEN lines, or PGN games (`.pgn`). Default: the kit's openings/default.epd.
+    #[arg(long, value_name = "FILE")]
+    openings: Option<PathBuf>,
+
+    /// Plies of each PGN opening to play (default: all its moves).
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = clap::value_parser!(u32).range(0..=1000))]
+    plies: Option<u32>,
+
+    /// Opening order: `sequential` or `random` (shuffled with --seed).
+    #[arg(long, default_value = "sequential", value_parser = ["sequential", "random"])]
+    order: String,
+
+    /// Seed for `--order random` (default: from the clock; printed when the match starts).
+    #[arg(long)]
+    seed: Option<u64>,
+
+    /// Games played at once (default: the number of cores).
+    #[arg(long = "concurrency", short = 'j', allow_negative_numbers = true, value_parser = clap::value_parser!(u32).range(1..=1024))]
+    concurrency: Option<u32>,
+
+    /// Append each finished game to this PGN file as it finishes.
+    #[arg(long, value_name = "FILE")]
+    pgn: Option<PathBuf>,
+
+    /// Write the summary (players, pairs, statistics, terminations, faults) as JSON.
+    #[arg(long, value_name = "FILE")]
+    json: Option<PathBuf>,
+
+    /// Run a GSPRT on normalized Elo over game pairs (first player's view), stopping at a bound:
+    /// `elo0=0 elo1=5 alpha=0.05 beta=0.05` (any omitted take these values). Two players only.
+    #[arg(long, num_args = 0.., value_name = "KEY=VALUE")]
+    sprt: Option<Vec<String>>,
+
+    /// PGN Event tag.
+    #[arg(long, default_value = "challenge match")]
+    event: String,
+
+    #[command(flatten)]
+    limit: LimitArgs,
+
+    /// No progress bar or per-game lines; only the summary.
+    #[arg(long, short = 'q')]
+    quiet: bool,
+}
+
+/// The `--engine` occurrences, each a list of KEY=VALUE words.
+///
+/// Written by hand because clap's derive cannot yet group a multi-value option by
+/// occurrence (`Vec<Vec<String>>` needs its unstable-v5 feature).
+#[derive(Debug, Default, Clone)]
+pub struct EngineSpecs(Vec<Vec<String>>);
+
+const ENGINE_HELP: &str = "An external UCI engine (repeatable) as KEY=VALUE words: name=NAME cmd=PATH \
+(or bot=BOT), arg=ARG (repeatable), dir=DIR, option.NAME=VALUE (repeatable), and per-player limits \
+tc=TC, st=SECONDS, nodes=N, depth=N that replace the match's";
+
+impl clap::FromArgMatches for EngineSpecs {
+    fn from_arg_matches(matches: &clap::ArgMatches) -> Result<Self, clap::Error> {
+        let groups = matches
+            .get_occurrences::<String>("engine")
+            .map(|occurrences| occurrences.map(|words| words.cloned().collect()).collect())
+            .unwrap_or_default();
+        Ok(EngineSpecs(groups))
+    }
+
+    fn update_from_arg_matches(&mut self, matches: &clap::ArgMatches) -> Result<(), clap::Error> {
+        *self = Self::from_arg_matches(matches)?;
+        Ok(())
+    }
+}
+
+impl clap::Args for EngineSpecs {
+    fn augment_args(cmd: clap::Command) -> clap::Command {
+        cmd.arg(
+            clap::Arg::new("engine")
+                .long("engine")
+                .num_args(1..)
+                .action(clap::ArgAction::Append)
+                .value_name("KEY=VALUE")
+                .help(ENGINE_HELP),
+        )
+    }
+
+    fn augment_args_for_update(cmd: clap::Command) -> clap::Command {
+        Self::augment_args(cmd)
+    }
+}
+
+fn engine_player(words: &[String], policy: LimitPolicy, default_tc: TimeControl) -> Result<Player> {
+    let pairs = key_values(words, "--engine")?;
+    let mut name = None;
+    let mut tc = default_tc;
+    let mut config: Option<EngineConfig> = None;
+    let mut args = Vec::new();
+    let mut options = Vec::new();
+    let mut dir = None;
+    for (key, value) in &pairs {
+        let bad = |what: &str| format!("--engine {key}={value}: {what}");
+        match key.as_str() {
+            "name" => {
+                check_name_length(value, "--engine name")?;
+                name = Some(value.clone());
+            }
+            "cmd" => config = Some(EngineConfig::new(value.clone(), value.clone())),
+            "bot" => config = Some(bot_player(value, policy, default_tc)?.engine),
+            "arg" => args.push(value.clone()),
+            "dir" => dir = Some(PathBuf::from(value)),
+            "tc" => {
+                let parsed = time_control(value)
+                    .map_err(anyhow::Error::msg)
+                    .with_context(|| bad("invalid time control"))?;
+                tc = TimeControl {
+                    nodes: tc.nodes,
+                    depth: tc.depth,
+                    ..parsed
+                };
+            }
+            "st" => {
+                let per_move = seconds(value)
+                    .map_err(anyhow::Error::msg)
+                    .with_context(|| bad("expected seconds"))?;
+                tc = TimeControl {
+                    nodes: tc.nodes,
+                    depth: tc.depth,
+                    ..TimeControl::movetime(per_move)
+                };
+            }
+            "nodes" => {
+                tc.nodes = Some(
+                    value
+                        .parse()
+                        .ok()
+                        .filter(|n| *n > 0)
+                        .with_context(|| bad("expected a node count from 1"))?,
+                )
+            }
+            "depth" => {
+                tc.depth = Some(
+                    value
+                        .parse()
+                        .ok()
+                        .filter(|d| (1..=1000).contains(d))
+                        .with_context(|| bad("expected a depth from 1 to 1000"))?,
+                )
+            }
+            k if k.starts_with("option.") => {
+                options.push((k["option.".len()..].to_string(), value.clone()))
+            }
+            _ => bail!(
+                "--engine: unknown key `{key}` (expected name, cmd, bot, arg, dir, option.NAME, tc, st, nodes or depth)"
+            ),
+        }
+    }
+    let mut config = config.context("--engine needs cmd=PATH (an executable) or bot=BOT")?;
+    if let Some(name) = name {
+        config.name = name;
+    } else if let Some(stem) = Path::new(&config.name).file_stem() {
+        config.name = stem.to_string_lossy().into_owned();
+    }
+    config.args.extend(args);
+    config.options.extend(options);
+    if dir.is_some() {
+        config.dir = dir;
+    }
+    Ok(Player::new(config, tc))
+}
+
+fn parse_sprt(words: &[String]) -> Result<Sprt> {
+    let (mut elo0, mut elo1, mut alpha, mut beta) = (0.0, 5.0, 0.05, 0.05);
+    for (k, v) in key_values(words, "--sprt")? {
+        let value: f64 = v
+            .parse()
+            .with_context(|| format!("--sprt {k}={v}: expected a number"))?;
+        match k.as_str() {
+            "elo0" => elo0 = value,
+            "elo1" => elo1 = value,
+            "alpha" => alpha = value,
+            "beta" => beta = value,
+            _ => bail!("--sprt: unknown key `{k}` (expected elo0, elo1, alpha, beta)"),
+        }
+    }
+    Sprt::new(elo0, elo1, alpha, beta).map_err(anyhow::Error::msg)
+}
+
+/// The players: the bots named (or the default match), then the `--engine`s.
+fn players(args: &Args, policy: LimitPolicy, tc: TimeControl) -> Result<Vec<Player>> {
+    let available = bots::available();
+    let default_match = DEFAULT_PLAYERS
+        .iter()
+        .all(|b| available.iter().any(|a| a == b));
+    let specs: Vec<String> =
+        if args.players.is_empty() && args.engines.0.is_empty() && default_match {
+            eprintln!(
+                "No players given: the default match, {}",
+                DEFAULT_PLAYERS.join(" vs ")
+            );
+            DEFAULT_PLAYERS.iter().map(|s| s.to_string()).collect()
+        } else {
+            args.players.clone()
+        };
+    let mut players = Vec::new();
+    for spec in &specs {
+        players.push(bot_player(spec, policy, tc)?);
+    }
+    for words in &args.engines.0 {
+        players.push(engine_player(words, policy, tc)?);
+    }
+    ensure!(
+        players.len() >= 2,
+        "a match needs at least two players, e.g. `challenge match evil_bot my_bot` (bots: {})",
+        available.join(", ")
+    );
+    unique_names(&mut players);
+    Ok(players)
+}
+
+/// A Ctrl-C handler: the first press stops the match after the games in progress are
+/// abandoned (finished games are kept); a second leaves at once, every finished game
+/// already being on disk.
+fn stop_on_ctrl_c() -> Arc<AtomicBool> {
+    let stop = Arc::new(AtomicBool::new(false));
+    let presses = Arc::new(AtomicUsize::new(0));
+    let flag = stop.clone();
+    let _ = ctrlc::set_handler(move || {
+        flag.store(true, Ordering::SeqCst);
+        if presses.fetch_add(1, Ordering::SeqCst) >= 1 {
+            std::process::exit(130);
+        }
+    });
+    stop
+}
+
+/// `match`'s clock when neither `--tc` nor `--st` is given: 5+0.05.
+fn default_tc() -> TimeControl {
+    TimeControl::clock(Duration::from_secs(5), Duration::from_millis(50))
+}
+
+/// Builds the match from the arguments and plays it.
+pub fn run(args: Args) -> Result<()> {
+    let settings = args.game.settings()?;
+    let tc = args.game.time_control(default_tc());
+    let players = players(&args, args.limit.policy(), tc)?;
+    let sprt = args.sprt.as_deref().map(parse_sprt).transpose()?;
+    ensure!(
+        sprt.is_none() || players.len() == 2,
+        "--sprt needs exactly two players"
+    );
+    let seed = args.seed.unwrap_or_else(|| {
+        SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos() as u64)
+    });
+    let shuffled = args.order == "random";
+    let (openings, opening_source) = openings(&OpeningChoice {
+        file: args.openings.clone(),
+        plies: args.plies.map(|p| p as usize),
+        shuffle_seed: shuffled.then_some(seed),
+    })?;
+    let concurrency = args.concurrency.map_or_else(
+        || std::thread::available_parallelism().map_or(1, |n| n.get()),
+        |j| j as usize,
+    );
+    let config = tournament(
+        players,
+        args.format,
+        args.games as usize,
+        openings,
+        concurrency,
+        settings,
+        sprt,
+    );
+    let options = MatchOptions {
+        config,
+        opening_source,
+        seed,
+        shuffled,
+        pgn: args.pgn,
+        json: args.json,
+        event: args.event,
+        quiet: args.quiet,
+    };
+    run_match(&options, &stop_on_ctrl_c())
+}

@@ -1,0 +1,103 @@
+//! The command line: one module per command, each with its arguments and a short `run`
+//! that calls the `kit` library and prints what it returns.
+
+mod analyze;
+mod args;
+mod bench_ratings;
+mod build;
+mod entries;
+mod export;
+mod match_cmd;
+mod perft;
+mod play;
+mod ratings;
+mod report;
+mod run;
+mod standings;
+mod submit;
+mod uci;
+mod withdraw;
+
+use std::process::ExitCode;
+
+use anyhow::Result;
+use clap::{Parser, Subcommand};
+
+/// Build, count, run and rank single-file Rust chess bots.
+#[derive(Parser)]
+#[command(name = "challenge", version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Commands,
+}
+
+#[derive(Subcommand)]
+enum Commands {
+    /// Count legal move paths from a position (move generator check and speed test).
+    Perft(perft::Args),
+    /// Count bot files' tokens and check them against the challenge rules.
+    Tokens(token_counter::CountArgs),
+    /// Build a bot file into a UCI engine executable and print its path.
+    Build(build::Args),
+    /// Play a game against a bot in the terminal.
+    Play(play::Args),
+    /// Play a match or tournament between bots and UCI engines (no GUI).
+    Match(Box<match_cmd::Args>),
+    /// Check every move of PGN games with a UCI engine: accuracy, centipawn loss, blunders.
+    Analyze(Box<analyze::AnalyzeArgs>),
+    /// Run a bot as a UCI engine on stdin/stdout (register this in a chess GUI).
+    Uci(uci::Args),
+    /// Submit a bot file to the challenge (checked, built and smoke-tested first).
+    Submit(submit::Args),
+    /// List the challenge's entries, their versions and token counts.
+    Entries(entries::Args),
+    /// Take an entry out of future pairings (its games are kept).
+    Withdraw(withdraw::Args),
+    /// Play the challenge's tournament, or resume the unfinished one.
+    Run(Box<run::Args>),
+    /// Rank the entries by Elo over all games played.
+    Standings(standings::Args),
+    /// Rate the players of any PGN files.
+    Ratings(ratings::Args),
+    /// Write a self-contained HTML report: standings, crosstable, chart, every game.
+    Report(report::Args),
+    /// Write every game of the challenge to a PGN file.
+    Export(export::Args),
+    /// Time the rating fit and a Swiss pairing on generated data (for developers).
+    #[command(hide = true)]
+    BenchRatings(bench_ratings::Args),
+}
+
+/// Parses the command line, runs the command, and turns an error into a message and
+/// exit code 1.
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result: Result<()> = match cli.command {
+        Commands::Perft(args) => perft::run(&args),
+        Commands::Tokens(args) => {
+            let code = token_counter::run(&args, &mut std::io::stdout().lock());
+            return ExitCode::from(u8::try_from(code).unwrap_or(2));
+        }
+        Commands::Build(args) => build::run(&args),
+        Commands::Play(args) => play::run(args),
+        Commands::Match(args) => match_cmd::run(*args),
+        Commands::Analyze(args) => analyze::run(*args),
+        Commands::Uci(args) => uci::run(&args),
+        Commands::Submit(args) => submit::run(&args),
+        Commands::Entries(args) => entries::run(&args),
+        Commands::Withdraw(args) => withdraw::run(&args),
+        Commands::Run(args) => run::run(&args),
+        Commands::Standings(args) => standings::run(&args),
+        Commands::Ratings(args) => ratings::run(&args),
+        Commands::Report(args) => report::run(&args),
+        Commands::Export(args) => export::run(&args),
+        Commands::BenchRatings(args) => bench_ratings::run(&args),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(err) => {
+            eprintln!("error: {err:#}");
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -1,0 +1,79 @@
+//! `challenge run`.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use anyhow::Result;
+use kit::challenge::standings::{RatingChoice, render_text, store_table};
+use kit::challenge::store::{SqliteStore, TournamentFormat};
+use kit::challenge::tournament::{RunOptions, run as run_tournament};
+use runner::TimeControl;
+
+use super::args::{DirArgs, GameArgs};
+
+/// Play the challenge's tournament, or resume the unfinished one.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// `round-robin` (everyone plays everyone) or `swiss` (rounds paired by score, for
+    /// fields too large for a round-robin).
+    #[arg(long, default_value = "round-robin")]
+    format: TournamentFormat,
+    /// Round-robin: colour-swapped game pairs per encounter, each from its own opening.
+    #[arg(long, default_value_t = 1, allow_negative_numbers = true, value_parser = clap::value_parser!(u32).range(1..=10_000))]
+    pairs: u32,
+    /// Swiss: rounds, each a colour-swapped game pair per pairing.
+    #[arg(long, default_value_t = 5, allow_negative_numbers = true, value_parser = clap::value_parser!(u32).range(1..=10_000))]
+    rounds: u32,
+    #[command(flatten)]
+    game: GameArgs,
+    /// An opening suite (EPD/FEN lines or PGN games); default: the kit's balanced suite
+    /// `openings/default.epd` (or, without it, eight common openings).
+    #[arg(long)]
+    openings: Option<PathBuf>,
+    /// Book plies kept from each PGN opening.
+    #[arg(long, default_value_t = 8, allow_negative_numbers = true, value_parser = clap::value_parser!(u32).range(0..=1000))]
+    plies: u32,
+    /// Games played at once, each on its own pair of engine processes.
+    #[arg(short = 'j', long, default_value_t = 1, allow_negative_numbers = true, value_parser = clap::value_parser!(u32).range(1..=1024))]
+    concurrency: u32,
+    /// Stop after this many games in this session (run again to go on).
+    #[arg(long, allow_negative_numbers = true, value_parser = clap::value_parser!(u64).range(1..=1_000_000_000))]
+    max_games: Option<u64>,
+    /// Start a new tournament with the current entries when the last one is finished.
+    #[arg(long)]
+    new: bool,
+    #[command(flatten)]
+    dir: DirArgs,
+}
+
+/// `run`'s clock when neither `--tc` nor `--st` is given: 10+0.1.
+fn default_tc() -> TimeControl {
+    TimeControl::clock(Duration::from_secs(10), Duration::from_millis(100))
+}
+
+/// Plays, then prints the standings.
+pub fn run(args: &Args) -> Result<()> {
+    let settings = args.game.settings()?;
+    let mut store = SqliteStore::open(&args.dir.dir)?;
+    let _lock = store.lock_for_run()?;
+    let options = RunOptions {
+        format: args.format,
+        pairs: args.pairs,
+        rounds: args.rounds,
+        tc: args.game.time_control(default_tc()),
+        openings: args.openings.clone(),
+        plies: args.plies as usize,
+        concurrency: args.concurrency as usize,
+        max_games: args.max_games.map(|m| m as usize),
+        new: args.new,
+        settings,
+    };
+    let work_dir = store.dir().to_path_buf();
+    run_tournament(&mut store, &work_dir, &options)?;
+    println!();
+    print!(
+        "{}",
+        render_text(&store_table(&store, &RatingChoice::default())?)
+    );
+    Ok(())
+}

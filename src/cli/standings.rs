@@ -1,0 +1,44 @@
+//! `challenge standings`.
+
+use anyhow::Result;
+use kit::challenge::standings::{Table, render_csv, render_text, store_table};
+use kit::challenge::store::SqliteStore;
+
+use super::args::{DirArgs, RatingArgs};
+
+/// Rank the entries by Elo over all games played.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// Print JSON instead of a table.
+    #[arg(long, conflicts_with = "csv")]
+    json: bool,
+    /// Print CSV instead of a table.
+    #[arg(long)]
+    csv: bool,
+    #[command(flatten)]
+    rating: RatingArgs,
+    #[command(flatten)]
+    dir: DirArgs,
+}
+
+/// Prints the table (read-only: works on a read-only challenge directory).
+pub fn run(args: &Args) -> Result<()> {
+    let store = SqliteStore::open_read_only(&args.dir.dir)?;
+    print_table(
+        &store_table(&store, &args.rating.choice())?,
+        args.json,
+        args.csv,
+    )
+}
+
+/// Prints a table as text, JSON or CSV.
+pub fn print_table(table: &Table, json: bool, csv: bool) -> Result<()> {
+    if json {
+        println!("{}", serde_json::to_string_pretty(table)?);
+    } else if csv {
+        print!("{}", render_csv(table));
+    } else {
+        print!("{}", render_text(table));
+    }
+    Ok(())
+}

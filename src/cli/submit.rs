@@ -1,0 +1,59 @@
+//! `challenge submit`.
+
+use std::path::PathBuf;
+
+use anyhow::Result;
+use kit::challenge::store::Submitted;
+use kit::challenge::submit::{SMOKE_POSITIONS, Submission, submit};
+
+use super::args::DirArgs;
+
+/// Submit a bot file to the challenge.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// The bot file.
+    file: PathBuf,
+    /// The entry's name (letters, digits, `_`, `-`, `.`; up to 40 characters).
+    #[arg(long)]
+    name: String,
+    /// Who wrote it.
+    #[arg(long)]
+    author: Option<String>,
+    #[command(flatten)]
+    dir: DirArgs,
+}
+
+/// Submits and says what the store made of it.
+pub fn run(args: &Args) -> Result<()> {
+    let submission = Submission {
+        file: &args.file,
+        name: &args.name,
+        author: args.author.as_deref(),
+    };
+    match submit(&args.dir.dir, submission)? {
+        Submitted::New(v) => println!(
+            "accepted `{}` v{} ({}): {} / {} tokens ({} #DEBUG), built, smoke test passed ({} positions){}",
+            v.name,
+            v.number,
+            v.hash,
+            v.tokens,
+            token_counter::LIMIT,
+            v.debug_tokens,
+            SMOKE_POSITIONS.len(),
+            if v.number > 1 {
+                format!("; it replaces v{} in future games", v.number - 1)
+            } else {
+                String::new()
+            }
+        ),
+        Submitted::Unchanged(v) => println!(
+            "unchanged: `{}` v{} already is this exact file ({})",
+            v.name, v.number, v.hash
+        ),
+        Submitted::Revived(v) => println!(
+            "`{}` is back in the challenge with v{} ({}), which is this exact file",
+            v.name, v.number, v.hash
+        ),
+    }
+    Ok(())
+}

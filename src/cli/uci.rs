@@ -1,0 +1,36 @@
+//! `challenge uci`.
+
+use anyhow::{Context, Result};
+
+use super::args::LimitArgs;
+
+/// Run a bot as a UCI engine on stdin/stdout.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// A bot in bot/ by name (`my_bot`) or a path to a bot file.
+    bot: String,
+    #[command(flatten)]
+    limit: LimitArgs,
+}
+
+/// Builds the bot, then becomes its engine process so the GUI talks to the bot directly.
+pub fn run(args: &Args) -> Result<()> {
+    let engine = kit::bots::prepare(&args.bot, args.limit.policy())?;
+    run_in_place(&engine.path)
+}
+
+#[cfg(unix)]
+fn run_in_place(executable: &std::path::Path) -> Result<()> {
+    use std::os::unix::process::CommandExt;
+    let err = std::process::Command::new(executable).exec();
+    Err(err).with_context(|| format!("cannot start {}", executable.display()))
+}
+
+#[cfg(not(unix))]
+fn run_in_place(executable: &std::path::Path) -> Result<()> {
+    let status = std::process::Command::new(executable)
+        .status()
+        .with_context(|| format!("cannot start {}", executable.display()))?;
+    anyhow::ensure!(status.success(), "the engine exited with {status}");
+    Ok(())
+}
