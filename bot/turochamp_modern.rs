@@ -10,12 +10,14 @@
 //!   grows to 2.0 as pieces come off: the same push towards trades when ahead (and away from
 //!   them when behind), in a form that additive position play can be added to;
 //! - position play, for both sides (own minus the opponent's), in tenths of a pawn, with
-//!   Turing's terms as the faithful bot computes them: (i) mobility of Q R B N as the rounded
-//!   square root of the moves, captures twice; (ii) R B N +1.0 defended, +0.5 twice;
+//!   Turing's terms: (i) mobility of Q R B N as the rounded square root of the squares
+//!   attacked, captures twice (pins not looked at, unlike the faithful bot: the search sees
+//!   them, and a pin test measured no gain; see bot/README.md); (ii) R B N +1.0 defended,
+//!   +0.5 twice;
 //!   (iii) king mobility; (iv) minus a queen's mobility from the king's square; (vi) +0.2
 //!   per pawn rank; (vii) +0.3 for a pawn defended by a piece;
 //! - the considerable-move idea, as the capture search at the horizon (all captures, with
-//!   the static value as a floor: the "stand pat" Turing's machine lacked).
+//!   the static value as a floor: the stand-pat of Turing's alternative B).
 //!
 //! Rules (v), (viii) and (ix) in a search (they talk about "the move" and "the next move",
 //! but a search scores positions at its leaves):

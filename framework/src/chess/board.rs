@@ -44,8 +44,10 @@ const _: () = assert!(!std::mem::needs_drop::<cz::Board>());
 ///
 /// Built on cozy-chess's copy-make board: the board keeps a stack of every position of the
 /// game, [`make_move`](Self::make_move) pushes a copy of the top and plays the move on it,
-/// and [`undo_move`](Self::undo_move) pops. The stack is pre-reserved, so neither allocates
-/// once it has grown to the search depth.
+/// and [`undo_move`](Self::undo_move) pops. A [`clone`](Clone::clone) (the copy a bot
+/// searches with) comes with room for 256 more positions, so neither allocates during a
+/// search; a board built from a FEN holds just its position until the first move, so
+/// stored boards (a parsed game's start) stay small.
 ///
 /// The history covers the whole game, including moves the host played before handing the
 /// board to a bot, so repetition detection and [`history_moves`](Self::history_moves) see them.
