@@ -2,6 +2,9 @@
 //! engine, checked against a hand computation with lichess's formulas; resuming and Ctrl-C;
 //! and a real Stockfish run when one is installed.
 
+// Tests read as scripts of one scenario each; length is not a smell here.
+#![allow(clippy::too_many_lines)]
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};

@@ -1,5 +1,8 @@
 //! `challenge ratings FILES.pgn` checked against hand-computed maximum-likelihood Elo.
 
+// Tests read as scripts of one scenario each; length is not a smell here.
+#![allow(clippy::too_many_lines)]
+
 mod common_challenge;
 
 use common_challenge::{TempDir, command, text};

@@ -4,6 +4,9 @@
 //! whole way from `submit` to the browser without running. (The unit tests of
 //! `challenge::report` render a page with hostile text in every field.)
 
+// Tests read as scripts of one scenario each; length is not a smell here.
+#![allow(clippy::too_many_lines)]
+
 mod common_challenge;
 
 use std::path::{Path, PathBuf};

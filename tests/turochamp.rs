@@ -3,6 +3,9 @@
 //!
 //! The hand computations are written next to each expected value, in tenths of a pawn.
 
+// Tests read as scripts of one scenario each; length is not a smell here.
+#![allow(clippy::too_many_lines)]
+
 #[path = "../bot/turochamp_faithful.rs"]
 mod faithful;
 #[path = "../bot/turochamp_modern.rs"]

@@ -323,6 +323,9 @@ impl fmt::Display for Violation {
 }
 
 /// Runs every token-level check over `toks` and, recursively, their groups.
+// One pass over the token stream with every check side by side, so each rule sees
+// the same context; split it when a rule needs state of its own.
+#[allow(clippy::too_many_lines)]
 pub(crate) fn check_tokens(
     toks: &[Tok],
     ctx: Context,

@@ -3,6 +3,9 @@
 //! with the cause named, and nothing the engine said reaches the record unbounded or
 //! with a line break in it.
 
+// Tests read as scripts of one scenario each; length is not a smell here.
+#![allow(clippy::too_many_lines)]
+
 mod common;
 
 use std::sync::atomic::AtomicBool;

@@ -2,6 +2,9 @@
 //! line, opening files, engine output lines) answer every input with a value or an error,
 //! never a panic; what they keep of engine text is one printable line.
 
+// Tests read as scripts of one scenario each; length is not a smell here.
+#![allow(clippy::too_many_lines)]
+
 use std::time::Duration;
 
 use framework::chess::Board;
