@@ -18,7 +18,7 @@
 //! the engine's evaluation of its start position.
 //!
 //! ```
-//! use challenge::analyze::{Eval, Judgement, judge, win_percent};
+//! use kit::analyze::{Eval, Judgement, judge, win_percent};
 //! use framework::chess::Color;
 //! assert!((win_percent(Eval::Cp(0)) - 50.0).abs() < 1e-9);
 //! // Mates count as ±10.00 for Win%, as on lichess.
@@ -94,7 +94,7 @@ pub struct AnalyzeOptions {
 /// An engine evaluation from White's point of view.
 ///
 /// ```
-/// use challenge::analyze::Eval;
+/// use kit::analyze::Eval;
 /// assert_eq!(Eval::Cp(23).to_string(), "0.23");
 /// assert_eq!(Eval::Cp(-150).to_string(), "-1.50");
 /// assert_eq!(Eval::Mate(-3).to_string(), "#-3");
@@ -113,7 +113,7 @@ impl Eval {
     /// so it is refused (`None`).
     ///
     /// ```
-    /// use challenge::analyze::Eval;
+    /// use kit::analyze::Eval;
     /// use framework::chess::Color;
     /// use runner::Score;
     /// assert_eq!(Eval::from_engine(Score::Cp(40), Color::Black), Some(Eval::Cp(-40)));
@@ -133,7 +133,7 @@ impl Eval {
     /// `forceAsCp` followed by `ceiled`).
     ///
     /// ```
-    /// use challenge::analyze::Eval;
+    /// use kit::analyze::Eval;
     /// assert_eq!(Eval::Cp(-2500).ceiled_cp(), -1000);
     /// assert_eq!(Eval::Mate(5).ceiled_cp(), 1000);
     /// ```
@@ -148,7 +148,7 @@ impl Eval {
     /// The comment lichess and python-chess read: `[%eval 0.23]`, `[%eval #-3]`.
     ///
     /// ```
-    /// use challenge::analyze::Eval;
+    /// use kit::analyze::Eval;
     /// assert_eq!(Eval::Mate(4).pgn_comment(), "[%eval #4]");
     /// ```
     pub fn pgn_comment(self) -> String {
@@ -173,7 +173,7 @@ impl fmt::Display for Eval {
 /// `WinPercent.winningChances`, which lila's advice uses directly).
 ///
 /// ```
-/// use challenge::analyze::winning_chances;
+/// use kit::analyze::winning_chances;
 /// assert_eq!(winning_chances(0.0), 0.0);
 /// assert!((winning_chances(100.0) + winning_chances(-100.0)).abs() < 1e-12);
 /// ```
@@ -185,7 +185,7 @@ pub fn winning_chances(cp: f64) -> f64 {
 /// at ±10.00 and mates counting as the cap (scalachess `WinPercent.fromScore`).
 ///
 /// ```
-/// use challenge::analyze::{win_percent, Eval};
+/// use kit::analyze::{win_percent, Eval};
 /// // lichess's page: +1.00 is about 59% for White.
 /// assert_eq!(win_percent(Eval::Cp(100)).round(), 59.0);
 /// assert_eq!(win_percent(Eval::Cp(5000)), win_percent(Eval::Cp(1000)));
@@ -199,7 +199,7 @@ pub fn win_percent(eval: Eval) -> f64 {
 /// "uncertainty bonus", clamped; a move that does not lose Win% is 100).
 ///
 /// ```
-/// use challenge::analyze::move_accuracy;
+/// use kit::analyze::move_accuracy;
 /// assert_eq!(move_accuracy(60.0, 65.0), 100.0);
 /// // The bonus point lifts tiny drops above 100: clamped.
 /// assert_eq!(move_accuracy(60.0, 59.99), 100.0);
@@ -239,7 +239,7 @@ impl fmt::Display for Judgement {
 /// `CpAdvice` when both are centipawns, else `MateAdvice`.
 ///
 /// ```
-/// use challenge::analyze::{Eval, Judgement, judge};
+/// use kit::analyze::{Eval, Judgement, judge};
 /// use framework::chess::Color;
 /// assert_eq!(judge(Eval::Cp(0), Eval::Cp(-50), Color::White), None);
 /// // Black lets White mate from an equal position.
@@ -303,7 +303,7 @@ fn pov_drop(before: f64, after: f64, mover: Color) -> f64 {
 /// `after` the evaluation after each move (White's view). A side without moves gets `None`.
 ///
 /// ```
-/// use challenge::analyze::{Eval, game_accuracy};
+/// use kit::analyze::{Eval, game_accuracy};
 /// use framework::chess::Color;
 /// // lila's test "white blunders on first move": about 10% and 100%.
 /// let [white, black] = game_accuracy(Color::White, Eval::Cp(15), &[Eval::Cp(-900), Eval::Cp(-900)]);
@@ -421,7 +421,7 @@ impl SideStats {
     /// Average centipawn loss, rounded half up as lila's `AccuracyCP.mean` does.
     ///
     /// ```
-    /// use challenge::analyze::SideStats;
+    /// use kit::analyze::SideStats;
     /// let s = SideStats { moves: 3, cp_loss: 230, ..SideStats::default() };
     /// assert_eq!(s.acpl(), Some(77));
     /// assert_eq!(SideStats::default().acpl(), None);
@@ -608,7 +608,7 @@ fn judgement_sentence<'a>(words: &[&'a str]) -> Option<(Judgement, &'a str)> {
 /// `-1.5`, `#-3`, optionally followed by `,depth`).
 ///
 /// ```
-/// use challenge::analyze::{parse_eval, Eval};
+/// use kit::analyze::{parse_eval, Eval};
 /// assert_eq!(parse_eval("[%eval -1.5] [%clk 0:01:00]"), Some(Eval::Cp(-150)));
 /// assert_eq!(parse_eval("[%eval #-3,20]"), Some(Eval::Mate(-3)));
 /// assert_eq!(parse_eval("[%eval 1e9]"), None);
@@ -880,7 +880,7 @@ pub struct PlayerSummary {
 /// appearance.
 ///
 /// ```
-/// use challenge::analyze::{summarize, SideStats};
+/// use kit::analyze::{summarize, SideStats};
 /// let a = SideStats { moves: 10, cp_loss: 200, accuracy: Some(80.0), ..SideStats::default() };
 /// let b = SideStats { moves: 10, cp_loss: 600, accuracy: Some(60.0), blunders: 1, ..SideStats::default() };
 /// let games = [(["ann", "bob"], [a.clone(), b.clone()]), (["bob", "ann"], [b, a])];
