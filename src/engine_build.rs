@@ -81,6 +81,7 @@ pub fn cache_key(bot: &BotFile, source: &[u8]) -> String {
 /// Builds (or finds in the cache) the engine executable for `bot`.
 /// Cargo's progress and any compile errors go to stderr.
 pub fn build(bot: &BotFile) -> Result<Engine> {
+    let limits = BuildLimits::from_env()?;
     let source =
         fs::read(&bot.path).with_context(|| format!("cannot read {}", bot.path.display()))?;
     let key = cache_key(bot, &source);
@@ -96,7 +97,6 @@ pub fn build(bot: &BotFile) -> Result<Engine> {
 
     fs::create_dir_all(dir.join("bin"))
         .with_context(|| format!("cannot create {}", dir.display()))?;
-    let limits = BuildLimits::from_env()?;
     // One build at a time: parallel matches would otherwise race on the
     // shared target directory's final copy step. Every holder is bounded by
     // the limits, so the wait is too.

@@ -45,6 +45,9 @@ pub fn run<B: Bot + 'static>(file_name: &str) {
         }
     };
     let sandboxed = sandbox::wanted();
+    if sandboxed {
+        sandbox::prepare();
+    }
     install_panic_hook(sandboxed);
     super::memory::check_image();
     let name = engine_name(B::NAME, file_name);
@@ -186,6 +189,9 @@ fn spawn_bot_thread<B: Bot + 'static>(
         .name("bot".into())
         .stack_size(BOT_STACK_BYTES)
         .spawn(move || {
+            // The thread is set up (its signal stack, its name, glibc's
+            // per-thread registrations): the sandbox may close.
+            let _ = ready_tx.send(());
             let mut bot: Option<B> = None;
             for job in job_rx {
                 match job {
@@ -218,8 +224,13 @@ fn spawn_bot_thread<B: Bot + 'static>(
                 }
             }
         });
-    if let Err(err) = spawned {
-        eprintln!("error: cannot start the bot's thread: {err}");
+    if spawned.is_err() || ready_rx.recv().is_err() {
+        eprintln!(
+            "error: cannot start the bot's thread ({}); its thread-locals may be too large",
+            spawned
+                .err()
+                .map_or("it ended at once".into(), |err| err.to_string())
+        );
         std::process::exit(2);
     }
     (job_tx, ready_rx)

@@ -20,8 +20,10 @@
 //!
 //! A refused call raises `SIGSYS`; the host's handler names the call on
 //! stderr and the process then dies of `SIGSYS`, which the runner reports as
-//! "the sandbox stopped a forbidden system call". If the handler cannot run,
-//! the kernel kills the process with `SIGSYS` all the same.
+//! "the sandbox stopped a forbidden system call". If the handler cannot run
+//! (glibc blocks every signal around the `clone3` that starts a thread or a
+//! process), the kernel kills the process with `SIGSYS` all the same, and
+//! only the runner's message names the cause.
 //!
 //! The sandbox exists on Linux (x86_64 and aarch64). On other systems
 //! [`enter`] does nothing: the rules checker and the counting allocator are
@@ -39,6 +41,20 @@ pub const NO_SANDBOX_ENV: &str = "CHALLENGE_NO_SANDBOX";
 /// Whether the sandbox is to be entered: always, unless [`NO_SANDBOX_ENV`] is `1`.
 pub(crate) fn wanted() -> bool {
     std::env::var_os(NO_SANDBOX_ENV).is_none_or(|value| value != "1")
+}
+
+/// Readies the process for the sandbox; call it before the host starts any
+/// thread. glibc gives each new thread a malloc arena of its own, and
+/// trimming such an arena reads `/proc/sys/vm/overcommit_memory` (found by
+/// running the reference bots under the filter): with one arena for all
+/// threads, memory is only ever returned with `brk` and `munmap`.
+pub(crate) fn prepare() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: mallopt only changes the allocator's settings; no thread but
+    // this one exists yet.
+    unsafe {
+        libc::mallopt(libc::M_ARENA_MAX, 1);
+    }
 }
 
 #[cfg(all(
