@@ -315,7 +315,10 @@ fn install_panic_hook(sandboxed: bool) {
         if sandboxed {
             let thread = std::thread::current();
             let payload = info
-                .payload_as_str()
+                .payload()
+                .downcast_ref::<&str>()
+                .copied()
+                .or_else(|| info.payload().downcast_ref::<String>().map(String::as_str))
                 .unwrap_or("(a panic without a message)");
             match info.location() {
                 Some(at) => eprintln!(
