@@ -5,10 +5,15 @@
 //! what the host adds per move (parsing `position`, replaying the game so the
 //! bot sees its history, the bot thread hand-off, the reply), not the pipes.
 //!
+//! It then measures the OS sandbox's cost: engine start-up (spawn to
+//! `readyok`) and time per move of the same bot with the sandbox and with
+//! the developer switch `CHALLENGE_NO_SANDBOX=1`, alternating, in one run.
+//! The runner never passes that switch on, so it is given through `env`.
+//!
 //! Run: `cargo bench --bench uci_host` (optionally `-- MOVES`, default 4000).
 //! It prints the figures; nothing is asserted.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
@@ -112,4 +117,57 @@ fn main() {
     );
     bot.quit(Duration::from_millis(500));
     echo.quit(Duration::from_millis(500));
+    sandbox_cost(&commands, moves);
+}
+
+/// The bot engine run through `env`, with the sandbox on or off.
+fn via_env(executable: &Path, sandboxed: bool) -> EngineConfig {
+    let switch = if sandboxed { "0" } else { "1" };
+    EngineConfig::new("my_bot", "/usr/bin/env")
+        .arg(format!("{}={switch}", framework::uci::NO_SANDBOX_ENV))
+        .arg(executable.display().to_string())
+}
+
+fn start_up(config: &EngineConfig, times: u32) -> Duration {
+    let start = Instant::now();
+    for _ in 0..times {
+        let engine = Engine::start(config, Duration::from_secs(10)).expect("starts");
+        engine.quit(Duration::from_secs(1));
+    }
+    start.elapsed() / times
+}
+
+fn sandbox_cost(commands: &[String], moves: usize) {
+    let executable = build_my_bot();
+    let (on, off) = (via_env(&executable, true), via_env(&executable, false));
+    let batches = 8;
+    let (mut start_on, mut start_off) = (Duration::ZERO, Duration::ZERO);
+    for _ in 0..batches {
+        start_on += start_up(&on, 10);
+        start_off += start_up(&off, 10);
+    }
+    let mut sandboxed = Engine::start(&on, Duration::from_secs(10)).unwrap();
+    let mut open = Engine::start(&off, Duration::from_secs(10)).unwrap();
+    let (mut move_on, mut move_off) = (Duration::ZERO, Duration::ZERO);
+    for _ in 0..batches {
+        move_on += per_move(&mut sandboxed, commands, moves / batches);
+        move_off += per_move(&mut open, commands, moves / batches);
+    }
+    let n = batches as u32;
+    let ms = |d: Duration| d.as_secs_f64() * 1e3 / f64::from(n);
+    let us = |d: Duration| d.as_secs_f64() * 1e6 / f64::from(n);
+    println!(
+        "sandbox start-up: {:.2} ms with, {:.2} ms without, ratio {:.2}",
+        ms(start_on),
+        ms(start_off),
+        start_on.as_secs_f64() / start_off.as_secs_f64()
+    );
+    println!(
+        "sandbox per move: {:.1} µs with, {:.1} µs without, ratio {:.2}",
+        us(move_on),
+        us(move_off),
+        move_on.as_secs_f64() / move_off.as_secs_f64()
+    );
+    sandboxed.quit(Duration::from_millis(500));
+    open.quit(Duration::from_millis(500));
 }

@@ -108,6 +108,7 @@ impl EngineConfig {
 /// assert_eq!(ExitInfo::Code(86).to_string(), "exit code 86 (memory limit of 256 MiB exceeded)");
 /// assert!(ExitInfo::Code(86).is_memory_limit());
 /// assert_eq!(ExitInfo::Signal(11).to_string(), "signal 11 (SIGSEGV, e.g. a stack overflow)");
+/// assert!(ExitInfo::Signal(31).to_string().contains("the sandbox stopped a forbidden system call"));
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ExitInfo {
@@ -158,6 +159,7 @@ impl fmt::Display for ExitInfo {
                     9 => " (SIGKILL)",
                     11 => " (SIGSEGV, e.g. a stack overflow)",
                     15 => " (SIGTERM)",
+                    31 => " (SIGSYS: the sandbox stopped a forbidden system call)",
                     _ => "",
                 };
                 write!(f, "signal {sig}{name}")
@@ -567,6 +569,8 @@ impl Engine {
         if let Some(dir) = &config.dir {
             cmd.current_dir(dir);
         }
+        // The sandbox's developer switch never reaches an engine the runner starts.
+        cmd.env_remove(framework::uci::NO_SANDBOX_ENV);
         // A terminal's Ctrl-C goes to the whole foreground process group; engines in a
         // group of their own survive it, so the games in progress end as interrupted
         // rather than as crashes.

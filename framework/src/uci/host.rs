@@ -10,6 +10,7 @@ use std::time::{Duration, Instant};
 
 use super::command::{Command, GoParams, PositionParams};
 use super::output::{mark_search_start, send, take_stdout};
+use super::sandbox;
 use crate::bot::Bot;
 use crate::chess::{Board, Color};
 use crate::timer::Timer;
@@ -31,22 +32,31 @@ const UNTIMED_GO_MS: u64 = 10_000;
 ///
 /// `file_name` names the engine in `id name` unless the bot sets [`Bot::NAME`].
 /// This is the whole `main` of a bot engine executable; the kit generates it.
+///
+/// Before the bot is constructed the host closes the OS sandbox around the
+/// process (see [`NO_SANDBOX_ENV`](super::NO_SANDBOX_ENV) for the developer
+/// switch): from then on the process can only think and answer.
 pub fn run<B: Bot + 'static>(file_name: &str) {
-    if let Err(err) = take_stdout() {
-        eprintln!("error: cannot separate the bot's output from the protocol: {err}");
-        std::process::exit(2);
-    }
-    install_panic_hook();
-    super::memory::arm();
-
-    let name = if B::NAME.is_empty() {
-        file_name
-    } else {
-        B::NAME
+    let protocol_fd = match take_stdout() {
+        Ok(fd) => fd,
+        Err(err) => {
+            eprintln!("error: cannot separate the bot's output from the protocol: {err}");
+            std::process::exit(2);
+        }
     };
+    let sandboxed = sandbox::wanted();
+    if sandboxed {
+        sandbox::prepare();
+    }
+    install_panic_hook(sandboxed);
+    super::memory::check_image();
+    let name = engine_name(B::NAME, file_name);
+
     let stop = Arc::new(AtomicBool::new(false));
     let thinking = Arc::new(AtomicBool::new(false));
     let (jobs, ready) = spawn_bot_thread::<B>(stop.clone(), thinking.clone());
+    super::memory::arm();
+    enter_sandbox(sandboxed, protocol_fd);
 
     let mut board = Board::startpos();
     let mut clock_base: Option<u64> = None;
@@ -102,6 +112,67 @@ pub fn run<B: Bot + 'static>(file_name: &str) {
     std::process::exit(0);
 }
 
+/// The longest engine name the host announces in `id name`.
+pub const MAX_NAME_CHARS: usize = 64;
+
+/// The name the engine announces: the bot's [`Bot::NAME`], or its file's name
+/// when that is empty, as one printable line of at most [`MAX_NAME_CHARS`]
+/// characters. A name with control characters or line breaks would inject
+/// protocol lines (`id name x\nbestmove e2e4`); they become `?`, and the
+/// bot's stderr says so.
+///
+/// ```
+/// use framework::uci::engine_name;
+/// assert_eq!(engine_name("", "my_bot"), "my_bot");
+/// assert_eq!(engine_name("Tiny\nbestmove e2e4", "my_bot"), "Tiny?bestmove e2e4");
+/// assert_eq!(engine_name(&"x".repeat(500), "my_bot").chars().count(), 64);
+/// ```
+pub fn engine_name(declared: &str, file_name: &str) -> String {
+    let chosen = if declared.trim().is_empty() {
+        file_name
+    } else {
+        declared
+    };
+    let shown: String = chosen
+        .chars()
+        .map(|c| if is_line_breaking(c) { '?' } else { c })
+        .take(MAX_NAME_CHARS)
+        .collect();
+    let shown = shown.trim().to_string();
+    if shown != chosen {
+        eprintln!(
+            "bot error: the engine name {chosen:?} is not one printable line of at most \
+             {MAX_NAME_CHARS} characters; it is announced as {shown:?}"
+        );
+    }
+    if shown.is_empty() {
+        "bot".to_string()
+    } else {
+        shown
+    }
+}
+
+/// Control characters and the Unicode line and paragraph separators.
+fn is_line_breaking(c: char) -> bool {
+    c.is_control() || matches!(c, '\u{2028}' | '\u{2029}' | '\u{85}')
+}
+
+/// Closes the OS sandbox (or says loudly that it is off). An engine that
+/// cannot be sandboxed does not run the bot at all.
+fn enter_sandbox(sandboxed: bool, protocol_fd: i32) {
+    if !sandboxed {
+        eprintln!(
+            "warning: {}=1: the OS sandbox is off (a developer switch, never used by challenges)",
+            sandbox::NO_SANDBOX_ENV
+        );
+        return;
+    }
+    if let Err(err) = sandbox::enter(protocol_fd) {
+        eprintln!("error: cannot enter the OS sandbox, so the bot does not run: {err}");
+        std::process::exit(2);
+    }
+}
+
 enum Job {
     Construct,
     NewGame,
@@ -118,6 +189,9 @@ fn spawn_bot_thread<B: Bot + 'static>(
         .name("bot".into())
         .stack_size(BOT_STACK_BYTES)
         .spawn(move || {
+            // The thread is set up (its signal stack, its name, glibc's
+            // per-thread registrations): the sandbox may close.
+            let _ = ready_tx.send(());
             let mut bot: Option<B> = None;
             for job in job_rx {
                 match job {
@@ -150,8 +224,13 @@ fn spawn_bot_thread<B: Bot + 'static>(
                 }
             }
         });
-    if let Err(err) = spawned {
-        eprintln!("error: cannot start the bot's thread: {err}");
+    if spawned.is_err() || ready_rx.recv().is_err() {
+        eprintln!(
+            "error: cannot start the bot's thread ({}); its thread-locals may be too large",
+            spawned
+                .err()
+                .map_or("it ended at once".into(), |err| err.to_string())
+        );
         std::process::exit(2);
     }
     (job_tx, ready_rx)
@@ -226,10 +305,31 @@ fn timer_for(go: &GoParams, us: Color, clock_base: &mut Option<u64>) -> Timer {
 
 /// A panicking bot ends its process at once, with the panic message on
 /// stderr: a bot thread that died quietly would leave the client waiting.
-fn install_panic_hook() {
+///
+/// Inside the sandbox the message is written here rather than by the
+/// standard hook, which would open the executable to print a backtrace when
+/// `RUST_BACKTRACE` is set, and be stopped by the sandbox for it.
+fn install_panic_hook(sandboxed: bool) {
     let default_hook = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
-        default_hook(info);
+        if sandboxed {
+            let thread = std::thread::current();
+            let payload = info
+                .payload()
+                .downcast_ref::<&str>()
+                .copied()
+                .or_else(|| info.payload().downcast_ref::<String>().map(String::as_str))
+                .unwrap_or("(a panic without a message)");
+            match info.location() {
+                Some(at) => eprintln!(
+                    "thread '{}' panicked at {at}:\n{payload}",
+                    thread.name().unwrap_or("<unnamed>")
+                ),
+                None => eprintln!("thread panicked:\n{payload}"),
+            }
+        } else {
+            default_hook(info);
+        }
         eprintln!("bot error: the bot panicked; the engine exits");
         std::process::exit(101);
     }));

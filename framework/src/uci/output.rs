@@ -20,17 +20,30 @@ struct Channel {
 static CHANNEL: OnceLock<Channel> = OnceLock::new();
 
 /// Takes over the process's stdout for the protocol. Called once, first
-/// thing, by the host.
-pub(crate) fn take_stdout() -> std::io::Result<()> {
+/// thing, by the host. Returns the protocol's descriptor (the sandbox keeps
+/// it open).
+pub(crate) fn take_stdout() -> std::io::Result<i32> {
     std::io::stdout().flush()?;
     let protocol = redirect_stdout_to_stderr()?;
+    let fd = raw_fd(&protocol);
     let channel = Channel {
         out: Mutex::new(LineWriter::new(protocol)),
         search_start: Mutex::new(Instant::now()),
     };
     // A second call keeps the first channel: the redirection is already done.
     let _ = CHANNEL.set(channel);
-    Ok(())
+    Ok(fd)
+}
+
+#[cfg(unix)]
+fn raw_fd(file: &File) -> i32 {
+    use std::os::fd::AsRawFd;
+    file.as_raw_fd()
+}
+
+#[cfg(not(unix))]
+fn raw_fd(_file: &File) -> i32 {
+    -1
 }
 
 #[cfg(unix)]
