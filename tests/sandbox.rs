@@ -247,6 +247,27 @@ fn the_memory_limit_still_reports_itself_under_the_sandbox() {
 }
 
 #[test]
+fn the_environment_of_the_runner_never_reaches_the_bot() {
+    let executable = build_unchecked("reads_environment");
+    let mut engine =
+        Engine::start_with_env(&executable, &[("CHALLENGE_STORE", "postgres://secret")]);
+    engine.send("uci");
+    engine.send("position startpos");
+    engine.send("go movetime 50");
+    assert!(
+        engine.read_until("bestmove", SHORT).is_some(),
+        "no bestmove"
+    );
+    engine.send("quit");
+    engine.wait_exit(SHORT).expect("exits");
+    let stderr = engine.stderr();
+    assert!(
+        stderr.contains("environment seen by the bot: []"),
+        "{stderr}"
+    );
+}
+
+#[test]
 fn a_name_with_line_breaks_cannot_inject_protocol_lines() {
     let mut engine = Engine::start(&build(test_bot("injects_name")));
     engine.send("uci");

@@ -57,7 +57,14 @@ pub struct Engine {
 
 impl Engine {
     pub fn start(executable: &Path) -> Engine {
+        Engine::start_with_env(executable, &[])
+    }
+
+    /// Starts the engine with `env` added to the test's own environment.
+    #[allow(dead_code)]
+    pub fn start_with_env(executable: &Path, env: &[(&str, &str)]) -> Engine {
         let mut child = Command::new(executable)
+            .envs(env.iter().copied())
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())

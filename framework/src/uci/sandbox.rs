@@ -48,12 +48,27 @@ pub(crate) fn wanted() -> bool {
 /// trimming such an arena reads `/proc/sys/vm/overcommit_memory` (found by
 /// running the reference bots under the filter): with one arena for all
 /// threads, memory is only ever returned with `brk` and `munmap`.
+///
+/// It also empties the environment: whatever the runner's machine keeps
+/// there (a store's connection string, tokens) is no business of the bot's,
+/// and the environment is readable from memory without a system call the
+/// filter could stop.
 pub(crate) fn prepare() {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
     // SAFETY: mallopt only changes the allocator's settings; no thread but
     // this one exists yet.
     unsafe {
         libc::mallopt(libc::M_ARENA_MAX, 1);
+    }
+    clear_environment();
+}
+
+fn clear_environment() {
+    let names: Vec<std::ffi::OsString> = std::env::vars_os().map(|(name, _)| name).collect();
+    for name in names {
+        // SAFETY: no thread but this one exists yet (see `prepare`), so no
+        // other code reads the environment while it changes.
+        unsafe { std::env::remove_var(name) };
     }
 }
 
