@@ -11,12 +11,7 @@ use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 
-// The root package is a binary; the module depends on nothing else in it.
-#[allow(dead_code)]
-#[path = "../src/challenge/ratings.rs"]
-mod ratings;
-
-use ratings::{Model, RatingOptions, fit, synthetic_games, wide_field_games};
+use kit::challenge::ratings::{self, Model, RatingOptions, fit, synthetic_games, wide_field_games};
 
 const PLAYERS: usize = 600;
 const GAMES: usize = 30_000;
