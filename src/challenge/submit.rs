@@ -170,8 +170,12 @@ pub fn submit(dir: &Path, args: Submission<'_>) -> Result<Submitted> {
 /// position and what went wrong.
 pub fn smoke_test(name: &str, executable: &Path) -> Result<()> {
     let config = EngineConfig::new(name, executable);
-    let mut engine = Engine::start(&config, Duration::from_secs(10))
-        .map_err(|err| anyhow::anyhow!("the engine does not start: {err}"))?;
+    let mut engine = Engine::start(&config, Duration::from_secs(10)).map_err(|err| {
+        anyhow::anyhow!(
+            "the engine does not start: {err}{}",
+            lines_hint(err.stderr_tail())
+        )
+    })?;
     let result = smoke_positions(&mut engine);
     if result.is_err() {
         engine.kill();
@@ -234,7 +238,10 @@ fn fault(engine: &mut Engine, what: &str, err: EngineError, doing: &str) -> anyh
 }
 
 fn stderr_hint(engine: &Engine) -> String {
-    let tail = engine.stderr_tail();
+    lines_hint(&engine.stderr_tail())
+}
+
+fn lines_hint(tail: &[String]) -> String {
     if tail.is_empty() {
         String::new()
     } else {

@@ -216,7 +216,21 @@ pub enum EngineError {
         expected: &'static str,
         /// How it ended.
         exit: ExitInfo,
+        /// Its last stderr lines (bounded as [`Engine::stderr_tail`]): an engine that dies
+        /// before it is handed out, during the handshake, has no other record of its last
+        /// words.
+        stderr: Vec<String>,
     },
+}
+
+impl EngineError {
+    /// The engine's last stderr lines, when the error carries them (a death).
+    pub fn stderr_tail(&self) -> &[String] {
+        match self {
+            EngineError::Died { stderr, .. } => stderr,
+            _ => &[],
+        }
+    }
 }
 
 /// A score from an `info` line, from the point of view of the side to move.
@@ -856,6 +870,7 @@ impl Engine {
             name: self.name.clone(),
             expected,
             exit,
+            stderr: self.stderr_tail(),
         }
     }
 

@@ -450,7 +450,7 @@ fn prepare(
                     side,
                     termination: Termination::FailedStart,
                     detail: format!("{who} failed to start: {err}"),
-                    stderr: Vec::new(),
+                    stderr: err.stderr_tail().to_vec(),
                     restart: true,
                 });
             }

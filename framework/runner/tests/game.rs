@@ -138,6 +138,18 @@ fn crash_reports_keep_the_engines_last_stderr_lines() {
 }
 
 #[test]
+fn an_engine_that_dies_during_the_handshake_keeps_its_last_words() {
+    let record = fault_game("nostart", 1, true);
+    assert_eq!(record.termination, Termination::FailedStart);
+    assert_eq!(
+        record.stderr,
+        ["bot error: refusing to start"],
+        "{}",
+        record.detail
+    );
+}
+
+#[test]
 fn a_nonexistent_command_is_a_failed_start() {
     let ghost = Player::new(
         runner::EngineConfig::new("ghost", "/nonexistent/engine"),
