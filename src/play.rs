@@ -8,8 +8,10 @@ use anyhow::{Context, Result};
 use framework::chess::{Board, Color, Move, Outcome, PieceType, Square};
 use framework::notation::parse_san;
 use framework::notation::pgn::{GameResult, PgnGame, pgn_date, write_game};
+use framework::uci::CONSTRUCTION_LIMIT;
 use runner::{
-    Clock, Engine, EngineConfig, GameSettings, MoveRequest, NoMove, TimeControl, ask_move,
+    Clock, Engine, EngineConfig, GameSettings, MoveRequest, NoMove, Termination, TimeControl,
+    ask_move,
 };
 
 use crate::bots::{self, LimitPolicy};
@@ -89,7 +91,12 @@ pub fn play(args: PlayOptions) -> Result<()> {
     println!(
         "Type moves in SAN (Nf3, exd5, O-O, e8=Q) or UCI (g1f3); also: undo, flip, resign, help, quit."
     );
-    let ending = game.play(&mut engine, &bot_name);
+    // Construction is timed in every game, as in `match` and `run`: past the
+    // limit the bot forfeits before the first move.
+    let ending = match construction_breach(&engine, &bot_name, human) {
+        Some(ending) => ending,
+        None => game.play(&mut engine, &bot_name),
+    };
     let _ = engine.quit(Duration::from_millis(500));
 
     game.show();
@@ -107,6 +114,29 @@ pub fn play(args: PlayOptions) -> Result<()> {
         .with_context(|| format!("cannot save the game to {}", path.display()))?;
     println!("Game saved to {}", path.display());
     Ok(())
+}
+
+/// The forfeit of a bot whose construction took past the limit: the wait for
+/// `readyok` bounds it from above, and the host's own breach report counts too.
+fn construction_breach(engine: &Engine, bot_name: &str, human: Color) -> Option<Ending> {
+    let waited = engine.ready_wait();
+    let report = engine.breach_report();
+    if waited <= CONSTRUCTION_LIMIT && report.is_none() {
+        return None;
+    }
+    let mut reason = format!(
+        "{bot_name} took {:.3}s to get ready, past the construction limit of {}s: it forfeits",
+        waited.as_secs_f64(),
+        CONSTRUCTION_LIMIT.as_secs()
+    );
+    if let Some(report) = report {
+        reason.push_str(&format!(" (the engine reported: {report})"));
+    }
+    Some(Ending {
+        result: win_for(human),
+        reason,
+        termination: Termination::ConstructionLimit.tag(),
+    })
 }
 
 fn default_opponent() -> String {
