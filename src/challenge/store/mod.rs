@@ -11,8 +11,8 @@ mod sqlite;
 mod types;
 
 pub use postgres::{
-    DEFAULT_LEASE, KIT_VERSION, NewWorker, PG_SCHEMA_VERSION, PostgresStore, WorkerInfo,
-    is_postgres_url, redacted_url,
+    Copied, DEFAULT_LEASE, KIT_VERSION, LeaseLost, NewWorker, PG_SCHEMA_VERSION, PostgresStore,
+    WorkerInfo, is_postgres_url, redacted_url,
 };
 pub use sqlite::{DB_FILE, SCHEMA_VERSION, SqliteStore};
 pub use types::*;

@@ -202,6 +202,26 @@ pub struct NewWorker<'a> {
     pub threads: u32,
 }
 
+/// Why [`Store::record`] refused a result: the slot's lease ran out and another worker
+/// claimed it (or it was released), so that worker's game is the one that counts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LeaseLost {
+    /// The slot.
+    pub slot: SlotId,
+}
+
+impl std::fmt::Display for LeaseLost {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "the lease on slot {} was taken over by another worker (this one was silent for longer than its lease); this result was not stored, the other worker's game counts",
+            self.slot
+        )
+    }
+}
+
+impl std::error::Error for LeaseLost {}
+
 /// A challenge in a PostgreSQL database.
 pub struct PostgresStore {
     /// In a cell: the trait's read methods take `&self`, a query needs the connection
@@ -1056,9 +1076,7 @@ fn record_leased(client: &mut Client, claim: &Claim, token: i64, game: &NewGame)
         &[&slot.0, &token],
     )?;
     if leased.is_none() {
-        bail!(
-            "the lease on slot {slot} was taken over by another worker (this one was silent for longer than its lease); its result was not stored, and the game is played by the other"
-        );
+        return Err(LeaseLost { slot }.into());
     }
     let id: i64 = tx
         .query_one(
@@ -1121,4 +1139,227 @@ fn query_opt(
     params: &[&(dyn postgres::types::ToSql + Sync)],
 ) -> Result<Option<Row>> {
     store.with_reader(|client| Ok(client.query_opt(sql, params)?))
+}
+
+/// What `challenge migrate` copied.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Copied {
+    /// Entries.
+    pub entries: usize,
+    /// Versions (with their sources).
+    pub versions: usize,
+    /// Tournaments (with their schedules).
+    pub tournaments: usize,
+    /// Games.
+    pub games: usize,
+}
+
+/// How a column is read from SQLite and written to PostgreSQL.
+#[derive(Clone, Copy)]
+enum Kind {
+    Int,
+    Text,
+    Bool,
+}
+
+/// The tables in the order their references need, each with its columns (SQLite's
+/// schema, [`super::sqlite`]); `slots.game_id` is set once the games are in.
+const TABLES: [(&str, &[(&str, Kind)]); 7] = [
+    (
+        "entries",
+        &[
+            ("id", Kind::Int),
+            ("name", Kind::Text),
+            ("author", Kind::Text),
+            ("withdrawn", Kind::Bool),
+            ("created", Kind::Text),
+        ],
+    ),
+    (
+        "versions",
+        &[
+            ("id", Kind::Int),
+            ("entry_id", Kind::Int),
+            ("number", Kind::Int),
+            ("hash", Kind::Text),
+            ("source", Kind::Text),
+            ("file_name", Kind::Text),
+            ("tokens", Kind::Int),
+            ("debug_tokens", Kind::Int),
+            ("submitted", Kind::Text),
+        ],
+    ),
+    (
+        "tournaments",
+        &[
+            ("id", Kind::Int),
+            ("format", Kind::Text),
+            ("pairs", Kind::Int),
+            ("rounds", Kind::Int),
+            ("time_control", Kind::Text),
+            ("openings", Kind::Text),
+            ("finished", Kind::Bool),
+            ("created", Kind::Text),
+            ("rules", Kind::Text),
+        ],
+    ),
+    (
+        "participants",
+        &[
+            ("tournament_id", Kind::Int),
+            ("entry_id", Kind::Int),
+            ("seed", Kind::Int),
+        ],
+    ),
+    (
+        "slots",
+        &[
+            ("id", Kind::Int),
+            ("tournament_id", Kind::Int),
+            ("round", Kind::Int),
+            ("pair", Kind::Int),
+            ("game_in_pair", Kind::Int),
+            ("white_entry", Kind::Int),
+            ("black_entry", Kind::Int),
+            ("opening", Kind::Int),
+            ("cancelled", Kind::Bool),
+        ],
+    ),
+    (
+        "byes",
+        &[
+            ("tournament_id", Kind::Int),
+            ("round", Kind::Int),
+            ("entry_id", Kind::Int),
+        ],
+    ),
+    (
+        "games",
+        &[
+            ("id", Kind::Int),
+            ("tournament_id", Kind::Int),
+            ("slot_id", Kind::Int),
+            ("white_version", Kind::Int),
+            ("black_version", Kind::Int),
+            ("result", Kind::Text),
+            ("termination", Kind::Text),
+            ("faulty", Kind::Text),
+            ("detail", Kind::Text),
+            ("plies", Kind::Int),
+            ("pgn", Kind::Text),
+            ("finished", Kind::Text),
+        ],
+    ),
+];
+
+/// One SQLite value as the PostgreSQL column wants it.
+#[derive(Debug)]
+enum Cell {
+    Int(Option<i64>),
+    Text(Option<String>),
+    Bool(bool),
+}
+
+impl Cell {
+    fn read(row: &rusqlite::Row<'_>, i: usize, kind: Kind, column: &str) -> Result<Cell> {
+        use rusqlite::types::Value;
+        let value: Value = row.get(i)?;
+        Ok(match (kind, value) {
+            (Kind::Int, Value::Integer(n)) => Cell::Int(Some(n)),
+            (Kind::Int, Value::Null) => Cell::Int(None),
+            (Kind::Text, Value::Text(s)) => Cell::Text(Some(s)),
+            (Kind::Text, Value::Null) => Cell::Text(None),
+            (Kind::Bool, Value::Integer(n)) => Cell::Bool(n != 0),
+            (_, other) => bail!("column {column} holds {other:?}, which this kit did not write"),
+        })
+    }
+
+    fn param(&self) -> &(dyn postgres::types::ToSql + Sync) {
+        match self {
+            Cell::Int(n) => n,
+            Cell::Text(s) => s,
+            Cell::Bool(b) => b,
+        }
+    }
+}
+
+impl PostgresStore {
+    /// Copies the challenge in the SQLite directory `dir` (brought up to date first) into
+    /// this store, which must be empty: every row of every table with its id, in one
+    /// transaction. Tournaments copied are taken to be played by this kit's version.
+    pub fn import_sqlite(&mut self, dir: &std::path::Path) -> Result<Copied> {
+        drop(super::SqliteStore::open(dir)?);
+        let path = dir.join(super::DB_FILE);
+        let source = rusqlite::Connection::open_with_flags(
+            &path,
+            rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY,
+        )
+        .with_context(|| format!("cannot read {}", path.display()))?;
+        if !self.is_empty()? {
+            bail!(
+                "the store {} already holds a challenge: migrate into an empty database (`createdb NAME`)",
+                self.shown
+            );
+        }
+        let mut tx = self.client.get_mut().transaction()?;
+        let mut counts = HashMap::new();
+        for (table, columns) in TABLES {
+            let copied = copy_table(&source, &mut tx, table, columns)
+                .with_context(|| format!("cannot copy the table {table}"))?;
+            counts.insert(table, copied);
+        }
+        let mut read = source.prepare("SELECT id, game_id FROM slots WHERE game_id IS NOT NULL")?;
+        let played = read.query_map([], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, i64>(1)?)))?;
+        let mark = tx.prepare("UPDATE slots SET game_id = $2 WHERE id = $1")?;
+        for pair in played {
+            let (slot, game) = pair?;
+            tx.execute(&mark, &[&slot, &game])?;
+        }
+        tx.execute("UPDATE tournaments SET kit_version = $1", &[&KIT_VERSION])?;
+        for table in ["entries", "versions", "tournaments", "slots", "games"] {
+            tx.batch_execute(&format!(
+                "SELECT setval(pg_get_serial_sequence('{table}', 'id'), COALESCE((SELECT MAX(id) FROM {table}), 0) + 1, false)"
+            ))?;
+        }
+        tx.commit()?;
+        Ok(Copied {
+            entries: counts["entries"],
+            versions: counts["versions"],
+            tournaments: counts["tournaments"],
+            games: counts["games"],
+        })
+    }
+}
+
+fn copy_table(
+    source: &rusqlite::Connection,
+    tx: &mut postgres::Transaction<'_>,
+    table: &str,
+    columns: &[(&str, Kind)],
+) -> Result<usize> {
+    let names: Vec<&str> = columns.iter().map(|(name, _)| *name).collect();
+    let placeholders: Vec<String> = (1..=columns.len()).map(|i| format!("${i}")).collect();
+    let insert = tx.prepare(&format!(
+        "INSERT INTO {table} ({}) VALUES ({})",
+        names.join(", "),
+        placeholders.join(", ")
+    ))?;
+    let mut read = source.prepare(&format!(
+        "SELECT {} FROM {table} ORDER BY rowid",
+        names.join(", ")
+    ))?;
+    let mut rows = read.query([])?;
+    let mut copied = 0;
+    while let Some(row) = rows.next()? {
+        let cells = columns
+            .iter()
+            .enumerate()
+            .map(|(i, (name, kind))| Cell::read(row, i, *kind, name))
+            .collect::<Result<Vec<Cell>>>()?;
+        let params: Vec<&(dyn postgres::types::ToSql + Sync)> =
+            cells.iter().map(Cell::param).collect();
+        tx.execute(&insert, &params)?;
+        copied += 1;
+    }
+    Ok(copied)
 }
