@@ -119,6 +119,7 @@ pub fn work(
         host: &host_name(),
         cores: u32::try_from(cores).unwrap_or(u32::MAX),
         threads: u32::try_from(options.threads).unwrap_or(u32::MAX),
+        lease: options.lease,
     })?;
     let shared = Shared {
         options,

@@ -49,11 +49,12 @@ pub fn run(args: &Args) -> Result<()> {
     Ok(())
 }
 
-/// `running`, `stopped`, or `silent 5m` for one that stopped reporting in.
+/// `running`, `stopped`, or `silent 5m` for one that stopped reporting in (it reports
+/// every third of its lease).
 fn state(w: &WorkerInfo) -> String {
     if w.stopped {
         "stopped".into()
-    } else if w.seen_ago > 120.0 {
+    } else if w.seen_ago > w.lease_seconds {
         format!("silent {}", ago(w.seen_ago))
     } else {
         "running".into()

@@ -140,6 +140,7 @@ CREATE TABLE workers (
     host TEXT NOT NULL,
     cores BIGINT NOT NULL,
     threads BIGINT NOT NULL,
+    lease_seconds FLOAT8 NOT NULL,
     kit_version TEXT NOT NULL,
     started TIMESTAMPTZ NOT NULL DEFAULT now(),
     last_seen TIMESTAMPTZ NOT NULL DEFAULT now(),
@@ -177,6 +178,9 @@ pub struct WorkerInfo {
     pub kit_version: String,
     /// Seconds since it last reported.
     pub seen_ago: f64,
+    /// Its lease in seconds: it reports in every third of it, so one silent for longer
+    /// has stopped or lost the store.
+    pub lease_seconds: f64,
     /// Seconds since it started.
     pub running_for: f64,
     /// Whether it said goodbye.
@@ -200,6 +204,8 @@ pub struct NewWorker<'a> {
     pub cores: u32,
     /// Games it plays at once.
     pub threads: u32,
+    /// Its lease (it reports in every third of it).
+    pub lease: Duration,
 }
 
 /// Why [`Store::record`] refused a result: the slot's lease ran out and another worker
@@ -379,16 +385,18 @@ impl PostgresStore {
     /// Announces (or re-announces) a worker under its name.
     pub fn register_worker(&mut self, worker: &NewWorker<'_>) -> Result<()> {
         self.client.get_mut().execute(
-            "INSERT INTO workers (name, host, cores, threads, kit_version)
-             VALUES ($1, $2, $3, $4, $5)
+            "INSERT INTO workers (name, host, cores, threads, kit_version, lease_seconds)
+             VALUES ($1, $2, $3, $4, $5, $6)
              ON CONFLICT (name) DO UPDATE SET host = $2, cores = $3, threads = $4,
-                 kit_version = $5, started = now(), last_seen = now(), stopped = NULL",
+                 kit_version = $5, lease_seconds = $6, started = now(), last_seen = now(),
+                 stopped = NULL",
             &[
                 &worker.name,
                 &worker.host,
                 &i64::from(worker.cores),
                 &i64::from(worker.threads),
                 &KIT_VERSION,
+                &worker.lease.as_secs_f64(),
             ],
         )?;
         Ok(())
@@ -422,6 +430,7 @@ impl PostgresStore {
                     (SELECT COUNT(*) FROM games g WHERE g.worker = w.name),
                     (SELECT COUNT(*) FROM games g WHERE g.worker = w.name
                         AND g.recorded_at > now() - interval '1 hour'),
+                    w.lease_seconds,
                     ARRAY(SELECT we.name || ' - ' || be.name FROM slots s
                           JOIN entries we ON we.id = s.white_entry
                           JOIN entries be ON be.id = s.black_entry
@@ -443,7 +452,8 @@ impl PostgresStore {
                     stopped: r.try_get(7)?,
                     games: u64::try_from(r.try_get::<_, i64>(8)?)?,
                     games_last_hour: u64::try_from(r.try_get::<_, i64>(9)?)?,
-                    playing: r.try_get(10)?,
+                    lease_seconds: r.try_get(10)?,
+                    playing: r.try_get(11)?,
                 })
             })
             .collect()
