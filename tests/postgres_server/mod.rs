@@ -24,6 +24,7 @@ pub struct PgServer {
     port: u16,
     user: Option<String>,
     databases: AtomicUsize,
+    durable: bool,
 }
 
 /// The directory of `initdb`, `pg_ctl` and `postgres`, if PostgreSQL is installed.
@@ -74,8 +75,20 @@ fn describe(output: &Output) -> String {
 }
 
 impl PgServer {
-    /// Starts a server, or says why it cannot and returns `None` (outside CI).
+    /// Starts a server, or says why it cannot and returns `None` (outside CI). Its
+    /// commits are not flushed to disk (`fsync=off`): the tests are about what workers
+    /// see, not about power cuts.
     pub fn start(label: &str) -> Option<PgServer> {
+        PgServer::start_with(label, false)
+    }
+
+    /// A server with PostgreSQL's default durability (every commit flushed), as in
+    /// production: for benchmarks.
+    pub fn start_durable(label: &str) -> Option<PgServer> {
+        PgServer::start_with(label, true)
+    }
+
+    fn start_with(label: &str, durable: bool) -> Option<PgServer> {
         let Some(bin) = find_bin() else {
             let why = "PostgreSQL is not installed (no /usr/lib/postgresql/*/bin/initdb; set PG_BIN or `apt-get install postgresql`)";
             assert!(
@@ -114,6 +127,7 @@ impl PgServer {
             port: free_port(),
             user,
             databases: AtomicUsize::new(0),
+            durable,
         };
         server.init_and_start();
         Some(server)
@@ -167,9 +181,10 @@ impl PgServer {
             .arg(self.dir.join("server.log"))
             .arg("-o")
             .arg(format!(
-                "-p {} -k {} -c listen_addresses=127.0.0.1 -c max_connections=200 -c fsync=off",
+                "-p {} -k {} -c listen_addresses=127.0.0.1 -c max_connections=200{}",
                 self.port,
-                self.dir.display()
+                self.dir.display(),
+                if self.durable { "" } else { " -c fsync=off" }
             ))
             .args(["-w", "-t", "60", "start"]);
         self.run(start, "pg_ctl start");
