@@ -69,7 +69,8 @@ fn ago(seconds: f64) -> String {
     }
 }
 
-/// Games per hour over the last hour (or since the worker started, if later).
+/// Games per hour over the last hour of its run (or since it started, if later; at
+/// least a minute, so a fresh worker's first game does not read as a huge rate).
 fn per_hour(w: &WorkerInfo) -> f64 {
     let window = w.running_for.clamp(60.0, 3600.0);
     w.games_last_hour as f64 * 3600.0 / window

@@ -181,7 +181,7 @@ pub struct WorkerInfo {
     /// Its lease in seconds: it reports in every third of it, so one silent for longer
     /// has stopped or lost the store.
     pub lease_seconds: f64,
-    /// Seconds since it started.
+    /// Seconds it has been running (until it stopped).
     pub running_for: f64,
     /// Whether it said goodbye.
     pub stopped: bool,
@@ -189,7 +189,7 @@ pub struct WorkerInfo {
     pub playing: Vec<String>,
     /// Games it stored in all.
     pub games: u64,
-    /// Games it stored in the last hour.
+    /// Games it stored in the last hour of its run (since it started, if later).
     pub games_last_hour: u64,
 }
 
@@ -425,11 +425,12 @@ impl PostgresStore {
         let rows = self.client.get_mut().query(
             "SELECT w.name, w.host, w.cores, w.threads, w.kit_version,
                     EXTRACT(EPOCH FROM now() - w.last_seen)::float8,
-                    EXTRACT(EPOCH FROM now() - w.started)::float8,
+                    EXTRACT(EPOCH FROM COALESCE(w.stopped, now()) - w.started)::float8,
                     w.stopped IS NOT NULL,
                     (SELECT COUNT(*) FROM games g WHERE g.worker = w.name),
                     (SELECT COUNT(*) FROM games g WHERE g.worker = w.name
-                        AND g.recorded_at > now() - interval '1 hour'),
+                        AND g.recorded_at >= GREATEST(w.started,
+                            COALESCE(w.stopped, now()) - interval '1 hour')),
                     w.lease_seconds,
                     ARRAY(SELECT we.name || ' - ' || be.name FROM slots s
                           JOIN entries we ON we.id = s.white_entry
