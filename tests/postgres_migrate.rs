@@ -74,6 +74,17 @@ fn the_fixture_migrates_with_every_game_and_only_into_an_empty_store() {
         "{said}"
     );
     assert_same_challenge(&dir, &url, &tmp);
+    // The store can come from the environment instead of `--store`.
+    let from_env = command()
+        .args(["standings", "--json"])
+        .env("CHALLENGE_STORE", &url)
+        .output()
+        .unwrap();
+    assert!(from_env.status.success(), "{}", text(&from_env));
+    assert_eq!(
+        String::from_utf8_lossy(&from_env.stdout),
+        ok(&dir, &["standings", "--json"])
+    );
 
     // A second copy into the same store is refused and changes nothing.
     let again = migrate(&dir, &url);

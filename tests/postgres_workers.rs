@@ -349,3 +349,56 @@ fn workers_survive_a_kill_and_match_a_local_run() {
             .contains("captures")
     );
 }
+
+#[test]
+fn a_swiss_tournament_run_on_postgres_pairs_its_rounds_as_on_sqlite() {
+    let Some(server) = PgServer::start("swiss") else {
+        return;
+    };
+    let tmp = TempDir::new("pg-swiss");
+    let dir = tmp.challenge();
+    let url = server.database("swiss");
+    let swiss = [
+        "run",
+        "--format",
+        "swiss",
+        "--rounds",
+        "3",
+        "--tc",
+        "60+1",
+        "--maxmoves",
+        "20",
+        "-j",
+        "2",
+    ];
+    for (bot, name) in &BOTS[..3] {
+        ok(
+            &dir,
+            &["submit", kit_bot(bot).to_str().unwrap(), "--name", name],
+        );
+        ok_store(
+            &url,
+            &["submit", kit_bot(bot).to_str().unwrap(), "--name", name],
+        );
+    }
+    ok(&dir, &swiss);
+    // `run --store` schedules and plays here as a worker; the rounds after the first are
+    // paired by the worker that finds the round done.
+    ok_store(&url, &swiss);
+    let mut db = pg(&url);
+    assert_eq!(count(&mut db, "SELECT COUNT(*) FROM byes"), 3);
+    assert_eq!(
+        count(&mut db, "SELECT COUNT(*) FROM tournaments WHERE finished"),
+        1
+    );
+    let mut results: Results = Vec::new();
+    for row in db.query(RESULTS_SQL, &[]).unwrap() {
+        results.push((row.get(0), row.get(1), row.get(2), row.get(3)));
+    }
+    assert_eq!(results.len(), 6);
+    assert_eq!(results, sqlite_results(&dir));
+    assert_eq!(
+        rows(&ok_store(&url, &["standings", "--json"])),
+        rows(&ok(&dir, &["standings", "--json"]))
+    );
+}

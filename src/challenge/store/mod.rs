@@ -81,7 +81,7 @@ pub fn open_store(location: &StoreLocation, access: Access) -> Result<Box<dyn St
 ///
 /// Claiming and recording are separate steps so that a backend shared by workers on many
 /// machines can lease a slot to one worker ([`Claim::worker`]) until it records the game
-/// or releases it (a server backend would also let an expired lease go back to the pool).
+/// or releases it ([`PostgresStore`] also lets an expired lease go back to the pool).
 pub trait Store {
     /// Where the records are, for messages (a directory, a URL).
     fn location(&self) -> String;

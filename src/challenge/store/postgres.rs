@@ -1002,6 +1002,8 @@ impl Store for PostgresStore {
              WHERE id IN (SELECT id FROM slots
                           WHERE tournament_id = $1 AND game_id IS NULL AND NOT cancelled
                             AND (lease_expires IS NULL OR lease_expires < now())
+                            AND white_entry NOT IN (SELECT id FROM entries WHERE withdrawn)
+                            AND black_entry NOT IN (SELECT id FROM entries WHERE withdrawn)
                           ORDER BY id LIMIT $3 FOR UPDATE SKIP LOCKED)
              RETURNING {SLOT_COLUMNS}, lease_token"
         );
