@@ -255,6 +255,14 @@ fn workers_survive_a_kill_and_match_a_local_run() {
         listing.contains("w1") && listing.contains("w2") && listing.contains("w3"),
         "{listing}"
     );
+    // The store drops every worker's connection (as a restart or a network cut would):
+    // they reconnect and go on.
+    db.execute(
+        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+         WHERE datname = current_database() AND pid <> pg_backend_pid()",
+        &[],
+    )
+    .unwrap();
     let deadline = Instant::now() + Duration::from_secs(300);
     for worker in &mut others {
         let status = worker.wait(deadline);
@@ -266,6 +274,14 @@ fn workers_survive_a_kill_and_match_a_local_run() {
         );
     }
     let logs: String = others.iter().map(Worker::log).collect();
+    for worker in &others {
+        assert!(
+            worker.log().contains("reconnected"),
+            "{}:\n{}",
+            worker.name,
+            worker.log()
+        );
+    }
 
     // Every scheduled game is stored exactly once; the lost one by another worker, after
     // the killed one's lease ran out.

@@ -24,7 +24,7 @@ use runner::{Engine, EngineConfig, Opening, Player, play_game};
 
 use super::store::{
     Claim, EntryId, LeaseLost, NewWorker, PostgresStore, SlotState, Store, Tournament,
-    TournamentId, Version, VersionId,
+    TournamentId, Version, VersionId, is_connection_lost,
 };
 use super::submit::materialize;
 use super::tournament::{advance, new_game};
@@ -156,10 +156,17 @@ pub fn work(
         while let Err(mpsc::RecvTimeoutError::Timeout) = done.recv_timeout(options.lease / 3) {
             if let Err(err) = store.worker_seen(&options.name) {
                 eprintln!("warning: cannot report in to {}: {err:#}", store.location());
+                if is_connection_lost(&err) {
+                    let _ = store.reopen();
+                }
             }
         }
     });
-    let _ = store.worker_stopped(&options.name);
+    if store.worker_stopped(&options.name).is_err() {
+        let _ = store
+            .reopen()
+            .and_then(|()| store.worker_stopped(&options.name));
+    }
     if let Some(err) = shared
         .failure
         .into_inner()
@@ -202,18 +209,41 @@ impl<'a> GameThread<'a> {
     fn run(&mut self) -> Result<()> {
         let options = self.shared.options;
         while !self.shared.stop.load(Ordering::Relaxed) {
-            let turn = match self.store.unfinished_tournament()? {
-                Some(t) => self.turn(&t)?,
-                None if options.wait => Turn::Wait,
-                None => Turn::Done,
+            let turn = match self.store.unfinished_tournament() {
+                Ok(Some(t)) => self.turn(&t),
+                Ok(None) if options.wait => Ok(Turn::Wait),
+                Ok(None) => Ok(Turn::Done),
+                Err(err) => Err(err),
             };
             match turn {
-                Turn::Played => {}
-                Turn::Wait => std::thread::sleep(options.poll),
-                Turn::Done => break,
+                Ok(Turn::Played) => {}
+                Ok(Turn::Wait) => std::thread::sleep(options.poll),
+                Ok(Turn::Done) => break,
+                Err(err) if is_connection_lost(&err) => self.reconnect(&err),
+                Err(err) => return Err(err),
             }
         }
         Ok(())
+    }
+
+    /// After losing the store: reconnects, waiting longer after each failure (up to 30 s),
+    /// until it is back or the worker is stopped. A game in play when the store was lost
+    /// goes back to the pool when its lease runs out.
+    fn reconnect(&mut self, err: &anyhow::Error) {
+        let name = &self.shared.options.name;
+        eprintln!("{name}: lost the store ({err:#}); reconnecting");
+        let mut wait = Duration::from_millis(500);
+        while !self.shared.stop.load(Ordering::Relaxed) {
+            std::thread::sleep(wait);
+            match self.store.reopen() {
+                Ok(()) => {
+                    eprintln!("{name}: reconnected");
+                    return;
+                }
+                Err(err) => eprintln!("{name}: still cannot reach the store: {err:#}"),
+            }
+            wait = (wait * 2).min(Duration::from_secs(30));
+        }
     }
 
     /// Claims and plays one game of `t`, or finds why not.

@@ -12,7 +12,7 @@ mod types;
 
 pub use postgres::{
     Copied, DEFAULT_LEASE, KIT_VERSION, LeaseLost, NewWorker, PG_SCHEMA_VERSION, PostgresStore,
-    WorkerInfo, is_postgres_url, redacted_url,
+    WorkerInfo, is_connection_lost, is_postgres_url, redacted_url,
 };
 pub use sqlite::{DB_FILE, SCHEMA_VERSION, SqliteStore};
 pub use types::*;

@@ -243,6 +243,20 @@ pub struct PostgresStore {
     checked: Vec<TournamentId>,
 }
 
+/// Whether `err` came from losing the store (the server restarted, the network dropped,
+/// an administrator ended the session) rather than from the request itself: a worker
+/// reconnects after such an error and goes on.
+pub fn is_connection_lost(err: &anyhow::Error) -> bool {
+    err.chain()
+        .filter_map(|e| e.downcast_ref::<postgres::Error>())
+        .any(|e| {
+            let class = e.code().map(|c| c.code().get(..2).unwrap_or_default());
+            e.is_closed()
+                || matches!(class, Some("08" | "57"))
+                || std::error::Error::source(e).is_some_and(|s| s.is::<std::io::Error>())
+        })
+}
+
 /// `true` for a `--store` value this backend opens.
 pub fn is_postgres_url(text: &str) -> bool {
     text.starts_with("postgres://") || text.starts_with("postgresql://")
@@ -345,6 +359,12 @@ impl PostgresStore {
             heartbeat: None,
             checked: Vec::new(),
         })
+    }
+
+    /// Replaces a lost connection with a new one (its leases stay held).
+    pub fn reopen(&mut self) -> Result<()> {
+        *self.client.get_mut() = connect(&self.config, &self.shown)?;
+        Ok(())
     }
 
     /// How long a claim stays leased without a heartbeat (renewed every third of it while
