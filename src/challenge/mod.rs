@@ -9,6 +9,8 @@
 //! - [`ratings`]: Elo by maximum likelihood with draws modelled (BayesElo's model).
 //! - [`standings`]: the table, as text, JSON or CSV, from the store or from PGN files.
 //! - [`report`]: the self-contained HTML page.
+//! - [`worker`]: `challenge worker`, playing a PostgreSQL store's tournament from any
+//!   machine.
 
 pub mod ratings;
 pub mod report;
@@ -17,3 +19,4 @@ pub mod store;
 pub mod submit;
 pub mod swiss;
 pub mod tournament;
+pub mod worker;

@@ -111,6 +111,31 @@ pub struct Submission<'a> {
 /// (created if needed). Every refusal is an error starting with `refused:` that names the
 /// cause; nothing is stored then.
 pub fn submit(dir: &Path, args: Submission<'_>) -> Result<Submitted> {
+    let checked = check(args)?;
+    let mut store = SqliteStore::create(dir)?;
+    let work_dir = store.dir().to_path_buf();
+    accept(&mut store, &work_dir, args, checked)
+}
+
+/// [`submit`] to any store; the source is written out and built under `work_dir`.
+pub fn submit_to(
+    store: &mut dyn Store,
+    work_dir: &Path,
+    args: Submission<'_>,
+) -> Result<Submitted> {
+    let checked = check(args)?;
+    accept(store, work_dir, args, checked)
+}
+
+/// A source that passed the rules and the token limit, with its token counts.
+struct Checked {
+    source: String,
+    tokens: usize,
+    debug_tokens: usize,
+}
+
+/// The checks that need no build: the name, the rules, the token limit.
+fn check(args: Submission<'_>) -> Result<Checked> {
     check_name(args.name)?;
     let shown = args.file.display().to_string();
     let source = token_counter::read_source(args.file)
@@ -139,8 +164,23 @@ pub fn submit(dir: &Path, args: Submission<'_>) -> Result<Submitted> {
         );
     }
 
-    let mut store = SqliteStore::create(dir)?;
-    let bot = materialize(store.dir(), args.name, &source)?;
+    Ok(Checked {
+        tokens: report.total(),
+        debug_tokens: report.debug_tokens,
+        source,
+    })
+}
+
+/// Builds and smoke-tests a checked source, then stores it.
+fn accept(
+    store: &mut dyn Store,
+    work_dir: &Path,
+    args: Submission<'_>,
+    checked: Checked,
+) -> Result<Submitted> {
+    let shown = args.file.display().to_string();
+    let source = checked.source;
+    let bot = materialize(work_dir, args.name, &source)?;
     let engine = engine_build::build(&bot).map_err(|err| {
         let text = format!("{err:#}").replace(&bot.path.display().to_string(), &shown);
         anyhow::anyhow!("refused: {shown} does not build:\n{text}")
@@ -160,8 +200,8 @@ pub fn submit(dir: &Path, args: Submission<'_>) -> Result<Submitted> {
         source: &source,
         hash: &hash,
         file_name: &file_name,
-        tokens: report.total(),
-        debug_tokens: report.debug_tokens,
+        tokens: checked.tokens,
+        debug_tokens: checked.debug_tokens,
     })?;
     Ok(stored)
 }

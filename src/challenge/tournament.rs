@@ -105,10 +105,11 @@ fn to_openings(stored: &[StoredOpening]) -> Result<Vec<Opening>> {
         .collect()
 }
 
-/// Plays (or resumes) the tournament of the challenge in `store` until it is finished or
-/// `max_games` games are stored in this session. Bots are built in `work_dir`.
-pub fn run(store: &mut dyn Store, work_dir: &Path, args: &RunOptions) -> Result<()> {
-    let tournament = match store.unfinished_tournament()? {
+/// The unfinished tournament (said to be resumed), or a new one started with `args`
+/// and its schedule stored: what `challenge run --schedule-only` does before workers
+/// play it.
+pub fn schedule_tournament(store: &mut dyn Store, args: &RunOptions) -> Result<Tournament> {
+    match store.unfinished_tournament()? {
         Some(t) => {
             let done = store
                 .slots(t.id)?
@@ -119,10 +120,16 @@ pub fn run(store: &mut dyn Store, work_dir: &Path, args: &RunOptions) -> Result<
                 "resuming tournament {} ({}, {}, {} games already played; its stored settings apply)",
                 t.id.0, t.format, t.time_control, done
             );
-            t
+            Ok(t)
         }
-        None => start_tournament(store, args)?,
-    };
+        None => start_tournament(store, args),
+    }
+}
+
+/// Plays (or resumes) the tournament of the challenge in `store` until it is finished or
+/// `max_games` games are stored in this session. Bots are built in `work_dir`.
+pub fn run(store: &mut dyn Store, work_dir: &Path, args: &RunOptions) -> Result<()> {
+    let tournament = schedule_tournament(store, args)?;
     let openings = to_openings(&tournament.openings)?;
     let stop = AtomicBool::new(false);
     let mut played_now = 0usize;
@@ -141,18 +148,9 @@ pub fn run(store: &mut dyn Store, work_dir: &Path, args: &RunOptions) -> Result<
             .filter(|s| s.state == SlotState::Pending)
             .count();
         if pending == 0 {
-            if tournament.format == TournamentFormat::Swiss {
-                let paired = slots.iter().map(|s| s.plan.round + 1).max().unwrap_or(0);
-                let paired = paired.max(store.byes(tournament.id)?.len() as u32);
-                if paired < tournament.rounds && pair_next_round(store, &tournament, paired)? {
-                    continue;
-                }
+            if advance(store, &tournament)? {
+                continue;
             }
-            store.finish_tournament(tournament.id)?;
-            eprintln!(
-                "tournament {} finished: see `challenge standings` and `challenge report --html FILE`",
-                tournament.id.0
-            );
             break;
         }
         let budget = args.max_games.map(|m| m.saturating_sub(played_now));
@@ -179,6 +177,26 @@ pub fn run(store: &mut dyn Store, work_dir: &Path, args: &RunOptions) -> Result<
         }
     }
     Ok(())
+}
+
+/// What comes after a tournament's last pending game: a Swiss tournament with rounds to
+/// go gets its next round paired (`true`); otherwise the tournament is marked finished
+/// (`false`). Call it only when no slot is pending.
+pub fn advance(store: &mut dyn Store, tournament: &Tournament) -> Result<bool> {
+    if tournament.format == TournamentFormat::Swiss {
+        let slots = store.slots(tournament.id)?;
+        let paired = slots.iter().map(|s| s.plan.round + 1).max().unwrap_or(0);
+        let paired = paired.max(store.byes(tournament.id)?.len() as u32);
+        if paired < tournament.rounds && pair_next_round(store, tournament, paired)? {
+            return Ok(true);
+        }
+    }
+    store.finish_tournament(tournament.id)?;
+    eprintln!(
+        "tournament {} finished: see `challenge standings` and `challenge report --html FILE`",
+        tournament.id.0
+    );
+    Ok(false)
 }
 
 fn start_tournament(store: &mut dyn Store, args: &RunOptions) -> Result<Tournament> {
@@ -534,37 +552,49 @@ impl Session<'_> {
         let plan = claim.slot.plan;
         let white = &field.versions[field.index[&plan.white]];
         let black = &field.versions[field.index[&plan.black]];
-        let mut pgn = record.to_pgn();
-        pgn.set_tag(
-            "Event",
-            &format!("Challenge tournament {}", self.tournament.id.0),
-        );
-        pgn.set_tag("Site", "challenge");
-        pgn.set_tag(
-            "Date",
-            &framework::notation::pgn_date(std::time::SystemTime::now()),
-        );
-        pgn.set_tag(
-            "Round",
-            &format!(
-                "{}.{}.{}",
-                plan.round + 1,
-                plan.pair + 1,
-                plan.game_in_pair + 1
-            ),
-        );
-        pgn.set_tag("WhiteVersion", &white.hash);
-        pgn.set_tag("BlackVersion", &black.hash);
-        NewGame {
-            white: white.id,
-            black: black.id,
-            result: record.result,
-            termination: record.termination,
-            faulty: record.faulty,
-            detail: record.detail.clone(),
-            plies: u32::try_from(record.ply_count()).unwrap_or(u32::MAX),
-            pgn: write_game(&pgn),
-        }
+        new_game(self.tournament, plan, [white, black], record)
+    }
+}
+
+/// The game to store for a slot played by `players` (White's and Black's versions): its
+/// result and its PGN with the challenge's tags.
+pub fn new_game(
+    tournament: &Tournament,
+    plan: SlotPlan,
+    players: [&Version; 2],
+    record: &GameRecord,
+) -> NewGame {
+    let [white, black] = players;
+    let mut pgn = record.to_pgn();
+    pgn.set_tag(
+        "Event",
+        &format!("Challenge tournament {}", tournament.id.0),
+    );
+    pgn.set_tag("Site", "challenge");
+    pgn.set_tag(
+        "Date",
+        &framework::notation::pgn_date(std::time::SystemTime::now()),
+    );
+    pgn.set_tag(
+        "Round",
+        &format!(
+            "{}.{}.{}",
+            plan.round + 1,
+            plan.pair + 1,
+            plan.game_in_pair + 1
+        ),
+    );
+    pgn.set_tag("WhiteVersion", &white.hash);
+    pgn.set_tag("BlackVersion", &black.hash);
+    NewGame {
+        white: white.id,
+        black: black.id,
+        result: record.result,
+        termination: record.termination,
+        faulty: record.faulty,
+        detail: record.detail.clone(),
+        plies: u32::try_from(record.ply_count()).unwrap_or(u32::MAX),
+        pgn: write_game(&pgn),
     }
 }
 

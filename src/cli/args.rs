@@ -9,14 +9,47 @@ use anyhow::{Context, Result, bail};
 use kit::bots::LimitPolicy;
 use kit::challenge::ratings::ModelName;
 use kit::challenge::standings::RatingChoice;
+use kit::challenge::store::{Access, Store, StoreLocation, open_store};
 use runner::{AdjudicationRules, DrawRule, GameSettings, ResignRule, TimeControl};
 
-/// Where the challenge lives: `--dir`, default `./challenge`.
+/// Where the challenge lives: `--dir`, default `./challenge`, or `--store URL` for a
+/// PostgreSQL store shared by workers on many machines.
 #[derive(clap::Args, Debug, Clone)]
 pub struct DirArgs {
     /// The challenge directory (created on first submission).
     #[arg(long, default_value = "challenge")]
     pub dir: PathBuf,
+    /// A PostgreSQL store instead of the directory, shared by workers on many machines:
+    /// `postgres://USER:PASSWORD@HOST:PORT/DATABASE`.
+    #[arg(
+        long,
+        value_name = "URL",
+        env = "CHALLENGE_STORE",
+        hide_env_values = true,
+        conflicts_with = "dir"
+    )]
+    pub store: Option<String>,
+}
+
+impl DirArgs {
+    /// The store these options name.
+    pub fn location(&self) -> Result<StoreLocation> {
+        StoreLocation::pick(self.store.as_deref(), &self.dir)
+    }
+
+    /// Opens the store for `access`.
+    pub fn open(&self, access: Access) -> Result<Box<dyn Store>> {
+        open_store(&self.location()?, access)
+    }
+
+    /// Where sources are written out to be built: the challenge directory, or this
+    /// machine's cache for a PostgreSQL store.
+    pub fn work_dir(&self) -> Result<PathBuf> {
+        Ok(match self.location()? {
+            StoreLocation::Dir(dir) => dir,
+            StoreLocation::Postgres(_) => kit::challenge::worker::local_work_dir(),
+        })
+    }
 }
 
 /// Rating options shared by `standings`, `ratings` and `report`.

@@ -1,7 +1,7 @@
 //! `challenge entries`.
 
 use anyhow::Result;
-use kit::challenge::store::{SqliteStore, Store};
+use kit::challenge::store::Access;
 
 use super::args::DirArgs;
 
@@ -17,7 +17,7 @@ pub struct Args {
 
 /// Prints one line per entry (or per version with `--all`).
 pub fn run(args: &Args) -> Result<()> {
-    let store = SqliteStore::open_read_only(&args.dir.dir)?;
+    let store = args.dir.open(Access::Read)?;
     let versions: Vec<_> = store
         .versions()?
         .into_iter()

@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 
 use anyhow::{Context, Result};
-use kit::challenge::store::{SqliteStore, Store};
+use kit::challenge::store::Access;
 
 use super::args::DirArgs;
 
@@ -19,7 +19,7 @@ pub struct Args {
 
 /// Writes the games and says how many.
 pub fn run(args: &Args) -> Result<()> {
-    let store = SqliteStore::open_read_only(&args.dir.dir)?;
+    let store = args.dir.open(Access::Read)?;
     let games = store.games(true)?;
     let mut text = String::new();
     for game in &games {

@@ -8,6 +8,7 @@ mod build;
 mod entries;
 mod export;
 mod match_cmd;
+mod migrate;
 mod perft;
 mod play;
 mod ratings;
@@ -17,6 +18,8 @@ mod standings;
 mod submit;
 mod uci;
 mod withdraw;
+mod worker;
+mod workers;
 
 use std::process::ExitCode;
 
@@ -63,6 +66,12 @@ enum Commands {
     Report(report::Args),
     /// Write every game of the challenge to a PGN file.
     Export(export::Args),
+    /// Copy a challenge directory, with every game, into an empty PostgreSQL store.
+    Migrate(migrate::Args),
+    /// Play a PostgreSQL store's tournament on this machine, beside workers on others.
+    Worker(worker::Args),
+    /// List a PostgreSQL store's workers: what each is playing, games per hour.
+    Workers(workers::Args),
     /// Time the rating fit and a Swiss pairing on generated data (for developers).
     #[command(hide = true)]
     BenchRatings(bench_ratings::Args),
@@ -91,6 +100,9 @@ pub fn main() -> ExitCode {
         Commands::Ratings(args) => ratings::run(&args),
         Commands::Report(args) => report::run(&args),
         Commands::Export(args) => export::run(&args),
+        Commands::Migrate(args) => migrate::run(&args),
+        Commands::Worker(args) => worker::run(&args),
+        Commands::Workers(args) => workers::run(&args),
         Commands::BenchRatings(args) => bench_ratings::run(&args),
     };
     match result {

@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use anyhow::Result;
 use kit::challenge::report::write_report;
-use kit::challenge::store::SqliteStore;
+use kit::challenge::store::Access;
 
 use super::args::{DirArgs, RatingArgs};
 
@@ -22,8 +22,8 @@ pub struct Args {
 
 /// Writes the page and says where.
 pub fn run(args: &Args) -> Result<()> {
-    let store = SqliteStore::open_read_only(&args.dir.dir)?;
-    let games = write_report(&store, &args.html, &args.rating.choice())?;
+    let store = args.dir.open(Access::Read)?;
+    let games = write_report(store.as_ref(), &args.html, &args.rating.choice())?;
     eprintln!("report written to {} ({games} games)", args.html.display());
     Ok(())
 }

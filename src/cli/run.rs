@@ -5,8 +5,11 @@ use std::time::Duration;
 
 use anyhow::Result;
 use kit::challenge::standings::{RatingChoice, render_text, store_table};
-use kit::challenge::store::{SqliteStore, TournamentFormat};
-use kit::challenge::tournament::{RunOptions, run as run_tournament};
+use kit::challenge::store::{
+    DEFAULT_LEASE, PostgresStore, SlotState, SqliteStore, Store, StoreLocation, TournamentFormat,
+};
+use kit::challenge::tournament::{RunOptions, run as run_tournament, schedule_tournament};
+use kit::challenge::worker::{WorkerOptions, host_name, local_work_dir, work};
 use runner::TimeControl;
 
 use super::args::{DirArgs, GameArgs};
@@ -42,6 +45,10 @@ pub struct Args {
     /// Start a new tournament with the current entries when the last one is finished.
     #[arg(long)]
     new: bool,
+    /// Only create (or show) the tournament and its schedule; play nothing here. With
+    /// `--store`, workers (`challenge worker`) on any machine then play it.
+    #[arg(long)]
+    schedule_only: bool,
     #[command(flatten)]
     dir: DirArgs,
 }
@@ -53,10 +60,79 @@ fn default_tc() -> TimeControl {
 
 /// Plays, then prints the standings.
 pub fn run(args: &Args) -> Result<()> {
+    let options = options(args)?;
+    match args.dir.location()? {
+        StoreLocation::Dir(dir) => {
+            let mut store = SqliteStore::open(&dir)?;
+            let _lock = store.lock_for_run()?;
+            if args.schedule_only {
+                return schedule_only(&mut store, &options);
+            }
+            let work_dir = store.dir().to_path_buf();
+            run_tournament(&mut store, &work_dir, &options)?;
+            print_standings(&store)
+        }
+        StoreLocation::Postgres(url) => {
+            let mut store = PostgresStore::connect(&url)?;
+            if args.schedule_only {
+                return schedule_only(&mut store, &options);
+            }
+            play_here(&mut store, &options)?;
+            print_standings(&store)
+        }
+    }
+}
+
+/// Creates the tournament (or finds the unfinished one) and says how to play it.
+fn schedule_only(store: &mut dyn Store, options: &RunOptions) -> Result<()> {
+    let t = schedule_tournament(store, options)?;
+    let pending = store
+        .slots(t.id)?
+        .iter()
+        .filter(|s| s.state == SlotState::Pending)
+        .count();
+    println!(
+        "tournament {} scheduled: {pending} games to play; play them with `challenge worker --store URL` on any number of machines (or `challenge run` here)",
+        t.id.0
+    );
+    Ok(())
+}
+
+fn print_standings(store: &dyn Store) -> Result<()> {
+    println!();
+    print!(
+        "{}",
+        render_text(&store_table(store, &RatingChoice::default())?)
+    );
+    Ok(())
+}
+
+/// `challenge run --store`: schedules the tournament, then plays it here as one more
+/// worker (`-j` games at once) beside any others.
+fn play_here(store: &mut PostgresStore, options: &RunOptions) -> Result<()> {
+    schedule_tournament(store, options)?;
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let report = work(
+        store,
+        &WorkerOptions {
+            name: format!("{}-run-{}", host_name(), std::process::id()),
+            threads: options.concurrency,
+            lease: DEFAULT_LEASE,
+            poll: Duration::from_secs(1),
+            wait: false,
+            max_games: options.max_games,
+            work_dir: local_work_dir(),
+        },
+        &stop,
+    )?;
+    eprintln!("{} games played here", report.stored);
+    Ok(())
+}
+
+/// The run's options from the command line.
+fn options(args: &Args) -> Result<RunOptions> {
     let settings = args.game.settings()?;
-    let mut store = SqliteStore::open(&args.dir.dir)?;
-    let _lock = store.lock_for_run()?;
-    let options = RunOptions {
+    Ok(RunOptions {
         format: args.format,
         pairs: args.pairs,
         rounds: args.rounds,
@@ -67,13 +143,5 @@ pub fn run(args: &Args) -> Result<()> {
         max_games: args.max_games.map(|m| m as usize),
         new: args.new,
         settings,
-    };
-    let work_dir = store.dir().to_path_buf();
-    run_tournament(&mut store, &work_dir, &options)?;
-    println!();
-    print!(
-        "{}",
-        render_text(&store_table(&store, &RatingChoice::default())?)
-    );
-    Ok(())
+    })
 }

@@ -2,7 +2,7 @@
 
 use anyhow::Result;
 use kit::challenge::standings::{Table, render_csv, render_text, store_table};
-use kit::challenge::store::SqliteStore;
+use kit::challenge::store::Access;
 
 use super::args::{DirArgs, RatingArgs};
 
@@ -23,9 +23,9 @@ pub struct Args {
 
 /// Prints the table (read-only: works on a read-only challenge directory).
 pub fn run(args: &Args) -> Result<()> {
-    let store = SqliteStore::open_read_only(&args.dir.dir)?;
+    let store = args.dir.open(Access::Read)?;
     print_table(
-        &store_table(&store, &args.rating.choice())?,
+        &store_table(store.as_ref(), &args.rating.choice())?,
         args.json,
         args.csv,
     )

@@ -3,8 +3,9 @@
 use std::path::PathBuf;
 
 use anyhow::Result;
+use kit::challenge::store::StoreLocation;
 use kit::challenge::store::Submitted;
-use kit::challenge::submit::{SMOKE_POSITIONS, Submission, submit};
+use kit::challenge::submit::{SMOKE_POSITIONS, Submission, submit, submit_to};
 
 use super::args::DirArgs;
 
@@ -30,7 +31,14 @@ pub fn run(args: &Args) -> Result<()> {
         name: &args.name,
         author: args.author.as_deref(),
     };
-    match submit(&args.dir.dir, submission)? {
+    let submitted = match args.dir.location()? {
+        StoreLocation::Dir(dir) => submit(&dir, submission)?,
+        StoreLocation::Postgres(_) => {
+            let mut store = args.dir.open(kit::challenge::store::Access::Create)?;
+            submit_to(store.as_mut(), &args.dir.work_dir()?, submission)?
+        }
+    };
+    match submitted {
         Submitted::New(v) => println!(
             "accepted `{}` v{} ({}): {} / {} tokens ({} #DEBUG), built, smoke test passed ({} positions){}",
             v.name,

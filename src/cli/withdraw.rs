@@ -1,7 +1,7 @@
 //! `challenge withdraw`.
 
 use anyhow::Result;
-use kit::challenge::store::{SqliteStore, Store};
+use kit::challenge::store::Access;
 
 use super::args::DirArgs;
 
@@ -16,7 +16,7 @@ pub struct Args {
 
 /// Withdraws the entry and says so.
 pub fn run(args: &Args) -> Result<()> {
-    let mut store = SqliteStore::open(&args.dir.dir)?;
+    let mut store = args.dir.open(Access::Write)?;
     if store.withdraw(&args.name)? {
         println!(
             "withdrew `{}`: it is left out of future pairings; its games stay in the standings (submit it again to return)",

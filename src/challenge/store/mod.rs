@@ -1,24 +1,87 @@
 //! The challenge's records: entries, their immutable versions, tournaments with their
 //! schedules, and every game, behind the [`Store`] trait.
 //!
-//! The tournament code talks only to [`Store`], so a second backend (a server database
-//! shared by many workers) can be added beside [`SqliteStore`], the embedded default,
-//! without touching it. Values cross the trait as types ([`GameResult`],
+//! The tournament code talks only to [`Store`]: [`SqliteStore`] is the embedded default
+//! (a challenge directory), [`PostgresStore`] a server database shared by workers on many
+//! machines ([`open_store`] picks one from `--dir`/`--store`). Values cross the trait as types ([`GameResult`],
 //! [`Termination`], ids, [`SlotState`]...); each backend converts them at its edge.
 
+mod postgres;
 mod sqlite;
 mod types;
 
+pub use postgres::{
+    Copied, DEFAULT_LEASE, KIT_VERSION, LeaseLost, NewWorker, PG_SCHEMA_VERSION, PostgresStore,
+    WorkerInfo, is_connection_lost, is_postgres_url, redacted_url,
+};
 pub use sqlite::{DB_FILE, SCHEMA_VERSION, SqliteStore};
 pub use types::*;
 
-use anyhow::Result;
+use std::path::{Path, PathBuf};
+
+use anyhow::{Result, bail};
+
+/// Where a challenge's records live: a directory with its SQLite database (the default),
+/// or a PostgreSQL database shared by workers on many machines.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum StoreLocation {
+    /// `--dir DIR`.
+    Dir(PathBuf),
+    /// `--store postgres://...` (the URL may hold a password: never print it; the
+    /// store's [`Store::location`] is the printable form).
+    Postgres(String),
+}
+
+impl StoreLocation {
+    /// `--store URL` when given (only `postgres://` URLs), else the directory.
+    ///
+    /// ```
+    /// use kit::challenge::store::StoreLocation;
+    /// use std::path::Path;
+    /// let dir = Path::new("challenge");
+    /// assert_eq!(StoreLocation::pick(None, dir).unwrap(), StoreLocation::Dir(dir.into()));
+    /// assert!(matches!(StoreLocation::pick(Some("postgres://db/c"), dir), Ok(StoreLocation::Postgres(_))));
+    /// assert!(StoreLocation::pick(Some("mysql://db"), dir).is_err());
+    /// ```
+    pub fn pick(store: Option<&str>, dir: &Path) -> Result<StoreLocation> {
+        match store {
+            None => Ok(StoreLocation::Dir(dir.to_path_buf())),
+            Some(url) if is_postgres_url(url) => Ok(StoreLocation::Postgres(url.to_string())),
+            Some(_) => bail!(
+                "--store (or CHALLENGE_STORE) takes a postgres://USER:PASSWORD@HOST:PORT/DATABASE URL; for a challenge directory use --dir DIR"
+            ),
+        }
+    }
+}
+
+/// How a command uses the store.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Access {
+    /// Create the challenge if there is none yet (`submit`).
+    Create,
+    /// Read and write an existing challenge.
+    Write,
+    /// Only read (a SQLite directory may be read-only).
+    Read,
+}
+
+/// Opens the store at `location` with the backend it names.
+pub fn open_store(location: &StoreLocation, access: Access) -> Result<Box<dyn Store>> {
+    Ok(match location {
+        StoreLocation::Dir(dir) => Box::new(match access {
+            Access::Create => SqliteStore::create(dir)?,
+            Access::Write => SqliteStore::open(dir)?,
+            Access::Read => SqliteStore::open_read_only(dir)?,
+        }),
+        StoreLocation::Postgres(url) => Box::new(PostgresStore::connect(url)?),
+    })
+}
 
 /// What the challenge needs from where its records live.
 ///
 /// Claiming and recording are separate steps so that a backend shared by workers on many
 /// machines can lease a slot to one worker ([`Claim::worker`]) until it records the game
-/// or releases it (a server backend would also let an expired lease go back to the pool).
+/// or releases it ([`PostgresStore`] also lets an expired lease go back to the pool).
 pub trait Store {
     /// Where the records are, for messages (a directory, a URL).
     fn location(&self) -> String;

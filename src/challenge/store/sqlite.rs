@@ -387,7 +387,7 @@ fn refuse_newer(version: u32, path: &Path) -> Result<()> {
 
 /// A stored time control: `TimeControl`'s own spelling, or `0.1/move` for a fixed time
 /// per move.
-fn time_control(text: &str) -> Result<TimeControl, String> {
+pub(super) fn time_control(text: &str) -> Result<TimeControl, String> {
     if let Some(per_move) = text.strip_suffix("/move") {
         let secs: f64 = per_move
             .parse()
@@ -406,7 +406,7 @@ fn side_text(side: Color) -> &'static str {
     }
 }
 
-fn side_from_text(text: &str) -> Result<Color, String> {
+pub(super) fn side_from_text(text: &str) -> Result<Color, String> {
     match text {
         "white" => Ok(Color::White),
         "black" => Ok(Color::Black),

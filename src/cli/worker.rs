@@ -1,0 +1,100 @@
+//! `challenge worker`.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+use anyhow::{Result, bail};
+use kit::challenge::store::PostgresStore;
+use kit::challenge::worker::{WorkerOptions, host_name, local_work_dir, work};
+
+use super::args::seconds;
+
+/// Play a PostgreSQL store's tournament on this machine, beside workers on others.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// The store: `postgres://USER:PASSWORD@HOST:PORT/DATABASE`.
+    #[arg(
+        long,
+        value_name = "URL",
+        env = "CHALLENGE_STORE",
+        hide_env_values = true
+    )]
+    store: String,
+    /// Games played at once, each on its own pair of engine processes.
+    #[arg(short = 'j', long, default_value_t = 1, allow_negative_numbers = true, value_parser = clap::value_parser!(u32).range(1..=1024))]
+    concurrency: u32,
+    /// This worker's name in `challenge workers` and on its games (default: HOST-PID).
+    #[arg(long)]
+    name: Option<String>,
+    /// Seconds a claimed game stays leased without a heartbeat (renewed every third of
+    /// it while the game plays); a worker silent for longer loses its game to another.
+    #[arg(long, value_name = "SECONDS", default_value = "60", value_parser = seconds)]
+    lease: Duration,
+    /// When no tournament is left to play, wait for the next one instead of stopping.
+    #[arg(long)]
+    wait: bool,
+    /// Stop after this many games.
+    #[arg(long, allow_negative_numbers = true, value_parser = clap::value_parser!(u64).range(1..=1_000_000_000))]
+    max_games: Option<u64>,
+}
+
+static STOP: AtomicBool = AtomicBool::new(false);
+
+/// A worker's name: 1 to 64 letters, digits, `_`, `-`, `.` or `@`.
+fn check_worker_name(name: &str) -> Result<()> {
+    let ok = !name.is_empty()
+        && name.len() <= 64
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.' | '@'));
+    if !ok {
+        bail!("--name `{name}`: use 1 to 64 letters, digits, `_`, `-`, `.` or `@`");
+    }
+    Ok(())
+}
+
+/// Connects, announces itself, plays until nothing is left (Ctrl-C stops it, giving
+/// back the games in play).
+pub fn run(args: &Args) -> Result<()> {
+    let name = args
+        .name
+        .clone()
+        .unwrap_or_else(|| format!("{}-{}", host_name(), std::process::id()));
+    check_worker_name(&name)?;
+    if args.lease < Duration::from_secs(1) {
+        bail!("--lease must be at least 1 second");
+    }
+    let mut store = PostgresStore::connect(&args.store)?;
+    let _ = ctrlc::set_handler(|| {
+        eprintln!("stopping: the games in play are given back to the store");
+        STOP.store(true, Ordering::Relaxed);
+    });
+    eprintln!(
+        "worker {name}: playing from {} with {} game(s) at once",
+        kit::challenge::store::Store::location(&store),
+        args.concurrency
+    );
+    let options = WorkerOptions {
+        name: name.clone(),
+        threads: args.concurrency as usize,
+        lease: args.lease,
+        poll: (args.lease / 4).min(Duration::from_secs(2)),
+        wait: args.wait,
+        max_games: args.max_games.map(|m| m as usize),
+        work_dir: local_work_dir(),
+    };
+    let report = work(&mut store, &options, &STOP)?;
+    eprintln!(
+        "worker {name}: {} games stored{}",
+        report.stored,
+        if report.refused > 0 {
+            format!(
+                ", {} refused (their leases had been taken over)",
+                report.refused
+            )
+        } else {
+            String::new()
+        }
+    );
+    Ok(())
+}
