@@ -347,7 +347,11 @@ mod tests {
         // 195 games, 97 pairs: an SPRT stopped the match with one pair half played.
         let mut stats = Stats::default();
         for pair in 0..97 {
-            let (a, b) = if pair % 3 == 0 { (1.0, 0.5) } else { (0.5, 0.0) };
+            let (a, b) = if pair % 3 == 0 {
+                (1.0, 0.5)
+            } else {
+                (0.5, 0.0)
+            };
             stats.add_game(a);
             stats.add_game(b);
             stats.add_pair(a, b);
@@ -371,14 +375,27 @@ mod tests {
     #[test]
     fn elo_text_never_shows_an_infinite_estimate() {
         for stats in [
-            Stats { wins: 1, ..Stats::default() },
-            Stats { losses: 4, ..Stats::default() },
-            Stats { wins: 5, draws: 1, ..Stats::default() },
+            Stats {
+                wins: 1,
+                ..Stats::default()
+            },
+            Stats {
+                losses: 4,
+                ..Stats::default()
+            },
+            Stats {
+                wins: 5,
+                draws: 1,
+                ..Stats::default()
+            },
         ] {
             let text = elo_text(&stats.elo_wdl().unwrap());
             assert!(!text.contains("inf"), "{text}");
         }
-        let lost = Stats { losses: 1, ..Stats::default() };
+        let lost = Stats {
+            losses: 1,
+            ..Stats::default()
+        };
         let text = elo_text(&lost.elo_wdl().unwrap());
         assert!(text.starts_with("n/a (0% score, 95% < +"), "{text}");
     }

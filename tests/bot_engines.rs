@@ -298,14 +298,27 @@ fn run_with_input(
     while child.try_wait().unwrap().is_none() {
         if std::time::Instant::now() > deadline {
             let _ = child.kill();
-            panic!("{} {args:?} did not exit within {timeout:?}", program.display());
+            panic!(
+                "{} {args:?} did not exit within {timeout:?}",
+                program.display()
+            );
         }
         std::thread::sleep(Duration::from_millis(20));
     }
     let mut out = String::new();
-    child.stdout.take().unwrap().read_to_string(&mut out).unwrap();
+    child
+        .stdout
+        .take()
+        .unwrap()
+        .read_to_string(&mut out)
+        .unwrap();
     let mut err = String::new();
-    child.stderr.take().unwrap().read_to_string(&mut err).unwrap();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut err)
+        .unwrap();
     assert!(child.wait().unwrap().success(), "{out}\n{err}");
     out
 }
@@ -335,9 +348,16 @@ fn end_of_input_while_thinking_still_answers_bestmove() {
             &format!("uci\nisready\nposition startpos moves e2e4\n{go}\n"),
             LONG,
         );
-        let best = out.lines().find(|l| l.starts_with("bestmove ")).unwrap_or_else(|| panic!("{out}"));
+        let best = out
+            .lines()
+            .find(|l| l.starts_with("bestmove "))
+            .unwrap_or_else(|| panic!("{out}"));
         assert_ne!(best, "bestmove 0000", "{out}");
-        assert!(start.elapsed() < Duration::from_secs(4), "{go}: {:?}", start.elapsed());
+        assert!(
+            start.elapsed() < Duration::from_secs(4),
+            "{go}: {:?}",
+            start.elapsed()
+        );
     }
 }
 
@@ -350,7 +370,12 @@ fn quit_while_thinking_still_answers_bestmove() {
     engine.expect("info depth 2", SHORT);
     engine.send("quit");
     engine.expect("bestmove", SHORT);
-    assert!(engine.wait_exit(SHORT).expect("quit ends the engine").success());
+    assert!(
+        engine
+            .wait_exit(SHORT)
+            .expect("quit ends the engine")
+            .success()
+    );
 }
 
 #[test]

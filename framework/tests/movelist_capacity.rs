@@ -50,7 +50,11 @@ fn random_fen(next: &mut impl FnMut(usize) -> usize) -> String {
     put(&mut cells, 'k', next);
     let white = next(16);
     for _ in 0..white {
-        put(&mut cells, *['Q', 'Q', 'Q', 'R', 'B', 'N', 'P'].get(next(7)).unwrap(), next);
+        put(
+            &mut cells,
+            *['Q', 'Q', 'Q', 'R', 'B', 'N', 'P'].get(next(7)).unwrap(),
+            next,
+        );
     }
     for _ in 0..next(16) {
         put(&mut cells, *['q', 'r', 'p'].get(next(3)).unwrap(), next);
@@ -103,5 +107,8 @@ fn random_crowded_positions_never_overflow() {
         most = most.max(moves.len());
     }
     assert!(accepted > 1000, "only {accepted} positions accepted");
-    assert!(most > 100, "the crowded positions were not crowded: at most {most} moves");
+    assert!(
+        most > 100,
+        "the crowded positions were not crowded: at most {most} moves"
+    );
 }

@@ -3,9 +3,9 @@
 //! it thinks.
 
 use std::io::BufRead;
-use std::sync::{Arc, Condvar, Mutex};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, Sender};
+use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
 use super::command::{Command, GoParams, PositionParams};
