@@ -33,19 +33,21 @@ fn a_position_past_218_moves_lists_them_all() {
     assert_eq!(reused.as_slice(), moves.as_slice());
 }
 
+/// Puts `piece` on a random empty square (pawns not on the first or last rank).
+fn put(cells: &mut [char; 64], piece: char, next: &mut impl FnMut(usize) -> usize) {
+    for _ in 0..64 {
+        let square = next(64);
+        let pawn_rank = square / 8 == 0 || square / 8 == 7;
+        if cells[square] == '.' && !(pawn_rank && piece.eq_ignore_ascii_case(&'p')) {
+            cells[square] = piece;
+            return;
+        }
+    }
+}
+
 /// A random placement: both kings, then up to 15 more pieces a side, mostly queens.
 fn random_fen(next: &mut impl FnMut(usize) -> usize) -> String {
     let mut cells = ['.'; 64];
-    let mut put = |cells: &mut [char; 64], piece: char, next: &mut dyn FnMut(usize) -> usize| {
-        for _ in 0..64 {
-            let square = next(64);
-            let pawn_rank = square / 8 == 0 || square / 8 == 7;
-            if cells[square] == '.' && !(pawn_rank && piece.eq_ignore_ascii_case(&'p')) {
-                cells[square] = piece;
-                return;
-            }
-        }
-    };
     put(&mut cells, 'K', next);
     put(&mut cells, 'k', next);
     let white = next(16);
