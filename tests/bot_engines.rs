@@ -433,3 +433,30 @@ fn bot_names_mean_the_same_from_any_directory() {
         .unwrap();
     assert_eq!(missing.status.code(), Some(2));
 }
+
+#[test]
+fn go_infinite_answers_only_after_stop() {
+    // evil_bot returns at once; under `go infinite` the host holds its move.
+    let mut engine = Engine::start(&build("evil_bot"));
+    engine.handshake();
+    engine.send("position startpos");
+    engine.send("go infinite");
+    assert!(
+        engine
+            .read_until("bestmove", Duration::from_millis(400))
+            .is_none(),
+        "bestmove before stop"
+    );
+    engine.send("stop");
+    engine.expect("bestmove", SHORT);
+    // A timed search is not held.
+    engine.send("go wtime 1000 btime 1000");
+    engine.expect("bestmove", SHORT);
+    engine.send("quit");
+    assert!(
+        engine
+            .wait_exit(SHORT)
+            .expect("quit ends the engine")
+            .success()
+    );
+}

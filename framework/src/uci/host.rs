@@ -23,15 +23,21 @@ pub const CONSTRUCTION_LIMIT: Duration = Duration::from_secs(5);
 /// choice of a small default.
 const BOT_STACK_BYTES: usize = 64 * 1024 * 1024;
 
-/// When the client quits or closes its input while the bot thinks, the bot
-/// is told to stop and gets this long to answer with its `bestmove` (as
-/// Stockfish answers) before the engine exits anyway.
+/// When the client closes its input while the bot thinks, the bot is told to
+/// stop and gets this long to answer with its `bestmove` (as Stockfish
+/// answers) before the engine exits anyway.
 pub const STOP_GRACE: Duration = Duration::from_secs(5);
+
+/// The same grace after `quit`, which asks for an exit as soon as possible: a
+/// bot that answers `stop` promptly still gets its move out.
+pub const QUIT_GRACE: Duration = Duration::from_millis(250);
 
 /// Runs the bot `B` as a UCI engine on stdin/stdout until `quit` or end of input.
 ///
-/// A search under way at `quit` or end of input is stopped and still ends
-/// with its `bestmove` (within [`STOP_GRACE`]).
+/// A search under way at end of input or `quit` is stopped and still ends
+/// with its `bestmove` (within [`STOP_GRACE`] or [`QUIT_GRACE`]). Under `go
+/// infinite` the `bestmove` waits for `stop`, as the protocol asks, even if
+/// the bot returns sooner.
 ///
 /// `file_name` names the engine in `id name` unless the bot sets [`Bot::NAME`].
 /// This is the whole `main` of a bot engine executable; the kit generates it.
@@ -63,6 +69,7 @@ pub fn run<B: Bot + 'static>(file_name: &str) {
 
     let mut board = Board::startpos();
     let mut clock_base: Option<u64> = None;
+    let mut grace = STOP_GRACE;
     for line in std::io::stdin().lock().lines() {
         let Ok(line) = line else { break };
         let command = match Command::parse(&line) {
@@ -104,16 +111,20 @@ pub fn run<B: Bot + 'static>(file_name: &str) {
                 let _ = jobs.send(Job::Think {
                     board: Box::new(board.clone()),
                     timer: timer.with_stop_flag(stop.clone()),
+                    until_stop: go.infinite,
                 });
             }
             Command::Stop => stop.store(true, Ordering::SeqCst),
-            Command::Quit => break,
+            Command::Quit => {
+                grace = QUIT_GRACE;
+                break;
+            }
             Command::Ignored => {}
         }
     }
     // Like the engines GUIs know: the search under way ends with its move.
     stop.store(true, Ordering::SeqCst);
-    thinking.wait_until_done(STOP_GRACE);
+    thinking.wait_until_done(grace);
     // Ends the process even if the bot thread is still thinking.
     std::process::exit(0);
 }
@@ -214,7 +225,12 @@ fn enter_sandbox(sandboxed: bool, protocol_fd: i32) {
 enum Job {
     Construct,
     NewGame,
-    Think { board: Box<Board>, timer: Timer },
+    Think {
+        board: Box<Board>,
+        timer: Timer,
+        /// `go infinite`: answer only once told to stop.
+        until_stop: bool,
+    },
 }
 
 fn spawn_bot_thread<B: Bot + 'static>(
@@ -238,7 +254,11 @@ fn spawn_bot_thread<B: Bot + 'static>(
                         let _ = ready_tx.send(());
                     }
                     Job::NewGame => bot = None,
-                    Job::Think { mut board, timer } => {
+                    Job::Think {
+                        mut board,
+                        timer,
+                        until_stop,
+                    } => {
                         let bot = construct(&mut bot);
                         let before = board.fen();
                         let mv = bot.think(&mut board, &timer);
@@ -254,6 +274,9 @@ fn spawn_bot_thread<B: Bot + 'static>(
                             eprintln!(
                                 "bot error: think() returned the illegal move {mv} in {before}"
                             );
+                        }
+                        while until_stop && !stop.load(Ordering::SeqCst) {
+                            std::thread::sleep(Duration::from_millis(1));
                         }
                         stop.store(false, Ordering::SeqCst);
                         send(&format!("bestmove {mv}"));
