@@ -1,5 +1,9 @@
 //! A simple opponent for first tests: it mates in one when it can, otherwise
 //! takes the most valuable piece on offer, otherwise plays a random move.
+//!
+//! Limits: it looks one ply ahead, so any `go depth` is deep enough; under `go nodes N` it
+//! tries at most N moves (a node each) and plays the best of those. With a depth or node
+//! limit its random choices start from a fixed seed, so its games repeat move for move.
 use framework::prelude::*;
 
 #[derive(Default)]
@@ -9,13 +13,18 @@ pub struct MyBot {
 }
 
 impl Bot for MyBot {
-    fn think(&mut self, board: &mut Board, _timer: &Timer) -> Move {
+    fn think(&mut self, board: &mut Board, timer: &Timer) -> Move {
         if self.seed == 0 {
-            // Seeded from the clock so that games differ.
-            self.seed = std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .map_or(1, |since| since.as_nanos() as u64)
-                | 1;
+            // Seeded from the clock so that games differ, unless the client asks for
+            // a reproducible search.
+            self.seed = if timer.limits().is_fixed() {
+                1
+            } else {
+                std::time::SystemTime::now()
+                    .duration_since(std::time::UNIX_EPOCH)
+                    .map_or(1, |since| since.as_nanos() as u64)
+                    | 1
+            };
         }
         // Knuth's MMIX linear congruential generator.
         self.seed = self
@@ -25,7 +34,12 @@ impl Bot for MyBot {
         let moves = board.legal_moves();
         let mut best = moves[(self.seed >> 33) as usize % moves.len()];
         let mut best_value = 0;
+        let mut nodes = 0;
         for &mv in moves.iter() {
+            if timer.should_stop(u64::MAX, nodes) {
+                break;
+            }
+            nodes += 1;
             board.make_move(mv);
             let mate = board.is_checkmate();
             board.undo_move();

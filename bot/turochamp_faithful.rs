@@ -39,6 +39,11 @@
 //! plain minimax makes (distinct values differ by far more than the 1e-9 margin).
 //! Deterministic: no clock, no randomness; ties beyond position play go to the first move
 //! generated.
+//!
+//! Search limits: a fixed-depth machine, it ignores the client's `go depth`, `go nodes`,
+//! `movetime` and `stop` as it ignores the clock (the file is at the token limit, and a limit
+//! would change what the machine is); it always searches [`DEPTH`] plies, so its games repeat
+//! move for move under any limit.
 use framework::prelude::*;
 
 /// Full-width plies: this kit's choice (and the C# reconstruction's); Turing's text says 2.

@@ -37,9 +37,15 @@
 //! as a draw.
 //!
 //! Time: a move gets a 25th of the clock plus half the increment, never more than half the
-//! clock; no new iteration starts after half of that. Every node checks the clock after each
-//! child and unwinds at once when over, with a value no parent will take, so neither the
+//! clock; no new iteration starts after half of that. Every node asks `should_stop` after each
+//! child and unwinds at once when told to, with a value no parent will take, so neither the
 //! chosen move nor the table ever sees a cut-short search.
+//!
+//! Limits: `go depth N` ends the iterative deepening after depth N (`max_depth`); `go nodes N`
+//! stops the search once it has counted N nodes (one per `search` call; `should_stop` compares
+//! them); `go movetime` and `stop` end it through `should_stop` too. Under a depth or node limit
+//! without a clock no clock reading decides anything, so the same position and table give the
+//! same move every time: a fixed-node match repeats bit for bit.
 use framework::prelude::*;
 use std::collections::HashMap;
 
@@ -90,6 +96,8 @@ pub struct MyBot {
     pub best: Move,
     /// Milliseconds this move may take.
     pub lim: u64,
+    /// Nodes searched for this move.
+    pub n: u64,
 }
 
 impl MyBot {
@@ -103,6 +111,7 @@ impl MyBot {
         mut a: i32,
         z: i32,
     ) -> i32 {
+        self.n += 1;
         if ply > 0 && b.is_repeated_position() {
             return 0;
         }
@@ -150,7 +159,7 @@ impl MyBot {
                 v = -self.search(b, t, d - 1, ply + 1, -z, -a);
             }
             b.undo_move();
-            if t.ms_elapsed_this_turn() > self.lim {
+            if t.should_stop(self.lim, self.n) {
                 return 30000;
             }
             if v > best {
@@ -192,9 +201,10 @@ impl Bot for MyBot {
             self.tt.clear();
         }
         self.best = b.legal_moves()[0];
-        for d in 1..99 {
+        self.n = 0;
+        for d in 1..=t.max_depth() {
             let v = self.search(b, t, d, 0, -30000, 30000);
-            if t.ms_elapsed_this_turn() > self.lim / 2 {
+            if t.should_stop(self.lim / 2, self.n) {
                 break;
             }
             report(d as u32, v * 5, &[self.best]);

@@ -10,7 +10,9 @@ pub const KIT_ROOT: &str = env!("CARGO_MANIFEST_DIR");
 /// A bot file and the name it goes by.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BotFile {
-    /// `my_bot` for `bot/my_bot.rs`; the path as given for files elsewhere.
+    /// The file's name without `.rs`: `my_bot` for `bot/my_bot.rs` and for
+    /// `/tmp/x/my_bot.rs` alike (the engine's `id name` unless the bot sets
+    /// its own, and the player's name in matches).
     pub name: String,
     /// The file itself.
     pub path: PathBuf,
@@ -21,35 +23,71 @@ pub fn bot_dir() -> PathBuf {
     Path::new(KIT_ROOT).join("bot")
 }
 
-/// Resolves `spec` as a bot name in `bot/` (`evil_bot`) or a path to a `.rs` file.
+/// Resolves `spec`, the same way from any directory: a path to a file
+/// (`../bots/new.rs`); else a bot of the kit's `bot/` folder by name
+/// (`evil_bot`, `evil_bot.rs`) or by its path from the kit's root
+/// (`bot/evil_bot.rs`).
+///
+/// ```
+/// let bot = kit::bots::resolve("evil_bot").unwrap();
+/// assert_eq!(bot.name, "evil_bot");
+/// assert_eq!(kit::bots::resolve("bot/evil_bot.rs").unwrap(), bot);
+/// assert!(kit::bots::resolve("no_such_bot").is_err());
+/// ```
 pub fn resolve(spec: &str) -> Result<BotFile> {
     let as_path = Path::new(spec);
-    if as_path.is_file() {
-        let path = as_path
-            .canonicalize()
-            .with_context(|| format!("cannot open bot file {spec}"))?;
-        let in_bot_dir = bot_dir()
-            .canonicalize()
-            .is_ok_and(|dir| path.parent() == Some(dir.as_path()));
-        let name = match path.file_stem() {
-            Some(stem) if in_bot_dir => stem.to_string_lossy().into_owned(),
-            _ => spec.to_string(),
-        };
-        return Ok(BotFile { name, path });
-    }
-    let stem = spec.strip_suffix(".rs").unwrap_or(spec);
-    let candidate = bot_dir().join(format!("{stem}.rs"));
-    if !stem.contains(['/', '\\']) && candidate.is_file() {
-        return Ok(BotFile {
-            name: stem.to_string(),
-            path: candidate,
-        });
-    }
-    bail!(
-        "no bot `{spec}`: it is not a file, and {} does not exist (bots in bot/: {})",
-        candidate.display(),
-        available().join(", ")
-    )
+    let from_kit_root = Path::new(KIT_ROOT).join(spec);
+    let in_kit_bot_dir = as_path.is_relative()
+        && from_kit_root.parent() == Some(bot_dir().as_path())
+        && from_kit_root.is_file();
+    let file = if as_path.is_file() {
+        as_path
+    } else if in_kit_bot_dir {
+        from_kit_root.as_path()
+    } else {
+        let stem = spec.strip_suffix(".rs").unwrap_or(spec);
+        let candidate = bot_dir().join(format!("{stem}.rs"));
+        if stem.contains(['/', '\\']) || !candidate.is_file() {
+            bail!(
+                "no bot `{spec}`: it is not a file, and {} does not exist (bots in bot/: {})",
+                candidate.display(),
+                available().join(", ")
+            );
+        }
+        return from_path(&candidate, spec);
+    };
+    from_path(file, spec)
+}
+
+/// The bot file at `file` (which exists), named by its stem.
+fn from_path(file: &Path, spec: &str) -> Result<BotFile> {
+    let path = file
+        .canonicalize()
+        .with_context(|| format!("cannot open bot file {spec}"))?;
+    let name = path
+        .file_stem()
+        .map(|stem| stem.to_string_lossy().into_owned())
+        .filter(|stem| !stem.is_empty())
+        .unwrap_or_else(|| "bot".to_string());
+    Ok(BotFile { name, path })
+}
+
+/// The files `challenge tokens` counts: each given path that names a file
+/// as it is; a bot name (or a path from the kit's root) resolved as
+/// [`resolve`] does, so the command takes the same names as `match` from any
+/// directory; anything else as given, for the counter to report.
+pub fn count_paths(specs: &[PathBuf]) -> Vec<PathBuf> {
+    specs
+        .iter()
+        .map(|spec| {
+            if spec.is_file() {
+                return spec.clone();
+            }
+            spec.to_str()
+                .and_then(|text| resolve(text).ok())
+                .map_or_else(|| spec.clone(), |bot| bot.path)
+        })
+        .collect()
 }
 
 /// The names of the bots in `bot/`, sorted.

@@ -9,8 +9,19 @@ use runner::{
 };
 use serde_json::{Value, json};
 
-/// `+12.3 ± 45.6`; at a 0% or 100% score, where the normal approximation
-/// says nothing, the exact one-sided bound instead (`+inf, > +446.1`).
+/// `+12.3 ± 45.6`; at a 0% or 100% score, where there is no finite
+/// estimate, `n/a` with the score and the one bound the games do give
+/// (`n/a (100% score, 95% > -636.4)`).
+///
+/// ```
+/// use runner::Stats;
+/// use kit::match_summary::elo_text;
+/// let one_win = Stats { wins: 1, ..Stats::default() };
+/// let text = elo_text(&one_win.elo_wdl().unwrap());
+/// assert!(text.starts_with("n/a (100% score, 95% > -"), "{text}");
+/// let even = Stats { wins: 3, draws: 2, losses: 3, ..Stats::default() };
+/// assert!(elo_text(&even.elo_wdl().unwrap()).starts_with("+0.0 ± "));
+/// ```
 pub fn elo_text(e: &EloEstimate) -> String {
     let signed = |x: f64| {
         if x.is_finite() {
@@ -21,6 +32,16 @@ pub fn elo_text(e: &EloEstimate) -> String {
             "-inf".into()
         }
     };
+    if !e.elo.is_finite() {
+        let bound = if e.elo_lower.is_finite() {
+            format!(", 95% > {}", signed(e.elo_lower))
+        } else if e.elo_upper.is_finite() {
+            format!(", 95% < {}", signed(e.elo_upper))
+        } else {
+            String::new()
+        };
+        return format!("n/a ({:.0}% score{bound})", e.score * 100.0);
+    }
     if e.error.is_finite() {
         format!("{} ± {:.1}", signed(e.elo), e.error)
     } else if e.elo_lower.is_finite() {
@@ -117,8 +138,9 @@ pub fn stats_lines(out: &mut String, stats: &Stats) {
     if let Some(e) = stats.elo_penta() {
         let _ = writeln!(
             out,
-            "Pairs: {}, Ptnml(0-2): {:?}, pair Elo: {} +/- {}, nElo: {} +/- {}, LOS: {} %",
+            "Pairs: {}{}, Ptnml(0-2): {:?}, pair Elo: {} +/- {}, nElo: {} +/- {}, LOS: {} %",
             stats.pairs(),
+            unpaired_text(stats.unpaired_games()),
             stats.penta,
             fig(e.elo),
             fig(e.error),
@@ -126,6 +148,15 @@ pub fn stats_lines(out: &mut String, stats: &Stats) {
             fig(e.nelo_error),
             fig(e.los * 100.0)
         );
+    }
+}
+
+/// What makes the games add up to the pairs: ` (+1 game whose pair did not finish)`.
+fn unpaired_text(unpaired: u64) -> String {
+    match unpaired {
+        0 => String::new(),
+        1 => " (+1 game whose pair did not finish)".to_string(),
+        n => format!(" (+{n} games whose pairs did not finish)"),
     }
 }
 
@@ -255,6 +286,7 @@ pub fn stats_json(stats: &Stats) -> Value {
         "score": stats.score(),
         "draw_ratio": stats.draw_ratio(),
         "pairs": stats.pairs(),
+        "unpaired_games": stats.unpaired_games(),
         "pentanomial": stats.penta,
         "elo": elo(stats.elo_wdl()),
         "elo_pentanomial": elo(stats.elo_penta()),
@@ -304,4 +336,67 @@ pub fn summary_json(
         "fault_counts": s.faults.iter().map(|(t, n)| (t.tag().to_string(), json!(n))).collect::<serde_json::Map<_, _>>(),
         "faults": faults,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn games_and_pairs_add_up_in_the_summary() {
+        // 195 games, 97 pairs: an SPRT stopped the match with one pair half played.
+        let mut stats = Stats::default();
+        for pair in 0..97 {
+            let (a, b) = if pair % 3 == 0 {
+                (1.0, 0.5)
+            } else {
+                (0.5, 0.0)
+            };
+            stats.add_game(a);
+            stats.add_game(b);
+            stats.add_pair(a, b);
+        }
+        stats.add_game(1.0);
+        let mut out = String::new();
+        stats_lines(&mut out, &stats);
+        assert!(out.contains("Games: 195,"), "{out}");
+        assert!(
+            out.contains("Pairs: 97 (+1 game whose pair did not finish), "),
+            "{out}"
+        );
+        assert_eq!(stats_json(&stats)["unpaired_games"], 1);
+        stats.add_game(0.0);
+        stats.add_pair(1.0, 0.0);
+        let mut out = String::new();
+        stats_lines(&mut out, &stats);
+        assert!(out.contains("Pairs: 98, "), "{out}");
+    }
+
+    #[test]
+    fn elo_text_never_shows_an_infinite_estimate() {
+        for stats in [
+            Stats {
+                wins: 1,
+                ..Stats::default()
+            },
+            Stats {
+                losses: 4,
+                ..Stats::default()
+            },
+            Stats {
+                wins: 5,
+                draws: 1,
+                ..Stats::default()
+            },
+        ] {
+            let text = elo_text(&stats.elo_wdl().unwrap());
+            assert!(!text.contains("inf"), "{text}");
+        }
+        let lost = Stats {
+            losses: 1,
+            ..Stats::default()
+        };
+        let text = elo_text(&lost.elo_wdl().unwrap());
+        assert!(text.starts_with("n/a (0% score, 95% < +"), "{text}");
+    }
 }

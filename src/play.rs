@@ -278,7 +278,7 @@ impl Game {
                     } else {
                         format!("{}\n{tail}", fault.detail)
                     },
-                    termination: fault.termination.tag(),
+                    termination: fault.termination.pgn_value(),
                 })
             }
             Err(NoMove::Interrupted { .. }) => Err(abandoned("The game was stopped")),

@@ -271,3 +271,192 @@ fn unknown_bots_get_a_helpful_message() {
     assert!(stderr.contains("no bot `no_such_bot`"), "{stderr}");
     assert!(stderr.contains("evil_bot"), "{stderr}");
 }
+
+/// Runs `program args` in `dir` with `input` on stdin, then end of input; its
+/// stdout once it exits, or a panic after `timeout`.
+fn run_with_input(
+    program: &std::path::Path,
+    args: &[&str],
+    dir: &std::path::Path,
+    input: &str,
+    timeout: Duration,
+) -> String {
+    use std::io::{Read, Write};
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(program)
+        .args(args)
+        .current_dir(dir)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("starts");
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(input.as_bytes()).unwrap();
+    drop(stdin);
+    let deadline = std::time::Instant::now() + timeout;
+    while child.try_wait().unwrap().is_none() {
+        if std::time::Instant::now() > deadline {
+            let _ = child.kill();
+            panic!(
+                "{} {args:?} did not exit within {timeout:?}",
+                program.display()
+            );
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let mut out = String::new();
+    child
+        .stdout
+        .take()
+        .unwrap()
+        .read_to_string(&mut out)
+        .unwrap();
+    let mut err = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut err)
+        .unwrap();
+    assert!(child.wait().unwrap().success(), "{out}\n{err}");
+    out
+}
+
+#[test]
+fn end_of_input_while_thinking_still_answers_bestmove() {
+    // The README's example, word for word, from a directory outside the kit.
+    let out = run_with_input(
+        std::path::Path::new(env!("CARGO_BIN_EXE_challenge")),
+        &["uci", "my_bot"],
+        &std::env::temp_dir(),
+        "uci\nposition startpos\ngo wtime 1000 btime 1000\n",
+        LONG,
+    );
+    assert!(out.lines().any(|l| l.starts_with("bestmove ")), "{out}");
+    // Searches that only `stop` ends: the host stops them and waits for the move.
+    for (bot, go) in [
+        (build(test_bot("waits_for_stop")), "go infinite"),
+        (build("turochamp_modern"), "go infinite"),
+        (build("turochamp_modern"), "go wtime 600000 btime 600000"),
+    ] {
+        let start = std::time::Instant::now();
+        let out = run_with_input(
+            &bot,
+            &[],
+            &std::env::temp_dir(),
+            &format!("uci\nisready\nposition startpos moves e2e4\n{go}\n"),
+            LONG,
+        );
+        let best = out
+            .lines()
+            .find(|l| l.starts_with("bestmove "))
+            .unwrap_or_else(|| panic!("{out}"));
+        assert_ne!(best, "bestmove 0000", "{out}");
+        assert!(
+            start.elapsed() < Duration::from_secs(4),
+            "{go}: {:?}",
+            start.elapsed()
+        );
+    }
+}
+
+#[test]
+fn quit_while_thinking_still_answers_bestmove() {
+    let mut engine = Engine::start(&build(test_bot("waits_for_stop")));
+    engine.handshake();
+    engine.send("position startpos");
+    engine.send("go infinite");
+    engine.expect("info depth 2", SHORT);
+    engine.send("quit");
+    engine.expect("bestmove", SHORT);
+    assert!(
+        engine
+            .wait_exit(SHORT)
+            .expect("quit ends the engine")
+            .success()
+    );
+}
+
+#[test]
+fn the_engine_is_named_by_the_file_not_its_path() {
+    let dir = scratch_dir("named");
+    let file = dir.join("pathy_bot.rs");
+    std::fs::copy(common::kit_root().join("bot/my_bot.rs"), &file).unwrap();
+    let out = run_with_input(
+        std::path::Path::new(env!("CARGO_BIN_EXE_challenge")),
+        &["uci", file.to_str().unwrap()],
+        &dir,
+        "uci\nquit\n",
+        LONG,
+    );
+    assert!(out.lines().any(|l| l == "id name pathy_bot"), "{out}");
+}
+
+#[test]
+fn bot_names_mean_the_same_from_any_directory() {
+    let elsewhere = scratch_dir("elsewhere");
+    let challenge = std::path::Path::new(env!("CARGO_BIN_EXE_challenge"));
+    for args in [
+        &["tokens", "my_bot"][..],
+        &["tokens", "evil_bot.rs", "turochamp_modern"],
+        &["tokens"],
+        &["tokens", "bot/my_bot.rs"],
+        &["build", "my_bot"],
+        &["build", "bot/evil_bot.rs"],
+    ] {
+        let output = std::process::Command::new(challenge)
+            .args(args)
+            .current_dir(&elsewhere)
+            .output()
+            .unwrap();
+        assert!(
+            output.status.success(),
+            "{args:?} from {}:\n{}{}",
+            elsewhere.display(),
+            String::from_utf8_lossy(&output.stdout),
+            String::from_utf8_lossy(&output.stderr)
+        );
+    }
+    let counted = std::process::Command::new(challenge)
+        .args(["tokens", "my_bot"])
+        .current_dir(&elsewhere)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&counted.stdout);
+    assert!(text.contains("my_bot.rs: 42 / 1024 tokens"), "{text}");
+    // A name that is neither a file nor a kit bot is still reported, not resolved.
+    let missing = std::process::Command::new(challenge)
+        .args(["tokens", "no_such_bot"])
+        .current_dir(&elsewhere)
+        .output()
+        .unwrap();
+    assert_eq!(missing.status.code(), Some(2));
+}
+
+#[test]
+fn go_infinite_answers_only_after_stop() {
+    // evil_bot returns at once; under `go infinite` the host holds its move.
+    let mut engine = Engine::start(&build("evil_bot"));
+    engine.handshake();
+    engine.send("position startpos");
+    engine.send("go infinite");
+    assert!(
+        engine
+            .read_until("bestmove", Duration::from_millis(400))
+            .is_none(),
+        "bestmove before stop"
+    );
+    engine.send("stop");
+    engine.expect("bestmove", SHORT);
+    // A timed search is not held.
+    engine.send("go wtime 1000 btime 1000");
+    engine.expect("bestmove", SHORT);
+    engine.send("quit");
+    assert!(
+        engine
+            .wait_exit(SHORT)
+            .expect("quit ends the engine")
+            .success()
+    );
+}

@@ -1,5 +1,6 @@
 //! `challenge match` with misbehaving engines: every fault ends its game with the right
-//! result and a Termination tag naming it, and the match goes on.
+//! result, the PGN standard's Termination tag and a TerminationDetails tag naming it, and the
+//! match goes on.
 
 mod match_common;
 
@@ -49,12 +50,12 @@ fn a_gauntlet_against_every_kind_of_fault_completes_with_named_terminations() {
         assert_eq!(ply_tag, plies, "PlyCount agrees with the moves");
         let bad = if white == "good" { black } else { white };
         let expected = match bad.as_str() {
-            "crasher" => "crash",
-            "staller" => "stall",
-            "illegal" => "illegal move",
-            "garbage" => "unparsable move",
-            "hog" => "memory limit",
-            "refuser" | "ghost" => "failed to start",
+            "crasher" => "abandoned; crash",
+            "staller" => "time forfeit; stall",
+            "illegal" => "rules infraction; illegal move",
+            "garbage" => "rules infraction; unparsable move",
+            "hog" => "rules infraction; memory limit",
+            "refuser" | "ghost" => "abandoned; failed to start",
             other => panic!("unexpected player {other}"),
         };
         assert_eq!(termination, expected, "{white} vs {black}");

@@ -88,4 +88,13 @@ fn sprt_stops_early_and_says_which_hypothesis_was_accepted() {
     let summary = json(&dir.join("summary.json"));
     assert_eq!(summary["sprt"]["state"], "H1");
     assert!(summary["games_played"].as_u64().unwrap() < 1000);
+    // The counts add up even when the SPRT stops with a pair half played (`-j 2`).
+    let stats = &summary["pairs"][0]["stats"];
+    let count = |key: &str| stats[key].as_u64().unwrap();
+    assert_eq!(
+        count("games"),
+        2 * count("pairs") + count("unpaired_games"),
+        "{stats}"
+    );
+    assert_eq!(count("games"), summary["games_played"].as_u64().unwrap());
 }

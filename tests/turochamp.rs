@@ -369,6 +369,97 @@ fn modern_keeps_to_its_time() {
     }
 }
 
+fn limited(depth: Option<u32>, nodes: Option<u64>) -> Timer {
+    Timer::untimed(SearchLimits {
+        depth,
+        nodes,
+        ..SearchLimits::default()
+    })
+}
+
+#[test]
+fn modern_searches_exactly_its_node_budget_and_repeats_itself() {
+    for fen in MIDDLEGAMES {
+        for budget in [1, 300, 5_000, 40_000] {
+            let think = || {
+                let mut bot = modern::MyBot::default();
+                let mv = bot.think(&mut board(fen), &limited(None, Some(budget)));
+                (mv, bot.n)
+            };
+            let (first, nodes) = think();
+            // The search unwinds at the first check after the budget is spent: at most a
+            // node per ply of the path it was on.
+            assert!(
+                (budget..budget + 64).contains(&nodes),
+                "{fen}: {nodes} nodes for a budget of {budget}"
+            );
+            assert_eq!(think(), (first, nodes), "{fen}: a second search differs");
+        }
+    }
+}
+
+#[test]
+fn a_node_budget_decides_the_move_not_the_clock() {
+    // The same budget on a loaded thread (another search hogging the clock in between)
+    // and on a clock that is long past the bot's own budget gives the same move.
+    let fen = MIDDLEGAMES[0];
+    let mut bot = modern::MyBot::default();
+    let expected = bot.think(&mut board(fen), &limited(None, Some(20_000)));
+    let slow = Timer::untimed(SearchLimits {
+        nodes: Some(20_000),
+        ..SearchLimits::default()
+    });
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    let mut bot = modern::MyBot::default();
+    assert_eq!(bot.think(&mut board(fen), &slow), expected);
+}
+
+#[test]
+fn modern_stops_at_the_depth_it_is_given() {
+    for fen in MIDDLEGAMES {
+        let counts: Vec<u64> = (1..=4)
+            .map(|depth| {
+                let mut bot = modern::MyBot::default();
+                bot.think(&mut board(fen), &limited(Some(depth), None));
+                bot.n
+            })
+            .collect();
+        // Each iteration adds nodes, and the same depth twice searches the same tree.
+        assert!(counts.windows(2).all(|w| w[0] < w[1]), "{fen}: {counts:?}");
+        let mut again = modern::MyBot::default();
+        again.think(&mut board(fen), &limited(Some(4), None));
+        assert_eq!(again.n, counts[3], "{fen}");
+        // Depth 4 with no limit on the clock's side is far from the 10 s made-up clock.
+        assert!(counts[3] < 2_000_000, "{fen}: {counts:?}");
+    }
+}
+
+#[test]
+fn modern_answers_stop_under_go_infinite() {
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let stop = Arc::new(AtomicBool::new(false));
+    let timer = Timer::untimed(SearchLimits {
+        infinite: true,
+        ..SearchLimits::default()
+    })
+    .with_stop_flag(stop.clone());
+    let stopper = {
+        let stop = stop.clone();
+        std::thread::spawn(move || {
+            std::thread::sleep(std::time::Duration::from_millis(300));
+            stop.store(true, Ordering::Relaxed);
+        })
+    };
+    let start = Instant::now();
+    let mut b = board(MIDDLEGAMES[1]);
+    let mv = modern::MyBot::default().think(&mut b, &timer);
+    stopper.join().unwrap();
+    assert!(b.is_legal(mv));
+    let took = start.elapsed().as_millis();
+    assert!((300..2000).contains(&took), "took {took} ms");
+}
+
 /// Plays a game between a faithful and a modern bot from `fen`, every move checked legal
 /// and every board returned unchanged; the modern bot on a 2 s + 20 ms clock.
 fn game(fen: &str, modern_white: bool, max_plies: u32) {

@@ -35,3 +35,21 @@ fn python_chess_plays_a_whole_game_against_a_bot_engine() {
     assert!(stdout.contains("game over after"), "{stdout}");
     assert!(stdout.contains("stop, info and clock: ok"), "{stdout}");
 }
+
+#[test]
+fn python_chess_search_limits_reach_the_reference_bot() {
+    let engine = build("turochamp_modern");
+    let output = Command::new("python3")
+        .arg(kit_root().join("tests/python/uci_limits.py"))
+        .arg(&engine)
+        .output()
+        .expect("python3 runs");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "stdout:\n{stdout}\nstderr:\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(stdout.contains("depth 2: "), "{stdout}");
+    assert!(stdout.contains("search limits: ok"), "{stdout}");
+}

@@ -33,6 +33,7 @@ pub trait Bot: Default {
     /// The name reported to UCI clients; empty means "use the bot file's name".
     const NAME: &'static str = "";
 
-    /// Chooses the move to play on `board` within the time `timer` allows.
+    /// Chooses the move to play on `board` within the time and the search
+    /// limits `timer` gives ([`Timer::should_stop`], [`Timer::max_depth`]).
     fn think(&mut self, board: &mut Board, timer: &Timer) -> Move;
 }

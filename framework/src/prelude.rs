@@ -6,5 +6,5 @@
 
 pub use crate::bot::Bot;
 pub use crate::chess::*;
-pub use crate::timer::Timer;
+pub use crate::timer::{SearchLimits, Timer};
 pub use crate::uci::report;

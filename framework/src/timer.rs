@@ -1,14 +1,74 @@
-//! The bot's clock for one move.
+//! The bot's clock for one move, and the limits the client set for it.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
-/// The clock a bot reads while it thinks.
+/// The limits a UCI client set for one move besides the clock: the words
+/// `depth`, `nodes`, `movetime` and `infinite` of its `go` command.
+///
+/// A bot reads them through its [`Timer`] ([`Timer::limits`]); most bots
+/// need only [`Timer::max_depth`] and [`Timer::should_stop`], which apply
+/// them. What each one means for a bot:
+///
+/// - `depth`: search this many plies and no deeper (an iterative-deepening
+///   bot stops after that iteration). A bot that searches a fixed depth of
+///   its own may ignore it.
+/// - `nodes`: visit at most about this many nodes, counted by the bot in its
+///   own search (one per position searched). With a depth or node limit the
+///   client expects the same move every time: a bot that uses randomness
+///   should not ([`SearchLimits::is_fixed`]).
+/// - `movetime`: think this long (milliseconds) for this move, not a share
+///   of a clock.
+/// - `infinite`: think until the client says `stop`.
+///
+/// ```
+/// use framework::prelude::*;
+/// let limits = SearchLimits { depth: Some(4), ..SearchLimits::default() };
+/// assert!(limits.is_fixed());
+/// let timer = Timer::untimed(limits);
+/// assert_eq!(timer.limits().depth, Some(4));
+/// assert_eq!(timer.limits().nodes, None);
+/// assert!(!SearchLimits::default().is_fixed());
+/// ```
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct SearchLimits {
+    /// `go depth N`: the deepest search, in plies.
+    pub depth: Option<u32>,
+    /// `go nodes N`: the most nodes to search.
+    pub nodes: Option<u64>,
+    /// `go movetime N`: milliseconds to think about this move.
+    pub movetime_ms: Option<u64>,
+    /// `go infinite`: think until told to stop.
+    pub infinite: bool,
+}
+
+impl SearchLimits {
+    /// Whether a depth or node limit was given: the client wants a
+    /// reproducible search, the same move for the same position every time.
+    pub fn is_fixed(&self) -> bool {
+        self.depth.is_some() || self.nodes.is_some()
+    }
+}
+
+/// How long a move may last for [`Timer::should_stop`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Deadline {
+    /// The bot's own budget (it plays by a clock).
+    Budget,
+    /// A fixed time, whatever the bot's budget (`movetime`, or the safety
+    /// net of a search limited only by depth or nodes).
+    Fixed(u64),
+    /// Only `stop` ends the search (`infinite`).
+    Never,
+}
+
+/// The clock a bot reads while it thinks, and the limits the client set.
 ///
 /// A `Timer` is made fresh for every `think` call. All figures are in
-/// milliseconds. When the host is told to stop (UCI `stop`), the timer
-/// reports no time left, so a bot that checks its clock returns promptly.
+/// milliseconds. When the host is told to stop (UCI `stop`, or the client
+/// closing its input), the timer reports no time left, so a bot that checks
+/// its clock returns promptly.
 ///
 /// ```
 /// use framework::prelude::*;
@@ -19,6 +79,44 @@ use std::time::Instant;
 /// // A bot might spend a thirtieth of its time on this move:
 /// let budget = timer.ms_remaining() / 30;
 /// assert!(timer.ms_elapsed_this_turn() < budget);
+/// assert!(!timer.should_stop(budget, 0));
+/// ```
+///
+/// A bot that honours every limit the client may set needs two calls:
+/// [`max_depth`](Timer::max_depth) bounds its iterative deepening, and
+/// [`should_stop`](Timer::should_stop), given its time budget and the nodes
+/// it has searched, says when to stop:
+///
+/// ```
+/// use framework::prelude::*;
+///
+/// #[derive(Default)]
+/// struct Counter { nodes: u64 }
+///
+/// impl Counter {
+///     fn search(&mut self, b: &mut Board, t: &Timer, depth: i32) -> i32 {
+///         self.nodes += 1;
+///         if depth == 0 { return 0 }
+///         for m in b.legal_moves() {
+///             b.make_move(m);
+///             self.search(b, t, depth - 1);
+///             b.undo_move();
+///             if t.should_stop(1000, self.nodes) { break }
+///         }
+///         0
+///     }
+/// }
+///
+/// let limits = SearchLimits { nodes: Some(500), ..SearchLimits::default() };
+/// let timer = Timer::untimed(limits);
+/// let mut bot = Counter::default();
+/// let mut board = Board::startpos();
+/// for depth in 1..=timer.max_depth() {
+///     bot.search(&mut board, &timer, depth);
+///     if timer.should_stop(1000, bot.nodes) { break }
+/// }
+/// // The node budget ended the search, a few nodes past it at most.
+/// assert!((500..510).contains(&bot.nodes));
 /// ```
 #[derive(Debug, Clone)]
 pub struct Timer {
@@ -28,10 +126,23 @@ pub struct Timer {
     increment: u64,
     game_start: u64,
     moves_to_go: Option<u32>,
+    limits: SearchLimits,
+    deadline: Deadline,
     stop: Option<Arc<AtomicBool>>,
 }
 
 impl Timer {
+    /// What a bot's clock shows when the client gave it none (`go depth 5`,
+    /// `go nodes 10000`): bots that only read the clock still end their move
+    /// within it, and [`should_stop`](Timer::should_stop) ends a search by
+    /// depth or nodes that has run this long.
+    pub const UNTIMED_MS: u64 = 10_000;
+
+    /// The deepest search [`max_depth`](Timer::max_depth) allows: deeper than
+    /// any real game needs, and shallow enough that a recursive search fits
+    /// its stack and its mate scores.
+    pub const MAX_DEPTH: i32 = 128;
+
     /// A timer whose turn starts now, with `remaining_ms` on the bot's clock,
     /// `opponent_ms` on the opponent's and `increment_ms` added per move.
     /// The game's starting time is taken to be `remaining_ms`.
@@ -43,8 +154,63 @@ impl Timer {
             increment: increment_ms,
             game_start: remaining_ms,
             moves_to_go: None,
+            limits: SearchLimits::default(),
+            deadline: Deadline::Budget,
             stop: None,
         }
+    }
+
+    /// A timer for a move the client limited without a clock (`go depth`,
+    /// `go nodes`, `go movetime`, `go infinite` or a bare `go`).
+    ///
+    /// The clock shows what the limits allow: `movetime`, or practically
+    /// unlimited time for `infinite`, or [`UNTIMED_MS`](Timer::UNTIMED_MS).
+    ///
+    /// ```
+    /// use framework::prelude::*;
+    /// let think_half_a_second = SearchLimits { movetime_ms: Some(500), ..SearchLimits::default() };
+    /// assert!(Timer::untimed(think_half_a_second).ms_remaining() <= 500);
+    /// let to_depth_3 = Timer::untimed(SearchLimits { depth: Some(3), ..SearchLimits::default() });
+    /// assert!(to_depth_3.ms_remaining() <= Timer::UNTIMED_MS);
+    /// ```
+    pub fn untimed(limits: SearchLimits) -> Self {
+        let clock = match limits {
+            SearchLimits { infinite: true, .. } => u64::MAX / 4,
+            SearchLimits {
+                movetime_ms: Some(ms),
+                ..
+            } => ms,
+            _ => Self::UNTIMED_MS,
+        };
+        let timer = Timer::new(clock, clock, 0).with_limits(limits);
+        let deadline = match timer.deadline {
+            // No clock and no movetime: the bot's budget comes from a made-up
+            // clock, so a search limited by depth or nodes ignores it.
+            Deadline::Budget if limits.is_fixed() => Deadline::Fixed(Self::UNTIMED_MS),
+            other => other,
+        };
+        Timer { deadline, ..timer }
+    }
+
+    /// Sets the limits the client gave besides the clock.
+    ///
+    /// ```
+    /// # use framework::prelude::*;
+    /// let limits = SearchLimits { nodes: Some(20_000), ..SearchLimits::default() };
+    /// let timer = Timer::new(60_000, 60_000, 0).with_limits(limits);
+    /// assert_eq!(timer.limits().nodes, Some(20_000));
+    /// assert!(timer.should_stop(1000, 20_000));
+    /// ```
+    pub fn with_limits(mut self, limits: SearchLimits) -> Self {
+        self.limits = limits;
+        self.deadline = if limits.infinite {
+            Deadline::Never
+        } else if let Some(ms) = limits.movetime_ms {
+            Deadline::Fixed(ms)
+        } else {
+            Deadline::Budget
+        };
+        self
     }
 
     /// Sets the clock's starting time for this game (the base of the time control).
@@ -112,5 +278,150 @@ impl Timer {
         self.stop
             .as_ref()
             .is_some_and(|flag| flag.load(Ordering::Relaxed))
+    }
+
+    /// The limits the client set for this move besides the clock.
+    pub fn limits(&self) -> SearchLimits {
+        self.limits
+    }
+
+    /// The deepest search the client allows, in plies: `go depth N` gives N,
+    /// no depth limit gives [`MAX_DEPTH`](Timer::MAX_DEPTH) (so does a larger N).
+    /// An iterative-deepening bot loops `for depth in 1..=timer.max_depth()`.
+    ///
+    /// ```
+    /// # use framework::prelude::*;
+    /// let limits = SearchLimits { depth: Some(2), ..SearchLimits::default() };
+    /// assert_eq!(Timer::untimed(limits).max_depth(), 2);
+    /// assert_eq!(Timer::new(1000, 1000, 0).max_depth(), Timer::MAX_DEPTH);
+    /// ```
+    pub fn max_depth(&self) -> i32 {
+        self.limits.depth.map_or(Self::MAX_DEPTH, |depth| {
+            i32::try_from(depth).map_or(Self::MAX_DEPTH, |depth| depth.min(Self::MAX_DEPTH))
+        })
+    }
+
+    /// Whether the bot should stop searching now, having searched `nodes`
+    /// nodes and planned to spend `budget_ms` on this move. True when:
+    ///
+    /// - the host said stop (UCI `stop`, or the client went away);
+    /// - `nodes` reached the client's node limit (`go nodes`);
+    /// - the move has taken longer than its time: `budget_ms` when the bot
+    ///   plays by a clock; the `movetime` when the client set one, whatever
+    ///   `budget_ms` says; never with `go infinite`; and when the client set
+    ///   only a depth or node limit, the clock is not read (so the search
+    ///   is the same every time) until [`UNTIMED_MS`](Timer::UNTIMED_MS),
+    ///   the safety net of a bot that does not count its nodes.
+    ///
+    /// ```
+    /// # use framework::prelude::*;
+    /// let forever = Timer::untimed(SearchLimits { infinite: true, ..SearchLimits::default() });
+    /// assert!(!forever.should_stop(0, u64::MAX));
+    /// let by_nodes = Timer::untimed(SearchLimits { nodes: Some(100), ..SearchLimits::default() });
+    /// assert!(!by_nodes.should_stop(0, 99));
+    /// assert!(by_nodes.should_stop(0, 100));
+    /// ```
+    pub fn should_stop(&self, budget_ms: u64, nodes: u64) -> bool {
+        if self.is_stopped() || self.limits.nodes.is_some_and(|limit| nodes >= limit) {
+            return true;
+        }
+        let allowed = match self.deadline {
+            Deadline::Budget => budget_ms,
+            Deadline::Fixed(ms) => ms,
+            Deadline::Never => return false,
+        };
+        self.ms_elapsed_this_turn() > allowed
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn limits(depth: Option<u32>, nodes: Option<u64>) -> SearchLimits {
+        SearchLimits {
+            depth,
+            nodes,
+            ..SearchLimits::default()
+        }
+    }
+
+    #[test]
+    fn a_clock_stops_a_search_at_the_bots_budget() {
+        let timer = Timer::new(60_000, 60_000, 0);
+        std::thread::sleep(std::time::Duration::from_millis(5));
+        assert!(timer.should_stop(1, 0));
+        assert!(!timer.should_stop(60_000, u64::MAX));
+    }
+
+    #[test]
+    fn depth_or_nodes_without_a_clock_ignore_the_bots_budget() {
+        for timer in [
+            Timer::untimed(limits(Some(3), None)),
+            Timer::untimed(limits(None, Some(1000))),
+        ] {
+            std::thread::sleep(std::time::Duration::from_millis(2));
+            // A budget of 0 ms is long past, yet only the safety net counts.
+            assert!(!timer.should_stop(0, 10));
+            assert!(timer.ms_remaining() <= Timer::UNTIMED_MS);
+            assert!(timer.ms_remaining() > Timer::UNTIMED_MS / 2);
+        }
+    }
+
+    #[test]
+    fn a_bare_go_plays_by_the_made_up_clock() {
+        let timer = Timer::untimed(SearchLimits::default());
+        std::thread::sleep(std::time::Duration::from_millis(2));
+        assert!(timer.should_stop(0, 0));
+    }
+
+    #[test]
+    fn a_clock_with_a_depth_limit_still_ends_by_the_clock() {
+        let timer = Timer::new(1000, 1000, 0).with_limits(limits(Some(30), None));
+        std::thread::sleep(std::time::Duration::from_millis(2));
+        assert!(timer.should_stop(1, 0));
+    }
+
+    #[test]
+    fn movetime_overrides_the_bots_budget() {
+        let movetime = SearchLimits {
+            movetime_ms: Some(60_000),
+            ..SearchLimits::default()
+        };
+        let timer = Timer::untimed(movetime);
+        std::thread::sleep(std::time::Duration::from_millis(2));
+        assert!(!timer.should_stop(0, 0));
+        assert!(timer.ms_remaining() <= 60_000);
+        let short = Timer::untimed(SearchLimits {
+            movetime_ms: Some(1),
+            ..SearchLimits::default()
+        });
+        std::thread::sleep(std::time::Duration::from_millis(5));
+        assert!(short.should_stop(u64::MAX, 0));
+    }
+
+    #[test]
+    fn infinite_ends_only_with_stop() {
+        let stop = Arc::new(AtomicBool::new(false));
+        let timer = Timer::untimed(SearchLimits {
+            infinite: true,
+            ..SearchLimits::default()
+        })
+        .with_stop_flag(stop.clone());
+        assert!(!timer.should_stop(0, u64::MAX));
+        assert!(timer.ms_remaining() > 1 << 40);
+        stop.store(true, Ordering::Relaxed);
+        assert!(timer.should_stop(0, 0));
+        assert_eq!(timer.ms_remaining(), 0);
+    }
+
+    #[test]
+    fn max_depth_is_bounded() {
+        assert_eq!(
+            Timer::untimed(limits(Some(u32::MAX), None)).max_depth(),
+            Timer::MAX_DEPTH
+        );
+        assert_eq!(Timer::untimed(limits(Some(129), None)).max_depth(), 128);
+        assert_eq!(Timer::untimed(limits(Some(0), None)).max_depth(), 0);
     }
 }

@@ -170,7 +170,9 @@ pub fn report_game(id: i64, pgn: &str, detail: &str) -> Option<ReportGame> {
         white: game.tag("White").unwrap_or("?").to_string(),
         black: game.tag("Black").unwrap_or("?").to_string(),
         result: game.result.as_str().to_string(),
-        termination: game.tag("Termination").unwrap_or("").to_string(),
+        termination: runner::Termination::from_pgn(&game)
+            .map_or(game.tag("Termination").unwrap_or(""), |t| t.tag())
+            .to_string(),
         detail: detail.to_string(),
         san: game.san_moves(),
         uci,

@@ -515,7 +515,7 @@ impl PgnFacts {
         };
         let white = self.player(game.tag("White").unwrap_or("?"));
         let black = self.player(game.tag("Black").unwrap_or("?"));
-        let termination = game.tag("Termination").and_then(|t| t.parse().ok());
+        let termination = Termination::from_pgn(game);
         // In a PGN file the side that misbehaved is the side that lost.
         let faulty = termination.and_then(FaultKind::of).and(match game.result {
             GameResult::WhiteWins => Some(black),

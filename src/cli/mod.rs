@@ -83,7 +83,8 @@ pub fn main() -> ExitCode {
     let cli = Cli::parse();
     let result: Result<()> = match cli.command {
         Commands::Perft(args) => perft::run(&args),
-        Commands::Tokens(args) => {
+        Commands::Tokens(mut args) => {
+            args.files = kit::bots::count_paths(&args.files);
             let code = token_counter::run(&args, &mut std::io::stdout().lock());
             return ExitCode::from(u8::try_from(code).unwrap_or(2));
         }

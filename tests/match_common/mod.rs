@@ -94,7 +94,8 @@ pub fn scratch(name: &str) -> PathBuf {
 }
 
 /// Reads a PGN file with python-chess and returns, per game, (White, Black, Result,
-/// Termination, PlyCount tag, number of mainline moves, number of parse errors).
+/// Termination (`abandoned; crash` when a TerminationDetails tag follows it), PlyCount tag,
+/// number of mainline moves, number of parse errors).
 pub fn read_pgn_with_python_chess(
     path: &Path,
 ) -> Vec<(String, String, String, String, usize, usize, usize)> {
@@ -107,7 +108,10 @@ with open(sys.argv[1]) as f:
             break
         h = g.headers
         board = g.end().board()
-        print("\t".join([h["White"], h["Black"], h["Result"], h.get("Termination", ""),
+        termination = h.get("Termination", "")
+        if "TerminationDetails" in h:
+            termination += "; " + h["TerminationDetails"]
+        print("\t".join([h["White"], h["Black"], h["Result"], termination,
                          h.get("PlyCount", "0"), str(len(list(g.mainline_moves()))), str(len(g.errors))]))
 "#;
     let out = Command::new("python3")

@@ -88,11 +88,14 @@ impl Default for GameSettings {
     }
 }
 
-/// Why a game ended. The PGN `Termination` tag is [`Termination::tag`].
+/// Why a game ended. In PGN the `Termination` tag holds the standard's
+/// value ([`Termination::pgn_value`]) and the kit's own
+/// [`TERMINATION_DETAILS_TAG`] holds the precise cause ([`Termination::tag`]).
 ///
 /// ```
 /// use runner::Termination;
 /// assert_eq!(Termination::Crash.tag(), "crash");
+/// assert_eq!(Termination::Crash.pgn_value(), "abandoned");
 /// assert_eq!(Termination::MemoryLimit.to_string(), "memory limit");
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -137,8 +140,51 @@ pub enum Termination {
     Interrupted,
 }
 
+/// The PGN tag that keeps a game's precise [`Termination`] beside the
+/// standard `Termination` tag, whose values are too coarse to tell a crash
+/// from a failed start.
+pub const TERMINATION_DETAILS_TAG: &str = "TerminationDetails";
+
 impl Termination {
-    /// The value written to the PGN `Termination` tag.
+    /// The value of the PGN standard's `Termination` tag (section 9.8.1):
+    /// `normal` for an end on the board, `time forfeit` for a flag or a
+    /// stall, `rules infraction` for an illegal or unreadable move and for
+    /// breaking the challenge's limits (memory, construction, protocol),
+    /// `abandoned` for an engine that crashed or never started (as cutechess
+    /// and fastchess mark a disconnection), `adjudication` for the runner's
+    /// adjudications and its game-length limit, `unterminated` for a game
+    /// the match stopped.
+    ///
+    /// ```
+    /// use runner::Termination;
+    /// assert_eq!(Termination::Checkmate.pgn_value(), "normal");
+    /// assert_eq!(Termination::Stall.pgn_value(), "time forfeit");
+    /// assert_eq!(Termination::IllegalMove.pgn_value(), "rules infraction");
+    /// assert_eq!(Termination::MaxLength.pgn_value(), "adjudication");
+    /// ```
+    pub const fn pgn_value(self) -> &'static str {
+        match self {
+            Termination::Checkmate
+            | Termination::Stalemate
+            | Termination::Repetition
+            | Termination::FiftyMoves
+            | Termination::InsufficientMaterial => "normal",
+            Termination::TimeForfeit | Termination::Stall => "time forfeit",
+            Termination::IllegalMove
+            | Termination::UnparsableMove
+            | Termination::MemoryLimit
+            | Termination::ConstructionLimit
+            | Termination::ProtocolViolation => "rules infraction",
+            Termination::Crash | Termination::FailedStart => "abandoned",
+            Termination::AdjudicatedDraw
+            | Termination::AdjudicatedResign
+            | Termination::MaxLength => "adjudication",
+            Termination::Interrupted => "unterminated",
+        }
+    }
+
+    /// The kit's precise name for the termination, written to the PGN tag
+    /// [`TERMINATION_DETAILS_TAG`] and kept by the challenge's store.
     pub const fn tag(self) -> &'static str {
         match self {
             Termination::Checkmate => "checkmate",
@@ -254,7 +300,7 @@ impl GameRecord {
     }
 
     /// The game as PGN, with the standard tags (the caller adds `Event`, `Site`,
-    /// `Date` and `Round`), `Termination`, `PlyCount`, `TimeControl` (or `WhiteTimeControl`
+    /// `Date` and `Round`), `Termination` and [`TERMINATION_DETAILS_TAG`], `PlyCount`, `TimeControl` (or `WhiteTimeControl`
     /// and `BlackTimeControl` when they differ) and a comment per move:
     /// `book`, or score/depth and time as `+0.35/12 0.123s`.
     pub fn to_pgn(&self) -> PgnGame {
@@ -269,7 +315,8 @@ impl GameRecord {
             game.set_tag("WhiteTimeControl", &w.to_string());
             game.set_tag("BlackTimeControl", &b.to_string());
         }
-        game.set_tag("Termination", self.termination.tag());
+        game.set_tag("Termination", self.termination.pgn_value());
+        game.set_tag(TERMINATION_DETAILS_TAG, self.termination.tag());
         game.set_tag("PlyCount", &self.ply_count().to_string());
         for &mv in &self.opening.moves {
             game.push(mv, Some("book".to_string()));
@@ -575,7 +622,8 @@ pub fn engine_fault(engine: &mut Engine, side: Color, who: &str, err: EngineErro
 /// assert_eq!(record.result, GameResult::WhiteWins);
 /// assert!(record.detail.starts_with("Black (b) played illegal move e2e4"));
 /// let pgn = framework::notation::write_game(&record.to_pgn());
-/// assert!(pgn.contains("[Termination \"illegal move\"]") && pgn.contains("1. e4 {"));
+/// assert!(pgn.contains("[Termination \"rules infraction\"]"));
+/// assert!(pgn.contains("[TerminationDetails \"illegal move\"]") && pgn.contains("1. e4 {"));
 /// # }
 /// ```
 pub fn play_game(

@@ -39,8 +39,8 @@ pub use engine::{
     STDERR_TAIL_LINES, Score, SearchInfo, SearchResult,
 };
 pub use game::{
-    Fault, GameRecord, GameSettings, MoveRequest, NoMove, PlayedMove, Player, Termination,
-    ask_move, engine_fault, play_game,
+    Fault, GameRecord, GameSettings, MoveRequest, NoMove, PlayedMove, Player,
+    TERMINATION_DETAILS_TAG, Termination, ask_move, engine_fault, play_game,
 };
 pub use openings::{
     Opening, OpeningError, SplitMix64, load_openings, parse_epd, parse_pgn_openings, shuffle,

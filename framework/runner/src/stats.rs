@@ -101,6 +101,24 @@ impl Stats {
         self.penta.iter().sum()
     }
 
+    /// Games whose colour-swapped partner has not finished (a match stopped
+    /// by its SPRT or by Ctrl-C while the partner was being played): they
+    /// count in [`games`](Self::games) but in no pair, so
+    /// `games() == 2 * pairs() + unpaired_games()`.
+    ///
+    /// ```
+    /// use runner::Stats;
+    /// let mut s = Stats::default();
+    /// s.add_game(1.0);
+    /// s.add_game(0.5);
+    /// s.add_pair(1.0, 0.5);
+    /// s.add_game(0.0);
+    /// assert_eq!((s.games(), s.pairs(), s.unpaired_games()), (3, 1, 1));
+    /// ```
+    pub fn unpaired_games(&self) -> u64 {
+        self.games().saturating_sub(2 * self.pairs())
+    }
+
     /// Points scored (a win 1, a draw ½).
     pub fn points(&self) -> f64 {
         self.wins as f64 + 0.5 * self.draws as f64

@@ -4,7 +4,9 @@ use std::str::FromStr;
 
 use thiserror::Error;
 
-use super::game::Termination;
+use framework::notation::PgnGame;
+
+use super::game::{TERMINATION_DETAILS_TAG, Termination};
 
 impl Termination {
     /// Every termination, in declaration order.
@@ -28,6 +30,31 @@ impl Termination {
         Termination::MaxLength,
         Termination::Interrupted,
     ];
+}
+
+impl Termination {
+    /// The termination a PGN game records: its [`TERMINATION_DETAILS_TAG`],
+    /// or, in files written before that tag existed, a `Termination` tag
+    /// holding the kit's own name. `None` for other PGN (a standard value
+    /// alone does not say which of the kit's terminations it was).
+    ///
+    /// ```
+    /// use framework::notation::PgnGame;
+    /// use runner::Termination;
+    /// let mut game = PgnGame::default();
+    /// game.set_tag("Termination", "abandoned");
+    /// assert_eq!(Termination::from_pgn(&game), None);
+    /// game.set_tag("TerminationDetails", "crash");
+    /// assert_eq!(Termination::from_pgn(&game), Some(Termination::Crash));
+    /// let mut old = PgnGame::default();
+    /// old.set_tag("Termination", "stall");
+    /// assert_eq!(Termination::from_pgn(&old), Some(Termination::Stall));
+    /// ```
+    pub fn from_pgn(game: &PgnGame) -> Option<Termination> {
+        game.tag(TERMINATION_DETAILS_TAG)
+            .or_else(|| game.tag("Termination"))
+            .and_then(|value| value.parse().ok())
+    }
 }
 
 /// A new variant must be added to [`Termination::ALL`]: this match stops compiling until
@@ -81,6 +108,32 @@ impl FromStr for Termination {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    const STANDARD: [&str; 8] = [
+        "abandoned",
+        "adjudication",
+        "death",
+        "emergency",
+        "normal",
+        "rules infraction",
+        "time forfeit",
+        "unterminated",
+    ];
+
+    #[test]
+    fn pgn_values_are_the_standards_and_details_read_back() {
+        for t in Termination::ALL {
+            assert!(STANDARD.contains(&t.pgn_value()), "{t:?}");
+            let mut game = PgnGame::default();
+            game.set_tag("Termination", t.pgn_value());
+            game.set_tag(TERMINATION_DETAILS_TAG, t.tag());
+            assert_eq!(Termination::from_pgn(&game), Some(t));
+        }
+        // An engine's fault is never a normal ending.
+        for t in Termination::ALL.into_iter().filter(|t| t.is_fault()) {
+            assert_ne!(t.pgn_value(), "normal", "{t:?}");
+        }
+    }
 
     #[test]
     fn every_tag_reads_back_and_tags_are_distinct() {

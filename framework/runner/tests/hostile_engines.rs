@@ -108,7 +108,12 @@ fn stderr_with_escapes_and_forged_pgn_is_made_harmless() {
     assert!(read.errors.is_empty(), "{:?}\n{pgn}", read.errors);
     assert_eq!(read.games.len(), 1);
     assert_eq!(read.games[0].result, GameResult::BlackWins);
-    assert_eq!(read.games[0].tag("Termination"), Some("crash"));
+    assert_eq!(read.games[0].tag("Termination"), Some("abandoned"));
+    assert_eq!(read.games[0].tag("TerminationDetails"), Some("crash"));
+    assert_eq!(
+        Termination::from_pgn(&read.games[0]),
+        Some(Termination::Crash)
+    );
 }
 
 #[test]

@@ -234,8 +234,15 @@ pub enum MoveError {
     Illegal(String),
 }
 
-/// The most moves a chess position can have is 218, so 256 always suffices.
-pub const MAX_MOVES: usize = 256;
+/// The capacity of a [`MoveList`]: more moves than any position the kit
+/// accepts can have.
+///
+/// A position reachable in a game has at most 218 legal moves, but a FEN may
+/// describe any placement with at most 16 pieces a side (say a king and 15
+/// queens), which no game reaches. The bound covers those too: a king has at
+/// most 8 moves and 2 castlings, and each of the other 15 pieces at most 27
+/// (a queen in the centre of an empty board; a pawn has at most 12).
+pub const MAX_MOVES: usize = 10 + 15 * 27;
 
 /// A list of up to [`MAX_MOVES`] moves stored inline (on the stack), so generating
 /// moves allocates nothing. Dereferences to `[Move]`, so slices' methods

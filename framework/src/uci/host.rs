@@ -3,9 +3,9 @@
 //! it thinks.
 
 use std::io::BufRead;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, Sender};
+use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
 use super::command::{Command, GoParams, PositionParams};
@@ -13,7 +13,7 @@ use super::output::{mark_search_start, send, take_stdout};
 use super::sandbox;
 use crate::bot::Bot;
 use crate::chess::{Board, Color};
-use crate::timer::Timer;
+use crate::timer::{SearchLimits, Timer};
 
 /// Constructing a bot may take at most this long; longer is reported as a breach.
 pub const CONSTRUCTION_LIMIT: Duration = Duration::from_secs(5);
@@ -23,12 +23,21 @@ pub const CONSTRUCTION_LIMIT: Duration = Duration::from_secs(5);
 /// choice of a small default.
 const BOT_STACK_BYTES: usize = 64 * 1024 * 1024;
 
-/// The clock a bot sees for `go` without any time limit (`go depth 5`, say):
-/// bots think by the clock, so they need some budget, and ten seconds ends a
-/// move in bounded time.
-const UNTIMED_GO_MS: u64 = 10_000;
+/// When the client closes its input while the bot thinks, the bot is told to
+/// stop and gets this long to answer with its `bestmove` (as Stockfish
+/// answers) before the engine exits anyway.
+pub const STOP_GRACE: Duration = Duration::from_secs(5);
+
+/// The same grace after `quit`, which asks for an exit as soon as possible: a
+/// bot that answers `stop` promptly still gets its move out.
+pub const QUIT_GRACE: Duration = Duration::from_millis(250);
 
 /// Runs the bot `B` as a UCI engine on stdin/stdout until `quit` or end of input.
+///
+/// A search under way at end of input or `quit` is stopped and still ends
+/// with its `bestmove` (within [`STOP_GRACE`] or [`QUIT_GRACE`]). Under `go
+/// infinite` the `bestmove` waits for `stop`, as the protocol asks, even if
+/// the bot returns sooner.
 ///
 /// `file_name` names the engine in `id name` unless the bot sets [`Bot::NAME`].
 /// This is the whole `main` of a bot engine executable; the kit generates it.
@@ -53,13 +62,14 @@ pub fn run<B: Bot + 'static>(file_name: &str) {
     let name = engine_name(B::NAME, file_name);
 
     let stop = Arc::new(AtomicBool::new(false));
-    let thinking = Arc::new(AtomicBool::new(false));
+    let thinking = Arc::new(Thinking::default());
     let (jobs, ready) = spawn_bot_thread::<B>(stop.clone(), thinking.clone());
     super::memory::arm();
     enter_sandbox(sandboxed, protocol_fd);
 
     let mut board = Board::startpos();
     let mut clock_base: Option<u64> = None;
+    let mut grace = STOP_GRACE;
     for line in std::io::stdin().lock().lines() {
         let Ok(line) = line else { break };
         let command = match Command::parse(&line) {
@@ -79,7 +89,7 @@ pub fn run<B: Bot + 'static>(file_name: &str) {
                 // While the bot thinks the host is ready by definition; otherwise
                 // make sure the bot exists, so construction time is not spent on
                 // the first move's clock.
-                if !thinking.load(Ordering::SeqCst) {
+                if !thinking.is_on() {
                     let _ = jobs.send(Job::Construct);
                     let _ = ready.recv();
                 }
@@ -96,20 +106,59 @@ pub fn run<B: Bot + 'static>(file_name: &str) {
             Command::Go(go) => {
                 let timer = timer_for(&go, board.side_to_move(), &mut clock_base);
                 stop.store(false, Ordering::SeqCst);
-                thinking.store(true, Ordering::SeqCst);
+                thinking.start();
                 mark_search_start();
                 let _ = jobs.send(Job::Think {
                     board: Box::new(board.clone()),
                     timer: timer.with_stop_flag(stop.clone()),
+                    until_stop: go.infinite,
                 });
             }
             Command::Stop => stop.store(true, Ordering::SeqCst),
-            Command::Quit => break,
+            Command::Quit => {
+                grace = QUIT_GRACE;
+                break;
+            }
             Command::Ignored => {}
         }
     }
-    // Ends the process even while the bot thread is still thinking.
+    // Like the engines GUIs know: the search under way ends with its move.
+    stop.store(true, Ordering::SeqCst);
+    thinking.wait_until_done(grace);
+    // Ends the process even if the bot thread is still thinking.
     std::process::exit(0);
+}
+
+/// Whether the bot is thinking, and a way to wait until it is done.
+#[derive(Default)]
+struct Thinking {
+    on: Mutex<bool>,
+    changed: Condvar,
+}
+
+impl Thinking {
+    fn set(&self, on: bool) {
+        *self.on.lock().unwrap_or_else(|e| e.into_inner()) = on;
+        self.changed.notify_all();
+    }
+
+    fn start(&self) {
+        self.set(true);
+    }
+
+    fn finish(&self) {
+        self.set(false);
+    }
+
+    fn is_on(&self) -> bool {
+        *self.on.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Waits until the bot is not thinking, for at most `limit`.
+    fn wait_until_done(&self, limit: Duration) {
+        let on = self.on.lock().unwrap_or_else(|e| e.into_inner());
+        let _ = self.changed.wait_timeout_while(on, limit, |on| *on);
+    }
 }
 
 /// The longest engine name the host announces in `id name`.
@@ -176,12 +225,17 @@ fn enter_sandbox(sandboxed: bool, protocol_fd: i32) {
 enum Job {
     Construct,
     NewGame,
-    Think { board: Box<Board>, timer: Timer },
+    Think {
+        board: Box<Board>,
+        timer: Timer,
+        /// `go infinite`: answer only once told to stop.
+        until_stop: bool,
+    },
 }
 
 fn spawn_bot_thread<B: Bot + 'static>(
     stop: Arc<AtomicBool>,
-    thinking: Arc<AtomicBool>,
+    thinking: Arc<Thinking>,
 ) -> (Sender<Job>, Receiver<()>) {
     let (job_tx, job_rx) = mpsc::channel::<Job>();
     let (ready_tx, ready_rx) = mpsc::channel::<()>();
@@ -200,7 +254,11 @@ fn spawn_bot_thread<B: Bot + 'static>(
                         let _ = ready_tx.send(());
                     }
                     Job::NewGame => bot = None,
-                    Job::Think { mut board, timer } => {
+                    Job::Think {
+                        mut board,
+                        timer,
+                        until_stop,
+                    } => {
                         let bot = construct(&mut bot);
                         let before = board.fen();
                         let mv = bot.think(&mut board, &timer);
@@ -217,9 +275,12 @@ fn spawn_bot_thread<B: Bot + 'static>(
                                 "bot error: think() returned the illegal move {mv} in {before}"
                             );
                         }
-                        thinking.store(false, Ordering::SeqCst);
+                        while until_stop && !stop.load(Ordering::SeqCst) {
+                            std::thread::sleep(Duration::from_millis(1));
+                        }
                         stop.store(false, Ordering::SeqCst);
                         send(&format!("bestmove {mv}"));
+                        thinking.finish();
                     }
                 }
             }
@@ -281,26 +342,31 @@ fn set_up(position: &PositionParams) -> Result<Board, String> {
 
 /// The bot's clock for a `go` command. `clock_base` remembers the first clock
 /// reading of the game as the game's starting time.
+///
+/// The bot's own clock is used when the client sent one, unless `movetime` or
+/// `infinite` says how long to think; otherwise the timer is
+/// [`Timer::untimed`]. The depth and node limits ride along either way.
 fn timer_for(go: &GoParams, us: Color, clock_base: &mut Option<u64>) -> Timer {
     let (ours, theirs, increment) = match us {
         Color::White => (go.wtime, go.btime, go.winc),
         Color::Black => (go.btime, go.wtime, go.binc),
     };
-    let remaining = if go.infinite {
-        u64::MAX / 4
-    } else if let Some(movetime) = go.movetime {
-        movetime
-    } else {
-        ours.unwrap_or(UNTIMED_GO_MS)
+    let limits = SearchLimits {
+        depth: go.depth,
+        nodes: go.nodes,
+        movetime_ms: go.movetime,
+        infinite: go.infinite,
     };
-    let game_start = *clock_base.get_or_insert(remaining);
-    Timer::new(
-        remaining,
-        theirs.unwrap_or(remaining),
-        increment.unwrap_or(0),
-    )
-    .with_game_start_ms(game_start)
-    .with_moves_to_go(go.movestogo)
+    let timer = match ours {
+        Some(ours) if !go.infinite && go.movetime.is_none() => {
+            Timer::new(ours, theirs.unwrap_or(ours), increment.unwrap_or(0)).with_limits(limits)
+        }
+        _ => Timer::untimed(limits),
+    };
+    let game_start = *clock_base.get_or_insert(timer.ms_remaining());
+    timer
+        .with_game_start_ms(game_start)
+        .with_moves_to_go(go.movestogo)
 }
 
 /// A panicking bot ends its process at once, with the panic message on

@@ -11,7 +11,7 @@ mod output;
 mod sandbox;
 
 pub use command::{Command, GoParams, ParseCommandError, PositionParams};
-pub use host::{CONSTRUCTION_LIMIT, MAX_NAME_CHARS, engine_name, run};
+pub use host::{CONSTRUCTION_LIMIT, MAX_NAME_CHARS, QUIT_GRACE, STOP_GRACE, engine_name, run};
 pub use memory::{LimitedAllocator, MEMORY_LIMIT_BYTES, MEMORY_LIMIT_EXIT_CODE};
 pub use output::report;
 pub use sandbox::NO_SANDBOX_ENV;
