@@ -13,6 +13,7 @@ mod play;
 mod ratings;
 mod report;
 mod run;
+mod serve;
 mod standings;
 mod submit;
 mod uci;
@@ -63,6 +64,8 @@ enum Commands {
     Report(report::Args),
     /// Write every game of the challenge to a PGN file.
     Export(export::Args),
+    /// Serve the challenge to browsers: submissions, live standings, games, organiser page.
+    Serve(serve::Args),
     /// Time the rating fit and a Swiss pairing on generated data (for developers).
     #[command(hide = true)]
     BenchRatings(bench_ratings::Args),
@@ -91,6 +94,7 @@ pub fn main() -> ExitCode {
         Commands::Ratings(args) => ratings::run(&args),
         Commands::Report(args) => report::run(&args),
         Commands::Export(args) => export::run(&args),
+        Commands::Serve(args) => serve::run(&args),
         Commands::BenchRatings(args) => bench_ratings::run(&args),
     };
     match result {
