@@ -119,6 +119,14 @@ pub fn serve(options: &ServeOptions) -> Result<()> {
     runtime.block_on(listen(state, options, fresh_token))
 }
 
+/// Prints a line on stdout; a closed stdout (the terminal went away) does not stop the
+/// server.
+fn say(line: &str) {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    let _ = writeln!(out, "{line}").and_then(|()| out.flush());
+}
+
 async fn listen(
     state: Arc<AppState>,
     options: &ServeOptions,
@@ -128,21 +136,21 @@ async fn listen(
         .await
         .with_context(|| format!("cannot listen on {}", options.bind))?;
     let address = listener.local_addr()?;
-    println!(
+    say(&format!(
         "serving the challenge in {} on http://{address}/",
         options.dir.display()
-    );
-    match fresh_token {
+    ));
+    say(&match fresh_token {
         Some(token) => {
-            println!("organiser token (shown once; log in at http://{address}/organiser): {token}")
+            format!("organiser token (shown once; log in at http://{address}/organiser): {token}")
         }
-        None => println!(
+        None => format!(
             "organiser page: http://{address}/organiser (log in with the organiser token; pass --admin-token to set a new one)"
         ),
-    }
+    });
     if !address.ip().is_loopback() {
-        println!(
-            "warning: listening beyond this machine on plain HTTP: anyone on the network can reach the pages; tokens and keys cross it unencrypted"
+        say(
+            "warning: listening beyond this machine on plain HTTP: anyone on the network can reach the pages; tokens and keys cross it unencrypted",
         );
     }
     tokio::spawn(live::refresher(Arc::clone(&state)));
