@@ -126,10 +126,11 @@ pub(super) async fn act(
                 "only the organiser can do this: log in with the organiser's token first",
             ));
         }
-        apply(s, &action, &form)
+        apply(s, &action, &form)?;
+        // The page the organiser sees next shows the change.
+        Ok(super::live::refresh(s)?)
     })
     .await?;
-    state.live.wake.notify_one();
     Ok(see_other("/organiser").into_response())
 }
 

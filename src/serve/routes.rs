@@ -55,6 +55,7 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/organiser/{action}", post(organiser::act))
         .route("/events", get(events))
         .route("/health", get(health))
+        .route("/favicon.ico", get(|| async { StatusCode::NO_CONTENT }))
         .route("/static/app.js", get(script))
         .route("/static/app.css", get(style))
         .fallback(not_found)

@@ -81,10 +81,11 @@ impl Runner {
         options.max_games = None;
         let control = Arc::clone(&self.control);
         let dir = self.dir.clone();
+        let (ready, scheduled) = std::sync::mpsc::channel();
         std::thread::Builder::new()
             .name("tournament".into())
             .spawn(move || {
-                let outcome = play(&control, &dir, &options);
+                let outcome = play(&control, &dir, &options, ready);
                 let mut state = lock(&control.state);
                 *state = match outcome {
                     Ok(()) => RunnerState::Idle,
@@ -100,6 +101,9 @@ impl Runner {
                 drop(state);
                 (control.on_game)();
             })?;
+        // Return once the tournament is in the store (or the run ended), so the page the
+        // organiser sees next shows it.
+        let _ = scheduled.recv_timeout(Duration::from_secs(60));
         Ok(())
     }
 
@@ -123,13 +127,23 @@ fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
         .unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
-fn play(control: &Arc<Control>, dir: &Path, options: &RunOptions) -> Result<()> {
+/// Plays the tournament; `ready` is told once it is in the store (dropped on failure).
+fn play(
+    control: &Arc<Control>,
+    dir: &Path,
+    options: &RunOptions,
+    ready: std::sync::mpsc::Sender<()>,
+) -> Result<()> {
     let store = SqliteStore::open(dir)?;
     let _lock = store.lock_for_run()?;
+    if store.unfinished_tournament()?.is_some() {
+        let _ = ready.send(());
+    }
     let mut gated = GatedStore {
         inner: store,
         control: Arc::clone(control),
         batch: options.concurrency,
+        ready: Some(ready),
     };
     run(&mut gated, dir, options)
 }
@@ -141,6 +155,7 @@ struct GatedStore {
     inner: SqliteStore,
     control: Arc<Control>,
     batch: usize,
+    ready: Option<std::sync::mpsc::Sender<()>>,
 }
 
 impl GatedStore {
@@ -186,7 +201,11 @@ impl Store for GatedStore {
         self.inner.unfinished_tournament()
     }
     fn create_tournament(&mut self, new: &NewTournament<'_>) -> Result<TournamentId> {
-        self.inner.create_tournament(new)
+        let id = self.inner.create_tournament(new)?;
+        if let Some(ready) = self.ready.take() {
+            let _ = ready.send(());
+        }
+        Ok(id)
     }
     fn add_round(&mut self, round: &NewRound<'_>) -> Result<()> {
         self.inner.add_round(round)
