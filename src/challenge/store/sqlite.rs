@@ -1052,4 +1052,72 @@ mod tests {
         );
         let _ = std::fs::remove_dir_all(&dir);
     }
+
+    #[test]
+    fn server_state_keys_jobs_and_revision_read_back_as_stored() {
+        use super::super::{Job, JobState, ServerFlag};
+        let dir = scratch("server");
+        let mut store = SqliteStore::create(&dir).unwrap();
+        assert_eq!(store.server_state().unwrap(), ServerState::default());
+        store
+            .set_server_flag(ServerFlag::TournamentPaused, true)
+            .unwrap();
+        store
+            .set_server_flag(ServerFlag::SourcesPublished, true)
+            .unwrap();
+        store
+            .set_server_flag(ServerFlag::SourcesPublished, false)
+            .unwrap();
+        store.set_admin_token_hash("abc").unwrap();
+        let state = store.server_state().unwrap();
+        assert!(state.flag(ServerFlag::TournamentPaused));
+        assert!(!state.flag(ServerFlag::SourcesPublished) && !state.submissions_closed);
+        assert_eq!(state.admin_token_hash.as_deref(), Some("abc"));
+
+        let before = store.revision().unwrap();
+        let new = NewVersion {
+            name: "a",
+            author: None,
+            source: "s",
+            hash: "h",
+            file_name: "a.rs",
+            tokens: 1,
+            debug_tokens: 0,
+        };
+        store.add_version(&new).unwrap();
+        let added = store.revision().unwrap();
+        assert_ne!(before, added);
+        assert!(store.set_entry_key_hash("ghost", "k").is_err());
+        assert!(store.set_entry_key_hash("a", "k1").unwrap());
+        assert!(
+            !store.set_entry_key_hash("a", "k2").unwrap(),
+            "a key is set once"
+        );
+        assert_eq!(store.entry_key_hash("a").unwrap().as_deref(), Some("k1"));
+        assert_eq!(store.entry_key_hash("b").unwrap(), None);
+        store.withdraw("a").unwrap();
+        assert_ne!(store.revision().unwrap(), added, "a withdrawal is a change");
+
+        let mut job = Job {
+            id: "j1".into(),
+            entry: "a".into(),
+            state: JobState::Queued,
+            message: "waiting".into(),
+            created: String::new(),
+        };
+        store.save_job(&job).unwrap();
+        job.state = JobState::Running;
+        store.save_job(&job).unwrap();
+        let back = store.job("j1").unwrap().unwrap();
+        assert_eq!((back.state, back.entry.as_str()), (JobState::Running, "a"));
+        assert_eq!(store.refuse_unfinished_jobs("restarted").unwrap(), 1);
+        let back = store.job("j1").unwrap().unwrap();
+        assert_eq!(
+            (back.state, back.message.as_str()),
+            (JobState::Refused, "restarted")
+        );
+        assert_eq!(store.job("j2").unwrap(), None);
+        assert!(store.game(GameId(1)).unwrap().is_none());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }
