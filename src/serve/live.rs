@@ -8,6 +8,7 @@ use std::sync::{Arc, RwLock};
 use std::time::Duration;
 
 use anyhow::Result;
+use axum::body::Bytes;
 use serde::Serialize;
 use tokio::sync::{Notify, broadcast};
 
@@ -53,9 +54,13 @@ struct Key {
 pub struct Snapshot {
     key: Option<Key>,
     /// The standings, as the part `/` shows and `/?part=1` returns.
-    pub standings_part: String,
+    pub standings_part: Bytes,
+    /// The whole standings page (the same for every visitor: it has no form).
+    pub standings_page: Bytes,
     /// The crosstable part.
-    pub crosstable_part: String,
+    pub crosstable_part: Bytes,
+    /// The whole crosstable page.
+    pub crosstable_page: Bytes,
     /// The tournament's status.
     pub status: Status,
 }
@@ -68,7 +73,11 @@ pub struct Live {
     /// Wakes the refresher at once (this server changed something).
     pub wake: Notify,
     closing: tokio::sync::watch::Sender<bool>,
+    listeners: std::sync::atomic::AtomicUsize,
 }
+
+/// The most pages listening to `/events` at once (each holds a connection open).
+pub const MAX_LISTENERS: usize = 1000;
 
 impl Default for Live {
     fn default() -> Self {
@@ -78,6 +87,7 @@ impl Default for Live {
             counter: AtomicU64::new(0),
             wake: Notify::new(),
             closing: tokio::sync::watch::channel(false).0,
+            listeners: std::sync::atomic::AtomicUsize::new(0),
         }
     }
 }
@@ -88,9 +98,20 @@ impl Live {
         Arc::clone(&self.snapshot.read().unwrap_or_else(|p| p.into_inner()))
     }
 
-    /// A receiver of change numbers, for one listening page.
-    pub fn subscribe(&self) -> broadcast::Receiver<u64> {
-        self.changes.subscribe()
+    /// A receiver of change numbers for one more listening page; `None` when
+    /// [`MAX_LISTENERS`] pages listen already. Call [`Live::unlisten`] when it leaves.
+    pub fn listen(&self) -> Option<broadcast::Receiver<u64>> {
+        let before = self.listeners.fetch_add(1, Ordering::Relaxed);
+        if before >= MAX_LISTENERS {
+            self.unlisten();
+            return None;
+        }
+        Some(self.changes.subscribe())
+    }
+
+    /// A listening page left.
+    pub fn unlisten(&self) {
+        self.listeners.fetch_sub(1, Ordering::Relaxed);
     }
 
     /// A receiver that changes when the server stops (listening pages are let go).
@@ -155,9 +176,13 @@ fn build(state: &AppState, key: Key) -> Result<Snapshot> {
         (players, facts, status(&*store, &key)?)
     };
     let table = build_table(players, &facts, &RatingChoice::default())?;
+    let standings = standings_part(&table, &status)?;
+    let crosstable = crosstable_part(&table, &facts)?;
     Ok(Snapshot {
-        standings_part: standings_part(&table, &status)?,
-        crosstable_part: crosstable_part(&table, &facts)?,
+        standings_page: whole_page("standings.html", "Standings", &standings)?,
+        standings_part: standings.into(),
+        crosstable_page: whole_page("crosstable.html", "Crosstable", &crosstable)?,
+        crosstable_part: crosstable.into(),
         status,
         key: Some(key),
     })
@@ -195,6 +220,18 @@ fn status(store: &dyn Store, key: &Key) -> Result<Status> {
         (RunnerState::Idle, true) => "waiting to be resumed by the organiser".into(),
     };
     Ok(status)
+}
+
+/// A page around a part rendered already (and escaped there).
+fn whole_page(template: &str, title: &str, part: &str) -> Result<Bytes> {
+    let page = pages::render(
+        template,
+        minijinja::context! {
+            title,
+            part => minijinja::Value::from_safe_string(part.to_string()),
+        },
+    )?;
+    Ok(page.into())
 }
 
 fn standings_part(table: &Table, status: &Status) -> Result<String> {

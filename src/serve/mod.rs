@@ -113,6 +113,8 @@ pub fn serve(options: &ServeOptions) -> Result<()> {
         );
         AppState::new(options.dir.clone(), store, runner)
     });
+    // The first views are ready before the first visitor.
+    live::refresh(&state)?;
     if let Err(err) = organiser::resume(&state) {
         eprintln!("serve: cannot resume the tournament: {}", err.message);
     }

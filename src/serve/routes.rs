@@ -85,27 +85,21 @@ pub fn page(template: &str, title: &str, extra: minijinja::Value) -> Result<Stri
 
 async fn standings(State(state): Shared, Query(part): Query<Part>) -> Result<Response, HttpError> {
     let snapshot = state.live.snapshot();
-    if part.wanted() {
-        return Ok((html_headers(), snapshot.standings_part.clone()).into_response());
-    }
-    let body = page(
-        "standings.html",
-        "Standings",
-        context! { part => minijinja::Value::from_safe_string(snapshot.standings_part.clone()) },
-    )?;
+    let body = if part.wanted() {
+        snapshot.standings_part.clone()
+    } else {
+        snapshot.standings_page.clone()
+    };
     Ok((html_headers(), body).into_response())
 }
 
 async fn crosstable(State(state): Shared, Query(part): Query<Part>) -> Result<Response, HttpError> {
     let snapshot = state.live.snapshot();
-    if part.wanted() {
-        return Ok((html_headers(), snapshot.crosstable_part.clone()).into_response());
-    }
-    let body = page(
-        "crosstable.html",
-        "Crosstable",
-        context! { part => minijinja::Value::from_safe_string(snapshot.crosstable_part.clone()) },
-    )?;
+    let body = if part.wanted() {
+        snapshot.crosstable_part.clone()
+    } else {
+        snapshot.crosstable_page.clone()
+    };
     Ok((html_headers(), body).into_response())
 }
 
@@ -271,12 +265,29 @@ fn entry_of(player: &str) -> String {
     }
 }
 
-async fn events(State(state): Shared) -> Sse<impl Stream<Item = Result<Event, Infallible>>> {
-    let receiver = state.live.subscribe();
+/// A page listening to `/events`, counted until its connection ends.
+struct Listening(Arc<AppState>);
+
+impl Drop for Listening {
+    fn drop(&mut self) {
+        self.0.live.unlisten();
+    }
+}
+
+async fn events(
+    State(state): Shared,
+) -> Result<Sse<impl Stream<Item = Result<Event, Infallible>>>, HttpError> {
+    let receiver = state.live.listen().ok_or_else(|| {
+        HttpError::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "too many pages are following the games right now; reload later",
+        )
+    })?;
+    let listening = Listening(Arc::clone(&state));
     let closing = state.live.closing();
     let stream = stream::unfold(
-        (receiver, closing),
-        |(mut receiver, mut closing)| async move {
+        (receiver, closing, listening),
+        |(mut receiver, mut closing, listening)| async move {
             loop {
                 let received = tokio::select! {
                     received = receiver.recv() => received,
@@ -285,7 +296,7 @@ async fn events(State(state): Shared) -> Sse<impl Stream<Item = Result<Event, In
                 match received {
                     Ok(number) => {
                         let event = Event::default().event("change").data(number.to_string());
-                        return Some((Ok(event), (receiver, closing)));
+                        return Some((Ok(event), (receiver, closing, listening)));
                     }
                     // A slow listener missed changes: one event covers them all.
                     Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => continue,
@@ -294,7 +305,7 @@ async fn events(State(state): Shared) -> Sse<impl Stream<Item = Result<Event, In
             }
         },
     );
-    Sse::new(stream).keep_alive(KeepAlive::default())
+    Ok(Sse::new(stream).keep_alive(KeepAlive::default()))
 }
 
 async fn health() -> &'static str {
