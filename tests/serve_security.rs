@@ -86,10 +86,26 @@ fn entry_keys_guard_new_versions_and_withdrawals() {
             .contains("/entries/other\">other</a></td>")
     );
 
-    // The owner's key works: a new version of `mine`, and withdrawing `other` with its own.
-    let (job, key) = submit(&mut client, "mine", "", &mine, &changed);
-    assert!(job.contains("\"accepted\"") && job.contains("v2"), "{job}");
+    // The owner's key works: a new version of `mine` (one at a time: a second one while
+    // the first is checked is refused), and withdrawing `other` with its own key.
+    let post = |client: &mut Client| {
+        let form = client.get("/submit");
+        let token = csrf_token(&form.body, "/submit");
+        client.post_multipart(
+            "/submit",
+            &[("csrf", &token), ("name", "mine"), ("key", &mine)],
+            Some(("mine.rs", &changed)),
+        )
+    };
+    let first = post(&mut client);
+    assert_eq!(first.status, 200, "{}", first.body);
+    let second = post(&mut client);
+    assert_eq!(second.status, 409, "{}", second.body);
+    assert!(second.body.contains("is being checked"), "{}", second.body);
+    let (job, key) = serve_common::job_and_key(&first.body);
     assert_eq!(key, None, "a new version shows no new key");
+    let job = wait_job(&mut client, &job);
+    assert!(job.contains("\"accepted\"") && job.contains("v2"), "{job}");
     let page = client.get("/entries/other");
     let token = csrf_token(&page.body, "/entries/other/withdraw");
     let response = client.post_form(
@@ -154,7 +170,7 @@ fn oversized_binary_and_hostile_uploads_are_refused_with_the_reason() {
     let dir = TempDir::new("serve-uploads");
     let server = Server::start(&dir.challenge());
     let mut client = Client::new(&server);
-    let mut post = |name: &str, bytes: &[u8]| {
+    let post = |client: &mut Client, name: &str, bytes: &[u8]| {
         let form = client.get("/submit");
         let token = csrf_token(&form.body, "/submit");
         client.post_multipart(
@@ -163,28 +179,49 @@ fn oversized_binary_and_hostile_uploads_are_refused_with_the_reason() {
             Some(("bot.rs", bytes)),
         )
     };
-    let oversized = post("big", &vec![b'/'; 262_145]);
+    let oversized = post(&mut client, "big", &vec![b'/'; 262_145]);
     assert_eq!(oversized.status, 413, "{}", oversized.body);
     assert!(
         oversized.body.contains("at most 262144"),
         "{}",
         oversized.body
     );
-    let huge = post("huge", &vec![b' '; 4 << 20]);
+    let huge = post(&mut client, "huge", &vec![b' '; 4 << 20]);
     assert_eq!(huge.status, 413, "{}", huge.body);
-    let latin1 = post("latin", b"// caf\xe9\nfn main() {}\n");
+    let latin1 = post(&mut client, "latin", b"// caf\xe9\nfn main() {}\n");
     assert_eq!(latin1.status, 415, "{}", latin1.body);
     assert!(latin1.body.contains("not UTF-8"), "{}", latin1.body);
-    let binary = post("elf", b"\x7fELF\x02\x01\x01\0\0\0\0");
+    let binary = post(&mut client, "elf", b"\x7fELF\x02\x01\x01\0\0\0\0");
     assert_eq!(binary.status, 415, "{}", binary.body);
-    let hostile = post("<script>alert(1)</script>", b"fn main() {}\n");
+    let hostile = post(&mut client, "<script>alert(1)</script>", b"fn main() {}\n");
     assert_eq!(hostile.status, 400, "{}", hostile.body);
     assert!(!hostile.body.contains("<script>alert"), "{}", hostile.body);
     assert!(hostile.body.contains("&lt;script&gt;"), "{}", hostile.body);
-    let traversal = post("../../etc", b"fn main() {}\n");
+    let traversal = post(&mut client, "../../etc", b"fn main() {}\n");
     assert_eq!(traversal.status, 400, "{}", traversal.body);
+    // A bot that tries to read the host's files is refused by the check, with the reason.
+    let form = client.get("/submit");
+    let token = csrf_token(&form.body, "/submit");
+    let reader = client.post_multipart(
+        "/submit",
+        &[("csrf", &token), ("name", "reader")],
+        Some((
+            "reader.rs",
+            b"const P: &str = include_str!(\"/etc/passwd\");\n",
+        )),
+    );
+    assert_eq!(reader.status, 200, "{}", reader.body);
+    let (job, _) = serve_common::job_and_key(&reader.body);
+    let outcome = wait_job(&mut client, &job);
+    assert!(outcome.contains("\"refused\""), "{outcome}");
+    assert!(
+        outcome.contains("breaks the challenge rules") && outcome.contains("include_str"),
+        "{outcome}"
+    );
+    assert!(!outcome.contains("root:"), "{outcome}");
     // Nothing was stored.
     assert!(client.get("/?part=1").body.contains("No entries yet"));
+    assert_eq!(client.get("/entries/reader").status, 404);
 }
 
 #[test]
@@ -255,7 +292,6 @@ fn hostile_author_is_escaped_and_sources_stay_private_until_published() {
     assert_eq!(organiser_action(&mut organiser, "close", &[]).status, 303);
     let form = client.get("/submit");
     assert!(form.body.contains("Submissions are closed"));
-    let _ = wait_job; // (kept in scope for the helpers' other users)
 }
 
 #[test]
