@@ -53,11 +53,16 @@ pub fn source_text(bytes: Vec<u8>) -> Result<String, HttpError> {
         ));
     }
     let text = String::from_utf8(bytes).map_err(|err| {
+        // Where, as `docs/rules.md` says it: line and column, from 1.
+        let valid = std::str::from_utf8(&err.as_bytes()[..err.utf8_error().valid_up_to()])
+            .unwrap_or_default();
+        let line_start = valid.rfind('\n').map_or(0, |n| n + 1);
         HttpError::new(
             StatusCode::UNSUPPORTED_MEDIA_TYPE,
             format!(
-                "refused: the file is not UTF-8 text (invalid byte at offset {}); bot files are Rust source",
-                err.utf8_error().valid_up_to()
+                "refused: the file is not UTF-8 text (line {} column {}); bot files are Rust source",
+                valid.matches('\n').count() + 1,
+                valid[line_start..].chars().count() + 1
             ),
         )
     })?;
@@ -232,4 +237,39 @@ fn accepted(state: &AppState, stored: &Submitted, key: Option<&str>) -> String {
         }
     }
     message
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn uploads_must_be_rust_text_within_the_rules_size() {
+        assert_eq!(
+            source_text(b"fn main() {}\n".to_vec()).unwrap(),
+            "fn main() {}\n"
+        );
+        assert_eq!(
+            source_text(vec![b' '; MAX_SOURCE_BYTES])
+                .unwrap_err()
+                .status,
+            StatusCode::BAD_REQUEST,
+            "blank is no bot"
+        );
+        let mut at_limit = vec![b'/'; MAX_SOURCE_BYTES];
+        at_limit[MAX_SOURCE_BYTES - 1] = b'\n';
+        assert!(source_text(at_limit).is_ok());
+        let over = source_text(vec![b'/'; MAX_SOURCE_BYTES + 1]).unwrap_err();
+        assert_eq!(over.status, StatusCode::PAYLOAD_TOO_LARGE);
+        let latin1 = source_text(b"// caf\xe9".to_vec()).unwrap_err();
+        assert_eq!(latin1.status, StatusCode::UNSUPPORTED_MEDIA_TYPE);
+        assert!(
+            latin1.message.contains("line 1 column 7"),
+            "{}",
+            latin1.message
+        );
+        let nul = source_text(b"fn main() {}\0".to_vec()).unwrap_err();
+        assert_eq!(nul.status, StatusCode::UNSUPPORTED_MEDIA_TYPE);
+        assert!(source_text(b"fn main() {\r\n\t}\r\n".to_vec()).is_ok());
+    }
 }

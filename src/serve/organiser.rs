@@ -275,3 +275,26 @@ fn time_control(text: &str) -> Result<TimeControl, HttpError> {
     }
     Ok(TimeControl::clock(base, seconds(increment)?))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn time_controls_are_read_as_the_form_says_and_bounded() {
+        assert_eq!(
+            time_control("10+0.1").unwrap(),
+            TimeControl::clock(Duration::from_secs(10), Duration::from_millis(100))
+        );
+        assert_eq!(
+            time_control("0.05/move").unwrap(),
+            TimeControl::movetime(Duration::from_millis(50))
+        );
+        assert_eq!(time_control("").unwrap(), time_control("10+0.1").unwrap());
+        for bad in ["fast", "0+1", "0/move", "-1+0", "1e9+0", "NaN/move", "5+x"] {
+            let err = time_control(bad).unwrap_err();
+            assert_eq!(err.status, axum::http::StatusCode::BAD_REQUEST, "{bad}");
+            assert!(err.message.contains("not a time control"), "{bad}");
+        }
+    }
+}

@@ -334,3 +334,27 @@ async fn style() -> Response {
 async fn not_found() -> HttpError {
     HttpError::new(StatusCode::NOT_FOUND, "no such page")
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn players_belong_to_their_entries() {
+        assert_eq!(entry_of("alice"), "alice");
+        assert_eq!(entry_of("alice v2"), "alice");
+        assert_eq!(entry_of("bob vx"), "bob vx");
+        assert_eq!(entry_of("a v1 v3"), "a v1");
+    }
+
+    #[test]
+    fn every_template_parses_and_escapes_what_it_shows() {
+        pages::check().unwrap();
+        let html = pages::error_page(StatusCode::NOT_FOUND, "<script>x</script>");
+        assert!(
+            html.contains("&lt;script&gt;x&lt;&#x2f;script&gt;"),
+            "{html}"
+        );
+        assert!(!html.contains("<script>x"), "{html}");
+    }
+}
