@@ -130,9 +130,13 @@ fn a_paused_tournament_stays_paused_across_a_restart_and_resumes_to_the_end() {
     );
     assert_eq!(started.status, 303, "{}", started.body);
     assert_eq!(organiser_action(&mut organiser, "pause", &[]).status, 303);
-    // Games in flight finish; then nothing new starts.
-    std::thread::sleep(Duration::from_secs(3));
-    let paused_at = played(&dir.challenge());
+    // The game in flight finishes; then nothing new starts: the count stays put.
+    let mut paused_at = played(&dir.challenge());
+    wait_for("the game in flight to finish", 120, || {
+        std::thread::sleep(Duration::from_secs(3));
+        let now = played(&dir.challenge());
+        std::mem::replace(&mut paused_at, now) == now
+    });
     assert!(
         paused_at.0 < paused_at.1,
         "paused before the end: {paused_at:?}"
