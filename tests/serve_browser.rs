@@ -25,8 +25,9 @@ fn entrants_and_the_organiser_run_a_challenge_in_the_browser() {
     let chromium = std::env::var("CHROMIUM")
         .ok()
         .map(PathBuf::from)
-        .or_else(|| which("chromium"));
-    let driver = which("chromedriver");
+        .or_else(|| which("chromium"))
+        .filter(|path| path.is_file());
+    let driver = which("chromedriver").filter(|path| path.is_file());
     let (Some(chromium), Some(driver)) = (chromium, driver) else {
         println!(
             "skipped: chromium and chromedriver are needed (`scripts/test` installs them as root)"
