@@ -14,6 +14,7 @@ mod play;
 mod ratings;
 mod report;
 mod run;
+mod serve;
 mod standings;
 mod submit;
 mod uci;
@@ -72,6 +73,8 @@ enum Commands {
     Worker(worker::Args),
     /// List a PostgreSQL store's workers: what each is playing, games per hour.
     Workers(workers::Args),
+    /// Serve the challenge to browsers: submissions, live standings, games, organiser page.
+    Serve(serve::Args),
     /// Time the rating fit and a Swiss pairing on generated data (for developers).
     #[command(hide = true)]
     BenchRatings(bench_ratings::Args),
@@ -104,6 +107,7 @@ pub fn main() -> ExitCode {
         Commands::Migrate(args) => migrate::run(&args),
         Commands::Worker(args) => worker::run(&args),
         Commands::Workers(args) => workers::run(&args),
+        Commands::Serve(args) => serve::run(&args),
         Commands::BenchRatings(args) => bench_ratings::run(&args),
     };
     match result {

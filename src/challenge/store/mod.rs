@@ -136,4 +136,50 @@ pub trait Store {
     /// Every game in the order played; `with_pgn: false` leaves the PGN empty for tables
     /// that only need the results.
     fn games(&self, with_pgn: bool) -> Result<Vec<Game>>;
+
+    // ---- Server state (`challenge serve`) ---------------------------------------------
+    // What the web server keeps between restarts: the organiser's switches and token
+    // hash, each entry's key hash, and the submissions it is checking. Secrets are stored
+    // only as hashes; comparing them is the server's job (in constant time).
+
+    /// The server's switches and the organiser's token hash.
+    fn server_state(&self) -> Result<ServerState>;
+    /// Turns one of the server's switches on or off.
+    fn set_server_flag(&mut self, flag: ServerFlag, on: bool) -> Result<()>;
+    /// Sets (or replaces) the hash of the organiser's token.
+    fn set_admin_token_hash(&mut self, hash: &str) -> Result<()>;
+    /// The hash of an entry's key; `None` when the entry has none (or does not exist).
+    fn entry_key_hash(&self, entry: &str) -> Result<Option<String>>;
+    /// Gives an existing entry its key hash, unless it already has one: `false` then,
+    /// and the old key stays.
+    fn set_entry_key_hash(&mut self, entry: &str, hash: &str) -> Result<bool>;
+    /// Stores a submission job, or its new state.
+    fn save_job(&mut self, job: &Job) -> Result<()>;
+    /// A submission job by id.
+    fn job(&self, id: &str) -> Result<Option<Job>>;
+    /// Marks every queued or running job refused with `message` (after a restart, no one
+    /// is working on them); returns how many.
+    fn refuse_unfinished_jobs(&mut self, message: &str) -> Result<usize>;
+    /// A fingerprint that changes whenever a game, a version or a withdrawal is stored.
+    fn revision(&self) -> Result<StoreRevision>;
+    /// One game, with its PGN.
+    fn game(&self, id: GameId) -> Result<Option<Game>>;
+}
+
+/// The server's state from its stored settings (name, value), as both backends keep them:
+/// switches as `"1"`/`"0"`, the organiser token's hash as its text; unknown names are
+/// ignored so an older kit reads a newer store's settings.
+fn server_state_from(settings: Vec<(String, String)>) -> ServerState {
+    let mut state = ServerState::default();
+    for (name, value) in settings {
+        let on = value == "1";
+        match name.as_str() {
+            "submissions_closed" => state.submissions_closed = on,
+            "tournament_paused" => state.tournament_paused = on,
+            "sources_published" => state.sources_published = on,
+            "admin_token_hash" => state.admin_token_hash = Some(value),
+            _ => {}
+        }
+    }
+    state
 }

@@ -32,9 +32,9 @@ use postgres::config::Host;
 use postgres::{Client, Config, GenericClient, NoTls, Row};
 
 use super::{
-    Claim, EntryId, Game, GameId, NewGame, NewRound, NewTournament, NewVersion, Slot, SlotId,
-    SlotPlan, SlotState, Store, StoredRules, Submitted, Tournament, TournamentId, Version,
-    VersionId,
+    Claim, EntryId, Game, GameId, Job, NewGame, NewRound, NewTournament, NewVersion, ServerFlag,
+    ServerState, Slot, SlotId, SlotPlan, SlotState, Store, StoreRevision, StoredRules, Submitted,
+    Tournament, TournamentId, Version, VersionId,
 };
 
 /// The kit version stamped on every tournament a PostgreSQL store creates; a worker of
@@ -151,13 +151,39 @@ ALTER TABLE games ADD COLUMN worker TEXT,
 CREATE INDEX games_worker ON games (worker, recorded_at);
 ";
 
+/// Step 3: what `challenge serve` keeps between restarts (SQLite's step 3): its switches
+/// and the organiser's token hash, each entry's key hash, the submissions it checks.
+fn server_tables() -> String {
+    format!(
+        "
+CREATE TABLE server_settings (
+    name TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+);
+CREATE TABLE entry_keys (
+    entry_id BIGINT PRIMARY KEY REFERENCES entries(id),
+    key_hash TEXT NOT NULL
+);
+CREATE TABLE jobs (
+    id TEXT PRIMARY KEY,
+    entry TEXT NOT NULL,
+    state TEXT NOT NULL,
+    message TEXT NOT NULL,
+    created TEXT NOT NULL DEFAULT {TIMESTAMP_DEFAULT},
+    updated TEXT NOT NULL DEFAULT {TIMESTAMP_DEFAULT}
+);
+CREATE INDEX jobs_unfinished ON jobs (state);
+"
+    )
+}
+
 /// The schema steps, in order: step `i` takes the stored version from `i` to `i + 1`.
-fn migrations() -> [String; 2] {
-    [baseline(), WORKERS.to_string()]
+fn migrations() -> [String; 3] {
+    [baseline(), WORKERS.to_string(), server_tables()]
 }
 
 /// The schema version this code reads and writes.
-pub const PG_SCHEMA_VERSION: i64 = 2;
+pub const PG_SCHEMA_VERSION: i64 = 3;
 
 /// Advisory lock keys (`pg_advisory_lock`): schema migration, and one per tournament for
 /// pairing its next round.
@@ -1097,6 +1123,127 @@ impl Store for PostgresStore {
         );
         read_rows(self, &sql, &[], game_from_row)
     }
+
+    fn server_state(&self) -> Result<ServerState> {
+        let settings = read_rows(self, "SELECT name, value FROM server_settings", &[], |r| {
+            Ok((r.try_get::<_, String>(0)?, r.try_get::<_, String>(1)?))
+        })?;
+        Ok(super::server_state_from(settings))
+    }
+
+    fn set_server_flag(&mut self, flag: ServerFlag, on: bool) -> Result<()> {
+        self.set_setting(flag.as_str(), if on { "1" } else { "0" })
+    }
+
+    fn set_admin_token_hash(&mut self, hash: &str) -> Result<()> {
+        self.set_setting("admin_token_hash", hash)
+    }
+
+    fn entry_key_hash(&self, entry: &str) -> Result<Option<String>> {
+        query_opt(
+            self,
+            "SELECT k.key_hash FROM entry_keys k JOIN entries e ON e.id = k.entry_id
+             WHERE e.name = $1",
+            &[&entry],
+        )?
+        .map(|row| Ok(row.try_get(0)?))
+        .transpose()
+    }
+
+    fn set_entry_key_hash(&mut self, entry: &str, hash: &str) -> Result<bool> {
+        let client = self.client.get_mut();
+        let Some(row) = client.query_opt("SELECT id FROM entries WHERE name = $1", &[&entry])?
+        else {
+            bail!("no entry `{entry}` to give a key to");
+        };
+        let id: i64 = row.try_get(0)?;
+        let added = client.execute(
+            "INSERT INTO entry_keys (entry_id, key_hash) VALUES ($1, $2)
+             ON CONFLICT (entry_id) DO NOTHING",
+            &[&id, &hash],
+        )?;
+        Ok(added == 1)
+    }
+
+    fn save_job(&mut self, job: &Job) -> Result<()> {
+        self.client.get_mut().execute(
+            &format!(
+                "INSERT INTO jobs (id, entry, state, message) VALUES ($1, $2, $3, $4)
+                 ON CONFLICT (id) DO UPDATE SET state = excluded.state,
+                     message = excluded.message, updated = {TIMESTAMP_DEFAULT}"
+            ),
+            &[&job.id, &job.entry, &job.state.as_str(), &job.message],
+        )?;
+        Ok(())
+    }
+
+    fn job(&self, id: &str) -> Result<Option<Job>> {
+        query_opt(
+            self,
+            "SELECT id, entry, state, message, created FROM jobs WHERE id = $1",
+            &[&id],
+        )?
+        .map(|r| {
+            Ok(Job {
+                id: r.try_get(0)?,
+                entry: r.try_get(1)?,
+                state: parsed(&r, 2)?,
+                message: r.try_get(3)?,
+                created: r.try_get(4)?,
+            })
+        })
+        .transpose()
+    }
+
+    fn refuse_unfinished_jobs(&mut self, message: &str) -> Result<usize> {
+        let refused = self.client.get_mut().execute(
+            &format!(
+                "UPDATE jobs SET state = 'refused', message = $1, updated = {TIMESTAMP_DEFAULT}
+                 WHERE state IN ('queued', 'running')"
+            ),
+            &[&message],
+        )?;
+        Ok(usize::try_from(refused)?)
+    }
+
+    fn revision(&self) -> Result<StoreRevision> {
+        let row = query_opt(
+            self,
+            "SELECT (SELECT COALESCE(MAX(id), 0) FROM games),
+                    (SELECT COALESCE(MAX(id), 0) FROM versions),
+                    (SELECT COALESCE(SUM(id), 0)::BIGINT FROM entries WHERE withdrawn)",
+            &[],
+        )?
+        .context("the revision query returned no row")?;
+        Ok(StoreRevision {
+            last_game: row.try_get(0)?,
+            last_version: row.try_get(1)?,
+            withdrawn: row.try_get(2)?,
+        })
+    }
+
+    fn game(&self, id: GameId) -> Result<Option<Game>> {
+        query_opt(
+            self,
+            "SELECT id, tournament_id, slot_id, white_version, black_version, result, termination,
+                    faulty, detail, pgn
+             FROM games WHERE id = $1",
+            &[&id.0],
+        )?
+        .map(|row| game_from_row(&row))
+        .transpose()
+    }
+}
+
+impl PostgresStore {
+    fn set_setting(&mut self, name: &str, value: &str) -> Result<()> {
+        self.client.get_mut().execute(
+            "INSERT INTO server_settings (name, value) VALUES ($1, $2)
+             ON CONFLICT (name) DO UPDATE SET value = excluded.value",
+            &[&name, &value],
+        )?;
+        Ok(())
+    }
 }
 
 /// The game and its slot in one transaction, only if the slot still carries `token`: a
@@ -1197,7 +1344,7 @@ enum Kind {
 
 /// The tables in the order their references need, each with its columns (SQLite's
 /// schema, [`super::sqlite`]); `slots.game_id` is set once the games are in.
-const TABLES: [(&str, &[(&str, Kind)]); 7] = [
+const TABLES: [(&str, &[(&str, Kind)]); 10] = [
     (
         "entries",
         &[
@@ -1281,6 +1428,25 @@ const TABLES: [(&str, &[(&str, Kind)]); 7] = [
             ("plies", Kind::Int),
             ("pgn", Kind::Text),
             ("finished", Kind::Text),
+        ],
+    ),
+    (
+        "server_settings",
+        &[("name", Kind::Text), ("value", Kind::Text)],
+    ),
+    (
+        "entry_keys",
+        &[("entry_id", Kind::Int), ("key_hash", Kind::Text)],
+    ),
+    (
+        "jobs",
+        &[
+            ("id", Kind::Text),
+            ("entry", Kind::Text),
+            ("state", Kind::Text),
+            ("message", Kind::Text),
+            ("created", Kind::Text),
+            ("updated", Kind::Text),
         ],
     ),
 ];

@@ -21,9 +21,9 @@ use rusqlite::types::{FromSql, FromSqlError, ValueRef};
 use rusqlite::{Connection, OpenFlags, OptionalExtension, Row, Transaction, params};
 
 use super::{
-    Claim, EntryId, Game, GameId, NewGame, NewRound, NewTournament, NewVersion, Slot, SlotId,
-    SlotPlan, SlotState, Store, StoredRules, Submitted, Tournament, TournamentId, Version,
-    VersionId,
+    Claim, EntryId, Game, GameId, Job, NewGame, NewRound, NewTournament, NewVersion, ServerFlag,
+    ServerState, Slot, SlotId, SlotPlan, SlotState, Store, StoreRevision, StoredRules, Submitted,
+    Tournament, TournamentId, Version, VersionId,
 };
 
 /// The database file inside a challenge directory.
@@ -107,8 +107,31 @@ CREATE TABLE IF NOT EXISTS games (
 /// resumed run plays by them; `NULL` (older tournaments) means the defaults of the time.
 const RULES_COLUMN: &str = "ALTER TABLE tournaments ADD COLUMN rules TEXT;";
 
+/// Step 3: what `challenge serve` keeps between restarts: its switches and the
+/// organiser's token hash (`server_settings`), each entry's key hash (`entry_keys`), and
+/// the submissions it checks (`jobs`). Secrets are stored only as SHA-256 hashes.
+const SERVER_TABLES: &str = "
+CREATE TABLE server_settings (
+    name TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+);
+CREATE TABLE entry_keys (
+    entry_id INTEGER PRIMARY KEY REFERENCES entries(id),
+    key_hash TEXT NOT NULL
+);
+CREATE TABLE jobs (
+    id TEXT PRIMARY KEY,
+    entry TEXT NOT NULL,
+    state TEXT NOT NULL,
+    message TEXT NOT NULL,
+    created TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now')),
+    updated TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))
+);
+CREATE INDEX jobs_unfinished ON jobs (state);
+";
+
 /// The schema steps, in order: step `i` takes `user_version` from `i` to `i + 1`.
-const MIGRATIONS: [&str; 2] = [BASELINE, RULES_COLUMN];
+const MIGRATIONS: [&str; 3] = [BASELINE, RULES_COLUMN, SERVER_TABLES];
 
 /// The schema version this code reads and writes.
 pub const SCHEMA_VERSION: u32 = MIGRATIONS.len() as u32;
@@ -301,6 +324,15 @@ impl SqliteStore {
         self.conn
             .query_row(&sql, [id], Self::version_from_row)
             .with_context(|| format!("no version with id {id} in the challenge database"))
+    }
+
+    fn set_setting(&mut self, name: &str, value: &str) -> Result<()> {
+        self.conn.execute(
+            "INSERT INTO server_settings (name, value) VALUES (?1, ?2)
+             ON CONFLICT (name) DO UPDATE SET value = excluded.value",
+            params![name, value],
+        )?;
+        Ok(())
     }
 
     fn tournament_from_row(r: &Row<'_>) -> rusqlite::Result<Tournament> {
@@ -749,6 +781,120 @@ impl Store for SqliteStore {
         let rows = stmt.query_map([], Self::game_from_row)?;
         Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
+
+    fn server_state(&self) -> Result<ServerState> {
+        let mut stmt = self
+            .conn
+            .prepare("SELECT name, value FROM server_settings")?;
+        let rows = stmt.query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)))?;
+        Ok(super::server_state_from(
+            rows.collect::<rusqlite::Result<Vec<_>>>()?,
+        ))
+    }
+
+    fn set_server_flag(&mut self, flag: ServerFlag, on: bool) -> Result<()> {
+        self.set_setting(flag.as_str(), if on { "1" } else { "0" })
+    }
+
+    fn set_admin_token_hash(&mut self, hash: &str) -> Result<()> {
+        self.set_setting("admin_token_hash", hash)
+    }
+
+    fn entry_key_hash(&self, entry: &str) -> Result<Option<String>> {
+        Ok(self
+            .conn
+            .query_row(
+                "SELECT k.key_hash FROM entry_keys k JOIN entries e ON e.id = k.entry_id
+                 WHERE e.name = ?1",
+                [entry],
+                |r| r.get(0),
+            )
+            .optional()?)
+    }
+
+    fn set_entry_key_hash(&mut self, entry: &str, hash: &str) -> Result<bool> {
+        let id: Option<i64> = self
+            .conn
+            .query_row("SELECT id FROM entries WHERE name = ?1", [entry], |r| {
+                r.get(0)
+            })
+            .optional()?;
+        let Some(id) = id else {
+            bail!("no entry `{entry}` to give a key to");
+        };
+        let added = self.conn.execute(
+            "INSERT OR IGNORE INTO entry_keys (entry_id, key_hash) VALUES (?1, ?2)",
+            params![id, hash],
+        )?;
+        Ok(added == 1)
+    }
+
+    fn save_job(&mut self, job: &Job) -> Result<()> {
+        self.conn.execute(
+            "INSERT INTO jobs (id, entry, state, message) VALUES (?1, ?2, ?3, ?4)
+             ON CONFLICT (id) DO UPDATE SET state = excluded.state, message = excluded.message,
+                 updated = strftime('%Y-%m-%dT%H:%M:%SZ', 'now')",
+            params![job.id, job.entry, job.state.as_str(), job.message],
+        )?;
+        Ok(())
+    }
+
+    fn job(&self, id: &str) -> Result<Option<Job>> {
+        Ok(self
+            .conn
+            .query_row(
+                "SELECT id, entry, state, message, created FROM jobs WHERE id = ?1",
+                [id],
+                |r| {
+                    Ok(Job {
+                        id: r.get(0)?,
+                        entry: r.get(1)?,
+                        state: parsed(r, 2)?,
+                        message: r.get(3)?,
+                        created: r.get(4)?,
+                    })
+                },
+            )
+            .optional()?)
+    }
+
+    fn refuse_unfinished_jobs(&mut self, message: &str) -> Result<usize> {
+        Ok(self.conn.execute(
+            "UPDATE jobs SET state = 'refused', message = ?1,
+                 updated = strftime('%Y-%m-%dT%H:%M:%SZ', 'now')
+             WHERE state IN ('queued', 'running')",
+            [message],
+        )?)
+    }
+
+    fn revision(&self) -> Result<StoreRevision> {
+        Ok(self.conn.query_row(
+            "SELECT (SELECT COALESCE(MAX(id), 0) FROM games),
+                    (SELECT COALESCE(MAX(id), 0) FROM versions),
+                    (SELECT COALESCE(SUM(id), 0) FROM entries WHERE withdrawn = 1)",
+            [],
+            |r| {
+                Ok(StoreRevision {
+                    last_game: r.get(0)?,
+                    last_version: r.get(1)?,
+                    withdrawn: r.get(2)?,
+                })
+            },
+        )?)
+    }
+
+    fn game(&self, id: GameId) -> Result<Option<Game>> {
+        Ok(self
+            .conn
+            .query_row(
+                "SELECT id, tournament_id, slot_id, white_version, black_version, result,
+                        termination, faulty, detail, pgn
+                 FROM games WHERE id = ?1",
+                [id],
+                Self::game_from_row,
+            )
+            .optional()?)
+    }
 }
 
 #[cfg(test)]
@@ -894,6 +1040,74 @@ mod tests {
                 ..first[0].clone()
             }]
         );
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn server_state_keys_jobs_and_revision_read_back_as_stored() {
+        use super::super::{Job, JobState, ServerFlag};
+        let dir = scratch("server");
+        let mut store = SqliteStore::create(&dir).unwrap();
+        assert_eq!(store.server_state().unwrap(), ServerState::default());
+        store
+            .set_server_flag(ServerFlag::TournamentPaused, true)
+            .unwrap();
+        store
+            .set_server_flag(ServerFlag::SourcesPublished, true)
+            .unwrap();
+        store
+            .set_server_flag(ServerFlag::SourcesPublished, false)
+            .unwrap();
+        store.set_admin_token_hash("abc").unwrap();
+        let state = store.server_state().unwrap();
+        assert!(state.flag(ServerFlag::TournamentPaused));
+        assert!(!state.flag(ServerFlag::SourcesPublished) && !state.submissions_closed);
+        assert_eq!(state.admin_token_hash.as_deref(), Some("abc"));
+
+        let before = store.revision().unwrap();
+        let new = NewVersion {
+            name: "a",
+            author: None,
+            source: "s",
+            hash: "h",
+            file_name: "a.rs",
+            tokens: 1,
+            debug_tokens: 0,
+        };
+        store.add_version(&new).unwrap();
+        let added = store.revision().unwrap();
+        assert_ne!(before, added);
+        assert!(store.set_entry_key_hash("ghost", "k").is_err());
+        assert!(store.set_entry_key_hash("a", "k1").unwrap());
+        assert!(
+            !store.set_entry_key_hash("a", "k2").unwrap(),
+            "a key is set once"
+        );
+        assert_eq!(store.entry_key_hash("a").unwrap().as_deref(), Some("k1"));
+        assert_eq!(store.entry_key_hash("b").unwrap(), None);
+        store.withdraw("a").unwrap();
+        assert_ne!(store.revision().unwrap(), added, "a withdrawal is a change");
+
+        let mut job = Job {
+            id: "j1".into(),
+            entry: "a".into(),
+            state: JobState::Queued,
+            message: "waiting".into(),
+            created: String::new(),
+        };
+        store.save_job(&job).unwrap();
+        job.state = JobState::Running;
+        store.save_job(&job).unwrap();
+        let back = store.job("j1").unwrap().unwrap();
+        assert_eq!((back.state, back.entry.as_str()), (JobState::Running, "a"));
+        assert_eq!(store.refuse_unfinished_jobs("restarted").unwrap(), 1);
+        let back = store.job("j1").unwrap().unwrap();
+        assert_eq!(
+            (back.state, back.message.as_str()),
+            (JobState::Refused, "restarted")
+        );
+        assert_eq!(store.job("j2").unwrap(), None);
+        assert!(store.game(GameId(1)).unwrap().is_none());
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -431,3 +431,123 @@ impl Game {
         }
     }
 }
+
+// ---- Server state (`challenge serve`) ------------------------------------------------
+
+/// The switches the organiser turns in `challenge serve`, kept with the challenge so a
+/// restarted server comes back as it was left.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ServerFlag {
+    /// New entries and new versions are refused.
+    SubmissionsClosed,
+    /// The tournament claims no new games (games in flight finish).
+    TournamentPaused,
+    /// Everyone may read the entries' sources.
+    SourcesPublished,
+}
+
+impl ServerFlag {
+    /// The stored spelling.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            ServerFlag::SubmissionsClosed => "submissions_closed",
+            ServerFlag::TournamentPaused => "tournament_paused",
+            ServerFlag::SourcesPublished => "sources_published",
+        }
+    }
+}
+
+/// What the server keeps about itself: its switches and the organiser's token, as a hash.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ServerState {
+    /// New entries and new versions are refused.
+    pub submissions_closed: bool,
+    /// The tournament claims no new games.
+    pub tournament_paused: bool,
+    /// Everyone may read the entries' sources.
+    pub sources_published: bool,
+    /// SHA-256 (hex) of the organiser's token, once one was set.
+    pub admin_token_hash: Option<String>,
+}
+
+impl ServerState {
+    /// Whether `flag` is on.
+    pub fn flag(&self, flag: ServerFlag) -> bool {
+        match flag {
+            ServerFlag::SubmissionsClosed => self.submissions_closed,
+            ServerFlag::TournamentPaused => self.tournament_paused,
+            ServerFlag::SourcesPublished => self.sources_published,
+        }
+    }
+}
+
+/// Where a submission sent through the server stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum JobState {
+    /// Waiting for the builder.
+    Queued,
+    /// Being checked, built and smoke-tested.
+    Running,
+    /// Stored in the challenge.
+    Accepted,
+    /// Refused; the message says why.
+    Refused,
+}
+
+impl JobState {
+    /// The stored spelling.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            JobState::Queued => "queued",
+            JobState::Running => "running",
+            JobState::Accepted => "accepted",
+            JobState::Refused => "refused",
+        }
+    }
+
+    /// Whether the job has ended.
+    pub const fn is_final(self) -> bool {
+        matches!(self, JobState::Accepted | JobState::Refused)
+    }
+}
+
+impl FromStr for JobState {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "queued" => Ok(JobState::Queued),
+            "running" => Ok(JobState::Running),
+            "accepted" => Ok(JobState::Accepted),
+            "refused" => Ok(JobState::Refused),
+            other => Err(format!("`{other}` is not a job state")),
+        }
+    }
+}
+
+/// A submission sent through the server, and its progress.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Job {
+    /// Its id: random, unguessable (the job's page shows build errors quoting the source).
+    pub id: String,
+    /// The entry it submits to.
+    pub entry: String,
+    /// Where it stands.
+    pub state: JobState,
+    /// The current step, or the outcome (the exact refusal reason when refused).
+    pub message: String,
+    /// When it was received (UTC, ISO 8601).
+    pub created: String,
+}
+
+/// A cheap fingerprint of what the standings depend on: it changes whenever a game, a
+/// version or a withdrawal is stored, by this process or another one.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub struct StoreRevision {
+    /// The newest game's id (0 without games).
+    pub last_game: i64,
+    /// The newest version's id (0 without versions).
+    pub last_version: i64,
+    /// A sum over the withdrawn entries' ids.
+    pub withdrawn: i64,
+}

@@ -1,0 +1,201 @@
+"""Drives `challenge serve` through headless Chromium, as entrants and the organiser use it.
+
+usage: serve_browser.py BASE_URL ORGANISER_TOKEN BOT_A BOT_B SCREENSHOT_DIR
+
+Submits two bots through the form, starts a round-robin as the organiser, watches the
+standings change as games finish (without reloading the page), then opens a game and
+steps through its moves. Saves a screenshot of each step. Exits non-zero on any failure.
+"""
+
+import os
+import shutil
+import sys
+import tempfile
+import time
+
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.common.exceptions import StaleElementReferenceException
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support.ui import Select, WebDriverWait
+
+
+def browser(profile):
+    options = webdriver.ChromeOptions()
+    for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--no-first-run", "--disable-component-update", "--disable-sync",
+                 "--disable-dev-shm-usage", "--window-size=1280,1000",
+                 "--user-data-dir=" + profile):
+        options.add_argument(flag)
+    options.binary_location = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+    service = Service(os.environ.get("CHROMEDRIVER") or shutil.which("chromedriver"))
+    return webdriver.Chrome(service=service, options=options)
+
+
+def wait(driver, seconds, condition, what):
+    try:
+        return WebDriverWait(driver, seconds, poll_frequency=0.2).until(lambda d: condition(d))
+    except Exception as err:
+        raise AssertionError(f"timed out after {seconds}s waiting for {what}") from err
+
+
+def submit(driver, base, shots, name, author, path):
+    driver.get(base + "/submit")
+    driver.find_element(By.ID, "name").send_keys(name)
+    driver.find_element(By.ID, "author").send_keys(author)
+    driver.find_element(By.ID, "file").send_keys(os.path.abspath(path))
+    driver.find_element(By.ID, "send").click()
+    key = wait(driver, 20, lambda d: d.find_element(By.ID, "entry-key").text, "the entry key")
+    assert len(key) == 43, f"an entry key of 43 characters, got {key!r}"
+    state = wait(driver, 600,
+                 lambda d: d.find_element(By.ID, "job-state").text in ("accepted", "refused")
+                 and d.find_element(By.ID, "job-state").text, f"{name}'s check to end")
+    message = driver.find_element(By.ID, "job-message").text
+    assert state == "accepted", f"{name} was {state}: {message}"
+    driver.save_screenshot(os.path.join(shots, f"submitted-{name}.png"))
+    print(f"submitted {name}: {message}")
+
+
+def start_tournament(driver, base, shots, token):
+    driver.get(base + "/organiser")
+    driver.find_element(By.ID, "token").send_keys(token)
+    driver.find_element(By.ID, "login").click()
+    wait(driver, 10, lambda d: d.find_elements(By.ID, "start-form"), "the organiser's page")
+    Select(driver.find_element(By.ID, "format")).select_by_value("round-robin")
+    pairs = driver.find_element(By.ID, "pairs")
+    pairs.clear()
+    pairs.send_keys(str(PAIRS))
+    tc = driver.find_element(By.ID, "tc")
+    tc.clear()
+    tc.send_keys("0.05/move")
+    driver.save_screenshot(os.path.join(shots, "organiser.png"))
+    driver.find_element(By.ID, "start").click()
+    wait(driver, 10, lambda d: "round-robin" in d.find_element(By.ID, "status").text,
+         "the tournament to start")
+    print("tournament started:", driver.find_element(By.ID, "status").text)
+
+
+PAIRS = 3  # colour-swapped game pairs: 2 * PAIRS games between the two entries
+
+
+def games_in_table(driver):
+    cells = driver.find_elements(By.CSS_SELECTOR, "#table td.games")
+    return sum(int(c.text) for c in cells)
+
+
+# Records, in the page, the games counted in the table after every change of it: a reload
+# would wipe the record, so it also proves the page changed in place.
+RECORD_CHANGES = """
+window.kitSeen = [];
+const count = () => [...document.querySelectorAll('#table td.games')]
+  .reduce((sum, cell) => sum + Number(cell.textContent), 0);
+new MutationObserver(() => {
+  const now = count();
+  if (window.kitSeen[window.kitSeen.length - 1] !== now) window.kitSeen.push(now);
+}).observe(document.getElementById('standings'), { childList: true, subtree: true });
+"""
+
+
+def open_standings(driver, base):
+    driver.get(base + "/")
+    assert games_in_table(driver) == 0
+    driver.execute_script(RECORD_CHANGES)
+
+
+def watch_standings(driver, shots, games):
+    wait(driver, 300, lambda d: d.execute_script("return window.kitSeen")[-1:] == [2 * games]
+         and d.find_element(By.ID, "state").text == "finished", "every game in the standings")
+    seen = driver.execute_script("return window.kitSeen")
+    for count in seen:
+        print("standings changed: games counted", count)
+    assert seen == sorted(seen) and len(seen) >= 3, \
+        f"the standings should change in place as games finish, saw {seen}"
+    driver.save_screenshot(os.path.join(shots, "standings.png"))
+
+
+def placement(fen):
+    """The pieces of a FEN placement field, by square."""
+    pieces = {}
+    for r, row in enumerate(fen.split("/")):
+        file = 0
+        for ch in row:
+            if ch.isdigit():
+                file += int(ch)
+            else:
+                pieces["abcdefgh"[file] + str(8 - r)] = ch
+                file += 1
+    return pieces
+
+
+def board(driver):
+    """The pieces the board shows, by square."""
+    return {cell.get_attribute("data-square"): cell.get_attribute("data-piece")
+            for cell in driver.find_elements(By.CSS_SELECTOR, "#board div[data-piece]")}
+
+
+def ply(driver):
+    return int(driver.find_element(By.ID, "info").get_attribute("data-ply"))
+
+
+def step_through_a_game(driver, base, shots):
+    driver.get(base + "/")
+    driver.find_element(By.LINK_TEXT, "mine").click()
+    wait(driver, 10, lambda d: d.find_elements(By.CSS_SELECTOR, "#games a"), "mine's games")
+    driver.find_element(By.CSS_SELECTOR, "#games td a").click()
+    wait(driver, 10, lambda d: d.find_elements(By.CSS_SELECTOR, "#board div"), "the board")
+    squares = driver.find_elements(By.CSS_SELECTOR, "#board div")
+    assert len(squares) == 64, f"64 squares, got {len(squares)}"
+    total = len(driver.find_elements(By.CSS_SELECTOR, "#moves span.m"))
+    assert total > 2, f"a game of {total} plies"
+    assert ply(driver) == 0, "the viewer opens at the start"
+    fens = driver.execute_script("return JSON.parse(document.getElementById('game-data').textContent).fens")
+    assert board(driver) == placement(fens[0]), "the board shows the game's first position"
+    driver.find_element(By.ID, "next").click()
+    assert ply(driver) == 1
+    assert board(driver) == placement(fens[1]), "the board shows the position after move 1"
+    assert len(driver.find_elements(By.CSS_SELECTOR, "#board div.hl")) == 2, "the move is marked"
+    driver.find_element(By.TAG_NAME, "body").send_keys(Keys.ARROW_RIGHT)
+    assert ply(driver) == 2
+    jump = min(10, total)
+    driver.find_elements(By.CSS_SELECTOR, "#moves span.m")[jump - 1].click()
+    assert ply(driver) == jump
+    driver.find_element(By.ID, "prev").click()
+    assert ply(driver) == jump - 1
+    driver.save_screenshot(os.path.join(shots, "game.png"))
+    driver.find_element(By.ID, "last").click()
+    assert ply(driver) == total
+    print(f"stepped through a game of {total} plies")
+
+
+def main():
+    base, token, bot_a, bot_b, shots = sys.argv[1:6]
+    os.makedirs(shots, exist_ok=True)
+    with tempfile.TemporaryDirectory(prefix="serve-browser-") as profile, \
+            tempfile.TemporaryDirectory(prefix="serve-browser-organiser-") as second:
+        driver = browser(profile)
+        organiser = browser(second)
+        try:
+            submit(driver, base, shots, "mine", "Mina", bot_a)
+            submit(driver, base, shots, "other", "Otto <o@example.org>", bot_b)
+            # An entrant watches the standings while the organiser, in another browser,
+            # starts the tournament: the entrant's page must follow every game in place.
+            open_standings(driver, base)
+            start_tournament(organiser, base, shots, token)
+            watch_standings(driver, shots, 2 * PAIRS)
+            step_through_a_game(driver, base, shots)
+            errors = [e for e in driver.get_log("browser") if e.get("level") == "SEVERE"]
+            assert not errors, f"browser console errors (CSP?): {errors}"
+        except Exception:
+            driver.save_screenshot(os.path.join(shots, "failure.png"))
+            print("page at failure:", driver.current_url, file=sys.stderr)
+            print(driver.page_source[:4000], file=sys.stderr)
+            raise
+        finally:
+            driver.quit()
+            organiser.quit()
+    print("browser test: ok")
+
+
+if __name__ == "__main__":
+    main()
