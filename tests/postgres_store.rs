@@ -288,3 +288,95 @@ fn connection_errors_name_the_host_and_never_the_password() {
     );
     assert!(!err.contains("s3cr3t"), "the password leaked: {err}");
 }
+
+/// What `challenge serve` keeps between restarts, exercised the same way on both
+/// backends: switches, the organiser token's hash, entry keys set once, submission jobs,
+/// the revision that moves with every game, version and withdrawal, and one game by id.
+fn exercise_server_state(store: &mut dyn Store) {
+    use kit::challenge::store::{GameId, Job, JobState, ServerFlag, ServerState};
+    assert_eq!(store.server_state().unwrap(), ServerState::default());
+    store
+        .set_server_flag(ServerFlag::TournamentPaused, true)
+        .unwrap();
+    store
+        .set_server_flag(ServerFlag::SourcesPublished, true)
+        .unwrap();
+    store
+        .set_server_flag(ServerFlag::SourcesPublished, false)
+        .unwrap();
+    store.set_admin_token_hash("abc").unwrap();
+    let state = store.server_state().unwrap();
+    assert!(state.flag(ServerFlag::TournamentPaused));
+    assert!(!state.flag(ServerFlag::SourcesPublished) && !state.submissions_closed);
+    assert_eq!(state.admin_token_hash.as_deref(), Some("abc"));
+
+    let before = store.revision().unwrap();
+    let a = entry(add(store, "a", "a1"));
+    let b = entry(add(store, "b", "b1"));
+    let added = store.revision().unwrap();
+    assert_ne!(before, added);
+    assert!(store.set_entry_key_hash("ghost", "k").is_err());
+    assert!(store.set_entry_key_hash("a", "k1").unwrap());
+    assert!(
+        !store.set_entry_key_hash("a", "k2").unwrap(),
+        "a key is set once"
+    );
+    assert_eq!(store.entry_key_hash("a").unwrap().as_deref(), Some("k1"));
+    assert_eq!(store.entry_key_hash("b").unwrap(), None);
+
+    let id = tournament(store, &[a, b]);
+    let claim = store.claim(id, "w", 1).unwrap().remove(0);
+    let new = game(store, &claim);
+    let stored = store.record(&claim, &new).unwrap();
+    let played = store.revision().unwrap();
+    assert!(played.last_game > added.last_game, "a game is a change");
+    let back = store.game(stored).unwrap().expect("the game by its id");
+    assert_eq!(
+        (back.result, back.pgn.as_str()),
+        (new.result, new.pgn.as_str())
+    );
+    assert!(store.game(GameId(stored.0 + 1000)).unwrap().is_none());
+    store.withdraw("b").unwrap();
+    assert_ne!(
+        store.revision().unwrap(),
+        played,
+        "a withdrawal is a change"
+    );
+
+    let mut job = Job {
+        id: "j1".into(),
+        entry: "a".into(),
+        state: JobState::Queued,
+        message: "waiting".into(),
+        created: String::new(),
+    };
+    store.save_job(&job).unwrap();
+    job.state = JobState::Running;
+    store.save_job(&job).unwrap();
+    let back = store.job("j1").unwrap().unwrap();
+    assert_eq!((back.state, back.entry.as_str()), (JobState::Running, "a"));
+    assert!(!back.created.is_empty());
+    assert_eq!(store.refuse_unfinished_jobs("restarted").unwrap(), 1);
+    let back = store.job("j1").unwrap().unwrap();
+    assert_eq!(
+        (back.state, back.message.as_str()),
+        (JobState::Refused, "restarted")
+    );
+    assert_eq!(store.job("j2").unwrap(), None);
+}
+
+#[test]
+fn the_servers_state_behaves_as_in_sqlite() {
+    let dir = std::env::temp_dir().join(format!("pg-server-state-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let mut sqlite = kit::challenge::store::SqliteStore::create(&dir).unwrap();
+    exercise_server_state(&mut sqlite);
+    drop(sqlite);
+    let _ = std::fs::remove_dir_all(&dir);
+
+    let Some(server) = PgServer::start("server-state") else {
+        return;
+    };
+    let mut store = PostgresStore::connect(&server.database("serve")).unwrap();
+    exercise_server_state(&mut store);
+}
