@@ -3,6 +3,7 @@
 
 mod analyze;
 mod args;
+mod bench;
 mod bench_ratings;
 mod build;
 mod entries;
@@ -45,6 +46,8 @@ enum Commands {
     Match(Box<match_cmd::Args>),
     /// Check every move of PGN games with a UCI engine: accuracy, centipawn loss, blunders.
     Analyze(Box<analyze::AnalyzeArgs>),
+    /// Search fixed positions to a fixed limit (nodes, time, signature), or an EPD test suite.
+    Bench(Box<bench::Args>),
     /// Run a bot as a UCI engine on stdin/stdout (register this in a chess GUI).
     Uci(uci::Args),
     /// Submit a bot file to the challenge (checked, built and smoke-tested first).
@@ -82,6 +85,7 @@ pub fn main() -> ExitCode {
         Commands::Play(args) => play::run(args),
         Commands::Match(args) => match_cmd::run(*args),
         Commands::Analyze(args) => analyze::run(*args),
+        Commands::Bench(args) => bench::run(&args),
         Commands::Uci(args) => uci::run(&args),
         Commands::Submit(args) => submit::run(&args),
         Commands::Entries(args) => entries::run(&args),
