@@ -4,7 +4,10 @@
 //! never attaches to a parent), all sharing one cargo target directory. That
 //! gives cargo's own incremental machinery for free: the framework is compiled
 //! once in release mode and every later bot only compiles its one file and
-//! links. The bot file is copied into the crate as a module (`src/bot.rs`),
+//! links. A bot keeps its crate (named after the bot's name and path, not its
+//! source) from one edit to the next, and the crate is compiled incrementally,
+//! so rebuilding after a one-line change recompiles only what the change
+//! touched: under a second instead of a full optimised compile of the bot. The bot file is copied into the crate as a module (`src/bot.rs`),
 //! so inner attributes and `//!` docs work as in any Rust file, and compiler
 //! messages are mapped back to the bot file's own path (the line numbers are
 //! already its own). A build script with `quote` would have to re-parse the
@@ -24,13 +27,18 @@
 //! Finished executables are cached by a hash of the bot's source, its name,
 //! the kit's version and a fingerprint of the framework's sources, so a second
 //! use of an unchanged bot starts at once, and any change rebuilds.
+//!
+//! The build directory stays bounded: after each build the least recently used
+//! engines beyond [`KEEP_ENGINES_ENV`] (64) are removed, except those used in
+//! the last day, and the build state of all but the [`KEPT_CRATES`] most
+//! recently built bots; [`clean`] empties it (`challenge clean`).
 
 use std::fs::{self, File};
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, ExitStatus, Stdio};
 use std::thread::JoinHandle;
-use std::time::{Duration, Instant};
+use std::time::{Duration, Instant, SystemTime};
 
 use anyhow::{Context, Result, bail};
 use quote::quote;
@@ -60,15 +68,29 @@ pub struct Engine {
 
 /// The cache key of a bot: everything its engine executable depends on.
 pub fn cache_key(bot: &BotFile, source: &[u8]) -> String {
-    let mut hasher = Sha256::new();
-    for part in [
+    let crate_name = crate_name(bot);
+    short_hash(&[
         source,
         bot.name.as_bytes(),
         KIT_VERSION.as_bytes(),
         FRAMEWORK_FINGERPRINT.as_bytes(),
-        manifest("").as_bytes(),
+        manifest(&crate_name).as_bytes(),
         main_rs(bot).as_bytes(),
-    ] {
+    ])
+}
+
+/// The name of a bot's generated crate: the same for every version of the bot (so cargo
+/// compiles an edit incrementally), different for bots of the same name elsewhere.
+fn crate_name(bot: &BotFile) -> String {
+    let path = bot.path.display().to_string();
+    let origin = short_hash(&[bot.name.as_bytes(), path.as_bytes()]);
+    format!("bot_{}_{}", sanitize(&bot.name), &origin[..8])
+}
+
+/// 16 hex digits of SHA-256 over the parts, each prefixed by its length.
+fn short_hash(parts: &[&[u8]]) -> String {
+    let mut hasher = Sha256::new();
+    for part in parts {
         hasher.update((part.len() as u64).to_le_bytes());
         hasher.update(part);
     }
@@ -85,14 +107,13 @@ pub fn build(bot: &BotFile) -> Result<Engine> {
     let source =
         fs::read(&bot.path).with_context(|| format!("cannot read {}", bot.path.display()))?;
     let key = cache_key(bot, &source);
-    let crate_name = format!("bot_{}_{key}", sanitize(&bot.name));
+    let crate_name = crate_name(bot);
     let dir = build_dir();
-    let executable = dir.join("bin").join(&crate_name);
-    if executable.is_file() {
-        return Ok(Engine {
-            path: executable,
-            cached: true,
-        });
+    let executable = dir
+        .join("bin")
+        .join(format!("bot_{}_{key}", sanitize(&bot.name)));
+    if let Some(engine) = cached(&executable) {
+        return Ok(engine);
     }
 
     fs::create_dir_all(dir.join("bin"))
@@ -101,11 +122,8 @@ pub fn build(bot: &BotFile) -> Result<Engine> {
     // shared target directory's final copy step. Every holder is bounded by
     // the limits, so the wait is too.
     let _lock = lock_builds(&dir, &limits)?;
-    if executable.is_file() {
-        return Ok(Engine {
-            path: executable,
-            cached: true,
-        });
+    if let Some(engine) = cached(&executable) {
+        return Ok(engine);
     }
 
     let crate_dir = dir.join("crates").join(&crate_name);
@@ -114,7 +132,6 @@ pub fn build(bot: &BotFile) -> Result<Engine> {
     let compiled = compile_framework(&crate_dir, &dir, &limits)
         .and_then(|()| compile(&crate_dir, &dir, &[], limits.time, &limits));
     if let Err(failure) = compiled {
-        let _ = fs::remove_dir_all(&crate_dir);
         bail!("{}", failure.explain(bot, &limits));
     }
     let built = dir.join("target").join("release").join(&crate_name);
@@ -124,24 +141,55 @@ pub fn build(bot: &BotFile) -> Result<Engine> {
     fs::copy(&built, &partial)
         .with_context(|| format!("cannot copy the engine from {}", built.display()))?;
     fs::rename(&partial, &executable)?;
-    let _ = fs::remove_dir_all(&crate_dir);
+    // The cache is bounded after every build; a failure to tidy up is no
+    // reason to fail the build.
+    if let Err(err) = evict(&dir, &executable, &crate_name, keep_engines()?) {
+        eprintln!(
+            "warning: cannot trim the bot cache in {}: {err:#}",
+            dir.display()
+        );
+    }
     Ok(Engine {
         path: executable,
         cached: false,
     })
 }
 
+/// The cached engine at `executable`, marked as just used (for eviction), if any.
+fn cached(executable: &Path) -> Option<Engine> {
+    let file = File::options().append(true).open(executable).ok()?;
+    // Best effort: a cache on a read-only disk still works, only less fairly evicted.
+    let _ = file.set_modified(SystemTime::now());
+    Some(Engine {
+        path: executable.to_path_buf(),
+        cached: true,
+    })
+}
+
+/// Writes the generated crate, leaving files whose content is unchanged untouched (a
+/// rewritten file would make cargo compile it again).
 fn write_crate(crate_dir: &Path, crate_name: &str, bot: &BotFile, source: &[u8]) -> Result<()> {
     fs::create_dir_all(crate_dir.join("src"))?;
-    fs::write(crate_dir.join("Cargo.toml"), manifest(crate_name))?;
     // The kit's lock file pins the framework's dependencies to the versions the
     // kit was tested with, and lets cargo resolve without the network.
-    let kit_lock = Path::new(KIT_ROOT).join("Cargo.lock");
-    if kit_lock.is_file() {
-        fs::copy(kit_lock, crate_dir.join("Cargo.lock"))?;
+    let kit_lock = fs::read(Path::new(KIT_ROOT).join("Cargo.lock")).unwrap_or_default();
+    for (path, content) in [
+        (
+            crate_dir.join("Cargo.toml"),
+            manifest(crate_name).into_bytes(),
+        ),
+        (crate_dir.join("Cargo.lock"), kit_lock),
+        (
+            crate_dir.join("src").join("main.rs"),
+            main_rs(bot).into_bytes(),
+        ),
+        (crate_dir.join("src").join("bot.rs"), source.to_vec()),
+    ] {
+        if content.is_empty() || fs::read(&path).is_ok_and(|old| old == content) {
+            continue;
+        }
+        fs::write(&path, content).with_context(|| format!("cannot write {}", path.display()))?;
     }
-    fs::write(crate_dir.join("src").join("main.rs"), main_rs(bot))?;
-    fs::write(crate_dir.join("src").join("bot.rs"), source)?;
     Ok(())
 }
 
@@ -172,6 +220,9 @@ fn manifest(crate_name: &str) -> String {
         ),
         // Its own workspace: never attached to the kit's or any parent's.
         ("workspace", table(vec![])),
+        // The bot's crate is compiled incrementally (an edit recompiles only what it
+        // touched); the framework, compiled once, as a plain optimised release build.
+        // LTO stays off: it would recompile the framework into every link.
         (
             "profile",
             table(vec![(
@@ -179,7 +230,16 @@ fn manifest(crate_name: &str) -> String {
                 table(vec![
                     ("opt-level", toml::Value::Integer(3)),
                     ("debug", toml::Value::Boolean(false)),
-                    ("incremental", toml::Value::Boolean(false)),
+                    ("strip", toml::Value::Boolean(true)),
+                    ("lto", toml::Value::Boolean(false)),
+                    ("incremental", toml::Value::Boolean(true)),
+                    (
+                        "package",
+                        table(vec![(
+                            "*",
+                            table(vec![("incremental", toml::Value::Boolean(false))]),
+                        )]),
+                    ),
                 ]),
             )]),
         ),
@@ -484,6 +544,193 @@ fn wait_or_kill(child: &mut Child, time: Duration) -> Option<ExitStatus> {
     kill_group(child);
     let _ = child.wait();
     None
+}
+
+/// Names the variable that sets how many engines the cache keeps (beyond those used in
+/// the last day).
+pub const KEEP_ENGINES_ENV: &str = "CHALLENGE_KEEP_ENGINES";
+const DEFAULT_KEEP_ENGINES: u64 = 64;
+/// Engines used this recently are never evicted, however many there are: a
+/// tournament builds its whole field before the first game and must find it there.
+const RECENT_USE: Duration = Duration::from_secs(24 * 60 * 60);
+/// How many bots keep their generated crate and incremental build state (tens of MB
+/// each) for a quick rebuild after an edit.
+pub const KEPT_CRATES: usize = 8;
+/// The file whose time says when a bot's crate was last built.
+const BUILT_MARK: &str = ".built";
+
+fn keep_engines() -> Result<usize> {
+    Ok(usize::try_from(env_number(KEEP_ENGINES_ENV, DEFAULT_KEEP_ENGINES)?).unwrap_or(usize::MAX))
+}
+
+/// What [`clean`] or an eviction removed.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Freed {
+    /// Engine executables removed.
+    pub engines: usize,
+    /// Bots whose generated crate and build state were removed.
+    pub crates: usize,
+    /// Bytes freed on disk (file sizes).
+    pub bytes: u64,
+}
+
+/// Bounds the build directory after a build: removes the least recently used engines
+/// beyond `keep` (never one used in the last day, nor the one just built) and the
+/// build state of all but the [`KEPT_CRATES`] most recently built bots.
+fn evict(dir: &Path, just_built: &Path, crate_name: &str, keep: usize) -> Result<Freed> {
+    let mut freed = Freed::default();
+    let crate_dir = dir.join("crates").join(crate_name);
+    fs::write(crate_dir.join(BUILT_MARK), b"")?;
+    let now = SystemTime::now();
+    for (index, (path, used)) in by_recent_use(&dir.join("bin"), None)?
+        .into_iter()
+        .enumerate()
+    {
+        let recent = now.duration_since(used).unwrap_or_default() < RECENT_USE;
+        if index >= keep && !recent && path != just_built {
+            freed.bytes += remove_counted(&path)?;
+            freed.engines += 1;
+        }
+    }
+    let crates = by_recent_use(&dir.join("crates"), Some(BUILT_MARK))?;
+    for (path, _) in crates.into_iter().skip(KEPT_CRATES) {
+        if let Some(name) = path.file_name().and_then(|n| n.to_str()) {
+            freed.bytes += remove_crate(dir, name)?;
+            freed.crates += 1;
+        }
+    }
+    Ok(freed)
+}
+
+/// The entries of `dir`, most recently used first: by the modification time of the
+/// entry itself, or of the file `mark` inside it.
+fn by_recent_use(dir: &Path, mark: Option<&str>) -> Result<Vec<(PathBuf, SystemTime)>> {
+    let mut entries = Vec::new();
+    let Ok(listing) = fs::read_dir(dir) else {
+        return Ok(entries);
+    };
+    for entry in listing {
+        let path = entry?.path();
+        let stamped = mark.map_or_else(|| path.clone(), |mark| path.join(mark));
+        let used = fs::symlink_metadata(&stamped)
+            .and_then(|meta| meta.modified())
+            .unwrap_or(SystemTime::UNIX_EPOCH);
+        entries.push((path, used));
+    }
+    entries.sort_by(|a, b| b.1.cmp(&a.1));
+    Ok(entries)
+}
+
+/// Removes a bot's generated crate and everything cargo keeps for it in the shared
+/// target directory; returns the bytes freed.
+fn remove_crate(dir: &Path, crate_name: &str) -> Result<u64> {
+    let mut bytes = remove_counted(&dir.join("crates").join(crate_name))?;
+    let release = dir.join("target").join("release");
+    for file in [crate_name.to_string(), format!("{crate_name}.d")] {
+        bytes += remove_counted(&release.join(file))?;
+    }
+    let prefix = format!("{crate_name}-");
+    for sub in ["deps", ".fingerprint", "incremental"] {
+        let Ok(listing) = fs::read_dir(release.join(sub)) else {
+            continue;
+        };
+        for entry in listing {
+            let path = entry?.path();
+            if path
+                .file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(|n| n.starts_with(&prefix))
+            {
+                bytes += remove_counted(&path)?;
+            }
+        }
+    }
+    Ok(bytes)
+}
+
+/// Removes a file or a directory tree (nothing if it does not exist); returns its size.
+fn remove_counted(path: &Path) -> Result<u64> {
+    let Ok(meta) = fs::symlink_metadata(path) else {
+        return Ok(0);
+    };
+    let bytes = disk_size(path);
+    if meta.is_dir() {
+        fs::remove_dir_all(path)
+    } else {
+        fs::remove_file(path)
+    }
+    .with_context(|| format!("cannot remove {}", path.display()))?;
+    Ok(bytes)
+}
+
+/// The size of a file, or of every file under a directory (links not followed).
+fn disk_size(path: &Path) -> u64 {
+    let Ok(meta) = fs::symlink_metadata(path) else {
+        return 0;
+    };
+    if !meta.is_dir() {
+        return meta.len();
+    }
+    fs::read_dir(path)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|entry| disk_size(&entry.path()))
+        .sum()
+}
+
+/// Empties the bot cache in `dir` (normally [`build_dir`]): every engine executable,
+/// every bot's generated crate and its build state. With `everything`, the compiled
+/// framework goes too (the next build compiles it again, which takes minutes).
+/// Waits for a build in progress to finish first.
+///
+/// ```no_run
+/// let freed = kit::engine_build::clean(&kit::engine_build::build_dir(), false).unwrap();
+/// println!("{} engines removed, {} bytes freed", freed.engines, freed.bytes);
+/// ```
+pub fn clean(dir: &Path, everything: bool) -> Result<Freed> {
+    let mut freed = Freed::default();
+    if !dir.is_dir() {
+        return Ok(freed);
+    }
+    let _lock = lock_builds(dir, &BuildLimits::from_env()?)?;
+    for (path, _) in by_recent_use(&dir.join("bin"), None)? {
+        freed.bytes += remove_counted(&path)?;
+        freed.engines += 1;
+    }
+    for (path, _) in by_recent_use(&dir.join("crates"), None)? {
+        if let Some(name) = path.file_name().and_then(|n| n.to_str()) {
+            freed.bytes += remove_crate(dir, name)?;
+            freed.crates += 1;
+        }
+    }
+    freed.bytes += remove_orphans(&dir.join("target").join("release"))?;
+    if everything {
+        freed.bytes += remove_counted(&dir.join("target"))?;
+    }
+    Ok(freed)
+}
+
+/// Removes what cargo kept for bot crates whose generated crate is already gone (left
+/// by earlier versions of the kit, which named a crate after each version of a bot).
+fn remove_orphans(release: &Path) -> Result<u64> {
+    let mut bytes = 0;
+    for sub in [".", "deps", ".fingerprint", "incremental"] {
+        let Ok(listing) = fs::read_dir(release.join(sub)) else {
+            continue;
+        };
+        for entry in listing {
+            let path = entry?.path();
+            if path
+                .file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(|n| n.starts_with("bot_"))
+            {
+                bytes += remove_counted(&path)?;
+            }
+        }
+    }
+    Ok(bytes)
 }
 
 /// A crate-name-safe form of a bot name (names may be paths).

@@ -6,6 +6,7 @@ mod args;
 mod bench;
 mod bench_ratings;
 mod build;
+mod clean;
 mod entries;
 mod export;
 mod match_cmd;
@@ -40,6 +41,8 @@ enum Commands {
     Tokens(token_counter::CountArgs),
     /// Build a bot file into a UCI engine executable and print its path.
     Build(build::Args),
+    /// Remove cached bot engines and bot build directories, and say how much that freed.
+    Clean(clean::Args),
     /// Play a game against a bot in the terminal.
     Play(play::Args),
     /// Play a match or tournament between bots and UCI engines (no GUI).
@@ -82,6 +85,7 @@ pub fn main() -> ExitCode {
             return ExitCode::from(u8::try_from(code).unwrap_or(2));
         }
         Commands::Build(args) => build::run(&args),
+        Commands::Clean(args) => clean::run(&args),
         Commands::Play(args) => play::run(args),
         Commands::Match(args) => match_cmd::run(*args),
         Commands::Analyze(args) => analyze::run(*args),
