@@ -856,6 +856,197 @@ mod tests {
         }
     }
 
+    /// A fresh directory laid out as a build directory: engines in `bin/` used
+    /// `days_ago`, bot crates with their cargo state, and the compiled framework.
+    fn fake_build_dir(test: &str, engines: &[(&str, u64)], crates: &[&str]) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("kit-{test}-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        let release = dir.join("target").join("release");
+        for sub in ["deps", ".fingerprint", "incremental"] {
+            fs::create_dir_all(release.join(sub)).unwrap();
+        }
+        fs::create_dir_all(dir.join("bin")).unwrap();
+        fs::write(
+            release.join("deps").join("libframework-0123.rlib"),
+            [0u8; 1000],
+        )
+        .unwrap();
+        for (name, days_ago) in engines {
+            let path = dir.join("bin").join(name);
+            fs::write(&path, [0u8; 100]).unwrap();
+            let used = SystemTime::now() - Duration::from_secs(days_ago * 86_400 + 60);
+            File::options()
+                .append(true)
+                .open(&path)
+                .unwrap()
+                .set_modified(used)
+                .unwrap();
+        }
+        for (age, name) in crates.iter().enumerate() {
+            let crate_dir = dir.join("crates").join(name);
+            fs::create_dir_all(crate_dir.join("src")).unwrap();
+            fs::write(crate_dir.join("src").join("bot.rs"), [0u8; 10]).unwrap();
+            let mark = crate_dir.join(BUILT_MARK);
+            fs::write(&mark, b"").unwrap();
+            let built = SystemTime::now() - Duration::from_secs(60 * (age as u64 + 1));
+            File::options()
+                .append(true)
+                .open(&mark)
+                .unwrap()
+                .set_modified(built)
+                .unwrap();
+            fs::write(release.join(name), [0u8; 20]).unwrap();
+            fs::write(release.join("deps").join(format!("{name}-abcd")), [0u8; 30]).unwrap();
+            fs::create_dir_all(release.join("incremental").join(format!("{name}-x1"))).unwrap();
+            let session = release
+                .join("incremental")
+                .join(format!("{name}-x1"))
+                .join("s");
+            fs::write(session, [0u8; 40]).unwrap();
+        }
+        dir
+    }
+
+    fn names(dir: &Path) -> Vec<String> {
+        let mut names: Vec<String> = fs::read_dir(dir)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        names
+    }
+
+    #[test]
+    fn eviction_keeps_recent_engines_and_the_newest_bot_crates() {
+        let crates: Vec<String> = (0..KEPT_CRATES + 2).map(|i| format!("bot_b_{i}")).collect();
+        // `bot_b_1` is a prefix of `bot_b_10`: its eviction must not take the other's files.
+        let crate_refs: Vec<&str> = crates.iter().map(String::as_str).collect();
+        let dir = fake_build_dir(
+            "evict",
+            &[
+                ("new", 0),
+                ("today", 0),
+                ("old1", 3),
+                ("old2", 5),
+                ("old3", 9),
+                ("built", 30),
+            ],
+            &crate_refs,
+        );
+        let just_built = dir.join("bin").join("built");
+        let freed = evict(&dir, &just_built, "bot_b_0", 2).unwrap();
+        // Kept: the two most recent, everything used today, and the one just built.
+        assert_eq!(names(&dir.join("bin")), ["built", "new", "today"]);
+        assert_eq!(freed.engines, 3);
+        // Of the crates, the newest KEPT_CRATES stay (bot_b_0 was just marked as built).
+        let kept: Vec<String> = crates[..KEPT_CRATES].to_vec();
+        let mut kept_sorted = kept.clone();
+        kept_sorted.sort();
+        assert_eq!(names(&dir.join("crates")), kept_sorted);
+        assert_eq!(freed.crates, 2);
+        let release = dir.join("target").join("release");
+        for gone in &crates[KEPT_CRATES..] {
+            assert!(!release.join(gone).exists(), "{gone}");
+            assert!(!release.join("deps").join(format!("{gone}-abcd")).exists());
+            assert!(
+                !release
+                    .join("incremental")
+                    .join(format!("{gone}-x1"))
+                    .exists()
+            );
+        }
+        for stays in &kept {
+            assert!(
+                release.join("deps").join(format!("{stays}-abcd")).exists(),
+                "{stays}"
+            );
+        }
+        assert!(release.join("deps").join("libframework-0123.rlib").exists());
+        assert_eq!(freed.bytes, 3 * 100 + 2 * (10 + 20 + 30 + 40));
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn clean_empties_the_cache_and_counts_what_it_freed() {
+        let dir = fake_build_dir("clean", &[("a", 0), ("b", 2)], &["bot_a_1", "bot_c_2"]);
+        // An older kit left a crate's build state without its crate directory.
+        let orphan = dir
+            .join("target")
+            .join("release")
+            .join("deps")
+            .join("bot_old_99-ff");
+        fs::write(&orphan, [0u8; 5]).unwrap();
+        let freed = clean(&dir, false).unwrap();
+        assert_eq!(
+            freed,
+            Freed {
+                engines: 2,
+                crates: 2,
+                bytes: 2 * 100 + 2 * (10 + 20 + 30 + 40) + 5,
+            }
+        );
+        assert!(names(&dir.join("bin")).is_empty());
+        assert!(names(&dir.join("crates")).is_empty());
+        assert!(!orphan.exists());
+        let framework = dir
+            .join("target")
+            .join("release")
+            .join("deps")
+            .join("libframework-0123.rlib");
+        assert!(framework.exists(), "the framework stays for the next build");
+        assert_eq!(clean(&dir, false).unwrap(), Freed::default());
+        let freed = clean(&dir, true).unwrap();
+        assert_eq!(freed.bytes, 1000);
+        assert!(!dir.join("target").exists());
+        fs::remove_dir_all(&dir).unwrap();
+        assert_eq!(
+            clean(&dir, true).unwrap(),
+            Freed::default(),
+            "no directory, nothing to do"
+        );
+    }
+
+    #[test]
+    fn a_bot_keeps_its_crate_across_edits_and_bots_elsewhere_get_their_own() {
+        let a = bot("a");
+        let elsewhere = BotFile {
+            name: "a".into(),
+            path: PathBuf::from("/elsewhere/a.rs"),
+        };
+        assert_eq!(crate_name(&a), crate_name(&a.clone()));
+        assert_ne!(crate_name(&a), crate_name(&elsewhere));
+        assert!(crate_name(&a).starts_with("bot_a_"));
+        assert_ne!(
+            cache_key(&a, b"fn x() {}"),
+            cache_key(&elsewhere, b"fn x() {}")
+        );
+    }
+
+    #[test]
+    fn unchanged_crate_files_are_not_rewritten() {
+        let dir = std::env::temp_dir().join(format!("kit-write-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        let a = bot("a");
+        write_crate(&dir, "bot_a_x", &a, b"fn one() {}").unwrap();
+        let main = dir.join("src").join("main.rs");
+        let old = SystemTime::now() - Duration::from_secs(3600);
+        File::options()
+            .append(true)
+            .open(&main)
+            .unwrap()
+            .set_modified(old)
+            .unwrap();
+        write_crate(&dir, "bot_a_x", &a, b"fn two() {}").unwrap();
+        assert_eq!(fs::metadata(&main).unwrap().modified().unwrap(), old);
+        assert_eq!(
+            fs::read(dir.join("src").join("bot.rs")).unwrap(),
+            b"fn two() {}"
+        );
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
     #[test]
     fn sanitized_names_are_crate_names() {
         assert_eq!(sanitize("my_bot"), "my_bot");
