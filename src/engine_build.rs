@@ -220,9 +220,11 @@ fn manifest(crate_name: &str) -> String {
         ),
         // Its own workspace: never attached to the kit's or any parent's.
         ("workspace", table(vec![])),
-        // The bot's crate is compiled incrementally (an edit recompiles only what it
-        // touched); the framework, compiled once, as a plain optimised release build.
-        // LTO stays off: it would recompile the framework into every link.
+        // The framework (compiled once) is a plain optimised release build; the bot's
+        // own crate is compiled incrementally, so an edit recompiles only what it
+        // touched, in 16 codegen units as a release build has (incremental's default
+        // of 256 would split the bot's search finer and inline less). LTO stays off:
+        // it would recompile the framework into every link.
         (
             "profile",
             table(vec![(
@@ -232,12 +234,15 @@ fn manifest(crate_name: &str) -> String {
                     ("debug", toml::Value::Boolean(false)),
                     ("strip", toml::Value::Boolean(true)),
                     ("lto", toml::Value::Boolean(false)),
-                    ("incremental", toml::Value::Boolean(true)),
+                    ("incremental", toml::Value::Boolean(false)),
                     (
                         "package",
                         table(vec![(
-                            "*",
-                            table(vec![("incremental", toml::Value::Boolean(false))]),
+                            crate_name,
+                            table(vec![
+                                ("incremental", toml::Value::Boolean(true)),
+                                ("codegen-units", toml::Value::Integer(16)),
+                            ]),
                         )]),
                     ),
                 ]),
@@ -837,10 +842,12 @@ mod tests {
             Some(Path::new(KIT_ROOT).join("framework").to_str().unwrap())
         );
         assert!(parsed["workspace"].as_table().is_some_and(|t| t.is_empty()));
-        assert_eq!(
-            parsed["profile"]["release"]["opt-level"].as_integer(),
-            Some(3)
-        );
+        let release = &parsed["profile"]["release"];
+        assert_eq!(release["opt-level"].as_integer(), Some(3));
+        assert_eq!(release["incremental"].as_bool(), Some(false));
+        let bot = &release["package"]["bot_x_0123"];
+        assert_eq!(bot["incremental"].as_bool(), Some(true));
+        assert_eq!(bot["codegen-units"].as_integer(), Some(16));
     }
 
     #[test]
