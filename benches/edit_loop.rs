@@ -92,9 +92,18 @@ fn main() {
         );
     }
     let (edit, fresh, cached) = (median(edits), median(fresh), median(cached));
-    println!("edit -> rebuilt engine, median of {rounds}: {:.2} s", edit.as_secs_f64());
-    println!("same source in a fresh crate (the old loop): {:.2} s", fresh.as_secs_f64());
-    println!("cached lookup of the unchanged bot: {:.1} ms", cached.as_secs_f64() * 1e3);
+    println!(
+        "edit -> rebuilt engine, median of {rounds}: {:.2} s",
+        edit.as_secs_f64()
+    );
+    println!(
+        "same source in a fresh crate (the old loop): {:.2} s",
+        fresh.as_secs_f64()
+    );
+    println!(
+        "cached lookup of the unchanged bot: {:.1} ms",
+        cached.as_secs_f64() * 1e3
+    );
     println!(
         "edit / fresh crate = {:.2} ({:.1}x faster)",
         edit.as_secs_f64() / fresh.as_secs_f64(),

@@ -622,7 +622,7 @@ fn by_recent_use(dir: &Path, mark: Option<&str>) -> Result<Vec<(PathBuf, SystemT
             .unwrap_or(SystemTime::UNIX_EPOCH);
         entries.push((path, used));
     }
-    entries.sort_by(|a, b| b.1.cmp(&a.1));
+    entries.sort_by_key(|entry| std::cmp::Reverse(entry.1));
     Ok(entries)
 }
 
