@@ -84,9 +84,9 @@ impl EpdRecord {
     ///
     /// ```
     /// use kit::bench::epd::EpdRecord;
-    /// let r = EpdRecord::parse("8/8/8/8/8/8/4k3/R3K3 w Q - am O-O-O; c0 \"x; y\";", 7).unwrap();
+    /// let r = EpdRecord::parse("4k3/8/8/8/8/8/8/R3K3 w Q - am O-O-O; c0 \"x; y\";", 7).unwrap();
     /// assert_eq!((r.id.as_str(), r.avoid_san.as_slice()), ("line 7", &["O-O-O".to_string()][..]));
-    /// let err = EpdRecord::parse("8/8/8/8/8/8/4k3/R3K3 w Q - bm Rb8", 3).unwrap_err();
+    /// let err = EpdRecord::parse("4k3/8/8/8/8/8/8/R3K3 w Q - bm Rb8", 3).unwrap_err();
     /// assert_eq!(err.to_string(), "line 3: operation `bm Rb8` does not end with `;`");
     /// ```
     pub fn parse(text: &str, line: usize) -> Result<EpdRecord, EpdError> {
