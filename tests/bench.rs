@@ -115,7 +115,7 @@ fn a_time_limit_and_missing_node_counts_are_said_so() {
     let (stdout, stderr) = text(&output);
     assert!(output.status.success(), "{stdout}\n{stderr}");
     assert!(
-        stdout.contains("nodes/second    : - (the engine reported no `info ... nodes`)"),
+        stdout.contains("nodes searched  : - (the engine reported no `info ... nodes`)"),
         "{stdout}"
     );
     assert!(
