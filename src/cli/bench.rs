@@ -133,7 +133,7 @@ fn bench(searcher: &mut Searcher, args: &Args) -> Result<()> {
         positions.len()
     );
     println!(
-        "{:>3}  {:<34} {:>5} {:>12} {:>9} {:>11}  bestmove",
+        "{:>3}  {:<36} {:>5} {:>12} {:>9} {:>11}  bestmove",
         "#", "position", "depth", "nodes", "ms", "nodes/s"
     );
     let report = run_bench(searcher, &positions, limit, |index, row| {
@@ -150,7 +150,7 @@ fn bench(searcher: &mut Searcher, args: &Args) -> Result<()> {
 }
 
 fn bench_line(index: usize, row: &BenchRow) -> String {
-    let mut line = format!("{:>3}  {:<34} ", index + 1, clip(&row.id, 34));
+    let mut line = format!("{:>3}  {:<36} ", index + 1, clip(&row.id, 36));
     match &row.result {
         Ok(s) => {
             let depth = s.depth.map_or("-".into(), |d| d.to_string());
