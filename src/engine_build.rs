@@ -141,6 +141,7 @@ pub fn build(bot: &BotFile) -> Result<Engine> {
     fs::copy(&built, &partial)
         .with_context(|| format!("cannot copy the engine from {}", built.display()))?;
     fs::rename(&partial, &executable)?;
+    mark_used(&executable);
     // The cache is bounded after every build; a failure to tidy up is no
     // reason to fail the build.
     if let Err(err) = evict(&dir, &executable, &crate_name, keep_engines()?) {
@@ -157,13 +158,34 @@ pub fn build(bot: &BotFile) -> Result<Engine> {
 
 /// The cached engine at `executable`, marked as just used (for eviction), if any.
 fn cached(executable: &Path) -> Option<Engine> {
-    let file = File::options().append(true).open(executable).ok()?;
-    // Best effort: a cache on a read-only disk still works, only less fairly evicted.
-    let _ = file.set_modified(SystemTime::now());
+    if !executable.is_file() {
+        return None;
+    }
+    mark_used(executable);
     Some(Engine {
         path: executable.to_path_buf(),
         cached: true,
     })
+}
+
+/// The file whose modification time says when an engine was last used: beside the
+/// engines, in `used/`, so the engine itself is never touched after its build.
+fn use_stamp(executable: &Path) -> PathBuf {
+    let bin = executable.parent().unwrap_or(Path::new("."));
+    let name = executable.file_name().unwrap_or_default();
+    bin.parent().unwrap_or(bin).join("used").join(name)
+}
+
+/// Records that `executable` was used now. Best effort: a cache on a read-only disk
+/// still works, only less fairly evicted.
+fn mark_used(executable: &Path) {
+    let stamp = use_stamp(executable);
+    if let Some(dir) = stamp.parent() {
+        let _ = fs::create_dir_all(dir);
+    }
+    if let Ok(file) = File::create(&stamp) {
+        let _ = file.set_modified(SystemTime::now());
+    }
 }
 
 /// Writes the generated crate, leaving files whose content is unchanged untouched (a
@@ -587,17 +609,17 @@ fn evict(dir: &Path, just_built: &Path, crate_name: &str, keep: usize) -> Result
     let crate_dir = dir.join("crates").join(crate_name);
     fs::write(crate_dir.join(BUILT_MARK), b"")?;
     let now = SystemTime::now();
-    for (index, (path, used)) in by_recent_use(&dir.join("bin"), None)?
+    for (index, (path, used)) in by_recent_use(&dir.join("bin"), use_stamp)?
         .into_iter()
         .enumerate()
     {
         let recent = now.duration_since(used).unwrap_or_default() < RECENT_USE;
         if index >= keep && !recent && path != just_built {
-            freed.bytes += remove_counted(&path)?;
+            freed.bytes += remove_counted(&path)? + remove_counted(&use_stamp(&path))?;
             freed.engines += 1;
         }
     }
-    let crates = by_recent_use(&dir.join("crates"), Some(BUILT_MARK))?;
+    let crates = by_recent_use(&dir.join("crates"), |path| path.join(BUILT_MARK))?;
     for (path, _) in crates.into_iter().skip(KEPT_CRATES) {
         if let Some(name) = path.file_name().and_then(|n| n.to_str()) {
             freed.bytes += remove_crate(dir, name)?;
@@ -608,17 +630,20 @@ fn evict(dir: &Path, just_built: &Path, crate_name: &str, keep: usize) -> Result
 }
 
 /// The entries of `dir`, most recently used first: by the modification time of the
-/// entry itself, or of the file `mark` inside it.
-fn by_recent_use(dir: &Path, mark: Option<&str>) -> Result<Vec<(PathBuf, SystemTime)>> {
+/// entry's `stamp` file, or of the entry itself when it has none.
+fn by_recent_use(
+    dir: &Path,
+    stamp: impl Fn(&Path) -> PathBuf,
+) -> Result<Vec<(PathBuf, SystemTime)>> {
     let mut entries = Vec::new();
     let Ok(listing) = fs::read_dir(dir) else {
         return Ok(entries);
     };
+    let modified = |path: &Path| fs::symlink_metadata(path).and_then(|meta| meta.modified());
     for entry in listing {
         let path = entry?.path();
-        let stamped = mark.map_or_else(|| path.clone(), |mark| path.join(mark));
-        let used = fs::symlink_metadata(&stamped)
-            .and_then(|meta| meta.modified())
+        let used = modified(&stamp(&path))
+            .or_else(|_| modified(&path))
             .unwrap_or(SystemTime::UNIX_EPOCH);
         entries.push((path, used));
     }
@@ -699,11 +724,12 @@ pub fn clean(dir: &Path, everything: bool) -> Result<Freed> {
         return Ok(freed);
     }
     let _lock = lock_builds(dir, &BuildLimits::from_env()?)?;
-    for (path, _) in by_recent_use(&dir.join("bin"), None)? {
+    for (path, _) in by_recent_use(&dir.join("bin"), use_stamp)? {
         freed.bytes += remove_counted(&path)?;
         freed.engines += 1;
     }
-    for (path, _) in by_recent_use(&dir.join("crates"), None)? {
+    freed.bytes += remove_counted(&dir.join("used"))?;
+    for (path, _) in by_recent_use(&dir.join("crates"), Path::to_path_buf)? {
         if let Some(name) = path.file_name().and_then(|n| n.to_str()) {
             freed.bytes += remove_crate(dir, name)?;
             freed.crates += 1;
@@ -939,14 +965,18 @@ mod tests {
                 ("old2", 5),
                 ("old3", 9),
                 ("built", 30),
+                ("reused", 40),
             ],
             &crate_refs,
         );
+        // Built long ago, but used from the cache just now: its stamp says so.
+        mark_used(&dir.join("bin").join("reused"));
         let just_built = dir.join("bin").join("built");
         let freed = evict(&dir, &just_built, "bot_b_0", 2).unwrap();
         // Kept: the two most recent, everything used today, and the one just built.
-        assert_eq!(names(&dir.join("bin")), ["built", "new", "today"]);
+        assert_eq!(names(&dir.join("bin")), ["built", "new", "reused", "today"]);
         assert_eq!(freed.engines, 3);
+        assert_eq!(names(&dir.join("used")), ["reused"]);
         // Of the crates, the newest KEPT_CRATES stay (bot_b_0 was just marked as built).
         let kept: Vec<String> = crates[..KEPT_CRATES].to_vec();
         let mut kept_sorted = kept.clone();
@@ -985,7 +1015,9 @@ mod tests {
             .join("deps")
             .join("bot_old_99-ff");
         fs::write(&orphan, [0u8; 5]).unwrap();
+        mark_used(&dir.join("bin").join("a"));
         let freed = clean(&dir, false).unwrap();
+        assert!(!dir.join("used").exists());
         assert_eq!(
             freed,
             Freed {
