@@ -711,7 +711,7 @@ fn disk_size(path: &Path) -> u64 {
 
 /// Empties the bot cache in `dir` (normally [`build_dir`]): every engine executable,
 /// every bot's generated crate and its build state. With `everything`, the compiled
-/// framework goes too (the next build compiles it again, which takes minutes).
+/// framework goes too (the next build compiles it again, about a minute on 2 cores).
 /// Waits for a build in progress to finish first.
 ///
 /// ```no_run
