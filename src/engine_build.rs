@@ -4,7 +4,10 @@
 //! never attaches to a parent), all sharing one cargo target directory. That
 //! gives cargo's own incremental machinery for free: the framework is compiled
 //! once in release mode and every later bot only compiles its one file and
-//! links. The bot file is copied into the crate as a module (`src/bot.rs`),
+//! links. A bot keeps its crate (named after the bot's name and path, not its
+//! source) from one edit to the next, and the crate is compiled incrementally,
+//! so rebuilding after a one-line change recompiles only what the change
+//! touched: under a second instead of a full optimised compile of the bot. The bot file is copied into the crate as a module (`src/bot.rs`),
 //! so inner attributes and `//!` docs work as in any Rust file, and compiler
 //! messages are mapped back to the bot file's own path (the line numbers are
 //! already its own). A build script with `quote` would have to re-parse the
@@ -24,13 +27,18 @@
 //! Finished executables are cached by a hash of the bot's source, its name,
 //! the kit's version and a fingerprint of the framework's sources, so a second
 //! use of an unchanged bot starts at once, and any change rebuilds.
+//!
+//! The build directory stays bounded: after each build the least recently used
+//! engines beyond [`KEEP_ENGINES_ENV`] (64) are removed, except those used in
+//! the last day, and the build state of all but the [`KEPT_CRATES`] most
+//! recently built bots; [`clean`] empties it (`challenge clean`).
 
 use std::fs::{self, File};
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, ExitStatus, Stdio};
 use std::thread::JoinHandle;
-use std::time::{Duration, Instant};
+use std::time::{Duration, Instant, SystemTime};
 
 use anyhow::{Context, Result, bail};
 use quote::quote;
@@ -60,15 +68,29 @@ pub struct Engine {
 
 /// The cache key of a bot: everything its engine executable depends on.
 pub fn cache_key(bot: &BotFile, source: &[u8]) -> String {
-    let mut hasher = Sha256::new();
-    for part in [
+    let crate_name = crate_name(bot);
+    short_hash(&[
         source,
         bot.name.as_bytes(),
         KIT_VERSION.as_bytes(),
         FRAMEWORK_FINGERPRINT.as_bytes(),
-        manifest("").as_bytes(),
+        manifest(&crate_name).as_bytes(),
         main_rs(bot).as_bytes(),
-    ] {
+    ])
+}
+
+/// The name of a bot's generated crate: the same for every version of the bot (so cargo
+/// compiles an edit incrementally), different for bots of the same name elsewhere.
+fn crate_name(bot: &BotFile) -> String {
+    let path = bot.path.display().to_string();
+    let origin = short_hash(&[bot.name.as_bytes(), path.as_bytes()]);
+    format!("bot_{}_{}", sanitize(&bot.name), &origin[..8])
+}
+
+/// 16 hex digits of SHA-256 over the parts, each prefixed by its length.
+fn short_hash(parts: &[&[u8]]) -> String {
+    let mut hasher = Sha256::new();
+    for part in parts {
         hasher.update((part.len() as u64).to_le_bytes());
         hasher.update(part);
     }
@@ -85,14 +107,13 @@ pub fn build(bot: &BotFile) -> Result<Engine> {
     let source =
         fs::read(&bot.path).with_context(|| format!("cannot read {}", bot.path.display()))?;
     let key = cache_key(bot, &source);
-    let crate_name = format!("bot_{}_{key}", sanitize(&bot.name));
+    let crate_name = crate_name(bot);
     let dir = build_dir();
-    let executable = dir.join("bin").join(&crate_name);
-    if executable.is_file() {
-        return Ok(Engine {
-            path: executable,
-            cached: true,
-        });
+    let executable = dir
+        .join("bin")
+        .join(format!("bot_{}_{key}", sanitize(&bot.name)));
+    if let Some(engine) = cached(&executable) {
+        return Ok(engine);
     }
 
     fs::create_dir_all(dir.join("bin"))
@@ -101,11 +122,8 @@ pub fn build(bot: &BotFile) -> Result<Engine> {
     // shared target directory's final copy step. Every holder is bounded by
     // the limits, so the wait is too.
     let _lock = lock_builds(&dir, &limits)?;
-    if executable.is_file() {
-        return Ok(Engine {
-            path: executable,
-            cached: true,
-        });
+    if let Some(engine) = cached(&executable) {
+        return Ok(engine);
     }
 
     let crate_dir = dir.join("crates").join(&crate_name);
@@ -114,7 +132,6 @@ pub fn build(bot: &BotFile) -> Result<Engine> {
     let compiled = compile_framework(&crate_dir, &dir, &limits)
         .and_then(|()| compile(&crate_dir, &dir, &[], limits.time, &limits));
     if let Err(failure) = compiled {
-        let _ = fs::remove_dir_all(&crate_dir);
         bail!("{}", failure.explain(bot, &limits));
     }
     let built = dir.join("target").join("release").join(&crate_name);
@@ -124,24 +141,77 @@ pub fn build(bot: &BotFile) -> Result<Engine> {
     fs::copy(&built, &partial)
         .with_context(|| format!("cannot copy the engine from {}", built.display()))?;
     fs::rename(&partial, &executable)?;
-    let _ = fs::remove_dir_all(&crate_dir);
+    mark_used(&executable);
+    // The cache is bounded after every build; a failure to tidy up is no
+    // reason to fail the build.
+    if let Err(err) = evict(&dir, &executable, &crate_name, keep_engines()?) {
+        eprintln!(
+            "warning: cannot trim the bot cache in {}: {err:#}",
+            dir.display()
+        );
+    }
     Ok(Engine {
         path: executable,
         cached: false,
     })
 }
 
+/// The cached engine at `executable`, marked as just used (for eviction), if any.
+fn cached(executable: &Path) -> Option<Engine> {
+    if !executable.is_file() {
+        return None;
+    }
+    mark_used(executable);
+    Some(Engine {
+        path: executable.to_path_buf(),
+        cached: true,
+    })
+}
+
+/// The file whose modification time says when an engine was last used: beside the
+/// engines, in `used/`, so the engine itself is never touched after its build.
+fn use_stamp(executable: &Path) -> PathBuf {
+    let bin = executable.parent().unwrap_or(Path::new("."));
+    let name = executable.file_name().unwrap_or_default();
+    bin.parent().unwrap_or(bin).join("used").join(name)
+}
+
+/// Records that `executable` was used now. Best effort: a cache on a read-only disk
+/// still works, only less fairly evicted.
+fn mark_used(executable: &Path) {
+    let stamp = use_stamp(executable);
+    if let Some(dir) = stamp.parent() {
+        let _ = fs::create_dir_all(dir);
+    }
+    if let Ok(file) = File::create(&stamp) {
+        let _ = file.set_modified(SystemTime::now());
+    }
+}
+
+/// Writes the generated crate, leaving files whose content is unchanged untouched (a
+/// rewritten file would make cargo compile it again).
 fn write_crate(crate_dir: &Path, crate_name: &str, bot: &BotFile, source: &[u8]) -> Result<()> {
     fs::create_dir_all(crate_dir.join("src"))?;
-    fs::write(crate_dir.join("Cargo.toml"), manifest(crate_name))?;
     // The kit's lock file pins the framework's dependencies to the versions the
     // kit was tested with, and lets cargo resolve without the network.
-    let kit_lock = Path::new(KIT_ROOT).join("Cargo.lock");
-    if kit_lock.is_file() {
-        fs::copy(kit_lock, crate_dir.join("Cargo.lock"))?;
+    let kit_lock = fs::read(Path::new(KIT_ROOT).join("Cargo.lock")).unwrap_or_default();
+    for (path, content) in [
+        (
+            crate_dir.join("Cargo.toml"),
+            manifest(crate_name).into_bytes(),
+        ),
+        (crate_dir.join("Cargo.lock"), kit_lock),
+        (
+            crate_dir.join("src").join("main.rs"),
+            main_rs(bot).into_bytes(),
+        ),
+        (crate_dir.join("src").join("bot.rs"), source.to_vec()),
+    ] {
+        if content.is_empty() || fs::read(&path).is_ok_and(|old| old == content) {
+            continue;
+        }
+        fs::write(&path, content).with_context(|| format!("cannot write {}", path.display()))?;
     }
-    fs::write(crate_dir.join("src").join("main.rs"), main_rs(bot))?;
-    fs::write(crate_dir.join("src").join("bot.rs"), source)?;
     Ok(())
 }
 
@@ -172,6 +242,11 @@ fn manifest(crate_name: &str) -> String {
         ),
         // Its own workspace: never attached to the kit's or any parent's.
         ("workspace", table(vec![])),
+        // The framework (compiled once) is a plain optimised release build; the bot's
+        // own crate is compiled incrementally, so an edit recompiles only what it
+        // touched, in 16 codegen units as a release build has (incremental's default
+        // of 256 would split the bot's search finer and inline less). LTO stays off:
+        // it would recompile the framework into every link.
         (
             "profile",
             table(vec![(
@@ -179,7 +254,19 @@ fn manifest(crate_name: &str) -> String {
                 table(vec![
                     ("opt-level", toml::Value::Integer(3)),
                     ("debug", toml::Value::Boolean(false)),
+                    ("strip", toml::Value::Boolean(true)),
+                    ("lto", toml::Value::Boolean(false)),
                     ("incremental", toml::Value::Boolean(false)),
+                    (
+                        "package",
+                        table(vec![(
+                            crate_name,
+                            table(vec![
+                                ("incremental", toml::Value::Boolean(true)),
+                                ("codegen-units", toml::Value::Integer(16)),
+                            ]),
+                        )]),
+                    ),
                 ]),
             )]),
         ),
@@ -486,6 +573,197 @@ fn wait_or_kill(child: &mut Child, time: Duration) -> Option<ExitStatus> {
     None
 }
 
+/// Names the variable that sets how many engines the cache keeps (beyond those used in
+/// the last day).
+pub const KEEP_ENGINES_ENV: &str = "CHALLENGE_KEEP_ENGINES";
+const DEFAULT_KEEP_ENGINES: u64 = 64;
+/// Engines used this recently are never evicted, however many there are: a
+/// tournament builds its whole field before the first game and must find it there.
+const RECENT_USE: Duration = Duration::from_secs(24 * 60 * 60);
+/// How many bots keep their generated crate and incremental build state (tens of MB
+/// each) for a quick rebuild after an edit.
+pub const KEPT_CRATES: usize = 8;
+/// The file whose time says when a bot's crate was last built.
+const BUILT_MARK: &str = ".built";
+
+fn keep_engines() -> Result<usize> {
+    Ok(usize::try_from(env_number(KEEP_ENGINES_ENV, DEFAULT_KEEP_ENGINES)?).unwrap_or(usize::MAX))
+}
+
+/// What [`clean`] or an eviction removed.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Freed {
+    /// Engine executables removed.
+    pub engines: usize,
+    /// Bots whose generated crate and build state were removed.
+    pub crates: usize,
+    /// Bytes freed on disk (file sizes).
+    pub bytes: u64,
+}
+
+/// Bounds the build directory after a build: removes the least recently used engines
+/// beyond `keep` (never one used in the last day, nor the one just built) and the
+/// build state of all but the [`KEPT_CRATES`] most recently built bots.
+fn evict(dir: &Path, just_built: &Path, crate_name: &str, keep: usize) -> Result<Freed> {
+    let mut freed = Freed::default();
+    let crate_dir = dir.join("crates").join(crate_name);
+    fs::write(crate_dir.join(BUILT_MARK), b"")?;
+    let now = SystemTime::now();
+    for (index, (path, used)) in by_recent_use(&dir.join("bin"), use_stamp)?
+        .into_iter()
+        .enumerate()
+    {
+        let recent = now.duration_since(used).unwrap_or_default() < RECENT_USE;
+        if index >= keep && !recent && path != just_built {
+            freed.bytes += remove_counted(&path)? + remove_counted(&use_stamp(&path))?;
+            freed.engines += 1;
+        }
+    }
+    let crates = by_recent_use(&dir.join("crates"), |path| path.join(BUILT_MARK))?;
+    for (path, _) in crates.into_iter().skip(KEPT_CRATES) {
+        if let Some(name) = path.file_name().and_then(|n| n.to_str()) {
+            freed.bytes += remove_crate(dir, name)?;
+            freed.crates += 1;
+        }
+    }
+    Ok(freed)
+}
+
+/// The entries of `dir`, most recently used first: by the modification time of the
+/// entry's `stamp` file, or of the entry itself when it has none.
+fn by_recent_use(
+    dir: &Path,
+    stamp: impl Fn(&Path) -> PathBuf,
+) -> Result<Vec<(PathBuf, SystemTime)>> {
+    let mut entries = Vec::new();
+    let Ok(listing) = fs::read_dir(dir) else {
+        return Ok(entries);
+    };
+    let modified = |path: &Path| fs::symlink_metadata(path).and_then(|meta| meta.modified());
+    for entry in listing {
+        let path = entry?.path();
+        let used = modified(&stamp(&path))
+            .or_else(|_| modified(&path))
+            .unwrap_or(SystemTime::UNIX_EPOCH);
+        entries.push((path, used));
+    }
+    entries.sort_by_key(|entry| std::cmp::Reverse(entry.1));
+    Ok(entries)
+}
+
+/// Removes a bot's generated crate and everything cargo keeps for it in the shared
+/// target directory; returns the bytes freed.
+fn remove_crate(dir: &Path, crate_name: &str) -> Result<u64> {
+    let mut bytes = remove_counted(&dir.join("crates").join(crate_name))?;
+    let release = dir.join("target").join("release");
+    for file in [crate_name.to_string(), format!("{crate_name}.d")] {
+        bytes += remove_counted(&release.join(file))?;
+    }
+    let prefix = format!("{crate_name}-");
+    for sub in ["deps", ".fingerprint", "incremental"] {
+        let Ok(listing) = fs::read_dir(release.join(sub)) else {
+            continue;
+        };
+        for entry in listing {
+            let path = entry?.path();
+            if path
+                .file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(|n| n.starts_with(&prefix))
+            {
+                bytes += remove_counted(&path)?;
+            }
+        }
+    }
+    Ok(bytes)
+}
+
+/// Removes a file or a directory tree (nothing if it does not exist); returns its size.
+fn remove_counted(path: &Path) -> Result<u64> {
+    let Ok(meta) = fs::symlink_metadata(path) else {
+        return Ok(0);
+    };
+    let bytes = disk_size(path);
+    if meta.is_dir() {
+        fs::remove_dir_all(path)
+    } else {
+        fs::remove_file(path)
+    }
+    .with_context(|| format!("cannot remove {}", path.display()))?;
+    Ok(bytes)
+}
+
+/// The size of a file, or of every file under a directory (links not followed).
+fn disk_size(path: &Path) -> u64 {
+    let Ok(meta) = fs::symlink_metadata(path) else {
+        return 0;
+    };
+    if !meta.is_dir() {
+        return meta.len();
+    }
+    fs::read_dir(path)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|entry| disk_size(&entry.path()))
+        .sum()
+}
+
+/// Empties the bot cache in `dir` (normally [`build_dir`]): every engine executable,
+/// every bot's generated crate and its build state. With `everything`, the compiled
+/// framework goes too (the next build compiles it again, about a minute on 2 cores).
+/// Waits for a build in progress to finish first.
+///
+/// ```no_run
+/// let freed = kit::engine_build::clean(&kit::engine_build::build_dir(), false).unwrap();
+/// println!("{} engines removed, {} bytes freed", freed.engines, freed.bytes);
+/// ```
+pub fn clean(dir: &Path, everything: bool) -> Result<Freed> {
+    let mut freed = Freed::default();
+    if !dir.is_dir() {
+        return Ok(freed);
+    }
+    let _lock = lock_builds(dir, &BuildLimits::from_env()?)?;
+    for (path, _) in by_recent_use(&dir.join("bin"), use_stamp)? {
+        freed.bytes += remove_counted(&path)?;
+        freed.engines += 1;
+    }
+    freed.bytes += remove_counted(&dir.join("used"))?;
+    for (path, _) in by_recent_use(&dir.join("crates"), Path::to_path_buf)? {
+        if let Some(name) = path.file_name().and_then(|n| n.to_str()) {
+            freed.bytes += remove_crate(dir, name)?;
+            freed.crates += 1;
+        }
+    }
+    freed.bytes += remove_orphans(&dir.join("target").join("release"))?;
+    if everything {
+        freed.bytes += remove_counted(&dir.join("target"))?;
+    }
+    Ok(freed)
+}
+
+/// Removes what cargo kept for bot crates whose generated crate is already gone (left
+/// by earlier versions of the kit, which named a crate after each version of a bot).
+fn remove_orphans(release: &Path) -> Result<u64> {
+    let mut bytes = 0;
+    for sub in [".", "deps", ".fingerprint", "incremental"] {
+        let Ok(listing) = fs::read_dir(release.join(sub)) else {
+            continue;
+        };
+        for entry in listing {
+            let path = entry?.path();
+            if path
+                .file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(|n| n.starts_with("bot_"))
+            {
+                bytes += remove_counted(&path)?;
+            }
+        }
+    }
+    Ok(bytes)
+}
+
 /// A crate-name-safe form of a bot name (names may be paths).
 fn sanitize(name: &str) -> String {
     let stem = Path::new(name)
@@ -590,10 +868,12 @@ mod tests {
             Some(Path::new(KIT_ROOT).join("framework").to_str().unwrap())
         );
         assert!(parsed["workspace"].as_table().is_some_and(|t| t.is_empty()));
-        assert_eq!(
-            parsed["profile"]["release"]["opt-level"].as_integer(),
-            Some(3)
-        );
+        let release = &parsed["profile"]["release"];
+        assert_eq!(release["opt-level"].as_integer(), Some(3));
+        assert_eq!(release["incremental"].as_bool(), Some(false));
+        let bot = &release["package"]["bot_x_0123"];
+        assert_eq!(bot["incremental"].as_bool(), Some(true));
+        assert_eq!(bot["codegen-units"].as_integer(), Some(16));
     }
 
     #[test]
@@ -607,6 +887,203 @@ mod tests {
                 "{err}"
             );
         }
+    }
+
+    /// A fresh directory laid out as a build directory: engines in `bin/` used
+    /// `days_ago`, bot crates with their cargo state, and the compiled framework.
+    fn fake_build_dir(test: &str, engines: &[(&str, u64)], crates: &[&str]) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("kit-{test}-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        let release = dir.join("target").join("release");
+        for sub in ["deps", ".fingerprint", "incremental"] {
+            fs::create_dir_all(release.join(sub)).unwrap();
+        }
+        fs::create_dir_all(dir.join("bin")).unwrap();
+        fs::write(
+            release.join("deps").join("libframework-0123.rlib"),
+            [0u8; 1000],
+        )
+        .unwrap();
+        for (name, days_ago) in engines {
+            let path = dir.join("bin").join(name);
+            fs::write(&path, [0u8; 100]).unwrap();
+            let used = SystemTime::now() - Duration::from_secs(days_ago * 86_400 + 60);
+            File::options()
+                .append(true)
+                .open(&path)
+                .unwrap()
+                .set_modified(used)
+                .unwrap();
+        }
+        for (age, name) in crates.iter().enumerate() {
+            let crate_dir = dir.join("crates").join(name);
+            fs::create_dir_all(crate_dir.join("src")).unwrap();
+            fs::write(crate_dir.join("src").join("bot.rs"), [0u8; 10]).unwrap();
+            let mark = crate_dir.join(BUILT_MARK);
+            fs::write(&mark, b"").unwrap();
+            let built = SystemTime::now() - Duration::from_secs(60 * (age as u64 + 1));
+            File::options()
+                .append(true)
+                .open(&mark)
+                .unwrap()
+                .set_modified(built)
+                .unwrap();
+            fs::write(release.join(name), [0u8; 20]).unwrap();
+            fs::write(release.join("deps").join(format!("{name}-abcd")), [0u8; 30]).unwrap();
+            fs::create_dir_all(release.join("incremental").join(format!("{name}-x1"))).unwrap();
+            let session = release
+                .join("incremental")
+                .join(format!("{name}-x1"))
+                .join("s");
+            fs::write(session, [0u8; 40]).unwrap();
+        }
+        dir
+    }
+
+    fn names(dir: &Path) -> Vec<String> {
+        let mut names: Vec<String> = fs::read_dir(dir)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        names
+    }
+
+    #[test]
+    fn eviction_keeps_recent_engines_and_the_newest_bot_crates() {
+        let crates: Vec<String> = (0..KEPT_CRATES + 2).map(|i| format!("bot_b_{i}")).collect();
+        // `bot_b_1` is a prefix of `bot_b_10`: its eviction must not take the other's files.
+        let crate_refs: Vec<&str> = crates.iter().map(String::as_str).collect();
+        let dir = fake_build_dir(
+            "evict",
+            &[
+                ("new", 0),
+                ("today", 0),
+                ("old1", 3),
+                ("old2", 5),
+                ("old3", 9),
+                ("built", 30),
+                ("reused", 40),
+            ],
+            &crate_refs,
+        );
+        // Built long ago, but used from the cache just now: its stamp says so.
+        mark_used(&dir.join("bin").join("reused"));
+        let just_built = dir.join("bin").join("built");
+        let freed = evict(&dir, &just_built, "bot_b_0", 2).unwrap();
+        // Kept: the two most recent, everything used today, and the one just built.
+        assert_eq!(names(&dir.join("bin")), ["built", "new", "reused", "today"]);
+        assert_eq!(freed.engines, 3);
+        assert_eq!(names(&dir.join("used")), ["reused"]);
+        // Of the crates, the newest KEPT_CRATES stay (bot_b_0 was just marked as built).
+        let kept: Vec<String> = crates[..KEPT_CRATES].to_vec();
+        let mut kept_sorted = kept.clone();
+        kept_sorted.sort();
+        assert_eq!(names(&dir.join("crates")), kept_sorted);
+        assert_eq!(freed.crates, 2);
+        let release = dir.join("target").join("release");
+        for gone in &crates[KEPT_CRATES..] {
+            assert!(!release.join(gone).exists(), "{gone}");
+            assert!(!release.join("deps").join(format!("{gone}-abcd")).exists());
+            assert!(
+                !release
+                    .join("incremental")
+                    .join(format!("{gone}-x1"))
+                    .exists()
+            );
+        }
+        for stays in &kept {
+            assert!(
+                release.join("deps").join(format!("{stays}-abcd")).exists(),
+                "{stays}"
+            );
+        }
+        assert!(release.join("deps").join("libframework-0123.rlib").exists());
+        assert_eq!(freed.bytes, 3 * 100 + 2 * (10 + 20 + 30 + 40));
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn clean_empties_the_cache_and_counts_what_it_freed() {
+        let dir = fake_build_dir("clean", &[("a", 0), ("b", 2)], &["bot_a_1", "bot_c_2"]);
+        // An older kit left a crate's build state without its crate directory.
+        let orphan = dir
+            .join("target")
+            .join("release")
+            .join("deps")
+            .join("bot_old_99-ff");
+        fs::write(&orphan, [0u8; 5]).unwrap();
+        mark_used(&dir.join("bin").join("a"));
+        let freed = clean(&dir, false).unwrap();
+        assert!(!dir.join("used").exists());
+        assert_eq!(
+            freed,
+            Freed {
+                engines: 2,
+                crates: 2,
+                bytes: 2 * 100 + 2 * (10 + 20 + 30 + 40) + 5,
+            }
+        );
+        assert!(names(&dir.join("bin")).is_empty());
+        assert!(names(&dir.join("crates")).is_empty());
+        assert!(!orphan.exists());
+        let framework = dir
+            .join("target")
+            .join("release")
+            .join("deps")
+            .join("libframework-0123.rlib");
+        assert!(framework.exists(), "the framework stays for the next build");
+        assert_eq!(clean(&dir, false).unwrap(), Freed::default());
+        let freed = clean(&dir, true).unwrap();
+        assert_eq!(freed.bytes, 1000);
+        assert!(!dir.join("target").exists());
+        fs::remove_dir_all(&dir).unwrap();
+        assert_eq!(
+            clean(&dir, true).unwrap(),
+            Freed::default(),
+            "no directory, nothing to do"
+        );
+    }
+
+    #[test]
+    fn a_bot_keeps_its_crate_across_edits_and_bots_elsewhere_get_their_own() {
+        let a = bot("a");
+        let elsewhere = BotFile {
+            name: "a".into(),
+            path: PathBuf::from("/elsewhere/a.rs"),
+        };
+        assert_eq!(crate_name(&a), crate_name(&a.clone()));
+        assert_ne!(crate_name(&a), crate_name(&elsewhere));
+        assert!(crate_name(&a).starts_with("bot_a_"));
+        assert_ne!(
+            cache_key(&a, b"fn x() {}"),
+            cache_key(&elsewhere, b"fn x() {}")
+        );
+    }
+
+    #[test]
+    fn unchanged_crate_files_are_not_rewritten() {
+        let dir = std::env::temp_dir().join(format!("kit-write-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        let a = bot("a");
+        write_crate(&dir, "bot_a_x", &a, b"fn one() {}").unwrap();
+        let main = dir.join("src").join("main.rs");
+        let old = SystemTime::now() - Duration::from_secs(3600);
+        File::options()
+            .append(true)
+            .open(&main)
+            .unwrap()
+            .set_modified(old)
+            .unwrap();
+        write_crate(&dir, "bot_a_x", &a, b"fn two() {}").unwrap();
+        assert_eq!(fs::metadata(&main).unwrap().modified().unwrap(), old);
+        assert_eq!(
+            fs::read(dir.join("src").join("bot.rs")).unwrap(),
+            b"fn two() {}"
+        );
+        fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

@@ -3,8 +3,10 @@
 
 mod analyze;
 mod args;
+mod bench;
 mod bench_ratings;
 mod build;
+mod clean;
 mod entries;
 mod export;
 mod match_cmd;
@@ -43,12 +45,16 @@ enum Commands {
     Tokens(token_counter::CountArgs),
     /// Build a bot file into a UCI engine executable and print its path.
     Build(build::Args),
+    /// Remove cached bot engines and bot build directories, and say how much that freed.
+    Clean(clean::Args),
     /// Play a game against a bot in the terminal.
     Play(play::Args),
     /// Play a match or tournament between bots and UCI engines (no GUI).
     Match(Box<match_cmd::Args>),
     /// Check every move of PGN games with a UCI engine: accuracy, centipawn loss, blunders.
     Analyze(Box<analyze::AnalyzeArgs>),
+    /// Search fixed positions to a fixed limit (nodes, time, signature), or an EPD test suite.
+    Bench(Box<bench::Args>),
     /// Run a bot as a UCI engine on stdin/stdout (register this in a chess GUI).
     Uci(uci::Args),
     /// Submit a bot file to the challenge (checked, built and smoke-tested first).
@@ -92,9 +98,11 @@ pub fn main() -> ExitCode {
             return ExitCode::from(u8::try_from(code).unwrap_or(2));
         }
         Commands::Build(args) => build::run(&args),
+        Commands::Clean(args) => clean::run(&args),
         Commands::Play(args) => play::run(args),
         Commands::Match(args) => match_cmd::run(*args),
         Commands::Analyze(args) => analyze::run(*args),
+        Commands::Bench(args) => bench::run(&args),
         Commands::Uci(args) => uci::run(&args),
         Commands::Submit(args) => submit::run(&args),
         Commands::Entries(args) => entries::run(&args),
