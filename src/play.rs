@@ -10,8 +10,8 @@ use framework::notation::parse_san;
 use framework::notation::pgn::{GameResult, PgnGame, pgn_date, write_game};
 use framework::uci::CONSTRUCTION_LIMIT;
 use runner::{
-    Clock, Engine, EngineConfig, GameSettings, MoveRequest, NoMove, Termination, TimeControl,
-    ask_move,
+    Clock, Engine, EngineConfig, GameSettings, MoveRequest, NoMove, TERMINATION_DETAILS_TAG,
+    Termination, TimeControl, ask_move,
 };
 
 use crate::bots::{self, LimitPolicy};
@@ -42,8 +42,10 @@ const BOT_MARGIN: Duration = Duration::from_millis(1000);
 struct Ending {
     result: GameResult,
     reason: String,
-    /// The PGN `Termination` tag.
+    /// The PGN `Termination` tag (the standard's value).
     termination: &'static str,
+    /// The kit's precise cause, for the `TerminationDetails` tag, when the bot caused it.
+    details: Option<Termination>,
 }
 
 /// Plays the game on the terminal and saves it as PGN.
@@ -104,6 +106,9 @@ pub fn play(args: PlayOptions) -> Result<()> {
     game.pgn.result = ending.result;
     game.pgn.set_tag("Result", &ending.result.to_string());
     game.pgn.set_tag("Termination", ending.termination);
+    if let Some(details) = ending.details {
+        game.pgn.set_tag(TERMINATION_DETAILS_TAG, details.tag());
+    }
     game.pgn
         .set_tag("PlyCount", &game.pgn.moves.len().to_string());
     let path = args.pgn.unwrap_or_else(default_pgn_path);
@@ -135,7 +140,8 @@ fn construction_breach(engine: &Engine, bot_name: &str, human: Color) -> Option<
     Some(Ending {
         result: win_for(human),
         reason,
-        termination: Termination::ConstructionLimit.tag(),
+        termination: Termination::ConstructionLimit.pgn_value(),
+        details: Some(Termination::ConstructionLimit),
     })
 }
 
@@ -217,6 +223,7 @@ impl Game {
                         result: win_for(!self.human),
                         reason: "You resigned".into(),
                         termination: "normal",
+                        details: None,
                     };
                 }
                 "quit" | "exit" => return abandoned("You left the game"),
@@ -235,6 +242,7 @@ impl Game {
                     result: win_for(!self.human),
                     reason: "Your flag fell".into(),
                     termination: "time forfeit",
+                    details: None,
                 };
             }
             self.push(mv);
@@ -279,6 +287,7 @@ impl Game {
                         format!("{}\n{tail}", fault.detail)
                     },
                     termination: fault.termination.pgn_value(),
+                    details: Some(fault.termination),
                 })
             }
             Err(NoMove::Interrupted { .. }) => Err(abandoned("The game was stopped")),
@@ -483,11 +492,13 @@ fn ending_for(outcome: Outcome) -> Ending {
             result: win_for(winner),
             reason: format!("Checkmate: {} wins", colour_name(winner)),
             termination: "normal",
+            details: None,
         },
         Outcome::Draw(reason) => Ending {
             result: GameResult::Draw,
             reason: format!("Draw: {reason}"),
             termination: "normal",
+            details: None,
         },
     }
 }
@@ -497,6 +508,7 @@ fn abandoned(reason: &str) -> Ending {
         result: GameResult::Unknown,
         reason: reason.to_string(),
         termination: "abandoned",
+        details: None,
     }
 }
 

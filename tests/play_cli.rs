@@ -50,7 +50,11 @@ fn a_bot_past_the_construction_limit_forfeits_before_the_first_move() {
         "{stdout}"
     );
     assert!(pgn.contains("[Result \"1-0\"]"), "{pgn}");
-    assert!(pgn.contains("construction limit"), "{pgn}");
+    assert!(pgn.contains("[Termination \"rules infraction\"]"), "{pgn}");
+    assert!(
+        pgn.contains("[TerminationDetails \"construction limit\"]"),
+        "{pgn}"
+    );
 }
 
 #[test]
@@ -58,5 +62,9 @@ fn a_bot_that_answers_the_null_move_loses_and_the_game_is_saved() {
     let (stdout, pgn) = play("plays_null", "e4\n");
     assert!(stdout.contains("Game saved to"), "{stdout}");
     assert!(pgn.contains("1. e4 1-0"), "{pgn}");
-    assert!(pgn.contains("illegal move"), "{pgn}");
+    assert!(pgn.contains("[Termination \"rules infraction\"]"), "{pgn}");
+    assert!(
+        pgn.contains("[TerminationDetails \"illegal move\"]"),
+        "{pgn}"
+    );
 }

@@ -290,8 +290,9 @@ fn connection_errors_name_the_host_and_never_the_password() {
 }
 
 /// What `challenge serve` keeps between restarts, exercised the same way on both
-/// backends: switches, the organiser token's hash, entry keys set once, submission jobs,
-/// the revision that moves with every game, version and withdrawal, and one game by id.
+/// backends (this is the SQLite store's test of it too, run with or without PostgreSQL):
+/// switches, the organiser token's hash, entry keys set once, submission jobs, the
+/// revision that moves with every game, version and withdrawal, and one game by id.
 fn exercise_server_state(store: &mut dyn Store) {
     use kit::challenge::store::{GameId, Job, JobState, ServerFlag, ServerState};
     assert_eq!(store.server_state().unwrap(), ServerState::default());

@@ -74,10 +74,13 @@ struct Page<'a> {
     data: Data<'a>,
 }
 
-#[derive(Serialize)]
-struct StandingRow {
+/// One row of the standings as the pages show it (the report and `challenge serve`):
+/// every number already formatted, so templates only place text.
+#[derive(Debug, Clone, Serialize)]
+pub struct StandingRow {
     rank: usize,
     entry: String,
+    name: String,
     status: String,
     inactive: bool,
     author: String,
@@ -182,13 +185,15 @@ pub fn report_game(id: i64, pgn: &str, detail: &str) -> Option<ReportGame> {
     })
 }
 
-fn standing_rows(table: &Table) -> Vec<StandingRow> {
+/// The standings rows of `table`.
+pub fn standing_rows(table: &Table) -> Vec<StandingRow> {
     table
         .rows
         .iter()
         .map(|r| StandingRow {
             rank: r.rank,
             entry: r.player.entry.clone(),
+            name: r.player.name.clone(),
             status: r.player.status.clone(),
             inactive: r.player.status != "active",
             author: r.player.author.clone().unwrap_or_default(),

@@ -8,6 +8,7 @@ use axum::http::StatusCode;
 use minijinja::{AutoEscape, Environment, context};
 use serde::Serialize;
 
+pub use crate::challenge::report::standing_rows;
 use crate::challenge::report::{Chart, chart};
 use crate::challenge::standings::{GameFact, Table};
 
@@ -69,57 +70,6 @@ pub fn error_page(status: StatusCode, message: &str) -> String {
         context! { title => status.to_string(), status => status.as_u16(), message },
     )
     .unwrap_or_else(|_| format!("{status}"))
-}
-
-/// One row of the standings as the pages show it.
-#[derive(Debug, Clone, Serialize)]
-pub struct StandingRow {
-    rank: usize,
-    entry: String,
-    name: String,
-    status: String,
-    inactive: bool,
-    author: String,
-    version: String,
-    tokens: String,
-    games: usize,
-    points: f64,
-    wins: usize,
-    draws: usize,
-    losses: usize,
-    elo: String,
-    interval: String,
-    crashes: usize,
-    timeouts: usize,
-    illegal: usize,
-}
-
-/// The standings rows of `table`.
-pub fn standing_rows(table: &Table) -> Vec<StandingRow> {
-    table
-        .rows
-        .iter()
-        .map(|r| StandingRow {
-            rank: r.rank,
-            entry: r.player.entry.clone(),
-            name: r.player.name.clone(),
-            status: r.player.status.clone(),
-            inactive: r.player.status != "active",
-            author: r.player.author.clone().unwrap_or_default(),
-            version: r.player.version.map_or(String::new(), |v| format!("v{v}")),
-            tokens: r.player.tokens.map_or(String::new(), |t| t.to_string()),
-            games: r.games,
-            points: r.points,
-            wins: r.wins,
-            draws: r.draws,
-            losses: r.losses,
-            elo: r.elo.map_or("-".into(), |e| format!("{e:+.0}")),
-            interval: r.interval.map_or("-".into(), |e| format!("{e:.0}")),
-            crashes: r.crashes,
-            timeouts: r.timeouts,
-            illegal: r.illegal,
-        })
-        .collect()
 }
 
 /// How the ratings were computed, in a sentence.
