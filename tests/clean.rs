@@ -86,7 +86,14 @@ fn an_edited_bot_rebuilds_in_its_own_crate_and_the_new_engine_plays() {
     let starter = std::fs::read_to_string(kit_root().join("bot").join("my_bot.rs")).unwrap();
     std::fs::write(&bot, &starter).unwrap();
     let first = build(&bot);
-    let edited = starter.replace("legal_moves()[0]", "legal_moves()[1]");
+    // A new source on every run: an engine cached by an earlier run would otherwise
+    // skip the build this test is about (and its crate may have been evicted since).
+    let nonce = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_nanos();
+    let edited =
+        starter.replace("legal_moves()[0]", "legal_moves()[1]") + &format!("// edit {nonce}\n");
     assert_ne!(edited, starter, "the edit changes the bot");
     std::fs::write(&bot, &edited).unwrap();
     let second = build(&bot);
