@@ -296,6 +296,29 @@ fn a_bot_is_benched_through_its_built_engine() {
     assert!(summary(&stdout, "signature").len() >= 16, "{stdout}");
 }
 
+#[test]
+fn a_bot_that_counts_its_nodes_reports_them_and_repeats_its_signature() {
+    let bench = || {
+        let output = challenge(&["bench", "turochamp_modern", "--nodes", "3000"]);
+        let (stdout, stderr) = text(&output);
+        assert!(output.status.success(), "{stdout}\n{stderr}");
+        stdout
+    };
+    let first = bench();
+    let rows = rows(&first);
+    assert_eq!(rows.len(), 30, "{first}");
+    for (_, nodes) in &rows {
+        let nodes: u64 = nodes.parse().unwrap_or_else(|_| panic!("{first}"));
+        // The node limit ends the search, a few nodes past it at most.
+        assert!((3000..3100).contains(&nodes), "{first}");
+    }
+    assert_eq!(
+        summary(&first, "signature"),
+        summary(&bench(), "signature"),
+        "a node-limited bench is the same search every time"
+    );
+}
+
 /// Debian's Stockfish, or one on PATH.
 fn stockfish() -> Option<PathBuf> {
     let debian = PathBuf::from("/usr/games/stockfish");

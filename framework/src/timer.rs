@@ -1,5 +1,6 @@
 //! The bot's clock for one move, and the limits the client set for it.
 
+use std::cell::Cell;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
@@ -129,6 +130,9 @@ pub struct Timer {
     limits: SearchLimits,
     deadline: Deadline,
     stop: Option<Arc<AtomicBool>>,
+    /// The most nodes the bot said it had searched ([`should_stop`](Timer::should_stop)):
+    /// the host reports them, so a bot gets `info nodes` for no tokens of its own.
+    nodes_seen: Cell<Option<u64>>,
 }
 
 impl Timer {
@@ -157,6 +161,7 @@ impl Timer {
             limits: SearchLimits::default(),
             deadline: Deadline::Budget,
             stop: None,
+            nodes_seen: Cell::new(None),
         }
     }
 
@@ -301,6 +306,21 @@ impl Timer {
         })
     }
 
+    /// The most nodes the bot passed to [`should_stop`](Timer::should_stop) this
+    /// move (`None` if it never asked): what the host reports as `info nodes`.
+    ///
+    /// ```
+    /// # use framework::prelude::*;
+    /// let timer = Timer::untimed(SearchLimits { nodes: Some(100), ..SearchLimits::default() });
+    /// assert_eq!(timer.nodes_searched(), None);
+    /// timer.should_stop(0, 40);
+    /// timer.should_stop(0, 7);
+    /// assert_eq!(timer.nodes_searched(), Some(40));
+    /// ```
+    pub fn nodes_searched(&self) -> Option<u64> {
+        self.nodes_seen.get()
+    }
+
     /// Whether the bot should stop searching now, having searched `nodes`
     /// nodes and planned to spend `budget_ms` on this move. True when:
     ///
@@ -322,6 +342,9 @@ impl Timer {
     /// assert!(by_nodes.should_stop(0, 100));
     /// ```
     pub fn should_stop(&self, budget_ms: u64, nodes: u64) -> bool {
+        self.nodes_seen.set(Some(
+            self.nodes_seen.get().map_or(nodes, |seen| seen.max(nodes)),
+        ));
         if self.is_stopped() || self.limits.nodes.is_some_and(|limit| nodes >= limit) {
             return true;
         }

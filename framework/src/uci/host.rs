@@ -279,6 +279,7 @@ fn spawn_bot_thread<B: Bot + 'static>(
                             std::thread::sleep(Duration::from_millis(1));
                         }
                         stop.store(false, Ordering::SeqCst);
+                        report_nodes(&timer);
                         send(&format!("bestmove {mv}"));
                         thinking.finish();
                     }
@@ -295,6 +296,16 @@ fn spawn_bot_thread<B: Bot + 'static>(
         std::process::exit(2);
     }
     (job_tx, ready_rx)
+}
+
+/// The nodes the bot counted through `Timer::should_stop`, as GUIs and benches read
+/// them: one `info` line before `bestmove`, with the time and speed of the move.
+fn report_nodes(timer: &Timer) {
+    if let Some(nodes) = timer.nodes_searched() {
+        let ms = timer.ms_elapsed_this_turn();
+        let nps = nodes.saturating_mul(1000) / ms.max(1);
+        send(&format!("info nodes {nodes} time {ms} nps {nps}"));
+    }
 }
 
 /// Builds the bot if it does not exist yet, timing the construction.
