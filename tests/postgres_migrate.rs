@@ -8,24 +8,10 @@ mod postgres_server;
 
 use std::path::Path;
 
-use common_challenge::{TempDir, command, kit_bot, ok, text};
+use common_challenge::{TempDir, command, kit_bot, ok, ok_store, text};
 use postgres_server::PgServer;
 
 const FIXTURE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/challenge_v0");
-
-fn ok_store(url: &str, args: &[&str]) -> String {
-    let output = command()
-        .args(args)
-        .args(["--store", url])
-        .output()
-        .unwrap();
-    assert!(
-        output.status.success(),
-        "challenge {args:?} failed:\n{}",
-        text(&output)
-    );
-    String::from_utf8(output.stdout).unwrap()
-}
 
 fn migrate(dir: &Path, url: &str) -> std::process::Output {
     command()

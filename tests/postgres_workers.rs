@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Stdio};
 use std::time::{Duration, Instant};
 
-use common_challenge::{TempDir, command, kit_bot, ok, text};
+use common_challenge::{TempDir, command, kit_bot, ok, ok_store};
 use postgres_server::PgServer;
 
 const BOTS: [(&str, &str); 4] = [
@@ -27,21 +27,6 @@ const BOTS: [(&str, &str); 4] = [
 
 /// The tournament both stores play: a 4-entry round-robin, 12 games, short enough.
 const RUN: [&str; 6] = ["run", "--tc", "60+1", "--maxmoves", "40", "--pairs"];
-
-/// `challenge ARGS --store URL`, which must succeed; its stdout.
-fn ok_store(url: &str, args: &[&str]) -> String {
-    let output = command()
-        .args(args)
-        .args(["--store", url])
-        .output()
-        .unwrap();
-    assert!(
-        output.status.success(),
-        "challenge {args:?} failed:\n{}",
-        text(&output)
-    );
-    String::from_utf8(output.stdout).unwrap()
-}
 
 /// A worker process, killed if the test ends before it does.
 struct Worker {

@@ -104,6 +104,21 @@ pub fn ok(dir: &Path, args: &[&str]) -> String {
     String::from_utf8(output.stdout).expect("utf-8 output")
 }
 
+/// `challenge ARGS --store URL`, which must succeed; its stdout.
+pub fn ok_store(url: &str, args: &[&str]) -> String {
+    let output = command()
+        .args(args)
+        .args(["--store", url])
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "challenge {args:?} failed:\n{}",
+        text(&output)
+    );
+    String::from_utf8(output.stdout).expect("utf-8 output")
+}
+
 /// Submits a bot file that must be accepted.
 pub fn submit(dir: &Path, file: &Path, name: &str) -> String {
     ok(dir, &["submit", file.to_str().unwrap(), "--name", name])
