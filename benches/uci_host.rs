@@ -123,6 +123,8 @@ fn main() {
 /// The bot engine run through `env`, with the sandbox on or off.
 fn via_env(executable: &Path, sandboxed: bool) -> EngineConfig {
     let switch = if sandboxed { "0" } else { "1" };
+    // Through `env`, the switch is the engine's own argument: the runner gives no
+    // engine the kit's variables, so this is the only way the bench can set it.
     EngineConfig::new("my_bot", "/usr/bin/env")
         .arg(format!("{}={switch}", framework::uci::NO_SANDBOX_ENV))
         .arg(executable.display().to_string())

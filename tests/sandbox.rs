@@ -19,24 +19,10 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-use common::{Engine, build, challenge, kit_root, scratch_dir, test_bot};
+use common::{Engine, build, build_unchecked, challenge, kit_root, scratch_dir, test_bot};
 
 const SHORT: Duration = Duration::from_secs(10);
 const SIGSYS: i32 = 31;
-
-/// Builds `tests/bots/NAME.rs` into an engine the way the kit does (the same
-/// generated crate, host and sandbox), but without the rules check that
-/// `challenge build` runs first.
-fn build_unchecked(name: &str) -> PathBuf {
-    let bot = kit::bots::BotFile {
-        name: format!("sandbox_test_{name}"),
-        path: test_bot(name),
-    };
-    match kit::engine_build::build(&bot) {
-        Ok(engine) => engine.path,
-        Err(err) => panic!("building {name} failed: {err:#}"),
-    }
-}
 
 /// Starts the engine, asks for one move, and returns how it ended and what
 /// it said on stderr.

@@ -125,7 +125,7 @@ fn analyze_options(args: &AnalyzeArgs) -> Result<AnalyzeOptions> {
         args.timeout.is_finite() && args.timeout > 0.0,
         "--timeout must be a positive number of seconds"
     );
-    let mut engine = EngineConfig::new(engine_label(&args.engine), &args.engine);
+    let mut engine = EngineConfig::new(engine_label(&args.engine), &args.engine).external();
     for arg in &args.engine_args {
         engine = engine.arg(arg);
     }

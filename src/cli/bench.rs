@@ -103,7 +103,7 @@ fn engine_config(args: &Args) -> Result<EngineConfig> {
                 || command.display().to_string(),
                 |s| s.to_string_lossy().into(),
             );
-            let mut config = EngineConfig::new(name, command);
+            let mut config = EngineConfig::new(name, command).external();
             for arg in &args.engine_args {
                 config = config.arg(arg);
             }

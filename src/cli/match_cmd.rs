@@ -160,7 +160,7 @@ fn engine_player(words: &[String], policy: LimitPolicy, default_tc: TimeControl)
                 check_name_length(value, "--engine name")?;
                 name = Some(value.clone());
             }
-            "cmd" => config = Some(EngineConfig::new(value.clone(), value.clone())),
+            "cmd" => config = Some(EngineConfig::new(value.clone(), value.clone()).external()),
             "bot" => config = Some(bot_player(value, policy, default_tc)?.engine),
             "arg" => args.push(value.clone()),
             "dir" => dir = Some(PathBuf::from(value)),

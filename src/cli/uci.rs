@@ -14,6 +14,10 @@ pub struct Args {
 }
 
 /// Builds the bot, then becomes its engine process so the GUI talks to the bot directly.
+///
+/// The engine starts as every bot does under the runner: with an empty environment and
+/// only the three standard descriptors, so nothing of the GUI's (or the user's shell's)
+/// reaches a bot someone else wrote.
 pub fn run(args: &Args) -> Result<()> {
     let engine = kit::bots::prepare(&args.bot, args.limit.policy())?;
     run_in_place(&engine.path)
@@ -22,13 +26,17 @@ pub fn run(args: &Args) -> Result<()> {
 #[cfg(unix)]
 fn run_in_place(executable: &std::path::Path) -> Result<()> {
     use std::os::unix::process::CommandExt;
-    let err = std::process::Command::new(executable).exec();
+    let mut command = std::process::Command::new(executable);
+    runner::isolate(&mut command, runner::EngineEnv::Empty);
+    let err = command.exec();
     Err(err).with_context(|| format!("cannot start {}", executable.display()))
 }
 
 #[cfg(not(unix))]
 fn run_in_place(executable: &std::path::Path) -> Result<()> {
-    let status = std::process::Command::new(executable)
+    let mut command = std::process::Command::new(executable);
+    runner::isolate(&mut command, runner::EngineEnv::Empty);
+    let status = command
         .status()
         .with_context(|| format!("cannot start {}", executable.display()))?;
     anyhow::ensure!(status.success(), "the engine exited with {status}");

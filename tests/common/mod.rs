@@ -44,6 +44,20 @@ pub fn build(bot: impl AsRef<Path>) -> PathBuf {
     PathBuf::from(String::from_utf8(output.stdout).unwrap().trim())
 }
 
+/// Builds `tests/bots/NAME.rs` into an engine the way the kit does (the same
+/// generated crate, host and sandbox), but without the rules check that
+/// `challenge build` runs first: the hostile test bots break the rules on purpose.
+pub fn build_unchecked(name: &str) -> PathBuf {
+    let bot = kit::bots::BotFile {
+        name: format!("sandbox_test_{name}"),
+        path: test_bot(name),
+    };
+    match kit::engine_build::build(&bot) {
+        Ok(engine) => engine.path,
+        Err(err) => panic!("building {name} failed: {err:#}"),
+    }
+}
+
 /// A running engine process under test.
 pub struct Engine {
     child: Child,

@@ -22,6 +22,7 @@ use framework::uci::MEMORY_LIMIT_EXIT_CODE;
 
 use crate::lines::{LineSplitter, Piece, StderrTail, collect_stderr};
 pub use crate::lines::{MAX_LINE_BYTES, STDERR_TAIL_BYTES, STDERR_TAIL_LINES};
+use crate::process::{EngineEnv, isolate};
 use crate::text::{MAX_MOVE_CHARS, MAX_NAME_CHARS, one_line};
 
 /// How often a search checks its stop flag.
@@ -56,6 +57,10 @@ pub struct EngineConfig {
     pub dir: Option<PathBuf>,
     /// `setoption name N value V` pairs, sent after `uciok` in this order.
     pub options: Vec<(String, String)>,
+    /// The environment the process starts with: none for a bot (the default), the
+    /// runner's less the kit's own variables for an external engine (see
+    /// [`crate::process`]).
+    pub env: EngineEnv,
 }
 
 impl EngineConfig {
@@ -73,7 +78,23 @@ impl EngineConfig {
             args: Vec::new(),
             dir: None,
             options: Vec::new(),
+            env: EngineEnv::Empty,
         }
+    }
+
+    /// Marks an engine the host installed (Stockfish, a script): it keeps the runner's
+    /// environment, less the kit's own `CHALLENGE_*` variables. Bots the kit builds
+    /// never get this: their process starts with an empty environment.
+    ///
+    /// ```
+    /// use runner::{EngineConfig, EngineEnv};
+    /// assert_eq!(EngineConfig::new("bot", "/bin/true").env, EngineEnv::Empty);
+    /// let sf = EngineConfig::new("sf", "/usr/games/stockfish").external();
+    /// assert_eq!(sf.env, EngineEnv::Inherited);
+    /// ```
+    pub fn external(mut self) -> EngineConfig {
+        self.env = EngineEnv::Inherited;
+        self
     }
 
     /// Adds a command-line argument.
@@ -583,8 +604,9 @@ impl Engine {
         if let Some(dir) = &config.dir {
             cmd.current_dir(dir);
         }
-        // The sandbox's developer switch never reaches an engine the runner starts.
-        cmd.env_remove(framework::uci::NO_SANDBOX_ENV);
+        // Nothing secret of the host's may be in a bot's process (it can read all of
+        // its memory), and the sandbox's developer switch never reaches an engine.
+        isolate(&mut cmd, config.env);
         // A terminal's Ctrl-C goes to the whole foreground process group; engines in a
         // group of their own survive it, so the games in progress end as interrupted
         // rather than as crashes.

@@ -7,6 +7,7 @@
 //! - [`adjudication`]: "cannot possibly mate" for flag falls, score adjudication.
 //! - [`openings`]: EPD/FEN and PGN opening suites.
 //! - [`schedule`](mod@schedule) and [`tournament`]: who plays whom, on how many threads.
+//! - [`process`]: what an engine process starts with (environment, descriptors).
 //! - [`text`]: engine-provided text made one printable, capped line.
 //! - [`stats`]: W/D/L, pentanomial, Elo, normalized Elo, LOS, SPRT.
 //!
@@ -24,6 +25,7 @@ pub mod game;
 mod lines;
 pub mod openings;
 pub mod pool;
+pub mod process;
 pub mod schedule;
 pub mod stats;
 pub mod termination;
@@ -46,6 +48,7 @@ pub use openings::{
     Opening, OpeningError, SplitMix64, load_openings, parse_epd, parse_pgn_openings, shuffle,
 };
 pub use pool::{Pairing, Pool};
+pub use process::{EngineEnv, KIT_ENV_PREFIX, isolate};
 pub use schedule::{Format, GameJob, encounters, pairs_for_games, schedule};
 pub use stats::{EloEstimate, Sprt, SprtState, Stats, Z95, score_to_elo};
 pub use termination::TerminationParseError;
