@@ -690,7 +690,7 @@ pub enum AnalyzeError {
 impl fmt::Display for AnalyzeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            AnalyzeError::Engine(err) => err.fmt(f),
+            AnalyzeError::Engine(err) => f.write_str(&err.explained()),
             AnalyzeError::NoScore { engine, ply, fen } => write!(
                 f,
                 "engine `{engine}` gave no usable score for the position after {ply} half-moves ({fen})"

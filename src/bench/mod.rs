@@ -147,7 +147,7 @@ impl Searcher {
         {
             engine.kill();
         }
-        result.map_err(|err| err.to_string())
+        result.map_err(|err| err.explained())
     }
 
     fn try_search(&mut self, board: &Board, limit: Limit) -> Result<Searched, EngineError> {

@@ -252,6 +252,26 @@ impl EngineError {
             _ => &[],
         }
     }
+
+    /// The error and, for a death, the engine's last stderr lines: what a person needs
+    /// to see why it died (a panic's message, the sandbox's report).
+    ///
+    /// ```
+    /// use runner::{EngineError, ExitInfo};
+    /// let err = EngineError::Died {
+    ///     name: "bot".into(),
+    ///     exit: ExitInfo::Code(101),
+    ///     expected: "bestmove",
+    ///     stderr: vec!["panicked: out of ideas".into()],
+    /// };
+    /// assert!(err.explained().ends_with("; last stderr: panicked: out of ideas"));
+    /// ```
+    pub fn explained(&self) -> String {
+        match self.stderr_tail() {
+            [] => self.to_string(),
+            tail => format!("{self}; last stderr: {}", tail.join(" | ")),
+        }
+    }
 }
 
 /// A score from an `info` line, from the point of view of the side to move.

@@ -49,10 +49,10 @@ pub(crate) fn wanted() -> bool {
 /// running the reference bots under the filter): with one arena for all
 /// threads, memory is only ever returned with `brk` and `munmap`.
 ///
-/// It also empties the environment: whatever the runner's machine keeps
-/// there (a store's connection string, tokens) is no business of the bot's,
-/// and the environment is readable from memory without a system call the
-/// filter could stop.
+/// It also empties the environment, so `std::env` finds nothing. That is no
+/// protection of secrets: the kernel's copy of the environment stays on the
+/// initial stack, readable by a bot that reads memory. The runner starts every
+/// bot with an empty environment instead (`runner::isolate`).
 pub(crate) fn prepare() {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
     // SAFETY: mallopt only changes the allocator's settings; no thread but
