@@ -155,6 +155,13 @@ pub enum Rule {
     Unsafe,
     /// The `extern` keyword: blocks, crates, ABIs.
     Extern,
+    /// A named lifetime other than `'static` and `'_` (loop and block labels
+    /// excepted): the lifetime-extension holes in rustc's implied bounds
+    /// (rust-lang/rust#25860 and its kin) need two of them.
+    NamedLifetime,
+    /// The name `Sized`: a `?Sized` blanket impl also covers trait objects,
+    /// which rust-lang/rust#57893 turns into a transmute.
+    MaybeSized,
     /// `mod x;`, which loads another file.
     ModWithoutBody,
     /// `#[path]`, `#[link]`, `#[no_mangle]`, `#[export_name]`,
@@ -190,9 +197,11 @@ pub enum Rule {
 
 impl Rule {
     /// Every rule, in the order the spec lists them.
-    pub const ALL: [Rule; 15] = [
+    pub const ALL: [Rule; 17] = [
         Rule::Unsafe,
         Rule::Extern,
+        Rule::NamedLifetime,
+        Rule::MaybeSized,
         Rule::ModWithoutBody,
         Rule::ForbiddenAttribute,
         Rule::ForbiddenMacro,
@@ -217,6 +226,8 @@ impl Rule {
         match self {
             Rule::Unsafe => "unsafe",
             Rule::Extern => "extern",
+            Rule::NamedLifetime => "named-lifetime",
+            Rule::MaybeSized => "maybe-sized",
             Rule::ModWithoutBody => "mod-without-body",
             Rule::ForbiddenAttribute => "forbidden-attribute",
             Rule::ForbiddenMacro => "forbidden-macro",
@@ -237,6 +248,13 @@ impl Rule {
         match self {
             Rule::Unsafe => "bots are safe Rust only: remove `unsafe`",
             Rule::Extern => "bots cannot link or declare foreign code: remove `extern`",
+            Rule::NamedLifetime => {
+                "let the compiler infer lifetimes: elide them (`fn f(x: &Board) -> &str`), \
+                 write `'_` where one must be shown, or `'static`; labels (`'outer: loop`) stay allowed"
+            }
+            Rule::MaybeSized => {
+                "make the generic parameter sized (drop `?Sized`), or take a slice or `&str` instead"
+            }
             Rule::ModWithoutBody => "a bot is one file: give the module a body, `mod name { ... }`",
             Rule::ForbiddenAttribute => {
                 "use only allow, warn, deny, forbid, expect, derive (Clone, Copy, PartialEq, Eq, \
@@ -359,6 +377,14 @@ pub(crate) fn check_tokens(
                     _ => {}
                 }
                 check_name_printer(name, tok.pos(), out);
+                if name == "Sized" {
+                    out.push(Violation::new(
+                        Rule::MaybeSized,
+                        tok.pos(),
+                        "`Sized` is refused: a `?Sized` generic impl also covers trait objects, \
+                         which rustc turns into a transmute (rust-lang/rust#57893)",
+                    ));
+                }
                 if name == "macro_rules"
                     && next.is_some_and(|t| t.is_punct("!"))
                     && toks.get(i + 2).is_some_and(|t| t.is_punct("$"))
@@ -424,12 +450,59 @@ pub(crate) fn check_tokens(
                     )),
                 }
             }
+            Tok::Lifetime { .. } => check_lifetime(toks, i, ctx, out),
             Tok::Group { inner, .. } => {
                 check_tokens(inner, standard.context_of(toks, i, ctx), standard, out)
             }
             _ => {}
         }
     }
+}
+
+/// The lifetime at `toks[i]` must be `'static`, `'_` or a label.
+///
+/// rustc's known lifetime-extension holes (rust-lang/rust#25860, #84591,
+/// #100051) all relate two lifetimes that only names can tie together:
+/// elided lifetimes are each fresh, and a lifetime carried by a type or
+/// `Self` parameter is early-bound, which rustc checks. A label cannot be a
+/// lifetime, so it stays allowed where rustc reads it as one: defined before
+/// `loop`, `while`, `for` or a block, or used after `break` or `continue`.
+/// In the arguments of a macro the file defines it is refused all the same,
+/// since a `$l:lifetime` matcher can capture a label and transcribe it as a
+/// lifetime parameter.
+fn check_lifetime(toks: &[Tok], i: usize, ctx: Context, out: &mut Vec<Violation>) {
+    let Tok::Lifetime { name, raw, pos } = &toks[i] else {
+        return;
+    };
+    if !raw && (name == "static" || name == "_") {
+        return;
+    }
+    let used = i > 0 && matches!(toks[i - 1].keyword(), Some("break" | "continue"));
+    let defined = toks.get(i + 1).is_some_and(|t| t.is_punct(":"))
+        && toks.get(i + 2).is_some_and(|t| {
+            matches!(t.keyword(), Some("loop" | "while" | "for"))
+                || t.group(Delimiter::Brace).is_some()
+        });
+    let shown = if *raw {
+        format!("'r#{name}")
+    } else {
+        format!("'{name}")
+    };
+    let message = if used || defined {
+        if ctx != Context::FileMacro {
+            return;
+        }
+        format!(
+            "the label `{shown}` in the arguments of a macro the file defines, which could \
+             transcribe it as a lifetime parameter"
+        )
+    } else {
+        format!(
+            "the lifetime `{shown}` is refused: a bot writes only `'static` and `'_` \
+             (rustc's implied-bounds holes need named lifetimes)"
+        )
+    };
+    out.push(Violation::new(Rule::NamedLifetime, *pos, message));
 }
 
 /// A refused macro's name: refused before `!` anywhere; before a macro

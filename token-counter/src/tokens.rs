@@ -46,7 +46,11 @@ pub(crate) enum Tok {
         op: String,
         pos: Pos,
     },
+    /// A lifetime or a label, `'a` (the quote and its name are one token).
     Lifetime {
+        /// The name without the quote or any `r#` prefix: `'_` names `_`.
+        name: String,
+        raw: bool,
         pos: Pos,
     },
     Lit {
@@ -66,7 +70,7 @@ impl Tok {
         match self {
             Tok::Ident { pos, .. }
             | Tok::Punct { pos, .. }
-            | Tok::Lifetime { pos }
+            | Tok::Lifetime { pos, .. }
             | Tok::Lit { pos, .. }
             | Tok::Group { pos, .. } => *pos,
         }
@@ -116,11 +120,7 @@ pub(crate) fn lex(stream: TokenStream) -> Vec<Tok> {
     while i < trees.len() {
         match &trees[i] {
             TokenTree::Ident(id) => {
-                let text = id.to_string();
-                let (name, raw) = match text.strip_prefix("r#") {
-                    Some(rest) => (rest.to_owned(), true),
-                    None => (text, false),
-                };
+                let (name, raw) = unraw(id.to_string());
                 out.push(Tok::Ident {
                     name,
                     raw,
@@ -147,13 +147,17 @@ pub(crate) fn lex(stream: TokenStream) -> Vec<Tok> {
             }
             TokenTree::Punct(p) if p.as_char() == '\'' => {
                 // A lifetime or label: the quote and its name are one token.
-                out.push(Tok::Lifetime {
-                    pos: Pos::of(p.span()),
-                });
+                let pos = Pos::of(p.span());
                 i += 1;
-                if matches!(trees.get(i), Some(TokenTree::Ident(_))) {
-                    i += 1;
-                }
+                let text = match trees.get(i) {
+                    Some(TokenTree::Ident(id)) => {
+                        i += 1;
+                        id.to_string()
+                    }
+                    _ => String::new(),
+                };
+                let (name, raw) = unraw(text);
+                out.push(Tok::Lifetime { name, raw, pos });
             }
             TokenTree::Punct(_) => {
                 // Gather the run of joint punctuation, stopping before a quote
@@ -191,6 +195,14 @@ pub(crate) fn lex(stream: TokenStream) -> Vec<Tok> {
         }
     }
     out
+}
+
+/// An identifier's name without its `r#` prefix, and whether it had one.
+fn unraw(text: String) -> (String, bool) {
+    match text.strip_prefix("r#") {
+        Some(rest) => (rest.to_owned(), true),
+        None => (text, false),
+    }
 }
 
 fn lit_kind(text: &str) -> LitKind {

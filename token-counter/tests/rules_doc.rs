@@ -333,6 +333,89 @@ fn crate_level_and_linking_attributes_are_refused() {
     );
 }
 
+// ---- rustc's soundness holes ----
+
+/// The refused skeleton of rust-lang/rust#25860, as docs/rules.md shows it.
+const STRETCH: &str = "fn stretch<'s, 'l, T>(_: &'s &'l (), v: &'l mut T) -> &'s mut T { v }
+fn forever<T>(v: &mut T) -> &'static mut T {
+    let f: fn(_, &mut T) -> &'static mut T = stretch;
+    f(&&(), v)
+}
+";
+
+#[test]
+fn example_the_lifetime_extension_skeleton_is_refused() {
+    documented(&format!("```rust\n{STRETCH}```"));
+    breaks(STRETCH, Rule::NamedLifetime);
+    let v: Vec<_> = analyze(STRETCH)
+        .unwrap()
+        .violations
+        .into_iter()
+        .filter(|v| v.rule != Rule::MissingMyBot)
+        .collect();
+    // Every named lifetime, where it is written; `'static` is not one.
+    let at: Vec<_> = v.iter().map(|v| (v.line, v.column)).collect();
+    assert_eq!(at, [(1, 12), (1, 16), (1, 27), (1, 31), (1, 42), (1, 56)]);
+    assert!(v.iter().all(|v| v.rule == Rule::NamedLifetime));
+    assert_eq!(
+        v[0].to_string().lines().next().unwrap(),
+        "1:12: error[named-lifetime]: the lifetime `'s` is refused: a bot writes only \
+         `'static` and `'_` (rustc's implied-bounds holes need named lifetimes)"
+    );
+    example_breaks(
+        "fn stretch<'s, 'l, T>(_: &'s &'l (), v: &'l mut T) -> &'s mut T { v }",
+        &[Rule::NamedLifetime],
+    );
+}
+
+#[test]
+fn example_a_struct_holding_a_named_reference() {
+    example_breaks("struct S<'a>(&'a Board);", &[Rule::NamedLifetime]);
+}
+
+#[test]
+fn example_higher_ranked_fn_pointer() {
+    example_breaks(
+        "fn f(g: for<'a> fn(&'a u8) -> &'a u8) {}",
+        &[Rule::NamedLifetime],
+    );
+}
+
+#[test]
+fn example_label_handed_to_a_file_macro() {
+    example_breaks("fn f() { m!('a: loop {}); }", &[Rule::NamedLifetime]);
+}
+
+#[test]
+fn example_elided_lifetimes_are_allowed() {
+    example_clean("fn f(x: &Board) -> &str { \"\" }");
+}
+
+#[test]
+fn example_static_is_allowed() {
+    example_clean("const NAME: &'static str = \"x\";");
+}
+
+#[test]
+fn example_anonymous_lifetime_is_allowed() {
+    example_clean(
+        "fn f(b: &Board) -> impl Iterator<Item = Move> + '_ { b.legal_moves().into_iter() }",
+    );
+}
+
+#[test]
+fn example_labels_are_allowed() {
+    example_clean("fn f() { 'outer: loop { break 'outer; } }");
+}
+
+#[test]
+fn example_maybe_sized_blanket_impl() {
+    example_breaks(
+        "impl<U, T: ?Sized> Object<U> for T { type Output = U; }",
+        &[Rule::MaybeSized],
+    );
+}
+
 // ---- Characters ----
 
 #[test]

@@ -3,6 +3,16 @@
 //! Engines are untrusted: every read has a deadline, every write may fail, and a
 //! process that dies is reported with what it left behind (exit status and the
 //! last lines of its stderr) instead of bringing the match down.
+//!
+//! A `bestmove` answers one `go`. One read while the runner is not searching (during the
+//! handshake, while waiting for `readyok`, or found already written when the next `go`
+//! is about to be sent) is a protocol violation with its cause: "sent bestmove before
+//! go" when no `go` was sent yet, "sent a second bestmove for one go" after an answered
+//! one. It is never taken for the answer to the next `go`. The exception is the late
+//! answer to a `go` the runner gave up on (a search past its deadline, a `stop` not
+//! answered in time): a genuine engine sends it, so the first `bestmove` after that is
+//! dropped. A second `bestmove` written so late that it arrives after the next `go` is
+//! sent cannot be told from that `go`'s answer; the board then judges it as a move.
 
 use std::collections::VecDeque;
 use std::fmt;
@@ -448,8 +458,6 @@ impl StdoutLines {
     }
 
     fn next(&mut self, deadline: Instant) -> Next {
-        use std::io::Read;
-        use std::os::fd::AsRawFd;
         loop {
             if let Some(next) = self.pending.0.pop_front() {
                 return next;
@@ -465,33 +473,57 @@ impl StdoutLines {
                 .as_micros()
                 .div_ceil(1000)
                 .min(i32::MAX as u128) as i32;
-            let mut fd = libc::pollfd {
-                fd: self.pipe.as_raw_fd(),
-                events: libc::POLLIN,
-                revents: 0,
-            };
-            // SAFETY: one valid pollfd for a descriptor this struct owns.
-            let ready = unsafe { libc::poll(&mut fd, 1, wait_ms) };
-            if ready < 0 {
-                if std::io::Error::last_os_error().kind() == std::io::ErrorKind::Interrupted {
-                    continue;
-                }
+            if self.wait_readable(wait_ms) {
+                self.read_once();
+            }
+        }
+    }
+
+    /// Everything the engine has written by now, without waiting: the pending lines and
+    /// those of one read if the pipe has data, then [`Next::Closed`] if it closed. At most
+    /// two reads' worth, so an engine that writes without end cannot hold the runner here.
+    fn drain_now(&mut self) -> Vec<Next> {
+        if !self.closed && self.wait_readable(0) {
+            self.read_once();
+        }
+        let mut out: Vec<Next> = self.pending.0.drain(..).collect();
+        if self.closed {
+            out.push(Next::Closed);
+        }
+        out
+    }
+
+    /// Whether the pipe has data (or its end) within `wait_ms`; a failing poll closes it.
+    fn wait_readable(&mut self, wait_ms: i32) -> bool {
+        use std::os::fd::AsRawFd;
+        let mut fd = libc::pollfd {
+            fd: self.pipe.as_raw_fd(),
+            events: libc::POLLIN,
+            revents: 0,
+        };
+        // SAFETY: one valid pollfd for a descriptor this struct owns.
+        let ready = unsafe { libc::poll(&mut fd, 1, wait_ms) };
+        if ready < 0 {
+            if std::io::Error::last_os_error().kind() != std::io::ErrorKind::Interrupted {
                 self.close();
-                continue;
             }
-            if ready == 0 {
-                continue;
+            return false;
+        }
+        ready > 0
+    }
+
+    /// One read of the pipe into the pending lines.
+    fn read_once(&mut self) {
+        use std::io::Read;
+        match self.pipe.read(&mut self.chunk) {
+            Ok(0) => self.close(),
+            Ok(n) => {
+                let pending = &mut self.pending;
+                self.splitter
+                    .feed(&self.chunk[..n], &mut |piece| pending.take(piece));
             }
-            match self.pipe.read(&mut self.chunk) {
-                Ok(0) => self.close(),
-                Ok(n) => {
-                    let pending = &mut self.pending;
-                    self.splitter
-                        .feed(&self.chunk[..n], &mut |piece| pending.take(piece));
-                }
-                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-                Err(_) => self.close(),
-            }
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(_) => self.close(),
         }
     }
 
@@ -562,6 +594,40 @@ impl StdoutLines {
             Err(mpsc::RecvTimeoutError::Timeout) => Next::Timeout,
         }
     }
+
+    /// Everything the reader thread has handed over by now, without waiting; at most 128
+    /// pieces, so an engine that writes without end cannot hold the runner here.
+    fn drain_now(&mut self) -> Vec<Next> {
+        let mut out = Vec::new();
+        for _ in 0..128 {
+            if self.closed {
+                break;
+            }
+            match self.lines.try_recv() {
+                Ok(Next::Closed) | Err(mpsc::TryRecvError::Disconnected) => {
+                    self.closed = true;
+                    out.push(Next::Closed);
+                }
+                Ok(next) => out.push(next),
+                Err(mpsc::TryRecvError::Empty) => break,
+            }
+        }
+        out
+    }
+}
+
+/// Where an engine stands with `go`, which decides what a `bestmove` line is when the
+/// runner is not waiting for one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum GoState {
+    /// No `go` sent yet: a `bestmove` now was sent before any `go`.
+    NeverSent,
+    /// A `go` was sent and the runner stopped waiting for its answer (it timed out, or
+    /// `stop` went unanswered). The first `bestmove` is that late answer, which a genuine
+    /// engine sends: it is dropped, not taken for the answer to a later `go`.
+    Abandoned,
+    /// The last `go` was answered: another `bestmove` is a second answer to it.
+    Answered,
 }
 
 /// A running UCI engine process.
@@ -601,6 +667,7 @@ pub struct Engine {
     buf: String,
     ready_wait: Duration,
     breach_report: Option<String>,
+    go_state: GoState,
 }
 
 impl fmt::Debug for Engine {
@@ -667,6 +734,7 @@ impl Engine {
             buf: String::new(),
             ready_wait: Duration::ZERO,
             breach_report: None,
+            go_state: GoState::NeverSent,
         };
         engine.send("uci");
         let started = Instant::now();
@@ -805,6 +873,7 @@ impl Engine {
         deadline_after: Duration,
         stop: Option<&AtomicBool>,
     ) -> Result<SearchResult, EngineError> {
+        self.drain_before_go()?;
         let command = limits.command();
         let start = Instant::now();
         match position {
@@ -817,6 +886,8 @@ impl Engine {
             }
             None => self.send(&command),
         }
+        // Until its `bestmove` is read, this `go` is the one a late answer belongs to.
+        self.go_state = GoState::Abandoned;
         let deadline = instant_after(start, deadline_after);
         let mut info = SearchInfo::default();
         loop {
@@ -840,6 +911,7 @@ impl Engine {
                 Err(err) => return Err(err),
             };
             if let Some(bestmove) = parse_bestmove(&line) {
+                self.go_state = GoState::Answered;
                 let elapsed = start.elapsed();
                 return Ok(SearchResult {
                     bestmove,
@@ -859,14 +931,80 @@ impl Engine {
         let deadline = instant_after(started, timeout);
         loop {
             match self.read_line(started, deadline, "bestmove") {
-                Ok(line) if line.starts_with("bestmove") => return true,
+                Ok(line) if line.starts_with("bestmove") => {
+                    self.go_state = GoState::Answered;
+                    return true;
+                }
                 Ok(_) => {}
                 Err(_) => return false,
             }
         }
     }
 
+    /// Reads what the engine wrote since its last answer, without waiting, before a new
+    /// `go`: a `bestmove` there was sent before this `go`, and read after it, it would be
+    /// taken for its answer. Other lines (a late `info`) are dropped, so that they do not
+    /// count in this search's summary.
+    fn drain_before_go(&mut self) -> Result<(), EngineError> {
+        for next in self.lines.drain_now() {
+            match next {
+                Next::Line(line) if parse_bestmove(&line).is_some() => self.idle_bestmove()?,
+                Next::Line(_) | Next::Timeout => {}
+                Next::Overlong => {
+                    self.dead = true;
+                    return Err(self.overlong());
+                }
+                // The next read reports the death, with the exit status.
+                Next::Closed => self.dead = true,
+            }
+        }
+        Ok(())
+    }
+
+    /// A `bestmove` read while the runner waits for something else (`uciok`, `readyok`)
+    /// or before it sends `go`: the late answer to an abandoned `go` is dropped, any other
+    /// is a protocol violation with its cause.
+    fn idle_bestmove(&mut self) -> Result<(), EngineError> {
+        let cause = match self.go_state {
+            GoState::Abandoned => {
+                self.go_state = GoState::Answered;
+                return Ok(());
+            }
+            GoState::NeverSent => "sent bestmove before go",
+            GoState::Answered => "sent a second bestmove for one go",
+        };
+        Err(EngineError::Protocol {
+            name: self.name.clone(),
+            cause: cause.to_string(),
+        })
+    }
+
+    fn overlong(&self) -> EngineError {
+        EngineError::Protocol {
+            name: self.name.clone(),
+            cause: format!("sent a line longer than {} KiB", MAX_LINE_BYTES / 1024),
+        }
+    }
+
+    /// The next line, waiting until `deadline` for `expected`. Waiting for anything but
+    /// `bestmove`, a `bestmove` line is judged by [`idle_bestmove`](Self::idle_bestmove)
+    /// and never returned.
     fn read_line(
+        &mut self,
+        started: Instant,
+        deadline: Instant,
+        expected: &'static str,
+    ) -> Result<String, EngineError> {
+        loop {
+            let line = self.read_any_line(started, deadline, expected)?;
+            if expected == "bestmove" || parse_bestmove(&line).is_none() {
+                return Ok(line);
+            }
+            self.idle_bestmove()?;
+        }
+    }
+
+    fn read_any_line(
         &mut self,
         started: Instant,
         deadline: Instant,
@@ -876,10 +1014,7 @@ impl Engine {
             // The pipe may have closed before the last lines were read: drain them first.
             return match self.lines.next(Instant::now()) {
                 Next::Line(line) => Ok(line),
-                Next::Overlong => Err(EngineError::Protocol {
-                    name: self.name.clone(),
-                    cause: format!("sent a line longer than {} KiB", MAX_LINE_BYTES / 1024),
-                }),
+                Next::Overlong => Err(self.overlong()),
                 _ => Err(self.died(expected)),
             };
         }
@@ -888,10 +1023,7 @@ impl Engine {
             Next::Overlong => {
                 // Whatever follows is the rest of that line or worse: the engine is done.
                 self.dead = true;
-                Err(EngineError::Protocol {
-                    name: self.name.clone(),
-                    cause: format!("sent a line longer than {} KiB", MAX_LINE_BYTES / 1024),
-                })
+                Err(self.overlong())
             }
             Next::Closed => {
                 self.dead = true;
