@@ -18,84 +18,15 @@
 ))]
 
 mod common;
+mod secrets_common;
 
-use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::time::Duration;
 
-use common::{Engine, build, build_unchecked, kit_root, scratch_dir, test_bot};
-
-/// What the tests plant; `scans_memory.rs` holds it XOR-ed.
-const MARKER: &str = "kit-planted-secret-4f9c2e";
-
-/// The runner's environment with the marker in it, as an organiser's server or a
-/// worker would have it.
-fn marked_env() -> Vec<(String, String)> {
-    vec![
-        ("CHALLENGE_ADMIN_TOKEN".into(), format!("{MARKER}-token")),
-        ("SOME_CLOUD_KEY".into(), format!("{MARKER}-cloud")),
-    ]
-}
-
-/// The scanner's report in `text`: its region count and whether it found the marker.
-fn report(text: &str) -> Option<(usize, bool)> {
-    let line = text.lines().find(|line| line.contains("memory scan: "))?;
-    let at = line.find("memory scan: ")? + "memory scan: ".len();
-    let regions = line[at..].split(' ').next()?.parse().ok()?;
-    assert!(line.contains("view works: true"), "{line}");
-    Some((regions, line.contains("marker FOUND")))
-}
-
-/// The scan ran over many mappings and did not find the marker; and the marker is
-/// nowhere in what the path printed either.
-fn assert_nothing_found(path: &str, text: &str) {
-    let Some((regions, found)) = report(text) else {
-        panic!("{path}: the scanner's report is not in the output:\n{text}");
-    };
-    assert!(
-        regions >= 8,
-        "{path}: only {regions} regions scanned:\n{text}"
-    );
-    assert!(!found, "{path}: the bot found the host's secret:\n{text}");
-    assert!(
-        !text.contains(MARKER),
-        "{path}: the marker was printed:\n{text}"
-    );
-}
-
-/// The scanner engine, built once per test binary.
-fn scanner() -> PathBuf {
-    static SCANNER: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
-    SCANNER
-        .get_or_init(|| build_unchecked("scans_memory"))
-        .clone()
-}
-
-/// Puts the scanner in place of every cached engine built from a bot named `name`
-/// in the build directory `build_dir` (a rename, so an engine running meanwhile is
-/// not disturbed).
-fn plant(build_dir: &Path, name: &str) -> usize {
-    let bin = build_dir.join("bin");
-    let prefix = format!("bot_{name}_");
-    let mut planted = 0;
-    for entry in std::fs::read_dir(&bin).expect("the build directory has engines") {
-        let path = entry.unwrap().path();
-        let file = path.file_name().unwrap().to_string_lossy().into_owned();
-        if file.starts_with(&prefix) && !file.contains('.') {
-            let partial = path.with_extension("planting");
-            std::fs::copy(scanner(), &partial).unwrap();
-            std::fs::rename(&partial, &path).unwrap();
-            planted += 1;
-        }
-    }
-    assert!(planted > 0, "no engine of {name} in {}", bin.display());
-    planted
-}
-
-/// The kit's build directory (where `challenge` without `CHALLENGE_BUILD_DIR` builds).
-fn kit_build_dir() -> PathBuf {
-    kit_root().join("target").join("bots")
-}
+use common::{Engine, build, kit_root, scratch_dir, test_bot};
+use secrets_common::{
+    MARKER, assert_nothing_found, kit_build_dir, marked_env, plant, report, scanner,
+};
 
 /// `challenge ARGS` from the kit's root with the marked environment.
 fn challenge_marked(args: &[&str]) -> Output {
