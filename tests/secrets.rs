@@ -18,81 +18,16 @@
 ))]
 
 mod common;
+mod secrets_common;
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::{Command, Output};
 use std::time::Duration;
 
-use common::{Engine, build, build_unchecked, kit_root, scratch_dir, test_bot};
-
-/// What the tests plant; `scans_memory.rs` holds it XOR-ed.
-const MARKER: &str = "kit-planted-secret-4f9c2e";
-
-/// The runner's environment with the marker in it, as an organiser's server or a
-/// worker would have it.
-fn marked_env() -> Vec<(String, String)> {
-    vec![
-        ("CHALLENGE_ADMIN_TOKEN".into(), format!("{MARKER}-token")),
-        ("SOME_CLOUD_KEY".into(), format!("{MARKER}-cloud")),
-    ]
-}
-
-/// The scanner's report in `text`: its region count and whether it found the marker.
-fn report(text: &str) -> Option<(usize, bool)> {
-    let line = text
-        .lines()
-        .find(|line| line.contains("memory scan: marker "))?;
-    let at = line.find("memory scan: marker ")? + "memory scan: marker ".len();
-    let (verdict, rest) = line[at..].split_once("; ")?;
-    let regions = rest.split(' ').next()?.parse().ok()?;
-    Some((regions, verdict == "FOUND"))
-}
-
-/// The scan ran over many mappings and did not find the marker.
-fn assert_nothing_found(path: &str, text: &str) {
-    let Some((regions, found)) = report(text) else {
-        panic!("{path}: the scanner's report is not in the output:\n{text}");
-    };
-    assert!(
-        regions >= 8,
-        "{path}: only {regions} regions scanned:\n{text}"
-    );
-    assert!(!found, "{path}: the bot found the host's secret:\n{text}");
-}
-
-/// The scanner engine, built once per test binary.
-fn scanner() -> PathBuf {
-    static SCANNER: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
-    SCANNER
-        .get_or_init(|| build_unchecked("scans_memory"))
-        .clone()
-}
-
-/// Puts the scanner in place of every cached engine built from a bot named `name`
-/// in the build directory `build_dir` (a rename, so an engine running meanwhile is
-/// not disturbed).
-fn plant(build_dir: &Path, name: &str) -> usize {
-    let bin = build_dir.join("bin");
-    let prefix = format!("bot_{name}_");
-    let mut planted = 0;
-    for entry in std::fs::read_dir(&bin).expect("the build directory has engines") {
-        let path = entry.unwrap().path();
-        let file = path.file_name().unwrap().to_string_lossy().into_owned();
-        if file.starts_with(&prefix) && !file.contains('.') {
-            let partial = path.with_extension("planting");
-            std::fs::copy(scanner(), &partial).unwrap();
-            std::fs::rename(&partial, &path).unwrap();
-            planted += 1;
-        }
-    }
-    assert!(planted > 0, "no engine of {name} in {}", bin.display());
-    planted
-}
-
-/// The kit's build directory (where `challenge` without `CHALLENGE_BUILD_DIR` builds).
-fn kit_build_dir() -> PathBuf {
-    kit_root().join("target").join("bots")
-}
+use common::{Engine, build, kit_root, scratch_dir, test_bot};
+use secrets_common::{
+    MARKER, assert_nothing_found, kit_build_dir, marked_env, plant, report, scanner,
+};
 
 /// `challenge ARGS` from the kit's root with the marked environment.
 fn challenge_marked(args: &[&str]) -> Output {
@@ -168,24 +103,23 @@ fn match_gives_a_bot_nothing_of_the_runners() {
 
 /// A challenge directory (its path carries the marker, as an organiser's might) with
 /// the decoy and evil_bot entered, and the decoy's engine replaced by the scanner.
-fn challenge_with_planted_decoy(test: &str) -> PathBuf {
+/// `name` is the decoy's entry name, its own per test: `plant` replaces engines by
+/// name, and a test running meanwhile must not find the scanner in its decoy's place.
+fn challenge_with_planted_decoy(test: &str, name: &str) -> PathBuf {
     let dir = scratch_dir(test).join(format!("{MARKER}-challenge"));
     let dir_arg = dir.to_str().unwrap();
     let decoy = test_bot("decoy");
-    for (file, name) in [
-        (decoy.to_str().unwrap(), "decoy"),
-        ("bot/evil_bot.rs", "evil"),
-    ] {
-        let output = challenge_marked(&["submit", file, "--name", name, "--dir", dir_arg]);
+    for (file, entry) in [(decoy.to_str().unwrap(), name), ("bot/evil_bot.rs", "evil")] {
+        let output = challenge_marked(&["submit", file, "--name", entry, "--dir", dir_arg]);
         assert!(output.status.success(), "{}", all_output(&output));
     }
-    plant(&kit_build_dir(), "decoy");
+    plant(&kit_build_dir(), name);
     dir
 }
 
 #[test]
 fn run_and_its_stored_games_give_a_bot_nothing_of_the_runners() {
-    let dir = challenge_with_planted_decoy("secrets-run");
+    let dir = challenge_with_planted_decoy("secrets-run", "run_decoy");
     let dir_arg = dir.to_str().unwrap();
     let output = challenge_marked(&["run", "--dir", dir_arg, "--st", "0.05"]);
     let pgn = dir.join("all.pgn");
@@ -201,13 +135,13 @@ fn run_and_its_stored_games_give_a_bot_nothing_of_the_runners() {
 
 #[test]
 fn submits_smoke_test_gives_a_bot_nothing_of_the_runners() {
-    let dir = challenge_with_planted_decoy("secrets-submit");
+    let dir = challenge_with_planted_decoy("secrets-submit", "submit_decoy");
     let decoy = test_bot("decoy");
     let output = challenge_marked(&[
         "submit",
         decoy.to_str().unwrap(),
         "--name",
-        "decoy",
+        "submit_decoy",
         "--dir",
         dir.to_str().unwrap(),
     ]);

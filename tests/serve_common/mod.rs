@@ -25,11 +25,18 @@ impl Server {
     /// Starts `challenge serve` on `dir` on a free loopback port (`--bind 127.0.0.1:0`;
     /// the port is read from its first line).
     pub fn start(dir: &Path) -> Server {
+        Server::start_with_env(dir, &[])
+    }
+
+    /// [`Server::start`] with `env` added to its environment (after the organiser token,
+    /// so `CHALLENGE_ADMIN_TOKEN` there replaces [`ADMIN_TOKEN`]).
+    pub fn start_with_env(dir: &Path, env: &[(String, String)]) -> Server {
         let mut child = Command::new(env!("CARGO_BIN_EXE_challenge"))
             .current_dir(env!("CARGO_MANIFEST_DIR"))
             .args(["serve", "--bind", "127.0.0.1:0", "--dir"])
             .arg(dir)
             .env("CHALLENGE_ADMIN_TOKEN", ADMIN_TOKEN)
+            .envs(env.iter().map(|(k, v)| (k, v)))
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
             .spawn()
