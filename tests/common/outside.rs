@@ -153,6 +153,7 @@ pub fn find(program: &Program) -> Option<PathBuf> {
 /// The program, or `None` after a note that the test skipped; under CI a panic that
 /// names the program and how to install it. Use as
 /// `let Some(exe) = outside::need(&STOCKFISH) else { return };`.
+#[track_caller] // The panic under CI points at the test, not at this file.
 pub fn need(program: &Program) -> Option<PathBuf> {
     let found = find(program);
     if found.is_none() {
@@ -162,12 +163,17 @@ pub fn need(program: &Program) -> Option<PathBuf> {
 }
 
 /// The program, or a panic naming it and how to install it, in CI and out.
+#[track_caller]
 pub fn require(program: &Program) -> PathBuf {
-    find(program).unwrap_or_else(|| panic!("{}", message(program.name, program.install)))
+    match find(program) {
+        Some(exe) => exe,
+        None => panic!("{}", message(program.name, program.install)),
+    }
 }
 
 /// What a test does when `what` is missing: under CI it panics with `install` in the
 /// message; outside it prints that the test skipped, and the caller returns.
+#[track_caller]
 pub fn missing(what: &str, install: &str) {
     let message = message(what, install);
     assert!(
