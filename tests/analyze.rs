@@ -1,13 +1,17 @@
 //! `challenge analyze`: the numbers of a game whose evaluations are fixed by a scripted
 //! engine, checked against a hand computation with lichess's formulas; resuming and Ctrl-C;
-//! and a real Stockfish run when one is installed.
+//! and a real Stockfish run (under CI a missing Stockfish fails it).
 
 // Tests read as scripts of one scenario each; length is not a smell here.
 #![allow(clippy::too_many_lines)]
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
+
+use common::outside::{self, STOCKFISH};
 
 const KIT: &str = env!("CARGO_MANIFEST_DIR");
 
@@ -389,18 +393,6 @@ fn ctrl_c_keeps_the_finished_games() {
     assert_eq!(written.matches("[Event ").count(), 1, "{written}");
 }
 
-/// Debian's Stockfish, or one on PATH.
-fn stockfish() -> Option<PathBuf> {
-    let debian = PathBuf::from("/usr/games/stockfish");
-    if debian.exists() {
-        return Some(debian);
-    }
-    let path = std::env::var_os("PATH")?;
-    std::env::split_paths(&path)
-        .map(|dir| dir.join("stockfish"))
-        .find(|p| p.is_file())
-}
-
 /// Morphy's Opera game (Paris, 1858).
 const OPERA: &str = "[Event \"Paris\"]\n[White \"Morphy\"]\n[Black \"Allies\"]\n[Result \"1-0\"]\n\n\
     1. e4 e5 2. Nf3 d6 3. d4 Bg4 4. dxe5 Bxf3 5. Qxf3 dxe5 6. Bc4 Nf6 7. Qb3 Qe7 8. Nc3 c6 \
@@ -409,8 +401,7 @@ const OPERA: &str = "[Event \"Paris\"]\n[White \"Morphy\"]\n[Black \"Allies\"]\n
 
 #[test]
 fn real_stockfish_analysis_is_read_by_python_chess_and_repeats() {
-    let Some(stockfish) = stockfish() else {
-        println!("skipped: no Stockfish at /usr/games/stockfish or on PATH");
+    let Some(stockfish) = outside::need(&STOCKFISH) else {
         return;
     };
     let dir = scratch("analyze_stockfish");

@@ -7,6 +7,7 @@ mod common;
 use std::path::PathBuf;
 use std::process::Output;
 
+use common::outside::{self, STOCKFISH};
 use common::{challenge, kit_root};
 
 /// `challenge bench` against the scripted test engine: expects `go`, answers by position.
@@ -319,22 +320,9 @@ fn a_bot_that_counts_its_nodes_reports_them_and_repeats_its_signature() {
     );
 }
 
-/// Debian's Stockfish, or one on PATH.
-fn stockfish() -> Option<PathBuf> {
-    let debian = PathBuf::from("/usr/games/stockfish");
-    if debian.exists() {
-        return Some(debian);
-    }
-    let path = std::env::var_os("PATH")?;
-    std::env::split_paths(&path)
-        .map(|dir| dir.join("stockfish"))
-        .find(|p| p.is_file())
-}
-
 #[test]
 fn stockfish_benches_reproducibly_and_solves_win_at_chess() {
-    let Some(stockfish) = stockfish() else {
-        eprintln!("stockfish is not installed; skipped (scripts/test installs it)");
+    let Some(stockfish) = outside::need(&STOCKFISH) else {
         return;
     };
     let engine = stockfish.display().to_string();

@@ -5,21 +5,15 @@ mod common;
 
 use std::process::Command;
 
+use common::outside::{self, PYTHON_CHESS};
 use common::{build, kit_root, test_bot};
 
 #[test]
 fn python_chess_plays_a_whole_game_against_a_bot_engine() {
-    let available = Command::new("python3")
-        .args(["-c", "import chess.engine"])
-        .status()
-        .is_ok_and(|s| s.success());
-    assert!(
-        available,
-        "python-chess is needed: `scripts/test` installs it into a venv under target/"
-    );
+    let python = outside::require(&PYTHON_CHESS);
     let player = build("evil_bot");
     let stopper = build(test_bot("waits_for_stop"));
-    let output = Command::new("python3")
+    let output = Command::new(&python)
         .arg(kit_root().join("tests/python/uci_game.py"))
         .arg(&player)
         .arg(&stopper)
@@ -38,8 +32,9 @@ fn python_chess_plays_a_whole_game_against_a_bot_engine() {
 
 #[test]
 fn python_chess_search_limits_reach_the_reference_bot() {
+    let python = outside::require(&PYTHON_CHESS);
     let engine = build("turochamp_modern");
-    let output = Command::new("python3")
+    let output = Command::new(&python)
         .arg(kit_root().join("tests/python/uci_limits.py"))
         .arg(&engine)
         .output()

@@ -3,6 +3,8 @@
 
 #![allow(dead_code)]
 
+pub mod outside;
+
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, ExitStatus, Output, Stdio};

@@ -5,6 +5,13 @@ usage: serve_browser.py BASE_URL ORGANISER_TOKEN BOT_A BOT_B SCREENSHOT_DIR
 Submits two bots through the form, starts a round-robin as the organiser, watches the
 standings change as games finish (without reloading the page), then opens a game and
 steps through its moves. Saves a screenshot of each step. Exits non-zero on any failure.
+
+Live parts of the pages (`data-live`, see src/serve/static/app.js) are replaced by fresh
+HTML whenever the server announces a change, at any moment, and the game viewer redraws
+its board and moves on every step. An element found a moment ago may be gone when it is
+read (StaleElementReferenceException), so this script never holds one across two calls:
+text and attributes are read with one script call each (`text`, `games_in_table`, `board`,
+`ply`), and clicks and conditions are retried inside the wait when the element went stale.
 """
 
 import os
@@ -15,7 +22,7 @@ import time
 
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
-from selenium.common.exceptions import StaleElementReferenceException
+from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select, WebDriverWait
@@ -33,11 +40,37 @@ def browser(profile):
     return webdriver.Chrome(service=service, options=options)
 
 
+# A condition that meets a replaced element, or none yet, is asked again at the next poll.
+RETRIED = (NoSuchElementException, StaleElementReferenceException)
+
+
 def wait(driver, seconds, condition, what):
     try:
-        return WebDriverWait(driver, seconds, poll_frequency=0.2).until(lambda d: condition(d))
+        return WebDriverWait(driver, seconds, poll_frequency=0.2,
+                             ignored_exceptions=RETRIED).until(lambda d: condition(d))
     except Exception as err:
         raise AssertionError(f"timed out after {seconds}s waiting for {what}") from err
+
+
+# Finding and reading in the page, in one call: no element reference comes back, so a
+# live update between finding and reading cannot make it stale.
+TEXT = """
+const e = document.querySelector(arguments[0]);
+return e ? e.textContent.trim() : null;
+"""
+
+
+def text(driver, selector):
+    """The text of the element at `selector` now, or None if there is none."""
+    return driver.execute_script(TEXT, selector)
+
+
+def click(driver, by, value, what, seconds=10):
+    """Clicks the element, finding it again if a live update replaced it first."""
+    def attempt(d):
+        d.find_element(by, value).click()
+        return True
+    wait(driver, seconds, attempt, f"to click {what}")
 
 
 def submit(driver, base, shots, name, author, path):
@@ -46,12 +79,11 @@ def submit(driver, base, shots, name, author, path):
     driver.find_element(By.ID, "author").send_keys(author)
     driver.find_element(By.ID, "file").send_keys(os.path.abspath(path))
     driver.find_element(By.ID, "send").click()
-    key = wait(driver, 20, lambda d: d.find_element(By.ID, "entry-key").text, "the entry key")
+    key = wait(driver, 20, lambda d: text(d, "#entry-key"), "the entry key")
     assert len(key) == 43, f"an entry key of 43 characters, got {key!r}"
-    state = wait(driver, 600,
-                 lambda d: d.find_element(By.ID, "job-state").text in ("accepted", "refused")
-                 and d.find_element(By.ID, "job-state").text, f"{name}'s check to end")
-    message = driver.find_element(By.ID, "job-message").text
+    state = wait(driver, 600, lambda d: text(d, "#job-state") in ("accepted", "refused")
+                 and text(d, "#job-state"), f"{name}'s check to end")
+    message = text(driver, "#job-message")
     assert state == "accepted", f"{name} was {state}: {message}"
     driver.save_screenshot(os.path.join(shots, f"submitted-{name}.png"))
     print(f"submitted {name}: {message}")
@@ -71,17 +103,19 @@ def start_tournament(driver, base, shots, token):
     tc.send_keys("0.05/move")
     driver.save_screenshot(os.path.join(shots, "organiser.png"))
     driver.find_element(By.ID, "start").click()
-    wait(driver, 10, lambda d: "round-robin" in d.find_element(By.ID, "status").text,
+    wait(driver, 10, lambda d: "round-robin" in (text(d, "#status") or ""),
          "the tournament to start")
-    print("tournament started:", driver.find_element(By.ID, "status").text)
+    print("tournament started:", text(driver, "#status"))
 
 
 PAIRS = 3  # colour-swapped game pairs: 2 * PAIRS games between the two entries
 
 
 def games_in_table(driver):
-    cells = driver.find_elements(By.CSS_SELECTOR, "#table td.games")
-    return sum(int(c.text) for c in cells)
+    return driver.execute_script("""
+return [...document.querySelectorAll('#table td.games')]
+  .reduce((sum, cell) => sum + Number(cell.textContent), 0);
+""")
 
 
 # Records, in the page, the games counted in the table after every change of it: a reload
@@ -105,7 +139,7 @@ def open_standings(driver, base):
 
 def watch_standings(driver, shots, games):
     wait(driver, 300, lambda d: d.execute_script("return window.kitSeen")[-1:] == [2 * games]
-         and d.find_element(By.ID, "state").text == "finished", "every game in the standings")
+         and text(d, "#state") == "finished", "every game in the standings")
     seen = driver.execute_script("return window.kitSeen")
     for count in seen:
         print("standings changed: games counted", count)
@@ -129,42 +163,51 @@ def placement(fen):
 
 
 def board(driver):
-    """The pieces the board shows, by square."""
-    return {cell.get_attribute("data-square"): cell.get_attribute("data-piece")
-            for cell in driver.find_elements(By.CSS_SELECTOR, "#board div[data-piece]")}
+    """The pieces the board shows, by square (the viewer redraws it on every step)."""
+    return driver.execute_script("""
+const pieces = {};
+for (const cell of document.querySelectorAll('#board div[data-piece]'))
+  pieces[cell.dataset.square] = cell.dataset.piece;
+return pieces;
+""")
 
 
 def ply(driver):
-    return int(driver.find_element(By.ID, "info").get_attribute("data-ply"))
+    value = driver.execute_script("const e = document.getElementById('info'); "
+                                  "return e ? e.dataset.ply : null;")
+    return None if value is None else int(value)
+
+
+def step(driver, action, to):
+    """Does `action` (a click or a key) and waits for the viewer to be at ply `to`."""
+    action()
+    return wait(driver, 10, lambda d: ply(d) == to, f"the viewer at ply {to}")
 
 
 def step_through_a_game(driver, base, shots):
     driver.get(base + "/")
-    driver.find_element(By.LINK_TEXT, "mine").click()
-    wait(driver, 10, lambda d: d.find_elements(By.CSS_SELECTOR, "#games a"), "mine's games")
-    driver.find_element(By.CSS_SELECTOR, "#games td a").click()
-    wait(driver, 10, lambda d: d.find_elements(By.CSS_SELECTOR, "#board div"), "the board")
-    squares = driver.find_elements(By.CSS_SELECTOR, "#board div")
-    assert len(squares) == 64, f"64 squares, got {len(squares)}"
-    total = len(driver.find_elements(By.CSS_SELECTOR, "#moves span.m"))
+    # The standings and the entry's games are live parts: the links may be replaced.
+    click(driver, By.LINK_TEXT, "mine", "mine in the standings")
+    wait(driver, 10, lambda d: d.find_elements(By.CSS_SELECTOR, "#games td a"), "mine's games")
+    click(driver, By.CSS_SELECTOR, "#games td a", "mine's first game")
+    count = "return document.querySelectorAll(arguments[0]).length"
+    wait(driver, 10, lambda d: d.execute_script(count, "#board div") == 64, "the board's 64 squares")
+    total = driver.execute_script(count, "#moves span.m")
     assert total > 2, f"a game of {total} plies"
     assert ply(driver) == 0, "the viewer opens at the start"
     fens = driver.execute_script("return JSON.parse(document.getElementById('game-data').textContent).fens")
     assert board(driver) == placement(fens[0]), "the board shows the game's first position"
-    driver.find_element(By.ID, "next").click()
-    assert ply(driver) == 1
+    step(driver, lambda: click(driver, By.ID, "next", "next"), 1)
     assert board(driver) == placement(fens[1]), "the board shows the position after move 1"
-    assert len(driver.find_elements(By.CSS_SELECTOR, "#board div.hl")) == 2, "the move is marked"
-    driver.find_element(By.TAG_NAME, "body").send_keys(Keys.ARROW_RIGHT)
-    assert ply(driver) == 2
+    assert driver.execute_script(count, "#board div.hl") == 2, "the move is marked"
+    step(driver, lambda: driver.find_element(By.TAG_NAME, "body").send_keys(Keys.ARROW_RIGHT), 2)
     jump = min(10, total)
-    driver.find_elements(By.CSS_SELECTOR, "#moves span.m")[jump - 1].click()
-    assert ply(driver) == jump
-    driver.find_element(By.ID, "prev").click()
-    assert ply(driver) == jump - 1
+    # Every step redraws the move list, so the move is found when it is clicked.
+    step(driver, lambda: click(driver, By.CSS_SELECTOR, f"#moves span.m:nth-of-type({jump})",
+                               f"move {jump}"), jump)
+    step(driver, lambda: click(driver, By.ID, "prev", "prev"), jump - 1)
     driver.save_screenshot(os.path.join(shots, "game.png"))
-    driver.find_element(By.ID, "last").click()
-    assert ply(driver) == total
+    step(driver, lambda: click(driver, By.ID, "last", "last"), total)
     print(f"stepped through a game of {total} plies")
 
 

@@ -7,6 +7,7 @@ use std::path::PathBuf;
 use std::process::Command;
 
 use common::FIXTURES;
+use common::outside::{self, RUSTFMT};
 use proptest::prelude::*;
 use token_counter::{Report, analyze};
 
@@ -32,11 +33,11 @@ fn scratch_dir(name: &str) -> PathBuf {
 fn rustfmt(src: &str, config: &str, dir: &std::path::Path) -> String {
     let file = dir.join("bot.rs");
     std::fs::write(&file, src).unwrap();
-    let status = Command::new("rustfmt")
+    let status = Command::new(outside::require(&RUSTFMT))
         .args(["--edition", "2024", "--config", config])
         .arg(&file)
         .status()
-        .expect("the rustfmt binary must be installed for this test");
+        .expect("rustfmt runs");
     assert!(status.success(), "rustfmt {config} failed");
     std::fs::read_to_string(&file).unwrap()
 }

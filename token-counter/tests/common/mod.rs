@@ -1,6 +1,11 @@
 //! Helpers shared by the integration tests.
 #![allow(dead_code)] // Each test crate uses its own subset.
 
+// The kit's one helper for outside programs (here rustfmt), by path: one policy for a
+// missing program (fail under CI) and one install hint per program, in every package.
+#[path = "../../../tests/common/outside.rs"]
+pub mod outside;
+
 use token_counter::{Report, Rule, analyze};
 
 /// What `fn w() {` + `}` around a snippet costs: `fn w ( {`.
