@@ -25,7 +25,7 @@ fn reporting_engine(name: &str) -> EngineConfig {
 }
 
 fn started_with(config: &EngineConfig) -> String {
-    let mut engine = Engine::start(config, SECOND).expect("the engine starts");
+    let engine = Engine::start(config, SECOND).expect("the engine starts");
     let said = engine.id_name().unwrap_or_default().to_string();
     engine.quit(SECOND);
     said
