@@ -48,7 +48,7 @@ pub enum EngineEnv {
 /// use std::process::Command;
 /// use runner::{EngineEnv, isolate};
 /// let mut command = Command::new("/bin/sh");
-/// command.args(["-c", "echo \"[$CHALLENGE_ADMIN_TOKEN][$PATH]\""]);
+/// command.args(["-c", "echo \"[$CHALLENGE_ADMIN_TOKEN][$HOME]\""]);
 /// command.env("CHALLENGE_ADMIN_TOKEN", "secret");
 /// isolate(&mut command, EngineEnv::Empty);
 /// let out = command.output().unwrap();
