@@ -298,3 +298,40 @@ fn closing(error: HttpError) -> axum::response::Response {
         .insert(header::CONNECTION, HeaderValue::from_static("close"));
     response
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_post_limit_counts_an_ipv6_64_as_one_client() {
+        let posts = PostLimit::new();
+        // A new address of the same /64 for every post: one client all the same.
+        let refused = (1..=40u16)
+            .filter(|n| {
+                let ip = IpAddr::from([0x2001, 0xdb8, 0, 0, 0, 0, 0, *n]);
+                posts.check(ip).is_err()
+            })
+            .count();
+        assert!(refused >= 19, "{refused} of 40 refused");
+        let elsewhere = IpAddr::from([0x2001, 0xdb8, 0, 1, 0, 0, 0, 1]);
+        assert!(
+            posts.check(elsewhere).is_ok(),
+            "another /64 is another client"
+        );
+        let mapped: IpAddr = "::ffff:192.0.2.1".parse().unwrap();
+        let plain: IpAddr = "192.0.2.1".parse().unwrap();
+        let refused = (0..40)
+            .filter(|n| {
+                posts
+                    .check(if n % 2 == 0 { mapped } else { plain })
+                    .is_err()
+            })
+            .count();
+        assert!(
+            refused >= 19,
+            "IPv4-mapped is IPv4: {refused} of 40 refused"
+        );
+        posts.forget_idle();
+    }
+}
