@@ -135,6 +135,26 @@ fn job_state(client: &mut Client, status_path: &str) -> String {
     body[at..at + body[at..].find('"').expect("its end")].to_string()
 }
 
+/// Waits, when dropped, for jobs to end, so a failing test never leaves a never-ending
+/// build behind (builds run in their own process group, and outlive a killed server).
+struct EndJobs<'a> {
+    client: Client,
+    jobs: Vec<&'a str>,
+}
+
+impl Drop for EndJobs<'_> {
+    fn drop(&mut self) {
+        for job in &self.jobs {
+            let start = Instant::now();
+            while start.elapsed() < Duration::from_secs(300)
+                && self.client.get(job).body.contains("\"done\":false")
+            {
+                std::thread::sleep(Duration::from_millis(200));
+            }
+        }
+    }
+}
+
 fn job_of(response: &serve_common::Response) -> String {
     assert_eq!(response.status, 200, "{}", response.body);
     serve_common::job_and_key(&response.body).0
@@ -149,6 +169,10 @@ fn a_flood_of_slow_submissions_is_bounded_and_an_honest_one_goes_next() {
     let mut flood = Client::new(&server);
     let first = job_of(&post_submission(&mut flood, "flood-a", &never));
     let second = job_of(&post_submission(&mut flood, "flood-b", &never));
+    let _end = EndJobs {
+        client: Client::from_source(&server, ip("127.0.0.9")),
+        jobs: vec![first.as_str(), second.as_str()],
+    };
     let third = post_submission(&mut flood, "flood-c", &never);
     assert_eq!(third.status, 503, "{}", third.body);
     assert!(third.header("retry-after").is_some(), "{:?}", third.headers);
