@@ -208,6 +208,8 @@ impl Drop for Slot {
 
 /// Raises this process's soft limit on open files to its hard limit (capped at 1 << 20)
 /// and returns the soft limit now in force, so the connection cap can stay below it.
+// `rlim_t` is not `u64` on every platform.
+#[allow(clippy::unnecessary_cast)]
 pub fn raise_open_file_limit() -> u64 {
     // SAFETY: getrlimit and setrlimit only read and write the struct passed.
     unsafe {

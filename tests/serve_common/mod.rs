@@ -115,6 +115,8 @@ pub fn connect_from(source: IpAddr, address: &str) -> TcpStream {
 
 /// Raises this process's soft limit on open files to its hard limit (for tests that hold
 /// many connections); returns the limit now in force.
+// `rlim_t` is not `u64` on every platform.
+#[allow(clippy::unnecessary_cast)]
 pub fn raise_open_file_limit() -> u64 {
     // SAFETY: getrlimit and setrlimit only read and write the struct passed.
     unsafe {
