@@ -126,6 +126,24 @@ fn connections_that_never_finish_their_headers_or_sit_idle_are_closed_in_time() 
     println!("closed after {:?}", start.elapsed());
 }
 
+#[test]
+fn a_body_sent_too_slowly_is_answered_408_and_closed() {
+    let dir = TempDir::new("serve-body-timeout");
+    let server = Server::start_with(&dir.challenge(), &["--body-timeout", "1"], &[]);
+    let mut slow = TcpStream::connect(&server.address).unwrap();
+    // Ten bytes of the hundred announced, then nothing.
+    slow.write_all(
+        b"POST /organiser/login HTTP/1.1\r\nHost: x\r\n\
+          Content-Type: application/x-www-form-urlencoded\r\nContent-Length: 100\r\n\r\n\
+          csrf=0123a",
+    )
+    .unwrap();
+    let answer = read_until_closed(&mut slow, Duration::from_secs(20))
+        .unwrap_or_else(|err| panic!("the slow body's connection was kept open: {err:?}"));
+    assert!(answer.starts_with("HTTP/1.1 408"), "{answer}");
+    assert!(answer.contains("longer than 1 s"), "{answer}");
+}
+
 /// The JSON state of a job (`queued`, `running`, `accepted`, `refused`).
 fn job_state(client: &mut Client, status_path: &str) -> String {
     let response = client.get(status_path);
