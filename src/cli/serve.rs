@@ -1,11 +1,15 @@
 //! `challenge serve`.
 
 use std::net::SocketAddr;
+use std::time::Duration;
 
 use anyhow::Result;
-use kit::serve::{ServeOptions, serve};
+use kit::serve::limits::{
+    BODY_TIMEOUT, HEADER_TIMEOUT, MAX_CONNECTIONS, MAX_CONNECTIONS_PER_CLIENT,
+};
+use kit::serve::{Limits, ServeOptions, serve};
 
-use super::args::DirArgs;
+use super::args::{DirArgs, seconds};
 
 /// Serve the challenge to browsers: submissions, live standings, games, organiser page.
 #[derive(clap::Args, Debug)]
@@ -21,6 +25,23 @@ pub struct Args {
     /// Tournament games played at once, each on its own pair of engine processes.
     #[arg(short = 'j', long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=64))]
     concurrency: u32,
+    /// Connections served at once in all; more wait for a 503 with `Retry-After`. Lowered
+    /// at start to fit the open-file limit.
+    #[arg(long, value_name = "N", default_value_t = MAX_CONNECTIONS as u32,
+          value_parser = clap::value_parser!(u32).range(16..=1_000_000))]
+    max_connections: u32,
+    /// Connections served at once from one client (an IPv4 address or an IPv6 /64).
+    #[arg(long, value_name = "N", default_value_t = MAX_CONNECTIONS_PER_CLIENT as u32,
+          value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    max_connections_per_client: u32,
+    /// Seconds a client may take to send a request's headers; also how long an idle
+    /// keep-alive connection stays open [default: 10].
+    #[arg(long, value_name = "SECONDS", value_parser = seconds)]
+    header_timeout: Option<Duration>,
+    /// Seconds a client may take to send a request's body (a submission's upload)
+    /// [default: 60].
+    #[arg(long, value_name = "SECONDS", value_parser = seconds)]
+    body_timeout: Option<Duration>,
     #[command(flatten)]
     dir: DirArgs,
 }
@@ -32,5 +53,12 @@ pub fn run(args: &Args) -> Result<()> {
         bind: args.bind,
         admin_token: args.admin_token.clone(),
         concurrency: args.concurrency as usize,
+        limits: Limits {
+            header_timeout: args.header_timeout.unwrap_or(HEADER_TIMEOUT),
+            body_timeout: args.body_timeout.unwrap_or(BODY_TIMEOUT),
+            max_connections: args.max_connections as usize,
+            max_connections_per_client: args.max_connections_per_client as usize,
+            ..Limits::default()
+        },
     })
 }

@@ -12,6 +12,7 @@ use minijinja::context;
 
 use super::http::{FormTokens, HttpError, check_csrf, see_other};
 use super::jobs::{self, Upload};
+use super::limits::client_key;
 use super::routes::{Shared, blocking, page};
 use super::secrets::secret_matches;
 use crate::challenge::store::{Job, Store};
@@ -105,7 +106,8 @@ pub(super) async fn submit(
         fields.get("csrf").map(String::as_str),
     )?;
     let checked = upload.clone();
-    let received = blocking(&state, move |s| jobs::receive(s, &checked)).await?;
+    let client = client_key(peer.ip());
+    let received = blocking(&state, move |s| jobs::receive(s, &checked, client)).await?;
     let job = received.job.clone();
     let key = received.key.clone();
     tokio::spawn(jobs::run(Arc::clone(&state), received, upload));

@@ -1,8 +1,9 @@
 //! The HTTP edges every route shares: errors as pages with a 4xx/5xx status, the security
-//! headers, cookies, CSRF checks and the per-address rate limit.
+//! headers, cookies, CSRF checks, the per-client rate limit and the time limit on bodies.
 
 use std::net::IpAddr;
 use std::num::NonZeroU32;
+use std::sync::Arc;
 
 use axum::body::Body;
 use axum::extract::Request;
@@ -11,9 +12,12 @@ use axum::http::{Response, StatusCode};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Redirect};
 use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
+use http_body_util::BodyExt;
 
+use super::limits::{ClientKey, client_key};
 use super::pages;
 use super::secrets::{CsrfKey, new_secret};
+use super::state::AppState;
 
 /// The Content-Security-Policy of every response: only the server's own script, style and
 /// connections; no inline script or style, no frames, forms post only here.
@@ -33,6 +37,8 @@ pub struct HttpError {
     pub status: StatusCode,
     /// What went wrong and what to do.
     pub message: String,
+    /// Seconds to wait before trying again (`Retry-After`), for a busy server.
+    pub retry_after: Option<u32>,
 }
 
 impl HttpError {
@@ -41,6 +47,15 @@ impl HttpError {
         HttpError {
             status,
             message: message.into(),
+            retry_after: None,
+        }
+    }
+
+    /// 503 with `Retry-After`: the server is busy with others; try again in `seconds`.
+    pub fn busy(message: impl Into<String>, seconds: u32) -> HttpError {
+        HttpError {
+            retry_after: Some(seconds),
+            ..HttpError::new(StatusCode::SERVICE_UNAVAILABLE, message)
         }
     }
 
@@ -73,7 +88,13 @@ impl From<anyhow::Error> for HttpError {
 impl IntoResponse for HttpError {
     fn into_response(self) -> axum::response::Response {
         let body = pages::error_page(self.status, &self.message);
-        (self.status, html_headers(), body).into_response()
+        let mut response = (self.status, html_headers(), body).into_response();
+        if let Some(seconds) = self.retry_after {
+            response
+                .headers_mut()
+                .insert(header::RETRY_AFTER, HeaderValue::from(seconds));
+        }
+        response
     }
 }
 
@@ -186,9 +207,10 @@ pub fn check_csrf(
     }
 }
 
-/// How often one address may post (submissions, withdrawals, the organiser's actions):
-/// a burst of 20, then one every two seconds.
-pub struct PostLimit(DefaultKeyedRateLimiter<IpAddr>);
+/// How often one client (an IPv4 address or IPv6 /64: see [`ClientKey`]) may post
+/// (submissions, withdrawals, the organiser's actions): a burst of 20, then one every two
+/// seconds.
+pub struct PostLimit(DefaultKeyedRateLimiter<ClientKey>);
 
 impl PostLimit {
     /// The server's limit.
@@ -198,14 +220,21 @@ impl PostLimit {
         PostLimit(RateLimiter::keyed(quota))
     }
 
-    /// Refuses with 429 when `ip` posted too often.
+    /// Refuses with 429 when the client of `ip` posted too often.
     pub fn check(&self, ip: IpAddr) -> Result<(), HttpError> {
-        self.0.check_key(&ip).map_err(|_| {
+        self.0.check_key(&client_key(ip)).map_err(|_| {
             HttpError::new(
                 StatusCode::TOO_MANY_REQUESTS,
-                "too many requests from your address: wait a minute and try again",
+                "too many requests from your network: wait a minute and try again",
             )
         })
+    }
+
+    /// Forgets clients whose limit is back to full, so the table holds only recent
+    /// posters (without this it would keep every client ever seen).
+    pub fn forget_idle(&self) {
+        self.0.retain_recent();
+        self.0.shrink_to_fit();
     }
 }
 
@@ -218,4 +247,91 @@ impl Default for PostLimit {
 /// A 303 to `path` (after a successful post).
 pub fn see_other(path: &str) -> axum::response::Response {
     Redirect::to(path).into_response()
+}
+
+/// The largest request body: room for a bot file at the rules' limit, pasted or uploaded,
+/// and the form.
+pub const MAX_BODY_BYTES: usize = 2 * super::jobs::MAX_SOURCE_BYTES + 64 * 1024;
+
+/// Reads each request's body whole within the server's body time limit before the route
+/// sees it (every route reads its body whole anyway): a client that sends its body slowly
+/// is answered 408 and its connection closed, instead of holding it for as long as it
+/// likes. A body over [`MAX_BODY_BYTES`] is refused with 413 as it arrives.
+pub async fn read_body_in_time(
+    axum::extract::State(state): axum::extract::State<Arc<AppState>>,
+    request: Request,
+    next: Next,
+) -> axum::response::Response {
+    use axum::body::HttpBody as _;
+    let (parts, body) = request.into_parts();
+    if body.is_end_stream() {
+        return next.run(Request::from_parts(parts, body)).await;
+    }
+    let limited = http_body_util::Limited::new(body, MAX_BODY_BYTES);
+    match tokio::time::timeout(state.limits.body_timeout, limited.collect()).await {
+        Ok(Ok(collected)) => {
+            let body = Body::from(collected.to_bytes());
+            next.run(Request::from_parts(parts, body)).await
+        }
+        Ok(Err(err)) if err.is::<http_body_util::LengthLimitError>() => closing(HttpError::new(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            format!("refused: the request is larger than {MAX_BODY_BYTES} bytes"),
+        )),
+        Ok(Err(_)) => closing(HttpError::bad_request(
+            "the request's body could not be read",
+        )),
+        Err(_) => closing(HttpError::new(
+            StatusCode::REQUEST_TIMEOUT,
+            format!(
+                "the request's body took longer than {} s to arrive; try again",
+                state.limits.body_timeout.as_secs_f64()
+            ),
+        )),
+    }
+}
+
+/// An error response that closes its connection (the rest of the body is not read).
+fn closing(error: HttpError) -> axum::response::Response {
+    let mut response = error.into_response();
+    response
+        .headers_mut()
+        .insert(header::CONNECTION, HeaderValue::from_static("close"));
+    response
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_post_limit_counts_an_ipv6_64_as_one_client() {
+        let posts = PostLimit::new();
+        // A new address of the same /64 for every post: one client all the same.
+        let refused = (1..=40u16)
+            .filter(|n| {
+                let ip = IpAddr::from([0x2001, 0xdb8, 0, 0, 0, 0, 0, *n]);
+                posts.check(ip).is_err()
+            })
+            .count();
+        assert!(refused >= 19, "{refused} of 40 refused");
+        let elsewhere = IpAddr::from([0x2001, 0xdb8, 0, 1, 0, 0, 0, 1]);
+        assert!(
+            posts.check(elsewhere).is_ok(),
+            "another /64 is another client"
+        );
+        let mapped: IpAddr = "::ffff:192.0.2.1".parse().unwrap();
+        let plain: IpAddr = "192.0.2.1".parse().unwrap();
+        let refused = (0..40)
+            .filter(|n| {
+                posts
+                    .check(if n % 2 == 0 { mapped } else { plain })
+                    .is_err()
+            })
+            .count();
+        assert!(
+            refused >= 19,
+            "IPv4-mapped is IPv4: {refused} of 40 refused"
+        );
+        posts.forget_idle();
+    }
 }

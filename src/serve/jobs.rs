@@ -1,13 +1,17 @@
 //! Submissions through the server: the upload is checked at the door (size, text, the
 //! entry's key, one submission at a time per entry), then `challenge submit`'s own check
 //! (rules, tokens, build, smoke test) runs in the background, one build at a time, with
-//! its progress and its exact refusal reason stored in the job.
+//! its progress and its exact refusal reason stored in the job. The queue of submissions
+//! waiting for the builder is bounded per client and in all, and fair across clients
+//! (`queue`).
 
 use std::sync::Arc;
 
 use axum::http::StatusCode;
 
 use super::http::HttpError;
+use super::limits::{BUILD_RETRY_AFTER, ClientKey};
+use super::queue::Ticket;
 use super::secrets::{hash_secret, new_secret, secret_matches};
 use super::state::AppState;
 use crate::challenge::store::{Job, JobState, Store, Submitted};
@@ -31,13 +35,15 @@ pub struct Upload {
     pub file_name: String,
 }
 
-/// What the entrant is told when the submission is queued.
-#[derive(Debug, Clone)]
+/// What the entrant is told when the submission is queued, and its place in the queue.
+#[derive(Debug)]
 pub struct Received {
     /// The job to follow.
     pub job: Job,
     /// The new entry's key, shown once (`None` for a new version of an existing entry).
     pub key: Option<String>,
+    /// The submission's place in the build queue.
+    pub ticket: Ticket,
 }
 
 /// A bot file's bytes as text: refused (413) above the rules' size, (415) when they are
@@ -82,8 +88,14 @@ pub fn source_text(bytes: Vec<u8>) -> Result<String, HttpError> {
     Ok(text)
 }
 
-/// Checks a submission at the door and queues it (blocking: call from `spawn_blocking`).
-pub fn receive(state: &AppState, upload: &Upload) -> Result<Received, HttpError> {
+/// Checks a submission from `client` at the door and queues it (blocking: call from
+/// `spawn_blocking`). A full queue is refused with 503 and `Retry-After`, naming whose
+/// submissions fill it.
+pub fn receive(
+    state: &AppState,
+    upload: &Upload,
+    client: ClientKey,
+) -> Result<Received, HttpError> {
     check_name(&upload.name).map_err(|err| HttpError::bad_request(err.to_string()))?;
     if let Some(author) = &upload.author
         && (author.chars().count() > 80 || author.chars().any(char::is_control))
@@ -118,6 +130,10 @@ pub fn receive(state: &AppState, upload: &Upload) -> Result<Received, HttpError>
         }
         (false, _) => Some(new_secret()),
     };
+    let ticket = state
+        .queue
+        .admit(client)
+        .map_err(|full| HttpError::busy(full.message(), BUILD_RETRY_AFTER))?;
     if !lock(&state.building).insert(upload.name.clone()) {
         return Err(HttpError::new(
             StatusCode::CONFLICT,
@@ -131,14 +147,15 @@ pub fn receive(state: &AppState, upload: &Upload) -> Result<Received, HttpError>
         id: new_secret(),
         entry: upload.name.clone(),
         state: JobState::Queued,
-        message: "waiting for the builder (one build at a time)".into(),
+        message: "waiting for the builder (one build at a time, taken in turn across networks)"
+            .into(),
         created: String::new(),
     };
     if let Err(err) = store.save_job(&job) {
         lock(&state.building).remove(&upload.name);
         return Err(err.into());
     }
-    Ok(Received { job, key })
+    Ok(Received { job, key, ticket })
 }
 
 fn lock<T>(mutex: &std::sync::Mutex<T>) -> std::sync::MutexGuard<'_, T> {
@@ -148,22 +165,28 @@ fn lock<T>(mutex: &std::sync::Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 /// Runs a queued submission to its end: waits for the builder, checks, builds and
 /// smoke-tests, stores the version and the new entry's key hash, and records the outcome.
 pub async fn run(state: Arc<AppState>, received: Received, upload: Upload) {
-    let permit = state.build_gate.acquire().await;
+    let Received {
+        job,
+        key,
+        mut ticket,
+    } = received;
+    ticket.wait_turn().await;
     let worker = Arc::clone(&state);
     let name = upload.name.clone();
     let outcome = tokio::task::spawn_blocking(move || {
-        let mut job = received.job;
+        let mut job = job;
         job.state = JobState::Running;
         job.message =
             "checking the rules and the token count, building, then the smoke test (up to a minute or two)".into();
         save(&worker, &job);
-        let (state_now, message) = check_and_store(&worker, &upload, received.key.as_deref());
+        let (state_now, message) = check_and_store(&worker, &upload, key.as_deref());
         job.state = state_now;
         job.message = message;
         save(&worker, &job);
     })
     .await;
-    drop(permit);
+    // The builder is free for the next client's turn.
+    drop(ticket);
     if let Err(err) = outcome {
         eprintln!("serve: the submission of `{name}` failed: {err}");
     }

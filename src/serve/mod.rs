@@ -17,24 +17,37 @@
 //! the server's own script; sources stay private until the organiser publishes them; and
 //! the server listens on loopback unless told otherwise.
 //!
+//! No one client can starve the others, without a reverse proxy in front ([`limits`]):
+//! request headers and bodies have time limits (so do idle keep-alive connections),
+//! connections are capped per client and in all, and the submission queue is bounded per
+//! client and in all and takes clients in turn. A client is an IPv4 address or an IPv6
+//! /64 ([`client_key`]), for these caps and for the rate limit on posts alike.
+//!
 //! - [`secrets`]: keys, tokens, hashes, CSRF tokens.
 //! - `http`: errors as pages, security headers, cookies, the rate limit.
 //! - `pages`: templates and their views.
 //! - `live`: the cached standings, and the change events.
-//! - `jobs`: submissions checked in the background.
+//! - `jobs`: submissions checked in the background; `queue`: their fair, bounded queue.
+//! - `accept`: the accept loop: connection caps and time limits.
+//! - [`limits`]: the bounds, and the client key of an address.
 //! - `runner`: the tournament thread, pausable.
 //! - `routes`, `entrant`, `organiser`: the routes.
 
+mod accept;
 mod entrant;
 mod http;
 mod jobs;
+pub mod limits;
 mod live;
 mod organiser;
 mod pages;
+mod queue;
 mod routes;
 mod runner;
 pub mod secrets;
 mod state;
+
+pub use limits::{ClientKey, Limits, client_key};
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -59,6 +72,9 @@ pub struct ServeOptions {
     pub admin_token: Option<String>,
     /// Tournament games played at once.
     pub concurrency: usize,
+    /// Time limits and caps ([`Limits::default`] unless the organiser asks otherwise);
+    /// the connection caps are lowered at start to fit the open-file limit.
+    pub limits: Limits,
 }
 
 /// The organiser's token to print: made at the first start, replaced when one is given.
@@ -94,6 +110,7 @@ pub fn serve(options: &ServeOptions) -> Result<()> {
         eprintln!("serve: {interrupted} submissions interrupted by the last stop were refused");
     }
     let server = store.server_state()?;
+    let limits = fit_limits(options.limits);
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
@@ -111,7 +128,7 @@ pub fn serve(options: &ServeOptions) -> Result<()> {
                 }
             },
         );
-        AppState::new(options.dir.clone(), store, runner)
+        AppState::new(options.dir.clone(), store, runner, limits)
     });
     // The first views are ready before the first visitor.
     live::refresh(&state)?;
@@ -119,6 +136,20 @@ pub fn serve(options: &ServeOptions) -> Result<()> {
         eprintln!("serve: cannot resume the tournament: {}", err.message);
     }
     runtime.block_on(listen(state, options, fresh_token))
+}
+
+/// `limits` with the connection caps lowered, if need be, to fit the open-file limit
+/// (raised first as far as the system allows), saying so.
+fn fit_limits(limits: Limits) -> Limits {
+    let open_files = limits::raise_open_file_limit();
+    let fitted = limits::fit_to_open_files(limits, open_files);
+    if fitted.max_connections < limits.max_connections {
+        eprintln!(
+            "serve: the open-file limit is {open_files}, so at most {} connections are served at once (not {}); raise `ulimit -n` for more",
+            fitted.max_connections, limits.max_connections
+        );
+    }
+    fitted
 }
 
 /// Prints a line on stdout; a closed stdout (the terminal went away) does not stop the
@@ -156,17 +187,25 @@ async fn listen(
         );
     }
     tokio::spawn(live::refresher(Arc::clone(&state)));
-    let app =
-        routes::router(Arc::clone(&state)).into_make_service_with_connect_info::<SocketAddr>();
+    tokio::spawn(forget_idle_posters(Arc::clone(&state)));
+    let app = routes::router(Arc::clone(&state));
     let stopping = Arc::clone(&state);
-    axum::serve(listener, app)
-        .with_graceful_shutdown(async move {
-            let _ = tokio::signal::ctrl_c().await;
-            eprintln!("serve: stopping (games in flight are played again at the next start)");
-            stopping.runner.stop();
-            stopping.live.close();
-        })
-        .await
-        .context("the server stopped with an error")?;
+    accept::serve(listener, app, state.limits, async move {
+        let _ = tokio::signal::ctrl_c().await;
+        eprintln!("serve: stopping (games in flight are played again at the next start)");
+        stopping.runner.stop();
+        stopping.live.close();
+    })
+    .await;
     Ok(())
+}
+
+/// Now and then forgets the clients the post limit no longer holds back, so its table
+/// stays the size of the recent posters however many addresses come by.
+async fn forget_idle_posters(state: Arc<AppState>) {
+    let mut every = tokio::time::interval(std::time::Duration::from_secs(60));
+    loop {
+        every.tick().await;
+        state.posts.forget_idle();
+    }
 }

@@ -16,7 +16,7 @@ use futures_util::stream::{self, Stream};
 use minijinja::context;
 use serde::Serialize;
 
-use super::http::{HttpError, html_headers, security_headers};
+use super::http::{HttpError, MAX_BODY_BYTES, html_headers, read_body_in_time, security_headers};
 use super::pages::{self, SCRIPT, STYLE};
 use super::state::AppState;
 use super::{entrant, organiser};
@@ -60,8 +60,10 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/static/app.css", get(style))
         .fallback(not_found)
         // Room for a bot file at the rules' limit, pasted or uploaded, and the form.
-        .layer(DefaultBodyLimit::max(
-            2 * super::jobs::MAX_SOURCE_BYTES + 64 * 1024,
+        .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
+        .layer(middleware::from_fn_with_state(
+            Arc::clone(&state),
+            read_body_in_time,
         ))
         .layer(middleware::from_fn(security_headers))
         .with_state(state)

@@ -1,14 +1,16 @@
 //! The server's shared state: the store, the signing key of CSRF tokens, the rate limit,
-//! the live views, the submissions being checked and the tournament thread.
+//! the live views, the submissions being checked, the bounds and the tournament thread.
 
 use std::collections::HashSet;
 use std::path::PathBuf;
-use std::sync::{Mutex, MutexGuard};
+use std::sync::{Arc, Mutex, MutexGuard};
 
 use anyhow::Result;
 
 use super::http::PostLimit;
+use super::limits::Limits;
 use super::live::Live;
+use super::queue::BuildQueue;
 use super::runner::Runner;
 use super::secrets::CsrfKey;
 use crate::challenge::store::SqliteStore;
@@ -26,15 +28,18 @@ pub struct AppState {
     pub live: Live,
     /// Entries with a submission being checked (one at a time per entry).
     pub building: Mutex<HashSet<String>>,
-    /// One build at a time on the machine (builds are CPU-heavy; the rest queue).
-    pub build_gate: tokio::sync::Semaphore,
+    /// One build at a time on the machine (builds are CPU-heavy); the rest wait, a
+    /// bounded number, taking turns fairly across clients.
+    pub queue: Arc<BuildQueue>,
+    /// The server's time limits and caps.
+    pub limits: Limits,
     /// The tournament thread.
     pub runner: Runner,
 }
 
 impl AppState {
     /// The state of a server on `store`.
-    pub fn new(dir: PathBuf, store: SqliteStore, runner: Runner) -> AppState {
+    pub fn new(dir: PathBuf, store: SqliteStore, runner: Runner, limits: Limits) -> AppState {
         AppState {
             dir,
             store: Mutex::new(store),
@@ -42,7 +47,11 @@ impl AppState {
             posts: PostLimit::new(),
             live: Live::default(),
             building: Mutex::new(HashSet::new()),
-            build_gate: tokio::sync::Semaphore::new(1),
+            queue: BuildQueue::new(
+                limits.max_pending_builds,
+                limits.max_pending_builds_per_client,
+            ),
+            limits,
             runner,
         }
     }

@@ -6,7 +6,7 @@
 
 use std::collections::HashMap;
 use std::io::{BufRead, BufReader, Read, Write};
-use std::net::TcpStream;
+use std::net::{IpAddr, SocketAddr, TcpStream};
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
@@ -25,18 +25,27 @@ impl Server {
     /// Starts `challenge serve` on `dir` on a free loopback port (`--bind 127.0.0.1:0`;
     /// the port is read from its first line).
     pub fn start(dir: &Path) -> Server {
-        Server::start_with_env(dir, &[])
+        Server::start_with(dir, &[], &[])
     }
 
     /// [`Server::start`] with `env` added to its environment (after the organiser token,
     /// so `CHALLENGE_ADMIN_TOKEN` there replaces [`ADMIN_TOKEN`]).
     pub fn start_with_env(dir: &Path, env: &[(String, String)]) -> Server {
+        let env: Vec<(&str, &str)> = env.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+        Server::start_with(dir, &[], &env)
+    }
+
+    /// Starts `challenge serve` as [`Server::start`] does, with more arguments and
+    /// environment variables (after the organiser token, so `CHALLENGE_ADMIN_TOKEN`
+    /// there replaces [`ADMIN_TOKEN`]).
+    pub fn start_with(dir: &Path, args: &[&str], env: &[(&str, &str)]) -> Server {
         let mut child = Command::new(env!("CARGO_BIN_EXE_challenge"))
             .current_dir(env!("CARGO_MANIFEST_DIR"))
             .args(["serve", "--bind", "127.0.0.1:0", "--dir"])
             .arg(dir)
+            .args(args)
             .env("CHALLENGE_ADMIN_TOKEN", ADMIN_TOKEN)
-            .envs(env.iter().map(|(k, v)| (k, v)))
+            .envs(env.iter().copied())
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
             .spawn()
@@ -93,9 +102,50 @@ impl Response {
     }
 }
 
+/// A connection to `address` from the local address `source` (one of loopback's many:
+/// `127.0.0.2` is another client than `127.0.0.1` to the server).
+pub fn connect_from(source: IpAddr, address: &str) -> TcpStream {
+    let target: SocketAddr = address.parse().expect("a socket address");
+    let socket = socket2::Socket::new(
+        socket2::Domain::for_address(target),
+        socket2::Type::STREAM,
+        Some(socket2::Protocol::TCP),
+    )
+    .expect("a socket");
+    socket
+        .bind(&SocketAddr::new(source, 0).into())
+        .unwrap_or_else(|err| panic!("bind to {source}: {err}"));
+    socket
+        .connect(&target.into())
+        .unwrap_or_else(|err| panic!("connect from {source} to {target}: {err}"));
+    socket.into()
+}
+
+/// Raises this process's soft limit on open files to its hard limit (for tests that hold
+/// many connections); returns the limit now in force.
+// `rlim_t` is not `u64` on every platform.
+#[allow(clippy::unnecessary_cast)]
+pub fn raise_open_file_limit() -> u64 {
+    // SAFETY: getrlimit and setrlimit only read and write the struct passed.
+    unsafe {
+        let mut limit = libc::rlimit {
+            rlim_cur: 0,
+            rlim_max: 0,
+        };
+        assert_eq!(libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit), 0);
+        limit.rlim_cur = limit.rlim_max.min(1 << 20);
+        if libc::setrlimit(libc::RLIMIT_NOFILE, &limit) != 0 {
+            assert_eq!(libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit), 0);
+        }
+        limit.rlim_cur as u64
+    }
+}
+
 /// A browser-like client: keeps the cookies the server sets.
 pub struct Client {
     address: String,
+    /// The local address it connects from (`None`: the system's choice, 127.0.0.1).
+    source: Option<IpAddr>,
     /// Cookies by name.
     pub cookies: HashMap<String, String>,
 }
@@ -105,7 +155,16 @@ impl Client {
     pub fn new(server: &Server) -> Client {
         Client {
             address: server.address.clone(),
+            source: None,
             cookies: HashMap::new(),
+        }
+    }
+
+    /// A client of `server` connecting from `source` (another loopback address).
+    pub fn from_source(server: &Server, source: IpAddr) -> Client {
+        Client {
+            source: Some(source),
+            ..Client::new(server)
         }
     }
 
@@ -169,7 +228,10 @@ impl Client {
         body: Option<(&str, Vec<u8>)>,
         extra: &[(&str, &str)],
     ) -> Response {
-        let mut stream = TcpStream::connect(&self.address).expect("connect to the server");
+        let mut stream = match self.source {
+            Some(source) => connect_from(source, &self.address),
+            None => TcpStream::connect(&self.address).expect("connect to the server"),
+        };
         stream
             .set_read_timeout(Some(Duration::from_secs(60)))
             .unwrap();
@@ -332,6 +394,22 @@ pub fn wait_job(client: &mut Client, status_path: &str) -> String {
         );
         std::thread::sleep(Duration::from_millis(300));
     }
+}
+
+/// Posts a bot through the form and returns the answer (not waiting for the job).
+pub fn post_submission(client: &mut Client, name: &str, source: &[u8]) -> Response {
+    let form = client.get("/submit");
+    let token = csrf_token(&form.body, "/submit");
+    client.post_multipart(
+        "/submit",
+        &[
+            ("csrf", &token),
+            ("name", name),
+            ("author", ""),
+            ("key", ""),
+        ],
+        Some((&format!("{name}.rs"), source)),
+    )
 }
 
 /// Submits a bot through the form; returns the job's final JSON and the key shown.
