@@ -122,24 +122,8 @@ pub fn connect_from(source: IpAddr, address: &str) -> TcpStream {
 }
 
 /// Raises this process's soft limit on open files to its hard limit (for tests that hold
-/// many connections); returns the limit now in force.
-// `rlim_t` is not `u64` on every platform.
-#[allow(clippy::unnecessary_cast)]
-pub fn raise_open_file_limit() -> u64 {
-    // SAFETY: getrlimit and setrlimit only read and write the struct passed.
-    unsafe {
-        let mut limit = libc::rlimit {
-            rlim_cur: 0,
-            rlim_max: 0,
-        };
-        assert_eq!(libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit), 0);
-        limit.rlim_cur = limit.rlim_max.min(1 << 20);
-        if libc::setrlimit(libc::RLIMIT_NOFILE, &limit) != 0 {
-            assert_eq!(libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit), 0);
-        }
-        limit.rlim_cur as u64
-    }
-}
+/// many connections); returns the limit now in force. The server's own.
+pub use kit::serve::limits::raise_open_file_limit;
 
 /// A browser-like client: keeps the cookies the server sets.
 pub struct Client {
