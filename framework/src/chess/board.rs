@@ -177,21 +177,6 @@ fn key_of(b: &cz::Board) -> u64 {
     key
 }
 
-/// cozy's destination square for each kit destination (index `to`) and each castling
-/// destination (index `64 + to`): cozy encodes castling as the king taking its own rook,
-/// and standard chess rooks start on the a and h files (g1 -> h1, c1 -> a1).
-const CZ_DESTINATION: [cz::Square; 128] = {
-    let mut table = [cz::Square::A1; 128];
-    let mut i = 0;
-    while i < 64 {
-        table[i] = cz::Square::index_const(i);
-        let rook_file = if i % 8 >= 4 { 7 } else { 0 };
-        table[64 + i] = cz::Square::index_const(i / 8 * 8 + rook_file);
-        i += 1;
-    }
-    table
-};
-
 /// cozy's promotion for each value of [`Move::promotion_code`].
 const CZ_PROMOTION: [Option<cz::Piece>; 8] = [
     None,
@@ -407,13 +392,23 @@ impl Board {
         self.inner().generate_moves(|_| true)
     }
 
-    /// cozy's form of `mv`, by table lookups on its raw bits (this runs on every move a
-    /// search makes).
+    /// cozy's form of `mv`. This runs on every move a search makes, so `Move` keeps
+    /// cozy's layout in its low bytes and this is a few bit operations.
     #[inline(always)]
     fn to_cz_move(mv: Move) -> cz::Move {
+        // Most moves neither castle nor promote: cozy's form of those is just the squares.
+        if mv.is_plain() {
+            let bits = mv.raw();
+            return cz::Move {
+                from: cz::Square::index_const(Move::cz_from(bits)),
+                to: cz::Square::index_const(Move::cz_to(bits)),
+                promotion: None,
+            };
+        }
+        let bits = mv.cz_bits();
         cz::Move {
-            from: cz::Square::index_const(mv.from().index()),
-            to: CZ_DESTINATION[mv.to().index() | (mv.is_castle() as usize) << 6],
+            from: cz::Square::index_const(Move::cz_from(bits)),
+            to: cz::Square::index_const(Move::cz_to(bits)),
             promotion: CZ_PROMOTION[mv.promotion_code()],
         }
     }
@@ -571,13 +566,14 @@ impl Board {
         // and `Move`, so writing them bitwise into spare capacity is what `push` would
         // do. The lengths are set last, so a panic in `play` leaves the board as it was.
         unsafe {
+            // The move is stored first, so it need not be kept across `play`'s call.
+            self.moves.as_mut_ptr().add(n - 1).write(mv);
             let states = self.states.as_mut_ptr();
             // Copy the top once, straight into the next slot, as cozy's own copy-make does.
             std::ptr::copy_nonoverlapping(states.add(n - 1), states.add(n), 1);
             let top = &mut *states.add(n);
             play(top);
             self.keys.as_mut_ptr().add(n).write(key_of(top));
-            self.moves.as_mut_ptr().add(n - 1).write(mv);
             self.states.set_len(n + 1);
         }
     }

@@ -4,6 +4,7 @@ use std::fmt;
 use std::mem::MaybeUninit;
 use std::ops::{Deref, DerefMut};
 
+use cozy_chess as cz;
 use thiserror::Error;
 
 use super::{PieceType, Square};
@@ -39,12 +40,28 @@ use super::{PieceType, Square};
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
 pub struct Move(u32);
 
-const TO_SHIFT: u32 = 6;
-const PIECE_SHIFT: u32 = 12;
-const CAPTURED_SHIFT: u32 = 15;
-const PROMO_SHIFT: u32 = 18;
-const EP_BIT: u32 = 1 << 21;
-const CASTLE_BIT: u32 = 1 << 22;
+// Each of cozy-chess's move fields has the byte of a `Move` where rustc lays it out in
+// cozy's `Move`: the origin and destination as cozy's square indices, and the promotion
+// (as a `PieceType` index, 0 for none) in the low bits of the third byte. Building cozy's
+// move for `Board::make_move` is then a mask and a small lookup, whatever order rustc
+// picks; the fields only the kit needs fill the rest.
+const FROM_SHIFT: u32 = 8 * std::mem::offset_of!(cz::Move, from) as u32;
+const TO_SHIFT: u32 = 8 * std::mem::offset_of!(cz::Move, to) as u32;
+const PROMO_SHIFT: u32 = 8 * std::mem::offset_of!(cz::Move, promotion) as u32;
+const EP_BIT: u32 = 1 << (PROMO_SHIFT + 3);
+const PIECE_SHIFT: u32 = 24;
+const CAPTURED_SHIFT: u32 = 27;
+/// Castling stores what turns the king's destination into its rook's square (cozy's
+/// destination) by XOR on the file bits: 1 for g -> h, 2 for c -> a; 0 for other moves.
+const CASTLE_SHIFT: u32 = 30;
+const CASTLE_MASK: u32 = 3 << CASTLE_SHIFT;
+/// Every bit a move made by the board can have set.
+const VALID_BITS: u32 = !(3 << (FROM_SHIFT + 6) | 3 << (TO_SHIFT + 6) | 0xF0 << PROMO_SHIFT);
+
+// The three fields take the three low bytes, in some order.
+const _: () = assert!(std::mem::size_of::<cz::Move>() == 3);
+const _: () =
+    assert!(FROM_SHIFT | TO_SHIFT | PROMO_SHIFT == 24 && FROM_SHIFT ^ TO_SHIFT ^ PROMO_SHIFT == 24);
 
 impl Move {
     /// The null move ("0000"): what [`Board::skip_turn`](super::Board::skip_turn) records,
@@ -73,13 +90,19 @@ impl Move {
             None => 0,
         };
         Move(
-            from.index() as u32
+            (from.index() as u32) << FROM_SHIFT
                 | (to.index() as u32) << TO_SHIFT
                 | (piece as u32) << PIECE_SHIFT
                 | cap << CAPTURED_SHIFT
                 | promo << PROMO_SHIFT
                 | if en_passant { EP_BIT } else { 0 }
-                | if castle { CASTLE_BIT } else { 0 },
+                | if !castle {
+                    0
+                } else if to.index() & 4 != 0 {
+                    1 << CASTLE_SHIFT
+                } else {
+                    2 << CASTLE_SHIFT
+                },
         )
     }
 
@@ -104,6 +127,33 @@ impl Move {
         (self.0 >> PROMO_SHIFT & 7) as usize
     }
 
+    /// The raw bits with the destination replaced by cozy-chess's (castling is the king
+    /// taking its own rook there): read cozy's origin and destination from these at
+    /// [`cz_from`](Self::cz_from) and [`cz_to`](Self::cz_to).
+    #[inline(always)]
+    pub(crate) const fn cz_bits(self) -> u32 {
+        self.0 ^ (self.0 >> (CASTLE_SHIFT - TO_SHIFT) & 3 << TO_SHIFT)
+    }
+
+    /// `true` unless the move castles or promotes: then cozy's move is the origin and
+    /// destination of [`raw`](Self::raw) alone.
+    #[inline(always)]
+    pub(crate) const fn is_plain(self) -> bool {
+        self.0 & (CASTLE_MASK | 7 << PROMO_SHIFT) == 0
+    }
+
+    /// cozy's origin square index in [`cz_bits`](Self::cz_bits).
+    #[inline(always)]
+    pub(crate) const fn cz_from(bits: u32) -> usize {
+        (bits >> FROM_SHIFT & 63) as usize
+    }
+
+    /// cozy's destination square index in [`cz_bits`](Self::cz_bits).
+    #[inline(always)]
+    pub(crate) const fn cz_to(bits: u32) -> usize {
+        (bits >> TO_SHIFT & 63) as usize
+    }
+
     /// The packed value, for transposition tables and killer slots.
     /// [`from_raw`](Self::from_raw) restores it.
     #[inline(always)]
@@ -115,13 +165,13 @@ impl Move {
     /// meaningless moves; check them with [`Board::is_legal`](super::Board::is_legal).
     #[inline(always)]
     pub const fn from_raw(raw: u32) -> Move {
-        Move(raw & 0x7F_FFFF)
+        Move(raw & VALID_BITS)
     }
 
     /// The square the piece leaves (the king's square for castling).
     #[inline(always)]
     pub const fn from(self) -> Square {
-        Square::from_index((self.0 & 63) as u8)
+        Square::from_index((self.0 >> FROM_SHIFT & 63) as u8)
     }
 
     /// The square the piece lands on (g1/c1/g8/c8 for castling).
@@ -176,7 +226,7 @@ impl Move {
     /// `true` for castling (either side).
     #[inline(always)]
     pub const fn is_castle(self) -> bool {
-        self.0 & CASTLE_BIT != 0
+        self.0 & CASTLE_MASK != 0
     }
 
     /// `true` for promotions (including capture-promotions).
