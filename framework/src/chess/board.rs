@@ -177,18 +177,6 @@ fn key_of(b: &cz::Board) -> u64 {
     key
 }
 
-/// cozy's promotion for each value of [`Move::promotion_code`].
-const CZ_PROMOTION: [Option<cz::Piece>; 8] = [
-    None,
-    Some(cz::Piece::Knight),
-    Some(cz::Piece::Bishop),
-    Some(cz::Piece::Rook),
-    Some(cz::Piece::Queen),
-    None,
-    None,
-    None,
-];
-
 impl Board {
     /// A board holding just `inner`. Nothing is reserved beyond it: boards that are only
     /// stored (a parsed game's start, say) stay small, while one that is played on grows
@@ -392,27 +380,6 @@ impl Board {
         self.inner().generate_moves(|_| true)
     }
 
-    /// cozy's form of `mv`. This runs on every move a search makes, so `Move` keeps
-    /// cozy's layout in its low bytes and this is a few bit operations.
-    #[inline(always)]
-    fn to_cz_move(mv: Move) -> cz::Move {
-        // Most moves neither castle nor promote: cozy's form of those is just the squares.
-        if mv.is_plain() {
-            let bits = mv.raw();
-            return cz::Move {
-                from: cz::Square::index_const(Move::cz_from(bits)),
-                to: cz::Square::index_const(Move::cz_to(bits)),
-                promotion: None,
-            };
-        }
-        let bits = mv.cz_bits();
-        cz::Move {
-            from: cz::Square::index_const(Move::cz_from(bits)),
-            to: cz::Square::index_const(Move::cz_to(bits)),
-            promotion: CZ_PROMOTION[mv.promotion_code()],
-        }
-    }
-
     /// The full [`Move`] for `from`-`to`(-`promotion`) if that is legal here.
     /// Castling may be given king-to-destination (e1g1) or king-takes-rook (e1h1).
     fn build_move(&self, from: Square, to: Square, promotion: Option<PieceType>) -> Option<Move> {
@@ -444,14 +411,14 @@ impl Board {
                     false,
                     true,
                 );
-                return b.is_legal(Self::to_cz_move(mv)).then_some(mv);
+                return b.is_legal(mv.to_cz()).then_some(mv);
             }
         }
         let captured = b.piece_on(to_cz_sq(to)).map(from_cz_piece);
         let ep = piece == PieceType::Pawn && captured.is_none() && from.file() != to.file();
         let captured = if ep { Some(PieceType::Pawn) } else { captured };
         let mv = Move::new(from, to, piece, captured, promotion, ep, false);
-        b.is_legal(Self::to_cz_move(mv)).then_some(mv)
+        b.is_legal(mv.to_cz()).then_some(mv)
     }
 
     /// Parses a UCI move (`e2e4`, `e7e8q`) and checks it is legal here, filling in the
@@ -547,7 +514,7 @@ impl Board {
     #[inline(always)]
     pub fn make_move(&mut self, mv: Move) {
         debug_assert!(self.is_legal(mv), "illegal move {mv:?} in {}", self.fen());
-        self.push_position(mv, |top| top.play_unchecked(Self::to_cz_move(mv)));
+        self.push_position(mv, |top| top.play_unchecked(mv.to_cz()));
     }
 
     /// Pushes a copy of the current position, lets `play` turn it into the next one,

@@ -40,11 +40,11 @@ use super::{PieceType, Square};
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
 pub struct Move(u32);
 
-// Each of cozy-chess's move fields has the byte of a `Move` where rustc lays it out in
-// cozy's `Move`: the origin and destination as cozy's square indices, and the promotion
-// (as a `PieceType` index, 0 for none) in the low bits of the third byte. Building cozy's
-// move for `Board::make_move` is then a mask and a small lookup, whatever order rustc
-// picks; the fields only the kit needs fill the rest.
+// A move's three low bytes hold cozy-chess's move fields, each at the byte offset rustc
+// gives it in cozy's `Move`: the origin and destination as square indices, and the
+// promotion as a `PieceType` index (0 for none) in the low bits of its byte. So
+// `Move::to_cz`, which runs on every move a search makes, masks and reinterprets instead
+// of building cozy's move field by field. The kit's own fields fill the rest.
 const FROM_SHIFT: u32 = 8 * std::mem::offset_of!(cz::Move, from) as u32;
 const TO_SHIFT: u32 = 8 * std::mem::offset_of!(cz::Move, to) as u32;
 const PROMO_SHIFT: u32 = 8 * std::mem::offset_of!(cz::Move, promotion) as u32;
@@ -62,6 +62,40 @@ const VALID_BITS: u32 = !(3 << (FROM_SHIFT + 6) | 3 << (TO_SHIFT + 6) | 0xF0 << 
 const _: () = assert!(std::mem::size_of::<cz::Move>() == 3);
 const _: () =
     assert!(FROM_SHIFT | TO_SHIFT | PROMO_SHIFT == 24 && FROM_SHIFT ^ TO_SHIFT ^ PROMO_SHIFT == 24);
+
+/// The byte rustc stores for each promotion code (a `PieceType` index, 0 for none) in
+/// cozy's move: what [`Move::to_cz`] writes in its promotion byte.
+// SAFETY: `Option<cz::Piece>` is one byte without padding (transmute checks the size),
+// so reading a valid value's byte is sound.
+const CZ_PROMOTION_BYTES: [u8; 8] = unsafe {
+    use std::mem::transmute;
+    let none = transmute::<Option<cz::Piece>, u8>(None);
+    [
+        none,
+        transmute::<Option<cz::Piece>, u8>(Some(cz::Piece::Knight)),
+        transmute::<Option<cz::Piece>, u8>(Some(cz::Piece::Bishop)),
+        transmute::<Option<cz::Piece>, u8>(Some(cz::Piece::Rook)),
+        transmute::<Option<cz::Piece>, u8>(Some(cz::Piece::Queen)),
+        none,
+        none,
+        none,
+    ]
+};
+
+/// The bits of cozy's two squares in a `Move` (and in the word `to_cz` builds).
+const CZ_SQUARE_BITS: u32 = 63 << FROM_SHIFT | 63 << TO_SHIFT;
+
+// `to_cz` writes square indices below 64 as cozy's squares' bytes: each must be the
+// byte of the square with that index. Checked for every index, whatever rustc does.
+const _: () = {
+    let mut i = 0;
+    while i < 64 {
+        // SAFETY: `cz::Square` is one byte without padding (transmute checks the size).
+        let byte = unsafe { std::mem::transmute::<cz::Square, u8>(cz::Square::index_const(i)) };
+        assert!(byte as usize == i);
+        i += 1;
+    }
+};
 
 impl Move {
     /// The null move ("0000"): what [`Board::skip_turn`](super::Board::skip_turn) records,
@@ -128,8 +162,7 @@ impl Move {
     }
 
     /// The raw bits with the destination replaced by cozy-chess's (castling is the king
-    /// taking its own rook there): read cozy's origin and destination from these at
-    /// [`cz_from`](Self::cz_from) and [`cz_to`](Self::cz_to).
+    /// taking its own rook there).
     #[inline(always)]
     pub(crate) const fn cz_bits(self) -> u32 {
         self.0 ^ (self.0 >> (CASTLE_SHIFT - TO_SHIFT) & 3 << TO_SHIFT)
@@ -142,16 +175,23 @@ impl Move {
         self.0 & (CASTLE_MASK | 7 << PROMO_SHIFT) == 0
     }
 
-    /// cozy's origin square index in [`cz_bits`](Self::cz_bits).
+    /// cozy's form of the move. This runs on every move a search makes, so it is a mask
+    /// and an OR for the common move (and a lookup more for castling and promotions):
+    /// the bytes of cozy's move are assembled in a word and reinterpreted.
     #[inline(always)]
-    pub(crate) const fn cz_from(bits: u32) -> usize {
-        (bits >> FROM_SHIFT & 63) as usize
-    }
-
-    /// cozy's destination square index in [`cz_bits`](Self::cz_bits).
-    #[inline(always)]
-    pub(crate) const fn cz_to(bits: u32) -> usize {
-        (bits >> TO_SHIFT & 63) as usize
+    pub(crate) fn to_cz(self) -> cz::Move {
+        let word = if self.is_plain() {
+            self.0 & CZ_SQUARE_BITS | (CZ_PROMOTION_BYTES[0] as u32) << PROMO_SHIFT
+        } else {
+            self.cz_bits() & CZ_SQUARE_BITS
+                | (CZ_PROMOTION_BYTES[self.promotion_code()] as u32) << PROMO_SHIFT
+        };
+        let [a, b, c, _] = word.to_le_bytes();
+        // SAFETY: cozy's move is three one-byte fields (checked above) at the byte
+        // offsets the shifts come from. The origin and destination bytes are indices
+        // below 64, each the byte of the square with that index (checked above for all
+        // 64); the promotion byte is one of `CZ_PROMOTION_BYTES`, each a valid value's.
+        unsafe { std::mem::transmute::<[u8; 3], cz::Move>([a, b, c]) }
     }
 
     /// The packed value, for transposition tables and killer slots.
