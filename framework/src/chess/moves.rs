@@ -542,3 +542,70 @@ impl FromIterator<Move> for MoveList {
         l
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::chess::Board;
+
+    /// `(from, to, promotion)` of a cozy move, comparable and sortable.
+    fn key(m: cz::Move) -> (usize, usize, Option<usize>) {
+        (
+            m.from as usize,
+            m.to as usize,
+            m.promotion.map(|p| p as usize),
+        )
+    }
+
+    /// Every legal move's cozy form is a move cozy itself generates, and the other way
+    /// round: plain moves, captures, castling both ways, en passant and promotions.
+    #[test]
+    fn cozy_form_is_cozys_own_move() {
+        for fen in [
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R b KQkq - 0 1",
+            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+            "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1",
+            "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
+        ] {
+            let board = Board::from_fen(fen).unwrap();
+            let raw: cz::Board = fen.parse().unwrap();
+            let mut theirs = Vec::new();
+            raw.generate_moves(|pm| {
+                theirs.extend(pm.into_iter().map(key));
+                false
+            });
+            let mut ours: Vec<_> = board.legal_moves().iter().map(|m| key(m.to_cz())).collect();
+            theirs.sort_unstable();
+            ours.sort_unstable();
+            assert_eq!(ours, theirs, "{fen}");
+        }
+    }
+
+    /// Whatever a bot hands `from_raw`, the cozy form is a valid cozy move (the
+    /// reinterpretation in `to_cz` relies on it).
+    #[test]
+    fn any_raw_value_has_a_valid_cozy_form() {
+        let mut x: u32 = 0x9E37_79B9;
+        for i in 0..200_000u32 {
+            // A xorshift walk, plus every single-bit and all-ones pattern.
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            let raw = match i {
+                0..32 => 1 << i,
+                32 => u32::MAX,
+                _ => x,
+            };
+            let m = Move::from_raw(raw).to_cz();
+            assert!((m.from as usize) < 64 && (m.to as usize) < 64);
+            assert!(matches!(
+                m.promotion,
+                None | Some(
+                    cz::Piece::Knight | cz::Piece::Bishop | cz::Piece::Rook | cz::Piece::Queen
+                )
+            ));
+        }
+    }
+}
