@@ -177,33 +177,6 @@ fn key_of(b: &cz::Board) -> u64 {
     key
 }
 
-/// cozy's destination square for each kit destination (index `to`) and each castling
-/// destination (index `64 + to`): cozy encodes castling as the king taking its own rook,
-/// and standard chess rooks start on the a and h files (g1 -> h1, c1 -> a1).
-const CZ_DESTINATION: [cz::Square; 128] = {
-    let mut table = [cz::Square::A1; 128];
-    let mut i = 0;
-    while i < 64 {
-        table[i] = cz::Square::index_const(i);
-        let rook_file = if i % 8 >= 4 { 7 } else { 0 };
-        table[64 + i] = cz::Square::index_const(i / 8 * 8 + rook_file);
-        i += 1;
-    }
-    table
-};
-
-/// cozy's promotion for each value of [`Move::promotion_code`].
-const CZ_PROMOTION: [Option<cz::Piece>; 8] = [
-    None,
-    Some(cz::Piece::Knight),
-    Some(cz::Piece::Bishop),
-    Some(cz::Piece::Rook),
-    Some(cz::Piece::Queen),
-    None,
-    None,
-    None,
-];
-
 impl Board {
     /// A board holding just `inner`. Nothing is reserved beyond it: boards that are only
     /// stored (a parsed game's start, say) stay small, while one that is played on grows
@@ -407,17 +380,6 @@ impl Board {
         self.inner().generate_moves(|_| true)
     }
 
-    /// cozy's form of `mv`, by table lookups on its raw bits (this runs on every move a
-    /// search makes).
-    #[inline(always)]
-    fn to_cz_move(mv: Move) -> cz::Move {
-        cz::Move {
-            from: cz::Square::index_const(mv.from().index()),
-            to: CZ_DESTINATION[mv.to().index() | (mv.is_castle() as usize) << 6],
-            promotion: CZ_PROMOTION[mv.promotion_code()],
-        }
-    }
-
     /// The full [`Move`] for `from`-`to`(-`promotion`) if that is legal here.
     /// Castling may be given king-to-destination (e1g1) or king-takes-rook (e1h1).
     fn build_move(&self, from: Square, to: Square, promotion: Option<PieceType>) -> Option<Move> {
@@ -449,14 +411,14 @@ impl Board {
                     false,
                     true,
                 );
-                return b.is_legal(Self::to_cz_move(mv)).then_some(mv);
+                return b.is_legal(mv.to_cz()).then_some(mv);
             }
         }
         let captured = b.piece_on(to_cz_sq(to)).map(from_cz_piece);
         let ep = piece == PieceType::Pawn && captured.is_none() && from.file() != to.file();
         let captured = if ep { Some(PieceType::Pawn) } else { captured };
         let mv = Move::new(from, to, piece, captured, promotion, ep, false);
-        b.is_legal(Self::to_cz_move(mv)).then_some(mv)
+        b.is_legal(mv.to_cz()).then_some(mv)
     }
 
     /// Parses a UCI move (`e2e4`, `e7e8q`) and checks it is legal here, filling in the
@@ -552,7 +514,7 @@ impl Board {
     #[inline(always)]
     pub fn make_move(&mut self, mv: Move) {
         debug_assert!(self.is_legal(mv), "illegal move {mv:?} in {}", self.fen());
-        self.push_position(mv, |top| top.play_unchecked(Self::to_cz_move(mv)));
+        self.push_position(mv, |top| top.play_unchecked(mv.to_cz()));
     }
 
     /// Pushes a copy of the current position, lets `play` turn it into the next one,
@@ -571,13 +533,14 @@ impl Board {
         // and `Move`, so writing them bitwise into spare capacity is what `push` would
         // do. The lengths are set last, so a panic in `play` leaves the board as it was.
         unsafe {
+            // The move is stored first, so it need not be kept across `play`'s call.
+            self.moves.as_mut_ptr().add(n - 1).write(mv);
             let states = self.states.as_mut_ptr();
             // Copy the top once, straight into the next slot, as cozy's own copy-make does.
             std::ptr::copy_nonoverlapping(states.add(n - 1), states.add(n), 1);
             let top = &mut *states.add(n);
             play(top);
             self.keys.as_mut_ptr().add(n).write(key_of(top));
-            self.moves.as_mut_ptr().add(n - 1).write(mv);
             self.states.set_len(n + 1);
         }
     }

@@ -10,20 +10,22 @@ use super::{Move, MoveList, PieceType, Square};
 const PROMO_RANKS: u64 = 0xFF00_0000_0000_00FF;
 
 /// What the conversion needs to know about the position, gathered once per generation.
-/// The closure cozy calls for each piece reads it through one reference.
+/// The closure cozy calls for each piece reads it through one reference. Per-piece
+/// facts are tables indexed by cozy's piece, so a piece's moves take no branch on its
+/// kind unless it has special moves.
 struct Generator {
-    ours: u64,
     them: u64,
     /// The en-passant square as a bitboard (empty if none).
     ep: u64,
-    /// Destinations kept for pieces other than pawns, and for pawns (which alone may
-    /// capture onto the empty en-passant square).
-    target: u64,
-    pawn_target: u64,
-    knights: u64,
-    bishops: u64,
-    rooks: u64,
-    queens: u64,
+    /// Per piece: the destinations kept (all, or only captures; pawns alone may capture
+    /// onto the empty en-passant square).
+    targets: [u64; 6],
+    /// Per piece: the destinations that are not one plain move: a pawn's promotions and
+    /// en-passant capture, the king's castlings (cozy's king takes its own rook).
+    specials: [u64; 6],
+    /// The captured-piece code of each square, bit-sliced: bit `i` of the code of
+    /// square `sq` is `victims[i] >> sq & 1`.
+    victims: [u64; 3],
 }
 
 /// Clears `list` and fills it with the legal moves of `b`, or only its captures (en
@@ -33,7 +35,7 @@ pub(super) fn legal_moves_into(b: &cz::Board, list: &mut MoveList, captures_only
     list.clear();
     let generator = Generator::new(b, captures_only);
     b.generate_moves(|pm| {
-        generator.piece_moves(pm, &mut MoveWriter::new(list));
+        generator.piece_moves(pm, list);
         false
     });
 }
@@ -42,6 +44,7 @@ impl Generator {
     #[inline(always)]
     fn new(b: &cz::Board, captures_only: bool) -> Generator {
         let stm = b.side_to_move();
+        let ours = b.colors(stm).0;
         let them = b.colors(!stm).0;
         let ep = match b.en_passant() {
             Some(f) => {
@@ -56,46 +59,52 @@ impl Generator {
         } else {
             (!0, !0)
         };
+        let pieces = |p| b.pieces(p).0;
+        let (pawns, knights, bishops) = (
+            pieces(cz::Piece::Pawn),
+            pieces(cz::Piece::Knight),
+            pieces(cz::Piece::Bishop),
+        );
+        let (rooks, queens) = (pieces(cz::Piece::Rook), pieces(cz::Piece::Queen));
         Generator {
-            ours: b.colors(stm).0,
             them,
             ep,
-            target,
-            pawn_target,
-            knights: b.pieces(cz::Piece::Knight).0,
-            bishops: b.pieces(cz::Piece::Bishop).0,
-            rooks: b.pieces(cz::Piece::Rook).0,
-            queens: b.pieces(cz::Piece::Queen).0,
+            targets: [pawn_target, target, target, target, target, target],
+            specials: [PROMO_RANKS | ep, 0, 0, 0, 0, ours],
+            // Codes: pawn 1, knight 2, bishop 3, rook 4, queen 5 (kings are never taken).
+            victims: [pawns | bishops | queens, knights | bishops, rooks | queens],
         }
     }
 
-    /// `PieceType` index + 1 of the piece on square index `sq` (kings are never
-    /// captured), branch-free: the captured-piece code of a [`Move`].
+    /// `PieceType` index + 1 of the piece on square index `sq`, branch-free: the
+    /// captured-piece code of a [`Move`].
     #[inline(always)]
     fn victim_code(&self, sq: u32) -> u32 {
-        1 + (self.knights >> sq & 1) as u32
-            + 2 * (self.bishops >> sq & 1) as u32
-            + 3 * (self.rooks >> sq & 1) as u32
-            + 4 * (self.queens >> sq & 1) as u32
+        (self.victims[0] >> sq & 1) as u32
+            | ((self.victims[1] >> sq & 1) as u32) << 1
+            | ((self.victims[2] >> sq & 1) as u32) << 2
     }
 
     /// Writes the moves of one piece.
     #[inline(always)]
-    fn piece_moves(&self, pm: cz::PieceMoves, out: &mut MoveWriter<'_>) {
-        let piece = from_cz_piece(pm.piece);
-        let from = Square::from_index(pm.from as u8);
-        let mut to = pm.to.0;
-        if piece == PieceType::Pawn {
-            to &= self.pawn_target;
-            to = self.pawn_specials(from, to, out);
-        } else {
-            to &= self.target;
-            if piece == PieceType::King {
-                to = self.castles(from, to, out);
-            }
+    fn piece_moves(&self, pm: cz::PieceMoves, list: &mut MoveList) {
+        let to = pm.to.0 & self.targets[pm.piece as usize];
+        let special = to & self.specials[pm.piece as usize];
+        if special != 0 {
+            // A tail call: the common path below then calls nothing and keeps all it
+            // needs in scratch registers.
+            return self.special_piece_moves(pm, to, special, list);
         }
-        // The common case, built arithmetically: one base move per piece, then just the
-        // destination and (for captures) the victim code per move.
+        self.plain_moves(pm, to, &mut MoveWriter::new(list));
+    }
+
+    /// Writes the moves to `to` of a piece, none of them special. Built arithmetically:
+    /// one base move per piece, then just the destination and (for captures) the
+    /// victim code per move.
+    #[inline(always)]
+    fn plain_moves(&self, pm: cz::PieceMoves, to: u64, out: &mut MoveWriter<'_>) {
+        let from = Square::from_index(pm.from as u8);
+        let piece = from_cz_piece(pm.piece);
         let base = Move::new(from, from, piece, None, None, false, false).without_destination();
         let mut caps = to & self.them;
         let mut quiets = to & !self.them;
@@ -111,34 +120,41 @@ impl Generator {
         }
     }
 
-    /// Writes a king's castling moves (cozy encodes them as the king taking its own
-    /// rook) and returns its other destinations.
-    #[inline(always)]
-    fn castles(&self, from: Square, to: u64, out: &mut MoveWriter<'_>) -> u64 {
-        let mut castles = to & self.ours;
-        while castles != 0 {
-            let rook = Square::from_index(castles.trailing_zeros() as u8);
-            castles &= castles - 1;
-            let file = if rook.file() > from.file() { 6 } else { 2 };
-            let dest = Square::new(file, from.rank());
-            out.push(Move::new(
-                from,
-                dest,
-                PieceType::King,
-                None,
-                None,
-                false,
-                true,
-            ));
-        }
-        to & !self.ours
+    /// Writes the moves to `to` of a piece with `special` destinations among them: a
+    /// king's castlings (cozy encodes them as the king taking its own rook), a pawn's
+    /// promotions and en-passant capture. Out of line: they are rare, and keeping them
+    /// out keeps the common path short.
+    #[inline(never)]
+    fn special_piece_moves(&self, pm: cz::PieceMoves, to: u64, special: u64, list: &mut MoveList) {
+        let mut out = MoveWriter::new(list);
+        self.special_moves(pm, special, &mut out);
+        self.plain_moves(pm, to ^ special, &mut out);
     }
 
-    /// Writes a pawn's promotions and en-passant capture and returns its other destinations.
+    /// Writes a piece's `special` destinations (see `special_piece_moves`).
     #[inline(always)]
-    fn pawn_specials(&self, from: Square, mut to: u64, out: &mut MoveWriter<'_>) -> u64 {
-        let mut promos = to & PROMO_RANKS;
-        to &= !PROMO_RANKS;
+    fn special_moves(&self, pm: cz::PieceMoves, special: u64, out: &mut MoveWriter<'_>) {
+        let from = Square::from_index(pm.from as u8);
+        if pm.piece == cz::Piece::King {
+            let mut castles = special;
+            while castles != 0 {
+                let rook = Square::from_index(castles.trailing_zeros() as u8);
+                castles &= castles - 1;
+                let file = if rook.file() > from.file() { 6 } else { 2 };
+                let dest = Square::new(file, from.rank());
+                out.push(Move::new(
+                    from,
+                    dest,
+                    PieceType::King,
+                    None,
+                    None,
+                    false,
+                    true,
+                ));
+            }
+            return;
+        }
+        let mut promos = special & PROMO_RANKS;
         while promos != 0 {
             let sq = promos.trailing_zeros();
             promos &= promos - 1;
@@ -165,8 +181,7 @@ impl Generator {
                 ));
             }
         }
-        if to & self.ep != 0 {
-            to &= !self.ep;
+        if special & self.ep != 0 {
             let dest = Square::from_index(self.ep.trailing_zeros() as u8);
             out.push(Move::new(
                 from,
@@ -178,7 +193,6 @@ impl Generator {
                 false,
             ));
         }
-        to
     }
 }
 

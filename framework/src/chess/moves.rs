@@ -4,6 +4,7 @@ use std::fmt;
 use std::mem::MaybeUninit;
 use std::ops::{Deref, DerefMut};
 
+use cozy_chess as cz;
 use thiserror::Error;
 
 use super::{PieceType, Square};
@@ -39,12 +40,62 @@ use super::{PieceType, Square};
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
 pub struct Move(u32);
 
-const TO_SHIFT: u32 = 6;
-const PIECE_SHIFT: u32 = 12;
-const CAPTURED_SHIFT: u32 = 15;
-const PROMO_SHIFT: u32 = 18;
-const EP_BIT: u32 = 1 << 21;
-const CASTLE_BIT: u32 = 1 << 22;
+// A move's three low bytes hold cozy-chess's move fields, each at the byte offset rustc
+// gives it in cozy's `Move`: the origin and destination as square indices, and the
+// promotion as a `PieceType` index (0 for none) in the low bits of its byte. So
+// `Move::to_cz`, which runs on every move a search makes, masks and reinterprets instead
+// of building cozy's move field by field. The kit's own fields fill the rest.
+const FROM_SHIFT: u32 = 8 * std::mem::offset_of!(cz::Move, from) as u32;
+const TO_SHIFT: u32 = 8 * std::mem::offset_of!(cz::Move, to) as u32;
+const PROMO_SHIFT: u32 = 8 * std::mem::offset_of!(cz::Move, promotion) as u32;
+const EP_BIT: u32 = 1 << (PROMO_SHIFT + 3);
+const PIECE_SHIFT: u32 = 24;
+const CAPTURED_SHIFT: u32 = 27;
+/// Castling stores what turns the king's destination into its rook's square (cozy's
+/// destination) by XOR on the file bits: 1 for g -> h, 2 for c -> a; 0 for other moves.
+const CASTLE_SHIFT: u32 = 30;
+const CASTLE_MASK: u32 = 3 << CASTLE_SHIFT;
+/// Every bit a move made by the board can have set.
+const VALID_BITS: u32 = !(3 << (FROM_SHIFT + 6) | 3 << (TO_SHIFT + 6) | 0xF0 << PROMO_SHIFT);
+
+// The three fields take the three low bytes, in some order.
+const _: () = assert!(std::mem::size_of::<cz::Move>() == 3);
+const _: () =
+    assert!(FROM_SHIFT | TO_SHIFT | PROMO_SHIFT == 24 && FROM_SHIFT ^ TO_SHIFT ^ PROMO_SHIFT == 24);
+
+/// The byte rustc stores for each promotion code (a `PieceType` index, 0 for none) in
+/// cozy's move: what [`Move::to_cz`] writes in its promotion byte.
+// SAFETY: `Option<cz::Piece>` is one byte without padding (transmute checks the size),
+// so reading a valid value's byte is sound.
+const CZ_PROMOTION_BYTES: [u8; 8] = unsafe {
+    use std::mem::transmute;
+    let none = transmute::<Option<cz::Piece>, u8>(None);
+    [
+        none,
+        transmute::<Option<cz::Piece>, u8>(Some(cz::Piece::Knight)),
+        transmute::<Option<cz::Piece>, u8>(Some(cz::Piece::Bishop)),
+        transmute::<Option<cz::Piece>, u8>(Some(cz::Piece::Rook)),
+        transmute::<Option<cz::Piece>, u8>(Some(cz::Piece::Queen)),
+        none,
+        none,
+        none,
+    ]
+};
+
+/// The bits of cozy's two squares in a `Move` (and in the word `to_cz` builds).
+const CZ_SQUARE_BITS: u32 = 63 << FROM_SHIFT | 63 << TO_SHIFT;
+
+// `to_cz` writes square indices below 64 as cozy's squares' bytes: each must be the
+// byte of the square with that index. Checked for every index, whatever rustc does.
+const _: () = {
+    let mut i = 0;
+    while i < 64 {
+        // SAFETY: `cz::Square` is one byte without padding (transmute checks the size).
+        let byte = unsafe { std::mem::transmute::<cz::Square, u8>(cz::Square::index_const(i)) };
+        assert!(byte as usize == i);
+        i += 1;
+    }
+};
 
 impl Move {
     /// The null move ("0000"): what [`Board::skip_turn`](super::Board::skip_turn) records,
@@ -73,13 +124,19 @@ impl Move {
             None => 0,
         };
         Move(
-            from.index() as u32
+            (from.index() as u32) << FROM_SHIFT
                 | (to.index() as u32) << TO_SHIFT
                 | (piece as u32) << PIECE_SHIFT
                 | cap << CAPTURED_SHIFT
                 | promo << PROMO_SHIFT
                 | if en_passant { EP_BIT } else { 0 }
-                | if castle { CASTLE_BIT } else { 0 },
+                | if !castle {
+                    0
+                } else if to.index() & 4 != 0 {
+                    1 << CASTLE_SHIFT
+                } else {
+                    2 << CASTLE_SHIFT
+                },
         )
     }
 
@@ -104,6 +161,39 @@ impl Move {
         (self.0 >> PROMO_SHIFT & 7) as usize
     }
 
+    /// The raw bits with the destination replaced by cozy-chess's (castling is the king
+    /// taking its own rook there).
+    #[inline(always)]
+    pub(crate) const fn cz_bits(self) -> u32 {
+        self.0 ^ (self.0 >> (CASTLE_SHIFT - TO_SHIFT) & 3 << TO_SHIFT)
+    }
+
+    /// `true` unless the move castles or promotes: then cozy's move is the origin and
+    /// destination of [`raw`](Self::raw) alone.
+    #[inline(always)]
+    pub(crate) const fn is_plain(self) -> bool {
+        self.0 & (CASTLE_MASK | 7 << PROMO_SHIFT) == 0
+    }
+
+    /// cozy's form of the move. This runs on every move a search makes, so it is a mask
+    /// and an OR for the common move (and a lookup more for castling and promotions):
+    /// the bytes of cozy's move are assembled in a word and reinterpreted.
+    #[inline(always)]
+    pub(crate) fn to_cz(self) -> cz::Move {
+        let word = if self.is_plain() {
+            self.0 & CZ_SQUARE_BITS | (CZ_PROMOTION_BYTES[0] as u32) << PROMO_SHIFT
+        } else {
+            self.cz_bits() & CZ_SQUARE_BITS
+                | (CZ_PROMOTION_BYTES[self.promotion_code()] as u32) << PROMO_SHIFT
+        };
+        let [a, b, c, _] = word.to_le_bytes();
+        // SAFETY: cozy's move is three one-byte fields (checked above) at the byte
+        // offsets the shifts come from. The origin and destination bytes are indices
+        // below 64, each the byte of the square with that index (checked above for all
+        // 64); the promotion byte is one of `CZ_PROMOTION_BYTES`, each a valid value's.
+        unsafe { std::mem::transmute::<[u8; 3], cz::Move>([a, b, c]) }
+    }
+
     /// The packed value, for transposition tables and killer slots.
     /// [`from_raw`](Self::from_raw) restores it.
     #[inline(always)]
@@ -115,13 +205,13 @@ impl Move {
     /// meaningless moves; check them with [`Board::is_legal`](super::Board::is_legal).
     #[inline(always)]
     pub const fn from_raw(raw: u32) -> Move {
-        Move(raw & 0x7F_FFFF)
+        Move(raw & VALID_BITS)
     }
 
     /// The square the piece leaves (the king's square for castling).
     #[inline(always)]
     pub const fn from(self) -> Square {
-        Square::from_index((self.0 & 63) as u8)
+        Square::from_index((self.0 >> FROM_SHIFT & 63) as u8)
     }
 
     /// The square the piece lands on (g1/c1/g8/c8 for castling).
@@ -176,7 +266,7 @@ impl Move {
     /// `true` for castling (either side).
     #[inline(always)]
     pub const fn is_castle(self) -> bool {
-        self.0 & CASTLE_BIT != 0
+        self.0 & CASTLE_MASK != 0
     }
 
     /// `true` for promotions (including capture-promotions).
@@ -450,5 +540,72 @@ impl FromIterator<Move> for MoveList {
         let mut l = MoveList::new();
         l.extend(iter);
         l
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::chess::Board;
+
+    /// `(from, to, promotion)` of a cozy move, comparable and sortable.
+    fn key(m: cz::Move) -> (usize, usize, Option<usize>) {
+        (
+            m.from as usize,
+            m.to as usize,
+            m.promotion.map(|p| p as usize),
+        )
+    }
+
+    /// Every legal move's cozy form is a move cozy itself generates, and the other way
+    /// round: plain moves, captures, castling both ways, en passant and promotions.
+    #[test]
+    fn cozy_form_is_cozys_own_move() {
+        for fen in [
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R b KQkq - 0 1",
+            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+            "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1",
+            "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
+        ] {
+            let board = Board::from_fen(fen).unwrap();
+            let raw: cz::Board = fen.parse().unwrap();
+            let mut theirs = Vec::new();
+            raw.generate_moves(|pm| {
+                theirs.extend(pm.into_iter().map(key));
+                false
+            });
+            let mut ours: Vec<_> = board.legal_moves().iter().map(|m| key(m.to_cz())).collect();
+            theirs.sort_unstable();
+            ours.sort_unstable();
+            assert_eq!(ours, theirs, "{fen}");
+        }
+    }
+
+    /// Whatever a bot hands `from_raw`, the cozy form is a valid cozy move (the
+    /// reinterpretation in `to_cz` relies on it).
+    #[test]
+    fn any_raw_value_has_a_valid_cozy_form() {
+        let mut x: u32 = 0x9E37_79B9;
+        for i in 0..200_000u32 {
+            // A xorshift walk, plus every single-bit and all-ones pattern.
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            let raw = match i {
+                0..32 => 1 << i,
+                32 => u32::MAX,
+                _ => x,
+            };
+            let m = Move::from_raw(raw).to_cz();
+            assert!((m.from as usize) < 64 && (m.to as usize) < 64);
+            assert!(matches!(
+                m.promotion,
+                None | Some(
+                    cz::Piece::Knight | cz::Piece::Bishop | cz::Piece::Rook | cz::Piece::Queen
+                )
+            ));
+        }
     }
 }
