@@ -693,7 +693,8 @@ fn ran_out_of_memory(status: ExitStatus, messages: &str) -> bool {
 }
 
 /// Whether a failed build met the file size limit: a process killed by `SIGXFSZ` (cargo
-/// names the signal for rustc, gcc for the linker), or a write refused with `EFBIG`.
+/// names the signal of a rustc it ran by number, gcc that of the linker in words), or a
+/// write refused with `EFBIG`.
 fn hit_file_limit(status: ExitStatus, messages: &str) -> bool {
     let lower = messages.to_lowercase();
     let said = ["sigxfsz", "file size limit exceeded", "(os error 27)"]
@@ -702,7 +703,11 @@ fn hit_file_limit(status: ExitStatus, messages: &str) -> bool {
     #[cfg(unix)]
     let killed = {
         use std::os::unix::process::ExitStatusExt;
-        status.signal() == Some(libc::SIGXFSZ)
+        let signal = libc::SIGXFSZ;
+        status.signal() == Some(signal)
+            || [format!("(signal: {signal})"), format!("(signal: {signal},")]
+                .iter()
+                .any(|words| messages.contains(words.as_str()))
     };
     #[cfg(not(unix))]
     let killed = {
@@ -1545,6 +1550,7 @@ mod tests {
         fs::remove_dir_all(&dir).unwrap();
     }
 
+    #[cfg(unix)]
     #[test]
     fn disk_failures_name_the_cause_and_the_limit() {
         use std::os::unix::process::ExitStatusExt;
@@ -1558,6 +1564,12 @@ mod tests {
                        file size limit exceeded)"
                 .into(),
         };
+        let rustc_killed_by_number = BuildFailure::Failed {
+            status: exit_101,
+            messages: "process didn't exit successfully: `rustc --crate-name bot_big` \
+                       (signal: 25)"
+                .into(),
+        };
         let linker_killed = BuildFailure::Failed {
             status: exit_101,
             messages: "collect2: fatal error: ld terminated with signal 25 [File size limit \
@@ -1568,6 +1580,7 @@ mod tests {
             BuildFailure::OverDisk(Some(300 * MIB)),
             BuildFailure::OverDisk(None),
             rustc_killed,
+            rustc_killed_by_number,
             linker_killed,
         ] {
             assert!(failure.met_a_bound(), "{failure:?}");
@@ -1594,7 +1607,10 @@ mod tests {
             status: exit_101,
             messages: "error[E0308]: mismatched types".into(),
         };
-        assert!(!compile_error.met_a_bound(), "its state serves the next edit");
+        assert!(
+            !compile_error.met_a_bound(),
+            "its state serves the next edit"
+        );
         assert!(BuildFailure::TimedOut(Duration::from_secs(1)).met_a_bound());
         assert!(
             compile_error
