@@ -39,11 +39,17 @@ fn challenge_in(build_dir: &Path, args: &[&str], env: &[(&str, &str)]) -> (bool,
 /// A build directory holding the compiled framework and nothing of any bot: the kit's
 /// own `target/bots/target` (warmed by building `my_bot`), copied once per test run
 /// with its times and hard links (`cp -a`, so cargo finds it fresh) and bots removed.
+/// At a fixed place in the kit's `target/`, replaced by each run.
 fn seed() -> &'static Path {
     static SEED: OnceLock<PathBuf> = OnceLock::new();
     SEED.get_or_init(|| {
         build("my_bot");
-        let seed = scratch_dir("build-bounds-seed");
+        let seed = kit_root()
+            .join("target")
+            .join("tmp")
+            .join("build-bounds-seed");
+        let _ = std::fs::remove_dir_all(&seed);
+        std::fs::create_dir_all(&seed).unwrap();
         copy_tree(
             &kit_root().join("target").join("bots").join("target"),
             &seed,
@@ -158,6 +164,7 @@ fn a_huge_static_is_stopped_at_the_disk_limit_and_leaves_nothing_behind() {
         .cloned()
         .collect();
     assert_eq!(left, Vec::<PathBuf>::new(), "files the failed build left");
+    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
@@ -195,6 +202,8 @@ fn a_submission_keeps_only_its_engine_and_the_authors_own_build_stays_incrementa
         "the author's build keeps its incremental state: {incremental:?}"
     );
     assert_eq!(named(&dir.join("crates"), "bot_my_bot_").len(), 1);
+    std::fs::remove_dir_all(&dir).unwrap();
+    std::fs::remove_dir_all(&challenge).unwrap();
 }
 
 /// Bytes of every file under `dir` (hard links counted each time: an overestimate).
@@ -243,6 +252,7 @@ fn a_full_build_directory_evicts_old_engines_or_refuses_a_build_it_cannot_fit() 
     assert!(ok, "{stderr}");
     assert!(!old.exists(), "the least recently used engine was evicted");
     assert_eq!(named(&dir.join("bin"), "bot_evil_bot_").len(), 1);
+    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
