@@ -182,10 +182,13 @@ impl Job<'_> {
     /// untrusted one (but its engine).
     fn run(&self, source: &[u8], executable: &Path) -> Result<()> {
         write_crate(&self.crate_dir(), &self.crate_name, self.bot, source)?;
+        let scratch = self.scratch();
+        fs::create_dir_all(&scratch)
+            .with_context(|| format!("cannot create {}", scratch.display()))?;
         eprintln!("building bot `{}` ...", self.bot.name);
         let compiled = self.compile();
         // The compiler's scratch space is never needed after the build.
-        let _ = fs::remove_dir_all(self.scratch());
+        let _ = fs::remove_dir_all(&scratch);
         if let Err(failure) = compiled {
             if self.kind == BuildKind::Untrusted || failure.met_a_bound() {
                 self.forget();
@@ -240,7 +243,6 @@ impl Job<'_> {
             watch: None,
         };
         cargo(&["-p", "framework"], &framework)?;
-        fs::create_dir_all(self.scratch()).map_err(BuildFailure::Spawn)?;
         let watch = Watch {
             dir: self.dir,
             crate_name: &self.crate_name,
