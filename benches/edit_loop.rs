@@ -4,10 +4,12 @@
 //! command that takes a bot does). Each edit changes a piece value, a real code change,
 //! and a comment with a fresh nonce, so the result is never a cache hit.
 //!
-//! Three figures from the same run, interleaved:
+//! Four figures from the same run, interleaved:
 //! - edit: the edited bot rebuilt in its own crate (incremental: only what the edit touched);
 //! - fresh crate: the same source as a bot the cache has never seen (a new crate, compiled
 //!   from nothing but the framework): what every edit cost before bots kept their crate;
+//! - untrusted: the same source as a submission or stored entry is built (a new crate,
+//!   with no incremental state, removed once the engine is copied out);
 //! - cached: the unchanged bot again (the cache lookup; the floor of the loop).
 //!
 //! Run: `cargo bench --bench edit_loop` (optionally `-- ROUNDS`, default 5). It prints the
@@ -18,7 +20,7 @@ use std::path::Path;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use kit::bots::BotFile;
-use kit::engine_build::build;
+use kit::engine_build::{BuildKind, build};
 
 fn bot_at(path: &Path) -> BotFile {
     BotFile {
@@ -35,9 +37,9 @@ fn edited(original: &str, pawn: u32, nonce: u128) -> String {
     format!("{changed}\n// edit {nonce}\n")
 }
 
-fn timed(bot: &BotFile) -> (Duration, bool) {
+fn timed(bot: &BotFile, kind: BuildKind) -> (Duration, bool) {
     let start = Instant::now();
-    let engine = build(bot).expect("the bot builds");
+    let engine = build(bot, kind).expect("the bot builds");
     (start.elapsed(), engine.cached)
 }
 
@@ -64,49 +66,76 @@ fn main() {
     };
     // Warm-up: the framework compiled and the probe's crate built once.
     std::fs::write(&probe, edited(&original, 19, nonce())).expect("write the bot");
-    timed(&bot_at(&probe));
+    timed(&bot_at(&probe), BuildKind::Local);
 
-    let (mut edits, mut fresh, mut cached) = (Vec::new(), Vec::new(), Vec::new());
+    let mut samples = Samples::default();
     for round in 0..rounds {
         let source = edited(&original, 20 + round % 2, nonce());
         std::fs::write(&probe, &source).expect("write the bot");
-        let (time, was_cached) = timed(&bot_at(&probe));
-        assert!(!was_cached, "an edit is never a cache hit");
-        edits.push(time);
-
-        let (time, was_cached) = timed(&bot_at(&probe));
-        assert!(was_cached, "the unchanged bot comes from the cache");
-        cached.push(time);
-
-        let stranger = dir.join(format!("fresh_{}.rs", nonce()));
-        std::fs::write(&stranger, &source).expect("write the bot");
-        let (time, _) = timed(&bot_at(&stranger));
-        fresh.push(time);
-        let _ = std::fs::remove_file(&stranger);
+        samples.round(&probe, &source, nonce);
+        let [edit, fresh, untrusted, cached] = samples.last();
         eprintln!(
-            "round {}: edit {:.2} s, fresh crate {:.2} s, cached {:.1} ms",
+            "round {}: edit {edit:.2} s, fresh crate {fresh:.2} s, untrusted {untrusted:.2} s, \
+             cached {:.1} ms",
             round + 1,
-            edits[edits.len() - 1].as_secs_f64(),
-            fresh[fresh.len() - 1].as_secs_f64(),
-            cached[cached.len() - 1].as_secs_f64() * 1e3
+            cached * 1e3
         );
     }
-    let (edit, fresh, cached) = (median(edits), median(fresh), median(cached));
-    println!(
-        "edit -> rebuilt engine, median of {rounds}: {:.2} s",
-        edit.as_secs_f64()
-    );
-    println!(
-        "same source in a fresh crate (the old loop): {:.2} s",
-        fresh.as_secs_f64()
-    );
-    println!(
-        "cached lookup of the unchanged bot: {:.1} ms",
-        cached.as_secs_f64() * 1e3
-    );
-    println!(
-        "edit / fresh crate = {:.2} ({:.1}x faster)",
-        edit.as_secs_f64() / fresh.as_secs_f64(),
-        fresh.as_secs_f64() / edit.as_secs_f64()
-    );
+    samples.report(rounds);
+}
+
+/// The timings of every round so far.
+#[derive(Default)]
+struct Samples {
+    edits: Vec<Duration>,
+    fresh: Vec<Duration>,
+    untrusted: Vec<Duration>,
+    cached: Vec<Duration>,
+}
+
+impl Samples {
+    /// One round: the probe (just edited to `source`) rebuilt, then again from the
+    /// cache, then the same source as a new local bot and as an untrusted one.
+    fn round(&mut self, probe: &Path, source: &str, nonce: impl Fn() -> u128) {
+        let (time, was_cached) = timed(&bot_at(probe), BuildKind::Local);
+        assert!(!was_cached, "an edit is never a cache hit");
+        self.edits.push(time);
+
+        let (time, was_cached) = timed(&bot_at(probe), BuildKind::Local);
+        assert!(was_cached, "the unchanged bot comes from the cache");
+        self.cached.push(time);
+
+        let dir = probe.parent().expect("the probe is in a folder");
+        for (kind, samples) in [
+            (BuildKind::Local, &mut self.fresh),
+            (BuildKind::Untrusted, &mut self.untrusted),
+        ] {
+            let stranger = dir.join(format!("fresh_{}.rs", nonce()));
+            std::fs::write(&stranger, source).expect("write the bot");
+            samples.push(timed(&bot_at(&stranger), kind).0);
+            let _ = std::fs::remove_file(&stranger);
+        }
+    }
+
+    /// The last round's figures in seconds: edit, fresh crate, untrusted, cached.
+    fn last(&self) -> [f64; 4] {
+        [&self.edits, &self.fresh, &self.untrusted, &self.cached]
+            .map(|samples| samples.last().map_or(0.0, Duration::as_secs_f64))
+    }
+
+    fn report(self, rounds: u32) {
+        let edit = median(self.edits).as_secs_f64();
+        let fresh = median(self.fresh).as_secs_f64();
+        let untrusted = median(self.untrusted).as_secs_f64();
+        let cached = median(self.cached).as_secs_f64();
+        println!("edit -> rebuilt engine, median of {rounds}: {edit:.2} s");
+        println!("same source in a fresh crate (the old loop): {fresh:.2} s");
+        println!("same source built as untrusted (no incremental state): {untrusted:.2} s");
+        println!("cached lookup of the unchanged bot: {:.1} ms", cached * 1e3);
+        println!(
+            "edit / fresh crate = {:.2} ({:.1}x faster)",
+            edit / fresh,
+            fresh / edit
+        );
+    }
 }

@@ -141,5 +141,5 @@ pub fn check(bot: &BotFile, policy: LimitPolicy) -> Result<()> {
 pub fn prepare(spec: &str, policy: LimitPolicy) -> Result<crate::engine_build::Engine> {
     let bot = resolve(spec)?;
     check(&bot, policy)?;
-    crate::engine_build::build(&bot)
+    crate::engine_build::build(&bot, crate::engine_build::BuildKind::Local)
 }

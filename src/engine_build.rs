@@ -18,11 +18,20 @@
 //!
 //! A bot file is untrusted code, and compiling it runs its constant
 //! evaluation and macros: every build is bounded in time
-//! ([`BUILD_TIMEOUT_ENV`], 120 s) and memory ([`BUILD_MEMORY_ENV`], 4 GiB of
-//! address space for cargo and rustc), and killed as a process group past
-//! either, so a bot's build never holds the build lock for longer. The kit's
-//! framework is compiled first in a step of its own (trusted code, with a
-//! longer bound), so the bot's limit is spent on the bot alone.
+//! ([`BUILD_TIMEOUT_ENV`], 120 s), memory ([`BUILD_MEMORY_ENV`], 4 GiB of
+//! address space for cargo and rustc) and disk ([`BUILD_DISK_ENV`], 256 MiB: no
+//! file cargo, rustc or the linker writes may be larger, and the bot's whole build
+//! output, watched while it runs and measured after, may not be either), and killed
+//! as a process group past any of them, so a bot's build never holds the build lock
+//! for longer. An engine executable over [`MAX_ENGINE_BYTES`] is refused. A build
+//! stopped by a disk bound leaves nothing behind. The kit's framework is compiled
+//! first in a step of its own (trusted code, with a longer bound), so the bot's
+//! limits are spent on the bot alone.
+//!
+//! The caller says whose code it is ([`BuildKind`]): the author's own bot is
+//! compiled incrementally in a crate kept for the next edit; someone else's (a
+//! submission, a stored entry) with no incremental state, keeping nothing but the
+//! engine, since incremental state is where a huge `static` lands on disk.
 //!
 //! Finished executables are cached by a hash of the bot's source, its name,
 //! the kit's version and a fingerprint of the framework's sources, so a second
@@ -31,7 +40,10 @@
 //! The build directory stays bounded: after each build the least recently used
 //! engines beyond [`KEEP_ENGINES_ENV`] (64) are removed, except those used in
 //! the last day, and the build state of all but the [`KEPT_CRATES`] most
-//! recently built bots; [`clean`] empties it (`challenge clean`).
+//! recently built bots; then, while the whole directory is larger than
+//! [`BUILD_DIR_LIMIT_ENV`] (4 GiB), the least recently used bot builds and engines
+//! go, and a build that cannot fit even then fails. [`clean`] empties it
+//! (`challenge clean`).
 
 use std::fs::{self, File};
 use std::io::Read;
@@ -100,14 +112,29 @@ fn short_hash(parts: &[&[u8]]) -> String {
         .collect()
 }
 
-/// Builds (or finds in the cache) the engine executable for `bot`.
-/// Cargo's progress and any compile errors go to stderr.
-pub fn build(bot: &BotFile) -> Result<Engine> {
+/// Whose code a build compiles, which decides what build state it may leave behind.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BuildKind {
+    /// The author's own bot file (`challenge build`, `match`, `bench`, `play`, `uci`):
+    /// compiled incrementally in a crate kept for the next edit, so a one-line change
+    /// rebuilds in about a second.
+    Local,
+    /// Someone else's code (`challenge submit`, the server's submissions, the stored
+    /// entries `challenge run` and `challenge worker` build): compiled with no incremental
+    /// state, and its crate's build state is removed once the engine is copied out, so
+    /// the engine is all that stays. A stored version is built once, so incremental
+    /// state would buy nothing, and it is where a bot's huge constants land on disk (an
+    /// 800 MB `static` leaves an 800 MB query cache).
+    Untrusted,
+}
+
+/// Builds (or finds in the cache) the engine executable for `bot`; `kind` says whose
+/// code it is. Cargo's progress and any compile errors go to stderr.
+pub fn build(bot: &BotFile, kind: BuildKind) -> Result<Engine> {
     let limits = BuildLimits::from_env()?;
     let source =
         fs::read(&bot.path).with_context(|| format!("cannot read {}", bot.path.display()))?;
     let key = cache_key(bot, &source);
-    let crate_name = crate_name(bot);
     let dir = build_dir();
     let executable = dir
         .join("bin")
@@ -125,35 +152,173 @@ pub fn build(bot: &BotFile) -> Result<Engine> {
     if let Some(engine) = cached(&executable) {
         return Ok(engine);
     }
-
-    let crate_dir = dir.join("crates").join(&crate_name);
-    write_crate(&crate_dir, &crate_name, bot, &source)?;
-    eprintln!("building bot `{}` ...", bot.name);
-    let compiled = compile_framework(&crate_dir, &dir, &limits)
-        .and_then(|()| compile(&crate_dir, &dir, &[], limits.time, &limits));
-    if let Err(failure) = compiled {
-        bail!("{}", failure.explain(bot, &limits));
-    }
-    let built = dir.join("target").join("release").join(&crate_name);
-    // Copy to a temporary name first so a half-written file is never taken
-    // for a cached engine.
-    let partial = executable.with_extension("partial");
-    fs::copy(&built, &partial)
-        .with_context(|| format!("cannot copy the engine from {}", built.display()))?;
-    fs::rename(&partial, &executable)?;
-    mark_used(&executable);
-    // The cache is bounded after every build; a failure to tidy up is no
-    // reason to fail the build.
-    if let Err(err) = evict(&dir, &executable, &crate_name, keep_engines()?) {
-        eprintln!(
-            "warning: cannot trim the bot cache in {}: {err:#}",
-            dir.display()
-        );
-    }
+    let job = Job {
+        bot,
+        kind,
+        dir: &dir,
+        crate_name: crate_name(bot),
+        limits,
+    };
+    job.run(&source, &executable)?;
     Ok(Engine {
         path: executable,
         cached: false,
     })
+}
+
+/// One build, under the build lock.
+struct Job<'a> {
+    bot: &'a BotFile,
+    kind: BuildKind,
+    /// The build directory ([`build_dir`]).
+    dir: &'a Path,
+    crate_name: String,
+    limits: BuildLimits,
+}
+
+impl Job<'_> {
+    /// Compiles the bot, installs its engine at `executable` and bounds the build
+    /// directory. A build stopped by a bound leaves nothing behind, and neither does an
+    /// untrusted one (but its engine).
+    fn run(&self, source: &[u8], executable: &Path) -> Result<()> {
+        write_crate(&self.crate_dir(), &self.crate_name, self.bot, source)?;
+        let scratch = self.scratch();
+        fs::create_dir_all(&scratch)
+            .with_context(|| format!("cannot create {}", scratch.display()))?;
+        eprintln!("building bot `{}` ...", self.bot.name);
+        let compiled = self.compile();
+        // The compiler's scratch space is never needed after the build.
+        let _ = fs::remove_dir_all(&scratch);
+        if let Err(failure) = compiled {
+            if self.kind == BuildKind::Untrusted || failure.met_a_bound() {
+                self.forget();
+            }
+            bail!("{}", failure.explain(self.bot, &self.limits));
+        }
+        let built = self
+            .dir
+            .join("target")
+            .join("release")
+            .join(&self.crate_name);
+        // Copy to a temporary name first so a half-written file is never taken
+        // for a cached engine.
+        let partial = executable.with_extension("partial");
+        fs::copy(&built, &partial)
+            .with_context(|| format!("cannot copy the engine from {}", built.display()))?;
+        fs::rename(&partial, executable)?;
+        mark_used(executable);
+        match self.kind {
+            BuildKind::Untrusted => self.forget(),
+            BuildKind::Local => {
+                let _ = fs::write(self.crate_dir().join(BUILT_MARK), b"");
+            }
+        }
+        self.trim(executable)
+    }
+
+    fn crate_dir(&self) -> PathBuf {
+        self.dir.join("crates").join(&self.crate_name)
+    }
+
+    /// The temporary directory of the bot's build (`TMPDIR` for cargo, rustc and the
+    /// linker): inside the build directory, so what they write there is measured and
+    /// removed with the rest.
+    fn scratch(&self) -> PathBuf {
+        scratch_dir(self.dir, &self.crate_name)
+    }
+
+    /// Compiles the framework (a no-op once built), then the bot under every bound,
+    /// then checks what the bot's build left on disk.
+    fn compile(&self) -> Result<(), BuildFailure> {
+        let crate_dir = self.crate_dir();
+        let cargo = |extra: &[&str], step: &Step| {
+            let command = cargo_command(&crate_dir, self.dir, extra, self.kind, &self.scratch());
+            run_cargo(command, step, self.limits.memory_mb)
+        };
+        // The kit's framework is trusted and compiled once, in a step of its own so the
+        // bot's bounds are spent on the bot alone; its largest file is about 6 MB.
+        let framework = Step {
+            time: FRAMEWORK_BUILD_LIMIT,
+            file_limit: FRAMEWORK_FILE_LIMIT,
+            watch: None,
+        };
+        cargo(&["-p", "framework"], &framework)?;
+        let watch = Watch {
+            dir: self.dir,
+            crate_name: &self.crate_name,
+            cap: self.limits.disk_bytes(),
+        };
+        let bot = Step {
+            time: self.limits.time,
+            file_limit: self.limits.disk_bytes(),
+            watch: Some(watch),
+        };
+        cargo(&[], &bot)?;
+        // The watch looks a few times a second; this is the last word.
+        let wrote = watch.footprint();
+        if wrote > watch.cap {
+            return Err(BuildFailure::OverDisk(Some(wrote)));
+        }
+        let engine = self
+            .dir
+            .join("target")
+            .join("release")
+            .join(&self.crate_name);
+        let bytes = fs::metadata(&engine).map(|meta| meta.len()).unwrap_or(0);
+        if bytes > MAX_ENGINE_BYTES {
+            return Err(BuildFailure::EngineTooLarge(bytes));
+        }
+        Ok(())
+    }
+
+    /// Removes the bot's generated crate and everything cargo keeps for it. Best effort:
+    /// what cannot be removed now goes at the next eviction or `challenge clean`.
+    fn forget(&self) {
+        if let Err(err) = remove_crate(self.dir, &self.crate_name) {
+            eprintln!(
+                "warning: cannot remove the build of `{}`: {err:#}",
+                self.bot.name
+            );
+        }
+    }
+
+    /// Bounds the build directory after a build: the engine count (a tidy-up, so a
+    /// failure is only a warning), then its size, which may refuse the build.
+    fn trim(&self, executable: &Path) -> Result<()> {
+        let dir = self.dir;
+        if let Err(err) = evict(dir, executable, keep_engines()?) {
+            eprintln!(
+                "warning: cannot trim the bot cache in {}: {err:#}",
+                dir.display()
+            );
+        }
+        let bound = self.limits.dir_bytes();
+        match fit_dir(dir, executable, &self.crate_name, bound) {
+            Ok(Fit::Fits(_)) => Ok(()),
+            Err(err) => {
+                eprintln!(
+                    "warning: cannot bound the bot cache in {}: {err:#}",
+                    dir.display()
+                );
+                Ok(())
+            }
+            Ok(Fit::Overfull { least }) => {
+                let _ = remove_counted(executable);
+                let _ = remove_counted(&use_stamp(executable));
+                self.forget();
+                bail!(
+                    "bot `{}` did not build: the build directory {} would hold {} MiB with \
+                     this bot's engine even after removing every other engine and bot build, \
+                     over its bound of {} MiB (limit {BUILD_DIR_LIMIT_ENV}); raise the bound \
+                     or build elsewhere (CHALLENGE_BUILD_DIR); nothing of this build was kept",
+                    self.bot.name,
+                    dir.display(),
+                    least.div_ceil(MIB),
+                    bound / MIB
+                )
+            }
+        }
+    }
 }
 
 /// The cached engine at `executable`, marked as just used (for eviction), if any.
@@ -306,12 +471,32 @@ fn main_rs(bot: &BotFile) -> String {
 pub const BUILD_TIMEOUT_ENV: &str = "CHALLENGE_BUILD_TIMEOUT";
 /// Names the variable that sets the address space (MiB) cargo and rustc get per build.
 pub const BUILD_MEMORY_ENV: &str = "CHALLENGE_BUILD_MEMORY_MB";
+/// Names the variable that sets how much (MiB) one bot's build may write: its objects,
+/// incremental state, scratch files and engine, and the largest file cargo, rustc or the
+/// linker may write while building it.
+pub const BUILD_DISK_ENV: &str = "CHALLENGE_BUILD_DISK_MB";
+/// Names the variable that bounds (MiB) the whole build directory: the framework, every
+/// cached engine and every kept bot build.
+pub const BUILD_DIR_LIMIT_ENV: &str = "CHALLENGE_BUILD_DIR_MB";
+/// The largest engine executable a build may produce: a reference bot's is about 5 MB,
+/// and anything near this size is a bot carrying a huge table in its binary.
+pub const MAX_ENGINE_BYTES: u64 = 64 * MIB;
 
+const MIB: u64 = 1024 * 1024;
 const DEFAULT_BUILD_SECONDS: u64 = 120;
 const DEFAULT_BUILD_MEMORY_MB: u64 = 4096;
+/// A reference bot's build leaves 15 to 20 MB with its incremental state (and its engine);
+/// an ordinary bot stays far below this, a bot with a huge `static` or `const` does not.
+const DEFAULT_BUILD_DISK_MB: u64 = 256;
+/// The framework (about 40 MB), the default 64 kept engines (about 5 MB each) and 8 kept
+/// bot builds (about 20 MB each) need under 1 GB; this leaves room for bigger bots.
+const DEFAULT_BUILD_DIR_MB: u64 = 4096;
 /// The kit's own framework (trusted code, compiled once per kit version)
 /// may take this long: a cold build on a slow machine takes minutes.
 const FRAMEWORK_BUILD_LIMIT: Duration = Duration::from_secs(15 * 60);
+/// The largest file the framework's own build step may write (its largest is about
+/// 6 MB): a sanity bound that no bot's setting can lower.
+const FRAMEWORK_FILE_LIMIT: u64 = 1024 * MIB;
 /// Compiler messages kept for the error report; a bot whose build prints
 /// more gets the beginning.
 const MAX_MESSAGE_BYTES: usize = 256 * 1024;
@@ -321,14 +506,32 @@ const MAX_MESSAGE_BYTES: usize = 256 * 1024;
 struct BuildLimits {
     time: Duration,
     memory_mb: u64,
+    disk_mb: u64,
+    dir_mb: u64,
 }
 
 impl BuildLimits {
     fn from_env() -> Result<BuildLimits> {
+        BuildLimits::from_vars(|name| std::env::var(name).ok())
+    }
+
+    /// The limits from variables looked up by name (the environment, or a test's table).
+    fn from_vars(var: impl Fn(&str) -> Option<String>) -> Result<BuildLimits> {
+        let number = |name: &str, default| parse_limit(name, var(name).as_deref(), default);
         Ok(BuildLimits {
-            time: Duration::from_secs(env_number(BUILD_TIMEOUT_ENV, DEFAULT_BUILD_SECONDS)?),
-            memory_mb: env_number(BUILD_MEMORY_ENV, DEFAULT_BUILD_MEMORY_MB)?,
+            time: Duration::from_secs(number(BUILD_TIMEOUT_ENV, DEFAULT_BUILD_SECONDS)?),
+            memory_mb: number(BUILD_MEMORY_ENV, DEFAULT_BUILD_MEMORY_MB)?,
+            disk_mb: number(BUILD_DISK_ENV, DEFAULT_BUILD_DISK_MB)?,
+            dir_mb: number(BUILD_DIR_LIMIT_ENV, DEFAULT_BUILD_DIR_MB)?,
         })
+    }
+
+    fn disk_bytes(&self) -> u64 {
+        self.disk_mb.saturating_mul(MIB)
+    }
+
+    fn dir_bytes(&self) -> u64 {
+        self.dir_mb.saturating_mul(MIB)
     }
 
     /// How long a build waits for the build lock: as long as the longest
@@ -376,22 +579,6 @@ fn lock_builds(dir: &Path, limits: &BuildLimits) -> Result<File> {
     }
 }
 
-/// Compiles the framework the generated crate depends on (a no-op when it
-/// is already built), so the bot's own time limit is spent on the bot.
-fn compile_framework(
-    crate_dir: &Path,
-    dir: &Path,
-    limits: &BuildLimits,
-) -> Result<(), BuildFailure> {
-    compile(
-        crate_dir,
-        dir,
-        &["-p", "framework"],
-        FRAMEWORK_BUILD_LIMIT,
-        limits,
-    )
-}
-
 /// Why a build did not produce an engine.
 #[derive(Debug)]
 enum BuildFailure {
@@ -399,6 +586,11 @@ enum BuildFailure {
     Spawn(std::io::Error),
     /// Still compiling when the time limit came; the build was killed.
     TimedOut(Duration),
+    /// The bot's build wrote more than its disk limit: measured (with the bytes seen), or
+    /// a process was stopped by the file size limit.
+    OverDisk(Option<u64>),
+    /// The engine executable is larger than [`MAX_ENGINE_BYTES`].
+    EngineTooLarge(u64),
     /// The compiler failed; `messages` is what it said (bounded).
     Failed {
         status: ExitStatus,
@@ -407,8 +599,33 @@ enum BuildFailure {
 }
 
 impl BuildFailure {
+    /// Whether a bound stopped the build: disk, time or memory. Nothing of such a build
+    /// stays: its state is of no use to the next build (a killed rustc leaves its
+    /// incremental session unfinished) and may be huge. A build that merely does not
+    /// compile keeps its state for the author's next edit.
+    fn met_a_bound(&self) -> bool {
+        match self {
+            BuildFailure::OverDisk(_)
+            | BuildFailure::EngineTooLarge(_)
+            | BuildFailure::TimedOut(_) => true,
+            BuildFailure::Failed { status, messages } => {
+                hit_file_limit(*status, messages) || ran_out_of_memory(*status, messages)
+            }
+            BuildFailure::Spawn(_) => false,
+        }
+    }
+
     fn explain(&self, bot: &BotFile, limits: &BuildLimits) -> String {
         let name = &bot.name;
+        // `seen` says how the bound was met; `said` is what the compiler said, if anything.
+        let disk = |seen: &str, said: &str| {
+            format!(
+                "bot `{name}` did not build: the build wrote more than {} MiB \
+                 (limit {BUILD_DISK_ENV}{seen}); a large static or const array is the usual \
+                 cause; nothing of this build was kept{said}",
+                limits.disk_mb
+            )
+        };
         match self {
             BuildFailure::Spawn(err) => {
                 format!("cannot run cargo to build the bot `{name}`: {err}")
@@ -419,10 +636,26 @@ impl BuildFailure {
                  {BUILD_TIMEOUT_ENV} sets the limit in seconds",
                 limit.as_secs()
             ),
+            BuildFailure::OverDisk(Some(bytes)) => {
+                disk(&format!("; {} MiB seen", bytes.div_ceil(MIB)), "")
+            }
+            BuildFailure::OverDisk(None) => disk("", ""),
+            BuildFailure::EngineTooLarge(bytes) => format!(
+                "bot `{name}` did not build: its engine executable is {} MiB, over the {} MiB \
+                 an engine may take; a large static or const array is the usual cause; \
+                 nothing of this build was kept",
+                bytes.div_ceil(MIB),
+                MAX_ENGINE_BYTES / MIB
+            ),
             BuildFailure::Failed { status, messages } => {
                 // Cargo names the copy by its path inside the generated crate.
                 let messages = messages.replace("src/bot.rs:", &format!("{}:", bot.path.display()));
-                if ran_out_of_memory(*status, &messages) {
+                if hit_file_limit(*status, &messages) {
+                    disk(
+                        ", which bounds each file too",
+                        &format!("\n{}", messages.trim_end()),
+                    )
+                } else if ran_out_of_memory(*status, &messages) {
                     format!(
                         "bot `{name}` did not build: the build ran out of its {} MiB memory limit \
                          (a huge constant or array?); {BUILD_MEMORY_ENV} sets the limit\n{}",
@@ -461,52 +694,127 @@ fn ran_out_of_memory(status: ExitStatus, messages: &str) -> bool {
     said || aborted
 }
 
-/// Runs `cargo build` for the generated crate with the limits applied:
-/// address space for cargo and every rustc it starts, and `time` on the
-/// clock, past which the whole process group is killed.
-fn compile(
+/// Whether a failed build met the file size limit: a process killed by `SIGXFSZ` (cargo
+/// names the signal of a rustc it ran by number, gcc that of the linker in words), or a
+/// write refused with `EFBIG`.
+fn hit_file_limit(status: ExitStatus, messages: &str) -> bool {
+    let lower = messages.to_lowercase();
+    let said = ["sigxfsz", "file size limit exceeded", "(os error 27)"]
+        .iter()
+        .any(|words| lower.contains(words));
+    #[cfg(unix)]
+    let killed = {
+        use std::os::unix::process::ExitStatusExt;
+        let signal = libc::SIGXFSZ;
+        status.signal() == Some(signal)
+            || [format!("(signal: {signal})"), format!("(signal: {signal},")]
+                .iter()
+                .any(|words| messages.contains(words.as_str()))
+    };
+    #[cfg(not(unix))]
+    let killed = {
+        let _ = status;
+        false
+    };
+    said || killed
+}
+
+/// The bounds of one `cargo build` step.
+#[derive(Debug, Clone, Copy)]
+struct Step<'a> {
+    /// The time on the clock, past which the process group is killed.
+    time: Duration,
+    /// The largest file any process of the step may write (`RLIMIT_FSIZE`, bytes).
+    file_limit: u64,
+    /// The bot's build output, measured while the step runs.
+    watch: Option<Watch<'a>>,
+}
+
+/// What one bot's build has on disk, and how much it may have.
+#[derive(Debug, Clone, Copy)]
+struct Watch<'a> {
+    dir: &'a Path,
+    crate_name: &'a str,
+    /// Bytes.
+    cap: u64,
+}
+
+impl Watch<'_> {
+    /// Bytes the bot's build has on disk now (see [`crate_paths`]).
+    fn footprint(&self) -> u64 {
+        let mut usage = Usage::default();
+        for path in crate_paths(self.dir, self.crate_name) {
+            usage.add(&path);
+        }
+        usage.bytes
+    }
+}
+
+/// `cargo build` of the generated crate in `crate_dir`, with the kit's target directory,
+/// `extra` arguments, the incremental setting of `kind` and `scratch` as its `TMPDIR`.
+fn cargo_command(
     crate_dir: &Path,
     dir: &Path,
     extra: &[&str],
-    time: Duration,
-    limits: &BuildLimits,
-) -> Result<(), BuildFailure> {
+    kind: BuildKind,
+    scratch: &Path,
+) -> Command {
     let mut command = Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()));
     command
         .args(["build", "--release", "--quiet", "--manifest-path"])
         .arg(crate_dir.join("Cargo.toml"))
         .args(extra)
         .env("CARGO_TARGET_DIR", dir.join("target"))
+        .env("TMPDIR", scratch)
         .env_remove("RUSTFLAGS")
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::piped());
-    bound(&mut command, limits.memory_mb);
+    match kind {
+        // The manifest's profile decides: incremental for the bot's crate only.
+        BuildKind::Local => command.env_remove("CARGO_INCREMENTAL"),
+        // Overrides the profile for every crate of the build. The framework is never
+        // incremental, so its compiled state serves both kinds of build.
+        BuildKind::Untrusted => command.env("CARGO_INCREMENTAL", "0"),
+    };
+    command
+}
+
+/// Runs one cargo step under its bounds: address space (`memory_mb`) and file size for
+/// cargo and every process it starts, the clock, and the watched disk footprint; past
+/// the clock or the footprint the whole process group is killed.
+fn run_cargo(mut command: Command, step: &Step, memory_mb: u64) -> Result<(), BuildFailure> {
+    bound(&mut command, memory_mb, step.file_limit);
     let mut child = command.spawn().map_err(BuildFailure::Spawn)?;
     let messages = read_bounded(child.stderr.take());
-    let status = wait_or_kill(&mut child, time);
+    let ended = supervise(&mut child, step);
     let messages = messages
         .join()
         .map(|bytes| String::from_utf8_lossy(&bytes).into_owned())
         .unwrap_or_default();
-    match status {
-        None => Err(BuildFailure::TimedOut(time)),
-        Some(status) if status.success() => Ok(()),
-        Some(status) => Err(BuildFailure::Failed { status, messages }),
+    match ended {
+        Ended::TimedOut => Err(BuildFailure::TimedOut(step.time)),
+        Ended::OverDisk(bytes) => Err(BuildFailure::OverDisk(Some(bytes))),
+        Ended::Exited(status) if status.success() => Ok(()),
+        Ended::Exited(status) => Err(BuildFailure::Failed { status, messages }),
     }
 }
 
 /// A process group of its own (so a timeout kills rustc with cargo), an
-/// address-space limit and no core files.
+/// address-space limit, a file size limit and no core files.
 #[cfg(unix)]
-fn bound(command: &mut Command, memory_mb: u64) {
+fn bound(command: &mut Command, memory_mb: u64, file_limit: u64) {
     use std::os::unix::process::CommandExt;
     command.process_group(0);
-    let bytes = memory_mb.saturating_mul(1024 * 1024);
+    let bytes = memory_mb.saturating_mul(MIB);
     // SAFETY: setrlimit is async-signal-safe and touches only this child.
     unsafe {
         command.pre_exec(move || {
-            for (resource, value) in [(libc::RLIMIT_AS, bytes), (libc::RLIMIT_CORE, 0)] {
+            for (resource, value) in [
+                (libc::RLIMIT_AS, bytes),
+                (libc::RLIMIT_FSIZE, file_limit),
+                (libc::RLIMIT_CORE, 0),
+            ] {
                 let limit = libc::rlimit {
                     rlim_cur: value,
                     rlim_max: value,
@@ -538,9 +846,9 @@ fn kill_group(child: &mut Child) {
     let _ = child.kill();
 }
 
-/// Elsewhere only the time limit holds.
+/// Elsewhere only the time limit and the watched footprint hold.
 #[cfg(not(unix))]
-fn bound(_command: &mut Command, _memory_mb: u64) {}
+fn bound(_command: &mut Command, _memory_mb: u64, _file_limit: u64) {}
 
 /// Reads a pipe to its end on a thread, keeping the first [`MAX_MESSAGE_BYTES`].
 fn read_bounded(pipe: Option<impl Read + Send + 'static>) -> JoinHandle<Vec<u8>> {
@@ -557,20 +865,40 @@ fn read_bounded(pipe: Option<impl Read + Send + 'static>) -> JoinHandle<Vec<u8>>
     })
 }
 
-/// The exit status, or `None` after killing the child's process group when
-/// `time` ran out first.
-fn wait_or_kill(child: &mut Child, time: Duration) -> Option<ExitStatus> {
-    let deadline = Instant::now() + time;
-    loop {
+/// How a supervised step ended.
+enum Ended {
+    Exited(ExitStatus),
+    TimedOut,
+    /// Killed with this many bytes of the bot's build on disk.
+    OverDisk(u64),
+}
+
+/// How often the watched footprint is measured (a walk of a few directories).
+const WATCH_EVERY: Duration = Duration::from_millis(200);
+
+/// Waits for the step, killing its process group when the clock runs out or the
+/// watched footprint passes its cap.
+fn supervise(child: &mut Child, step: &Step) -> Ended {
+    let deadline = Instant::now() + step.time;
+    let mut next_look = Instant::now() + WATCH_EVERY;
+    let stop = loop {
         match child.try_wait() {
-            Ok(Some(status)) => return Some(status),
-            Ok(None) if Instant::now() < deadline => std::thread::sleep(Duration::from_millis(50)),
-            _ => break,
+            Ok(Some(status)) => return Ended::Exited(status),
+            Ok(None) if Instant::now() < deadline => {}
+            _ => break Ended::TimedOut,
         }
-    }
+        if let Some(watch) = step.watch.filter(|_| Instant::now() >= next_look) {
+            let bytes = watch.footprint();
+            if bytes > watch.cap {
+                break Ended::OverDisk(bytes);
+            }
+            next_look = Instant::now() + WATCH_EVERY;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    };
     kill_group(child);
     let _ = child.wait();
-    None
+    stop
 }
 
 /// Names the variable that sets how many engines the cache keeps (beyond those used in
@@ -601,13 +929,11 @@ pub struct Freed {
     pub bytes: u64,
 }
 
-/// Bounds the build directory after a build: removes the least recently used engines
-/// beyond `keep` (never one used in the last day, nor the one just built) and the
-/// build state of all but the [`KEPT_CRATES`] most recently built bots.
-fn evict(dir: &Path, just_built: &Path, crate_name: &str, keep: usize) -> Result<Freed> {
+/// Bounds the number of engines and bot builds after a build: removes the least recently
+/// used engines beyond `keep` (never one used in the last day, nor the one just built)
+/// and the build state of all but the [`KEPT_CRATES`] most recently built bots.
+fn evict(dir: &Path, just_built: &Path, keep: usize) -> Result<Freed> {
     let mut freed = Freed::default();
-    let crate_dir = dir.join("crates").join(crate_name);
-    fs::write(crate_dir.join(BUILT_MARK), b"")?;
     let now = SystemTime::now();
     for (index, (path, used)) in by_recent_use(&dir.join("bin"), use_stamp)?
         .into_iter()
@@ -627,6 +953,106 @@ fn evict(dir: &Path, just_built: &Path, crate_name: &str, keep: usize) -> Result
         }
     }
     Ok(freed)
+}
+
+/// Whether the build directory fits its bound after a build.
+#[derive(Debug, PartialEq, Eq)]
+enum Fit {
+    /// It fits, after removing what was freed.
+    Fits(Freed),
+    /// It holds at least this many bytes even with everything evictable gone; nothing
+    /// was removed.
+    Overfull { least: u64 },
+}
+
+/// Something the size bound may remove.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Victim {
+    /// A bot's generated crate and build state, by crate name.
+    Crate(String),
+    /// An engine executable (with its use stamp).
+    Engine(PathBuf),
+}
+
+/// Brings the build directory under `bound` bytes, counting every file in it once (the
+/// framework, engines, bot builds, anything else), by removing what
+/// [`eviction_order`] gives, first things first, until it fits. Never the engine just
+/// built nor the bot's own crate; when even removing everything else would not do,
+/// removes nothing and says so.
+fn fit_dir(dir: &Path, just_built: &Path, crate_name: &str, bound: u64) -> Result<Fit> {
+    let mut total = Usage::of(dir);
+    if total <= bound {
+        return Ok(Fit::Fits(Freed::default()));
+    }
+    let crates = by_recent_use(&dir.join("crates"), |path| path.join(BUILT_MARK))?
+        .into_iter()
+        .filter(|(path, _)| !path.ends_with(crate_name))
+        .collect();
+    let engines = by_recent_use(&dir.join("bin"), use_stamp)?
+        .into_iter()
+        .filter(|(path, _)| path != just_built)
+        .collect();
+    let victims: Vec<(Victim, u64)> = eviction_order(crates, engines, SystemTime::now())
+        .into_iter()
+        .map(|victim| {
+            let bytes = Usage::of_all(&victim_paths(dir, &victim));
+            (victim, bytes)
+        })
+        .collect();
+    let evictable: u64 = victims.iter().map(|(_, bytes)| bytes).sum();
+    if total.saturating_sub(evictable) > bound {
+        return Ok(Fit::Overfull {
+            least: total - evictable,
+        });
+    }
+    let mut freed = Freed::default();
+    for (victim, bytes) in victims {
+        if total <= bound {
+            break;
+        }
+        for path in victim_paths(dir, &victim) {
+            remove_counted(&path)?;
+        }
+        match victim {
+            Victim::Crate(_) => freed.crates += 1,
+            Victim::Engine(_) => freed.engines += 1,
+        }
+        freed.bytes += bytes;
+        total = total.saturating_sub(bytes);
+    }
+    Ok(Fit::Fits(freed))
+}
+
+/// The order in which the size bound removes things, from lists of bot crates and
+/// engines each most recently used first: bot builds first (they only make the next
+/// edit quicker), least recently built first; then engines not used in the last day,
+/// least recently used first; and only then engines in use (a tournament's field), as
+/// a disk that is full helps no tournament.
+fn eviction_order(
+    crates: Vec<(PathBuf, SystemTime)>,
+    engines: Vec<(PathBuf, SystemTime)>,
+    now: SystemTime,
+) -> Vec<Victim> {
+    let recent = |used: &SystemTime| now.duration_since(*used).unwrap_or_default() < RECENT_USE;
+    let (in_use, idle): (Vec<_>, Vec<_>) = engines.into_iter().partition(|(_, used)| recent(used));
+    let crates = crates.into_iter().rev().filter_map(|(path, _)| {
+        let name = path.file_name()?.to_str()?;
+        Some(Victim::Crate(name.to_string()))
+    });
+    let engines = idle
+        .into_iter()
+        .rev()
+        .chain(in_use.into_iter().rev())
+        .map(|(path, _)| Victim::Engine(path));
+    crates.chain(engines).collect()
+}
+
+/// The files and folders that make up a victim.
+fn victim_paths(dir: &Path, victim: &Victim) -> Vec<PathBuf> {
+    match victim {
+        Victim::Crate(name) => crate_paths(dir, name),
+        Victim::Engine(path) => vec![path.clone(), use_stamp(path)],
+    }
 }
 
 /// The entries of `dir`, most recently used first: by the modification time of the
@@ -651,31 +1077,95 @@ fn by_recent_use(
     Ok(entries)
 }
 
-/// Removes a bot's generated crate and everything cargo keeps for it in the shared
-/// target directory; returns the bytes freed.
-fn remove_crate(dir: &Path, crate_name: &str) -> Result<u64> {
-    let mut bytes = remove_counted(&dir.join("crates").join(crate_name))?;
+/// The temporary directory a bot's build is given (see `Job::scratch`).
+fn scratch_dir(dir: &Path, crate_name: &str) -> PathBuf {
+    dir.join("tmp").join(crate_name)
+}
+
+/// Everything one bot's build has in the build directory: its generated crate, its
+/// scratch directory, and what cargo keeps for it in the shared target directory (the
+/// executable and its dep-info, and in `deps/`, `.fingerprint/` and `incremental/`
+/// every entry named after the crate: objects, the linked engine, the incremental
+/// state). Crate names end in a hash and these entries add `-` and cargo's own hash, so
+/// one bot's prefix never matches another's entries.
+fn crate_paths(dir: &Path, crate_name: &str) -> Vec<PathBuf> {
     let release = dir.join("target").join("release");
-    for file in [crate_name.to_string(), format!("{crate_name}.d")] {
-        bytes += remove_counted(&release.join(file))?;
-    }
+    let mut paths = vec![
+        dir.join("crates").join(crate_name),
+        scratch_dir(dir, crate_name),
+        release.join(crate_name),
+        release.join(format!("{crate_name}.d")),
+    ];
     let prefix = format!("{crate_name}-");
     for sub in ["deps", ".fingerprint", "incremental"] {
         let Ok(listing) = fs::read_dir(release.join(sub)) else {
             continue;
         };
-        for entry in listing {
-            let path = entry?.path();
-            if path
-                .file_name()
+        paths.extend(listing.flatten().map(|entry| entry.path()).filter(|path| {
+            path.file_name()
                 .and_then(|n| n.to_str())
                 .is_some_and(|n| n.starts_with(&prefix))
-            {
-                bytes += remove_counted(&path)?;
-            }
-        }
+        }));
+    }
+    paths
+}
+
+/// Removes a bot's generated crate and everything cargo keeps for it in the shared
+/// target directory; returns the bytes freed.
+fn remove_crate(dir: &Path, crate_name: &str) -> Result<u64> {
+    let mut bytes = 0;
+    for path in crate_paths(dir, crate_name) {
+        bytes += remove_counted(&path)?;
     }
     Ok(bytes)
+}
+
+/// Bytes on disk under some paths, each file counted once however many hard links it
+/// has (cargo links the executable in `target/release` to its copy in `deps`).
+#[derive(Debug, Default)]
+struct Usage {
+    bytes: u64,
+    /// (device, inode) of files with more than one link, already counted.
+    linked: std::collections::HashSet<(u64, u64)>,
+}
+
+impl Usage {
+    fn of(path: &Path) -> u64 {
+        Usage::of_all(&[path.to_path_buf()])
+    }
+
+    fn of_all(paths: &[PathBuf]) -> u64 {
+        let mut usage = Usage::default();
+        for path in paths {
+            usage.add(path);
+        }
+        usage.bytes
+    }
+
+    /// Adds a file, or every file under a directory (links not followed).
+    fn add(&mut self, path: &Path) {
+        let Ok(meta) = fs::symlink_metadata(path) else {
+            return;
+        };
+        if meta.is_dir() {
+            for entry in fs::read_dir(path).into_iter().flatten().flatten() {
+                self.add(&entry.path());
+            }
+        } else if self.first_sight(&meta) {
+            self.bytes += meta.len();
+        }
+    }
+
+    #[cfg(unix)]
+    fn first_sight(&mut self, meta: &fs::Metadata) -> bool {
+        use std::os::unix::fs::MetadataExt;
+        meta.nlink() < 2 || self.linked.insert((meta.dev(), meta.ino()))
+    }
+
+    #[cfg(not(unix))]
+    fn first_sight(&mut self, _meta: &fs::Metadata) -> bool {
+        true
+    }
 }
 
 /// Removes a file or a directory tree (nothing if it does not exist); returns its size.
@@ -736,6 +1226,8 @@ pub fn clean(dir: &Path, everything: bool) -> Result<Freed> {
         }
     }
     freed.bytes += remove_orphans(&dir.join("target").join("release"))?;
+    // Scratch directories of builds that were killed before they could tidy up.
+    freed.bytes += remove_counted(&dir.join("tmp"))?;
     if everything {
         freed.bytes += remove_counted(&dir.join("target"))?;
     }
@@ -889,6 +1381,246 @@ mod tests {
         }
     }
 
+    #[test]
+    fn disk_bounds_from_the_environment_have_defaults_and_name_bad_values() {
+        let vars = |pairs: &'static [(&'static str, &'static str)]| {
+            move |name: &str| {
+                pairs
+                    .iter()
+                    .find(|(key, _)| *key == name)
+                    .map(|(_, value)| value.to_string())
+            }
+        };
+        let limits = BuildLimits::from_vars(vars(&[])).unwrap();
+        assert_eq!(limits.disk_bytes(), DEFAULT_BUILD_DISK_MB * MIB);
+        assert_eq!(limits.dir_bytes(), DEFAULT_BUILD_DIR_MB * MIB);
+        let limits = BuildLimits::from_vars(vars(&[
+            (BUILD_DISK_ENV, "16"),
+            (BUILD_DIR_LIMIT_ENV, "100"),
+        ]))
+        .unwrap();
+        assert_eq!(
+            (limits.disk_bytes(), limits.dir_bytes()),
+            (16 * MIB, 100 * MIB)
+        );
+        for (name, bad) in [
+            (BUILD_DISK_ENV, "0"),
+            (BUILD_DISK_ENV, "256M"),
+            (BUILD_DIR_LIMIT_ENV, "-1"),
+            (BUILD_DIR_LIMIT_ENV, "2000000000000"),
+        ] {
+            let table = [(name, bad)];
+            let err = BuildLimits::from_vars(|key| {
+                table
+                    .iter()
+                    .find(|(k, _)| *k == key)
+                    .map(|(_, v)| v.to_string())
+            })
+            .unwrap_err();
+            assert_eq!(
+                err.to_string(),
+                format!("{name}=`{bad}` is not a whole number from 1 to 2^40")
+            );
+        }
+    }
+
+    fn env_of(command: &Command, name: &str) -> Option<Option<String>> {
+        command
+            .get_envs()
+            .find(|(key, _)| *key == name)
+            .map(|(_, value)| value.map(|v| v.to_string_lossy().into_owned()))
+    }
+
+    #[test]
+    fn untrusted_builds_keep_no_incremental_state_and_local_ones_follow_the_manifest() {
+        let (crate_dir, dir, scratch) = (Path::new("/c"), Path::new("/d"), Path::new("/d/tmp/x"));
+        let untrusted = cargo_command(crate_dir, dir, &[], BuildKind::Untrusted, scratch);
+        assert_eq!(
+            env_of(&untrusted, "CARGO_INCREMENTAL"),
+            Some(Some("0".into()))
+        );
+        let local = cargo_command(crate_dir, dir, &[], BuildKind::Local, scratch);
+        // Removed: a user's own CARGO_INCREMENTAL would override the manifest's profile.
+        assert_eq!(env_of(&local, "CARGO_INCREMENTAL"), Some(None));
+        for command in [&untrusted, &local] {
+            assert_eq!(env_of(command, "TMPDIR"), Some(Some("/d/tmp/x".into())));
+            assert_eq!(
+                env_of(command, "CARGO_TARGET_DIR"),
+                Some(Some("/d/target".into()))
+            );
+        }
+    }
+
+    #[test]
+    fn a_bots_footprint_is_its_own_files_each_counted_once() {
+        let dir = fake_build_dir("footprint", &[], &["bot_b_1", "bot_b_10"]);
+        let release = dir.join("target").join("release");
+        // Cargo hard-links the engine in `release/` to its copy in `deps/`.
+        fs::remove_file(release.join("bot_b_1")).unwrap();
+        fs::hard_link(
+            release.join("deps").join("bot_b_1-abcd"),
+            release.join("bot_b_1"),
+        )
+        .unwrap();
+        let scratch = scratch_dir(&dir, "bot_b_1");
+        fs::create_dir_all(&scratch).unwrap();
+        fs::write(scratch.join("ccXYZ.o"), [0u8; 7]).unwrap();
+        let watch = |crate_name| Watch {
+            dir: &dir,
+            crate_name,
+            cap: 0,
+        };
+        // bot.rs 10, deps 30 (linked as release/bot_b_1), incremental 40, scratch 7.
+        assert_eq!(watch("bot_b_1").footprint(), 10 + 30 + 40 + 7);
+        assert_eq!(watch("bot_b_10").footprint(), 10 + 20 + 30 + 40);
+        assert_eq!(watch("bot_never_built").footprint(), 0);
+        assert_eq!(remove_crate(&dir, "bot_b_1").unwrap(), 10 + 2 * 30 + 40 + 7);
+        assert!(!scratch.exists());
+        assert_eq!(
+            watch("bot_b_10").footprint(),
+            100,
+            "the other bot keeps its files"
+        );
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn the_size_bound_takes_bot_builds_then_idle_engines_then_engines_in_use() {
+        let now = SystemTime::now();
+        let ago = |hours: u64| now - Duration::from_secs(hours * 3600);
+        let crates = vec![
+            (PathBuf::from("/d/crates/bot_new"), ago(1)),
+            (PathBuf::from("/d/crates/bot_old"), ago(50)),
+        ];
+        let engines = vec![
+            (PathBuf::from("/d/bin/playing"), ago(0)),
+            (PathBuf::from("/d/bin/this_morning"), ago(5)),
+            (PathBuf::from("/d/bin/last_week"), ago(24 * 7)),
+            (PathBuf::from("/d/bin/last_month"), ago(24 * 30)),
+        ];
+        let engine = |name: &str| Victim::Engine(PathBuf::from("/d/bin").join(name));
+        assert_eq!(
+            eviction_order(crates, engines, now),
+            [
+                Victim::Crate("bot_old".into()),
+                Victim::Crate("bot_new".into()),
+                engine("last_month"),
+                engine("last_week"),
+                engine("this_morning"),
+                engine("playing"),
+            ]
+        );
+    }
+
+    #[test]
+    fn the_build_directory_is_brought_under_its_bound_or_the_build_is_refused() {
+        let engines = [("built", 0), ("today", 0), ("old", 3)];
+        let dir = fake_build_dir("fit", &engines, &["bot_a_1", "bot_b_2", "bot_c_3"]);
+        let just_built = dir.join("bin").join("built");
+        // The framework 1000, three engines of 100, three bot builds of 100.
+        let total = Usage::of(&dir);
+        assert_eq!(total, 1000 + 3 * 100 + 3 * 100);
+        assert_eq!(
+            fit_dir(&dir, &just_built, "bot_a_1", total).unwrap(),
+            Fit::Fits(Freed::default())
+        );
+        // Fitting 1 byte less takes the least recently built other bot (bot_c_3).
+        let freed = Freed {
+            engines: 0,
+            crates: 1,
+            bytes: 100,
+        };
+        let fit = fit_dir(&dir, &just_built, "bot_a_1", total - 1).unwrap();
+        assert_eq!(fit, Fit::Fits(freed));
+        assert_eq!(names(&dir.join("crates")), ["bot_a_1", "bot_b_2"]);
+        // Then the other bot build and the idle engine before the one used today.
+        let fit = fit_dir(&dir, &just_built, "bot_a_1", 1000 + 2 * 100 + 100).unwrap();
+        let freed = Freed {
+            engines: 1,
+            crates: 1,
+            bytes: 200,
+        };
+        assert_eq!(fit, Fit::Fits(freed));
+        assert_eq!(names(&dir.join("bin")), ["built", "today"]);
+        // Never the new engine, its bot's build or the framework: past that, refused,
+        // and nothing else is removed for a build that cannot stay anyway.
+        let least = 1000 + 100 + 100;
+        let fit = fit_dir(&dir, &just_built, "bot_a_1", least - 1).unwrap();
+        assert_eq!(fit, Fit::Overfull { least });
+        assert_eq!(names(&dir.join("bin")), ["built", "today"]);
+        assert_eq!(Usage::of(&dir), least + 100);
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn disk_failures_name_the_cause_and_the_limit() {
+        use std::os::unix::process::ExitStatusExt;
+        let limits = BuildLimits::from_vars(|_| None).unwrap();
+        let bot = bot("big");
+        let exit_101 = ExitStatus::from_raw(101 << 8);
+        let rustc_killed = BuildFailure::Failed {
+            status: exit_101,
+            messages: "error: could not compile `bot_big` (bin \"bot_big\")\nCaused by:\n  \
+                       process didn't exit successfully: `rustc ...` (signal: 25, SIGXFSZ: \
+                       file size limit exceeded)"
+                .into(),
+        };
+        let rustc_killed_by_number = BuildFailure::Failed {
+            status: exit_101,
+            messages: "process didn't exit successfully: `rustc --crate-name bot_big` \
+                       (signal: 25)"
+                .into(),
+        };
+        let linker_killed = BuildFailure::Failed {
+            status: exit_101,
+            messages: "collect2: fatal error: ld terminated with signal 25 [File size limit \
+                       exceeded]"
+                .into(),
+        };
+        for failure in [
+            BuildFailure::OverDisk(Some(300 * MIB)),
+            BuildFailure::OverDisk(None),
+            rustc_killed,
+            rustc_killed_by_number,
+            linker_killed,
+        ] {
+            assert!(failure.met_a_bound(), "{failure:?}");
+            let text = failure.explain(&bot, &limits);
+            assert!(
+                text.starts_with("bot `big` did not build: the build wrote more than 256 MiB"),
+                "{text}"
+            );
+            assert!(text.contains("(limit CHALLENGE_BUILD_DISK_MB"), "{text}");
+            assert!(
+                text.contains(
+                    "); a large static or const array is the usual cause; \
+                     nothing of this build was kept"
+                ),
+                "{text}"
+            );
+        }
+        let text = BuildFailure::EngineTooLarge(100 * MIB).explain(&bot, &limits);
+        assert!(
+            text.contains("its engine executable is 100 MiB, over the 64 MiB an engine may take"),
+            "{text}"
+        );
+        let compile_error = BuildFailure::Failed {
+            status: exit_101,
+            messages: "error[E0308]: mismatched types".into(),
+        };
+        assert!(
+            !compile_error.met_a_bound(),
+            "its state serves the next edit"
+        );
+        assert!(BuildFailure::TimedOut(Duration::from_secs(1)).met_a_bound());
+        assert!(
+            compile_error
+                .explain(&bot, &limits)
+                .starts_with("bot `big` does not compile")
+        );
+    }
+
     /// A fresh directory laid out as a build directory: engines in `bin/` used
     /// `days_ago`, bot crates with their cargo state, and the compiled framework.
     fn fake_build_dir(test: &str, engines: &[(&str, u64)], crates: &[&str]) -> PathBuf {
@@ -972,7 +1704,8 @@ mod tests {
         // Built long ago, but used from the cache just now: its stamp says so.
         mark_used(&dir.join("bin").join("reused"));
         let just_built = dir.join("bin").join("built");
-        let freed = evict(&dir, &just_built, "bot_b_0", 2).unwrap();
+        fs::write(dir.join("crates").join("bot_b_0").join(BUILT_MARK), b"").unwrap();
+        let freed = evict(&dir, &just_built, 2).unwrap();
         // Kept: the two most recent, everything used today, and the one just built.
         assert_eq!(names(&dir.join("bin")), ["built", "new", "reused", "today"]);
         assert_eq!(freed.engines, 3);

@@ -61,8 +61,8 @@ pub struct MatchOptions {
 pub fn bot_player(spec: &str, policy: LimitPolicy, tc: TimeControl) -> Result<Player> {
     let bot = bots::resolve(spec)?;
     bots::check(&bot, policy)?;
-    let engine =
-        engine_build::build(&bot).with_context(|| format!("cannot build bot `{}`", bot.name))?;
+    let engine = engine_build::build(&bot, engine_build::BuildKind::Local)
+        .with_context(|| format!("cannot build bot `{}`", bot.name))?;
     Ok(Player::new(EngineConfig::new(bot.name, engine.path), tc))
 }
 

@@ -53,7 +53,7 @@ pub fn play(args: PlayOptions) -> Result<()> {
     let spec = args.bot.clone().unwrap_or_else(default_opponent);
     let bot = bots::resolve(&spec)?;
     bots::check(&bot, args.policy)?;
-    let built = engine_build::build(&bot)?;
+    let built = engine_build::build(&bot, engine_build::BuildKind::Local)?;
     let mut engine = Engine::start(
         &EngineConfig::new(bot.name.clone(), &built.path),
         Duration::from_secs(10),

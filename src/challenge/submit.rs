@@ -181,7 +181,7 @@ fn accept(
     let shown = args.file.display().to_string();
     let source = checked.source;
     let bot = materialize(work_dir, args.name, &source)?;
-    let engine = engine_build::build(&bot).map_err(|err| {
+    let engine = engine_build::build(&bot, engine_build::BuildKind::Untrusted).map_err(|err| {
         let text = format!("{err:#}").replace(&bot.path.display().to_string(), &shown);
         anyhow::anyhow!("refused: {shown} does not build:\n{text}")
     })?;

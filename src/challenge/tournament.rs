@@ -465,7 +465,7 @@ impl Field {
                     .with_context(|| format!("entry {entry} has no stored version"))?;
                 let source = store.source(version.id)?;
                 let bot = materialize(work_dir, &version.name, &source)?;
-                let engine = engine_build::build(&bot).with_context(|| {
+                let engine = engine_build::build(&bot, engine_build::BuildKind::Untrusted).with_context(|| {
                     format!(
                         "cannot build `{}` v{} for the tournament (it built when submitted: check the toolchain, then run again)",
                         version.name, version.number

@@ -405,7 +405,7 @@ impl<'a> GameThread<'a> {
 fn build_version(store: &PostgresStore, work_dir: &Path, version: &Version) -> Result<PathBuf> {
     let source = store.source(version.id)?;
     let bot = materialize(work_dir, &version.name, &source)?;
-    let engine = engine_build::build(&bot).with_context(|| {
+    let engine = engine_build::build(&bot, engine_build::BuildKind::Untrusted).with_context(|| {
         format!(
             "cannot build `{}` v{} on this machine (it built when submitted: check this machine's Rust toolchain)",
             version.name, version.number
