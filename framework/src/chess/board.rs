@@ -379,6 +379,20 @@ impl Board {
         movegen::legal_moves_into(self.inner(), list, captures_only);
     }
 
+    /// Clears `list` and fills it with the legal moves of the side to move's `piece`s that
+    /// land on `to` (a king's castling moves always come along: cozy-chess encodes them as
+    /// the king taking its own rook, so they cannot be masked by destination). Reading SAN
+    /// needs only these moves, not the whole list.
+    pub(crate) fn legal_moves_of_to(&self, piece: PieceType, to: Square, list: &mut MoveList) {
+        let from = self.pieces(piece, self.side_to_move()).0;
+        let to = if piece == PieceType::King {
+            !0
+        } else {
+            1u64 << to.index()
+        };
+        movegen::legal_moves_for(self.inner(), from, to, list);
+    }
+
     /// All legal moves in a heap-allocated `Vec`, for code that wants to own or store them.
     pub fn legal_moves_vec(&self) -> Vec<Move> {
         self.legal_moves().to_vec()

@@ -19,7 +19,7 @@
 
 use thiserror::Error;
 
-use crate::chess::{Board, Move, PieceType, Square};
+use crate::chess::{Board, Move, MoveList, PieceType, Square};
 
 /// Why a SAN string could not be turned into a move.
 ///
@@ -483,4 +483,59 @@ pub fn parse_san(board: &Board, text: &str) -> Result<Move, SanError> {
             candidates: several.iter().map(|&m| to_san(board, m)).collect(),
         }),
     }
+}
+
+/// [`parse_san`] for bulk reading: the same move, found by generating only the moves of the
+/// named piece to the named square into `list` (a buffer the caller reuses), where
+/// `parse_san` lists every legal move. Anything but a clean match (an error, an ambiguity)
+/// is left to `parse_san`, so errors read exactly as it words them.
+pub(crate) fn resolve_san(
+    board: &Board,
+    text: &str,
+    list: &mut MoveList,
+) -> Result<Move, SanError> {
+    match parse_pattern(text) {
+        Ok(Pattern::Normal {
+            piece,
+            from_file,
+            from_rank,
+            capture,
+            to,
+            promotion,
+        }) => {
+            board.legal_moves_of_to(piece, to, list);
+            // The filters of `parse_san`, in one pass.
+            let mut found = None;
+            let mut count = 0;
+            for &m in list.iter() {
+                if m.to() == to
+                    && (piece != PieceType::Pawn
+                        || from_file.is_some()
+                        || m.from().file() == to.file())
+                    && from_file.is_none_or(|f| m.from().file() == f)
+                    && from_rank.is_none_or(|r| m.from().rank() == r)
+                    && m.promotion() == promotion
+                {
+                    count += 1;
+                    found = Some(m);
+                }
+            }
+            if let (1, Some(mv)) = (count, found)
+                && (!capture || mv.is_capture())
+            {
+                return Ok(mv);
+            }
+        }
+        Ok(Pattern::Castle { long }) => {
+            board.legal_moves_of_to(PieceType::King, Square::new(0, 0), list);
+            if let Some(&mv) = list
+                .iter()
+                .find(|m| m.is_castle() && (m.to().file() < m.from().file()) == long)
+            {
+                return Ok(mv);
+            }
+        }
+        Err(_) => {}
+    }
+    parse_san(board, text)
 }
