@@ -220,7 +220,7 @@ fn reads_in_parallel_what_it_reads_in_one_piece() {
     let cut = middle + text[middle..].find("\n[").unwrap() + 1;
     text.insert_str(cut, "{ a comment over the cut\n");
     let close = cut + text[cut..].find("\n\n").unwrap();
-    text.insert_str(close, "}");
+    text.insert(close, '}');
     parallel_same_as_sequential(&text);
 }
 

@@ -45,7 +45,7 @@ pub(super) fn legal_moves_for(b: &cz::Board, from: u64, to: u64, list: &mut Move
     list.clear();
     let generator = Generator::new(b, false);
     b.generate_moves_for(cz::BitBoard(from), |mut pm| {
-        pm.to = pm.to & cz::BitBoard(to);
+        pm.to &= cz::BitBoard(to);
         if !pm.to.is_empty() {
             generator.piece_moves(pm, &mut MoveWriter::new(list));
         }
