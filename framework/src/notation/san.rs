@@ -218,6 +218,15 @@ enum Pattern {
 /// Strips the decorations real files put after a move: check and mate signs, `!`/`?`
 /// annotations, and the `e.p.` / `ep` marker some sources add to en-passant captures.
 fn strip_suffixes(text: &str) -> &str {
+    // Most moves end in a rank digit or a promotion piece and carry nothing to strip.
+    if text
+        .as_bytes()
+        .last()
+        .is_some_and(|&b| b.is_ascii_digit() || matches!(b, b'Q' | b'R' | b'B' | b'N' | b'O'))
+        && !text.starts_with(char::is_whitespace)
+    {
+        return text;
+    }
     let mut s = text.trim();
     loop {
         let before = s.len();
@@ -503,7 +512,7 @@ pub(crate) fn resolve_san(
             to,
             promotion,
         }) => {
-            board.legal_moves_of_to(piece, to, list);
+            board.legal_moves_to(piece, to, promotion, list);
             // The filters of `parse_san`, in one pass.
             let mut found = None;
             let mut count = 0;
@@ -527,15 +536,87 @@ pub(crate) fn resolve_san(
             }
         }
         Ok(Pattern::Castle { long }) => {
-            board.legal_moves_of_to(PieceType::King, Square::new(0, 0), list);
-            if let Some(&mv) = list
-                .iter()
-                .find(|m| m.is_castle() && (m.to().file() < m.from().file()) == long)
-            {
+            let king = board.king_square(board.side_to_move());
+            let to = Square::new(if long { 2 } else { 6 }, king.rank());
+            board.legal_moves_to(PieceType::King, to, None, list);
+            if let Some(&mv) = list.iter().find(|m| m.is_castle() && m.to() == to) {
                 return Ok(mv);
             }
         }
         Err(_) => {}
     }
     parse_san(board, text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `resolve_san` must read every text exactly as `parse_san` does: the moves of each
+    /// position in canonical SAN and looser forms, and every piece to every square (legal
+    /// or not, ambiguous or not), errors included, over random games with castling, en
+    /// passant and promotions.
+    #[test]
+    fn resolve_san_reads_as_parse_san() {
+        let starts = [
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+            "4k3/8/8/8/8/2Q5/8/2Q3K1 w - - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+        ];
+        let mut state = 7u64;
+        let mut list = MoveList::new();
+        for fen in starts {
+            for _ in 0..3 {
+                let mut board = Board::from_fen(fen).unwrap();
+                for _ in 0..120 {
+                    let legal = board.legal_moves();
+                    if legal.is_empty() {
+                        break;
+                    }
+                    for text in texts(&board) {
+                        assert_eq!(
+                            resolve_san(&board, &text, &mut list),
+                            parse_san(&board, &text),
+                            "{text} in {}",
+                            board.fen()
+                        );
+                    }
+                    state = state
+                        .wrapping_mul(6_364_136_223_846_793_005)
+                        .wrapping_add(1);
+                    board.make_move(legal[(state >> 33) as usize % legal.len()]);
+                }
+            }
+        }
+    }
+
+    /// Texts to read in `board`: each legal move in SAN, without its `x`, with its whole
+    /// origin square and as `0-0`; then every piece letter to every square, and promotions.
+    fn texts(board: &Board) -> Vec<String> {
+        let mut out = Vec::new();
+        for mv in board.legal_moves() {
+            let san = to_san(board, mv);
+            out.push(san.replace('x', ""));
+            out.push(san.replace("O-O", "0-0"));
+            if mv.piece() != PieceType::Pawn && !mv.is_castle() {
+                out.push(format!("{}{}{}", letter(mv.piece()), mv.from(), mv.to()));
+            }
+            out.push(san);
+        }
+        for sq in 0..64u8 {
+            let to = Square::from_index(sq);
+            for piece in ["", "N", "B", "R", "Q", "K"] {
+                out.push(format!("{piece}{to}"));
+                out.push(format!("{piece}x{to}"));
+            }
+            for file in 'a'..='h' {
+                out.push(format!("{file}x{to}"));
+                out.push(format!("{file}x{to}=Q"));
+            }
+            out.push(format!("{to}=N"));
+        }
+        out
+    }
 }

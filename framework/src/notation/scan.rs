@@ -285,6 +285,16 @@ impl<'a> Lexer<'a> {
         {
             return Ok(Some(Token::San(word)));
         }
+        // Move numbers next (`12.`, `12...`, `12.e4`): digits, then dots.
+        let digits = bytes.iter().take_while(|b| b.is_ascii_digit()).count();
+        if digits > 0 && bytes.get(digits) == Some(&b'.') {
+            let san = word[digits..].trim_start_matches('.');
+            if !san.is_empty() {
+                let token = Token::San(san);
+                self.queued = Some(Spanned { token, line });
+            }
+            return Ok(Some(Token::MoveNumber));
+        }
         if let Some(result) = GameResult::from_token(word) {
             return Ok(Some(Token::Result(result)));
         }
@@ -297,20 +307,8 @@ impl<'a> Lexer<'a> {
         if word == "e.p." {
             return Ok(None);
         }
-        let digits = bytes.iter().take_while(|b| b.is_ascii_digit()).count();
-        if digits > 0 {
-            let after = &word[digits..];
-            if after.is_empty() {
-                return Ok(Some(Token::MoveNumber));
-            }
-            if after.starts_with('.') {
-                let san = after.trim_start_matches('.');
-                if !san.is_empty() {
-                    let token = Token::San(san);
-                    self.queued = Some(Spanned { token, line });
-                }
-                return Ok(Some(Token::MoveNumber));
-            }
+        if digits > 0 && digits == word.len() {
+            return Ok(Some(Token::MoveNumber));
         }
         if !(bytes[0].is_ascii_alphanumeric() || bytes[0] == b'-') {
             let message = format!("unexpected `{word}` in movetext");
