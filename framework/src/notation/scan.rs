@@ -203,11 +203,22 @@ impl<'a> Lexer<'a> {
                     let message = format!("unexpected `{}` in movetext", b as char);
                     Err(Self::error(line, message, false))
                 }
-                _ => match self.symbol(line) {
-                    Ok(Some(token)) => Ok(token),
-                    Ok(None) => continue,
-                    Err(e) => Err(e),
-                },
+                _ => {
+                    // Moves and move numbers, most of the tokens, return straight from here:
+                    // wrapping them through the general path's results costs more than
+                    // reading them.
+                    let end = self.symbol_end();
+                    let word = &self.text[self.pos..end];
+                    self.pos = end;
+                    if let Some(token) = self.plain_symbol(word, line) {
+                        return Some(Ok(Spanned { token, line }));
+                    }
+                    match self.symbol(word, line) {
+                        Ok(Some(token)) => Ok(token),
+                        Ok(None) => continue,
+                        Err(e) => Err(e),
+                    }
+                }
             };
             return Some(token.map(|token| Spanned { token, line }));
         }
@@ -271,21 +282,17 @@ impl<'a> Lexer<'a> {
         end
     }
 
-    /// A run of symbol characters: a move, a move number, a result or an annotation.
-    fn symbol(&mut self, line: usize) -> Result<Option<Token<'a>>, LexError> {
-        let end = self.symbol_end();
-        let word = &self.text[self.pos..end];
-        self.pos = end;
+    /// A move (none is a result or a number) or a move number (`12.`, `12...`, `12.e4`:
+    /// digits, then dots); `None` for any other symbol.
+    fn plain_symbol(&mut self, word: &'a str, line: usize) -> Option<Token<'a>> {
         let bytes = word.as_bytes();
-        // Moves first: they are most of the tokens, and none is a result or a number.
         if matches!(
             bytes[0],
             b'a'..=b'h' | b'N' | b'B' | b'R' | b'Q' | b'K' | b'O'
         ) && word != "e.p."
         {
-            return Ok(Some(Token::San(word)));
+            return Some(Token::San(word));
         }
-        // Move numbers next (`12.`, `12...`, `12.e4`): digits, then dots.
         let digits = bytes.iter().take_while(|b| b.is_ascii_digit()).count();
         if digits > 0 && bytes.get(digits) == Some(&b'.') {
             let san = word[digits..].trim_start_matches('.');
@@ -293,8 +300,16 @@ impl<'a> Lexer<'a> {
                 let token = Token::San(san);
                 self.queued = Some(Spanned { token, line });
             }
-            return Ok(Some(Token::MoveNumber));
+            return Some(Token::MoveNumber);
         }
+        None
+    }
+
+    /// Any other run of symbol characters: a result, a bare move number, an annotation,
+    /// or something that has no place in movetext.
+    fn symbol(&mut self, word: &'a str, line: usize) -> Result<Option<Token<'a>>, LexError> {
+        let bytes = word.as_bytes();
+        let digits = bytes.iter().take_while(|b| b.is_ascii_digit()).count();
         if let Some(result) = GameResult::from_token(word) {
             return Ok(Some(Token::Result(result)));
         }
@@ -372,15 +387,15 @@ impl<'a> Lexer<'a> {
     /// (position unspecified) if the line does not follow that form.
     fn strict_tag_value(&mut self) -> Option<Cow<'a, str>> {
         let start = self.pos;
-        let bytes = self.bytes();
-        let mut end = start;
-        loop {
-            match *bytes.get(end)? {
-                b'"' => break,
-                b'\n' => return None,
-                b'\\' => return self.escaped_tag_value(start),
-                _ => end += 1,
-            }
+        // The closing quote by `memchr`, then the value checked for escapes and line ends
+        // the same way: long names cost two vector scans, not a loop per byte.
+        let end = start + self.text[start..].find('"')?;
+        let value = &self.bytes()[start..end];
+        if value.contains(&b'\\') {
+            return self.escaped_tag_value(start);
+        }
+        if value.contains(&b'\n') {
+            return None;
         }
         self.pos = end + 1;
         self.close_tag()
