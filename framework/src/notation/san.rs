@@ -542,15 +542,22 @@ pub fn parse_san(board: &Board, text: &str) -> Result<Move, SanError> {
     }
 }
 
-/// [`parse_san`] for bulk reading: the same move, found by generating only the moves of the
-/// named piece to the named square into `list` (a buffer the caller reuses), where
-/// `parse_san` lists every legal move. Anything but a clean match (an error, an ambiguity)
-/// is left to `parse_san`, so errors read exactly as it words them.
+/// [`parse_san`] for bulk reading: the same move, found by looking only at the moves of
+/// the named piece to the named square (see `Board::legal_moves_to`), with `list` a
+/// buffer the caller reuses. Anything but a clean match (an error, an ambiguity) is left
+/// to `parse_san`, so errors read exactly as it words them.
 pub(crate) fn resolve_san(
     board: &Board,
     text: &str,
     list: &mut MoveList,
 ) -> Result<Move, SanError> {
+    find_san(board, text, list).map_or_else(|| parse_san(board, text), Ok)
+}
+
+/// The move `text` denotes when exactly one legal move matches it cleanly; `None` for
+/// anything that needs explaining (which [`parse_san`] does). No error is built here, so
+/// the common case moves no error values around.
+pub(crate) fn find_san(board: &Board, text: &str, list: &mut MoveList) -> Option<Move> {
     let pattern = match plain_pattern(text) {
         Some(pattern) => Ok(pattern),
         None => parse_pattern(text),
@@ -584,7 +591,7 @@ pub(crate) fn resolve_san(
             if let (1, Some(mv)) = (count, found)
                 && (!capture || mv.is_capture())
             {
-                return Ok(mv);
+                return Some(mv);
             }
         }
         Ok(Pattern::Castle { long }) => {
@@ -592,12 +599,12 @@ pub(crate) fn resolve_san(
             let to = Square::new(if long { 2 } else { 6 }, king.rank());
             board.legal_moves_to(PieceType::King, to, None, list);
             if let Some(&mv) = list.iter().find(|m| m.is_castle() && m.to() == to) {
-                return Ok(mv);
+                return Some(mv);
             }
         }
         Err(_) => {}
     }
-    parse_san(board, text)
+    None
 }
 
 #[cfg(test)]

@@ -37,7 +37,7 @@
 use std::borrow::Cow;
 
 use super::pgn::{GameResult, PgnError};
-use super::san::{SanError, parse_san, resolve_san, to_san};
+use super::san::{SanError, find_san, parse_san, resolve_san, to_san};
 use crate::chess::{Board, Color, Move, MoveList};
 
 /// Byte classes of the lexer's table: whitespace, a delimiter that ends a symbol, and
@@ -737,7 +737,12 @@ impl<'a> PgnScanner<'a> {
 
     /// Reads and plays one SAN move of the main line.
     fn play(&mut self, game: &mut ScannedGame<'a>, state: &mut GameState, text: &str, line: usize) {
-        let found = match resolve_san(&self.board, text, &mut self.list) {
+        if let Some(mv) = find_san(&self.board, text, &mut self.list) {
+            self.board.make_move(mv);
+            game.moves.push(mv);
+            return;
+        }
+        let found = match parse_san(&self.board, text) {
             Err(SanError::Ambiguous { candidates, .. }) if self.options.resolve_ambiguous => {
                 self.settle(game, text, line, candidates)
             }
