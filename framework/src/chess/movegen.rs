@@ -38,21 +38,6 @@ pub(super) fn legal_moves_into(b: &cz::Board, list: &mut MoveList, captures_only
     });
 }
 
-/// Clears `list` and fills it with the legal moves of the pieces on `from` that land on
-/// `to`: what reading one SAN move needs, a handful of moves instead of all of them.
-#[inline]
-pub(super) fn legal_moves_for(b: &cz::Board, from: u64, to: u64, list: &mut MoveList) {
-    list.clear();
-    let generator = Generator::new(b, false);
-    b.generate_moves_for(cz::BitBoard(from), |mut pm| {
-        pm.to &= cz::BitBoard(to);
-        if !pm.to.is_empty() {
-            generator.piece_moves(pm, &mut MoveWriter::new(list));
-        }
-        false
-    });
-}
-
 impl Generator {
     #[inline(always)]
     fn new(b: &cz::Board, captures_only: bool) -> Generator {
