@@ -171,6 +171,23 @@ fn files_without_games_are_an_error() {
         .output()
         .unwrap();
     assert!(text(&missing).contains("cannot read the PGN file /nonexistent/x.pgn"));
+    // A file that is not UTF-8 (Latin-1 `é`) is refused whole, as before.
+    let latin1 = tmp.path().join("latin1.pgn");
+    std::fs::write(
+        &latin1,
+        b"[White \"Ren\xe9\"]\n[Black \"B\"]\n\n1. e4 1-0\n",
+    )
+    .unwrap();
+    let refused = command()
+        .args(["ratings", latin1.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(!refused.status.success());
+    assert!(
+        text(&refused).contains("cannot read the PGN file") && text(&refused).contains("utf-8"),
+        "{}",
+        text(&refused)
+    );
 }
 
 /// `white` vs `black` with the given numbers of White wins, draws and Black wins.

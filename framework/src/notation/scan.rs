@@ -445,6 +445,16 @@ impl<'a> Lexer<'a> {
 }
 
 /// What to do with each game's movetext.
+///
+/// ```
+/// use framework::notation::scan::{PgnScanner, ScanOptions, ScannedGame};
+///
+/// // Only tags and results: the illegal `Ke3` goes unseen.
+/// let results_only = ScanOptions { replay: false, ..ScanOptions::default() };
+/// let mut game = ScannedGame::default();
+/// PgnScanner::new("1. e4 e5 2. Ke3 1-0", results_only).next_into(&mut game);
+/// assert!(game.error.is_none() && game.moves.is_empty());
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ScanOptions {
     /// Replay and check every move (else only tags, results and the movetext's
@@ -553,6 +563,19 @@ struct GameState {
 
 /// Reads the games of a text one by one into a [`ScannedGame`] (see the module
 /// documentation).
+///
+/// ```
+/// use framework::notation::scan::{PgnScanner, ScanOptions, ScannedGame};
+///
+/// let text = "[White \"A\"]\n1. e4 e5 1-0\n[White \"B\"]\n1. d4 0-1\n";
+/// let mut scanner = PgnScanner::new(text, ScanOptions::default());
+/// let mut game = ScannedGame::default(); // one buffer for every game
+/// let mut whites = Vec::new();
+/// while scanner.next_into(&mut game) {
+///     whites.push((game.number, game.tag("White").unwrap().to_string(), game.moves.len()));
+/// }
+/// assert_eq!(whites, [(1, "A".to_string(), 2), (2, "B".to_string(), 1)]);
+/// ```
 #[derive(Debug)]
 pub struct PgnScanner<'a> {
     lexer: Lexer<'a>,
