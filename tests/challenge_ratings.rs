@@ -73,7 +73,8 @@ fn three_to_one_without_draws_is_log10_3_apart_and_broken_games_are_skipped() {
     text_.push_str("[White \"A\"]\n[Black \"B\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Ke3 1-0\n\n");
     text_.push_str(&game("A", "B", "*"));
     let file = tmp.write("ab.pgn", &text_);
-    let (table, stderr) = ratings(&[file.to_str().unwrap(), "--prior", "0"]);
+    // `--strict`: the game whose moves cannot be read is skipped, as before.
+    let (table, stderr) = ratings(&[file.to_str().unwrap(), "--prior", "0", "--strict"]);
     let x = 400.0 * 3f64.log10();
     let (a, a_int) = elo(&table, "A");
     let (b, b_int) = elo(&table, "B");
@@ -95,7 +96,14 @@ fn three_to_one_without_draws_is_log10_3_apart_and_broken_games_are_skipped() {
     );
     assert!(stderr.contains("game 6 skipped: no result"), "{stderr}");
 
-    let (anchored, _) = ratings(&[file.to_str().unwrap(), "--prior", "0", "--anchor", "B"]);
+    let (anchored, _) = ratings(&[
+        file.to_str().unwrap(),
+        "--prior",
+        "0",
+        "--anchor",
+        "B",
+        "--strict",
+    ]);
     assert!(elo(&anchored, "B").0.abs() < 1e-9);
     assert!((elo(&anchored, "A").0 - x).abs() < 1e-3);
 }
@@ -163,6 +171,23 @@ fn files_without_games_are_an_error() {
         .output()
         .unwrap();
     assert!(text(&missing).contains("cannot read the PGN file /nonexistent/x.pgn"));
+    // A file that is not UTF-8 (Latin-1 `é`) is refused whole, as before.
+    let latin1 = tmp.path().join("latin1.pgn");
+    std::fs::write(
+        &latin1,
+        b"[White \"Ren\xe9\"]\n[Black \"B\"]\n\n1. e4 1-0\n",
+    )
+    .unwrap();
+    let refused = command()
+        .args(["ratings", latin1.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(!refused.status.success());
+    assert!(
+        text(&refused).contains("cannot read the PGN file") && text(&refused).contains("utf-8"),
+        "{}",
+        text(&refused)
+    );
 }
 
 /// `white` vs `black` with the given numbers of White wins, draws and Black wins.
@@ -321,7 +346,7 @@ fn real_world_tags_are_read_skips_are_counted_and_long_names_are_cut() {
     pgn.push_str(&game("A", "B", "*"));
     let file = tmp.write("t.pgn", &pgn);
 
-    let (table, stderr) = ratings(&[file.to_str().unwrap()]);
+    let (table, stderr) = ratings(&[file.to_str().unwrap(), "--strict"]);
     assert_eq!(table["games"], 7);
     assert_eq!(table["skipped"], 2);
     assert!(elo(&table, quoted).0.is_finite(), "{table}");
@@ -332,7 +357,7 @@ fn real_world_tags_are_read_skips_are_counted_and_long_names_are_cut() {
     );
 
     let output = command()
-        .args(["ratings", file.to_str().unwrap()])
+        .args(["ratings", file.to_str().unwrap(), "--strict"])
         .output()
         .unwrap();
     assert!(output.status.success(), "{}", text(&output));
@@ -352,4 +377,100 @@ fn real_world_tags_are_read_skips_are_counted_and_long_names_are_cut() {
         .output()
         .unwrap();
     assert!(String::from_utf8(csv.stdout).unwrap().contains(&long));
+}
+
+#[test]
+fn a_game_whose_moves_cannot_be_read_counts_by_its_result() {
+    let tmp = TempDir::new("ratings-unread");
+    let mut pgn = games("A", "B", 1, 0, 1);
+    // Game 3: an illegal move, a result; game 4: a broken game without a result;
+    // game 5: an unclosed comment to the end of the file, White's name missing.
+    pgn.push_str("[White \"A\"]\n[Black \"B\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Ke3 1-0\n\n");
+    pgn.push_str("[White \"A\"]\n[Black \"B\"]\n\n1. e4 e5 2. Ke3 *\n\n");
+    pgn.push_str("[Black \"B\"]\n[Result \"0-1\"]\n\n1. e4 {open\n");
+    let file = tmp.write("u.pgn", &pgn);
+    let (table, stderr) = ratings(&[file.to_str().unwrap(), "--prior", "0"]);
+    assert_eq!(table["games"], 3, "{table}");
+    assert_eq!(
+        (table["skipped"].as_u64(), table["unread"].as_u64()),
+        (Some(2), Some(1))
+    );
+    // A won two of three: 400 log10(2) apart.
+    let x = 400.0 * 2f64.log10();
+    assert!(
+        (elo(&table, "A").0 - elo(&table, "B").0 - x).abs() < 1e-3,
+        "{table}"
+    );
+    assert!(
+        stderr.contains(
+            "u.pgn:19: game 3 (A - B) rated by its result 1-0 alone, its moves unread: illegal SAN `Ke3`"
+        ) && stderr.contains("(at 2. Ke3)"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("u.pgn:24: game 4 skipped: illegal SAN `Ke3`"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("u.pgn:29: game 5 skipped: a `{` comment is never closed"),
+        "{stderr}"
+    );
+
+    let output = command()
+        .args(["ratings", file.to_str().unwrap()])
+        .output()
+        .unwrap();
+    let out = String::from_utf8(output.stdout).unwrap();
+    assert!(
+        out.contains("3 games rated (2 skipped, 1 by their result alone: see the messages above)"),
+        "{out}"
+    );
+
+    let (strict, _) = ratings(&[file.to_str().unwrap(), "--prior", "0", "--strict"]);
+    assert_eq!(
+        (strict["games"].as_u64(), strict["skipped"].as_u64()),
+        (Some(2), Some(3))
+    );
+
+    // `--results-only` does not replay the moves: the illegal move goes unseen.
+    let (fast, stderr) = ratings(&[file.to_str().unwrap(), "--prior", "0", "--results-only"]);
+    assert_eq!(
+        (fast["games"].as_u64(), fast["unread"].as_u64()),
+        (Some(3), Some(0))
+    );
+    assert!(!stderr.contains("Ke3"), "{stderr}");
+    assert!(stderr.contains("game 5 skipped: a `{` comment"), "{stderr}");
+}
+
+/// The C# challenge's writer wrote `Qca1` with queens on c1 and c3 that can both reach
+/// a1; only the c3 queen's move lets White play `Qh6` (from c1) next.
+const AMBIGUOUS: &str = "[White \"C\"]\n[Black \"D\"]\n[Result \"1-0\"]\n[SetUp \"1\"]\n\
+[FEN \"4k3/8/8/8/8/2Q5/8/2Q3K1 w - - 0 1\"]\n\n1. Qca1 Kd7 2. Qh6 Ke8 3. Qh5+ 1-0\n\n";
+
+#[test]
+fn ambiguous_san_that_the_rest_of_the_game_settles_is_read_with_a_warning() {
+    let tmp = TempDir::new("ratings-ambiguous");
+    let pgn = format!("{}{AMBIGUOUS}", games("C", "D", 1, 1, 1));
+    let file = tmp.write("amb.pgn", &pgn);
+    let (table, stderr) = ratings(&[file.to_str().unwrap()]);
+    assert_eq!(
+        (table["games"].as_u64(), table["unread"].as_u64()),
+        (Some(4), Some(0))
+    );
+    assert!(
+        stderr.contains(
+            "amb.pgn:28: game 4 (C - D): warning: ambiguous SAN `1. Qca1` read as Q3a1, the only one of Q1a1, Q3a1 that keeps the rest of the game legal"
+        ),
+        "{stderr}"
+    );
+    // `--strict` reads it as before: skipped, ambiguous.
+    let (strict, stderr) = ratings(&[file.to_str().unwrap(), "--strict"]);
+    assert_eq!(
+        (strict["games"].as_u64(), strict["skipped"].as_u64()),
+        (Some(3), Some(1))
+    );
+    assert!(
+        stderr.contains("game 4 skipped: ambiguous SAN `Qca1`"),
+        "{stderr}"
+    );
 }

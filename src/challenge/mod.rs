@@ -12,6 +12,7 @@
 //! - [`worker`]: `challenge worker`, playing a PostgreSQL store's tournament from any
 //!   machine.
 
+pub mod pgn_facts;
 pub mod ratings;
 pub mod report;
 pub mod standings;

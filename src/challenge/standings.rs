@@ -3,9 +3,9 @@
 use std::collections::HashMap;
 
 use anyhow::{Context, Result, bail};
-use framework::notation::pgn::{GameResult, PgnError, PgnGame};
 use serde::Serialize;
 
+pub use super::pgn_facts::{PgnFacts, PgnReadMode};
 pub use super::ratings::RatingChoice;
 use super::ratings::{Model, Outcome, fit};
 use super::store::{Store, VersionId};
@@ -106,6 +106,9 @@ pub struct Table {
     pub iterations: usize,
     /// Games read but not rated (broken, or without a result).
     pub skipped: usize,
+    /// Games rated by their result whose moves could not be read (`challenge ratings`
+    /// without `--strict`).
+    pub unread: usize,
 }
 
 /// A fault's column in the table.
@@ -230,6 +233,7 @@ pub fn build_table(
         offset: options.offset,
         iterations: fitted.iterations,
         skipped: 0,
+        unread: 0,
     })
 }
 
@@ -389,9 +393,11 @@ pub fn render_text(table: &Table) -> String {
 
 /// The lines under the table: games, skipped games, and how the ratings were computed.
 fn summary(table: &Table) -> String {
-    let skipped = match table.skipped {
-        0 => String::new(),
-        n => format!(" ({n} skipped: see the messages above)"),
+    let skipped = match (table.skipped, table.unread) {
+        (0, 0) => String::new(),
+        (n, 0) => format!(" ({n} skipped: see the messages above)"),
+        (0, u) => format!(" ({u} by their result alone: see the messages above)"),
+        (n, u) => format!(" ({n} skipped, {u} by their result alone: see the messages above)"),
     };
     let centre = match &table.anchor {
         Some(a) => format!("anchored at `{a}` = {}", table.offset),
@@ -450,86 +456,6 @@ pub fn render_csv(table: &Table) -> String {
         ));
     }
     out
-}
-
-/// Players and games read from PGN, and the games skipped (each reported on stderr
-/// with its file, line and number).
-#[derive(Debug, Default)]
-pub struct PgnFacts {
-    /// Everyone named by a `White` or `Black` tag of a rated game.
-    pub players: Vec<PlayerInfo>,
-    /// The rated games.
-    pub games: Vec<GameFact>,
-    /// Games read but not rated.
-    pub skipped: usize,
-    index: HashMap<String, usize>,
-}
-
-impl PgnFacts {
-    fn player(&mut self, name: &str) -> usize {
-        if let Some(&i) = self.index.get(name) {
-            return i;
-        }
-        self.players.push(PlayerInfo {
-            name: name.to_string(),
-            entry: name.to_string(),
-            ..PlayerInfo::default()
-        });
-        self.index.insert(name.to_string(), self.players.len() - 1);
-        self.players.len() - 1
-    }
-
-    /// Adds the games of one file, read one at a time so a large file is never held
-    /// in memory (neither its text nor its replayed games).
-    pub fn read(&mut self, file: &str, games: impl Iterator<Item = Result<PgnGame, PgnError>>) {
-        for (number, game) in (1..).zip(games) {
-            match game {
-                Ok(game) => self.add(file, number, &game),
-                Err(err) => {
-                    self.skipped += 1;
-                    eprintln!(
-                        "{file}:{}: game {} skipped: {}{}",
-                        err.line,
-                        err.game_number,
-                        err.message,
-                        err.move_text
-                            .as_deref()
-                            .map(|m| format!(" (at {m})"))
-                            .unwrap_or_default()
-                    );
-                }
-            }
-        }
-    }
-
-    fn add(&mut self, file: &str, number: usize, game: &PgnGame) {
-        let score = match game.result {
-            GameResult::WhiteWins => 1.0,
-            GameResult::BlackWins => 0.0,
-            GameResult::Draw => 0.5,
-            GameResult::Unknown => {
-                self.skipped += 1;
-                eprintln!("{file}: game {number} skipped: no result (`*`)");
-                return;
-            }
-        };
-        let white = self.player(game.tag("White").unwrap_or("?"));
-        let black = self.player(game.tag("Black").unwrap_or("?"));
-        let termination = Termination::from_pgn(game);
-        // In a PGN file the side that misbehaved is the side that lost.
-        let faulty = termination.and_then(FaultKind::of).and(match game.result {
-            GameResult::WhiteWins => Some(black),
-            GameResult::BlackWins => Some(white),
-            _ => None,
-        });
-        self.games.push(GameFact {
-            white,
-            black,
-            score,
-            termination,
-            faulty,
-        });
-    }
 }
 
 /// The store's standings table.

@@ -3,8 +3,7 @@
 use std::path::PathBuf;
 
 use anyhow::{Context, Result, bail};
-use framework::notation::pgn::PgnStream;
-use kit::challenge::standings::{PgnFacts, build_table};
+use kit::challenge::standings::{PgnFacts, PgnReadMode, build_table};
 
 use super::args::RatingArgs;
 use super::standings::print_table;
@@ -21,24 +20,33 @@ pub struct Args {
     /// Print CSV instead of a table.
     #[arg(long)]
     csv: bool,
+    /// Skip a game whose moves cannot be read (ambiguous SAN included) instead of rating
+    /// it by its result.
+    #[arg(long)]
+    strict: bool,
+    /// Read only the tags and results: the moves are not replayed nor checked (faster).
+    #[arg(long)]
+    results_only: bool,
     #[command(flatten)]
     rating: RatingArgs,
 }
 
-/// Reads the files one game at a time, rates their finished games and prints the table
-/// (with the count of skipped games, each also reported on stderr with its place).
+/// Reads the files (each whole, on all cores), rates their finished games and prints
+/// the table, with the count of games skipped or rated by their result alone, each also
+/// reported on stderr with its place.
 pub fn run(args: &Args) -> Result<()> {
+    let mode = PgnReadMode {
+        strict: args.strict,
+        results_only: args.results_only,
+    };
     let mut facts = PgnFacts::default();
     for path in &args.files {
-        let file = std::fs::File::open(path)
-            .with_context(|| format!("cannot read the PGN file {}", path.display()))?;
-        let mut stream = PgnStream::new(std::io::BufReader::new(file));
-        facts.read(&path.display().to_string(), &mut stream);
-        if let Some(error) = stream.io_error() {
-            bail!("cannot read the PGN file {}: {error}", path.display());
-        }
+        let cannot = || format!("cannot read the PGN file {}", path.display());
+        let bytes = std::fs::read(path).with_context(cannot)?;
+        let text = String::from_utf8(bytes).with_context(cannot)?;
+        facts.read_text(&path.display().to_string(), &text, mode);
     }
-    let skipped = facts.skipped;
+    let (skipped, unread) = (facts.skipped, facts.unread);
     if facts.games.is_empty() {
         let names: Vec<String> = args.files.iter().map(|p| p.display().to_string()).collect();
         bail!(
@@ -48,5 +56,6 @@ pub fn run(args: &Args) -> Result<()> {
     }
     let mut table = build_table(facts.players, &facts.games, &args.rating.choice())?;
     table.skipped = skipped;
+    table.unread = unread;
     print_table(&table, args.json, args.csv)
 }

@@ -10,7 +10,7 @@ use super::fen::{self, FenError};
 use super::movegen::{self, from_cz_piece};
 use super::{
     Bitboard, Color, DrawReason, Move, MoveError, MoveList, Outcome, Piece, PieceType, Square,
-    bishop_attacks, king_attacks, knight_attacks, pawn_attacks, rook_attacks,
+    bishop_attacks, king_attacks, knight_attacks, pawn_attacks, queen_attacks, rook_attacks,
 };
 
 /// Zobrist keys for the en-passant file. cozy hashes the en-passant file after every
@@ -350,6 +350,41 @@ impl Board {
     #[inline]
     pub fn legal_moves_into(&self, list: &mut MoveList, captures_only: bool) {
         movegen::legal_moves_into(self.inner(), list, captures_only);
+    }
+
+    /// Clears `list` and fills it with the legal moves of the side to move's `piece`s to
+    /// `to` (promoting to `promotion`): what reading one SAN move needs. Instead of
+    /// generating every move, the squares a piece could come from are found by looking
+    /// from `to` (a knight on `x` reaches `to` if a knight on `to` reaches `x`; a pawn
+    /// comes from one of six squares behind; a castling king from its own square), and
+    /// each is checked alone. A king move given king-takes-rook is read as castling (see
+    /// `build_move`), so the caller matches the destination too.
+    pub(crate) fn legal_moves_to(
+        &self,
+        piece: PieceType,
+        to: Square,
+        promotion: Option<PieceType>,
+        list: &mut MoveList,
+    ) {
+        let stm = self.side_to_move();
+        let ours = self.pieces(piece, stm);
+        let occupied = self.occupied();
+        let origins = match piece {
+            // A king reaches `to` from next door, or castles there from the e-file.
+            PieceType::King if matches!(to.file(), 2 | 6) => king_attacks(to) | ours,
+            PieceType::King => king_attacks(to),
+            PieceType::Knight => knight_attacks(to),
+            PieceType::Bishop => bishop_attacks(to, occupied),
+            PieceType::Rook => rook_attacks(to, occupied),
+            PieceType::Queen => queen_attacks(to, occupied),
+            PieceType::Pawn => Bitboard(pawn_origins(to, stm)),
+        };
+        list.clear();
+        for from in Bitboard(origins.0 & ours.0) {
+            if let Some(mv) = self.build_move(from, to, promotion) {
+                list.push(mv);
+            }
+        }
     }
 
     /// All legal moves in a heap-allocated `Vec`, for code that wants to own or store them.
@@ -988,4 +1023,20 @@ impl Board {
     pub fn fullmove_number(&self) -> u32 {
         self.ply_count() / 2 + 1
     }
+}
+
+/// The squares a pawn of `color` could reach `to` from: one or two ranks behind it, on its
+/// file or the next ones (a superset: each candidate is checked by the board).
+fn pawn_origins(to: Square, color: Color) -> u64 {
+    let (file, rank) = (i32::from(to.file()), i32::from(to.rank()));
+    let step = if color == Color::White { -1 } else { 1 };
+    let mut mask = 0u64;
+    for r in [rank + step, rank + 2 * step] {
+        for f in file - 1..=file + 1 {
+            if (0..8).contains(&r) && (0..8).contains(&f) {
+                mask |= 1 << (r * 8 + f);
+            }
+        }
+    }
+    mask
 }

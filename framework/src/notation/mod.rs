@@ -1,4 +1,5 @@
-//! Chess notation: Standard Algebraic Notation ([`san`]) and Portable Game Notation ([`pgn`]).
+//! Chess notation: Standard Algebraic Notation ([`san`]) and Portable Game Notation ([`pgn`],
+//! and [`scan`] for reading large PGN files fast).
 //!
 //! Bots never need this module (it is deliberately not in the prelude); the tools around them do:
 //! opening suites, game records, match logs.
@@ -17,6 +18,7 @@
 
 pub mod pgn;
 pub mod san;
+pub mod scan;
 
 pub use pgn::{
     GameResult, PgnError, PgnGame, PgnReadResult, PgnReader, pgn_date, read_games, write_game,

@@ -19,7 +19,7 @@
 
 use thiserror::Error;
 
-use crate::chess::{Board, Move, PieceType, Square};
+use crate::chess::{Board, Move, MoveList, PieceType, Square};
 
 /// Why a SAN string could not be turned into a move.
 ///
@@ -218,6 +218,15 @@ enum Pattern {
 /// Strips the decorations real files put after a move: check and mate signs, `!`/`?`
 /// annotations, and the `e.p.` / `ep` marker some sources add to en-passant captures.
 fn strip_suffixes(text: &str) -> &str {
+    // Most moves end in a rank digit or a promotion piece and carry nothing to strip.
+    if text
+        .as_bytes()
+        .last()
+        .is_some_and(|&b| b.is_ascii_digit() || matches!(b, b'Q' | b'R' | b'B' | b'N' | b'O'))
+        && !text.starts_with(char::is_whitespace)
+    {
+        return text;
+    }
     let mut s = text.trim();
     loop {
         let before = s.len();
@@ -355,6 +364,54 @@ fn parse_pattern(san: &str) -> Result<Pattern, SanError> {
     })
 }
 
+/// The pattern of SAN as writers write it (`Nf3`, `exd5`, `R1e2`, `e8=Q+`), read in one
+/// pass without building an error; `None` for anything else, which [`parse_pattern`]
+/// reads (or explains). Where both read a text, they agree.
+fn plain_pattern(text: &str) -> Option<Pattern> {
+    let bytes = text.as_bytes();
+    let bytes = match bytes {
+        [rest @ .., b'+' | b'#'] => rest,
+        _ => bytes,
+    };
+    let (piece, rest) = match bytes.first()? {
+        b'N' => (PieceType::Knight, &bytes[1..]),
+        b'B' => (PieceType::Bishop, &bytes[1..]),
+        b'R' => (PieceType::Rook, &bytes[1..]),
+        b'Q' => (PieceType::Queen, &bytes[1..]),
+        b'K' => (PieceType::King, &bytes[1..]),
+        b'a'..=b'h' => (PieceType::Pawn, bytes),
+        _ => return None,
+    };
+    let (rest, promotion) = match rest {
+        [head @ .., b'=', p] if piece == PieceType::Pawn => (head, Some(promotion_piece(*p)?)),
+        _ => (rest, None),
+    };
+    let [head @ .., f @ b'a'..=b'h', r @ b'1'..=b'8'] = rest else {
+        return None;
+    };
+    let (head, capture) = match head {
+        [h @ .., b'x'] => (h, true),
+        _ => (head, false),
+    };
+    let (from_file, from_rank) = match head {
+        [] => (None, None),
+        [c @ b'a'..=b'h'] => (Some(c - b'a'), None),
+        [c @ b'1'..=b'8'] if piece != PieceType::Pawn => (None, Some(c - b'1')),
+        [c @ b'a'..=b'h', d @ b'1'..=b'8'] if piece != PieceType::Pawn => {
+            (Some(c - b'a'), Some(d - b'1'))
+        }
+        _ => return None,
+    };
+    Some(Pattern::Normal {
+        piece,
+        from_file,
+        from_rank,
+        capture,
+        to: Square::new(f - b'a', r - b'1'),
+        promotion,
+    })
+}
+
 fn promotion_piece(c: u8) -> Option<PieceType> {
     match c.to_ascii_uppercase() {
         b'Q' => Some(PieceType::Queen),
@@ -482,5 +539,161 @@ pub fn parse_san(board: &Board, text: &str) -> Result<Move, SanError> {
             san: text.to_string(),
             candidates: several.iter().map(|&m| to_san(board, m)).collect(),
         }),
+    }
+}
+
+/// [`parse_san`] for bulk reading: the same move, found by looking only at the moves of
+/// the named piece to the named square (see `Board::legal_moves_to`), with `list` a
+/// buffer the caller reuses. Anything but a clean match (an error, an ambiguity) is left
+/// to `parse_san`, so errors read exactly as it words them.
+pub(crate) fn resolve_san(
+    board: &Board,
+    text: &str,
+    list: &mut MoveList,
+) -> Result<Move, SanError> {
+    find_san(board, text, list).map_or_else(|| parse_san(board, text), Ok)
+}
+
+/// The move `text` denotes when exactly one legal move matches it cleanly; `None` for
+/// anything that needs explaining (which [`parse_san`] does). No error is built here, so
+/// the common case moves no error values around.
+pub(crate) fn find_san(board: &Board, text: &str, list: &mut MoveList) -> Option<Move> {
+    let pattern = match plain_pattern(text) {
+        Some(pattern) => Ok(pattern),
+        None => parse_pattern(text),
+    };
+    match pattern {
+        Ok(Pattern::Normal {
+            piece,
+            from_file,
+            from_rank,
+            capture,
+            to,
+            promotion,
+        }) => {
+            board.legal_moves_to(piece, to, promotion, list);
+            // The filters of `parse_san`, in one pass.
+            let mut found = None;
+            let mut count = 0;
+            for &m in list.iter() {
+                if m.to() == to
+                    && (piece != PieceType::Pawn
+                        || from_file.is_some()
+                        || m.from().file() == to.file())
+                    && from_file.is_none_or(|f| m.from().file() == f)
+                    && from_rank.is_none_or(|r| m.from().rank() == r)
+                    && m.promotion() == promotion
+                {
+                    count += 1;
+                    found = Some(m);
+                }
+            }
+            if let (1, Some(mv)) = (count, found)
+                && (!capture || mv.is_capture())
+            {
+                return Some(mv);
+            }
+        }
+        Ok(Pattern::Castle { long }) => {
+            let king = board.king_square(board.side_to_move());
+            let to = Square::new(if long { 2 } else { 6 }, king.rank());
+            board.legal_moves_to(PieceType::King, to, None, list);
+            if let Some(&mv) = list.iter().find(|m| m.is_castle() && m.to() == to) {
+                return Some(mv);
+            }
+        }
+        Err(_) => {}
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `resolve_san` must read every text exactly as `parse_san` does: the moves of each
+    /// position in canonical SAN and looser forms, and every piece to every square (legal
+    /// or not, ambiguous or not), errors included, over random games with castling, en
+    /// passant and promotions.
+    #[test]
+    fn resolve_san_reads_as_parse_san() {
+        let starts = [
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+            "4k3/8/8/8/8/2Q5/8/2Q3K1 w - - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+        ];
+        let mut state = 7u64;
+        let mut list = MoveList::new();
+        for fen in starts {
+            for _ in 0..3 {
+                let mut board = Board::from_fen(fen).unwrap();
+                for _ in 0..120 {
+                    let legal = board.legal_moves();
+                    if legal.is_empty() {
+                        break;
+                    }
+                    for text in texts(&board) {
+                        assert_eq!(
+                            resolve_san(&board, &text, &mut list),
+                            parse_san(&board, &text),
+                            "{text} in {}",
+                            board.fen()
+                        );
+                    }
+                    state = state
+                        .wrapping_mul(6_364_136_223_846_793_005)
+                        .wrapping_add(1);
+                    board.make_move(legal[(state >> 33) as usize % legal.len()]);
+                }
+            }
+        }
+    }
+
+    /// Where the short path reads a text, it reads what the full grammar reads.
+    #[test]
+    fn the_plain_pattern_agrees_with_the_full_grammar() {
+        let board = Board::from_fen("4k3/1P6/8/8/8/8/8/4K3 w - - 0 1").unwrap();
+        let mut read = 0;
+        let odd = [
+            "e8=Q+", "bxa8=n#", "Ng1f3", "R1e2", "e2e4", "Qe8=Q", "Nf3++", "Pe4", "e8Q", "Kxe2",
+        ];
+        for text in texts(&board).iter().map(String::as_str).chain(odd) {
+            if let Some(plain) = plain_pattern(text) {
+                read += 1;
+                let full = parse_pattern(text).unwrap();
+                assert_eq!(format!("{plain:?}"), format!("{full:?}"), "{text}");
+            }
+        }
+        assert!(read > 300, "{read}");
+    }
+
+    /// Texts to read in `board`: each legal move in SAN, without its `x`, with its whole
+    /// origin square and as `0-0`; then every piece letter to every square, and promotions.
+    fn texts(board: &Board) -> Vec<String> {
+        let mut out = Vec::new();
+        for mv in board.legal_moves() {
+            let san = to_san(board, mv);
+            out.push(san.replace('x', ""));
+            out.push(san.replace("O-O", "0-0"));
+            if mv.piece() != PieceType::Pawn && !mv.is_castle() {
+                out.push(format!("{}{}{}", letter(mv.piece()), mv.from(), mv.to()));
+            }
+            out.push(san);
+        }
+        for sq in 0..64u8 {
+            let to = Square::from_index(sq);
+            for piece in ["", "N", "B", "R", "Q", "K"] {
+                out.push(format!("{piece}{to}"));
+                out.push(format!("{piece}x{to}"));
+            }
+            for file in 'a'..='h' {
+                out.push(format!("{file}x{to}"));
+                out.push(format!("{file}x{to}=Q"));
+            }
+            out.push(format!("{to}=N"));
+        }
+        out
     }
 }

@@ -1,0 +1,288 @@
+//! The bulk reader (`notation::scan`) reads exactly what `PgnReader` reads: random legal
+//! games written by `write_game`, the same text damaged at random, random PGN-like noise,
+//! and the real games in `data/pgn`; in one piece and cut over threads.
+
+use framework::chess::Board;
+use framework::notation::pgn::{GameResult, PgnError, PgnGame, PgnReader, write_game};
+use framework::notation::scan::{PgnScanner, ScanOptions, ScannedGame, scan_parallel};
+use proptest::prelude::*;
+
+const FAMOUS: &str = include_str!("data/pgn/famous.pgn");
+
+const STARTS: [&str; 4] = [
+    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+    "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+    "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+    "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+];
+
+/// What the reader would have built from a scanned game: its tags normalised as the
+/// reader normalises them (roster first, `Result` agreeing with the result).
+fn as_reader_tags(game: &ScannedGame<'_>) -> Vec<(String, String)> {
+    let mut expect = PgnGame::new();
+    for (name, value) in &game.tags {
+        if *name != "Result" {
+            expect.set_tag(name, value);
+        }
+    }
+    expect.result = game.result;
+    expect.set_tag("Result", game.result.as_str());
+    expect.tags
+}
+
+/// One game of the scanner against one of the reader: the same error, or the same tags,
+/// moves and result.
+fn same_game(scanned: &ScannedGame<'_>, read: &Result<PgnGame, PgnError>) -> Result<(), String> {
+    match (read, &scanned.error) {
+        (Err(e), Some(s)) if e == s => Ok(()),
+        (Ok(g), None) if g.moves == scanned.moves && g.result == scanned.result => {
+            if g.tags == as_reader_tags(scanned) {
+                Ok(())
+            } else {
+                Err(format!("tags {:?} vs {:?}", g.tags, scanned.tags))
+            }
+        }
+        _ => Err(format!("reader {read:?}\nscanner {scanned:?}")),
+    }
+}
+
+/// The scanner reads `text` as the reader does, one piece or cut over threads.
+fn same_as_reader(text: &str) -> Result<(), String> {
+    let read: Vec<_> = PgnReader::new(text).collect();
+    let mut scanner = PgnScanner::new(text, ScanOptions::default());
+    let mut game = ScannedGame::default();
+    let mut n = 0;
+    while scanner.next_into(&mut game) {
+        let Some(expected) = read.get(n) else {
+            return Err(format!("extra game {game:?}"));
+        };
+        same_game(&game, expected).map_err(|e| format!("game {}: {e}\n{text:?}", n + 1))?;
+        if game.number != n + 1 {
+            return Err(format!("game {} numbered {}", n + 1, game.number));
+        }
+        n += 1;
+    }
+    if n != read.len() {
+        return Err(format!("{n} games scanned, {} read\n{text:?}", read.len()));
+    }
+    Ok(())
+}
+
+/// A random legal game from one of [`STARTS`], with tags, comments and a result.
+fn random_game(start: usize, choices: &[u16], comment_every: u16, result: u8) -> String {
+    let board = Board::from_fen(STARTS[start]).unwrap();
+    let mut game = PgnGame::from_position(board.clone());
+    let mut b = board;
+    for &c in choices {
+        let moves = b.legal_moves();
+        if moves.is_empty() {
+            break;
+        }
+        let mv = moves[c as usize % moves.len()];
+        b.make_move(mv);
+        let comment = (comment_every > 0 && c % comment_every == 0)
+            .then(|| format!("eval {c} [%clk 0:01:0{}]", c % 10));
+        game.push(mv, comment);
+    }
+    game.set_tag(
+        "White",
+        &format!("Bot {} \"quoted\" \\ path", choices.len()),
+    );
+    game.set_tag("Black", "SaveBot (or, \"winning bot\" as an alternative)");
+    game.set_tag("Termination", "time forfeit");
+    game.result = [
+        GameResult::WhiteWins,
+        GameResult::BlackWins,
+        GameResult::Draw,
+        GameResult::Unknown,
+    ][result as usize % 4];
+    write_game(&game)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    /// Random legal games as today's writer writes them.
+    #[test]
+    fn reads_written_games_as_the_reader_does(
+        games in prop::collection::vec(
+            (0..STARTS.len(), prop::collection::vec(any::<u16>(), 0..160), 0u16..12, any::<u8>()),
+            1..6,
+        )
+    ) {
+        let text: String = games
+            .iter()
+            .map(|(start, choices, every, result)| random_game(*start, choices, *every, *result))
+            .collect::<Vec<_>>()
+            .join("\n");
+        prop_assert_eq!(same_as_reader(&text), Ok(()));
+    }
+
+    /// The same text damaged: bytes replaced, removed or inserted, with the characters
+    /// that matter to PGN most likely.
+    #[test]
+    fn reads_damaged_games_as_the_reader_does(
+        start in 0..STARTS.len(),
+        choices in prop::collection::vec(any::<u16>(), 0..80),
+        edits in prop::collection::vec((any::<prop::sample::Index>(), 0u8..3, prop::sample::select(
+            b"{}()[];$\"<>%\\\n .1-0*/Qx=+#!?e8Kabc\r\t".to_vec()
+        )), 1..6),
+    ) {
+        let mut text = random_game(start, &choices, 3, 0) + "\n" + &random_game(0, &choices, 0, 1);
+        for (at, kind, byte) in edits {
+            let i = at.index(text.len() + 1);
+            let i = (0..=i).rev().find(|&i| text.is_char_boundary(i)).unwrap_or(0);
+            match kind {
+                0 => text.insert(i, byte as char),
+                1 if i < text.len() => { text.remove(i); }
+                _ => text.insert_str(i, &format!("{}{}", byte as char, byte as char)),
+            }
+        }
+        prop_assert_eq!(same_as_reader(&text), Ok(()));
+    }
+
+    /// Noise made of PGN's own characters and words.
+    #[test]
+    fn reads_noise_as_the_reader_does(
+        words in prop::collection::vec(prop::sample::select(vec![
+            "[", "]", "\"", "Event", "White \"A\"", "[Result \"1-0\"]", "[FEN \"8/8/8/8/8/8/8/K6k w - - 0 1\"]",
+            "[Variant \"Chess960\"]", "{", "}", "(", ")", ";", "%", "$", "$12", "1.", "1...", "12.e4",
+            "e4", "e5", "Nf3", "Ke2", "O-O", "e.p.", "1-0", "0-1", "1/2-1/2", "½-½", "*", "!?", "\n",
+            "\n\n", " ", "\t", "\u{a0}", "\u{feff}", "é", "\\", "<", ">", "x",
+        ]), 0..60)
+    ) {
+        let text: String = words.concat();
+        prop_assert_eq!(same_as_reader(&text), Ok(()));
+    }
+}
+
+#[test]
+fn reads_the_real_games_as_the_reader_does() {
+    same_as_reader(FAMOUS).unwrap();
+    let crlf = FAMOUS.replace('\n', "\r\n");
+    same_as_reader(&crlf).unwrap();
+    same_as_reader(&format!("\u{feff}{FAMOUS}")).unwrap();
+}
+
+/// A text of more than a megabyte, so `scan_parallel` cuts it.
+fn big_text(extra: &str) -> String {
+    let mut text = String::new();
+    let mut k = 0u16;
+    while text.len() < 3 << 20 {
+        let choices: Vec<u16> = (0..120).map(|i| i * 7919 + k).collect();
+        text.push_str(&random_game(usize::from(k % 4), &choices, 5, k as u8));
+        text.push('\n');
+        if k == 900 {
+            text.push_str(extra);
+        }
+        k += 1;
+    }
+    text
+}
+
+fn parallel_same_as_sequential(text: &str) {
+    let describe = |game: &ScannedGame<'_>| {
+        (
+            game.tags.len(),
+            game.moves.clone(),
+            game.result,
+            game.error.as_ref().map(|e| (e.line, e.message.clone())),
+        )
+    };
+    let one = scan_parallel(text, ScanOptions::default(), 1, describe);
+    let reader: Vec<_> = PgnReader::new(text).collect();
+    assert_eq!(one.len(), reader.len());
+    for threads in [2, 3, 8] {
+        let many = scan_parallel(text, ScanOptions::default(), threads, describe);
+        if let Some(i) = (0..one.len().max(many.len())).find(|&i| one.get(i) != many.get(i)) {
+            panic!(
+                "{threads} threads: game {}: {:?} vs {:?} ({} vs {} games)",
+                i + 1,
+                one.get(i),
+                many.get(i),
+                one.len(),
+                many.len()
+            );
+        }
+    }
+}
+
+#[test]
+fn reads_in_parallel_what_it_reads_in_one_piece() {
+    parallel_same_as_sequential(&big_text(""));
+    // Broken games, a tag section without movetext and a comment over tag-like lines
+    // near a cut: a cut there is refused and the text read in one piece.
+    parallel_same_as_sequential(&big_text(
+        "[White \"x\"]\n1. e4 e4 *\n[Bad tag]\n1. e4 {\n[Event \"in a comment\"]\n} *\n[A \"only tags\"]\n\n",
+    ));
+    let mut text = big_text("");
+    let middle = text.len() / 2;
+    let cut = middle + text[middle..].find("\n[").unwrap() + 1;
+    text.insert_str(cut, "{ a comment over the cut\n");
+    let close = cut + text[cut..].find("\n\n").unwrap();
+    text.insert(close, '}');
+    parallel_same_as_sequential(&text);
+}
+
+/// The C# challenge's writer disambiguated by file where the rank was needed: with queens
+/// on c1 and c3, both can reach a1, and it wrote `Qca1`. Only the c3 queen's move lets
+/// White play `Qh6` (from c1) next.
+const AMBIGUOUS: &str = "[White \"A\"]\n[Black \"B\"]\n[Result \"1-0\"]\n[SetUp \"1\"]\n\
+[FEN \"4k3/8/8/8/8/2Q5/8/2Q3K1 w - - 0 1\"]\n\n1. Qca1 Kd7 2. Qh6 1-0\n";
+
+#[test]
+fn ambiguous_san_is_settled_by_the_rest_of_the_game_when_asked() {
+    // As the reader: an error.
+    same_as_reader(AMBIGUOUS).unwrap();
+    let mut game = ScannedGame::default();
+    PgnScanner::new(AMBIGUOUS, ScanOptions::default()).next_into(&mut game);
+    let error = game.error.clone().unwrap();
+    assert!(error.message.contains("ambiguous SAN `Qca1`"), "{error}");
+    assert_eq!(game.result, GameResult::WhiteWins);
+
+    let options = ScanOptions {
+        resolve_ambiguous: true,
+        ..ScanOptions::default()
+    };
+    PgnScanner::new(AMBIGUOUS, options).next_into(&mut game);
+    assert_eq!(game.error, None);
+    assert_eq!(game.moves.len(), 3);
+    assert_eq!(game.moves[0].to_string(), "c3a1");
+    let resolved = &game.resolved[0];
+    assert_eq!((resolved.ply, resolved.line), (1, 7));
+    assert_eq!(resolved.move_text, "1. Qca1");
+    assert_eq!(resolved.candidates, ["Q1a1", "Q3a1"]);
+    assert_eq!(resolved.chosen, "Q3a1");
+
+    // When both candidates fit the rest, nothing settles it: still an error.
+    let both = AMBIGUOUS.replace("2. Qh6", "2. Kf2");
+    PgnScanner::new(&both, options).next_into(&mut game);
+    assert!(game.error.as_ref().unwrap().message.contains("ambiguous"));
+    // And when neither does, the error is the ambiguity too.
+    let neither = AMBIGUOUS.replace("2. Qh6", "2. Qh7");
+    PgnScanner::new(&neither, options).next_into(&mut game);
+    assert!(game.error.as_ref().unwrap().message.contains("ambiguous"));
+}
+
+#[test]
+fn results_only_reads_tags_and_results_without_moves() {
+    let options = ScanOptions {
+        replay: false,
+        ..ScanOptions::default()
+    };
+    let text = "[White \"A\"]\n1. e4 e4 0-1\n[White \"B\"]\n[Result \"1-0\"]\n1. Zz9\n";
+    let mut scanner = PgnScanner::new(text, options);
+    let mut game = ScannedGame::default();
+    assert!(scanner.next_into(&mut game));
+    assert_eq!(
+        (game.result, game.error.is_none()),
+        (GameResult::BlackWins, true)
+    );
+    assert!(game.moves.is_empty());
+    assert!(scanner.next_into(&mut game));
+    assert_eq!(
+        (game.tag("White"), game.result),
+        (Some("B"), GameResult::WhiteWins)
+    );
+    assert!(!scanner.next_into(&mut game));
+}
