@@ -110,5 +110,8 @@ fn main() {
 /// Allows `jobs` builds at once in this process (the build API's own bound).
 fn set_jobs(jobs: usize) {
     let allowed = kit::engine_build::set_build_jobs(jobs);
-    assert_eq!(allowed, jobs, "the machine's memory allows {allowed} builds at once");
+    assert_eq!(
+        allowed, jobs,
+        "the machine's memory allows {allowed} builds at once"
+    );
 }

@@ -162,7 +162,11 @@ pub fn build_in(dir: &Path, bot: &BotFile, kind: BuildKind) -> Result<Engine> {
     // Two builds of the same bot would share its crate: the second waits for the
     // first (one build, bounded by the limits) and then finds its engine cached.
     let crate_name = crate_name(bot);
-    let _crate = lock_file(&crate_lock(dir, &crate_name), limits.lock_wait(), Share::Alone)?;
+    let _crate = lock_file(
+        &crate_lock(dir, &crate_name),
+        limits.lock_wait(),
+        Share::Alone,
+    )?;
     if let Some(engine) = cached(&executable) {
         return Ok(engine);
     }
@@ -542,7 +546,9 @@ pub fn memory_build_slots() -> usize {
         Some(kib / 1024)
     });
     total_mb.map_or(1, |total| {
-        usize::try_from(total / per_build.max(1)).unwrap_or(usize::MAX).max(1)
+        usize::try_from(total / per_build.max(1))
+            .unwrap_or(usize::MAX)
+            .max(1)
     })
 }
 
@@ -725,7 +731,8 @@ enum Share {
 /// is bounded by the build limits, so the wait is too.
 fn lock_file(path: &Path, wait: Duration, share: Share) -> Result<File> {
     if let Some(parent) = path.parent() {
-        fs::create_dir_all(parent).with_context(|| format!("cannot create {}", parent.display()))?;
+        fs::create_dir_all(parent)
+            .with_context(|| format!("cannot create {}", parent.display()))?;
     }
     let lock = File::create(path).with_context(|| format!("cannot create {}", path.display()))?;
     let deadline = Instant::now() + wait;
@@ -759,7 +766,10 @@ fn named_lock(dir: &Path, name: &str) -> PathBuf {
 /// The lock a bot's build holds on its crate; named by a hash of the crate's name, so no
 /// file outside the bot's own build is named after the bot.
 fn crate_lock(dir: &Path, crate_name: &str) -> PathBuf {
-    named_lock(dir, &format!("crate-{}", short_hash(&[crate_name.as_bytes()])))
+    named_lock(
+        dir,
+        &format!("crate-{}", short_hash(&[crate_name.as_bytes()])),
+    )
 }
 
 /// Whether a build of the crate is under way (in this process or another): its lock is
@@ -995,7 +1005,12 @@ fn framework_artifact(messages: &str, dir: &Path) -> Option<Framework> {
             .iter()
             .filter_map(|name| name.as_str())
             .map(PathBuf::from)
-            .find(|name| name.starts_with(&deps) && name.extension().is_some_and(|e| e == "rmeta" || e == "rlib"))?
+            .find(|name| {
+                name.starts_with(&deps)
+                    && name
+                        .extension()
+                        .is_some_and(|e| e == "rmeta" || e == "rlib")
+            })?
             .with_extension("rlib");
         rlib.is_file().then(|| Framework {
             rlib,
@@ -1047,7 +1062,9 @@ fn rustc_command(job: &Job, framework: &Framework) -> Command {
             .join("release")
             .join("incremental")
             .join(format!("{name}-engine"));
-        command.arg("-C").arg(format!("incremental={}", incremental.display()));
+        command
+            .arg("-C")
+            .arg(format!("incremental={}", incremental.display()));
     }
     // What cargo tells a crate about itself (`env!("CARGO_PKG_NAME")` and the like).
     for (var, value) in [
@@ -1321,7 +1338,10 @@ fn fit_dir(dir: &Path, just_built: &Path, crate_name: &str, bound: u64) -> Resul
         .into_iter()
         .filter(|(path, _)| !path.ends_with(crate_name))
         .filter(|(path, _)| {
-            let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+            let name = path
+                .file_name()
+                .and_then(|n| n.to_str())
+                .unwrap_or_default();
             !crate_busy(dir, name)
         })
         .collect();
