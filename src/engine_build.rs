@@ -49,6 +49,8 @@ use std::fs::{self, File};
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, ExitStatus, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Condvar, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant, SystemTime};
 
@@ -76,6 +78,9 @@ pub struct Engine {
     pub path: PathBuf,
     /// Whether it came from the cache.
     pub cached: bool,
+    /// When the bot's own compile step started and ended (`None` for a cache hit): what
+    /// shows that builds of different bots ran at the same time.
+    pub compiled: Option<(SystemTime, SystemTime)>,
 }
 
 /// The cache key of a bot: everything its engine executable depends on.
@@ -129,13 +134,18 @@ pub enum BuildKind {
 }
 
 /// Builds (or finds in the cache) the engine executable for `bot`; `kind` says whose
-/// code it is. Cargo's progress and any compile errors go to stderr.
+/// code it is. Compile errors go to stderr. Builds of different bots run at the same
+/// time, [`build_jobs`] of them at most in this process.
 pub fn build(bot: &BotFile, kind: BuildKind) -> Result<Engine> {
+    build_in(&build_dir(), bot, kind)
+}
+
+/// [`build`] with the build directory `dir` instead of [`build_dir`].
+pub fn build_in(dir: &Path, bot: &BotFile, kind: BuildKind) -> Result<Engine> {
     let limits = BuildLimits::from_env()?;
     let source =
         fs::read(&bot.path).with_context(|| format!("cannot read {}", bot.path.display()))?;
     let key = cache_key(bot, &source);
-    let dir = build_dir();
     let executable = dir
         .join("bin")
         .join(format!("bot_{}_{key}", sanitize(&bot.name)));
@@ -145,28 +155,37 @@ pub fn build(bot: &BotFile, kind: BuildKind) -> Result<Engine> {
 
     fs::create_dir_all(dir.join("bin"))
         .with_context(|| format!("cannot create {}", dir.display()))?;
-    // One build at a time: parallel matches would otherwise race on the
-    // shared target directory's final copy step. Every holder is bounded by
-    // the limits, so the wait is too.
-    let _lock = lock_builds(&dir, &limits)?;
+    let _slot = BuildSlot::take();
+    // Every build holds the directory's lock shared, so `clean` (which takes it alone)
+    // never empties the directory under a build; builds do not exclude each other.
+    let _directory = lock_file(&dir.join(".lock"), limits.lock_wait(), Share::Shared)?;
+    // Two builds of the same bot would share its crate: the second waits for the
+    // first (one build, bounded by the limits) and then finds its engine cached.
+    let crate_name = crate_name(bot);
+    let _crate = lock_file(
+        &crate_lock(dir, &crate_name),
+        limits.lock_wait(),
+        Share::Alone,
+    )?;
     if let Some(engine) = cached(&executable) {
         return Ok(engine);
     }
     let job = Job {
         bot,
         kind,
-        dir: &dir,
-        crate_name: crate_name(bot),
+        dir,
+        crate_name,
         limits,
     };
-    job.run(&source, &executable)?;
+    let compiled = job.run(&source, &executable)?;
     Ok(Engine {
         path: executable,
         cached: false,
+        compiled: Some(compiled),
     })
 }
 
-/// One build, under the build lock.
+/// One build, holding its bot's crate lock.
 struct Job<'a> {
     bot: &'a BotFile,
     kind: BuildKind,
@@ -180,7 +199,8 @@ impl Job<'_> {
     /// Compiles the bot, installs its engine at `executable` and bounds the build
     /// directory. A build stopped by a bound leaves nothing behind, and neither does an
     /// untrusted one (but its engine).
-    fn run(&self, source: &[u8], executable: &Path) -> Result<()> {
+    /// Returns when the bot's own compile step started and ended.
+    fn run(&self, source: &[u8], executable: &Path) -> Result<(SystemTime, SystemTime)> {
         write_crate(&self.crate_dir(), &self.crate_name, self.bot, source)?;
         let scratch = self.scratch();
         fs::create_dir_all(&scratch)
@@ -189,17 +209,16 @@ impl Job<'_> {
         let compiled = self.compile();
         // The compiler's scratch space is never needed after the build.
         let _ = fs::remove_dir_all(&scratch);
-        if let Err(failure) = compiled {
-            if self.kind == BuildKind::Untrusted || failure.met_a_bound() {
-                self.forget();
+        let window = match compiled {
+            Ok(window) => window,
+            Err(failure) => {
+                if self.kind == BuildKind::Untrusted || failure.met_a_bound() {
+                    self.forget();
+                }
+                bail!("{}", failure.explain(self.bot, &self.limits));
             }
-            bail!("{}", failure.explain(self.bot, &self.limits));
-        }
-        let built = self
-            .dir
-            .join("target")
-            .join("release")
-            .join(&self.crate_name);
+        };
+        let built = self.engine_out();
         // Copy to a temporary name first so a half-written file is never taken
         // for a cached engine.
         let partial = executable.with_extension("partial");
@@ -213,7 +232,25 @@ impl Job<'_> {
                 let _ = fs::write(self.crate_dir().join(BUILT_MARK), b"");
             }
         }
-        self.trim(executable)
+        // Bounding the directory looks at every build in it: one at a time.
+        let _trim = lock_file(
+            &named_lock(self.dir, "framework"),
+            self.limits.lock_wait(),
+            Share::Alone,
+        )?;
+        self.trim(executable)?;
+        Ok(window)
+    }
+
+    /// Where rustc writes the bot's engine and its intermediate files: a directory of the
+    /// bot's own (named like cargo's entries for the crate, so [`crate_paths`] counts and
+    /// removes it), which no other build writes to.
+    fn out_dir(&self) -> PathBuf {
+        bot_out_dir(self.dir, &self.crate_name)
+    }
+
+    fn engine_out(&self) -> PathBuf {
+        self.out_dir().join(&self.crate_name)
     }
 
     fn crate_dir(&self) -> PathBuf {
@@ -228,21 +265,9 @@ impl Job<'_> {
     }
 
     /// Compiles the framework (a no-op once built), then the bot under every bound,
-    /// then checks what the bot's build left on disk.
-    fn compile(&self) -> Result<(), BuildFailure> {
-        let crate_dir = self.crate_dir();
-        let cargo = |extra: &[&str], step: &Step| {
-            let command = cargo_command(&crate_dir, self.dir, extra, self.kind, &self.scratch());
-            run_cargo(command, step, self.limits.memory_mb)
-        };
-        // The kit's framework is trusted and compiled once, in a step of its own so the
-        // bot's bounds are spent on the bot alone; its largest file is about 6 MB.
-        let framework = Step {
-            time: FRAMEWORK_BUILD_LIMIT,
-            file_limit: FRAMEWORK_FILE_LIMIT,
-            watch: None,
-        };
-        cargo(&["-p", "framework"], &framework)?;
+    /// then checks what the bot's build left on disk. Returns when the bot's step ran.
+    fn compile(&self) -> Result<(SystemTime, SystemTime), BuildFailure> {
+        let framework = self.framework()?;
         let watch = Watch {
             dir: self.dir,
             crate_name: &self.crate_name,
@@ -253,22 +278,59 @@ impl Job<'_> {
             file_limit: self.limits.disk_bytes(),
             watch: Some(watch),
         };
-        cargo(&[], &bot)?;
+        let out = self.out_dir();
+        fs::create_dir_all(&out).map_err(BuildFailure::Spawn)?;
+        let started = SystemTime::now();
+        let command = rustc_command(self, &framework);
+        run_bounded(command, &bot, self.limits.memory_mb)?;
+        let ended = SystemTime::now();
         // The watch looks a few times a second; this is the last word.
         let wrote = watch.footprint();
         if wrote > watch.cap {
             return Err(BuildFailure::OverDisk(Some(wrote)));
         }
-        let engine = self
-            .dir
-            .join("target")
-            .join("release")
-            .join(&self.crate_name);
-        let bytes = fs::metadata(&engine).map(|meta| meta.len()).unwrap_or(0);
+        let bytes = fs::metadata(self.engine_out()).map_or(0, |meta| meta.len());
         if bytes > MAX_ENGINE_BYTES {
             return Err(BuildFailure::EngineTooLarge(bytes));
         }
-        Ok(())
+        Ok((started, ended))
+    }
+
+    /// The compiled framework, compiled first if need be: by cargo (trusted code, in a
+    /// step of its own so the bot's bounds are spent on the bot alone; its largest file is
+    /// about 6 MB), in the shared target directory, one build at a time. That is the only
+    /// part of a build that waits for other builds, and once the framework is compiled it
+    /// is a check of under a second, made once per process.
+    fn framework(&self) -> Result<Framework, BuildFailure> {
+        let _lock = lock_file(
+            &named_lock(self.dir, "framework"),
+            self.limits.lock_wait(),
+            Share::Alone,
+        )
+        .map_err(|err| BuildFailure::Spawn(std::io::Error::other(format!("{err:#}"))))?;
+        if let Some(known) = known_framework(self.dir) {
+            return Ok(known);
+        }
+        let step = Step {
+            time: FRAMEWORK_BUILD_LIMIT,
+            file_limit: FRAMEWORK_FILE_LIMIT,
+            watch: None,
+        };
+        let command = cargo_command(
+            &self.crate_dir(),
+            self.dir,
+            &["-p", "framework", "--message-format=json"],
+            self.kind,
+            &self.scratch(),
+        );
+        let said = run_bounded(command, &step, self.limits.memory_mb)?;
+        let framework = framework_artifact(&said, self.dir).ok_or_else(|| {
+            BuildFailure::Spawn(std::io::Error::other(
+                "cargo did not name the compiled framework library",
+            ))
+        })?;
+        remember_framework(self.dir, &framework);
+        Ok(framework)
     }
 
     /// Removes the bot's generated crate and everything cargo keeps for it. Best effort:
@@ -330,6 +392,7 @@ fn cached(executable: &Path) -> Option<Engine> {
     Some(Engine {
         path: executable.to_path_buf(),
         cached: true,
+        compiled: None,
     })
 }
 
@@ -467,6 +530,105 @@ fn main_rs(bot: &BotFile) -> String {
     }
 }
 
+/// Builds this process runs at once; 0 until set (then [`default_build_jobs`]).
+static BUILD_JOBS: AtomicUsize = AtomicUsize::new(0);
+/// Builds under way in this process, and the wake-up of those waiting for a slot.
+static RUNNING: (Mutex<usize>, Condvar) = (Mutex::new(0), Condvar::new());
+
+/// How many builds the machine's memory allows at once: its memory over the memory
+/// limit of one build ([`BUILD_MEMORY_ENV`]), at least 1. Where the memory cannot be
+/// read, 1.
+pub fn memory_build_slots() -> usize {
+    let per_build = BuildLimits::from_env().map_or(DEFAULT_BUILD_MEMORY_MB, |l| l.memory_mb);
+    let total_mb = fs::read_to_string("/proc/meminfo").ok().and_then(|info| {
+        let line = info.lines().find(|line| line.starts_with("MemTotal:"))?;
+        let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+        Some(kib / 1024)
+    });
+    total_mb.map_or(1, |total| {
+        usize::try_from(total / per_build.max(1))
+            .unwrap_or(usize::MAX)
+            .max(1)
+    })
+}
+
+/// The default number of builds at once: half the machine's cores (the other half plays
+/// games meanwhile), at least 1, and no more than [`memory_build_slots`].
+pub fn default_build_jobs() -> usize {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    (cores / 2).max(1).min(memory_build_slots())
+}
+
+/// Sets how many builds this process runs at once (`--build-jobs`); never more than
+/// [`memory_build_slots`], never fewer than 1. Returns the number in force.
+pub fn set_build_jobs(jobs: usize) -> usize {
+    let jobs = jobs.clamp(1, memory_build_slots());
+    BUILD_JOBS.store(jobs, Ordering::Relaxed);
+    RUNNING.1.notify_all();
+    jobs
+}
+
+/// How many builds this process runs at once (see [`set_build_jobs`]).
+pub fn build_jobs() -> usize {
+    match BUILD_JOBS.load(Ordering::Relaxed) {
+        0 => default_build_jobs(),
+        jobs => jobs,
+    }
+}
+
+/// One of this process's [`build_jobs`] build slots, held while a build runs.
+struct BuildSlot;
+
+impl BuildSlot {
+    /// Waits for a free slot. Every build is bounded, so the wait is too.
+    fn take() -> BuildSlot {
+        let (running, freed) = &RUNNING;
+        let mut count = running.lock().unwrap_or_else(|p| p.into_inner());
+        while *count >= build_jobs() {
+            count = freed.wait(count).unwrap_or_else(|p| p.into_inner());
+        }
+        *count += 1;
+        BuildSlot
+    }
+}
+
+impl Drop for BuildSlot {
+    fn drop(&mut self) {
+        let (running, freed) = &RUNNING;
+        let mut count = running.lock().unwrap_or_else(|p| p.into_inner());
+        *count -= 1;
+        freed.notify_all();
+    }
+}
+
+/// Builds the engines of `bots` (see [`build`]), [`build_jobs`] at a time, taking them in
+/// the order given (put first the engines needed first); one result per bot, in order.
+pub fn build_all(bots: &[BotFile], kind: BuildKind) -> Vec<Result<Engine>> {
+    let next = AtomicUsize::new(0);
+    let results: Vec<Mutex<Option<Result<Engine>>>> =
+        bots.iter().map(|_| Mutex::new(None)).collect();
+    std::thread::scope(|scope| {
+        for _ in 0..build_jobs().min(bots.len()) {
+            scope.spawn(|| {
+                loop {
+                    let index = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(bot) = bots.get(index) else { break };
+                    let built = build(bot, kind);
+                    *results[index].lock().unwrap_or_else(|p| p.into_inner()) = Some(built);
+                }
+            });
+        }
+    });
+    results
+        .into_iter()
+        .map(|slot| {
+            slot.into_inner()
+                .unwrap_or_else(|p| p.into_inner())
+                .unwrap_or_else(|| Err(anyhow::anyhow!("the build thread stopped")))
+        })
+        .collect()
+}
+
 /// Names the variable that sets how many seconds one bot's build may take.
 pub const BUILD_TIMEOUT_ENV: &str = "CHALLENGE_BUILD_TIMEOUT";
 /// Names the variable that sets the address space (MiB) cargo and rustc get per build.
@@ -556,27 +718,75 @@ fn parse_limit(name: &str, text: Option<&str>, default: u64) -> Result<u64> {
     }
 }
 
-/// Takes the build lock, waiting at most [`BuildLimits::lock_wait`].
-fn lock_builds(dir: &Path, limits: &BuildLimits) -> Result<File> {
-    let path = dir.join(".lock");
-    let lock = File::create(&path).with_context(|| format!("cannot create {}", path.display()))?;
-    let deadline = Instant::now() + limits.lock_wait();
+/// How a lock file is held.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Share {
+    /// Beside other shared holders (builds hold the directory's lock so).
+    Shared,
+    /// By one holder only.
+    Alone,
+}
+
+/// Takes the lock file at `path` (made if missing), waiting at most `wait`: every holder
+/// is bounded by the build limits, so the wait is too.
+fn lock_file(path: &Path, wait: Duration, share: Share) -> Result<File> {
+    if let Some(parent) = path.parent() {
+        fs::create_dir_all(parent)
+            .with_context(|| format!("cannot create {}", parent.display()))?;
+    }
+    let lock = File::create(path).with_context(|| format!("cannot create {}", path.display()))?;
+    let deadline = Instant::now() + wait;
     loop {
-        match lock.try_lock() {
+        let tried = match share {
+            Share::Shared => lock.try_lock_shared(),
+            Share::Alone => lock.try_lock(),
+        };
+        match tried {
             Ok(()) => return Ok(lock),
             Err(std::fs::TryLockError::WouldBlock) if Instant::now() < deadline => {
-                std::thread::sleep(Duration::from_millis(100));
+                std::thread::sleep(Duration::from_millis(50));
             }
             Err(std::fs::TryLockError::WouldBlock) => bail!(
                 "another build held {} for more than {} s; is a `challenge` process stuck?",
                 path.display(),
-                limits.lock_wait().as_secs()
+                wait.as_secs()
             ),
             Err(std::fs::TryLockError::Error(err)) => {
                 return Err(err).with_context(|| format!("cannot lock {}", path.display()));
             }
         }
     }
+}
+
+/// The lock file of one part of the build directory: `locks/NAME/.lock`.
+fn named_lock(dir: &Path, name: &str) -> PathBuf {
+    dir.join("locks").join(name).join(".lock")
+}
+
+/// The lock a bot's build holds on its crate; named by a hash of the crate's name, so no
+/// file outside the bot's own build is named after the bot.
+fn crate_lock(dir: &Path, crate_name: &str) -> PathBuf {
+    named_lock(
+        dir,
+        &format!("crate-{}", short_hash(&[crate_name.as_bytes()])),
+    )
+}
+
+/// Whether a build of the crate is under way (in this process or another): its lock is
+/// held. A crate without a lock file has never been built by this kit version.
+fn crate_busy(dir: &Path, crate_name: &str) -> bool {
+    let Ok(lock) = File::open(crate_lock(dir, crate_name)) else {
+        return false;
+    };
+    matches!(lock.try_lock(), Err(std::fs::TryLockError::WouldBlock))
+}
+
+/// See `Job::out_dir`.
+fn bot_out_dir(dir: &Path, crate_name: &str) -> PathBuf {
+    dir.join("target")
+        .join("release")
+        .join("deps")
+        .join(format!("{crate_name}-engine"))
 }
 
 /// Why a build did not produce an engine.
@@ -750,6 +960,139 @@ impl Watch<'_> {
     }
 }
 
+/// The compiled framework a bot's crate is compiled against.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Framework {
+    /// `libframework-*.rlib`.
+    rlib: PathBuf,
+    /// The directory of its dependencies (`-L dependency=`).
+    deps: PathBuf,
+}
+
+/// The framework compiled earlier in this process for each build directory.
+static FRAMEWORKS: Mutex<Vec<(PathBuf, Framework)>> = Mutex::new(Vec::new());
+
+/// The framework this process compiled (or found fresh) in `dir`, if it is still there
+/// (`challenge clean --all` removes it).
+fn known_framework(dir: &Path) -> Option<Framework> {
+    let known = FRAMEWORKS.lock().unwrap_or_else(|p| p.into_inner());
+    known
+        .iter()
+        .find(|(at, _)| at == dir)
+        .map(|(_, framework)| framework.clone())
+        .filter(|framework| framework.rlib.is_file())
+}
+
+fn remember_framework(dir: &Path, framework: &Framework) {
+    let mut known = FRAMEWORKS.lock().unwrap_or_else(|p| p.into_inner());
+    known.retain(|(at, _)| at != dir);
+    known.push((dir.to_path_buf(), framework.clone()));
+}
+
+/// The framework library named in cargo's JSON messages (`--message-format=json`), when
+/// it lies in `dir`'s target directory.
+fn framework_artifact(messages: &str, dir: &Path) -> Option<Framework> {
+    let deps = dir.join("target").join("release").join("deps");
+    messages.lines().find_map(|line| {
+        let message: serde_json::Value = serde_json::from_str(line).ok()?;
+        if message["reason"] != "compiler-artifact" || message["target"]["name"] != "framework" {
+            return None;
+        }
+        // Cargo names the library's copy in `release/` (rewritten by every framework
+        // build) and its metadata in `deps/`; the library beside that is the one to use.
+        let rlib = message["filenames"]
+            .as_array()?
+            .iter()
+            .filter_map(|name| name.as_str())
+            .map(PathBuf::from)
+            .find(|name| {
+                name.starts_with(&deps)
+                    && name
+                        .extension()
+                        .is_some_and(|e| e == "rmeta" || e == "rlib")
+            })?
+            .with_extension("rlib");
+        rlib.is_file().then(|| Framework {
+            rlib,
+            deps: deps.clone(),
+        })
+    })
+}
+
+/// The compiler cargo uses: `$RUSTC`, else the `rustc` beside `$CARGO` (the toolchain
+/// the kit was run by), else `rustc` on the path.
+fn rustc_program() -> std::ffi::OsString {
+    if let Some(rustc) = std::env::var_os("RUSTC") {
+        return rustc;
+    }
+    std::env::var_os("CARGO")
+        .map(|cargo| Path::new(&cargo).with_file_name("rustc"))
+        .filter(|rustc| rustc.is_file())
+        .map_or_else(|| "rustc".into(), PathBuf::into_os_string)
+}
+
+/// rustc on the bot's generated crate, against the compiled `framework`, with the flags
+/// cargo passes for the crate's release profile (opt-level 3, 16 codegen units, stripped,
+/// no LTO; incremental for a `Local` build only), so the engine is the one cargo would
+/// make. Run by the kit rather than cargo so builds of different bots share nothing but
+/// the compiled framework, which they only read: cargo's target directory allows one
+/// cargo at a time. Output goes to the bot's own directory, `TMPDIR` to its scratch.
+fn rustc_command(job: &Job, framework: &Framework) -> Command {
+    let crate_dir = job.crate_dir();
+    let name = job.crate_name.as_str();
+    let mut command = Command::new(rustc_program());
+    command
+        .current_dir(&crate_dir)
+        .args(["--crate-name", name, "--edition=2024", "src/main.rs"])
+        .args(["--crate-type", "bin", "--emit=link"])
+        .args(["-C", "opt-level=3", "-C", "embed-bitcode=no"])
+        .args(["-C", "codegen-units=16", "-C", "strip=symbols"])
+        .arg("-C")
+        .arg(format!("metadata={}", short_hash(&[name.as_bytes()])))
+        .arg("-o")
+        .arg(job.engine_out())
+        .arg("-L")
+        .arg(format!("dependency={}", framework.deps.display()))
+        .arg("--extern")
+        .arg(format!("framework={}", framework.rlib.display()));
+    if job.kind == BuildKind::Local {
+        let incremental = job
+            .dir
+            .join("target")
+            .join("release")
+            .join("incremental")
+            .join(format!("{name}-engine"));
+        command
+            .arg("-C")
+            .arg(format!("incremental={}", incremental.display()));
+    }
+    // What cargo tells a crate about itself (`env!("CARGO_PKG_NAME")` and the like).
+    for (var, value) in [
+        ("CARGO_PKG_NAME", name),
+        ("CARGO_CRATE_NAME", name),
+        ("CARGO_BIN_NAME", name),
+        ("CARGO_PKG_VERSION", "0.0.0"),
+        ("CARGO_PKG_VERSION_MAJOR", "0"),
+        ("CARGO_PKG_VERSION_MINOR", "0"),
+        ("CARGO_PKG_VERSION_PATCH", "0"),
+        ("CARGO_PKG_VERSION_PRE", ""),
+        ("CARGO_PRIMARY_PACKAGE", "1"),
+    ] {
+        command.env(var, value);
+    }
+    command
+        .env("CARGO_MANIFEST_DIR", &crate_dir)
+        .env("TMPDIR", job.scratch())
+        // A parent cargo's jobserver is not handed down: rustc runs its own.
+        .env_remove("CARGO_MAKEFLAGS")
+        .env_remove("MAKEFLAGS")
+        .env_remove("MFLAGS")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    command
+}
+
 /// `cargo build` of the generated crate in `crate_dir`, with the kit's target directory,
 /// `extra` arguments, the incremental setting of `kind` and `scratch` as its `TMPDIR`.
 fn cargo_command(
@@ -768,7 +1111,7 @@ fn cargo_command(
         .env("TMPDIR", scratch)
         .env_remove("RUSTFLAGS")
         .stdin(Stdio::null())
-        .stdout(Stdio::null())
+        .stdout(Stdio::piped())
         .stderr(Stdio::piped());
     match kind {
         // The manifest's profile decides: incremental for the bot's crate only.
@@ -780,22 +1123,26 @@ fn cargo_command(
     command
 }
 
-/// Runs one cargo step under its bounds: address space (`memory_mb`) and file size for
-/// cargo and every process it starts, the clock, and the watched disk footprint; past
-/// the clock or the footprint the whole process group is killed.
-fn run_cargo(mut command: Command, step: &Step, memory_mb: u64) -> Result<(), BuildFailure> {
+/// Runs one step (cargo, or rustc) under its bounds: address space (`memory_mb`) and
+/// file size for the process and every process it starts, the clock, and the watched
+/// disk footprint; past the clock or the footprint the whole process group is killed.
+/// Returns what the step printed on stdout (bounded).
+fn run_bounded(mut command: Command, step: &Step, memory_mb: u64) -> Result<String, BuildFailure> {
     bound(&mut command, memory_mb, step.file_limit);
     let mut child = command.spawn().map_err(BuildFailure::Spawn)?;
+    let said = read_bounded(child.stdout.take());
     let messages = read_bounded(child.stderr.take());
     let ended = supervise(&mut child, step);
-    let messages = messages
-        .join()
-        .map(|bytes| String::from_utf8_lossy(&bytes).into_owned())
-        .unwrap_or_default();
+    let text = |pipe: JoinHandle<Vec<u8>>| {
+        pipe.join()
+            .map(|bytes| String::from_utf8_lossy(&bytes).into_owned())
+            .unwrap_or_default()
+    };
+    let (said, messages) = (text(said), text(messages));
     match ended {
         Ended::TimedOut => Err(BuildFailure::TimedOut(step.time)),
         Ended::OverDisk(bytes) => Err(BuildFailure::OverDisk(Some(bytes))),
-        Ended::Exited(status) if status.success() => Ok(()),
+        Ended::Exited(status) if status.success() => Ok(said),
         Ended::Exited(status) => Err(BuildFailure::Failed { status, messages }),
     }
 }
@@ -947,7 +1294,10 @@ fn evict(dir: &Path, just_built: &Path, keep: usize) -> Result<Freed> {
     }
     let crates = by_recent_use(&dir.join("crates"), |path| path.join(BUILT_MARK))?;
     for (path, _) in crates.into_iter().skip(KEPT_CRATES) {
-        if let Some(name) = path.file_name().and_then(|n| n.to_str()) {
+        // A crate another build is compiling right now is not this build's to remove.
+        if let Some(name) = path.file_name().and_then(|n| n.to_str())
+            && !crate_busy(dir, name)
+        {
             freed.bytes += remove_crate(dir, name)?;
             freed.crates += 1;
         }
@@ -987,6 +1337,13 @@ fn fit_dir(dir: &Path, just_built: &Path, crate_name: &str, bound: u64) -> Resul
     let crates = by_recent_use(&dir.join("crates"), |path| path.join(BUILT_MARK))?
         .into_iter()
         .filter(|(path, _)| !path.ends_with(crate_name))
+        .filter(|(path, _)| {
+            let name = path
+                .file_name()
+                .and_then(|n| n.to_str())
+                .unwrap_or_default();
+            !crate_busy(dir, name)
+        })
         .collect();
     let engines = by_recent_use(&dir.join("bin"), use_stamp)?
         .into_iter()
@@ -1213,7 +1570,9 @@ pub fn clean(dir: &Path, everything: bool) -> Result<Freed> {
     if !dir.is_dir() {
         return Ok(freed);
     }
-    let _lock = lock_builds(dir, &BuildLimits::from_env()?)?;
+    // Alone: every build holds this lock shared, so none is under way while it empties.
+    let wait = BuildLimits::from_env()?.lock_wait();
+    let _lock = lock_file(&dir.join(".lock"), wait, Share::Alone)?;
     for (path, _) in by_recent_use(&dir.join("bin"), use_stamp)? {
         freed.bytes += remove_counted(&path)?;
         freed.engines += 1;

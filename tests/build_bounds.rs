@@ -277,3 +277,72 @@ fn bad_disk_bounds_are_named() {
         );
     }
 }
+
+#[test]
+fn builds_of_different_bots_run_at_the_same_time() {
+    use kit::engine_build::{BuildKind, build_in, set_build_jobs};
+    if set_build_jobs(2) < 2 {
+        eprintln!("skipped: this machine's memory allows one build at a time");
+        return;
+    }
+    let dir = warm_build_dir("build-bounds-parallel");
+    let bots: Vec<_> = ["my_bot", "evil_bot"]
+        .iter()
+        .map(|name| kit::bots::BotFile {
+            name: format!("parallel_{name}"),
+            path: kit_root().join("bot").join(format!("{name}.rs")),
+        })
+        .collect();
+    let windows: Vec<_> = std::thread::scope(|scope| {
+        let builds: Vec<_> = bots
+            .iter()
+            .map(|bot| scope.spawn(|| build_in(&dir, bot, BuildKind::Untrusted).unwrap()))
+            .collect();
+        builds
+            .into_iter()
+            .map(|build| build.join().unwrap().compiled.expect("not cached"))
+            .collect()
+    });
+    let ((a_start, a_end), (b_start, b_end)) = (windows[0], windows[1]);
+    assert!(
+        a_start < b_end && b_start < a_end,
+        "the two compiles overlap in time: {windows:?}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn the_disk_bound_holds_while_another_bot_builds_beside_it() {
+    let dir = warm_build_dir("build-bounds-parallel-disk");
+    let before = files(&dir);
+    let huge = test_bot("huge_static_data");
+    let honest = kit_root().join("bot").join("my_bot.rs");
+    let (huge_result, honest_result) = std::thread::scope(|scope| {
+        let huge = scope.spawn(|| {
+            challenge_in(
+                &dir,
+                &["build", huge.to_str().unwrap()],
+                &[("CHALLENGE_BUILD_DISK_MB", "32")],
+            )
+        });
+        let honest = scope.spawn(|| challenge_in(&dir, &["build", honest.to_str().unwrap()], &[]));
+        (huge.join().unwrap(), honest.join().unwrap())
+    });
+    let (ok, stderr) = huge_result;
+    assert!(!ok, "the huge bot is refused:\n{stderr}");
+    assert!(
+        stderr.contains("did not build: the build wrote more than 32 MiB"),
+        "{stderr}"
+    );
+    let (ok, stderr) = honest_result;
+    assert!(ok, "the bot beside it builds:\n{stderr}");
+    assert_eq!(named(&dir, "huge_static_data"), Vec::<PathBuf>::new());
+    let left: Vec<_> = files(&dir)
+        .difference(&before)
+        .filter(|path| !is_bookkeeping(path))
+        .filter(|path| !path.to_string_lossy().contains("my_bot"))
+        .cloned()
+        .collect();
+    assert_eq!(left, Vec::<PathBuf>::new(), "files the failed build left");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -450,34 +450,44 @@ impl Field {
             .filter(|v| v.current)
             .map(|v| (v.entry_id, v))
             .collect();
+        // The entries in the order the claimed games need them, built [`build_jobs`] at a
+        // time: the first games' engines come first.
+        //
+        // [`build_jobs`]: engine_build::build_jobs
+        let mut needed: Vec<&Version> = Vec::new();
+        for claim in claims {
+            for entry in [claim.slot.plan.white, claim.slot.plan.black] {
+                let version = current
+                    .get(&entry)
+                    .with_context(|| format!("entry {entry} has no stored version"))?;
+                if !needed.iter().any(|v| v.entry_id == entry) {
+                    needed.push(version);
+                }
+            }
+        }
+        let bots = needed
+            .iter()
+            .map(|version| materialize(work_dir, &version.name, &store.source(version.id)?))
+            .collect::<Result<Vec<_>>>()?;
+        let built = engine_build::build_all(&bots, engine_build::BuildKind::Untrusted);
         let mut field = Field {
             players: Vec::new(),
             versions: Vec::new(),
             index: HashMap::new(),
         };
-        for claim in claims {
-            for entry in [claim.slot.plan.white, claim.slot.plan.black] {
-                if field.index.contains_key(&entry) {
-                    continue;
-                }
-                let version = current
-                    .get(&entry)
-                    .with_context(|| format!("entry {entry} has no stored version"))?;
-                let source = store.source(version.id)?;
-                let bot = materialize(work_dir, &version.name, &source)?;
-                let engine = engine_build::build(&bot, engine_build::BuildKind::Untrusted).with_context(|| {
-                    format!(
-                        "cannot build `{}` v{} for the tournament (it built when submitted: check the toolchain, then run again)",
-                        version.name, version.number
-                    )
-                })?;
-                field.index.insert(entry, field.players.len());
-                field.players.push(Player::new(
-                    EngineConfig::new(version.player_name(), engine.path),
-                    tc,
-                ));
-                field.versions.push(version.clone());
-            }
+        for (version, engine) in needed.into_iter().zip(built) {
+            let engine = engine.with_context(|| {
+                format!(
+                    "cannot build `{}` v{} for the tournament (it built when submitted: check the toolchain, then run again)",
+                    version.name, version.number
+                )
+            })?;
+            field.index.insert(version.entry_id, field.players.len());
+            field.players.push(Player::new(
+                EngineConfig::new(version.player_name(), engine.path),
+                tc,
+            ));
+            field.versions.push(version.clone());
         }
         Ok(field)
     }

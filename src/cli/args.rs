@@ -307,3 +307,31 @@ pub fn check_name_length(name: &str, what: &str) -> Result<()> {
     }
     Ok(())
 }
+
+/// `--build-jobs`: how many bots `worker`, `run` and `serve` build at once.
+#[derive(clap::Args, Debug, Clone, Copy)]
+pub struct BuildJobs {
+    /// Bots built at once (default: half the cores, at least 1). Never more than the
+    /// machine's memory allows at CHALLENGE_BUILD_MEMORY_MB (4096) per build.
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = clap::value_parser!(u32).range(1..=1024))]
+    build_jobs: Option<u32>,
+}
+
+impl BuildJobs {
+    /// Sets the process's build slots; says so when memory allows fewer than asked.
+    pub fn apply(&self) -> usize {
+        use kit::engine_build::{default_build_jobs, set_build_jobs};
+        let asked = self
+            .build_jobs
+            .map_or_else(default_build_jobs, |jobs| jobs as usize);
+        let allowed = set_build_jobs(asked);
+        if allowed < asked {
+            eprintln!(
+                "note: building {allowed} bot(s) at once, not {asked}: each build may take \
+                 {} MiB (CHALLENGE_BUILD_MEMORY_MB) and this machine's memory allows {allowed}",
+                std::env::var("CHALLENGE_BUILD_MEMORY_MB").unwrap_or_else(|_| "4096".into())
+            );
+        }
+        allowed
+    }
+}

@@ -39,6 +39,8 @@ pub struct Args {
     /// Games played at once, each on its own pair of engine processes.
     #[arg(short = 'j', long, default_value_t = 1, allow_negative_numbers = true, value_parser = clap::value_parser!(u32).range(1..=1024))]
     concurrency: u32,
+    #[command(flatten)]
+    builds: super::args::BuildJobs,
     /// Stop after this many games in this session (run again to go on).
     #[arg(long, allow_negative_numbers = true, value_parser = clap::value_parser!(u64).range(1..=1_000_000_000))]
     max_games: Option<u64>,
@@ -60,6 +62,7 @@ fn default_tc() -> TimeControl {
 
 /// Plays, then prints the standings.
 pub fn run(args: &Args) -> Result<()> {
+    args.builds.apply();
     let options = options(args)?;
     match args.dir.location()? {
         StoreLocation::Dir(dir) => {

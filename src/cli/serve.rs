@@ -25,6 +25,8 @@ pub struct Args {
     /// Tournament games played at once, each on its own pair of engine processes.
     #[arg(short = 'j', long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=64))]
     concurrency: u32,
+    #[command(flatten)]
+    builds: super::args::BuildJobs,
     /// Connections served at once in all; more wait for a 503 with `Retry-After`. Lowered
     /// at start to fit the open-file limit.
     #[arg(long, value_name = "N", default_value_t = MAX_CONNECTIONS as u32,
@@ -48,6 +50,8 @@ pub struct Args {
 
 /// Serves until stopped.
 pub fn run(args: &Args) -> Result<()> {
+    // Before the server starts: its submission queue has a builder per build slot.
+    args.builds.apply();
     serve(&ServeOptions {
         dir: args.dir.dir.clone(),
         bind: args.bind,

@@ -23,6 +23,8 @@ pub struct Args {
     /// Games played at once, each on its own pair of engine processes.
     #[arg(short = 'j', long, default_value_t = 1, allow_negative_numbers = true, value_parser = clap::value_parser!(u32).range(1..=1024))]
     concurrency: u32,
+    #[command(flatten)]
+    builds: super::args::BuildJobs,
     /// This worker's name in `challenge workers` and on its games (default: HOST-PID).
     #[arg(long)]
     name: Option<String>,
@@ -56,6 +58,7 @@ fn check_worker_name(name: &str) -> Result<()> {
 /// Connects, announces itself, plays until nothing is left (Ctrl-C stops it, giving
 /// back the games in play).
 pub fn run(args: &Args) -> Result<()> {
+    args.builds.apply();
     let name = args
         .name
         .clone()

@@ -1,8 +1,8 @@
-//! The submission queue: one build at a time, a bounded number waiting, and turns given
-//! fairly across clients, so no client can delay another's submission by more than the
-//! build in progress.
+//! The submission queue: a bounded number of builds at a time (the server's build slots,
+//! `--build-jobs`), a bounded number waiting, and turns given fairly across clients, so no
+//! client can delay another's submission by more than the builds in progress.
 //!
-//! Fairness: when the builder is free, the next build is the oldest waiting submission of
+//! Fairness: when a builder is free, the next build is the oldest waiting submission of
 //! the client served least recently (a client never served, or not since it last had
 //! nothing pending, comes first). A client flooding the queue gets every other turn at
 //! most, and an honest client arriving while it floods is next.
@@ -50,8 +50,10 @@ struct State {
     clients: HashMap<ClientKey, Client>,
     /// Pending submissions (waiting or building) in all.
     total: usize,
-    /// Whether a build holds the builder.
-    building: bool,
+    /// Builds holding a builder.
+    building: usize,
+    /// Builders: builds run at once.
+    builders: usize,
     /// Counts turns given, so "served least recently" is a comparison of numbers.
     turns: u64,
     /// Counts arrivals, so equal clients are served in arrival order.
@@ -79,12 +81,26 @@ pub struct Ticket {
 }
 
 impl BuildQueue {
-    /// At most `total_cap` pending submissions, `per_client_cap` from one client.
+    /// At most `total_cap` pending submissions, `per_client_cap` from one client; one
+    /// build at a time.
+    #[cfg(test)]
     pub fn new(total_cap: usize, per_client_cap: usize) -> Arc<BuildQueue> {
+        BuildQueue::with_builders(total_cap, per_client_cap, 1)
+    }
+
+    /// As [`BuildQueue::new`], with `builders` builds at a time (at least 1).
+    pub fn with_builders(
+        total_cap: usize,
+        per_client_cap: usize,
+        builders: usize,
+    ) -> Arc<BuildQueue> {
         Arc::new(BuildQueue {
             total_cap,
             per_client_cap,
-            state: Mutex::new(State::default()),
+            state: Mutex::new(State {
+                builders: builders.max(1),
+                ..State::default()
+            }),
         })
     }
 
@@ -121,10 +137,10 @@ impl BuildQueue {
 }
 
 impl State {
-    /// Gives the builder, if free, to the next waiting submission (see the module's
+    /// Gives each free builder to the next waiting submission (see the module's
     /// fairness rule).
     fn hand_on(&mut self) {
-        while !self.building {
+        while self.building < self.builders {
             let next = self
                 .clients
                 .iter()
@@ -137,13 +153,15 @@ impl State {
             let (_, wake) = client.waiting.pop_front().expect("a waiting submission");
             client.last_turn = turn;
             // A submission whose task is gone cannot take the turn: try the next one.
-            self.building = wake.send(()).is_ok();
+            if wake.send(()).is_ok() {
+                self.building += 1;
+            }
         }
     }
 }
 
 impl Ticket {
-    /// Waits until this submission holds the builder (it keeps it until dropped).
+    /// Waits until this submission holds a builder (it keeps it until dropped).
     pub async fn wait_turn(&mut self) {
         if self.building {
             return;
@@ -174,7 +192,7 @@ impl Drop for Ticket {
         // A turn given but not yet seen (the task was dropped meanwhile) is held too.
         let holds = self.building || self.turn.as_mut().is_some_and(|t| t.try_recv().is_ok());
         if holds {
-            state.building = false;
+            state.building -= 1;
         }
         state.total -= 1;
         if let Some(client) = state.clients.get_mut(&self.key) {
@@ -250,6 +268,26 @@ mod tests {
             "{:?}",
             order.lock().unwrap()
         );
+        assert_eq!(queue.pending(), 0);
+    }
+
+    #[tokio::test]
+    async fn two_builders_build_two_submissions_at_once_and_the_third_waits() {
+        let queue = BuildQueue::with_builders(32, 4, 2);
+        let mut a = queue.admit(key("192.0.2.1")).unwrap();
+        let mut b = queue.admit(key("192.0.2.2")).unwrap();
+        a.wait_turn().await;
+        b.wait_turn().await;
+        let mut c = queue.admit(key("192.0.2.3")).unwrap();
+        let third = tokio::spawn(async move {
+            c.wait_turn().await;
+            c
+        });
+        tokio::task::yield_now().await;
+        assert!(!third.is_finished(), "both builders are busy");
+        drop(a);
+        let c = third.await.unwrap();
+        drop((b, c));
         assert_eq!(queue.pending(), 0);
     }
 }

@@ -47,9 +47,11 @@ impl AppState {
             posts: PostLimit::new(),
             live: Live::default(),
             building: Mutex::new(HashSet::new()),
-            queue: BuildQueue::new(
+            // As many submissions build at once as this process has build slots.
+            queue: BuildQueue::with_builders(
                 limits.max_pending_builds,
                 limits.max_pending_builds_per_client,
+                crate::engine_build::build_jobs(),
             ),
             limits,
             runner,
