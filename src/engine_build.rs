@@ -1147,16 +1147,19 @@ fn run_bounded(mut command: Command, step: &Step, memory_mb: u64) -> Result<Stri
     }
 }
 
-/// A process group of its own (so a timeout kills rustc with cargo), an
-/// address-space limit, a file size limit and no core files.
+/// A process group of its own (so a timeout kills rustc with cargo), death with the
+/// kit's process, an address-space limit, a file size limit and no core files.
 #[cfg(unix)]
 fn bound(command: &mut Command, memory_mb: u64, file_limit: u64) {
     use std::os::unix::process::CommandExt;
     command.process_group(0);
     let bytes = memory_mb.saturating_mul(MIB);
-    // SAFETY: setrlimit is async-signal-safe and touches only this child.
+    let parent = std::process::id();
+    // SAFETY: setrlimit, prctl and getppid are async-signal-safe and touch only this
+    // child.
     unsafe {
         command.pre_exec(move || {
+            die_with_parent(parent)?;
             for (resource, value) in [
                 (libc::RLIMIT_AS, bytes),
                 (libc::RLIMIT_FSIZE, file_limit),
@@ -1173,6 +1176,32 @@ fn bound(command: &mut Command, memory_mb: u64, file_limit: u64) {
             Ok(())
         });
     }
+}
+
+/// Ends the compiler when the process that started it dies (a killed server or worker):
+/// the build runs in a process group of its own, which no Ctrl-C or kill of the parent
+/// reaches, and its time limit is enforced by the parent. The thread that spawns a
+/// build waits for it, so that thread outlives the build unless the process dies.
+#[cfg(target_os = "linux")]
+fn die_with_parent(parent: u32) -> std::io::Result<()> {
+    // SAFETY: prctl and getppid only read and set this process's own attributes.
+    unsafe {
+        if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) != 0 {
+            return Err(std::io::Error::last_os_error());
+        }
+        // The parent may have died before the request took effect.
+        if libc::getppid().unsigned_abs() != parent {
+            return Err(std::io::Error::other(
+                "the kit exited before the build began",
+            ));
+        }
+    }
+    Ok(())
+}
+
+#[cfg(all(unix, not(target_os = "linux")))]
+fn die_with_parent(_parent: u32) -> std::io::Result<()> {
+    Ok(())
 }
 
 /// Kills the build's whole process group: cargo and every rustc it started.

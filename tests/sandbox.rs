@@ -296,6 +296,86 @@ fn a_build_that_never_ends_is_stopped_at_the_time_limit() {
     assert!(took < Duration::from_secs(60), "took {took:?}");
 }
 
+/// The processes whose parent is `pid`, from `/proc`.
+fn children_of(pid: u32) -> Vec<u32> {
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    entries
+        .filter_map(|entry| entry.ok()?.file_name().to_str()?.parse::<u32>().ok())
+        .filter(|&child| process_state(child).is_some_and(|(_, parent)| parent == pid))
+        .collect()
+}
+
+/// A process's state letter and parent, if it exists.
+fn process_state(pid: u32) -> Option<(char, u32)> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // The command name is in parentheses and may hold spaces: read after the last one.
+    let mut fields = stat[stat.rfind(')')? + 1..].split_whitespace();
+    let state = fields.next()?.chars().next()?;
+    Some((state, fields.next()?.parse().ok()?))
+}
+
+fn signal(pid: u32, signal: i32) {
+    // SAFETY: signals one process this test found as the kit's child.
+    unsafe {
+        libc::kill(pid as i32, signal);
+    }
+}
+
+/// The compiler of a build that never ends, started by `kit`.
+fn compiler_of(kit: &std::process::Child) -> u32 {
+    let deadline = Instant::now() + Duration::from_secs(120);
+    loop {
+        // The bot's compiler, not cargo's quick check that the framework is built.
+        let found = children_of(kit.id()).into_iter().find(|&child| {
+            std::fs::read(format!("/proc/{child}/cmdline")).is_ok_and(|line| {
+                String::from_utf8_lossy(&line).contains("--crate-name\0bot_never_builds")
+            })
+        });
+        if let Some(compiler) = found {
+            return compiler;
+        }
+        assert!(Instant::now() < deadline, "no compiler started");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+#[test]
+fn a_build_ends_with_the_kit_process_that_started_it() {
+    build("my_bot");
+    let mut kit = Command::new(env!("CARGO_BIN_EXE_challenge"))
+        .current_dir(kit_root())
+        .args(["build", test_bot("never_builds").to_str().unwrap()])
+        .env("CHALLENGE_BUILD_TIMEOUT", "300")
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("challenge runs");
+    let compiler = compiler_of(&kit);
+    // Stopped, the compiler cannot end by itself (by writing to the pipe of a dead
+    // kit, say): only the kernel's death-of-parent signal can end it now.
+    signal(compiler, libc::SIGSTOP);
+    // A server or worker killed outright: nothing of it is left to end the build.
+    kit.kill().unwrap();
+    kit.wait().unwrap();
+    let deadline = Instant::now() + Duration::from_secs(30);
+    // Gone, or a zombie waiting for a reaper: either way no longer compiling.
+    let mut outlived = false;
+    while process_state(compiler).is_some_and(|(state, _)| state != 'Z') {
+        if Instant::now() > deadline {
+            outlived = true;
+            signal(compiler, libc::SIGKILL);
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert!(
+        !outlived,
+        "the compiler {compiler} outlived the kit that started it"
+    );
+}
+
 #[test]
 fn a_bad_build_limit_is_named() {
     let output = Command::new(env!("CARGO_BIN_EXE_challenge"))
