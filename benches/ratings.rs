@@ -20,10 +20,10 @@ use criterion::{Criterion, criterion_group, criterion_main};
 
 use framework::chess::Board;
 use framework::notation::pgn::{PgnGame, PgnReader, write_game};
+use kit::challenge::pgn_facts::{PgnFacts, PgnReadMode};
 use kit::challenge::ratings::{
     self, Model, Outcome, RatingOptions, fit, synthetic_games, wide_field_games,
 };
-use kit::challenge::standings::{PgnFacts, PgnReadMode};
 
 const PLAYERS: usize = 600;
 const GAMES: usize = 30_000;

@@ -136,10 +136,3 @@ pub fn check(bot: &BotFile, policy: LimitPolicy) -> Result<()> {
     }
     Ok(())
 }
-
-/// Resolves, checks and builds a bot, returning its engine executable.
-pub fn prepare(spec: &str, policy: LimitPolicy) -> Result<crate::engine_build::Engine> {
-    let bot = resolve(spec)?;
-    check(&bot, policy)?;
-    crate::engine_build::build(&bot, crate::engine_build::BuildKind::Local)
-}

@@ -58,7 +58,7 @@ use anyhow::{Context, Result, bail};
 use quote::quote;
 use sha2::{Digest, Sha256};
 
-use crate::bots::{BotFile, KIT_ROOT};
+use crate::bots::{BotFile, KIT_ROOT, LimitPolicy};
 
 const KIT_VERSION: &str = env!("CARGO_PKG_VERSION");
 const FRAMEWORK_FINGERPRINT: &str = env!("CHALLENGE_FRAMEWORK_FINGERPRINT");
@@ -131,6 +131,14 @@ pub enum BuildKind {
     /// state would buy nothing, and it is where a bot's huge constants land on disk (an
     /// 800 MB `static` leaves an 800 MB query cache).
     Untrusted,
+}
+
+/// Resolves a bot the author named (`my_bot` or a path), checks it against the rules
+/// and builds it as the author's own (`Local`), returning its engine executable.
+pub fn prepare(spec: &str, policy: LimitPolicy) -> Result<Engine> {
+    let bot = crate::bots::resolve(spec)?;
+    crate::bots::check(&bot, policy)?;
+    build(&bot, BuildKind::Local)
 }
 
 /// Builds (or finds in the cache) the engine executable for `bot`; `kind` says whose

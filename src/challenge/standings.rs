@@ -1,11 +1,10 @@
-//! The standings table (from the store or from PGN files), as text, JSON or CSV.
+//! The standings table (from the store, or from PGN files read by `pgn_facts`), as text, JSON or CSV.
 
 use std::collections::HashMap;
 
 use anyhow::{Context, Result, bail};
 use serde::Serialize;
 
-pub use super::pgn_facts::{PgnFacts, PgnReadMode};
 pub use super::ratings::RatingChoice;
 use super::ratings::{Model, Outcome, fit};
 use super::store::{Store, VersionId};

@@ -3,7 +3,8 @@
 use std::path::PathBuf;
 
 use anyhow::{Context, Result, bail};
-use kit::challenge::standings::{PgnFacts, PgnReadMode, build_table};
+use kit::challenge::pgn_facts::{PgnFacts, PgnReadMode};
+use kit::challenge::standings::build_table;
 
 use super::args::RatingArgs;
 use super::standings::print_table;

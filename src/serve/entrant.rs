@@ -12,9 +12,10 @@ use minijinja::context;
 
 use super::http::{FormTokens, HttpError, check_csrf, see_other};
 use super::jobs::{self, Upload};
-use super::limits::client_key;
-use super::routes::{Shared, blocking, page};
+use super::limits::{MAX_SOURCE_BYTES, client_key};
+use super::pages::page;
 use super::secrets::secret_matches;
+use super::state::{Shared, blocking};
 use crate::challenge::store::{Job, Store};
 
 const SUBMIT_PATH: &str = "/submit";
@@ -34,7 +35,7 @@ pub(super) async fn submit_form(
         context! {
             csrf => forms.token(SUBMIT_PATH),
             closed,
-            max_bytes => jobs::MAX_SOURCE_BYTES,
+            max_bytes => MAX_SOURCE_BYTES,
             limit => token_counter::LIMIT,
         },
     )?;

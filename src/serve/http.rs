@@ -3,7 +3,6 @@
 
 use std::net::IpAddr;
 use std::num::NonZeroU32;
-use std::sync::Arc;
 
 use axum::body::Body;
 use axum::extract::Request;
@@ -14,10 +13,9 @@ use axum::response::{IntoResponse, Redirect};
 use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
 use http_body_util::BodyExt;
 
-use super::limits::{ClientKey, client_key};
+use super::limits::{ClientKey, MAX_BODY_BYTES, client_key};
 use super::pages;
 use super::secrets::{CsrfKey, new_secret};
-use super::state::AppState;
 
 /// The Content-Security-Policy of every response: only the server's own script, style and
 /// connections; no inline script or style, no frames, forms post only here.
@@ -249,16 +247,12 @@ pub fn see_other(path: &str) -> axum::response::Response {
     Redirect::to(path).into_response()
 }
 
-/// The largest request body: room for a bot file at the rules' limit, pasted or uploaded,
-/// and the form.
-pub const MAX_BODY_BYTES: usize = 2 * super::jobs::MAX_SOURCE_BYTES + 64 * 1024;
-
 /// Reads each request's body whole within the server's body time limit before the route
 /// sees it (every route reads its body whole anyway): a client that sends its body slowly
 /// is answered 408 and its connection closed, instead of holding it for as long as it
 /// likes. A body over [`MAX_BODY_BYTES`] is refused with 413 as it arrives.
 pub async fn read_body_in_time(
-    axum::extract::State(state): axum::extract::State<Arc<AppState>>,
+    axum::extract::State(body_timeout): axum::extract::State<std::time::Duration>,
     request: Request,
     next: Next,
 ) -> axum::response::Response {
@@ -268,7 +262,7 @@ pub async fn read_body_in_time(
         return next.run(Request::from_parts(parts, body)).await;
     }
     let limited = http_body_util::Limited::new(body, MAX_BODY_BYTES);
-    match tokio::time::timeout(state.limits.body_timeout, limited.collect()).await {
+    match tokio::time::timeout(body_timeout, limited.collect()).await {
         Ok(Ok(collected)) => {
             let body = Body::from(collected.to_bytes());
             next.run(Request::from_parts(parts, body)).await
@@ -284,7 +278,7 @@ pub async fn read_body_in_time(
             StatusCode::REQUEST_TIMEOUT,
             format!(
                 "the request's body took longer than {} s to arrive; try again",
-                state.limits.body_timeout.as_secs_f64()
+                body_timeout.as_secs_f64()
             ),
         )),
     }

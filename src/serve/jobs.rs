@@ -10,15 +10,12 @@ use std::sync::Arc;
 use axum::http::StatusCode;
 
 use super::http::HttpError;
-use super::limits::{BUILD_RETRY_AFTER, ClientKey};
+use super::limits::{BUILD_RETRY_AFTER, ClientKey, MAX_SOURCE_BYTES};
 use super::queue::Ticket;
 use super::secrets::{hash_secret, new_secret, secret_matches};
 use super::state::AppState;
 use crate::challenge::store::{Job, JobState, Store, Submitted};
 use crate::challenge::submit::{Submission, check_name, submit};
-
-/// The largest bot file the rules allow (`docs/rules.md`: 256 KiB of UTF-8 text).
-pub const MAX_SOURCE_BYTES: usize = token_counter::MAX_FILE_BYTES;
 
 /// A submission as received.
 #[derive(Debug, Clone, Default)]

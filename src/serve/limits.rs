@@ -11,6 +11,13 @@ use std::net::{IpAddr, Ipv4Addr};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+/// The largest bot file the rules allow (`docs/rules.md`: 256 KiB of UTF-8 text).
+pub const MAX_SOURCE_BYTES: usize = token_counter::MAX_FILE_BYTES;
+
+/// The largest request body: room for a bot file at the rules' limit, pasted or uploaded,
+/// and the form.
+pub const MAX_BODY_BYTES: usize = 2 * MAX_SOURCE_BYTES + 64 * 1024;
+
 /// How long a client may take to send a request's headers, from the moment the server
 /// starts waiting for them. The same timer closes an idle keep-alive connection: after a
 /// response, the wait for the next request's headers starts again (that is how hyper

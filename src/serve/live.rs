@@ -14,7 +14,6 @@ use tokio::sync::{Notify, broadcast};
 
 use super::pages::{self, CROSS_LIMIT};
 use super::runner::RunnerState;
-use super::state::AppState;
 use crate::challenge::standings::{GameFact, RatingChoice, Table, build_table, store_facts};
 use crate::challenge::store::{ServerState, SlotState, Store, StoreRevision};
 
@@ -132,46 +131,50 @@ impl Live {
     }
 }
 
-/// Keeps the views up to date until the server stops.
-pub async fn refresher(state: Arc<AppState>) {
-    loop {
-        let worker = Arc::clone(&state);
-        let outcome = tokio::task::spawn_blocking(move || refresh(&worker)).await;
-        match outcome {
-            Ok(Err(err)) => eprintln!("serve: cannot refresh the standings: {err:#}"),
-            Err(err) => eprintln!("serve: the standings refresher failed: {err}"),
-            Ok(Ok(())) => {}
+impl Live {
+    /// Rebuilds the views if the store (or the tournament thread's state) changed since
+    /// they were built. `store` opens the store for one short piece of work; it is
+    /// opened twice, so a writer is not kept waiting while the table is computed.
+    pub fn refresh<G>(&self, store: impl Fn() -> Result<G>, runner: RunnerState) -> Result<()>
+    where
+        G: std::ops::Deref,
+        G::Target: Store + Sized,
+    {
+        let key = {
+            let store = store()?;
+            Key {
+                revision: store.revision()?,
+                server: store.server_state()?,
+                tournaments: store.tournament_count()?,
+                unfinished: store.unfinished_tournament()?.map(|t| t.id.0),
+                runner,
+            }
+        };
+        if self.snapshot().key.as_ref() == Some(&key) {
+            return Ok(());
         }
+        let snapshot = build(store, key)?;
+        self.publish(snapshot);
+        Ok(())
+    }
+
+    /// Waits until something may have changed: a wake-up from this server, or the poll
+    /// interval that catches other processes' writes.
+    pub async fn wait_for_change(&self) {
         tokio::select! {
-            () = state.live.wake.notified() => {}
+            () = self.wake.notified() => {}
             () = tokio::time::sleep(POLL) => {}
         }
     }
 }
 
-/// Rebuilds the views if the store changed since they were built.
-pub fn refresh(state: &AppState) -> Result<()> {
-    let key = {
-        let store = state.store()?;
-        Key {
-            revision: store.revision()?,
-            server: store.server_state()?,
-            tournaments: store.tournament_count()?,
-            unfinished: store.unfinished_tournament()?.map(|t| t.id.0),
-            runner: state.runner.state(),
-        }
-    };
-    if state.live.snapshot().key.as_ref() == Some(&key) {
-        return Ok(());
-    }
-    let snapshot = build(state, key)?;
-    state.live.publish(snapshot);
-    Ok(())
-}
-
-fn build(state: &AppState, key: Key) -> Result<Snapshot> {
+fn build<G>(store: impl Fn() -> Result<G>, key: Key) -> Result<Snapshot>
+where
+    G: std::ops::Deref,
+    G::Target: Store + Sized,
+{
     let (players, facts, status) = {
-        let store = state.store()?;
+        let store = store()?;
         let (players, facts) = store_facts(&*store)?;
         (players, facts, status(&*store, &key)?)
     };

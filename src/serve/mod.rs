@@ -131,7 +131,7 @@ pub fn serve(options: &ServeOptions) -> Result<()> {
         AppState::new(options.dir.clone(), store, runner, limits)
     });
     // The first views are ready before the first visitor.
-    live::refresh(&state)?;
+    state.refresh_views()?;
     if let Err(err) = organiser::resume(&state) {
         eprintln!("serve: cannot resume the tournament: {}", err.message);
     }
@@ -186,7 +186,7 @@ async fn listen(
             "warning: listening beyond this machine on plain HTTP: anyone on the network can reach the pages; tokens and keys cross it unencrypted",
         );
     }
-    tokio::spawn(live::refresher(Arc::clone(&state)));
+    tokio::spawn(state::keep_views_fresh(Arc::clone(&state)));
     tokio::spawn(forget_idle_posters(Arc::clone(&state)));
     let app = routes::router(Arc::clone(&state));
     let stopping = Arc::clone(&state);

@@ -12,9 +12,9 @@ use minijinja::context;
 use runner::{GameSettings, TimeControl};
 
 use super::http::{ADMIN_COOKIE, FormTokens, HttpError, check_csrf, cookie, see_other, set_cookie};
-use super::routes::{Shared, blocking, page};
+use super::pages::page;
 use super::secrets::secret_matches;
-use super::state::AppState;
+use super::state::{AppState, Shared, blocking};
 use crate::challenge::store::{ServerFlag, Store, TournamentFormat};
 use crate::challenge::tournament::RunOptions;
 
@@ -128,7 +128,7 @@ pub(super) async fn act(
         }
         apply(s, &action, &form)?;
         // The page the organiser sees next shows the change.
-        Ok(super::live::refresh(s)?)
+        Ok(s.refresh_views()?)
     })
     .await?;
     Ok(see_other("/organiser").into_response())

@@ -63,6 +63,11 @@ pub fn render<S: Serialize>(name: &str, view: S) -> anyhow::Result<String> {
     Ok(env.get_template(name)?.render(view)?)
 }
 
+/// A page with the layout's navigation around `part` (already rendered and escaped).
+pub fn page(template: &str, title: &str, extra: minijinja::Value) -> anyhow::Result<String> {
+    render(template, context! { title, ..extra })
+}
+
 /// An error page (its text escaped); never fails.
 pub fn error_page(status: StatusCode, message: &str) -> String {
     render(

@@ -16,15 +16,13 @@ use futures_util::stream::{self, Stream};
 use minijinja::context;
 use serde::Serialize;
 
-use super::http::{HttpError, MAX_BODY_BYTES, html_headers, read_body_in_time, security_headers};
-use super::pages::{self, SCRIPT, STYLE};
-use super::state::AppState;
+use super::http::{HttpError, html_headers, read_body_in_time, security_headers};
+use super::limits::MAX_BODY_BYTES;
+use super::pages::{self, SCRIPT, STYLE, page};
+use super::state::{AppState, Shared, blocking};
 use super::{entrant, organiser};
 use crate::challenge::report::report_game;
 use crate::challenge::store::{GameId, Store, Version};
-
-/// Shared state as the handlers take it.
-pub type Shared = State<Arc<AppState>>;
 
 /// `?part=1`: only the part of the page that live updates replace.
 #[derive(serde::Deserialize, Default)]
@@ -62,27 +60,11 @@ pub fn router(state: Arc<AppState>) -> Router {
         // Room for a bot file at the rules' limit, pasted or uploaded, and the form.
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
         .layer(middleware::from_fn_with_state(
-            Arc::clone(&state),
+            state.limits.body_timeout,
             read_body_in_time,
         ))
         .layer(middleware::from_fn(security_headers))
         .with_state(state)
-}
-
-/// Runs blocking store work off the async threads.
-pub async fn blocking<T: Send + 'static>(
-    state: &Arc<AppState>,
-    work: impl FnOnce(&AppState) -> Result<T, HttpError> + Send + 'static,
-) -> Result<T, HttpError> {
-    let state = Arc::clone(state);
-    tokio::task::spawn_blocking(move || work(&state))
-        .await
-        .map_err(|err| HttpError::from(anyhow::anyhow!("a request's work failed: {err}")))?
-}
-
-/// A page with the layout's navigation around `part` (already rendered and escaped).
-pub fn page(template: &str, title: &str, extra: minijinja::Value) -> Result<String, HttpError> {
-    Ok(pages::render(template, context! { title, ..extra })?)
 }
 
 async fn standings(State(state): Shared, Query(part): Query<Part>) -> Result<Response, HttpError> {

@@ -6,8 +6,9 @@ use std::path::PathBuf;
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use anyhow::Result;
+use axum::extract::State;
 
-use super::http::PostLimit;
+use super::http::{HttpError, PostLimit};
 use super::limits::Limits;
 use super::live::Live;
 use super::queue::BuildQueue;
@@ -58,10 +59,43 @@ impl AppState {
         }
     }
 
+    /// Rebuilds the live views if the store changed since they were built.
+    pub fn refresh_views(&self) -> Result<()> {
+        self.live.refresh(|| self.store(), self.runner.state())
+    }
+
     /// The store, for one short piece of blocking work (call from `spawn_blocking`).
     pub fn store(&self) -> Result<MutexGuard<'_, SqliteStore>> {
         // A panic while holding the store leaves no transaction open (rusqlite rolls
         // back on drop), so the connection is still good.
         Ok(self.store.lock().unwrap_or_else(|p| p.into_inner()))
+    }
+}
+
+/// Shared state as the handlers take it.
+pub type Shared = State<Arc<AppState>>;
+
+/// Runs blocking store work off the async threads.
+pub async fn blocking<T: Send + 'static>(
+    state: &Arc<AppState>,
+    work: impl FnOnce(&AppState) -> Result<T, HttpError> + Send + 'static,
+) -> Result<T, HttpError> {
+    let state = Arc::clone(state);
+    tokio::task::spawn_blocking(move || work(&state))
+        .await
+        .map_err(|err| HttpError::from(anyhow::anyhow!("a request's work failed: {err}")))?
+}
+
+/// Keeps the live views up to date until the server stops.
+pub async fn keep_views_fresh(state: Arc<AppState>) {
+    loop {
+        let worker = Arc::clone(&state);
+        let outcome = tokio::task::spawn_blocking(move || worker.refresh_views()).await;
+        match outcome {
+            Ok(Err(err)) => eprintln!("serve: cannot refresh the standings: {err:#}"),
+            Err(err) => eprintln!("serve: the standings refresher failed: {err}"),
+            Ok(Ok(())) => {}
+        }
+        state.live.wait_for_change().await;
     }
 }
