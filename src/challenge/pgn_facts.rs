@@ -115,7 +115,7 @@ impl PgnFacts {
     /// Adds the games of one file's text, read on all cores, in file order.
     ///
     /// ```
-    /// use kit::challenge::standings::{PgnFacts, PgnReadMode};
+    /// use kit::challenge::pgn_facts::{PgnFacts, PgnReadMode};
     ///
     /// let text = "[White \"A\"]\n[Black \"B\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Ke3 1-0\n";
     /// let mut facts = PgnFacts::default();
