@@ -8,12 +8,12 @@ mod postgres_server;
 use std::time::Duration;
 
 use framework::notation::pgn::GameResult;
-use kit::challenge::store::{
+use postgres_server::PgServer;
+use runner::{Termination, TimeControl};
+use store::{
     Claim, EntryId, NewGame, NewTournament, NewVersion, PG_SCHEMA_VERSION, PostgresStore, SlotPlan,
     SlotState, Store, StoredRules, Submitted, Tournament, TournamentFormat, TournamentId,
 };
-use postgres_server::PgServer;
-use runner::{Termination, TimeControl};
 
 fn add(store: &mut dyn Store, name: &str, source: &str) -> Submitted {
     store
@@ -294,7 +294,7 @@ fn connection_errors_name_the_host_and_never_the_password() {
 /// switches, the organiser token's hash, entry keys set once, submission jobs, the
 /// revision that moves with every game, version and withdrawal, and one game by id.
 fn exercise_server_state(store: &mut dyn Store) {
-    use kit::challenge::store::{GameId, Job, JobState, ServerFlag, ServerState};
+    use store::{GameId, Job, JobState, ServerFlag, ServerState};
     assert_eq!(store.server_state().unwrap(), ServerState::default());
     store
         .set_server_flag(ServerFlag::TournamentPaused, true)
@@ -370,7 +370,7 @@ fn exercise_server_state(store: &mut dyn Store) {
 fn the_servers_state_behaves_as_in_sqlite() {
     let dir = std::env::temp_dir().join(format!("pg-server-state-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
-    let mut sqlite = kit::challenge::store::SqliteStore::create(&dir).unwrap();
+    let mut sqlite = store::SqliteStore::create(&dir).unwrap();
     exercise_server_state(&mut sqlite);
     drop(sqlite);
     let _ = std::fs::remove_dir_all(&dir);

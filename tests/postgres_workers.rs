@@ -220,7 +220,7 @@ fn workers_survive_a_kill_and_match_a_local_run() {
     assert_eq!(count(&mut db, "SELECT COUNT(*) FROM games"), 0);
     db.execute(
         "UPDATE tournaments SET kit_version = $1",
-        &[&kit::challenge::store::KIT_VERSION],
+        &[&store::KIT_VERSION],
     )
     .unwrap();
 

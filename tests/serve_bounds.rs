@@ -14,7 +14,7 @@ use std::net::{IpAddr, TcpStream};
 use std::time::{Duration, Instant};
 
 use common_challenge::{TempDir, kit_bot};
-use kit::serve::{ClientKey, client_key};
+use serve::{ClientKey, client_key};
 use serve_common::{
     Client, Server, connect_from, post_submission, raise_open_file_limit, wait_job,
 };

@@ -8,8 +8,8 @@ mod serve_common;
 use std::time::{Duration, Instant};
 
 use common_challenge::{TempDir, kit_bot, run};
-use kit::challenge::store::{SlotState, SqliteStore, Store};
 use serve_common::{ADMIN_TOKEN, Client, Server, log_in, organiser_action, submit};
+use store::{SlotState, SqliteStore, Store};
 
 fn wait_for(what: &str, seconds: u64, mut done: impl FnMut() -> bool) {
     let start = Instant::now();

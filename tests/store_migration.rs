@@ -6,9 +6,9 @@ use std::path::{Path, PathBuf};
 use framework::chess::Color;
 use framework::notation::pgn::GameResult;
 use kit::challenge::standings::{RatingChoice, store_table};
-use kit::challenge::store::{SCHEMA_VERSION, SlotState, SqliteStore, Store, TournamentId};
 use runner::Termination;
 use serde_json::Value;
+use store::{SCHEMA_VERSION, SlotState, SqliteStore, Store, TournamentId};
 
 const FIXTURE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/challenge_v0");
 

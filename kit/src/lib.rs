@@ -7,7 +7,6 @@
 //! - [`matches`] and [`match_summary`]: `challenge match` (players, output, summary).
 //! - [`play`]: a human against a bot in the terminal.
 //! - [`challenge`]: the local challenge (store, submission, tournaments, standings, report).
-//! - [`serve`]: `challenge serve`, the challenge in the browser.
 
 pub mod analyze;
 pub mod bench;
@@ -17,4 +16,3 @@ pub mod engine_build;
 pub mod match_summary;
 pub mod matches;
 pub mod play;
-pub mod serve;

@@ -14,8 +14,8 @@ use super::limits::{BUILD_RETRY_AFTER, ClientKey, MAX_SOURCE_BYTES};
 use super::queue::Ticket;
 use super::secrets::{hash_secret, new_secret, secret_matches};
 use super::state::AppState;
-use crate::challenge::store::{Job, JobState, Store, Submitted};
-use crate::challenge::submit::{Submission, check_name, submit};
+use kit::challenge::submit::{Submission, check_name, submit};
+use store::{Job, JobState, Store, Submitted};
 
 /// A submission as received.
 #[derive(Debug, Clone, Default)]

@@ -16,7 +16,6 @@ pub mod pgn_facts;
 pub mod ratings;
 pub mod report;
 pub mod standings;
-pub mod store;
 pub mod submit;
 pub mod swiss;
 pub mod tournament;

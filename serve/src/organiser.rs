@@ -15,8 +15,8 @@ use super::http::{ADMIN_COOKIE, FormTokens, HttpError, check_csrf, cookie, see_o
 use super::pages::page;
 use super::secrets::secret_matches;
 use super::state::{AppState, Shared, blocking};
-use crate::challenge::store::{ServerFlag, Store, TournamentFormat};
-use crate::challenge::tournament::RunOptions;
+use kit::challenge::tournament::RunOptions;
+use store::{ServerFlag, Store, TournamentFormat};
 
 /// The actions of the organiser's page, each a form posting to `/organiser/<action>`.
 const ACTIONS: [&str; 7] = [

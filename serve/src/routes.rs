@@ -21,8 +21,8 @@ use super::limits::MAX_BODY_BYTES;
 use super::pages::{self, SCRIPT, STYLE, page};
 use super::state::{AppState, Shared, blocking};
 use super::{entrant, organiser};
-use crate::challenge::report::report_game;
-use crate::challenge::store::{GameId, Store, Version};
+use kit::challenge::report::report_game;
+use store::{GameId, Store, Version};
 
 /// `?part=1`: only the part of the page that live updates replace.
 #[derive(serde::Deserialize, Default)]

@@ -55,10 +55,10 @@ use std::sync::Arc;
 
 use anyhow::{Context, Result};
 
-use crate::challenge::store::{SqliteStore, Store};
 use runner::Runner;
 use secrets::{hash_secret, new_secret};
 use state::AppState;
+use store::{SqliteStore, Store};
 
 /// How to serve.
 #[derive(Debug, Clone)]

@@ -62,7 +62,7 @@ id_type!(
 /// How a tournament pairs its entries.
 ///
 /// ```
-/// use kit::challenge::store::TournamentFormat;
+/// use store::TournamentFormat;
 /// assert_eq!("rr".parse(), Ok(TournamentFormat::RoundRobin));
 /// assert_eq!(TournamentFormat::Swiss.to_string(), "swiss");
 /// assert!("knockout".parse::<TournamentFormat>().is_err());

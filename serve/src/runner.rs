@@ -10,8 +10,8 @@ use std::time::Duration;
 
 use anyhow::{Result, bail};
 
-use crate::challenge::store::*;
-use crate::challenge::tournament::{RunOptions, run};
+use kit::challenge::tournament::{RunOptions, run};
+use store::*;
 
 /// What the tournament thread is doing.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]

@@ -14,8 +14,8 @@ use tokio::sync::{Notify, broadcast};
 
 use super::pages::{self, CROSS_LIMIT};
 use super::runner::RunnerState;
-use crate::challenge::standings::{GameFact, RatingChoice, Table, build_table, store_facts};
-use crate::challenge::store::{ServerState, SlotState, Store, StoreRevision};
+use kit::challenge::standings::{GameFact, RatingChoice, Table, build_table, store_facts};
+use store::{ServerState, SlotState, Store, StoreRevision};
 
 /// How often the store is checked for changes made by another process (`challenge
 /// submit`, `challenge run`); changes made by this server are announced at once.

@@ -291,7 +291,7 @@ pub fn is_postgres_url(text: &str) -> bool {
 /// The store's address for messages: user, hosts, ports and database, never the password.
 ///
 /// ```
-/// use kit::challenge::store::redacted_url;
+/// use store::redacted_url;
 /// let url = "postgres://kit:secret@db.example:5433/club";
 /// assert_eq!(redacted_url(&url.parse().unwrap()), "postgres://kit@db.example:5433/club");
 /// ```

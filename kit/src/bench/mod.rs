@@ -27,7 +27,7 @@ use epd::{EpdRecord, read_epd};
 
 /// The bench positions, compiled in so that every copy of the kit benches the same ones
 /// (`suites/bench.epd` in the kit, where their source is noted).
-pub const BENCH_EPD: &str = include_str!("../../suites/bench.epd");
+pub const BENCH_EPD: &str = include_str!("../../../suites/bench.epd");
 
 /// The fixed positions `challenge bench` searches, in order.
 ///

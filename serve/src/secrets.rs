@@ -9,9 +9,9 @@ use subtle::ConstantTimeEq;
 /// A fresh secret: 32 random bytes from the OS, base64url without padding (43 characters).
 ///
 /// ```
-/// let a = kit::serve::secrets::new_secret();
+/// let a = serve::secrets::new_secret();
 /// assert_eq!(a.len(), 43);
-/// assert_ne!(a, kit::serve::secrets::new_secret());
+/// assert_ne!(a, serve::secrets::new_secret());
 /// ```
 pub fn new_secret() -> String {
     let mut bytes = [0u8; 32];
@@ -24,7 +24,7 @@ pub fn new_secret() -> String {
 /// plain hash (no salt, no stretching) cannot be reversed.
 ///
 /// ```
-/// use kit::serve::secrets::{hash_secret, secret_matches};
+/// use serve::secrets::{hash_secret, secret_matches};
 /// let stored = hash_secret("k");
 /// assert!(secret_matches("k", &stored));
 /// assert!(!secret_matches("K", &stored));
@@ -62,7 +62,7 @@ impl CsrfKey {
     /// The token for the form posting to `path`, in the browser holding `cookie`.
     ///
     /// ```
-    /// let key = kit::serve::secrets::CsrfKey::new();
+    /// let key = serve::secrets::CsrfKey::new();
     /// let token = key.token("c", "/submit");
     /// assert!(key.verify("c", "/submit", &token));
     /// assert!(!key.verify("c", "/admin/start", &token));

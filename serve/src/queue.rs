@@ -208,7 +208,7 @@ impl Drop for Ticket {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::serve::limits::client_key;
+    use crate::limits::client_key;
 
     fn key(ip: &str) -> ClientKey {
         client_key(ip.parse().unwrap())

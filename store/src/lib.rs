@@ -36,7 +36,7 @@ impl StoreLocation {
     /// `--store URL` when given (only `postgres://` URLs), else the directory.
     ///
     /// ```
-    /// use kit::challenge::store::StoreLocation;
+    /// use store::StoreLocation;
     /// use std::path::Path;
     /// let dir = Path::new("challenge");
     /// assert_eq!(StoreLocation::pick(None, dir).unwrap(), StoreLocation::Dir(dir.into()));

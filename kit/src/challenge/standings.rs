@@ -7,9 +7,9 @@ use serde::Serialize;
 
 pub use super::ratings::RatingChoice;
 use super::ratings::{Model, Outcome, fit};
-use super::store::{Store, VersionId};
 use framework::chess::Color;
 use runner::Termination;
+use store::{Store, VersionId};
 
 /// Who a rated player is.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]

@@ -16,7 +16,7 @@ use super::limits::{MAX_SOURCE_BYTES, client_key};
 use super::pages::page;
 use super::secrets::secret_matches;
 use super::state::{Shared, blocking};
-use crate::challenge::store::{Job, Store};
+use store::{Job, Store};
 
 const SUBMIT_PATH: &str = "/submit";
 
@@ -174,7 +174,7 @@ pub(super) async fn withdraw(
     Form(form): Form<HashMap<String, String>>,
 ) -> Result<Response, HttpError> {
     state.posts.check(peer.ip())?;
-    crate::challenge::submit::check_name(&name)
+    kit::challenge::submit::check_name(&name)
         .map_err(|_| HttpError::not_found(format!("no entry named `{name}`")))?;
     let path = format!("/entries/{name}/withdraw");
     check_csrf(

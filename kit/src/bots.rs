@@ -4,8 +4,9 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
 
-/// The kit's own checkout, where `bot/` and `framework/` live.
-pub const KIT_ROOT: &str = env!("CARGO_MANIFEST_DIR");
+/// The kit's own checkout, where `bot/` and `framework/` live (the workspace root, one
+/// level above this crate; `build.rs` resolves it).
+pub const KIT_ROOT: &str = env!("CHALLENGE_KIT_ROOT");
 
 /// A bot file and the name it goes by.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -14,7 +14,7 @@ use super::live::Live;
 use super::queue::BuildQueue;
 use super::runner::Runner;
 use super::secrets::CsrfKey;
-use crate::challenge::store::SqliteStore;
+use store::SqliteStore;
 
 /// Everything the routes share.
 pub struct AppState {
@@ -52,7 +52,7 @@ impl AppState {
             queue: BuildQueue::with_builders(
                 limits.max_pending_builds,
                 limits.max_pending_builds_per_client,
-                crate::engine_build::build_jobs(),
+                kit::engine_build::build_jobs(),
             ),
             limits,
             runner,

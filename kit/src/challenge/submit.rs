@@ -14,9 +14,9 @@ use framework::chess::Board;
 use runner::{Engine, EngineConfig, EngineError, GoParams};
 use sha2::{Digest, Sha256};
 
-use super::store::{NewVersion, SqliteStore, Store, Submitted};
 use crate::bots::BotFile;
 use crate::engine_build;
+use store::{NewVersion, SqliteStore, Store, Submitted};
 
 /// The positions of the smoke test, with what each one exercises.
 pub const SMOKE_POSITIONS: [(&str, &str); 6] = [

@@ -23,13 +23,13 @@ use runner::{
     load_openings, schedule,
 };
 
-use super::store::{
-    Claim, EntryId, NewGame, NewRound, NewTournament, SlotPlan, SlotState, Store, StoredOpening,
-    StoredRules, Tournament, TournamentFormat, TournamentId, Version,
-};
 use super::submit::materialize;
 use super::swiss::{SwissPlayer, pair_round};
 use crate::engine_build;
+use store::{
+    Claim, EntryId, NewGame, NewRound, NewTournament, SlotPlan, SlotState, Store, StoredOpening,
+    StoredRules, Tournament, TournamentFormat, TournamentId, Version,
+};
 
 /// How `challenge run` plays: the settings of a new tournament (a resumed one keeps its
 /// stored settings) and this session's limits.

@@ -19,7 +19,7 @@ use serde::Serialize;
 use sha2::{Digest, Sha256};
 
 use super::standings::{GameFact, RatingChoice, Table, build_table, store_facts};
-use super::store::Store;
+use store::Store;
 
 const TEMPLATE: &str = include_str!("report.html");
 const SCRIPT: &str = include_str!("report.js");

@@ -22,13 +22,13 @@ use anyhow::{Context, Result};
 use framework::notation::pgn::GameResult;
 use runner::{Engine, EngineConfig, Opening, Player, play_game};
 
-use super::store::{
-    Claim, EntryId, LeaseLost, NewWorker, PostgresStore, SlotState, Store, Tournament,
-    TournamentId, Version, VersionId, is_connection_lost,
-};
 use super::submit::materialize;
 use super::tournament::{advance, new_game};
 use crate::engine_build;
+use store::{
+    Claim, EntryId, LeaseLost, NewWorker, PostgresStore, SlotState, Store, Tournament,
+    TournamentId, Version, VersionId, is_connection_lost,
+};
 
 /// How a worker runs.
 #[derive(Debug, Clone)]
