@@ -1,0 +1,78 @@
+//! Reaching a PostgreSQL store: its URL (checked, and printed without the password) and
+//! a new connection to it.
+
+use std::str::FromStr;
+use std::time::Duration;
+
+use postgres::config::Host;
+use postgres::{Client, Config, NoTls};
+
+use crate::error::{StoreError, StoreResult};
+
+/// `true` for a `--store` value this backend opens.
+pub fn is_postgres_url(text: &str) -> bool {
+    text.starts_with("postgres://") || text.starts_with("postgresql://")
+}
+
+/// The store's address for messages: user, hosts, ports and database, never the password.
+///
+/// ```
+/// use store::redacted_url;
+/// let url = "postgres://kit:secret@db.example:5433/club";
+/// assert_eq!(redacted_url(&url.parse().unwrap()), "postgres://kit@db.example:5433/club");
+/// ```
+pub fn redacted_url(config: &Config) -> String {
+    let user = config
+        .get_user()
+        .map(|u| format!("{u}@"))
+        .unwrap_or_default();
+    let ports = config.get_ports();
+    let hosts: Vec<String> = config
+        .get_hosts()
+        .iter()
+        .enumerate()
+        .map(|(i, host)| {
+            let name = match host {
+                Host::Tcp(name) => name.clone(),
+                Host::Unix(path) => path.display().to_string(),
+            };
+            match ports.get(i).or(ports.first()) {
+                Some(port) => format!("{name}:{port}"),
+                None => name,
+            }
+        })
+        .collect();
+    let hosts = if hosts.is_empty() {
+        "localhost".to_string()
+    } else {
+        hosts.join(",")
+    };
+    let db = config.get_dbname().unwrap_or_default();
+    format!("postgres://{user}{hosts}/{db}")
+}
+
+/// The connection settings in `url`, with a connect timeout and the program's name set
+/// unless the URL sets them.
+pub(crate) fn parse_config(url: &str) -> StoreResult<Config> {
+    let mut config = Config::from_str(url).map_err(|err| {
+        // The parser's message never echoes the URL, so the password stays out of it.
+        StoreError::BadLocation(format!("`--store` is not a valid postgres:// URL: {err}"))
+    })?;
+    if config.get_connect_timeout().is_none() {
+        config.connect_timeout(Duration::from_secs(10));
+    }
+    if config.get_application_name().is_none() {
+        config.application_name("challenge");
+    }
+    Ok(config)
+}
+
+/// A new connection to the store; `shown` is its redacted URL.
+pub(crate) fn connect(config: &Config, shown: &str) -> StoreResult<Client> {
+    config
+        .connect(NoTls)
+        .map_err(|source| StoreError::Unreachable {
+            store: shown.to_string(),
+            source: Box::new(source),
+        })
+}
