@@ -83,6 +83,12 @@ impl From<anyhow::Error> for HttpError {
     }
 }
 
+impl From<store::StoreError> for HttpError {
+    fn from(err: store::StoreError) -> HttpError {
+        anyhow::Error::from(err).into()
+    }
+}
+
 impl IntoResponse for HttpError {
     fn into_response(self) -> axum::response::Response {
         let body = pages::error_page(self.status, &self.message);

@@ -15,7 +15,8 @@ use super::queue::Ticket;
 use super::secrets::{hash_secret, new_secret, secret_matches};
 use super::state::AppState;
 use kit::challenge::submit::{Submission, check_name, submit};
-use store::{Job, JobState, Store, Submitted};
+use store::prelude::*;
+use store::{Job, JobState, Submitted};
 
 /// A submission as received.
 #[derive(Debug, Clone, Default)]
@@ -192,7 +193,7 @@ pub async fn run(state: Arc<AppState>, received: Received, upload: Upload) {
 }
 
 fn save(state: &AppState, job: &Job) {
-    let saved = state.store().and_then(|mut store| store.save_job(job));
+    let saved = state.store().and_then(|mut store| Ok(store.save_job(job)?));
     if let Err(err) = saved {
         eprintln!("serve: cannot save job of `{}`: {err:#}", job.entry);
     }
@@ -247,7 +248,7 @@ fn accepted(state: &AppState, stored: &Submitted, key: Option<&str>) -> String {
     if let Some(key) = key {
         let keyed = state
             .store()
-            .and_then(|mut store| store.set_entry_key_hash(&version.name, &hash_secret(key)));
+            .and_then(|mut store| Ok(store.set_entry_key_hash(&version.name, &hash_secret(key))?));
         match keyed {
             Ok(true) => {}
             Ok(false) => message.push_str(

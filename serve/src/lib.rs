@@ -58,7 +58,8 @@ use anyhow::{Context, Result};
 use runner::Runner;
 use secrets::{hash_secret, new_secret};
 use state::AppState;
-use store::{SqliteStore, Store};
+use store::SqliteStore;
+use store::prelude::*;
 
 /// How to serve.
 #[derive(Debug, Clone)]

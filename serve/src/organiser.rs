@@ -16,7 +16,8 @@ use super::pages::page;
 use super::secrets::secret_matches;
 use super::state::{AppState, Shared, blocking};
 use kit::challenge::tournament::RunOptions;
-use store::{ServerFlag, Store, TournamentFormat};
+use store::prelude::*;
+use store::{ServerFlag, TournamentFormat};
 
 /// The actions of the organiser's page, each a form posting to `/organiser/<action>`.
 const ACTIONS: [&str; 7] = [

@@ -22,7 +22,8 @@ use super::pages::{self, SCRIPT, STYLE, page};
 use super::state::{AppState, Shared, blocking};
 use super::{entrant, organiser};
 use kit::challenge::report::report_game;
-use store::{GameId, Store, Version};
+use store::prelude::*;
+use store::{GameId, Version};
 
 /// `?part=1`: only the part of the page that live updates replace.
 #[derive(serde::Deserialize, Default)]

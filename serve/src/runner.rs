@@ -159,11 +159,15 @@ struct GatedStore {
 }
 
 impl GatedStore {
-    fn wait_unpaused(&self) -> Result<()> {
+    fn wait_unpaused(&self) -> StoreResult<()> {
         let mut paused = lock(&self.control.paused);
         loop {
             if self.control.stopping.load(Ordering::Relaxed) {
-                bail!("the server is stopping; the tournament goes on at its next start");
+                return Err(StoreError::Conflict {
+                    store: self.inner.location(),
+                    what: "the server is stopping; the tournament goes on at its next start"
+                        .into(),
+                });
             }
             if !*paused {
                 return Ok(());
@@ -178,96 +182,113 @@ impl GatedStore {
     }
 }
 
-impl Store for GatedStore {
+// The store's concerns one by one: the gate changes claims and records (and tells when
+// the tournament is created); the rest goes straight to the store.
+
+impl EntryStore for GatedStore {
     fn location(&self) -> String {
         self.inner.location()
     }
-    fn add_version(&mut self, new: &NewVersion<'_>) -> Result<Submitted> {
+    fn add_version(&mut self, new: &NewVersion<'_>) -> StoreResult<Submitted> {
         self.inner.add_version(new)
     }
-    fn withdraw(&mut self, name: &str) -> Result<bool> {
+    fn withdraw(&mut self, name: &str) -> StoreResult<bool> {
         self.inner.withdraw(name)
     }
-    fn versions(&self) -> Result<Vec<Version>> {
+    fn versions(&self) -> StoreResult<Vec<Version>> {
         self.inner.versions()
     }
-    fn source(&self, version: VersionId) -> Result<String> {
+    fn source(&self, version: VersionId) -> StoreResult<String> {
         self.inner.source(version)
     }
-    fn tournament_count(&self) -> Result<usize> {
+}
+
+impl TournamentStore for GatedStore {
+    fn tournament_count(&self) -> StoreResult<usize> {
         self.inner.tournament_count()
     }
-    fn unfinished_tournament(&self) -> Result<Option<Tournament>> {
+    fn unfinished_tournament(&self) -> StoreResult<Option<Tournament>> {
         self.inner.unfinished_tournament()
     }
-    fn create_tournament(&mut self, new: &NewTournament<'_>) -> Result<TournamentId> {
+    fn create_tournament(&mut self, new: &NewTournament<'_>) -> StoreResult<TournamentId> {
         let id = self.inner.create_tournament(new)?;
         if let Some(ready) = self.ready.take() {
             let _ = ready.send(());
         }
         Ok(id)
     }
-    fn add_round(&mut self, round: &NewRound<'_>) -> Result<()> {
+    fn add_round(&mut self, round: &NewRound<'_>) -> StoreResult<()> {
         self.inner.add_round(round)
     }
-    fn participants(&self, tournament: TournamentId) -> Result<Vec<EntryId>> {
+    fn participants(&self, tournament: TournamentId) -> StoreResult<Vec<EntryId>> {
         self.inner.participants(tournament)
     }
-    fn slots(&self, tournament: TournamentId) -> Result<Vec<Slot>> {
+    fn slots(&self, tournament: TournamentId) -> StoreResult<Vec<Slot>> {
         self.inner.slots(tournament)
     }
-    fn byes(&self, tournament: TournamentId) -> Result<Vec<EntryId>> {
+    fn byes(&self, tournament: TournamentId) -> StoreResult<Vec<EntryId>> {
         self.inner.byes(tournament)
     }
-    fn cancel_withdrawn(&mut self, tournament: TournamentId) -> Result<usize> {
+    fn cancel_withdrawn(&mut self, tournament: TournamentId) -> StoreResult<usize> {
         self.inner.cancel_withdrawn(tournament)
     }
-    fn finish_tournament(&mut self, tournament: TournamentId) -> Result<()> {
+    fn finish_tournament(&mut self, tournament: TournamentId) -> StoreResult<()> {
         self.inner.finish_tournament(tournament)
     }
-    fn claim(&mut self, tournament: TournamentId, worker: &str, max: usize) -> Result<Vec<Claim>> {
+    fn games(&self, with_pgn: bool) -> StoreResult<Vec<Game>> {
+        self.inner.games(with_pgn)
+    }
+    fn game(&self, id: GameId) -> StoreResult<Option<Game>> {
+        self.inner.game(id)
+    }
+}
+
+impl ClaimStore for GatedStore {
+    fn claim(
+        &mut self,
+        tournament: TournamentId,
+        worker: &str,
+        max: usize,
+    ) -> StoreResult<Vec<Claim>> {
         self.wait_unpaused()?;
         self.inner.claim(tournament, worker, max.min(self.batch))
     }
-    fn release(&mut self, claim: &Claim) -> Result<()> {
+    fn release(&mut self, claim: &Claim) -> StoreResult<()> {
         self.inner.release(claim)
     }
-    fn record(&mut self, claim: &Claim, game: &NewGame) -> Result<GameId> {
+    fn record(&mut self, claim: &Claim, game: &NewGame) -> StoreResult<GameId> {
         let id = self.inner.record(claim, game)?;
         (self.control.on_game)();
         Ok(id)
     }
-    fn games(&self, with_pgn: bool) -> Result<Vec<Game>> {
-        self.inner.games(with_pgn)
-    }
-    fn server_state(&self) -> Result<ServerState> {
+}
+
+impl ServerStore for GatedStore {
+    fn server_state(&self) -> StoreResult<ServerState> {
         self.inner.server_state()
     }
-    fn set_server_flag(&mut self, flag: ServerFlag, on: bool) -> Result<()> {
+    fn set_server_flag(&mut self, flag: ServerFlag, on: bool) -> StoreResult<()> {
         self.inner.set_server_flag(flag, on)
     }
-    fn set_admin_token_hash(&mut self, hash: &str) -> Result<()> {
+    fn set_admin_token_hash(&mut self, hash: &str) -> StoreResult<()> {
         self.inner.set_admin_token_hash(hash)
     }
-    fn entry_key_hash(&self, entry: &str) -> Result<Option<String>> {
+    fn entry_key_hash(&self, entry: &str) -> StoreResult<Option<String>> {
         self.inner.entry_key_hash(entry)
     }
-    fn set_entry_key_hash(&mut self, entry: &str, hash: &str) -> Result<bool> {
+    fn set_entry_key_hash(&mut self, entry: &str, hash: &str) -> StoreResult<bool> {
         self.inner.set_entry_key_hash(entry, hash)
     }
-    fn save_job(&mut self, job: &Job) -> Result<()> {
+    fn save_job(&mut self, job: &Job) -> StoreResult<()> {
         self.inner.save_job(job)
     }
-    fn job(&self, id: &str) -> Result<Option<Job>> {
+    fn job(&self, id: &str) -> StoreResult<Option<Job>> {
         self.inner.job(id)
     }
-    fn refuse_unfinished_jobs(&mut self, message: &str) -> Result<usize> {
+    fn refuse_unfinished_jobs(&mut self, message: &str) -> StoreResult<usize> {
         self.inner.refuse_unfinished_jobs(message)
     }
-    fn revision(&self) -> Result<StoreRevision> {
+    fn revision(&self) -> StoreResult<StoreRevision> {
         self.inner.revision()
-    }
-    fn game(&self, id: GameId) -> Result<Option<Game>> {
-        self.inner.game(id)
     }
 }

@@ -18,7 +18,7 @@ pub struct Args {
 
 /// Prints one line per worker.
 pub fn run(args: &Args) -> Result<()> {
-    let mut store = PostgresStore::connect(&args.store)?;
+    let mut store = PostgresStore::open(&args.store)?;
     let workers = store.workers()?;
     if workers.is_empty() {
         println!("no workers yet: start one with `challenge worker --store URL` on any machine");

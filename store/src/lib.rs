@@ -47,6 +47,12 @@ pub use types::{EntryId, GameId, SlotId, TournamentId, VersionId};
 
 use std::path::{Path, PathBuf};
 
+/// The store's traits, for callers that use a store of a known type:
+/// `use store::prelude::*;` brings every method into scope.
+pub mod prelude {
+    pub use crate::{ClaimStore, EntryStore, ServerStore, Store, TournamentStore};
+}
+
 /// What the challenge needs from where its records live: the four concerns at once, for
 /// callers that use them all (`&mut dyn Store`). Every type with the four has it.
 pub trait Store: EntryStore + TournamentStore + ClaimStore + ServerStore {}

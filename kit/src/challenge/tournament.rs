@@ -541,7 +541,7 @@ impl Session<'_> {
                     print_game(self.done_before + stored, self.total, &record);
                 }
                 Err(err) => {
-                    failure = Some(err);
+                    failure = Some(err.into());
                     stop.store(true, Ordering::Relaxed);
                 }
             }

@@ -26,8 +26,8 @@ use super::submit::materialize;
 use super::tournament::{advance, new_game};
 use crate::engine_build;
 use store::{
-    Claim, EntryId, LeaseLost, NewWorker, PostgresStore, SlotState, Store, Tournament,
-    TournamentId, Version, VersionId, is_connection_lost,
+    Claim, ClaimStore, EntryId, EntryStore, NewWorker, PostgresStore, SlotState, StoreError,
+    Tournament, TournamentId, TournamentStore, Version, VersionId,
 };
 
 /// How a worker runs.
@@ -145,7 +145,7 @@ pub fn work(
                 .spawn_scoped(scope, move || {
                     let mut thread = GameThread::new(connection, shared);
                     if let Err(err) = thread.run() {
-                        shared.fail(err);
+                        shared.fail(err.into_anyhow());
                     }
                     drop(done_tx);
                 })
@@ -156,7 +156,7 @@ pub fn work(
         while let Err(mpsc::RecvTimeoutError::Timeout) = done.recv_timeout(options.lease / 3) {
             if let Err(err) = store.worker_seen(&options.name) {
                 eprintln!("warning: cannot report in to {}: {err:#}", store.location());
-                if is_connection_lost(&err) {
+                if matches!(err, StoreError::ConnectionLost { .. }) {
                     let _ = store.reopen();
                 }
             }
@@ -196,6 +196,35 @@ enum Turn {
     Done,
 }
 
+/// Why a turn failed: the store (a lost connection is waited out and the thread goes
+/// on), or anything else (building, playing: the worker stops).
+#[derive(Debug)]
+enum TurnError {
+    Store(StoreError),
+    Other(anyhow::Error),
+}
+
+impl From<StoreError> for TurnError {
+    fn from(err: StoreError) -> Self {
+        TurnError::Store(err)
+    }
+}
+
+impl From<anyhow::Error> for TurnError {
+    fn from(err: anyhow::Error) -> Self {
+        TurnError::Other(err)
+    }
+}
+
+impl TurnError {
+    fn into_anyhow(self) -> anyhow::Error {
+        match self {
+            TurnError::Store(err) => err.into(),
+            TurnError::Other(err) => err,
+        }
+    }
+}
+
 impl<'a> GameThread<'a> {
     fn new(store: PostgresStore, shared: &'a Shared<'a>) -> GameThread<'a> {
         GameThread {
@@ -206,20 +235,22 @@ impl<'a> GameThread<'a> {
         }
     }
 
-    fn run(&mut self) -> Result<()> {
+    fn run(&mut self) -> Result<(), TurnError> {
         let options = self.shared.options;
         while !self.shared.stop.load(Ordering::Relaxed) {
             let turn = match self.store.unfinished_tournament() {
                 Ok(Some(t)) => self.turn(&t),
                 Ok(None) if options.wait => Ok(Turn::Wait),
                 Ok(None) => Ok(Turn::Done),
-                Err(err) => Err(err),
+                Err(err) => Err(err.into()),
             };
             match turn {
                 Ok(Turn::Played) => {}
                 Ok(Turn::Wait) => std::thread::sleep(options.poll),
                 Ok(Turn::Done) => break,
-                Err(err) if is_connection_lost(&err) => self.reconnect(&err),
+                Err(TurnError::Store(err @ StoreError::ConnectionLost { .. })) => {
+                    self.reconnect(&err);
+                }
                 Err(err) => return Err(err),
             }
         }
@@ -229,7 +260,7 @@ impl<'a> GameThread<'a> {
     /// After losing the store: reconnects, waiting longer after each failure (up to 30 s),
     /// until it is back or the worker is stopped. A game in play when the store was lost
     /// goes back to the pool when its lease runs out.
-    fn reconnect(&mut self, err: &anyhow::Error) {
+    fn reconnect(&mut self, err: &StoreError) {
         let name = &self.shared.options.name;
         eprintln!("{name}: lost the store ({err:#}); reconnecting");
         let mut wait = Duration::from_millis(500);
@@ -247,7 +278,7 @@ impl<'a> GameThread<'a> {
     }
 
     /// Claims and plays one game of `t`, or finds why not.
-    fn turn(&mut self, t: &Tournament) -> Result<Turn> {
+    fn turn(&mut self, t: &Tournament) -> Result<Turn, TurnError> {
         if !self.shared.take_budget() {
             return Ok(Turn::Done);
         }
@@ -271,7 +302,7 @@ impl<'a> GameThread<'a> {
 
     /// No slot could be claimed: wait for others' leases, or, with none pending, move
     /// the tournament on (under its lock, so one worker does it).
-    fn nothing_to_claim(&mut self, t: &Tournament) -> Result<Turn> {
+    fn nothing_to_claim(&mut self, t: &Tournament) -> Result<Turn, TurnError> {
         self.store.cancel_withdrawn(t.id)?;
         let pending = self
             .store
@@ -281,6 +312,8 @@ impl<'a> GameThread<'a> {
         if pending {
             return Ok(Turn::Wait);
         }
+        // A store error in the step is also one when giving the lock back (the outer
+        // `?`): a lost connection is then waited out like any other.
         self.store.with_tournament_lock(t.id, |store| {
             let still_open = store.unfinished_tournament()?.is_some_and(|u| u.id == t.id);
             let pending = store
@@ -290,14 +323,14 @@ impl<'a> GameThread<'a> {
             if still_open && !pending {
                 advance(store, t)?;
             }
-            Ok(())
-        })?;
+            anyhow::Ok(())
+        })??;
         Ok(Turn::Played)
     }
 
     /// Plays a claimed game and records it; `false` if it was interrupted (released) or
     /// its result refused.
-    fn play(&mut self, t: &Tournament, claim: &Claim) -> Result<bool> {
+    fn play(&mut self, t: &Tournament, claim: &Claim) -> Result<bool, TurnError> {
         let plan = claim.slot.plan;
         let white = self.current_version(plan.white)?;
         let black = self.current_version(plan.black)?;
@@ -344,27 +377,28 @@ impl<'a> GameThread<'a> {
                 );
                 Ok(true)
             }
-            Err(err) if err.downcast_ref::<LeaseLost>().is_some() => {
+            Err(err @ StoreError::LeaseLost { .. }) => {
                 self.shared.refused.fetch_add(1, Ordering::Relaxed);
                 eprintln!("{name}: warning: {err:#}");
                 Ok(false)
             }
-            Err(err) => Err(err),
+            Err(err) => Err(err.into()),
         }
     }
 
     /// The entry's current version (a game is played by the version current when it is
     /// played, as in `challenge run`).
-    fn current_version(&self, entry: EntryId) -> Result<Version> {
-        self.store
+    fn current_version(&self, entry: EntryId) -> Result<Version, TurnError> {
+        let found = self
+            .store
             .versions()?
             .into_iter()
-            .find(|v| v.entry_id == entry && v.current)
-            .with_context(|| format!("entry {entry} has no stored version"))
+            .find(|v| v.entry_id == entry && v.current);
+        Ok(found.with_context(|| format!("entry {entry} has no stored version"))?)
     }
 
     /// A version's engine, built from its stored source on first use.
-    fn player(&mut self, version: &Version, t: &Tournament) -> Result<Player> {
+    fn player(&mut self, version: &Version, t: &Tournament) -> Result<Player, TurnError> {
         let path = match self.engines.get(&version.id) {
             Some(path) => path.clone(),
             None => {
@@ -402,7 +436,11 @@ impl<'a> GameThread<'a> {
 
 /// Writes a version's stored source out and builds it (or finds it in this machine's
 /// engine cache, keyed by content).
-fn build_version(store: &PostgresStore, work_dir: &Path, version: &Version) -> Result<PathBuf> {
+fn build_version(
+    store: &PostgresStore,
+    work_dir: &Path,
+    version: &Version,
+) -> Result<PathBuf, TurnError> {
     let source = store.source(version.id)?;
     let bot = materialize(work_dir, &version.name, &source)?;
     let engine = engine_build::build(&bot, engine_build::BuildKind::Untrusted).with_context(|| {
