@@ -20,9 +20,9 @@ use std::time::{Duration, Instant};
 use framework::notation::pgn::GameResult;
 use runner::{Termination, TimeControl};
 use store::{
-    Claim, NewGame, NewTournament, NewVersion, ServerFlag, SlotPlan, SqliteStore, Store,
-    StoredRules, Submitted, Tournament, TournamentFormat, TournamentId,
+    Claim, NewGame, NewTournament, NewVersion, ServerFlag, SlotPlan, SqliteStore, StoredRules, Submitted, Tournament, TournamentFormat, TournamentId,
 };
+use store::prelude::*;
 
 const ENTRIES: usize = 600;
 const GAMES: usize = 30_000;

@@ -18,8 +18,9 @@ use postgres_server::PgServer;
 use runner::{Termination, TimeControl};
 use store::{
     Claim, EntryId, NewGame, NewTournament, NewVersion, PostgresStore, SlotPlan, SqliteStore,
-    Store, StoredRules, Submitted, Tournament, TournamentFormat, VersionId,
+    StoredRules, Submitted, Tournament, TournamentFormat, VersionId,
 };
+use store::prelude::*;
 
 /// Entries in each benchmark tournament: 48 × 47 = 2,256 games.
 const ENTRIES: usize = 48;
@@ -123,7 +124,7 @@ fn drain(store: &mut dyn Store, players: &[(EntryId, VersionId)], name: &str) ->
 
 fn postgres_rate(server: &PgServer, workers: usize) -> f64 {
     let url = server.database(&format!("bench{workers}"));
-    let mut store = PostgresStore::connect(&url).unwrap();
+    let mut store = PostgresStore::create(&url).unwrap();
     let players = setup(&mut store);
     let start = Instant::now();
     let total: usize = std::thread::scope(|scope| {
