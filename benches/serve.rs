@@ -19,10 +19,11 @@ use std::time::{Duration, Instant};
 
 use framework::notation::pgn::GameResult;
 use runner::{Termination, TimeControl};
-use store::{
-    Claim, NewGame, NewTournament, NewVersion, ServerFlag, SlotPlan, SqliteStore, StoredRules, Submitted, Tournament, TournamentFormat, TournamentId,
-};
 use store::prelude::*;
+use store::{
+    Claim, NewGame, NewTournament, NewVersion, ServerFlag, SlotPlan, SqliteStore, StoredRules,
+    Submitted, Tournament, TournamentFormat, TournamentId,
+};
 
 const ENTRIES: usize = 600;
 const GAMES: usize = 30_000;

@@ -16,11 +16,11 @@ use std::time::{Duration, Instant};
 use framework::notation::pgn::GameResult;
 use postgres_server::PgServer;
 use runner::{Termination, TimeControl};
+use store::prelude::*;
 use store::{
     Claim, EntryId, NewGame, NewTournament, NewVersion, PostgresStore, SlotPlan, SqliteStore,
     StoredRules, Submitted, Tournament, TournamentFormat, VersionId,
 };
-use store::prelude::*;
 
 /// Entries in each benchmark tournament: 48 × 47 = 2,256 games.
 const ENTRIES: usize = 48;

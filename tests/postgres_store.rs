@@ -101,10 +101,8 @@ struct Backends {
 
 impl Backends {
     fn new(label: &str) -> Backends {
-        let sqlite = std::env::temp_dir().join(format!(
-            "kit-store-suite-{label}-{}",
-            std::process::id()
-        ));
+        let sqlite =
+            std::env::temp_dir().join(format!("kit-store-suite-{label}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&sqlite);
         Backends {
             label: label.to_string(),
@@ -235,7 +233,11 @@ fn a_claim_is_handed_out_once_and_its_game_stored_once() {
         assert_eq!(games.len(), 1);
         assert_eq!(
             (games[0].result, games[0].termination, games[0].slot),
-            (GameResult::Draw, Termination::Repetition, Some(first[0].slot.id))
+            (
+                GameResult::Draw,
+                Termination::Repetition,
+                Some(first[0].slot.id)
+            )
         );
         assert!(games[0].pgn.contains("1/2-1/2"));
         assert!(store.games(false).unwrap()[0].pgn.is_empty());
@@ -255,7 +257,13 @@ fn missing_things_are_not_found_by_name() {
             assert!(matches!(err, StoreError::NotFound { .. }), "{err:?}");
             assert!(err.to_string().contains(&location), "{err}");
         }
-        assert!(store.withdraw("gamma").unwrap_err().to_string().contains("`gamma`"));
+        assert!(
+            store
+                .withdraw("gamma")
+                .unwrap_err()
+                .to_string()
+                .contains("`gamma`")
+        );
     });
 }
 
@@ -489,13 +497,14 @@ fn a_lost_connection_and_a_missing_privilege_are_told_apart() {
         )
         .unwrap();
     let lost = store.versions().unwrap_err();
-    assert!(matches!(lost, StoreError::ConnectionLost { .. }), "{lost:?}");
+    assert!(
+        matches!(lost, StoreError::ConnectionLost { .. }),
+        "{lost:?}"
+    );
     store.reopen().unwrap();
     assert_eq!(store.versions().unwrap().len(), 1);
 
-    admin
-        .batch_execute("CREATE ROLE outsider LOGIN")
-        .unwrap();
+    admin.batch_execute("CREATE ROLE outsider LOGIN").unwrap();
     let outsider = url.replace("postgres://kit@", "postgres://outsider@");
     let denied = PostgresStore::open(&outsider)
         .and_then(|s| s.versions().map(drop))
@@ -521,7 +530,9 @@ fn connection_errors_name_the_host_and_never_the_password() {
     assert!(err.contains(&format!("127.0.0.1:{port}")), "{err}");
     assert!(err.contains("cannot connect"), "{err}");
     assert!(!err.contains("s3cr3t"), "the password leaked: {err}");
-    let err = PostgresStore::open("postgres://kit:s3cr3t@[::1").err().unwrap();
+    let err = PostgresStore::open("postgres://kit:s3cr3t@[::1")
+        .err()
+        .unwrap();
     assert!(matches!(err, StoreError::BadLocation(_)), "{err:?}");
     let err = format!("{:#}", anyhow::Error::from(err));
     assert!(!err.contains("s3cr3t"), "the password leaked: {err}");

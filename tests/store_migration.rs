@@ -18,8 +18,8 @@ use runner::Termination;
 use serde_json::Value;
 use store::prelude::*;
 use store::{
-    GameId, JobState, NewGame, PostgresStore, SCHEMA_VERSION, SlotState, SqliteStore,
-    StoreError, TournamentId,
+    GameId, JobState, NewGame, PostgresStore, SCHEMA_VERSION, SlotState, SqliteStore, StoreError,
+    TournamentId,
 };
 
 const FIXTURE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/challenge_v0");
@@ -142,7 +142,10 @@ fn reading_an_old_copy_is_refused_without_changing_it_until_it_is_upgraded() {
     let dir = copy_fixture("ro");
     let before = std::fs::read(dir.join("challenge.db")).unwrap();
     let err = SqliteStore::open_read_only(&dir).err().unwrap();
-    assert!(matches!(err, StoreError::OlderSchema { found: 0, .. }), "{err:?}");
+    assert!(
+        matches!(err, StoreError::OlderSchema { found: 0, .. }),
+        "{err:?}"
+    );
     assert!(err.to_string().contains("challenge upgrade --dir"), "{err}");
     assert_eq!(std::fs::read(dir.join("challenge.db")).unwrap(), before);
     let upgraded = store::upgrade_store(&store::StoreLocation::Dir(dir.clone())).unwrap();
@@ -198,21 +201,36 @@ fn legacy_rows(version: u32, postgres: bool) -> String {
 
 /// Everything the old rows said reads back, and the store plays its pending game.
 fn check_upgraded(store: &mut dyn Store, version: u32) {
-    let names: Vec<_> = store.versions().unwrap().into_iter().map(|v| v.name).collect();
+    let names: Vec<_> = store
+        .versions()
+        .unwrap()
+        .into_iter()
+        .map(|v| v.name)
+        .collect();
     assert_eq!(names, ["alpha", "beta"]);
     let games = store.games(true).unwrap();
     assert_eq!(games.len(), 1);
     assert_eq!(
         (games[0].result, games[0].termination, games[0].pgn.as_str()),
-        (GameResult::WhiteWins, Termination::Checkmate, "[Result \"1-0\"] 1-0")
+        (
+            GameResult::WhiteWins,
+            Termination::Checkmate,
+            "[Result \"1-0\"] 1-0"
+        )
     );
-    let t = store.unfinished_tournament().unwrap().expect("the old tournament");
+    let t = store
+        .unfinished_tournament()
+        .unwrap()
+        .expect("the old tournament");
     assert_eq!(t.rules, store::StoredRules::default());
     let states: Vec<_> = store.slots(t.id).unwrap().iter().map(|s| s.state).collect();
     assert_eq!(states, [SlotState::Played(GameId(1)), SlotState::Pending]);
     if version >= 3 {
         assert!(store.server_state().unwrap().tournament_paused);
-        assert_eq!(store.entry_key_hash("alpha").unwrap().as_deref(), Some("k1"));
+        assert_eq!(
+            store.entry_key_hash("alpha").unwrap().as_deref(),
+            Some("k1")
+        );
         assert_eq!(store.job("j1").unwrap().unwrap().state, JobState::Accepted);
     }
     let claim = store.claim(t.id, "new", 5).unwrap();
@@ -288,7 +306,11 @@ fn each_old_sqlite_version_upgrades_to_the_schema_of_a_new_directory() {
 
         let mut store = SqliteStore::open(&dir).unwrap();
         assert_eq!(store.schema_version().unwrap(), SCHEMA_VERSION);
-        assert_eq!(sqlite_schema(&dir.join("challenge.db")), new_schema, "version {version}");
+        assert_eq!(
+            sqlite_schema(&dir.join("challenge.db")),
+            new_schema,
+            "version {version}"
+        );
         check_upgraded(&mut store, version);
         drop(store);
         let _ = std::fs::remove_dir_all(&dir);
@@ -379,11 +401,21 @@ fn each_old_postgres_version_upgrades_to_the_schema_of_a_new_store() {
             }
             Ok(_) => panic!("version {version} opened for use without an upgrade"),
             Err(err) => {
-                assert!(matches!(err, StoreError::OlderSchema { found: 2, .. }), "{err:?}");
-                assert!(err.to_string().contains("challenge upgrade --store URL"), "{err}");
+                assert!(
+                    matches!(err, StoreError::OlderSchema { found: 2, .. }),
+                    "{err:?}"
+                );
+                assert!(
+                    err.to_string().contains("challenge upgrade --store URL"),
+                    "{err}"
+                );
             }
         }
-        assert_eq!(pg_snapshot(&mut db), before, "opening version {version} changed it");
+        assert_eq!(
+            pg_snapshot(&mut db),
+            before,
+            "opening version {version} changed it"
+        );
 
         let mut store = PostgresStore::create(&url).unwrap();
         assert_eq!(store.schema_version().unwrap(), SCHEMA_VERSION);

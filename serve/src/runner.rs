@@ -165,8 +165,7 @@ impl GatedStore {
             if self.control.stopping.load(Ordering::Relaxed) {
                 return Err(StoreError::Conflict {
                     store: self.inner.location(),
-                    what: "the server is stopping; the tournament goes on at its next start"
-                        .into(),
+                    what: "the server is stopping; the tournament goes on at its next start".into(),
                 });
             }
             if !*paused {

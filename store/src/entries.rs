@@ -174,7 +174,10 @@ fn add_version(c: &mut dyn Conn, new: &NewVersion<'_>) -> StoreResult<Submitted>
                 params![id],
                 |r| r.get(0),
             )?;
-            c.execute("UPDATE entries SET withdrawn = FALSE WHERE id = ?1", params![id])?;
+            c.execute(
+                "UPDATE entries SET withdrawn = FALSE WHERE id = ?1",
+                params![id],
+            )?;
             if current.as_deref() == Some(new.hash) {
                 let version = current_version(c, id)?;
                 return Ok(if withdrawn {
@@ -243,7 +246,10 @@ impl<B: Backend> EntryStore for B {
                 }),
                 Some(true) => Ok(false),
                 Some(false) => {
-                    c.execute("UPDATE entries SET withdrawn = TRUE WHERE name = ?1", params![name])?;
+                    c.execute(
+                        "UPDATE entries SET withdrawn = TRUE WHERE name = ?1",
+                        params![name],
+                    )?;
                     Ok(true)
                 }
             }
@@ -251,9 +257,8 @@ impl<B: Backend> EntryStore for B {
     }
 
     fn versions(&self) -> StoreResult<Vec<Version>> {
-        let sql = format!(
-            "SELECT {VERSION_COLUMNS} FROM versions v JOIN entries e ON e.id = v.entry_id"
-        );
+        let sql =
+            format!("SELECT {VERSION_COLUMNS} FROM versions v JOIN entries e ON e.id = v.entry_id");
         let mut versions = self.read(|c| c.rows(&sql, &[], version_from_row))?;
         // In Rust, not SQL: the engines' default collations differ, byte order does not.
         versions.sort_by(|a, b| (a.name.as_bytes(), a.number).cmp(&(b.name.as_bytes(), b.number)));
@@ -262,12 +267,16 @@ impl<B: Backend> EntryStore for B {
 
     fn source(&self, version: VersionId) -> StoreResult<String> {
         self.read(|c| {
-            c.first("SELECT source FROM versions WHERE id = ?1", params![version], |r| r.get(0))?
-                .ok_or_else(|| StoreError::NotFound {
-                    store: c.store().to_string(),
-                    what: format!("source stored for version {version}"),
-                    hint: String::new(),
-                })
+            c.first(
+                "SELECT source FROM versions WHERE id = ?1",
+                params![version],
+                |r| r.get(0),
+            )?
+            .ok_or_else(|| StoreError::NotFound {
+                store: c.store().to_string(),
+                what: format!("source stored for version {version}"),
+                hint: String::new(),
+            })
         })
     }
 }

@@ -137,7 +137,9 @@ pub enum StoreError {
         source: Cause,
     },
     /// A stored value this kit cannot read (a hand-edited row, a foreign table).
-    #[error("the challenge store {store} holds a value this kit cannot read: column {column}: {problem}")]
+    #[error(
+        "the challenge store {store} holds a value this kit cannot read: column {column}: {problem}"
+    )]
     BadValue {
         /// The store.
         store: String,

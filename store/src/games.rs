@@ -17,8 +17,12 @@ use crate::{GameId, Slot, SlotId, TournamentId, VersionId};
 pub trait ClaimStore {
     /// Claims up to `max` pending slots of a tournament for `worker`, in schedule order.
     /// A claimed slot is not handed out again until it is recorded or released.
-    fn claim(&mut self, tournament: TournamentId, worker: &str, max: usize)
-    -> StoreResult<Vec<Claim>>;
+    fn claim(
+        &mut self,
+        tournament: TournamentId,
+        worker: &str,
+        max: usize,
+    ) -> StoreResult<Vec<Claim>>;
     /// Gives a claimed slot back unplayed (the game was interrupted).
     fn release(&mut self, claim: &Claim) -> StoreResult<()>;
     /// Stores a claimed slot's finished game and marks the slot played, atomically.
@@ -140,8 +144,11 @@ pub(crate) fn game_from_row(r: &dyn Row) -> Mapped<Game> {
 
 /// Refuses a slot that is not in the store or already has its game.
 pub(crate) fn check_unplayed(c: &mut dyn Conn, slot: SlotId) -> StoreResult<()> {
-    let played: Option<Option<GameId>> =
-        c.first("SELECT game_id FROM slots WHERE id = ?1", params![slot], |r| r.get(0))?;
+    let played: Option<Option<GameId>> = c.first(
+        "SELECT game_id FROM slots WHERE id = ?1",
+        params![slot],
+        |r| r.get(0),
+    )?;
     match played {
         None => Err(no_slot(c, slot)),
         Some(Some(_)) => Err(already_played(c, slot)),

@@ -234,7 +234,11 @@ impl Stamp {
     /// not know.
     pub fn missing(self) -> Option<Vec<u32>> {
         let applied = self.applied()?;
-        Some((1..=SCHEMA_VERSION).filter(|s| !applied.contains(s)).collect())
+        Some(
+            (1..=SCHEMA_VERSION)
+                .filter(|s| !applied.contains(s))
+                .collect(),
+        )
     }
 
     /// The version it counts as: how many steps from the first it has without a gap.
@@ -302,7 +306,10 @@ mod tests {
         for dialect in [Dialect::Sqlite, Dialect::Postgres] {
             for step in &STEPS {
                 let sql = expand(step.sql, dialect);
-                assert!(!sql.contains('{') && !sql.contains('}'), "{dialect:?}: {sql}");
+                assert!(
+                    !sql.contains('{') && !sql.contains('}'),
+                    "{dialect:?}: {sql}"
+                );
             }
         }
         assert!(expand(STEPS[0].sql, Dialect::Sqlite).contains("UNIQUE REFERENCES games(id)"));

@@ -8,9 +8,9 @@ use std::str::FromStr;
 
 use serde::Serialize;
 
+use crate::EntryId;
 use crate::error::{StoreError, StoreResult};
 use crate::sql::{Backend, Conn, Row, params};
-use crate::EntryId;
 
 /// The web server's state. Secrets are stored only as hashes; comparing them is the
 /// server's job (in constant time).
@@ -231,8 +231,11 @@ impl<B: Backend> ServerStore for B {
 
     fn set_entry_key_hash(&mut self, entry: &str, hash: &str) -> StoreResult<bool> {
         self.transaction(|c| {
-            let id: Option<EntryId> =
-                c.first("SELECT id FROM entries WHERE name = ?1", params![entry], |r| r.get(0))?;
+            let id: Option<EntryId> = c.first(
+                "SELECT id FROM entries WHERE name = ?1",
+                params![entry],
+                |r| r.get(0),
+            )?;
             let Some(id) = id else {
                 return Err(StoreError::NotFound {
                     store: c.store().to_string(),
@@ -259,7 +262,12 @@ impl<B: Backend> ServerStore for B {
             );
             c.execute(
                 &sql,
-                params![job.id.as_str(), job.entry.as_str(), job.state.as_str(), job.message.as_str()],
+                params![
+                    job.id.as_str(),
+                    job.entry.as_str(),
+                    job.state.as_str(),
+                    job.message.as_str()
+                ],
             )
         })?;
         Ok(())

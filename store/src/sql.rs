@@ -35,7 +35,9 @@ impl Dialect {
     pub fn now_text(self) -> &'static str {
         match self {
             Dialect::Sqlite => "strftime('%Y-%m-%dT%H:%M:%SZ', 'now')",
-            Dialect::Postgres => "to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"')",
+            Dialect::Postgres => {
+                "to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"')"
+            }
         }
     }
 
@@ -106,12 +108,10 @@ impl<'a> From<Option<&'a str>> for Param<'a> {
 
 /// A count as a parameter, refused (not wrapped) when it does not fit the column.
 pub fn count(column: &str, value: usize) -> Result<Param<'static>, BadValue> {
-    i64::try_from(value)
-        .map(Param::from)
-        .map_err(|_| BadValue {
-            column: column.to_string(),
-            problem: format!("{value} is too large to store"),
-        })
+    i64::try_from(value).map(Param::from).map_err(|_| BadValue {
+        column: column.to_string(),
+        problem: format!("{value} is too large to store"),
+    })
 }
 
 /// Parameters from values: `params![a, b]` is `&[Param::from(a), Param::from(b)]`.
@@ -347,10 +347,8 @@ pub trait Backend {
     /// Runs `f` in one transaction, committed if it returns `Ok`, else rolled back. It
     /// takes the write lock at once on SQLite, where a read that later writes could
     /// otherwise fail against another writer.
-    fn transaction<T>(
-        &mut self,
-        f: impl FnOnce(&mut dyn Conn) -> StoreResult<T>,
-    ) -> StoreResult<T>;
+    fn transaction<T>(&mut self, f: impl FnOnce(&mut dyn Conn) -> StoreResult<T>)
+    -> StoreResult<T>;
 }
 
 /// `sql` with `?N` placeholders as PostgreSQL's `$N` (quoted text and names untouched).
@@ -390,7 +388,10 @@ mod tests {
             dollar_placeholders("SELECT '?1', \"?2\" FROM t WHERE x = ?3"),
             "SELECT '?1', \"?2\" FROM t WHERE x = $3"
         );
-        assert_eq!(dollar_placeholders("SELECT 'it''s ?1' = ?2"), "SELECT 'it''s ?1' = $2");
+        assert_eq!(
+            dollar_placeholders("SELECT 'it''s ?1' = ?2"),
+            "SELECT 'it''s ?1' = $2"
+        );
         assert!(matches!(dollar_placeholders("SELECT 1"), Cow::Borrowed(_)));
     }
 

@@ -307,7 +307,10 @@ impl Row for SqliteRow<'_, '_> {
             .map_or_else(|_| format!("#{i}"), str::to_string)
     }
     fn is_null(&self, i: usize) -> Result<bool, String> {
-        Ok(matches!(self.0.get_ref(i).map_err(|e| e.to_string())?, ValueRef::Null))
+        Ok(matches!(
+            self.0.get_ref(i).map_err(|e| e.to_string())?,
+            ValueRef::Null
+        ))
     }
     fn int(&self, i: usize) -> Result<i64, String> {
         self.0.get(i).map_err(|e| e.to_string())
@@ -398,7 +401,12 @@ impl Backend for SqliteStore {
 
 /// Claims live in this process: one process plays a challenge directory at a time.
 impl ClaimStore for SqliteStore {
-    fn claim(&mut self, tournament: TournamentId, worker: &str, max: usize) -> StoreResult<Vec<Claim>> {
+    fn claim(
+        &mut self,
+        tournament: TournamentId,
+        worker: &str,
+        max: usize,
+    ) -> StoreResult<Vec<Claim>> {
         let mut claims = Vec::new();
         for slot in self.slots(tournament)? {
             if claims.len() >= max {
@@ -457,7 +465,10 @@ mod tests {
         assert_eq!(store.schema_version().unwrap(), SCHEMA_VERSION);
         drop(store);
         let upgraded = SqliteStore::upgrade_dir(&dir).unwrap();
-        assert_eq!((upgraded.from, upgraded.to), (SCHEMA_VERSION, SCHEMA_VERSION));
+        assert_eq!(
+            (upgraded.from, upgraded.to),
+            (SCHEMA_VERSION, SCHEMA_VERSION)
+        );
         let _ = std::fs::remove_dir_all(&dir);
     }
 
@@ -498,7 +509,10 @@ mod tests {
             "{err:?}"
         );
         let text = err.to_string();
-        assert!(text.contains(&format!("challenge upgrade --dir {}", dir.display())), "{text}");
+        assert!(
+            text.contains(&format!("challenge upgrade --dir {}", dir.display())),
+            "{text}"
+        );
         assert_eq!(std::fs::read(dir.join(DB_FILE)).unwrap(), before);
         let upgraded = SqliteStore::upgrade_dir(&dir).unwrap();
         assert_eq!((upgraded.from, upgraded.to), (1, SCHEMA_VERSION));
@@ -610,7 +624,15 @@ mod tests {
         let ids = [entry(&mut store, "a"), entry(&mut store, "b")];
         let (id, _) = swiss(&mut store, &ids);
         let claim = store.claim(id, "w", 1).unwrap().remove(0);
-        let version = |e| store.versions().unwrap().iter().find(|v| v.entry_id == e).unwrap().id;
+        let version = |e| {
+            store
+                .versions()
+                .unwrap()
+                .iter()
+                .find(|v| v.entry_id == e)
+                .unwrap()
+                .id
+        };
         let game = NewGame {
             white: version(claim.slot.plan.white),
             black: version(claim.slot.plan.black),
@@ -633,7 +655,9 @@ mod tests {
             .unwrap();
         let bad = store.games(false).unwrap_err();
         match &bad {
-            StoreError::BadValue { column, problem, .. } => {
+            StoreError::BadValue {
+                column, problem, ..
+            } => {
                 assert_eq!(column, "termination");
                 assert!(problem.contains("gremlins"), "{problem}");
             }

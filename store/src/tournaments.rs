@@ -286,7 +286,8 @@ pub(crate) fn time_control(text: &str) -> Result<TimeControl, String> {
 }
 
 /// The columns [`tournament_from_row`] reads.
-const TOURNAMENT_COLUMNS: &str = "id, format, pairs, rounds, time_control, openings, rules, finished";
+const TOURNAMENT_COLUMNS: &str =
+    "id, format, pairs, rounds, time_control, openings, rules, finished";
 
 fn tournament_from_row(r: &dyn Row) -> Mapped<Tournament> {
     let tc: String = r.get(4)?;
@@ -424,7 +425,9 @@ impl<B: Backend> TournamentStore for B {
     }
 
     fn add_round(&mut self, round: &NewRound<'_>) -> StoreResult<()> {
-        self.transaction(|c| insert_slots(c, round.tournament, round.round, round.slots, round.byes))
+        self.transaction(|c| {
+            insert_slots(c, round.tournament, round.round, round.slots, round.byes)
+        })
     }
 
     fn participants(&self, tournament: TournamentId) -> StoreResult<Vec<EntryId>> {

@@ -53,8 +53,9 @@ impl PostgresStore {
         if !self.is_empty()? {
             return Err(StoreError::Conflict {
                 store: self.shown.clone(),
-                what: "it already holds a challenge: migrate into an empty database (`createdb NAME`)"
-                    .into(),
+                what:
+                    "it already holds a challenge: migrate into an empty database (`createdb NAME`)"
+                        .into(),
             });
         }
         let shown = self.shown.clone();
@@ -113,7 +114,10 @@ fn finish(source: &rusqlite::Connection, dir: &Path, c: &mut dyn Conn) -> StoreR
     for (id, value) in pairs {
         c.execute(&mark, params![id, value])?;
     }
-    c.execute("UPDATE tournaments SET kit_version = ?1", params![KIT_VERSION])?;
+    c.execute(
+        "UPDATE tournaments SET kit_version = ?1",
+        params![KIT_VERSION],
+    )?;
     for table in schema::tables() {
         let has_id: bool = c.one(
             "SELECT EXISTS (SELECT 1 FROM pg_attribute
@@ -123,7 +127,11 @@ fn finish(source: &rusqlite::Connection, dir: &Path, c: &mut dyn Conn) -> StoreR
             |r| r.get(0),
         )?;
         let sequence: Option<String> = if has_id {
-            c.one("SELECT pg_get_serial_sequence(?1, 'id')", params![table], |r| r.get(0))?
+            c.one(
+                "SELECT pg_get_serial_sequence(?1, 'id')",
+                params![table],
+                |r| r.get(0),
+            )?
         } else {
             None
         };
@@ -202,7 +210,11 @@ impl Copier<'_, '_> {
         }
         let mut read = self
             .source
-            .prepare(&format!("SELECT {} FROM {} ORDER BY rowid", columns.join(", "), self.table))
+            .prepare(&format!(
+                "SELECT {} FROM {} ORDER BY rowid",
+                columns.join(", "),
+                self.table
+            ))
             .map_err(|e| source_error(self.dir, e))?;
         let mut rows = read.query([]).map_err(|e| source_error(self.dir, e))?;
         // One INSERT per set of non-NULL columns: a NULL is left out, so a column's

@@ -53,7 +53,12 @@ impl PostgresStore {
 }
 
 impl ClaimStore for PostgresStore {
-    fn claim(&mut self, tournament: TournamentId, worker: &str, max: usize) -> StoreResult<Vec<Claim>> {
+    fn claim(
+        &mut self,
+        tournament: TournamentId,
+        worker: &str,
+        max: usize,
+    ) -> StoreResult<Vec<Claim>> {
         self.check_kit_version(tournament)?;
         let limit = count("limit", max.min(1 << 40)).map_err(|e| e.at(&self.shown))?;
         let sql = format!(
@@ -73,9 +78,8 @@ impl ClaimStore for PostgresStore {
             limit,
             Param::from(self.lease.as_secs_f64()),
         ];
-        let mut leased = self.write(|c| {
-            c.rows(&sql, &params, |r| Ok((slot_from_row(r)?, r.get::<i64>(9)?)))
-        })?;
+        let mut leased =
+            self.write(|c| c.rows(&sql, &params, |r| Ok((slot_from_row(r)?, r.get::<i64>(9)?))))?;
         leased.sort_by_key(|(slot, _)| slot.id);
         let mut held = self.held();
         let claims: Vec<Claim> = leased
@@ -115,7 +119,9 @@ impl ClaimStore for PostgresStore {
         let Some(token) = self.held().get(&slot).copied() else {
             return Err(StoreError::Conflict {
                 store: self.shown.clone(),
-                what: format!("slot {slot} is not leased by this worker; its result was not stored"),
+                what: format!(
+                    "slot {slot} is not leased by this worker; its result was not stored"
+                ),
             });
         };
         let result = self.transaction(|c| {

@@ -128,7 +128,10 @@ impl PostgresStore {
     }
 
     /// The kit version a tournament was created with (`None`: unknown).
-    pub fn tournament_kit_version(&mut self, tournament: TournamentId) -> StoreResult<Option<String>> {
+    pub fn tournament_kit_version(
+        &mut self,
+        tournament: TournamentId,
+    ) -> StoreResult<Option<String>> {
         let version = self.write(|c| {
             c.first(
                 "SELECT kit_version FROM tournaments WHERE id = ?1",
@@ -267,10 +270,7 @@ impl ToSql for Param<'_> {
 struct Nullness(bool);
 
 impl FromSql<'_> for Nullness {
-    fn from_sql(
-        _: &Type,
-        _: &[u8],
-    ) -> Result<Self, Box<dyn std::error::Error + Sync + Send>> {
+    fn from_sql(_: &Type, _: &[u8]) -> Result<Self, Box<dyn std::error::Error + Sync + Send>> {
         Ok(Nullness(false))
     }
 

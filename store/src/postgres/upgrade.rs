@@ -10,10 +10,10 @@
 use postgres::{Client, GenericClient};
 
 use super::{PgConn, UPGRADE_LOCK, pg_error};
+use crate::Upgraded;
 use crate::error::{StoreError, StoreResult};
 use crate::schema::{self, SCHEMA_VERSION, STEPS, Stamp};
 use crate::sql::{Conn, Dialect, params};
-use crate::Upgraded;
 
 /// What the database says about its schema (no table: an empty database).
 pub(super) fn stamp(client: &mut impl GenericClient, store: &str) -> StoreResult<Stamp> {
@@ -91,7 +91,10 @@ fn apply_missing(c: &mut dyn Conn) -> StoreResult<Stamp> {
 fn set_version(c: &mut dyn Conn) -> StoreResult<()> {
     let version = i64::from(SCHEMA_VERSION);
     if c.execute("UPDATE schema_version SET version = ?1", params![version])? == 0 {
-        c.execute("INSERT INTO schema_version (version) VALUES (?1)", params![version])?;
+        c.execute(
+            "INSERT INTO schema_version (version) VALUES (?1)",
+            params![version],
+        )?;
     }
     Ok(())
 }

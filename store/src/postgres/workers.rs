@@ -78,7 +78,12 @@ impl PostgresStore {
 
     /// Says a worker is alive.
     pub fn worker_seen(&mut self, name: &str) -> StoreResult<()> {
-        self.write(|c| c.execute("UPDATE workers SET last_seen = now() WHERE name = ?1", params![name]))?;
+        self.write(|c| {
+            c.execute(
+                "UPDATE workers SET last_seen = now() WHERE name = ?1",
+                params![name],
+            )
+        })?;
         Ok(())
     }
 
