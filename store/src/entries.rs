@@ -55,8 +55,6 @@ pub struct Version {
     pub withdrawn: bool,
     /// When it was submitted (UTC, ISO 8601).
     pub submitted: String,
-    /// When the entry was withdrawn (UTC, ISO 8601), while it is.
-    pub withdrawn_at: Option<String>,
 }
 
 impl Version {
@@ -114,7 +112,7 @@ pub enum Submitted {
 const VERSION_COLUMNS: &str = "v.id, v.entry_id, e.name, e.author, v.number, v.hash,
     v.tokens, v.debug_tokens, v.file_name,
     v.number = (SELECT MAX(number) FROM versions w WHERE w.entry_id = v.entry_id),
-    e.withdrawn, v.submitted, e.withdrawn_at";
+    e.withdrawn, v.submitted";
 
 fn version_from_row(r: &dyn Row) -> Mapped<Version> {
     Ok(Version {
@@ -130,7 +128,6 @@ fn version_from_row(r: &dyn Row) -> Mapped<Version> {
         current: r.get(9)?,
         withdrawn: r.get(10)?,
         submitted: r.get(11)?,
-        withdrawn_at: r.get(12)?,
     })
 }
 
@@ -178,7 +175,7 @@ fn add_version(c: &mut dyn Conn, new: &NewVersion<'_>) -> StoreResult<Submitted>
                 |r| r.get(0),
             )?;
             c.execute(
-                "UPDATE entries SET withdrawn = FALSE, withdrawn_at = NULL WHERE id = ?1",
+                "UPDATE entries SET withdrawn = FALSE WHERE id = ?1",
                 params![id],
             )?;
             if current.as_deref() == Some(new.hash) {
@@ -249,11 +246,10 @@ impl<B: Backend> EntryStore for B {
                 }),
                 Some(true) => Ok(false),
                 Some(false) => {
-                    let sql = format!(
-                        "UPDATE entries SET withdrawn = TRUE, withdrawn_at = {} WHERE name = ?1",
-                        c.dialect().now_text()
-                    );
-                    c.execute(&sql, params![name])?;
+                    c.execute(
+                        "UPDATE entries SET withdrawn = TRUE WHERE name = ?1",
+                        params![name],
+                    )?;
                     Ok(true)
                 }
             }

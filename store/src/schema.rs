@@ -23,7 +23,7 @@ pub struct Step {
 }
 
 /// The steps, in order: step `i` (0-based) takes a database from version `i` to `i + 1`.
-pub const STEPS: [Step; 5] = [
+pub const STEPS: [Step; 4] = [
     Step {
         what: "the entries, tournaments and games",
         // `IF NOT EXISTS`: challenge directories from before the schema was versioned
@@ -149,10 +149,6 @@ CREATE TABLE workers (
 ALTER TABLE games ADD COLUMN worker TEXT;
 ALTER TABLE games ADD COLUMN recorded_at {recorded_at};
 CREATE INDEX games_worker ON games (worker, recorded_at);",
-    },
-    Step {
-        what: "when each entry was withdrawn",
-        sql: "ALTER TABLE entries ADD COLUMN withdrawn_at TEXT;",
     },
 ];
 
@@ -322,26 +318,23 @@ mod tests {
 
     #[test]
     fn old_postgres_versions_map_to_the_shared_steps() {
-        assert_eq!(Stamp::PostgresLegacy(1).missing(), Some(vec![3, 4, 5]));
-        assert_eq!(Stamp::PostgresLegacy(2).missing(), Some(vec![3, 5]));
-        assert_eq!(Stamp::PostgresLegacy(3).missing(), Some(vec![5]));
-        assert_eq!(
-            Stamp::PostgresLegacy(0).missing(),
-            Some(vec![1, 2, 3, 4, 5])
-        );
+        assert_eq!(Stamp::PostgresLegacy(1).missing(), Some(vec![3, 4]));
+        assert_eq!(Stamp::PostgresLegacy(2).missing(), Some(vec![3]));
+        assert_eq!(Stamp::PostgresLegacy(3).missing(), Some(vec![]));
+        assert_eq!(Stamp::PostgresLegacy(0).missing(), Some(vec![1, 2, 3, 4]));
         assert_eq!(Stamp::PostgresLegacy(4).missing(), None);
         assert_eq!(
             [1, 2, 3].map(|n| Stamp::PostgresLegacy(n).version()),
             [2, 2, 4]
         );
-        assert!(!Stamp::PostgresLegacy(3).is_current());
+        assert!(Stamp::PostgresLegacy(3).is_current());
         assert!(!Stamp::PostgresLegacy(2).is_current());
     }
 
     #[test]
     fn shared_versions_count_steps() {
-        assert_eq!(Stamp::Shared(0).missing(), Some(vec![1, 2, 3, 4, 5]));
-        assert_eq!(Stamp::Shared(2).missing(), Some(vec![3, 4, 5]));
+        assert_eq!(Stamp::Shared(0).missing(), Some(vec![1, 2, 3, 4]));
+        assert_eq!(Stamp::Shared(2).missing(), Some(vec![3, 4]));
         assert!(Stamp::Shared(SCHEMA_VERSION).is_current());
         assert_eq!(Stamp::Shared(SCHEMA_VERSION + 1).missing(), None);
         assert_eq!(Stamp::Shared(9).version(), 9);
