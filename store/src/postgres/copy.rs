@@ -79,6 +79,7 @@ impl PostgresStore {
         let mut c = PgConn {
             client: &mut tx,
             store: &shown,
+            prepared: None,
         };
         finish(&source, dir, &mut c)?;
         tx.commit().map_err(|e| pg_error(&shown, e))?;
@@ -176,6 +177,7 @@ impl Copier<'_, '_> {
         let mut c = PgConn {
             client: &mut *self.tx,
             store: self.store,
+            prepared: None,
         };
         let c: &mut dyn Conn = &mut c;
         let types = c.rows(

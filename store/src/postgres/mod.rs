@@ -19,7 +19,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use postgres::types::{FromSql, IsNull, ToSql, Type};
-use postgres::{Client, Config, GenericClient};
+use postgres::{Client, Config, GenericClient, Statement};
 
 use crate::error::{Cause, StoreError, StoreResult};
 use crate::sql::{Backend, Conn, Dialect, Mapped, Param, Row, dollar_placeholders, params};
@@ -41,6 +41,9 @@ pub struct PostgresStore {
     /// In a cell: the trait's read methods take `&self`, a query needs the connection
     /// mutably, and a store is used from one thread at a time.
     client: RefCell<Client>,
+    /// The statements prepared on `client`, by their SQL: each is prepared once per
+    /// connection, so running it again is one round trip, not two.
+    prepared: RefCell<Prepared>,
     config: Config,
     shown: String,
     lease: Duration,
@@ -88,6 +91,7 @@ impl PostgresStore {
         let client = connect::connect(&config, &shown)?;
         Ok(PostgresStore {
             client: RefCell::new(client),
+            prepared: RefCell::default(),
             config,
             shown,
             lease: DEFAULT_LEASE,
@@ -106,6 +110,7 @@ impl PostgresStore {
         let client = connect::connect(&self.config, &self.shown)?;
         Ok(PostgresStore {
             client: RefCell::new(client),
+            prepared: RefCell::default(),
             config: self.config.clone(),
             shown: self.shown.clone(),
             lease: self.lease,
@@ -118,6 +123,7 @@ impl PostgresStore {
     /// Replaces a lost connection with a new one (its leases stay held).
     pub fn reopen(&mut self) -> StoreResult<()> {
         *self.client.get_mut() = connect::connect(&self.config, &self.shown)?;
+        self.prepared.get_mut().clear();
         Ok(())
     }
 
@@ -315,10 +321,40 @@ impl Row for PgRow<'_> {
     }
 }
 
-/// The shared statements' connection to PostgreSQL (a client or a transaction).
+/// Statements prepared on one connection, by their SQL (with `$N` placeholders).
+type Prepared = HashMap<String, Statement>;
+
+/// More distinct statements than the kit has: a caller building SQL from values would
+/// otherwise grow the cache without end.
+const MAX_PREPARED: usize = 256;
+
+/// The shared statements' connection to PostgreSQL (a client or a transaction), with the
+/// connection's prepared statements when it has them.
 pub(crate) struct PgConn<'a, C: GenericClient> {
     pub client: &'a mut C,
     pub store: &'a str,
+    pub prepared: Option<&'a mut Prepared>,
+}
+
+impl<C: GenericClient> PgConn<'_, C> {
+    /// `sql` prepared on this connection (once, if it keeps its statements).
+    fn statement(&mut self, sql: &str) -> StoreResult<Statement> {
+        let sql = dollar_placeholders(sql);
+        if let Some(statement) = self.prepared.as_ref().and_then(|p| p.get(sql.as_ref())) {
+            return Ok(statement.clone());
+        }
+        let statement = self
+            .client
+            .prepare(&sql)
+            .map_err(|e| pg_error(self.store, e))?;
+        if let Some(prepared) = self.prepared.as_mut() {
+            if prepared.len() >= MAX_PREPARED {
+                prepared.clear();
+            }
+            prepared.insert(sql.into_owned(), statement.clone());
+        }
+        Ok(statement)
+    }
 }
 
 fn pg_params<'a>(params: &'a [Param<'_>]) -> Vec<&'a (dyn ToSql + Sync)> {
@@ -335,8 +371,9 @@ impl<C: GenericClient> Conn for PgConn<'_, C> {
     }
 
     fn execute(&mut self, sql: &str, params: &[Param<'_>]) -> StoreResult<u64> {
+        let statement = self.statement(sql)?;
         self.client
-            .execute(dollar_placeholders(sql).as_ref(), &pg_params(params))
+            .execute(&statement, &pg_params(params))
             .map_err(|e| pg_error(self.store, e))
     }
 
@@ -346,9 +383,10 @@ impl<C: GenericClient> Conn for PgConn<'_, C> {
         params: &[Param<'_>],
         each: &mut dyn FnMut(&dyn Row) -> Mapped<()>,
     ) -> StoreResult<()> {
+        let statement = self.statement(sql)?;
         let rows = self
             .client
-            .query(dollar_placeholders(sql).as_ref(), &pg_params(params))
+            .query(&statement, &pg_params(params))
             .map_err(|e| pg_error(self.store, e))?;
         for row in &rows {
             each(&PgRow(row)).map_err(|bad| bad.at(self.store))?;
@@ -370,9 +408,11 @@ impl Backend for PostgresStore {
 
     fn read<T>(&self, f: impl FnOnce(&mut dyn Conn) -> StoreResult<T>) -> StoreResult<T> {
         let mut client = self.client.borrow_mut();
+        let mut prepared = self.prepared.borrow_mut();
         f(&mut PgConn {
             client: &mut *client,
             store: &self.shown,
+            prepared: Some(&mut *prepared),
         })
     }
 
@@ -380,6 +420,7 @@ impl Backend for PostgresStore {
         f(&mut PgConn {
             client: self.client.get_mut(),
             store: &self.shown,
+            prepared: Some(self.prepared.get_mut()),
         })
     }
 
@@ -395,6 +436,7 @@ impl Backend for PostgresStore {
         let value = f(&mut PgConn {
             client: &mut tx,
             store: &self.shown,
+            prepared: Some(self.prepared.get_mut()),
         })?;
         tx.commit().map_err(|e| pg_error(&self.shown, e))?;
         Ok(value)

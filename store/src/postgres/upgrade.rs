@@ -17,7 +17,11 @@ use crate::sql::{Conn, Dialect, params};
 
 /// What the database says about its schema (no table: an empty database).
 pub(super) fn stamp(client: &mut impl GenericClient, store: &str) -> StoreResult<Stamp> {
-    stamp_in(&mut PgConn { client, store })
+    stamp_in(&mut PgConn {
+        client,
+        store,
+        prepared: None,
+    })
 }
 
 /// The error for a database that holds no challenge.
@@ -44,6 +48,7 @@ pub(super) fn upgrade(client: &mut Client, store: &str) -> StoreResult<Upgraded>
         let mut c = PgConn {
             client: &mut tx,
             store,
+            prepared: None,
         };
         let c: &mut dyn Conn = &mut c;
         c.execute("SELECT pg_advisory_xact_lock(?1)", params![UPGRADE_LOCK])?;
