@@ -20,8 +20,9 @@ use rusqlite::{Connection, OpenFlags, TransactionBehavior, params_from_iter};
 use crate::error::{Cause, StoreError, StoreResult};
 use crate::games::{Claim, ClaimStore, NewGame, check_unplayed, store_game};
 use crate::schema::{self, SCHEMA_VERSION, STEPS, Stamp, require_current, require_known};
-use crate::sql::{Backend, Conn, Dialect, Mapped, Param, Row};
-use crate::{GameId, SlotId, SlotState, TournamentId, TournamentStore, Upgraded};
+use crate::sql::{Backend, Conn, Dialect, Mapped, Param, Row, count};
+use crate::tournaments::{SLOT_COLUMNS, slot_from_row};
+use crate::{GameId, SlotId, TournamentId, Upgraded};
 
 /// The database file inside a challenge directory.
 pub const DB_FILE: &str = "challenge.db";
@@ -407,12 +408,24 @@ impl ClaimStore for SqliteStore {
         worker: &str,
         max: usize,
     ) -> StoreResult<Vec<Claim>> {
+        // The first pending slots, enough of them to hold `max` this process has not
+        // claimed yet: a claim reads what it hands out, not the whole schedule.
+        let limit = max.saturating_add(self.claimed.len()).min(1 << 40);
+        let sql = format!(
+            "SELECT {SLOT_COLUMNS} FROM slots
+             WHERE tournament_id = ?1 AND game_id IS NULL AND NOT cancelled
+             ORDER BY id LIMIT ?2"
+        );
+        let pending = self.read(|c| {
+            let limit = count("limit", limit).map_err(|e| c.bad(e))?;
+            c.rows(&sql, &[tournament.into(), limit], slot_from_row)
+        })?;
         let mut claims = Vec::new();
-        for slot in self.slots(tournament)? {
+        for slot in pending {
             if claims.len() >= max {
                 break;
             }
-            if slot.state == SlotState::Pending && self.claimed.insert(slot.id) {
+            if self.claimed.insert(slot.id) {
                 claims.push(Claim {
                     tournament,
                     slot,
@@ -444,7 +457,7 @@ mod tests {
     use super::*;
     use crate::{
         EntryStore, NewTournament, NewVersion, SlotPlan, StoredRules, Submitted, Tournament,
-        TournamentFormat,
+        TournamentFormat, TournamentStore,
     };
     use framework::notation::pgn::GameResult;
     use runner::{Termination, TimeControl};

@@ -155,7 +155,11 @@ pub fn work(
         // Report in until every thread is done (the channel closes).
         while let Err(mpsc::RecvTimeoutError::Timeout) = done.recv_timeout(options.lease / 3) {
             if let Err(err) = store.worker_seen(&options.name) {
-                eprintln!("warning: cannot report in to {}: {err:#}", store.location());
+                eprintln!(
+                    "warning: cannot report in to {}: {}",
+                    store.location(),
+                    with_causes(&err)
+                );
                 if matches!(err, StoreError::ConnectionLost { .. }) {
                     let _ = store.reopen();
                 }
@@ -194,6 +198,17 @@ enum Turn {
     Played,
     Wait,
     Done,
+}
+
+/// An error with its causes, as `{:#}` prints an `anyhow` error: "what: why: why".
+fn with_causes(err: &StoreError) -> String {
+    let mut text = err.to_string();
+    let mut cause = std::error::Error::source(err);
+    while let Some(source) = cause {
+        text.push_str(&format!(": {source}"));
+        cause = source.source();
+    }
+    text
 }
 
 /// Why a turn failed: the store (a lost connection is waited out and the thread goes
@@ -262,7 +277,10 @@ impl<'a> GameThread<'a> {
     /// goes back to the pool when its lease runs out.
     fn reconnect(&mut self, err: &StoreError) {
         let name = &self.shared.options.name;
-        eprintln!("{name}: lost the store ({err:#}); reconnecting");
+        eprintln!(
+            "{name}: lost the store ({}); reconnecting",
+            with_causes(err)
+        );
         let mut wait = Duration::from_millis(500);
         while !self.shared.stop.load(Ordering::Relaxed) {
             std::thread::sleep(wait);
@@ -271,7 +289,10 @@ impl<'a> GameThread<'a> {
                     eprintln!("{name}: reconnected");
                     return;
                 }
-                Err(err) => eprintln!("{name}: still cannot reach the store: {err:#}"),
+                Err(err) => eprintln!(
+                    "{name}: still cannot reach the store: {}",
+                    with_causes(&err)
+                ),
             }
             wait = (wait * 2).min(Duration::from_secs(30));
         }
