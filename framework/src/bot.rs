@@ -45,10 +45,12 @@ pub trait Bot: Default {
     /// `Clear Hash` (the host's own). A declaration that breaks these is left out, and the
     /// engine's stderr says why.
     ///
-    /// What it costs: about 20 tokens to declare one option and 20 to read it in
-    /// `set_option`, plus its name's characters (`README.md`, *Options*). The challenge
-    /// never sets a bot's options, so a submitted bot plays its defaults; options serve
-    /// experiments (`challenge bench --option NAME=VALUE`, `challenge match`'s engines).
+    /// What it costs, counted by the kit's counter: 39 tokens plus the name's string (its
+    /// characters and two quotes) for the first option (the declaration below, a one-line
+    /// `set_option` storing the value), about 25 for each further one (its tuple, a field, an `if` on
+    /// the name). A constant costs 6. The challenge never sets a bot's options, so a
+    /// submitted bot plays its defaults: options serve experiments on a bot that may
+    /// exceed the limit (`challenge bench --option NAME=VALUE`) without a rebuild.
     ///
     /// ```
     /// use framework::prelude::*;
