@@ -129,19 +129,21 @@ pub struct RunOut {
 /// ```
 /// use std::time::Duration;
 /// use kit::bench::{BenchReport, BenchRow, Limit, Mode, Searched, epd::read_epd, export::*};
-/// let file = read_epd("6k1/5ppp/8/8/8/8/8/R5K1 w - - bm Ra8#; id \"mate, \"\"quoted\"\"\";");
+/// let file = read_epd("6k1/5ppp/8/8/8/8/8/R5K1 w - - bm Ra8#; id \"mate, in one\";");
 /// let record = &file.records[0];
 /// let searched = Searched { bestmove: "a1a8".into(), legal_move: record.board.parse_uci("a1a8").ok(),
 ///     nodes: Some(2000), depth: Some(3), iterations: Default::default(),
 ///     elapsed: Duration::from_millis(4) };
-/// let report = BenchReport { rows: vec![BenchRow { id: record.id.clone(), game: None, result: Ok(searched) }] };
+/// // An id with a quote (a caller's own row; EPD strings hold none) is quoted as CSV asks.
+/// let id = format!("{} \"Ra8\"", record.id);
+/// let report = BenchReport { rows: vec![BenchRow { id, game: None, result: Ok(searched) }] };
 /// let run = run_out("an engine", Limit::Depth(3), Mode::Independent, &file.records, &report);
 /// assert_eq!((run.totals.nps, run.totals.solved), (Some(500_000), Some(1)));
 /// let mut csv = Vec::new();
 /// write_csv(&run, &mut csv).unwrap();
 /// assert_eq!(String::from_utf8(csv).unwrap(),
 ///     "kind,number,id,game,depth,nodes,time_ms,nps,bestmove,move,solved,error\n\
-///      position,1,\"mate, \"\"quoted\"\"\",,3,2000,4.000,500000,a1a8,Ra8#,true,\n\
+///      position,1,\"mate, in one \"\"Ra8\"\"\",,3,2000,4.000,500000,a1a8,Ra8#,true,\n\
 ///      total,1,,,,2000,4.000,500000,,,1,0\n");
 /// let json: serde_json::Value = serde_json::to_value(&run).unwrap();
 /// assert_eq!(json["positions"][0]["move"], "Ra8#");

@@ -255,7 +255,7 @@ pub fn engine_name(declared: &str, file_name: &str) -> String {
 }
 
 /// Control characters and the Unicode line and paragraph separators.
-fn is_line_breaking(c: char) -> bool {
+pub(crate) fn is_line_breaking(c: char) -> bool {
     c.is_control() || matches!(c, '\u{2028}' | '\u{2029}' | '\u{85}')
 }
 

@@ -7,6 +7,7 @@
 //! `info string` instead of being ignored.
 
 use super::command::SetOption;
+use super::host::is_line_breaking;
 
 /// The host's own option: a `button` that forgets the bot, exactly as `ucinewgame` does
 /// (the next `isready` or `go` constructs a fresh one with `Default`, so all of its state
@@ -115,7 +116,7 @@ impl Options {
         if name.trim().is_empty() || name.trim() != name || name.contains("  ") {
             return Err("a name needs words with single spaces between them".into());
         }
-        if name.chars().count() > MAX_OPTION_NAME_CHARS || name.chars().any(char::is_control) {
+        if name.chars().count() > MAX_OPTION_NAME_CHARS || name.chars().any(is_line_breaking) {
             return Err(format!(
                 "a name is one printable line of at most {MAX_OPTION_NAME_CHARS} characters"
             ));
@@ -199,7 +200,7 @@ fn printable(text: &str) -> String {
     let mut shown: String = text
         .chars()
         .take(MAX_OPTION_NAME_CHARS)
-        .map(|c| if c.is_control() { '?' } else { c })
+        .map(|c| if is_line_breaking(c) { '?' } else { c })
         .collect();
     if text.chars().count() > MAX_OPTION_NAME_CHARS {
         shown.push('…');
@@ -256,8 +257,8 @@ mod tests {
                 Err("option `Depth`: `99999999999999999999` is not an integer; not set"),
             ),
             (
-                set("Hash\u{7}", Some("16")),
-                Err("unknown option `Hash?`; this engine has: Clear Hash, Depth, Bias"),
+                set("Hash\u{7}\u{2029}", Some("16")),
+                Err("unknown option `Hash??`; this engine has: Clear Hash, Depth, Bias"),
             ),
         ];
         for (set, expected) in cases {
@@ -280,11 +281,12 @@ mod tests {
 
     #[test]
     fn bad_declarations_are_named() {
-        let cases: [(&'static str, &str); 7] = [
+        let cases: [(&'static str, &str); 8] = [
             ("", "single spaces"),
             (" A", "single spaces"),
             ("A  B", "single spaces"),
             ("A\tB", "printable"),
+            ("A\u{2028}info string x", "printable"),
             ("Max value", "`name` and `value`"),
             ("CLEAR HASH", "taken"),
             (
