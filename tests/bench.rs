@@ -267,6 +267,10 @@ fn out_of_range_limits_and_bad_arguments_are_clear_errors() {
             vec!["bench", "--engine", "python3", "--option", "Hash"],
             "not NAME=VALUE",
         ),
+        (
+            vec!["bench", "my_bot", "--option", "Hash=16"],
+            "engine `my_bot` has no option `Hash`; it declares: Clear Hash",
+        ),
     ] {
         let output = challenge(&args);
         let (stdout, stderr) = text(&output);

@@ -132,10 +132,28 @@ pub struct Searcher {
 const HANDSHAKE: Duration = Duration::from_secs(30);
 
 impl Searcher {
-    /// Starts the engine (the UCI handshake must succeed, or this is an error).
+    /// Starts the engine (the UCI handshake must succeed, or this is an error). An option
+    /// of the config that the engine does not declare is an error naming the ones it
+    /// does: an engine ignores (or merely mentions) an option it lacks, and a bench run
+    /// with a misspelt option would measure the default without a word.
     pub fn start(config: EngineConfig, timeout: Duration) -> Result<Searcher> {
         let engine = Engine::start(&config, HANDSHAKE)
             .with_context(|| format!("cannot start engine `{}`", config.name))?;
+        let declared = engine.declared_options().to_vec();
+        for (name, _) in &config.options {
+            if !declared.iter().any(|d| d.eq_ignore_ascii_case(name)) {
+                engine.kill();
+                bail!(
+                    "engine `{}` has no option `{name}`; it declares: {}",
+                    config.name,
+                    if declared.is_empty() {
+                        "none".to_string()
+                    } else {
+                        declared.join(", ")
+                    }
+                );
+            }
+        }
         let id_name = engine.id_name().unwrap_or(&config.name).to_string();
         Ok(Searcher {
             config,

@@ -41,7 +41,8 @@ pub struct Args {
         requires = "engine"
     )]
     engine_args: Vec<String>,
-    /// A UCI option for the engine (repeatable), e.g. `--option Hash=16`.
+    /// A UCI option for the engine or the bot (repeatable), e.g. `--option Hash=16` or a
+    /// bot's declared `--option "TT Bits=16"`.
     #[arg(long = "option", value_name = "NAME=VALUE")]
     options: Vec<String>,
     /// Search each position to this depth (the bench's default: 6).
