@@ -11,7 +11,8 @@ mod faithful;
 #[path = "../../bot/turochamp_modern.rs"]
 mod modern;
 
-use std::time::Instant;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use framework::prelude::*;
 
@@ -353,19 +354,28 @@ fn modern_finds_mates_and_keeps_the_board() {
     );
 }
 
+/// Read from the bot and its timer, not from a stopwatch, so that a loaded machine cannot
+/// fail it: how promptly a search ends once its timer says stop is counted in nodes by
+/// `modern_searches_exactly_its_node_budget_and_repeats_itself`.
 #[test]
 fn modern_keeps_to_its_time() {
     for fen in MIDDLEGAMES {
-        let mut b = board(fen);
-        let start = Instant::now();
-        modern::MyBot::default().think(&mut b, &Timer::new(1000, 1000, 10));
-        // The budget is 1000 / 25 + 5 = 45 ms; an unbounded search would take seconds, and
-        // the margin allows for a loaded machine.
-        assert!(
-            start.elapsed().as_millis() < 200,
-            "{fen}: {:?}",
-            start.elapsed()
-        );
+        // A clock of 1 s + 10 ms, and one already run out.
+        for (clock, increment) in [(1000, 10), (0, 0)] {
+            let mut b = board(fen);
+            let timer = Timer::new(clock, clock, increment);
+            let mut bot = modern::MyBot::default();
+            let mv = bot.think(&mut b, &timer);
+            assert!(b.is_legal(mv), "{fen}: {mv}");
+            // It plans a 25th of its clock plus half the increment (45 ms of 1 s + 10 ms),
+            // never more than half the clock, where an unbounded search takes seconds.
+            let planned = (clock / 25 + increment / 2).min(clock / 2);
+            assert!(bot.lim <= planned, "{fen}: {} ms of {clock}", bot.lim);
+            // Its last act was to ask the timer, with every node it searched...
+            assert_eq!(timer.nodes_searched(), Some(bot.n), "{fen}");
+            // ...and the timer's answer ended the search: its time was up, not its depth.
+            assert!(timer.should_stop(bot.lim / 2, bot.n), "{fen}: {clock} ms");
+        }
     }
 }
 
@@ -405,10 +415,9 @@ fn a_node_budget_decides_the_move_not_the_clock() {
     let fen = MIDDLEGAMES[0];
     let mut bot = modern::MyBot::default();
     let expected = bot.think(&mut board(fen), &limited(None, Some(20_000)));
-    let slow = Timer::untimed(SearchLimits {
-        nodes: Some(20_000),
-        ..SearchLimits::default()
-    });
+    // The timer's turn starts before the sleep, so the search begins past the budget the
+    // bot plans from the made-up 10 s clock (a 25th: 400 ms).
+    let slow = limited(None, Some(20_000));
     std::thread::sleep(std::time::Duration::from_millis(500));
     let mut bot = modern::MyBot::default();
     assert_eq!(bot.think(&mut board(fen), &slow), expected);
@@ -434,50 +443,57 @@ fn modern_stops_at_the_depth_it_is_given() {
     }
 }
 
-#[test]
-fn modern_answers_stop_under_go_infinite() {
-    use std::sync::Arc;
-    use std::sync::atomic::{AtomicBool, Ordering};
-    let stop = Arc::new(AtomicBool::new(false));
-    let timer = Timer::untimed(SearchLimits {
+/// `go infinite` with the host's stop flag `stop`.
+fn infinite(stop: &Arc<AtomicBool>) -> Timer {
+    Timer::untimed(SearchLimits {
         infinite: true,
         ..SearchLimits::default()
     })
-    .with_stop_flag(stop.clone());
+    .with_stop_flag(stop.clone())
+}
+
+#[test]
+fn modern_answers_stop_under_go_infinite() {
+    // Told to stop before it starts: the first look at its timer ends the search, which
+    // has then followed one line at most (the captures after the first move).
+    for fen in MIDDLEGAMES {
+        let mut b = board(fen);
+        let mut bot = modern::MyBot::default();
+        let mv = bot.think(&mut b, &infinite(&Arc::new(AtomicBool::new(true))));
+        assert!(b.is_legal(mv), "{fen}: {mv}");
+        assert!(bot.n < 64, "{fen}: {} nodes after stop", bot.n);
+    }
+    // Told to stop while it thinks: it thinks until then, and never ends on its own.
+    let stop = Arc::new(AtomicBool::new(false));
     let stopper = {
         let stop = stop.clone();
         std::thread::spawn(move || {
             std::thread::sleep(std::time::Duration::from_millis(300));
-            stop.store(true, Ordering::Relaxed);
+            stop.store(true, Ordering::SeqCst);
         })
     };
-    let start = Instant::now();
     let mut b = board(MIDDLEGAMES[1]);
-    let mv = modern::MyBot::default().think(&mut b, &timer);
+    let mv = modern::MyBot::default().think(&mut b, &infinite(&stop));
+    let stopped_first = stop.load(Ordering::SeqCst);
     stopper.join().unwrap();
     assert!(b.is_legal(mv));
-    let took = start.elapsed().as_millis();
-    assert!((300..2000).contains(&took), "took {took} ms");
+    assert!(stopped_first, "{mv} came before the stop");
 }
 
 /// Plays a game between a faithful and a modern bot from `fen`, every move checked legal
-/// and every board returned unchanged; the modern bot on a 2 s + 20 ms clock.
+/// and every board returned unchanged; the modern bot on 20,000 nodes a move, so that the
+/// game is the same on every run and machine (its clock is `modern_keeps_to_its_time`'s).
 fn game(fen: &str, modern_white: bool, max_plies: u32) {
     let mut b = board(fen);
     let mut f = faithful::MyBot;
     let mut m = modern::MyBot::default();
-    let mut clock = 2000u64;
     for _ in 0..max_plies {
         if b.outcome().is_some() {
             return;
         }
         let before = b.clone();
         let mv = if b.is_white_to_move() == modern_white {
-            let t = Instant::now();
-            let mv = m.think(&mut b, &Timer::new(clock, clock, 20));
-            clock = (clock + 20).saturating_sub(t.elapsed().as_millis() as u64);
-            assert!(clock > 0, "modern bot out of time");
-            mv
+            m.think(&mut b, &limited(None, Some(20_000)))
         } else {
             f.think(&mut b, &Timer::new(1000, 1000, 0))
         };
