@@ -770,7 +770,23 @@ impl Engine {
         self.id_name.as_deref()
     }
 
-    /// The option names the engine declared.
+    /// The option names the engine declared after `uci` (at most 512, each one printable
+    /// line): `challenge bench` refuses to set an option the engine does not have.
+    ///
+    /// ```
+    /// # #[cfg(unix)] {
+    /// use std::time::Duration;
+    /// use runner::{Engine, EngineConfig};
+    /// let script = r#"while read cmd rest; do case $cmd in
+    ///     uci) echo "option name Clear Hash type button"
+    ///          echo "option name Hash type spin default 16 min 1 max 1024"; echo uciok;;
+    ///     isready) echo readyok;; quit) exit 0;; esac; done"#;
+    /// let config = EngineConfig::new("shell", "sh").arg("-c").arg(script).option("Hash", "32");
+    /// let engine = Engine::start(&config, Duration::from_secs(5)).unwrap();
+    /// assert_eq!(engine.declared_options(), ["Clear Hash", "Hash"]);
+    /// engine.kill();
+    /// # }
+    /// ```
     pub fn declared_options(&self) -> &[String] {
         &self.options
     }
@@ -1113,11 +1129,6 @@ impl Engine {
     /// `true` while the process has not been seen to exit or close its output.
     pub fn is_alive(&mut self) -> bool {
         !self.dead && matches!(self.child.try_wait(), Ok(None))
-    }
-
-    /// How the process ended, waiting up to `grace` for it.
-    pub fn exit_info(&mut self, grace: Duration) -> ExitInfo {
-        self.wait_exit(grace)
     }
 
     /// The last lines the engine wrote to stderr (at most [`STDERR_TAIL_LINES`] lines and
