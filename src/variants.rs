@@ -152,7 +152,7 @@ impl Values {
     pub fn contains(&self, value: &Value) -> bool {
         match (self, value) {
             (Values::Ints { min, max, step }, Value::Int(n)) => {
-                min <= n && n <= max && span(*min, *n) % step == 0
+                min <= n && n <= max && span(*min, *n).is_multiple_of(*step)
             }
             (Values::Floats { min, max }, Value::Float(x)) => min <= x && x <= max,
             (Values::List(list), value) => list.contains(value),
@@ -937,7 +937,7 @@ fn bound_family(dir: &Path, keep: &Path) {
     if files.len() < KEPT_VARIANTS {
         return;
     }
-    files.sort_by(|a, b| b.0.cmp(&a.0));
+    files.sort_by_key(|(used, _)| std::cmp::Reverse(*used));
     for (_, old) in files.drain(KEPT_VARIANTS - 1..) {
         let _ = fs::remove_file(old);
     }

@@ -135,9 +135,20 @@ fn a_variant_changes_the_literal_and_nothing_else() {
     assert_eq!(apply(source, &[("D", "-3")]).unwrap(), source);
 }
 
+/// Each case: the file, the line the error names, and words of its message.
+type Case = (&'static str, usize, &'static str);
+
+fn check_refusals(cases: &[Case]) {
+    for (source, line, message) in cases {
+        let err = problem(source);
+        assert_eq!(err.line, *line, "{source:?}: {err}");
+        assert!(err.to_string().contains(message), "{source:?}: {err}");
+    }
+}
+
 #[test]
-fn bad_marks_are_refused_with_their_line_and_cause() {
-    let cases: &[(&str, usize, &str)] = &[
+fn marks_whose_values_do_not_parse_or_allow_nothing_are_refused() {
+    check_refusals(&[
         (
             "const A: i32 = 1;\nconst B: i32 = 2; // vary 1..=x2\n",
             2,
@@ -166,6 +177,32 @@ fn bad_marks_are_refused_with_their_line_and_cause() {
             1,
             "`step 0` never moves",
         ),
+        (
+            "const A: i32 = 1; // tune 1|2\n",
+            1,
+            "a `tune` mark takes bounds",
+        ),
+        (
+            "const A: i32 = 1; // tune 0..=8 step 2\n",
+            1,
+            "a `tune` mark takes no step",
+        ),
+        (
+            "const A: i32 = 1; // vary 1|2|1\n",
+            1,
+            "the mark `vary 1|2|1` lists `1` twice",
+        ),
+        (
+            "const A: i32 = 1; // vary 1|2\nfn f( {}\n",
+            2,
+            "cannot be read for marks",
+        ),
+    ]);
+}
+
+#[test]
+fn marks_that_name_nothing_or_do_not_fit_their_constant_are_refused() {
+    check_refusals(&[
         (
             "const A: i32 = 1;\n\n// vary 1..=4\n",
             3,
@@ -204,21 +241,6 @@ fn bad_marks_are_refused_with_their_line_and_cause() {
             "a range needs an integer or float",
         ),
         (
-            "const A: i32 = 1; // tune 1|2\n",
-            1,
-            "a `tune` mark takes bounds",
-        ),
-        (
-            "const A: i32 = 1; // tune 0..=8 step 2\n",
-            1,
-            "a `tune` mark takes no step",
-        ),
-        (
-            "const A: i32 = 1; // vary 1|2|1\n",
-            1,
-            "the mark `vary 1|2|1` lists `1` twice",
-        ),
-        (
             "const A: i32 = 5; // vary 1..=4\n",
             1,
             "`A` is 5, which its mark `vary 1..=4` does not allow",
@@ -233,17 +255,7 @@ fn bad_marks_are_refused_with_their_line_and_cause() {
             2,
             "`A` is marked on line 1 too",
         ),
-        (
-            "const A: i32 = 1; // vary 1|2\nfn f( {}\n",
-            2,
-            "cannot be read for marks",
-        ),
-    ];
-    for (source, line, message) in cases {
-        let err = problem(source);
-        assert_eq!(err.line, *line, "{source:?}: {err}");
-        assert!(err.to_string().contains(message), "{source:?}: {err}");
-    }
+    ]);
 }
 
 #[test]
