@@ -18,11 +18,11 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use framework::notation::pgn::GameResult;
-use kit::challenge::store::{
+use runner::{Termination, TimeControl};
+use store::{
     Claim, NewGame, NewTournament, NewVersion, ServerFlag, SlotPlan, SqliteStore, Store,
     StoredRules, Submitted, Tournament, TournamentFormat, TournamentId,
 };
-use runner::{Termination, TimeControl};
 
 const ENTRIES: usize = 600;
 const GAMES: usize = 30_000;
@@ -49,7 +49,7 @@ impl Rng {
 
 const PGN_MOVES: &str = "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 5. O-O Be7";
 
-fn seed(dir: &Path) -> Vec<kit::challenge::store::EntryId> {
+fn seed(dir: &Path) -> Vec<store::EntryId> {
     let mut store = SqliteStore::create(dir).expect("create the store");
     let mut entries = Vec::new();
     let mut strength = Vec::new();
@@ -132,11 +132,8 @@ fn seed(dir: &Path) -> Vec<kit::challenge::store::EntryId> {
 fn record(
     store: &mut SqliteStore,
     claim: &Claim,
-    version_of: &std::collections::HashMap<
-        kit::challenge::store::EntryId,
-        kit::challenge::store::VersionId,
-    >,
-    index_of: &std::collections::HashMap<kit::challenge::store::EntryId, usize>,
+    version_of: &std::collections::HashMap<store::EntryId, store::VersionId>,
+    index_of: &std::collections::HashMap<store::EntryId, usize>,
     strength: &[f64],
     rng: &mut Rng,
 ) {

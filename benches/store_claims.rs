@@ -8,18 +8,18 @@
 //! SQLite store (one process, as `challenge run` uses it) doing the same claim/record
 //! loop. `cargo bench --bench store_claims` (prints a skip message without PostgreSQL).
 
-#[path = "../tests/postgres_server/mod.rs"]
+#[path = "../tests/e2e/postgres_server/mod.rs"]
 mod postgres_server;
 
 use std::time::{Duration, Instant};
 
 use framework::notation::pgn::GameResult;
-use kit::challenge::store::{
+use postgres_server::PgServer;
+use runner::{Termination, TimeControl};
+use store::{
     Claim, EntryId, NewGame, NewTournament, NewVersion, PostgresStore, SlotPlan, SqliteStore,
     Store, StoredRules, Submitted, Tournament, TournamentFormat, VersionId,
 };
-use postgres_server::PgServer;
-use runner::{Termination, TimeControl};
 
 /// Entries in each benchmark tournament: 48 × 47 = 2,256 games.
 const ENTRIES: usize = 48;
@@ -75,7 +75,7 @@ fn setup(store: &mut dyn Store) -> Vec<(EntryId, VersionId)> {
     }
     let entries: Vec<EntryId> = players.iter().map(|p| p.0).collect();
     let settings = Tournament {
-        id: kit::challenge::store::TournamentId(0),
+        id: store::TournamentId(0),
         format: TournamentFormat::RoundRobin,
         pairs: 1,
         rounds: 1,

@@ -9,8 +9,8 @@ use anyhow::{Context, Result, bail};
 use kit::bots::LimitPolicy;
 use kit::challenge::ratings::ModelName;
 use kit::challenge::standings::RatingChoice;
-use kit::challenge::store::{Access, Store, StoreLocation, open_store};
 use runner::{AdjudicationRules, DrawRule, GameSettings, ResignRule, TimeControl};
+use store::{Access, Store, StoreLocation, open_store};
 
 /// Where the challenge lives: `--dir`, default `./challenge`, or `--store URL` for a
 /// PostgreSQL store shared by workers on many machines.

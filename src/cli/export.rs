@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 
 use anyhow::{Context, Result};
-use kit::challenge::store::Access;
+use store::Access;
 
 use super::args::DirArgs;
 

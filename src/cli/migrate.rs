@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 
 use anyhow::Result;
-use kit::challenge::store::{PostgresStore, Store};
+use store::{PostgresStore, Store};
 
 /// Copy a challenge directory, with every game, into an empty PostgreSQL store.
 #[derive(clap::Args, Debug)]

@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use anyhow::Result;
 use kit::challenge::report::write_report;
-use kit::challenge::store::Access;
+use store::Access;
 
 use super::args::{DirArgs, RatingArgs};
 

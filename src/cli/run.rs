@@ -5,12 +5,12 @@ use std::time::Duration;
 
 use anyhow::Result;
 use kit::challenge::standings::{RatingChoice, render_text, store_table};
-use kit::challenge::store::{
-    DEFAULT_LEASE, PostgresStore, SlotState, SqliteStore, Store, StoreLocation, TournamentFormat,
-};
 use kit::challenge::tournament::{RunOptions, run as run_tournament, schedule_tournament};
 use kit::challenge::worker::{WorkerOptions, host_name, local_work_dir, work};
 use runner::TimeControl;
+use store::{
+    DEFAULT_LEASE, PostgresStore, SlotState, SqliteStore, Store, StoreLocation, TournamentFormat,
+};
 
 use super::args::{DirArgs, GameArgs};
 

@@ -4,10 +4,8 @@ use std::net::SocketAddr;
 use std::time::Duration;
 
 use anyhow::Result;
-use kit::serve::limits::{
-    BODY_TIMEOUT, HEADER_TIMEOUT, MAX_CONNECTIONS, MAX_CONNECTIONS_PER_CLIENT,
-};
-use kit::serve::{Limits, ServeOptions, serve};
+use serve::limits::{BODY_TIMEOUT, HEADER_TIMEOUT, MAX_CONNECTIONS, MAX_CONNECTIONS_PER_CLIENT};
+use serve::{Limits, ServeOptions, serve};
 
 use super::args::{DirArgs, seconds};
 

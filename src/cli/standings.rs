@@ -2,7 +2,7 @@
 
 use anyhow::Result;
 use kit::challenge::standings::{Table, render_csv, render_text, store_table};
-use kit::challenge::store::Access;
+use store::Access;
 
 use super::args::{DirArgs, RatingArgs};
 

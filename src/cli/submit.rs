@@ -3,9 +3,9 @@
 use std::path::PathBuf;
 
 use anyhow::Result;
-use kit::challenge::store::StoreLocation;
-use kit::challenge::store::Submitted;
 use kit::challenge::submit::{SMOKE_POSITIONS, Submission, submit, submit_to};
+use store::StoreLocation;
+use store::Submitted;
 
 use super::args::DirArgs;
 
@@ -34,7 +34,7 @@ pub fn run(args: &Args) -> Result<()> {
     let submitted = match args.dir.location()? {
         StoreLocation::Dir(dir) => submit(&dir, submission)?,
         StoreLocation::Postgres(_) => {
-            let mut store = args.dir.open(kit::challenge::store::Access::Create)?;
+            let mut store = args.dir.open(store::Access::Create)?;
             submit_to(store.as_mut(), &args.dir.work_dir()?, submission)?
         }
     };

@@ -1,7 +1,7 @@
 //! `challenge withdraw`.
 
 use anyhow::Result;
-use kit::challenge::store::Access;
+use store::Access;
 
 use super::args::DirArgs;
 

@@ -4,8 +4,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use anyhow::{Result, bail};
-use kit::challenge::store::PostgresStore;
 use kit::challenge::worker::{WorkerOptions, host_name, local_work_dir, work};
+use store::PostgresStore;
 
 use super::args::seconds;
 
@@ -74,7 +74,7 @@ pub fn run(args: &Args) -> Result<()> {
     });
     eprintln!(
         "worker {name}: playing from {} with {} game(s) at once",
-        kit::challenge::store::Store::location(&store),
+        store::Store::location(&store),
         args.concurrency
     );
     let options = WorkerOptions {

@@ -1,7 +1,7 @@
 //! `challenge workers`.
 
 use anyhow::Result;
-use kit::challenge::store::{PostgresStore, WorkerInfo};
+use store::{PostgresStore, WorkerInfo};
 
 /// List the workers of a PostgreSQL store: what each is playing, games per hour.
 #[derive(clap::Args, Debug)]

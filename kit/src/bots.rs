@@ -1,0 +1,189 @@
+//! Finding bot files and checking them against the challenge rules before they run.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result, bail};
+
+/// The kit's own checkout, where `bot/` and `framework/` live (the workspace root, one
+/// level above this crate; `build.rs` resolves it).
+pub const KIT_ROOT: &str = env!("CHALLENGE_KIT_ROOT");
+
+/// A bot file and the name it goes by.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BotFile {
+    /// The file's name without `.rs`: `my_bot` for `bot/my_bot.rs` and for
+    /// `/tmp/x/my_bot.rs` alike (the engine's `id name` unless the bot sets
+    /// its own, and the player's name in matches).
+    pub name: String,
+    /// The file itself.
+    pub path: PathBuf,
+}
+
+/// The folder of the kit's own bots.
+pub fn bot_dir() -> PathBuf {
+    Path::new(KIT_ROOT).join("bot")
+}
+
+/// Resolves `spec`, the same way from any directory: a path to a file
+/// (`../bots/new.rs`); else a bot of the kit's `bot/` folder by name
+/// (`evil_bot`, `evil_bot.rs`) or by its path from the kit's root
+/// (`bot/evil_bot.rs`).
+///
+/// `BOT@NAME=VALUE[,NAME=VALUE...]` (when no file has that name) is a variant of the bot
+/// `BOT`: its file with those marked constants set (see [`crate::variants`]), written under
+/// [`variants_dir`] and named `BOT@` and the settings in the file's order.
+///
+/// ```
+/// let bot = kit::bots::resolve("evil_bot").unwrap();
+/// assert_eq!(bot.name, "evil_bot");
+/// assert_eq!(kit::bots::resolve("bot/evil_bot.rs").unwrap(), bot);
+/// assert!(kit::bots::resolve("no_such_bot").is_err());
+/// let variant = kit::bots::resolve("turochamp_faithful@DEPTH=2").unwrap();
+/// assert_eq!(variant.name, "turochamp_faithful@DEPTH=2");
+/// let err = kit::bots::resolve("turochamp_faithful@DEPTH=9").unwrap_err();
+/// assert!(format!("{err:#}").contains("`DEPTH=9` is outside its mark `vary 1..=4`"));
+/// ```
+pub fn resolve(spec: &str) -> Result<BotFile> {
+    let plain = resolve_file(spec);
+    match spec.rsplit_once('@') {
+        Some((base, settings)) if plain.is_err() => resolve_variant(spec, base, settings),
+        _ => plain,
+    }
+}
+
+/// Names the variable that moves [`variants_dir`].
+pub const VARIANTS_DIR_ENV: &str = "CHALLENGE_VARIANTS_DIR";
+
+/// Where variants' files are written: `target/variants` in the kit, or
+/// `$CHALLENGE_VARIANTS_DIR`. Never `bot/`: a variant is made, not written by hand.
+pub fn variants_dir() -> PathBuf {
+    std::env::var_os(VARIANTS_DIR_ENV)
+        .filter(|dir| !dir.is_empty())
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(KIT_ROOT).join("target").join("variants"))
+}
+
+/// The variant `spec` names: `settings` (the text after its `@`) applied to the bot `base`.
+fn resolve_variant(spec: &str, base: &str, settings: &str) -> Result<BotFile> {
+    let bot = resolve_file(base).with_context(|| {
+        format!("no bot `{spec}`: it is not a file, nor a variant of a bot (BOT@NAME=VALUE)")
+    })?;
+    let source = token_counter::read_source(&bot.path)?;
+    let made = crate::variants::write(&variants_dir(), &bot.name, &bot.path, &source, settings)
+        .with_context(|| format!("cannot make the variant `{spec}` of {}", bot.path.display()))?;
+    Ok(BotFile {
+        name: made.name,
+        path: made.path,
+    })
+}
+
+/// [`resolve`] for a bot file itself (no variant).
+fn resolve_file(spec: &str) -> Result<BotFile> {
+    let as_path = Path::new(spec);
+    let from_kit_root = Path::new(KIT_ROOT).join(spec);
+    let in_kit_bot_dir = as_path.is_relative()
+        && from_kit_root.parent() == Some(bot_dir().as_path())
+        && from_kit_root.is_file();
+    let file = if as_path.is_file() {
+        as_path
+    } else if in_kit_bot_dir {
+        from_kit_root.as_path()
+    } else {
+        let stem = spec.strip_suffix(".rs").unwrap_or(spec);
+        let candidate = bot_dir().join(format!("{stem}.rs"));
+        if stem.contains(['/', '\\']) || !candidate.is_file() {
+            bail!(
+                "no bot `{spec}`: it is not a file, and {} does not exist (bots in bot/: {})",
+                candidate.display(),
+                available().join(", ")
+            );
+        }
+        return from_path(&candidate, spec);
+    };
+    from_path(file, spec)
+}
+
+/// The bot file at `file` (which exists), named by its stem.
+fn from_path(file: &Path, spec: &str) -> Result<BotFile> {
+    let path = file
+        .canonicalize()
+        .with_context(|| format!("cannot open bot file {spec}"))?;
+    let name = path
+        .file_stem()
+        .map(|stem| stem.to_string_lossy().into_owned())
+        .filter(|stem| !stem.is_empty())
+        .unwrap_or_else(|| "bot".to_string());
+    Ok(BotFile { name, path })
+}
+
+/// The files `challenge tokens` counts: each given path that names a file
+/// as it is; a bot name (or a path from the kit's root) resolved as
+/// [`resolve`] does, so the command takes the same names as `match` from any
+/// directory; anything else as given, for the counter to report. A variant
+/// (`BOT@NAME=VALUE`) is made and its file counted; one that cannot be made is
+/// an error saying why.
+pub fn count_paths(specs: &[PathBuf]) -> Result<Vec<PathBuf>> {
+    specs
+        .iter()
+        .map(|spec| {
+            if spec.is_file() {
+                return Ok(spec.clone());
+            }
+            let Some(text) = spec.to_str() else {
+                return Ok(spec.clone());
+            };
+            match resolve(text) {
+                Ok(bot) => Ok(bot.path),
+                Err(err) if text.contains('@') => Err(err),
+                Err(_) => Ok(spec.clone()),
+            }
+        })
+        .collect()
+}
+
+/// The names of the bots in `bot/`, sorted.
+pub fn available() -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(bot_dir())
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|entry| {
+            let path = entry.path();
+            (path.extension()? == "rs").then(|| path.file_stem()?.to_str().map(str::to_string))?
+        })
+        .collect();
+    names.sort();
+    names
+}
+
+/// What the kit does with a bot file over the token limit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LimitPolicy {
+    /// Refuse it (the default: the limit is the challenge).
+    Enforce,
+    /// Run it anyway, to experiment; rule violations are still refused.
+    AllowOverLimit,
+}
+
+/// Counts and checks a bot file; refuses it when it breaks a rule, or when
+/// it is over the limit and the policy enforces the limit.
+pub fn check(bot: &BotFile, policy: LimitPolicy) -> Result<()> {
+    let report = token_counter::analyze_file(&bot.path)
+        .with_context(|| format!("cannot check bot `{}`", bot.name))?;
+    let display = bot.path.display().to_string();
+    if !report.violations.is_empty() {
+        bail!(
+            "bot `{}` breaks the challenge rules:\n{}",
+            bot.name,
+            report.render(&display)
+        );
+    }
+    if !report.within_limit() && policy == LimitPolicy::Enforce {
+        bail!(
+            "bot `{}` is over the token limit:\n{}\n(pass --allow-over-limit to run it anyway while experimenting)",
+            bot.name,
+            report.render(&display)
+        );
+    }
+    Ok(())
+}

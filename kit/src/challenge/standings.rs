@@ -1,0 +1,464 @@
+//! The standings table (from the store, or from PGN files read by `pgn_facts`), as text, JSON or CSV.
+
+use std::collections::HashMap;
+
+use anyhow::{Context, Result, bail};
+use serde::Serialize;
+
+pub use super::ratings::RatingChoice;
+use super::ratings::{Model, Outcome, fit};
+use framework::chess::Color;
+use runner::Termination;
+use store::{Store, VersionId};
+
+/// Who a rated player is.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct PlayerInfo {
+    /// The name games use (`alice`, `alice v2`).
+    pub name: String,
+    /// The entry's name (the same as `name` for PGN players).
+    pub entry: String,
+    /// The author, if known.
+    pub author: Option<String>,
+    /// The version number, if from the store.
+    pub version: Option<u32>,
+    /// The version's content hash.
+    pub hash: Option<String>,
+    /// Tokens counted at submission.
+    pub tokens: Option<u32>,
+    /// `active`, `replaced`, `withdrawn` (store) or empty (PGN).
+    pub status: String,
+}
+
+/// One game as the table needs it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GameFact {
+    /// White's player index.
+    pub white: usize,
+    /// Black's player index.
+    pub black: usize,
+    /// White's score.
+    pub score: f64,
+    /// Why it ended (`None` when a PGN file names no termination the runner writes).
+    pub termination: Option<Termination>,
+    /// The player who misbehaved, if any.
+    pub faulty: Option<usize>,
+}
+
+/// One row of the standings.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Row {
+    /// 1-based rank by Elo.
+    pub rank: usize,
+    /// The player's index in the list the table was built from.
+    #[serde(skip)]
+    pub index: usize,
+    /// Who.
+    #[serde(flatten)]
+    pub player: PlayerInfo,
+    /// Games played.
+    pub games: usize,
+    /// Points scored.
+    pub points: f64,
+    /// Wins.
+    pub wins: usize,
+    /// Draws.
+    pub draws: usize,
+    /// Losses.
+    pub losses: usize,
+    /// Elo (`None` without games).
+    pub elo: Option<f64>,
+    /// Half-width of the 95% interval.
+    pub interval: Option<f64>,
+    /// Losses by crash, memory limit or failure to start.
+    pub crashes: usize,
+    /// Losses on time or by not answering.
+    pub timeouts: usize,
+    /// Losses by an illegal or unparsable move.
+    pub illegal: usize,
+}
+
+/// The whole table.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Table {
+    /// Rows, best first.
+    pub rows: Vec<Row>,
+    /// The fitted draw parameter.
+    pub draw_elo: f64,
+    /// Rated games.
+    pub games: usize,
+    /// Virtual draws per player.
+    pub prior: f64,
+    /// The anchor's name, or `None` when the mean rating is 0.
+    pub anchor: Option<String>,
+    /// Groups of players not connected by games (ratings across groups mean nothing).
+    pub groups: usize,
+    /// The rating model: `kit` or `bayeselo`.
+    pub model: &'static str,
+    /// White's advantage in Elo (0 in the kit model).
+    pub advantage: f64,
+    /// The factor applied to the ratings (1 in the kit model; BayesElo's scale).
+    pub scale: f64,
+    /// Added to every rating.
+    pub offset: f64,
+    /// Iterations the fit took to converge.
+    pub iterations: usize,
+    /// Games read but not rated (broken, or without a result).
+    pub skipped: usize,
+    /// Games rated by their result whose moves could not be read (`challenge ratings`
+    /// without `--strict`).
+    pub unread: usize,
+}
+
+/// A fault's column in the table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FaultKind {
+    /// Crash, memory limit or failure to start.
+    Crash,
+    /// On time, or by not answering.
+    Time,
+    /// An illegal or unparsable move.
+    Illegal,
+}
+
+impl FaultKind {
+    /// The column an engine fault counts in; `None` for endings that are no fault.
+    pub const fn of(termination: Termination) -> Option<FaultKind> {
+        match termination {
+            Termination::Crash
+            | Termination::MemoryLimit
+            | Termination::FailedStart
+            | Termination::ProtocolViolation => Some(FaultKind::Crash),
+            Termination::TimeForfeit | Termination::Stall | Termination::ConstructionLimit => {
+                Some(FaultKind::Time)
+            }
+            Termination::IllegalMove | Termination::UnparsableMove => Some(FaultKind::Illegal),
+            _ => None,
+        }
+    }
+}
+
+/// Builds the table: counts, faults and the rating fit.
+// Counts, faults, the fit and the model's offsets read as one table; the BayesElo model
+// added its steps here, to be split out with the next change of the table.
+#[allow(clippy::too_many_lines)]
+pub fn build_table(
+    players: Vec<PlayerInfo>,
+    games: &[GameFact],
+    args: &RatingChoice,
+) -> Result<Table> {
+    let anchor =
+        match &args.anchor {
+            Some(name) => Some(players.iter().position(|p| &p.name == name).with_context(
+                || {
+                    format!(
+                        "no player `{name}` to anchor (players: {})",
+                        players
+                            .iter()
+                            .map(|p| p.name.as_str())
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    )
+                },
+            )?),
+            None => None,
+        };
+    let options = args.options(anchor)?;
+    let outcomes: Vec<Outcome> = games
+        .iter()
+        .map(|g| Outcome {
+            white: g.white,
+            black: g.black,
+            score: g.score,
+        })
+        .collect();
+    let fitted = fit(players.len(), &outcomes, &options);
+    if !fitted.converged {
+        bail!(
+            "the ratings did not converge in {} iterations{}",
+            fitted.iterations,
+            if options.prior == 0.0 {
+                ": with --prior 0 a player who won (or lost) every game has no finite maximum-likelihood rating; use a prior above 0"
+            } else {
+                ""
+            }
+        );
+    }
+    let mut rows: Vec<Row> = players
+        .into_iter()
+        .enumerate()
+        .map(|(i, player)| Row {
+            rank: 0,
+            index: i,
+            player,
+            games: 0,
+            points: 0.0,
+            wins: 0,
+            draws: 0,
+            losses: 0,
+            elo: fitted.ratings[i].map(|r| r.elo),
+            interval: fitted.ratings[i].map(|r| r.interval),
+            crashes: 0,
+            timeouts: 0,
+            illegal: 0,
+        })
+        .collect();
+    for g in games {
+        count_game(&mut rows, g);
+    }
+    rows.sort_by(|a, b| {
+        let key = |r: &Row| r.elo.unwrap_or(f64::NEG_INFINITY);
+        key(b)
+            .total_cmp(&key(a))
+            .then(b.points.total_cmp(&a.points))
+            .then(a.player.name.cmp(&b.player.name))
+    });
+    for (i, row) in rows.iter_mut().enumerate() {
+        row.rank = i + 1;
+    }
+    Ok(Table {
+        rows,
+        draw_elo: fitted.draw_elo,
+        games: games.len(),
+        prior: args.prior,
+        anchor: args.anchor.clone(),
+        groups: fitted.groups,
+        model: match options.model {
+            Model::Kit => "kit",
+            Model::BayesElo { .. } => "bayeselo",
+        },
+        advantage: fitted.advantage,
+        scale: fitted.scale,
+        offset: options.offset,
+        iterations: fitted.iterations,
+        skipped: 0,
+        unread: 0,
+    })
+}
+
+/// Adds one game to both players' rows: points, W/D/L, and the loser's fault column.
+fn count_game(rows: &mut [Row], g: &GameFact) {
+    for (who, score) in [(g.white, g.score), (g.black, 1.0 - g.score)] {
+        let row = &mut rows[who];
+        row.games += 1;
+        row.points += score;
+        if score > 0.75 {
+            row.wins += 1;
+        } else if score < 0.25 {
+            row.losses += 1;
+            if g.faulty == Some(who) {
+                match g.termination.and_then(FaultKind::of) {
+                    Some(FaultKind::Crash) => row.crashes += 1,
+                    Some(FaultKind::Time) => row.timeouts += 1,
+                    Some(FaultKind::Illegal) => row.illegal += 1,
+                    None => {}
+                }
+            }
+        } else {
+            row.draws += 1;
+        }
+    }
+}
+
+/// The store's players (every version that played, and every active entry's current
+/// version) and games.
+pub fn store_facts(store: &dyn Store) -> Result<(Vec<PlayerInfo>, Vec<GameFact>)> {
+    let versions = store.versions()?;
+    let games = store.games(false)?;
+    let mut played: HashMap<VersionId, usize> = HashMap::new();
+    for g in &games {
+        *played.entry(g.white).or_default() += 1;
+        *played.entry(g.black).or_default() += 1;
+    }
+    let mut index = HashMap::new();
+    let mut players = Vec::new();
+    for v in &versions {
+        let in_field = v.current && !v.withdrawn;
+        if !played.contains_key(&v.id) && !in_field {
+            continue;
+        }
+        index.insert(v.id, players.len());
+        players.push(PlayerInfo {
+            name: v.player_name(),
+            entry: v.name.clone(),
+            author: v.author.clone(),
+            version: Some(v.number),
+            hash: Some(v.hash.clone()),
+            tokens: Some(v.tokens),
+            status: v.status().to_string(),
+        });
+    }
+    let facts = games
+        .iter()
+        .map(|g| {
+            let (white, black) = (index[&g.white], index[&g.black]);
+            GameFact {
+                white,
+                black,
+                score: g.white_score(),
+                termination: Some(g.termination),
+                faulty: g.faulty.map(|side| match side {
+                    Color::White => white,
+                    Color::Black => black,
+                }),
+            }
+        })
+        .collect();
+    Ok((players, facts))
+}
+
+fn fmt_opt(value: Option<f64>, signed: bool) -> String {
+    match value {
+        Some(v) if signed => format!("{v:+.1}"),
+        Some(v) => format!("{v:.1}"),
+        None => "-".to_string(),
+    }
+}
+
+/// The widest name column of the text table; longer names end in `…` (full names are
+/// in `--json` and `--csv`).
+pub const NAME_WIDTH: usize = 32;
+
+/// `name` cut to `width` characters, the last one an ellipsis if anything was cut.
+fn truncate_name(name: &str, width: usize) -> String {
+    if name.chars().count() <= width {
+        return name.to_string();
+    }
+    let mut out: String = name.chars().take(width.saturating_sub(1)).collect();
+    out.push('…');
+    out
+}
+
+/// The table as text, with a line on how the ratings were computed.
+pub fn render_text(table: &Table) -> String {
+    let width = table
+        .rows
+        .iter()
+        .map(|r| r.player.entry.chars().count())
+        .max()
+        .unwrap_or(4)
+        .clamp(4, NAME_WIDTH);
+    let mut out = format!(
+        "{:>4}  {:<width$}  {:<12} {:>4} {:>6} {:>5} {:>6} {:>4} {:>4} {:>4} {:>7} {:>6}  {:>5} {:>4} {:>7}\n",
+        "rank",
+        "name",
+        "author",
+        "ver",
+        "tokens",
+        "games",
+        "points",
+        "W",
+        "D",
+        "L",
+        "Elo",
+        "±95%",
+        "crash",
+        "time",
+        "illegal"
+    );
+    for r in &table.rows {
+        out.push_str(&format!(
+            "{:>4}  {:<width$}  {:<12} {:>4} {:>6} {:>5} {:>6} {:>4} {:>4} {:>4} {:>7} {:>6}  {:>5} {:>4} {:>7}{}\n",
+            r.rank,
+            truncate_name(&r.player.entry, width),
+            truncate_name(r.player.author.as_deref().unwrap_or("-"), 12),
+            r.player.version.map_or("-".to_string(), |v| format!("v{v}")),
+            r.player.tokens.map_or("-".to_string(), |t| t.to_string()),
+            r.games,
+            r.points,
+            r.wins,
+            r.draws,
+            r.losses,
+            fmt_opt(r.elo, true),
+            fmt_opt(r.interval, false),
+            r.crashes,
+            r.timeouts,
+            r.illegal,
+            match r.player.status.as_str() {
+                "replaced" | "withdrawn" => format!("  ({})", r.player.status),
+                _ => String::new(),
+            }
+        ));
+    }
+    out.push_str(&summary(table));
+    if table.groups > 1 {
+        out.push_str(&format!(
+            "warning: the players form {} groups that never met; ratings are only comparable within a group\n",
+            table.groups
+        ));
+    }
+    out
+}
+
+/// The lines under the table: games, skipped games, and how the ratings were computed.
+fn summary(table: &Table) -> String {
+    let skipped = match (table.skipped, table.unread) {
+        (0, 0) => String::new(),
+        (n, 0) => format!(" ({n} skipped: see the messages above)"),
+        (0, u) => format!(" ({u} by their result alone: see the messages above)"),
+        (n, u) => format!(" ({n} skipped, {u} by their result alone: see the messages above)"),
+    };
+    let centre = match &table.anchor {
+        Some(a) => format!("anchored at `{a}` = {}", table.offset),
+        None => format!("mean {}", table.offset),
+    };
+    let model = match table.model {
+        "bayeselo" => format!(
+            "BayesElo's mm model (advantage {:.1}, drawelo {:.1}, scale {:.4})",
+            table.advantage, table.draw_elo, table.scale
+        ),
+        _ => format!(
+            "maximum likelihood (BayesElo's draw model, drawelo {:.1} fitted, colour ignored)",
+            table.draw_elo
+        ),
+    };
+    format!(
+        "{} games rated{skipped}; Elo by {model}, {centre}, 95% intervals, prior {} virtual draws per player; converged in {} iterations\n",
+        table.games, table.prior, table.iterations
+    )
+}
+
+/// The table as CSV (one header line, one line per row).
+pub fn render_csv(table: &Table) -> String {
+    let mut out = String::from(
+        "rank,name,entry,author,version,hash,tokens,status,games,points,wins,draws,losses,elo,interval95,crashes,timeouts,illegal\n",
+    );
+    let quote = |s: &str| {
+        if s.contains([',', '"', '\n']) {
+            format!("\"{}\"", s.replace('"', "\"\""))
+        } else {
+            s.to_string()
+        }
+    };
+    for r in &table.rows {
+        let p = &r.player;
+        out.push_str(&format!(
+            "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n",
+            r.rank,
+            quote(&p.name),
+            quote(&p.entry),
+            quote(p.author.as_deref().unwrap_or("")),
+            p.version.map_or(String::new(), |v| v.to_string()),
+            p.hash.as_deref().unwrap_or(""),
+            p.tokens.map_or(String::new(), |t| t.to_string()),
+            p.status,
+            r.games,
+            r.points,
+            r.wins,
+            r.draws,
+            r.losses,
+            r.elo.map_or(String::new(), |e| format!("{e:.2}")),
+            r.interval.map_or(String::new(), |e| format!("{e:.2}")),
+            r.crashes,
+            r.timeouts,
+            r.illegal
+        ));
+    }
+    out
+}
+
+/// The store's standings table.
+pub fn store_table(store: &dyn Store, choice: &RatingChoice) -> Result<Table> {
+    let (players, games) = store_facts(store)?;
+    build_table(players, &games, choice)
+}

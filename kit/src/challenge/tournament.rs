@@ -1,0 +1,655 @@
+//! `challenge run`: plays the challenge's tournament, resumable after any interruption.
+//!
+//! When a tournament starts, its whole schedule (for Swiss: the current round's) is
+//! written to the database in one transaction, one slot per game. A slot is done when
+//! its game row is committed, in the same transaction that marks it. On start, any slot
+//! not done is (re)played, so a run killed at any moment, even by `kill -9`, loses no
+//! finished game and plays none twice; games that were in flight are replayed from the
+//! start.
+//!
+//! Slots name entries, not versions: a game is played by the entry's current version at
+//! the time it is played, so a re-submission replaces the old version in future games,
+//! and a withdrawn entry's unplayed games are cancelled.
+
+use std::collections::{HashMap, HashSet};
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use anyhow::{Context, Result, bail};
+use framework::chess::Board;
+use framework::notation::pgn::{GameResult, write_game};
+use runner::{
+    EngineConfig, Format, GameRecord, GameSettings, Opening, Pairing, Player, Pool, TimeControl,
+    load_openings, schedule,
+};
+
+use super::submit::materialize;
+use super::swiss::{SwissPlayer, pair_round};
+use crate::engine_build;
+use store::{
+    Claim, EntryId, NewGame, NewRound, NewTournament, SlotPlan, SlotState, Store, StoredOpening,
+    StoredRules, Tournament, TournamentFormat, TournamentId, Version,
+};
+
+/// How `challenge run` plays: the settings of a new tournament (a resumed one keeps its
+/// stored settings) and this session's limits.
+#[derive(Debug, Clone)]
+pub struct RunOptions {
+    /// Round-robin or Swiss.
+    pub format: TournamentFormat,
+    /// Round-robin: colour-swapped game pairs per encounter, each from its own opening.
+    pub pairs: u32,
+    /// Swiss: rounds, each a colour-swapped game pair per pairing.
+    pub rounds: u32,
+    /// The time control for both sides.
+    pub tc: TimeControl,
+    /// An opening suite (EPD/FEN lines or PGN games); `None`: the kit's balanced suite.
+    pub openings: Option<std::path::PathBuf>,
+    /// Book plies kept from each PGN opening.
+    pub plies: usize,
+    /// Games played at once, each on its own pair of engine processes.
+    pub concurrency: usize,
+    /// Stop after this many games in this session.
+    pub max_games: Option<usize>,
+    /// Start a new tournament when the last one is finished.
+    pub new: bool,
+    /// Margin and adjudication for a new tournament.
+    pub settings: GameSettings,
+}
+
+/// The fallback suite when the kit's `openings/default.epd` is missing: eight common
+/// openings, six plies each.
+const DEFAULT_OPENINGS: [&str; 8] = [
+    "e2e4 e7e5 g1f3 b8c6 f1b5 a7a6",
+    "e2e4 c7c5 g1f3 d7d6 d2d4 c5d4",
+    "d2d4 d7d5 c2c4 e7e6 b1c3 g8f6",
+    "d2d4 g8f6 c2c4 g7g6 b1c3 f8g7",
+    "e2e4 e7e6 d2d4 d7d5 b1c3 g8f6",
+    "e2e4 c7c6 d2d4 d7d5 b1c3 d5e4",
+    "c2c4 e7e5 b1c3 g8f6 g2g3 d7d5",
+    "g1f3 d7d5 g2g3 g8f6 f1g2 e7e6",
+];
+
+fn stored_openings(args: &RunOptions) -> Result<Vec<StoredOpening>> {
+    let kit_suite = Path::new(crate::bots::KIT_ROOT)
+        .join("openings")
+        .join("default.epd");
+    let file = match &args.openings {
+        Some(path) => Some(path.clone()),
+        None => kit_suite.is_file().then_some(kit_suite),
+    };
+    match file {
+        Some(path) => {
+            let openings = load_openings(&path, Some(args.plies))
+                .with_context(|| format!("cannot use the opening suite {}", path.display()))?;
+            Ok(openings.iter().map(StoredOpening::from_opening).collect())
+        }
+        None => Ok(DEFAULT_OPENINGS
+            .iter()
+            .map(|line| StoredOpening {
+                fen: Board::startpos().fen(),
+                moves: line.split(' ').map(str::to_string).collect(),
+            })
+            .collect()),
+    }
+}
+
+fn to_openings(stored: &[StoredOpening]) -> Result<Vec<Opening>> {
+    stored
+        .iter()
+        .enumerate()
+        .map(|(i, o)| {
+            o.to_opening()
+                .map_err(|e| anyhow::anyhow!("stored opening {i}: {e}"))
+        })
+        .collect()
+}
+
+/// The unfinished tournament (said to be resumed), or a new one started with `args`
+/// and its schedule stored: what `challenge run --schedule-only` does before workers
+/// play it.
+pub fn schedule_tournament(store: &mut dyn Store, args: &RunOptions) -> Result<Tournament> {
+    match store.unfinished_tournament()? {
+        Some(t) => {
+            let done = store
+                .slots(t.id)?
+                .iter()
+                .filter(|s| matches!(s.state, SlotState::Played(_)))
+                .count();
+            eprintln!(
+                "resuming tournament {} ({}, {}, {} games already played; its stored settings apply)",
+                t.id.0, t.format, t.time_control, done
+            );
+            Ok(t)
+        }
+        None => start_tournament(store, args),
+    }
+}
+
+/// Plays (or resumes) the tournament of the challenge in `store` until it is finished or
+/// `max_games` games are stored in this session. Bots are built in `work_dir`.
+pub fn run(store: &mut dyn Store, work_dir: &Path, args: &RunOptions) -> Result<()> {
+    let tournament = schedule_tournament(store, args)?;
+    let openings = to_openings(&tournament.openings)?;
+    let stop = AtomicBool::new(false);
+    let mut played_now = 0usize;
+    loop {
+        let cancelled = store.cancel_withdrawn(tournament.id)?;
+        if cancelled > 0 {
+            eprintln!("{cancelled} unplayed games of withdrawn entries cancelled");
+        }
+        let slots = store.slots(tournament.id)?;
+        let total = slots
+            .iter()
+            .filter(|s| s.state != SlotState::Cancelled)
+            .count();
+        let pending = slots
+            .iter()
+            .filter(|s| s.state == SlotState::Pending)
+            .count();
+        if pending == 0 {
+            if advance(store, &tournament)? {
+                continue;
+            }
+            break;
+        }
+        let budget = args.max_games.map(|m| m.saturating_sub(played_now));
+        if budget == Some(0) {
+            eprintln!(
+                "stopped after {played_now} games (--max-games); `challenge run` goes on where this left off"
+            );
+            break;
+        }
+        let claims = store.claim(tournament.id, "local", budget.unwrap_or(usize::MAX))?;
+        let session = Session {
+            tournament: &tournament,
+            openings: &openings,
+            concurrency: args.concurrency,
+            done_before: total - pending,
+            total,
+        };
+        played_now += session.play(store, work_dir, claims, budget, &stop)?;
+        if stop.load(Ordering::Relaxed) {
+            eprintln!(
+                "stopped after {played_now} games (--max-games); `challenge run` goes on where this left off"
+            );
+            break;
+        }
+    }
+    Ok(())
+}
+
+/// What comes after a tournament's last pending game: a Swiss tournament with rounds to
+/// go gets its next round paired (`true`); otherwise the tournament is marked finished
+/// (`false`). Call it only when no slot is pending.
+pub fn advance(store: &mut dyn Store, tournament: &Tournament) -> Result<bool> {
+    if tournament.format == TournamentFormat::Swiss {
+        let slots = store.slots(tournament.id)?;
+        let paired = slots.iter().map(|s| s.plan.round + 1).max().unwrap_or(0);
+        let paired = paired.max(store.byes(tournament.id)?.len() as u32);
+        if paired < tournament.rounds && pair_next_round(store, tournament, paired)? {
+            return Ok(true);
+        }
+    }
+    store.finish_tournament(tournament.id)?;
+    eprintln!(
+        "tournament {} finished: see `challenge standings` and `challenge report --html FILE`",
+        tournament.id.0
+    );
+    Ok(false)
+}
+
+fn start_tournament(store: &mut dyn Store, args: &RunOptions) -> Result<Tournament> {
+    let field = store.field()?;
+    if field.len() < 2 {
+        bail!(
+            "a tournament needs at least two entries, and {} has {}: add some with `challenge submit FILE --name NAME`",
+            store.location(),
+            field.len()
+        );
+    }
+    if store.tournament_count()? > 0 && !args.new {
+        bail!(
+            "the last tournament is finished; pass --new to start another with the current entries"
+        );
+    }
+    if args.pairs == 0 || args.rounds == 0 {
+        bail!("--pairs and --rounds must be at least 1");
+    }
+    let stored = stored_openings(args)?;
+    let settings = Tournament {
+        id: TournamentId(0),
+        format: args.format,
+        pairs: args.pairs,
+        rounds: args.rounds,
+        time_control: args.tc,
+        openings: stored,
+        rules: StoredRules::from_settings(&args.settings),
+        finished: false,
+    };
+    let entries: Vec<EntryId> = field.iter().map(|v| v.entry_id).collect();
+    let (slots, byes) = first_slots(&settings, &entries);
+    let id = store.create_tournament(&NewTournament {
+        settings: &settings,
+        field: &entries,
+        slots: &slots,
+        byes: &byes,
+    })?;
+    eprintln!(
+        "tournament {}: {}, {} entries, {} games scheduled{}, time control {}",
+        id.0,
+        settings.format,
+        entries.len(),
+        slots.len(),
+        if settings.format == TournamentFormat::Swiss {
+            format!(" in round 1 of {}", args.rounds)
+        } else {
+            String::new()
+        },
+        settings.time_control
+    );
+    Ok(Tournament { id, ..settings })
+}
+
+/// A new tournament's first slots: the whole round-robin, or the first Swiss round (with
+/// its bye).
+fn first_slots(t: &Tournament, entries: &[EntryId]) -> (Vec<SlotPlan>, Vec<EntryId>) {
+    match t.format {
+        TournamentFormat::RoundRobin => {
+            let jobs = schedule(
+                Format::RoundRobin,
+                entries.len(),
+                t.pairs as usize,
+                t.openings.len(),
+            );
+            let slots = jobs
+                .iter()
+                .map(|job| SlotPlan {
+                    round: job.round as u32,
+                    pair: job.pair as u32,
+                    game_in_pair: job.game_in_pair as u32,
+                    white: entries[job.white],
+                    black: entries[job.black],
+                    opening: job.opening as u32,
+                })
+                .collect();
+            (slots, Vec::new())
+        }
+        TournamentFormat::Swiss => {
+            let players: Vec<SwissPlayer> = (0..entries.len())
+                .map(|seed| SwissPlayer {
+                    score: 0.0,
+                    seed,
+                    had_bye: false,
+                })
+                .collect();
+            let round = pair_round(&players, |_, _| false);
+            let slots = round_slots(&round.pairs, entries, 0, 0, t.openings.len());
+            (slots, round.bye.map(|b| entries[b]).into_iter().collect())
+        }
+    }
+}
+
+fn round_slots(
+    pairs: &[(usize, usize)],
+    entries: &[EntryId],
+    round: u32,
+    first_pair: u32,
+    openings: usize,
+) -> Vec<SlotPlan> {
+    let mut slots = Vec::new();
+    for (k, &(a, b)) in pairs.iter().enumerate() {
+        for (game_in_pair, (w, bl)) in [(a, b), (b, a)].into_iter().enumerate() {
+            slots.push(SlotPlan {
+                round,
+                pair: first_pair + k as u32,
+                game_in_pair: game_in_pair as u32,
+                white: entries[w],
+                black: entries[bl],
+                opening: round % openings.max(1) as u32,
+            });
+        }
+    }
+    slots
+}
+
+/// The Swiss players of a tournament's remaining field, with their scores and byes so far.
+/// Pairs of players (by index, smaller first) that have met.
+type Met = HashSet<(usize, usize)>;
+
+fn swiss_field(
+    store: &dyn Store,
+    t: &Tournament,
+    entries: &[EntryId],
+) -> Result<(Vec<SwissPlayer>, Met)> {
+    let position: HashMap<EntryId, usize> =
+        entries.iter().enumerate().map(|(i, &e)| (e, i)).collect();
+    let mut players: Vec<SwissPlayer> = (0..entries.len())
+        .map(|seed| SwissPlayer {
+            score: 0.0,
+            seed,
+            had_bye: false,
+        })
+        .collect();
+    for entry in store.byes(t.id)? {
+        if let Some(&i) = position.get(&entry) {
+            players[i].score += 1.0;
+            players[i].had_bye = true;
+        }
+    }
+    let slots = store.slots(t.id)?;
+    let mut met = HashSet::new();
+    for slot in slots.iter().filter(|s| s.state != SlotState::Cancelled) {
+        if let (Some(&a), Some(&b)) = (
+            position.get(&slot.plan.white),
+            position.get(&slot.plan.black),
+        ) {
+            met.insert((a.min(b), a.max(b)));
+        }
+    }
+    let slot_players: HashMap<_, _> = slots
+        .iter()
+        .map(|s| (s.id, (s.plan.white, s.plan.black)))
+        .collect();
+    for game in store.games(false)? {
+        if game.tournament != Some(t.id) {
+            continue;
+        }
+        let Some(&(white, black)) = game.slot.and_then(|s| slot_players.get(&s)) else {
+            continue;
+        };
+        let white_score = game.white_score();
+        if let Some(&i) = position.get(&white) {
+            players[i].score += white_score;
+        }
+        if let Some(&i) = position.get(&black) {
+            players[i].score += 1.0 - white_score;
+        }
+    }
+    Ok((players, met))
+}
+
+/// Pairs Swiss round `round` (0-based) from the results so far; `false` when fewer than
+/// two entries are left to pair.
+fn pair_next_round(store: &mut dyn Store, t: &Tournament, round: u32) -> Result<bool> {
+    let withdrawn: HashSet<EntryId> = store
+        .versions()?
+        .iter()
+        .filter(|v| v.withdrawn)
+        .map(|v| v.entry_id)
+        .collect();
+    let entries: Vec<EntryId> = store
+        .participants(t.id)?
+        .into_iter()
+        .filter(|e| !withdrawn.contains(e))
+        .collect();
+    if entries.len() < 2 {
+        return Ok(false);
+    }
+    let (players, met) = swiss_field(store, t, &entries)?;
+    let paired = pair_round(&players, |a, b| met.contains(&(a.min(b), a.max(b))));
+    let first_pair = store
+        .slots(t.id)?
+        .iter()
+        .map(|s| s.plan.pair + 1)
+        .max()
+        .unwrap_or(0);
+    let new_slots = round_slots(&paired.pairs, &entries, round, first_pair, t.openings.len());
+    let bye: Vec<EntryId> = paired.bye.map(|b| entries[b]).into_iter().collect();
+    store.add_round(&NewRound {
+        tournament: t.id,
+        round,
+        slots: &new_slots,
+        byes: &bye,
+    })?;
+    eprintln!(
+        "round {} of {} paired: {} games{}{}",
+        round + 1,
+        t.rounds,
+        new_slots.len(),
+        match paired.bye {
+            Some(b) => format!(", bye for entry {}", entries[b]),
+            None => String::new(),
+        },
+        if paired.rematches > 0 {
+            format!(", {} unavoidable rematches", paired.rematches)
+        } else {
+            String::new()
+        }
+    );
+    Ok(true)
+}
+
+/// One batch of claimed slots played on the shared worker pool.
+struct Session<'a> {
+    tournament: &'a Tournament,
+    openings: &'a [Opening],
+    concurrency: usize,
+    done_before: usize,
+    total: usize,
+}
+
+/// The engines of the entries a batch of games needs: each entry's current version, built.
+struct Field {
+    players: Vec<Player>,
+    versions: Vec<Version>,
+    index: HashMap<EntryId, usize>,
+}
+
+impl Field {
+    fn build(
+        store: &dyn Store,
+        work_dir: &Path,
+        claims: &[Claim],
+        tc: TimeControl,
+    ) -> Result<Field> {
+        // Each game is played by the entries' current versions.
+        let current: HashMap<EntryId, Version> = store
+            .versions()?
+            .into_iter()
+            .filter(|v| v.current)
+            .map(|v| (v.entry_id, v))
+            .collect();
+        // The entries in the order the claimed games need them, built [`build_jobs`] at a
+        // time: the first games' engines come first.
+        //
+        // [`build_jobs`]: engine_build::build_jobs
+        let mut needed: Vec<&Version> = Vec::new();
+        for claim in claims {
+            for entry in [claim.slot.plan.white, claim.slot.plan.black] {
+                let version = current
+                    .get(&entry)
+                    .with_context(|| format!("entry {entry} has no stored version"))?;
+                if !needed.iter().any(|v| v.entry_id == entry) {
+                    needed.push(version);
+                }
+            }
+        }
+        let bots = needed
+            .iter()
+            .map(|version| materialize(work_dir, &version.name, &store.source(version.id)?))
+            .collect::<Result<Vec<_>>>()?;
+        let built = engine_build::build_all(&bots, engine_build::BuildKind::Untrusted);
+        let mut field = Field {
+            players: Vec::new(),
+            versions: Vec::new(),
+            index: HashMap::new(),
+        };
+        for (version, engine) in needed.into_iter().zip(built) {
+            let engine = engine.with_context(|| {
+                format!(
+                    "cannot build `{}` v{} for the tournament (it built when submitted: check the toolchain, then run again)",
+                    version.name, version.number
+                )
+            })?;
+            field.index.insert(version.entry_id, field.players.len());
+            field.players.push(Player::new(
+                EngineConfig::new(version.player_name(), engine.path),
+                tc,
+            ));
+            field.versions.push(version.clone());
+        }
+        Ok(field)
+    }
+}
+
+impl Session<'_> {
+    /// Plays the claimed slots, recording each game as it finishes; slots left unplayed
+    /// (stopped, or a failure) are released. Returns how many games were stored.
+    fn play(
+        &self,
+        store: &mut dyn Store,
+        work_dir: &Path,
+        claims: Vec<Claim>,
+        budget: Option<usize>,
+        stop: &AtomicBool,
+    ) -> Result<usize> {
+        let t = self.tournament;
+        let field = Field::build(store, work_dir, &claims, t.time_control)?;
+        let settings = t.rules.settings();
+        let pool = Pool {
+            players: &field.players,
+            openings: self.openings,
+            settings: &settings,
+            concurrency: self.concurrency,
+        };
+        let mut unplayed: HashMap<_, Claim> =
+            claims.iter().map(|c| (c.slot.id, c.clone())).collect();
+        let mut queue = claims.into_iter();
+        let next = || {
+            queue.next().map(|claim| {
+                let plan = claim.slot.plan;
+                let pairing = Pairing {
+                    white: field.index[&plan.white],
+                    black: field.index[&plan.black],
+                    opening: plan.opening as usize,
+                };
+                (claim, pairing)
+            })
+        };
+        let mut stored = 0usize;
+        let mut failure: Option<anyhow::Error> = None;
+        pool.play(stop, next, |claim, record| {
+            if record.result == GameResult::Unknown || failure.is_some() {
+                return;
+            }
+            let game = self.new_game(&claim, &record, &field);
+            match store.record(&claim, &game) {
+                Ok(_) => {
+                    unplayed.remove(&claim.slot.id);
+                    stored += 1;
+                    print_game(self.done_before + stored, self.total, &record);
+                }
+                Err(err) => {
+                    failure = Some(err);
+                    stop.store(true, Ordering::Relaxed);
+                }
+            }
+            if budget.is_some_and(|b| stored >= b) {
+                stop.store(true, Ordering::Relaxed);
+            }
+        });
+        for claim in unplayed.values() {
+            store.release(claim)?;
+        }
+        match failure {
+            Some(err) => Err(err),
+            None => Ok(stored),
+        }
+    }
+
+    fn new_game(&self, claim: &Claim, record: &GameRecord, field: &Field) -> NewGame {
+        let plan = claim.slot.plan;
+        let white = &field.versions[field.index[&plan.white]];
+        let black = &field.versions[field.index[&plan.black]];
+        new_game(self.tournament, plan, [white, black], record)
+    }
+}
+
+/// The game to store for a slot played by `players` (White's and Black's versions): its
+/// result and its PGN with the challenge's tags.
+pub fn new_game(
+    tournament: &Tournament,
+    plan: SlotPlan,
+    players: [&Version; 2],
+    record: &GameRecord,
+) -> NewGame {
+    let [white, black] = players;
+    let mut pgn = record.to_pgn();
+    pgn.set_tag(
+        "Event",
+        &format!("Challenge tournament {}", tournament.id.0),
+    );
+    pgn.set_tag("Site", "challenge");
+    pgn.set_tag(
+        "Date",
+        &framework::notation::pgn_date(std::time::SystemTime::now()),
+    );
+    pgn.set_tag(
+        "Round",
+        &format!(
+            "{}.{}.{}",
+            plan.round + 1,
+            plan.pair + 1,
+            plan.game_in_pair + 1
+        ),
+    );
+    pgn.set_tag("WhiteVersion", &white.hash);
+    pgn.set_tag("BlackVersion", &black.hash);
+    NewGame {
+        white: white.id,
+        black: black.id,
+        result: record.result,
+        termination: record.termination,
+        faulty: record.faulty,
+        detail: record.detail.clone(),
+        plies: u32::try_from(record.ply_count()).unwrap_or(u32::MAX),
+        pgn: write_game(&pgn),
+    }
+}
+
+fn print_game(number: usize, total: usize, record: &GameRecord) {
+    let mut line = format!(
+        "[{number}/{total}] {} - {} {} ({}, {} plies)",
+        record.white,
+        record.black,
+        record.result.as_str(),
+        record.termination.tag(),
+        record.ply_count()
+    );
+    if record.termination.is_fault() {
+        line.push_str(": ");
+        line.push_str(&record.detail);
+    }
+    eprintln!("{line}");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn default_openings_are_legal() {
+        let stored: Vec<StoredOpening> = DEFAULT_OPENINGS
+            .iter()
+            .map(|l| StoredOpening {
+                fen: Board::startpos().fen(),
+                moves: l.split(' ').map(str::to_string).collect(),
+            })
+            .collect();
+        let openings = to_openings(&stored).unwrap();
+        assert_eq!(openings.len(), 8);
+        assert!(openings.iter().all(|o| o.moves.len() == 6));
+    }
+
+    #[test]
+    fn round_slots_swap_colours_within_a_pair() {
+        let entries = [10, 11, 12, 13].map(EntryId);
+        let slots = round_slots(&[(0, 1), (2, 3)], &entries, 2, 5, 8);
+        assert_eq!(slots.len(), 4);
+        assert_eq!((slots[0].white, slots[0].black), (entries[0], entries[1]));
+        assert_eq!((slots[1].white, slots[1].black), (entries[1], entries[0]));
+        assert_eq!((slots[2].pair, slots[3].pair), (6, 6));
+        assert!(slots.iter().all(|s| s.opening == 2 && s.round == 2));
+    }
+}

@@ -1,0 +1,415 @@
+//! `challenge worker`: plays a PostgreSQL store's tournament from any machine.
+//!
+//! Each of a worker's `threads` has its own connection and loops: claim the next pending
+//! slot (a lease, kept alive by the store's heartbeat while the game plays), build the two
+//! entries' current versions from the sources in the store (cached on this machine by
+//! content hash, [`crate::engine_build`]), play the game, and record it; the store stores
+//! it only while the lease is still this worker's. When no slot is left to claim but some
+//! are still leased by others, the thread waits (a lease that runs out is claimed again,
+//! here or elsewhere); when none is pending at all, the thread that gets the tournament's
+//! lock pairs the next Swiss round or marks the tournament finished.
+//!
+//! The worker announces itself (name, host, cores, threads, kit version) in the store's
+//! `workers` table and reports in while it runs, for `challenge workers`.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Mutex, mpsc};
+use std::time::Duration;
+
+use anyhow::{Context, Result};
+use framework::notation::pgn::GameResult;
+use runner::{Engine, EngineConfig, Opening, Player, play_game};
+
+use super::submit::materialize;
+use super::tournament::{advance, new_game};
+use crate::engine_build;
+use store::{
+    Claim, EntryId, LeaseLost, NewWorker, PostgresStore, SlotState, Store, Tournament,
+    TournamentId, Version, VersionId, is_connection_lost,
+};
+
+/// How a worker runs.
+#[derive(Debug, Clone)]
+pub struct WorkerOptions {
+    /// Its name in the `workers` table and on every game it stores.
+    pub name: String,
+    /// Games played at once.
+    pub threads: usize,
+    /// How long a claimed game stays leased without a heartbeat.
+    pub lease: Duration,
+    /// How often to look again when every pending game is leased by others.
+    pub poll: Duration,
+    /// Keep waiting for a new tournament when there is none to play (else stop).
+    pub wait: bool,
+    /// Stop after this many games.
+    pub max_games: Option<usize>,
+    /// Where the stored sources are written out to be built.
+    pub work_dir: PathBuf,
+}
+
+/// What a worker did.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct WorkerReport {
+    /// Games it stored.
+    pub stored: usize,
+    /// Games it played whose result was refused because their lease had been taken over.
+    pub refused: usize,
+}
+
+/// Where a worker writes out stored sources to build them: `sources/` under the kit's
+/// bot build directory's `store/` (so `$CHALLENGE_BUILD_DIR` moves it too).
+pub fn local_work_dir() -> PathBuf {
+    engine_build::build_dir().join("store")
+}
+
+/// This machine's name, for a worker's default name and its `host`.
+pub fn host_name() -> String {
+    std::fs::read_to_string("/proc/sys/kernel/hostname")
+        .ok()
+        .map(|h| h.trim().to_string())
+        .filter(|h| !h.is_empty())
+        .or_else(|| std::env::var("HOSTNAME").ok())
+        .unwrap_or_else(|| "localhost".to_string())
+}
+
+/// What the game threads share.
+struct Shared<'a> {
+    options: &'a WorkerOptions,
+    stop: &'a AtomicBool,
+    /// Games claimed so far (for `max_games`).
+    claimed: AtomicUsize,
+    stored: AtomicUsize,
+    refused: AtomicUsize,
+    failure: Mutex<Option<anyhow::Error>>,
+}
+
+impl Shared<'_> {
+    fn fail(&self, err: anyhow::Error) {
+        self.failure
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get_or_insert(err);
+        self.stop.store(true, Ordering::Relaxed);
+    }
+
+    /// Takes one game from the budget; `false` when `max_games` are claimed.
+    fn take_budget(&self) -> bool {
+        let before = self.claimed.fetch_add(1, Ordering::Relaxed);
+        self.options.max_games.is_none_or(|max| before < max)
+    }
+
+    fn give_back_budget(&self) {
+        self.claimed.fetch_sub(1, Ordering::Relaxed);
+    }
+}
+
+/// Runs a worker on `store` until nothing is left to play (or `stop` is set, or
+/// `max_games` are stored): registers it, plays on `threads` connections of its own, and
+/// reports in every third of the lease.
+pub fn work(
+    store: &mut PostgresStore,
+    options: &WorkerOptions,
+    stop: &AtomicBool,
+) -> Result<WorkerReport> {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    store.register_worker(&NewWorker {
+        name: &options.name,
+        host: &host_name(),
+        cores: u32::try_from(cores).unwrap_or(u32::MAX),
+        threads: u32::try_from(options.threads).unwrap_or(u32::MAX),
+        lease: options.lease,
+    })?;
+    let shared = Shared {
+        options,
+        stop,
+        claimed: AtomicUsize::new(0),
+        stored: AtomicUsize::new(0),
+        refused: AtomicUsize::new(0),
+        failure: Mutex::new(None),
+    };
+    let mut connections = Vec::new();
+    for _ in 0..options.threads.max(1) {
+        let mut connection = store.reconnect()?;
+        connection.set_lease(options.lease);
+        connections.push(connection);
+    }
+    std::thread::scope(|scope| {
+        let (done_tx, done) = mpsc::channel::<()>();
+        for (i, connection) in connections.into_iter().enumerate() {
+            let shared = &shared;
+            let done_tx = done_tx.clone();
+            std::thread::Builder::new()
+                .name(format!("worker-{i}"))
+                .spawn_scoped(scope, move || {
+                    let mut thread = GameThread::new(connection, shared);
+                    if let Err(err) = thread.run() {
+                        shared.fail(err);
+                    }
+                    drop(done_tx);
+                })
+                .expect("spawn a worker thread");
+        }
+        drop(done_tx);
+        // Report in until every thread is done (the channel closes).
+        while let Err(mpsc::RecvTimeoutError::Timeout) = done.recv_timeout(options.lease / 3) {
+            if let Err(err) = store.worker_seen(&options.name) {
+                eprintln!("warning: cannot report in to {}: {err:#}", store.location());
+                if is_connection_lost(&err) {
+                    let _ = store.reopen();
+                }
+            }
+        }
+    });
+    if store.worker_stopped(&options.name).is_err() {
+        let _ = store
+            .reopen()
+            .and_then(|()| store.worker_stopped(&options.name));
+    }
+    if let Some(err) = shared
+        .failure
+        .into_inner()
+        .unwrap_or_else(|e| e.into_inner())
+    {
+        return Err(err);
+    }
+    Ok(WorkerReport {
+        stored: shared.stored.into_inner(),
+        refused: shared.refused.into_inner(),
+    })
+}
+
+/// One game at a time on its own connection.
+struct GameThread<'a> {
+    store: PostgresStore,
+    shared: &'a Shared<'a>,
+    /// Built engines by version, and the openings of the tournament last played.
+    engines: HashMap<VersionId, PathBuf>,
+    openings: Option<(TournamentId, Vec<Opening>)>,
+}
+
+/// What one turn of the loop found.
+enum Turn {
+    Played,
+    Wait,
+    Done,
+}
+
+impl<'a> GameThread<'a> {
+    fn new(store: PostgresStore, shared: &'a Shared<'a>) -> GameThread<'a> {
+        GameThread {
+            store,
+            shared,
+            engines: HashMap::new(),
+            openings: None,
+        }
+    }
+
+    fn run(&mut self) -> Result<()> {
+        let options = self.shared.options;
+        while !self.shared.stop.load(Ordering::Relaxed) {
+            let turn = match self.store.unfinished_tournament() {
+                Ok(Some(t)) => self.turn(&t),
+                Ok(None) if options.wait => Ok(Turn::Wait),
+                Ok(None) => Ok(Turn::Done),
+                Err(err) => Err(err),
+            };
+            match turn {
+                Ok(Turn::Played) => {}
+                Ok(Turn::Wait) => std::thread::sleep(options.poll),
+                Ok(Turn::Done) => break,
+                Err(err) if is_connection_lost(&err) => self.reconnect(&err),
+                Err(err) => return Err(err),
+            }
+        }
+        Ok(())
+    }
+
+    /// After losing the store: reconnects, waiting longer after each failure (up to 30 s),
+    /// until it is back or the worker is stopped. A game in play when the store was lost
+    /// goes back to the pool when its lease runs out.
+    fn reconnect(&mut self, err: &anyhow::Error) {
+        let name = &self.shared.options.name;
+        eprintln!("{name}: lost the store ({err:#}); reconnecting");
+        let mut wait = Duration::from_millis(500);
+        while !self.shared.stop.load(Ordering::Relaxed) {
+            std::thread::sleep(wait);
+            match self.store.reopen() {
+                Ok(()) => {
+                    eprintln!("{name}: reconnected");
+                    return;
+                }
+                Err(err) => eprintln!("{name}: still cannot reach the store: {err:#}"),
+            }
+            wait = (wait * 2).min(Duration::from_secs(30));
+        }
+    }
+
+    /// Claims and plays one game of `t`, or finds why not.
+    fn turn(&mut self, t: &Tournament) -> Result<Turn> {
+        if !self.shared.take_budget() {
+            return Ok(Turn::Done);
+        }
+        let claim = self.store.claim(t.id, &self.shared.options.name, 1)?.pop();
+        let Some(claim) = claim else {
+            self.shared.give_back_budget();
+            return self.nothing_to_claim(t);
+        };
+        match self.play(t, &claim) {
+            Ok(true) => Ok(Turn::Played),
+            Ok(false) => {
+                self.shared.give_back_budget();
+                Ok(Turn::Played)
+            }
+            Err(err) => {
+                let _ = self.store.release(&claim);
+                Err(err)
+            }
+        }
+    }
+
+    /// No slot could be claimed: wait for others' leases, or, with none pending, move
+    /// the tournament on (under its lock, so one worker does it).
+    fn nothing_to_claim(&mut self, t: &Tournament) -> Result<Turn> {
+        self.store.cancel_withdrawn(t.id)?;
+        let pending = self
+            .store
+            .slots(t.id)?
+            .iter()
+            .any(|s| s.state == SlotState::Pending);
+        if pending {
+            return Ok(Turn::Wait);
+        }
+        self.store.with_tournament_lock(t.id, |store| {
+            let still_open = store.unfinished_tournament()?.is_some_and(|u| u.id == t.id);
+            let pending = store
+                .slots(t.id)?
+                .iter()
+                .any(|s| s.state == SlotState::Pending);
+            if still_open && !pending {
+                advance(store, t)?;
+            }
+            Ok(())
+        })?;
+        Ok(Turn::Played)
+    }
+
+    /// Plays a claimed game and records it; `false` if it was interrupted (released) or
+    /// its result refused.
+    fn play(&mut self, t: &Tournament, claim: &Claim) -> Result<bool> {
+        let plan = claim.slot.plan;
+        let white = self.current_version(plan.white)?;
+        let black = self.current_version(plan.black)?;
+        let players = [self.player(&white, t)?, self.player(&black, t)?];
+        let opening = self.opening(t, plan.opening as usize)?;
+        let name = &self.shared.options.name;
+        eprintln!(
+            "{name}: playing slot {} of tournament {}: {} - {}",
+            claim.slot.id.0,
+            t.id.0,
+            white.player_name(),
+            black.player_name()
+        );
+        let mut engines: [Option<Engine>; 2] = [None, None];
+        let [w, b] = &mut engines;
+        let settings = t.rules.settings();
+        let record = play_game(
+            [&players[0], &players[1]],
+            [w, b],
+            &opening,
+            &settings,
+            self.shared.stop,
+        );
+        for engine in engines.into_iter().flatten() {
+            engine.quit(Duration::from_millis(300));
+        }
+        if record.result == GameResult::Unknown {
+            self.store.release(claim)?;
+            return Ok(false);
+        }
+        let game = new_game(t, plan, [&white, &black], &record);
+        match self.store.record(claim, &game) {
+            Ok(id) => {
+                self.shared.stored.fetch_add(1, Ordering::Relaxed);
+                eprintln!(
+                    "{name}: stored game {} (slot {}): {} - {} {} ({}, {} plies)",
+                    id.0,
+                    claim.slot.id.0,
+                    record.white,
+                    record.black,
+                    record.result.as_str(),
+                    record.termination.tag(),
+                    record.ply_count()
+                );
+                Ok(true)
+            }
+            Err(err) if err.downcast_ref::<LeaseLost>().is_some() => {
+                self.shared.refused.fetch_add(1, Ordering::Relaxed);
+                eprintln!("{name}: warning: {err:#}");
+                Ok(false)
+            }
+            Err(err) => Err(err),
+        }
+    }
+
+    /// The entry's current version (a game is played by the version current when it is
+    /// played, as in `challenge run`).
+    fn current_version(&self, entry: EntryId) -> Result<Version> {
+        self.store
+            .versions()?
+            .into_iter()
+            .find(|v| v.entry_id == entry && v.current)
+            .with_context(|| format!("entry {entry} has no stored version"))
+    }
+
+    /// A version's engine, built from its stored source on first use.
+    fn player(&mut self, version: &Version, t: &Tournament) -> Result<Player> {
+        let path = match self.engines.get(&version.id) {
+            Some(path) => path.clone(),
+            None => {
+                let path = build_version(&self.store, &self.shared.options.work_dir, version)?;
+                self.engines.insert(version.id, path.clone());
+                path
+            }
+        };
+        Ok(Player::new(
+            EngineConfig::new(version.player_name(), path),
+            t.time_control,
+        ))
+    }
+
+    fn opening(&mut self, t: &Tournament, index: usize) -> Result<Opening> {
+        if self.openings.as_ref().is_none_or(|(id, _)| *id != t.id) {
+            let openings = t
+                .openings
+                .iter()
+                .enumerate()
+                .map(|(i, o)| {
+                    o.to_opening()
+                        .map_err(|e| anyhow::anyhow!("stored opening {i}: {e}"))
+                })
+                .collect::<Result<Vec<_>>>()?;
+            self.openings = Some((t.id, openings));
+        }
+        let openings = &self.openings.as_ref().expect("just set").1;
+        if openings.is_empty() {
+            return Ok(Opening::startpos());
+        }
+        Ok(openings[index % openings.len()].clone())
+    }
+}
+
+/// Writes a version's stored source out and builds it (or finds it in this machine's
+/// engine cache, keyed by content).
+fn build_version(store: &PostgresStore, work_dir: &Path, version: &Version) -> Result<PathBuf> {
+    let source = store.source(version.id)?;
+    let bot = materialize(work_dir, &version.name, &source)?;
+    let engine = engine_build::build(&bot, engine_build::BuildKind::Untrusted).with_context(|| {
+        format!(
+            "cannot build `{}` v{} on this machine (it built when submitted: check this machine's Rust toolchain)",
+            version.name, version.number
+        )
+    })?;
+    Ok(engine.path)
+}

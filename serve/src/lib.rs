@@ -1,0 +1,211 @@
+//! `challenge serve`: the challenge in the browser. Entrants submit bots through a form
+//! and follow their games; the organiser starts, pauses and resumes the tournament and
+//! closes submissions; everyone sees live standings, the crosstable and every game.
+//!
+//! The server is a view on the same challenge store the command line uses (the SQLite
+//! database in WAL mode, with a busy timeout), so `challenge submit`, `standings` and
+//! `report` keep working beside it. Its own state (switches, the organiser's token hash,
+//! entry key hashes, submission jobs) lives in the store too, so a restart loses nothing;
+//! the tournament is played by `challenge run`'s runner in a thread, which resumes an
+//! unfinished tournament as `challenge run` does.
+//!
+//! Security, by layers: secrets are 256 random bits stored only as SHA-256 hashes and
+//! compared in constant time ([`secrets`]); every state-changing form carries a CSRF token
+//! bound to the browser's cookie and the form; posts are rate-limited per address and
+//! request bodies bounded; uploads must be UTF-8 text within the rules' size; every page
+//! is rendered with auto-escaping and sent with a Content-Security-Policy that runs only
+//! the server's own script; sources stay private until the organiser publishes them; and
+//! the server listens on loopback unless told otherwise.
+//!
+//! No one client can starve the others, without a reverse proxy in front ([`limits`]):
+//! request headers and bodies have time limits (so do idle keep-alive connections),
+//! connections are capped per client and in all, and the submission queue is bounded per
+//! client and in all and takes clients in turn. A client is an IPv4 address or an IPv6
+//! /64 ([`client_key`]), for these caps and for the rate limit on posts alike.
+//!
+//! - [`secrets`]: keys, tokens, hashes, CSRF tokens.
+//! - `http`: errors as pages, security headers, cookies, the rate limit.
+//! - `pages`: templates and their views.
+//! - `live`: the cached standings, and the change events.
+//! - `jobs`: submissions checked in the background; `queue`: their fair, bounded queue.
+//! - `accept`: the accept loop: connection caps and time limits.
+//! - [`limits`]: the bounds, and the client key of an address.
+//! - `runner`: the tournament thread, pausable.
+//! - `routes`, `entrant`, `organiser`: the routes.
+
+mod accept;
+mod entrant;
+mod http;
+mod jobs;
+pub mod limits;
+mod live;
+mod organiser;
+mod pages;
+mod queue;
+mod routes;
+mod runner;
+pub mod secrets;
+mod state;
+
+pub use limits::{ClientKey, Limits, client_key};
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use anyhow::{Context, Result};
+
+use runner::Runner;
+use secrets::{hash_secret, new_secret};
+use state::AppState;
+use store::{SqliteStore, Store};
+
+/// How to serve.
+#[derive(Debug, Clone)]
+pub struct ServeOptions {
+    /// The challenge directory (created if needed).
+    pub dir: PathBuf,
+    /// Where to listen; loopback unless the organiser asks for more.
+    pub bind: SocketAddr,
+    /// The organiser's token to set; `None` keeps the stored one (or makes one at the
+    /// first start and prints it).
+    pub admin_token: Option<String>,
+    /// Tournament games played at once.
+    pub concurrency: usize,
+    /// Time limits and caps ([`Limits::default`] unless the organiser asks otherwise);
+    /// the connection caps are lowered at start to fit the open-file limit.
+    pub limits: Limits,
+}
+
+/// The organiser's token to print: made at the first start, replaced when one is given.
+fn setup_admin_token(store: &mut SqliteStore, given: Option<&str>) -> Result<Option<String>> {
+    match given {
+        Some(token) => {
+            anyhow::ensure!(
+                token.len() >= 16 && token.bytes().all(|b| b.is_ascii_graphic()),
+                "--admin-token must be at least 16 printable characters without spaces"
+            );
+            store.set_admin_token_hash(&hash_secret(token))?;
+            Ok(None)
+        }
+        None if store.server_state()?.admin_token_hash.is_none() => {
+            let token = new_secret();
+            store.set_admin_token_hash(&hash_secret(&token))?;
+            Ok(Some(token))
+        }
+        None => Ok(None),
+    }
+}
+
+/// Serves the challenge until the process is stopped (by Ctrl-C, or killed: either way
+/// the games in flight are played again at the next start, as with `challenge run`).
+pub fn serve(options: &ServeOptions) -> Result<()> {
+    pages::check()?;
+    let mut store = SqliteStore::create(&options.dir)?;
+    let fresh_token = setup_admin_token(&mut store, options.admin_token.as_deref())?;
+    let interrupted = store.refuse_unfinished_jobs(
+        "refused: the server restarted while this submission was being checked; submit it again",
+    )?;
+    if interrupted > 0 {
+        eprintln!("serve: {interrupted} submissions interrupted by the last stop were refused");
+    }
+    let server = store.server_state()?;
+    let limits = fit_limits(options.limits);
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .context("cannot start the server's runtime")?;
+    let state: Arc<AppState> = Arc::new_cyclic(|weak: &std::sync::Weak<AppState>| {
+        let weak = weak.clone();
+        let runner = Runner::new(
+            &options.dir,
+            options.concurrency,
+            server.tournament_paused,
+            move || {
+                if let Some(state) = weak.upgrade() {
+                    state.live.wake.notify_one();
+                }
+            },
+        );
+        AppState::new(options.dir.clone(), store, runner, limits)
+    });
+    // The first views are ready before the first visitor.
+    state.refresh_views()?;
+    if let Err(err) = organiser::resume(&state) {
+        eprintln!("serve: cannot resume the tournament: {}", err.message);
+    }
+    runtime.block_on(listen(state, options, fresh_token))
+}
+
+/// `limits` with the connection caps lowered, if need be, to fit the open-file limit
+/// (raised first as far as the system allows), saying so.
+fn fit_limits(limits: Limits) -> Limits {
+    let open_files = limits::raise_open_file_limit();
+    let fitted = limits::fit_to_open_files(limits, open_files);
+    if fitted.max_connections < limits.max_connections {
+        eprintln!(
+            "serve: the open-file limit is {open_files}, so at most {} connections are served at once (not {}); raise `ulimit -n` for more",
+            fitted.max_connections, limits.max_connections
+        );
+    }
+    fitted
+}
+
+/// Prints a line on stdout; a closed stdout (the terminal went away) does not stop the
+/// server.
+fn say(line: &str) {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    let _ = writeln!(out, "{line}").and_then(|()| out.flush());
+}
+
+async fn listen(
+    state: Arc<AppState>,
+    options: &ServeOptions,
+    fresh_token: Option<String>,
+) -> Result<()> {
+    let listener = tokio::net::TcpListener::bind(options.bind)
+        .await
+        .with_context(|| format!("cannot listen on {}", options.bind))?;
+    let address = listener.local_addr()?;
+    say(&format!(
+        "serving the challenge in {} on http://{address}/",
+        options.dir.display()
+    ));
+    say(&match fresh_token {
+        Some(token) => {
+            format!("organiser token (shown once; log in at http://{address}/organiser): {token}")
+        }
+        None => format!(
+            "organiser page: http://{address}/organiser (log in with the organiser token; pass --admin-token to set a new one)"
+        ),
+    });
+    if !address.ip().is_loopback() {
+        say(
+            "warning: listening beyond this machine on plain HTTP: anyone on the network can reach the pages; tokens and keys cross it unencrypted",
+        );
+    }
+    tokio::spawn(state::keep_views_fresh(Arc::clone(&state)));
+    tokio::spawn(forget_idle_posters(Arc::clone(&state)));
+    let app = routes::router(Arc::clone(&state));
+    let stopping = Arc::clone(&state);
+    accept::serve(listener, app, state.limits, async move {
+        let _ = tokio::signal::ctrl_c().await;
+        eprintln!("serve: stopping (games in flight are played again at the next start)");
+        stopping.runner.stop();
+        stopping.live.close();
+    })
+    .await;
+    Ok(())
+}
+
+/// Now and then forgets the clients the post limit no longer holds back, so its table
+/// stays the size of the recent posters however many addresses come by.
+async fn forget_idle_posters(state: Arc<AppState>) {
+    let mut every = tokio::time::interval(std::time::Duration::from_secs(60));
+    loop {
+        every.tick().await;
+        state.posts.forget_idle();
+    }
+}

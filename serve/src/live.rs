@@ -1,0 +1,261 @@
+//! What everyone sees, kept ready: the standings, the crosstable and the tournament's
+//! status are rebuilt once per change of the store (a game, a version, a withdrawal, a
+//! switch), not per request, and every change is announced to the pages listening on
+//! `/events` (server-sent events), which then fetch the parts they show.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, RwLock};
+use std::time::Duration;
+
+use anyhow::Result;
+use axum::body::Bytes;
+use serde::Serialize;
+use tokio::sync::{Notify, broadcast};
+
+use super::pages::{self, CROSS_LIMIT};
+use super::runner::RunnerState;
+use kit::challenge::standings::{GameFact, RatingChoice, Table, build_table, store_facts};
+use store::{ServerState, SlotState, Store, StoreRevision};
+
+/// How often the store is checked for changes made by another process (`challenge
+/// submit`, `challenge run`); changes made by this server are announced at once.
+pub const POLL: Duration = Duration::from_millis(500);
+
+/// The tournament as the status line shows it.
+#[derive(Debug, Clone, Default, Serialize, PartialEq)]
+pub struct Status {
+    /// `round-robin` or `swiss`, with its time control; empty without a tournament.
+    pub tournament: String,
+    /// Games played in the current (or last) tournament.
+    pub played: usize,
+    /// Its games in all (a Swiss tournament's grow round by round).
+    pub total: usize,
+    /// `playing`, `paused`, `finished`, `not started`, or the runner's error.
+    pub state: String,
+    /// New entries are refused.
+    pub submissions_closed: bool,
+    /// Sources are public.
+    pub sources_published: bool,
+}
+
+/// What the cached views were built from; a new one means a rebuild.
+#[derive(Debug, Clone, PartialEq, Default)]
+struct Key {
+    revision: StoreRevision,
+    server: ServerState,
+    tournaments: usize,
+    unfinished: Option<i64>,
+    runner: RunnerState,
+}
+
+/// The views built from one state of the store.
+#[derive(Default)]
+pub struct Snapshot {
+    key: Option<Key>,
+    /// The standings, as the part `/` shows and `/?part=1` returns.
+    pub standings_part: Bytes,
+    /// The whole standings page (the same for every visitor: it has no form).
+    pub standings_page: Bytes,
+    /// The crosstable part.
+    pub crosstable_part: Bytes,
+    /// The whole crosstable page.
+    pub crosstable_page: Bytes,
+    /// The tournament's status.
+    pub status: Status,
+}
+
+/// The cached views and the channel announcing their changes.
+pub struct Live {
+    snapshot: RwLock<Arc<Snapshot>>,
+    changes: broadcast::Sender<u64>,
+    counter: AtomicU64,
+    /// Wakes the refresher at once (this server changed something).
+    pub wake: Notify,
+    closing: tokio::sync::watch::Sender<bool>,
+    listeners: std::sync::atomic::AtomicUsize,
+}
+
+/// The most pages listening to `/events` at once (each holds a connection open).
+pub const MAX_LISTENERS: usize = 1000;
+
+impl Default for Live {
+    fn default() -> Self {
+        Live {
+            snapshot: RwLock::new(Arc::new(Snapshot::default())),
+            changes: broadcast::channel(64).0,
+            counter: AtomicU64::new(0),
+            wake: Notify::new(),
+            closing: tokio::sync::watch::channel(false).0,
+            listeners: std::sync::atomic::AtomicUsize::new(0),
+        }
+    }
+}
+
+impl Live {
+    /// The current views.
+    pub fn snapshot(&self) -> Arc<Snapshot> {
+        Arc::clone(&self.snapshot.read().unwrap_or_else(|p| p.into_inner()))
+    }
+
+    /// A receiver of change numbers for one more listening page; `None` when
+    /// [`MAX_LISTENERS`] pages listen already. Call [`Live::unlisten`] when it leaves.
+    pub fn listen(&self) -> Option<broadcast::Receiver<u64>> {
+        let before = self.listeners.fetch_add(1, Ordering::Relaxed);
+        if before >= MAX_LISTENERS {
+            self.unlisten();
+            return None;
+        }
+        Some(self.changes.subscribe())
+    }
+
+    /// A listening page left.
+    pub fn unlisten(&self) {
+        self.listeners.fetch_sub(1, Ordering::Relaxed);
+    }
+
+    /// A receiver that changes when the server stops (listening pages are let go).
+    pub fn closing(&self) -> tokio::sync::watch::Receiver<bool> {
+        self.closing.subscribe()
+    }
+
+    /// Lets every listening page go (the server is stopping).
+    pub fn close(&self) {
+        self.closing.send_replace(true);
+    }
+
+    fn publish(&self, snapshot: Snapshot) {
+        *self.snapshot.write().unwrap_or_else(|p| p.into_inner()) = Arc::new(snapshot);
+        let number = self.counter.fetch_add(1, Ordering::Relaxed) + 1;
+        // No listener is not an error.
+        let _ = self.changes.send(number);
+    }
+}
+
+impl Live {
+    /// Rebuilds the views if the store (or the tournament thread's state) changed since
+    /// they were built. `store` opens the store for one short piece of work; it is
+    /// opened twice, so a writer is not kept waiting while the table is computed.
+    pub fn refresh<G>(&self, store: impl Fn() -> Result<G>, runner: RunnerState) -> Result<()>
+    where
+        G: std::ops::Deref,
+        G::Target: Store + Sized,
+    {
+        let key = {
+            let store = store()?;
+            Key {
+                revision: store.revision()?,
+                server: store.server_state()?,
+                tournaments: store.tournament_count()?,
+                unfinished: store.unfinished_tournament()?.map(|t| t.id.0),
+                runner,
+            }
+        };
+        if self.snapshot().key.as_ref() == Some(&key) {
+            return Ok(());
+        }
+        let snapshot = build(store, key)?;
+        self.publish(snapshot);
+        Ok(())
+    }
+
+    /// Waits until something may have changed: a wake-up from this server, or the poll
+    /// interval that catches other processes' writes.
+    pub async fn wait_for_change(&self) {
+        tokio::select! {
+            () = self.wake.notified() => {}
+            () = tokio::time::sleep(POLL) => {}
+        }
+    }
+}
+
+fn build<G>(store: impl Fn() -> Result<G>, key: Key) -> Result<Snapshot>
+where
+    G: std::ops::Deref,
+    G::Target: Store + Sized,
+{
+    let (players, facts, status) = {
+        let store = store()?;
+        let (players, facts) = store_facts(&*store)?;
+        (players, facts, status(&*store, &key)?)
+    };
+    let table = build_table(players, &facts, &RatingChoice::default())?;
+    let standings = standings_part(&table, &status)?;
+    let crosstable = crosstable_part(&table, &facts)?;
+    Ok(Snapshot {
+        standings_page: whole_page("standings.html", "Standings", &standings)?,
+        standings_part: standings.into(),
+        crosstable_page: whole_page("crosstable.html", "Crosstable", &crosstable)?,
+        crosstable_part: crosstable.into(),
+        status,
+        key: Some(key),
+    })
+}
+
+fn status(store: &dyn Store, key: &Key) -> Result<Status> {
+    let mut status = Status {
+        submissions_closed: key.server.submissions_closed,
+        sources_published: key.server.sources_published,
+        state: "not started".into(),
+        ..Status::default()
+    };
+    let tournament = match store.unfinished_tournament()? {
+        Some(t) => Some(t),
+        None if key.tournaments > 0 => None,
+        None => return Ok(status),
+    };
+    if let Some(t) = &tournament {
+        status.tournament = format!("{}, {}", t.format, t.time_control);
+        let slots = store.slots(t.id)?;
+        status.total = slots
+            .iter()
+            .filter(|s| s.state != SlotState::Cancelled)
+            .count();
+        status.played = slots
+            .iter()
+            .filter(|s| matches!(s.state, SlotState::Played(_)))
+            .count();
+    }
+    status.state = match (&key.runner, tournament.is_some()) {
+        (RunnerState::Failed(err), _) => format!("stopped: {err}"),
+        (_, false) => "finished".into(),
+        (_, true) if key.server.tournament_paused => "paused".into(),
+        (RunnerState::Running, true) => "playing".into(),
+        (RunnerState::Idle, true) => "waiting to be resumed by the organiser".into(),
+    };
+    Ok(status)
+}
+
+/// A page around a part rendered already (and escaped there).
+fn whole_page(template: &str, title: &str, part: &str) -> Result<Bytes> {
+    let page = pages::render(
+        template,
+        minijinja::context! {
+            title,
+            part => minijinja::Value::from_safe_string(part.to_string()),
+        },
+    )?;
+    Ok(page.into())
+}
+
+fn standings_part(table: &Table, status: &Status) -> Result<String> {
+    pages::render(
+        "standings_part.html",
+        minijinja::context! {
+            rows => pages::standing_rows(table),
+            method => pages::method_note(table),
+            chart => pages::rating_chart(table),
+            status,
+        },
+    )
+}
+
+fn crosstable_part(table: &Table, facts: &[GameFact]) -> Result<String> {
+    pages::render(
+        "crosstable_part.html",
+        minijinja::context! {
+            rows => pages::cross_rows(table, facts),
+            cut => table.rows.len() > CROSS_LIMIT,
+            limit => CROSS_LIMIT,
+        },
+    )
+}

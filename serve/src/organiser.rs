@@ -1,0 +1,300 @@
+//! The organiser's routes: log in with the organiser's token, start the tournament, pause
+//! and resume it, close submissions, publish the sources.
+
+use std::collections::HashMap;
+use std::net::SocketAddr;
+use std::time::Duration;
+
+use axum::extract::{ConnectInfo, Form, Path, State};
+use axum::http::{HeaderMap, header};
+use axum::response::{IntoResponse, Response};
+use minijinja::context;
+use runner::{GameSettings, TimeControl};
+
+use super::http::{ADMIN_COOKIE, FormTokens, HttpError, check_csrf, cookie, see_other, set_cookie};
+use super::pages::page;
+use super::secrets::secret_matches;
+use super::state::{AppState, Shared, blocking};
+use kit::challenge::tournament::RunOptions;
+use store::{ServerFlag, Store, TournamentFormat};
+
+/// The actions of the organiser's page, each a form posting to `/organiser/<action>`.
+const ACTIONS: [&str; 7] = [
+    "start",
+    "pause",
+    "resume",
+    "close",
+    "open",
+    "publish",
+    "unpublish",
+];
+
+/// Whether the browser holds the organiser's token (checked in constant time).
+fn is_organiser(state: &AppState, headers: &HeaderMap) -> Result<bool, HttpError> {
+    let Some(given) = cookie(headers, ADMIN_COOKIE) else {
+        return Ok(false);
+    };
+    let stored = state.store()?.server_state()?.admin_token_hash;
+    Ok(stored.is_some_and(|hash| secret_matches(&given, &hash)))
+}
+
+pub(super) async fn show(state: Shared, headers: HeaderMap) -> Result<Response, HttpError> {
+    let check = headers.clone();
+    let (organiser, server) = blocking(&state, move |s| {
+        Ok((is_organiser(s, &check)?, s.store()?.server_state()?))
+    })
+    .await?;
+    let forms = FormTokens::new(&state.csrf, &headers);
+    let tokens: HashMap<&str, String> = ACTIONS
+        .iter()
+        .map(|a| (*a, forms.token(&format!("/organiser/{a}"))))
+        .collect();
+    let snapshot = state.live.snapshot();
+    let body = page(
+        "admin.html",
+        "Organiser",
+        context! {
+            organiser,
+            login_csrf => forms.token("/organiser/login"),
+            tokens,
+            server => context! {
+                submissions_closed => server.submissions_closed,
+                tournament_paused => server.tournament_paused,
+                sources_published => server.sources_published,
+            },
+            status => snapshot.status.clone(),
+        },
+    )?;
+    Ok(forms.page(body))
+}
+
+pub(super) async fn login(
+    State(state): Shared,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    headers: HeaderMap,
+    Form(form): Form<HashMap<String, String>>,
+) -> Result<Response, HttpError> {
+    state.posts.check(peer.ip())?;
+    check_csrf(
+        &state.csrf,
+        &headers,
+        "/organiser/login",
+        form.get("csrf").map(String::as_str),
+    )?;
+    let token = form
+        .get("token")
+        .map(|t| t.trim().to_string())
+        .unwrap_or_default();
+    let given = token.clone();
+    let good = blocking(&state, move |s| {
+        let stored = s.store()?.server_state()?.admin_token_hash;
+        Ok(stored.is_some_and(|hash| secret_matches(&given, &hash)))
+    })
+    .await?;
+    if !good || token.is_empty() || !token.bytes().all(|b| b.is_ascii_graphic()) {
+        return Err(HttpError::forbidden("that is not the organiser's token"));
+    }
+    let mut response = see_other("/organiser");
+    response
+        .headers_mut()
+        .insert(header::SET_COOKIE, set_cookie(ADMIN_COOKIE, &token));
+    Ok(response)
+}
+
+pub(super) async fn act(
+    State(state): Shared,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    Path(action): Path<String>,
+    headers: HeaderMap,
+    Form(form): Form<HashMap<String, String>>,
+) -> Result<Response, HttpError> {
+    state.posts.check(peer.ip())?;
+    if !ACTIONS.contains(&action.as_str()) {
+        return Err(HttpError::not_found(format!(
+            "no organiser action `{action}`"
+        )));
+    }
+    check_csrf(
+        &state.csrf,
+        &headers,
+        &format!("/organiser/{action}"),
+        form.get("csrf").map(String::as_str),
+    )?;
+    blocking(&state, move |s| {
+        if !is_organiser(s, &headers)? {
+            return Err(HttpError::forbidden(
+                "only the organiser can do this: log in with the organiser's token first",
+            ));
+        }
+        apply(s, &action, &form)?;
+        // The page the organiser sees next shows the change.
+        Ok(s.refresh_views()?)
+    })
+    .await?;
+    Ok(see_other("/organiser").into_response())
+}
+
+fn apply(state: &AppState, action: &str, form: &HashMap<String, String>) -> Result<(), HttpError> {
+    let flag = |flag: ServerFlag, on: bool| -> Result<(), HttpError> {
+        Ok(state.store()?.set_server_flag(flag, on)?)
+    };
+    match action {
+        "start" => start(state, form),
+        "pause" => {
+            flag(ServerFlag::TournamentPaused, true)?;
+            state.runner.set_paused(true);
+            Ok(())
+        }
+        "resume" => {
+            flag(ServerFlag::TournamentPaused, false)?;
+            state.runner.set_paused(false);
+            resume(state)
+        }
+        "close" => flag(ServerFlag::SubmissionsClosed, true),
+        "open" => flag(ServerFlag::SubmissionsClosed, false),
+        "publish" => flag(ServerFlag::SourcesPublished, true),
+        "unpublish" => flag(ServerFlag::SourcesPublished, false),
+        _ => Err(HttpError::not_found(format!(
+            "no organiser action `{action}`"
+        ))),
+    }
+}
+
+/// Starts a new tournament with the form's settings (when the last one is finished).
+fn start(state: &AppState, form: &HashMap<String, String>) -> Result<(), HttpError> {
+    let field = |name: &str| form.get(name).map(|v| v.trim()).unwrap_or_default();
+    let format: TournamentFormat = field("format")
+        .parse()
+        .map_err(|e: String| HttpError::bad_request(e))?;
+    let count = |name: &str, default: u32| -> Result<u32, HttpError> {
+        match field(name) {
+            "" => Ok(default),
+            text => text
+                .parse::<u32>()
+                .ok()
+                .filter(|n| (1..=1000).contains(n))
+                .ok_or_else(|| HttpError::bad_request(format!("{name} must be 1 to 1000"))),
+        }
+    };
+    let tc = time_control(field("tc"))?;
+    {
+        let store = state.store()?;
+        if store.unfinished_tournament()?.is_some() {
+            return Err(HttpError::new(
+                axum::http::StatusCode::CONFLICT,
+                "a tournament is under way: resume it (it keeps its settings) or wait for it to finish",
+            ));
+        }
+        if store.field()?.len() < 2 {
+            return Err(HttpError::bad_request(
+                "a tournament needs at least two entries",
+            ));
+        }
+        drop(store);
+    }
+    state
+        .store()?
+        .set_server_flag(ServerFlag::TournamentPaused, false)?;
+    state.runner.set_paused(false);
+    let options = RunOptions {
+        format,
+        pairs: count("pairs", 1)?,
+        rounds: count("rounds", 5)?,
+        tc,
+        openings: None,
+        plies: 8,
+        concurrency: 1,
+        max_games: None,
+        new: true,
+        settings: GameSettings::default(),
+    };
+    state
+        .runner
+        .start(options)
+        .map_err(|err| HttpError::new(axum::http::StatusCode::CONFLICT, format!("{err:#}")))
+}
+
+/// Restarts the thread on the unfinished tournament if none is playing it.
+pub fn resume(state: &AppState) -> Result<(), HttpError> {
+    if state.store()?.unfinished_tournament()?.is_none() {
+        return Ok(());
+    }
+    if state.runner.state() == super::runner::RunnerState::Running {
+        return Ok(());
+    }
+    let options = RunOptions {
+        format: TournamentFormat::RoundRobin,
+        pairs: 1,
+        rounds: 1,
+        tc: TimeControl::default(),
+        openings: None,
+        plies: 8,
+        concurrency: 1,
+        max_games: None,
+        new: false,
+        settings: GameSettings::default(),
+    };
+    state
+        .runner
+        .start(options)
+        .map_err(|err| HttpError::new(axum::http::StatusCode::CONFLICT, format!("{err:#}")))
+}
+
+/// `10+0.1` (seconds + increment) or `0.1/move`, at most an hour.
+fn time_control(text: &str) -> Result<TimeControl, HttpError> {
+    let bad = || {
+        HttpError::bad_request(format!(
+            "`{text}` is not a time control: write seconds+increment (`10+0.1`) or seconds per move (`0.2/move`), at most 3600 seconds"
+        ))
+    };
+    let seconds = |s: &str| -> Result<Duration, HttpError> {
+        s.trim()
+            .parse::<f64>()
+            .ok()
+            .filter(|v| v.is_finite() && *v >= 0.0 && *v <= 3600.0)
+            .map(Duration::from_secs_f64)
+            .ok_or_else(bad)
+    };
+    if text.is_empty() {
+        return Ok(TimeControl::clock(
+            Duration::from_secs(10),
+            Duration::from_millis(100),
+        ));
+    }
+    if let Some(per_move) = text.strip_suffix("/move") {
+        let per_move = seconds(per_move)?;
+        if per_move.is_zero() {
+            return Err(bad());
+        }
+        return Ok(TimeControl::movetime(per_move));
+    }
+    let (base, increment) = text.split_once('+').unwrap_or((text, "0"));
+    let base = seconds(base)?;
+    if base.is_zero() {
+        return Err(bad());
+    }
+    Ok(TimeControl::clock(base, seconds(increment)?))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn time_controls_are_read_as_the_form_says_and_bounded() {
+        assert_eq!(
+            time_control("10+0.1").unwrap(),
+            TimeControl::clock(Duration::from_secs(10), Duration::from_millis(100))
+        );
+        assert_eq!(
+            time_control("0.05/move").unwrap(),
+            TimeControl::movetime(Duration::from_millis(50))
+        );
+        assert_eq!(time_control("").unwrap(), time_control("10+0.1").unwrap());
+        for bad in ["fast", "0+1", "0/move", "-1+0", "1e9+0", "NaN/move", "5+x"] {
+            let err = time_control(bad).unwrap_err();
+            assert_eq!(err.status, axum::http::StatusCode::BAD_REQUEST, "{bad}");
+            assert!(err.message.contains("not a time control"), "{bad}");
+        }
+    }
+}

@@ -1,0 +1,344 @@
+//! The routes everyone may use: standings, crosstable, entries, games, live events, and
+//! the script and style.
+
+use std::collections::HashMap;
+use std::convert::Infallible;
+use std::sync::Arc;
+
+use axum::Router;
+use axum::extract::{DefaultBodyLimit, Path, Query, State};
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::middleware;
+use axum::response::sse::{Event, KeepAlive, Sse};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use futures_util::stream::{self, Stream};
+use minijinja::context;
+use serde::Serialize;
+
+use super::http::{HttpError, html_headers, read_body_in_time, security_headers};
+use super::limits::MAX_BODY_BYTES;
+use super::pages::{self, SCRIPT, STYLE, page};
+use super::state::{AppState, Shared, blocking};
+use super::{entrant, organiser};
+use kit::challenge::report::report_game;
+use store::{GameId, Store, Version};
+
+/// `?part=1`: only the part of the page that live updates replace.
+#[derive(serde::Deserialize, Default)]
+pub struct Part {
+    part: Option<String>,
+}
+
+impl Part {
+    fn wanted(&self) -> bool {
+        self.part.is_some()
+    }
+}
+
+/// Every route, with the security headers on every response.
+pub fn router(state: Arc<AppState>) -> Router {
+    Router::new()
+        .route("/", get(standings))
+        .route("/crosstable", get(crosstable))
+        .route("/entries/{name}", get(entry))
+        .route("/entries/{name}/source", get(source))
+        .route("/entries/{name}/withdraw", post(entrant::withdraw))
+        .route("/games/{id}", get(game))
+        .route("/submit", get(entrant::submit_form).post(entrant::submit))
+        .route("/jobs/{id}", get(entrant::job_page))
+        .route("/jobs/{id}/status", get(entrant::job_status))
+        .route("/organiser", get(organiser::show))
+        .route("/organiser/login", post(organiser::login))
+        .route("/organiser/{action}", post(organiser::act))
+        .route("/events", get(events))
+        .route("/health", get(health))
+        .route("/favicon.ico", get(|| async { StatusCode::NO_CONTENT }))
+        .route("/static/app.js", get(script))
+        .route("/static/app.css", get(style))
+        .fallback(not_found)
+        // Room for a bot file at the rules' limit, pasted or uploaded, and the form.
+        .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
+        .layer(middleware::from_fn_with_state(
+            state.limits.body_timeout,
+            read_body_in_time,
+        ))
+        .layer(middleware::from_fn(security_headers))
+        .with_state(state)
+}
+
+async fn standings(State(state): Shared, Query(part): Query<Part>) -> Result<Response, HttpError> {
+    let snapshot = state.live.snapshot();
+    let body = if part.wanted() {
+        snapshot.standings_part.clone()
+    } else {
+        snapshot.standings_page.clone()
+    };
+    Ok((html_headers(), body).into_response())
+}
+
+async fn crosstable(State(state): Shared, Query(part): Query<Part>) -> Result<Response, HttpError> {
+    let snapshot = state.live.snapshot();
+    let body = if part.wanted() {
+        snapshot.crosstable_part.clone()
+    } else {
+        snapshot.crosstable_page.clone()
+    };
+    Ok((html_headers(), body).into_response())
+}
+
+/// One game in an entry's list.
+#[derive(Serialize)]
+struct GameLine {
+    id: i64,
+    white: String,
+    black: String,
+    result: String,
+    termination: String,
+}
+
+/// An entry's versions and games (newest first).
+fn entry_view(store: &dyn Store, name: &str) -> Result<(Vec<Version>, Vec<GameLine>), HttpError> {
+    let all = store.versions()?;
+    let names: HashMap<_, _> = all.iter().map(|v| (v.id, v.player_name())).collect();
+    let versions: Vec<Version> = all.into_iter().filter(|v| v.name == name).collect();
+    if versions.is_empty() {
+        return Err(HttpError::not_found(format!("no entry named `{name}`")));
+    }
+    let mine: Vec<_> = versions.iter().map(|v| v.id).collect();
+    let games = store
+        .games(false)?
+        .into_iter()
+        .rev()
+        .filter(|g| mine.contains(&g.white) || mine.contains(&g.black))
+        .map(|g| GameLine {
+            id: g.id.0,
+            white: names.get(&g.white).cloned().unwrap_or_default(),
+            black: names.get(&g.black).cloned().unwrap_or_default(),
+            result: g.result.as_str().to_string(),
+            termination: g.termination.tag().to_string(),
+        })
+        .collect();
+    Ok((versions, games))
+}
+
+#[derive(Serialize)]
+struct VersionLine {
+    number: u32,
+    hash: String,
+    tokens: u32,
+    submitted: String,
+    status: String,
+}
+
+async fn entry(
+    State(state): Shared,
+    Path(name): Path<String>,
+    Query(part): Query<Part>,
+    headers: axum::http::HeaderMap,
+) -> Result<Response, HttpError> {
+    let lookup = name.clone();
+    let (versions, games, published) = blocking(&state, move |s| {
+        let store = s.store()?;
+        let (versions, games) = entry_view(&*store, &lookup)?;
+        Ok((versions, games, store.server_state()?.sources_published))
+    })
+    .await?;
+    let current = versions.last().cloned().expect("an entry has a version");
+    let lines: Vec<VersionLine> = versions
+        .iter()
+        .rev()
+        .map(|v| VersionLine {
+            number: v.number,
+            hash: v.hash.clone(),
+            tokens: v.tokens,
+            submitted: v.submitted.clone(),
+            status: v.status().to_string(),
+        })
+        .collect();
+    let part_html = pages::render(
+        "entry_part.html",
+        context! { name, games, versions => lines, published },
+    )?;
+    if part.wanted() {
+        return Ok((html_headers(), part_html).into_response());
+    }
+    let forms = super::http::FormTokens::new(&state.csrf, &headers);
+    let withdraw_path = format!("/entries/{name}/withdraw");
+    let body = page(
+        "entry.html",
+        &name,
+        context! {
+            name,
+            author => current.author,
+            withdrawn => current.withdrawn,
+            withdraw_path,
+            csrf => forms.token(&withdraw_path),
+            part => minijinja::Value::from_safe_string(part_html),
+        },
+    )?;
+    Ok(forms.page(body))
+}
+
+/// `?v=N`: which version's source.
+#[derive(serde::Deserialize)]
+struct WhichVersion {
+    v: Option<u32>,
+}
+
+async fn source(
+    State(state): Shared,
+    Path(name): Path<String>,
+    Query(which): Query<WhichVersion>,
+) -> Result<Response, HttpError> {
+    let lookup = name.clone();
+    let (version, text) = blocking(&state, move |s| {
+        let store = s.store()?;
+        if !store.server_state()?.sources_published {
+            return Err(HttpError::forbidden(
+                "the sources are private until the organiser publishes them",
+            ));
+        }
+        let versions: Vec<Version> = store
+            .versions()?
+            .into_iter()
+            .filter(|v| v.name == lookup)
+            .collect();
+        let version = match which.v {
+            Some(n) => versions.into_iter().find(|v| v.number == n),
+            None => versions.into_iter().last(),
+        }
+        .ok_or_else(|| HttpError::not_found(format!("no such version of `{lookup}`")))?;
+        let text = store.source(version.id)?;
+        Ok((version, text))
+    })
+    .await?;
+    let title = format!("{} v{}", name, version.number);
+    let body = page(
+        "source.html",
+        &title,
+        context! { name, version => version.number, text },
+    )?;
+    Ok((html_headers(), body).into_response())
+}
+
+async fn game(State(state): Shared, Path(id): Path<String>) -> Result<Response, HttpError> {
+    let id: i64 = id
+        .parse()
+        .map_err(|_| HttpError::bad_request(format!("`{id}` is not a game number")))?;
+    let stored = blocking(&state, move |s| Ok(s.store()?.game(GameId(id))?)).await?;
+    let stored = stored.ok_or_else(|| HttpError::not_found(format!("no game {id}")))?;
+    let game = report_game(id, &stored.pgn, &stored.detail)
+        .ok_or_else(|| HttpError::from(anyhow::anyhow!("game {id}'s PGN does not read back")))?;
+    let white_entry = entry_of(&game.white);
+    let black_entry = entry_of(&game.black);
+    let title = format!("Game {id}: {} - {}", game.white, game.black);
+    let body = page(
+        "game.html",
+        &title,
+        context! { game, white_entry, black_entry },
+    )?;
+    Ok((html_headers(), body).into_response())
+}
+
+/// The entry a player name belongs to (`alice v2` → `alice`).
+fn entry_of(player: &str) -> String {
+    match player.rsplit_once(" v") {
+        Some((entry, number)) if number.parse::<u32>().is_ok() => entry.to_string(),
+        _ => player.to_string(),
+    }
+}
+
+/// A page listening to `/events`, counted until its connection ends.
+struct Listening(Arc<AppState>);
+
+impl Drop for Listening {
+    fn drop(&mut self) {
+        self.0.live.unlisten();
+    }
+}
+
+async fn events(
+    State(state): Shared,
+) -> Result<Sse<impl Stream<Item = Result<Event, Infallible>>>, HttpError> {
+    let receiver = state.live.listen().ok_or_else(|| {
+        HttpError::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "too many pages are following the games right now; reload later",
+        )
+    })?;
+    let listening = Listening(Arc::clone(&state));
+    let closing = state.live.closing();
+    let stream = stream::unfold(
+        (receiver, closing, listening),
+        |(mut receiver, mut closing, listening)| async move {
+            loop {
+                let received = tokio::select! {
+                    received = receiver.recv() => received,
+                    _ = closing.wait_for(|closed| *closed) => return None,
+                };
+                match received {
+                    Ok(number) => {
+                        let event = Event::default().event("change").data(number.to_string());
+                        return Some((Ok(event), (receiver, closing, listening)));
+                    }
+                    // A slow listener missed changes: one event covers them all.
+                    Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => continue,
+                    Err(tokio::sync::broadcast::error::RecvError::Closed) => return None,
+                }
+            }
+        },
+    );
+    Ok(Sse::new(stream).keep_alive(KeepAlive::default()))
+}
+
+async fn health() -> &'static str {
+    "ok"
+}
+
+fn asset(content_type: &'static str, body: &'static str) -> Response {
+    (
+        [
+            (header::CONTENT_TYPE, HeaderValue::from_static(content_type)),
+            (header::CACHE_CONTROL, HeaderValue::from_static("no-cache")),
+        ],
+        body,
+    )
+        .into_response()
+}
+
+async fn script() -> Response {
+    asset("text/javascript; charset=utf-8", SCRIPT)
+}
+
+async fn style() -> Response {
+    asset("text/css; charset=utf-8", STYLE)
+}
+
+async fn not_found() -> HttpError {
+    HttpError::new(StatusCode::NOT_FOUND, "no such page")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn players_belong_to_their_entries() {
+        assert_eq!(entry_of("alice"), "alice");
+        assert_eq!(entry_of("alice v2"), "alice");
+        assert_eq!(entry_of("bob vx"), "bob vx");
+        assert_eq!(entry_of("a v1 v3"), "a v1");
+    }
+
+    #[test]
+    fn every_template_parses_and_escapes_what_it_shows() {
+        pages::check().unwrap();
+        let html = pages::error_page(StatusCode::NOT_FOUND, "<script>x</script>");
+        assert!(
+            html.contains("&lt;script&gt;x&lt;&#x2f;script&gt;"),
+            "{html}"
+        );
+        assert!(!html.contains("<script>x"), "{html}");
+    }
+}
