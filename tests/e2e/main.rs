@@ -41,3 +41,4 @@ mod store_migration;
 mod turochamp;
 mod uci_client;
 mod uci_options;
+mod variants;
