@@ -14,6 +14,8 @@
 //! What happens goes to the caller's observer as [`TournamentEvent`]s; what stops it is a
 //! [`TournamentError`].
 
+#[cfg(test)]
+mod boundary_tests;
 mod error;
 mod event;
 

@@ -152,3 +152,36 @@ impl fmt::Display for Chain<'_> {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn errors_are_shown_with_their_causes() {
+        let lost = anyhow::anyhow!("connection reset").context("cannot claim a game");
+        let event = WorkerEvent::LostStore {
+            worker: "w1",
+            error: lost.into(),
+        };
+        assert_eq!(
+            event.to_string(),
+            "w1: lost the store (cannot claim a game: connection reset); reconnecting"
+        );
+        let build = TournamentError::Build {
+            name: "alpha".into(),
+            number: 2,
+            source: anyhow::anyhow!("rustc is missing"),
+        };
+        let event = WorkerEvent::StillUnreachable {
+            worker: "w1",
+            error: build,
+        };
+        let shown = event.to_string();
+        assert!(
+            shown.starts_with("w1: still cannot reach the store: cannot build `alpha` v2 ")
+                && shown.ends_with("then run again): rustc is missing"),
+            "{shown}"
+        );
+    }
+}
