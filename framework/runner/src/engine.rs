@@ -656,7 +656,6 @@ enum GoState {
 pub struct Engine {
     name: String,
     id_name: Option<String>,
-    options: Vec<String>,
     child: Child,
     stdin: Option<ChildStdin>,
     lines: StdoutLines,
@@ -723,7 +722,6 @@ impl Engine {
         let mut engine = Engine {
             name: config.name.clone(),
             id_name: None,
-            options: Vec::new(),
             child,
             stdin,
             lines,
@@ -745,12 +743,6 @@ impl Engine {
                 break;
             } else if let Some(name) = line.strip_prefix("id name ") {
                 engine.id_name = Some(one_line(name, MAX_NAME_CHARS));
-            } else if let Some(option) = line.strip_prefix("option name ") {
-                // Bounded: a few hundred options is already far more than any engine has.
-                if engine.options.len() < MAX_OPTIONS {
-                    let name = option.split(" type ").next().unwrap_or(option);
-                    engine.options.push(one_line(name, MAX_NAME_CHARS));
-                }
             }
         }
         for (name, value) in &config.options {
@@ -768,11 +760,6 @@ impl Engine {
     /// The engine's own `id name`, if it sent one.
     pub fn id_name(&self) -> Option<&str> {
         self.id_name.as_deref()
-    }
-
-    /// The option names the engine declared.
-    pub fn declared_options(&self) -> &[String] {
-        &self.options
     }
 
     /// Writes one command line. A broken pipe is not reported here: it shows up as a
@@ -1071,11 +1058,6 @@ impl Engine {
         !self.dead && matches!(self.child.try_wait(), Ok(None))
     }
 
-    /// How the process ended, waiting up to `grace` for it.
-    pub fn exit_info(&mut self, grace: Duration) -> ExitInfo {
-        self.wait_exit(grace)
-    }
-
     /// The last lines the engine wrote to stderr (at most [`STDERR_TAIL_LINES`] lines and
     /// [`STDERR_TAIL_BYTES`] bytes), each one printable line.
     ///
@@ -1134,9 +1116,6 @@ impl Drop for Engine {
         }
     }
 }
-
-/// Most option names kept from an engine's `uci` answer.
-const MAX_OPTIONS: usize = 512;
 
 /// `start + wait`, or a century later when that does not fit in an `Instant` (an
 /// absurd time control must not panic the runner).
