@@ -191,3 +191,29 @@ fn the_lab_bot_builds_over_the_limit_and_reports_nodes_as_an_engine() {
     engine.send("quit");
     engine.wait_exit(Duration::from_secs(5)).expect("quits");
 }
+
+#[test]
+fn only_the_lab_folder_runs_over_the_limit_and_no_submission_gets_through() {
+    let dir = common::scratch_dir("tt_lab_limit");
+    // The same file anywhere else is an ordinary bot over the limit.
+    let copy = dir.join("tt_lab.rs");
+    std::fs::copy(common::kit_root().join("bot/lab/tt_lab.rs"), &copy).unwrap();
+    let output = common::challenge(&["build", copy.to_str().unwrap()]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!output.status.success(), "a copy outside bot/lab/ was built");
+    assert!(stderr.contains("over the token limit"), "{stderr}");
+    // A submission is judged by its own check, which knows no lab.
+    let challenge_dir = dir.join("challenge");
+    let output = common::challenge(&[
+        "submit",
+        "bot/lab/tt_lab.rs",
+        "--name",
+        "lab",
+        "--dir",
+        challenge_dir.to_str().unwrap(),
+    ]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!output.status.success(), "the lab bot was accepted");
+    assert!(stderr.contains("refused") && stderr.contains("over the limit"), "{stderr}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
