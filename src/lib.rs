@@ -8,6 +8,7 @@
 //! - [`play`]: a human against a bot in the terminal.
 //! - [`challenge`]: the local challenge (store, submission, tournaments, standings, report).
 //! - [`serve`]: `challenge serve`, the challenge in the browser.
+//! - [`sweep`]: a grid of bot variants × suites, its results file and its plots.
 
 pub mod analyze;
 pub mod bench;
@@ -18,3 +19,4 @@ pub mod match_summary;
 pub mod matches;
 pub mod play;
 pub mod serve;
+pub mod sweep;

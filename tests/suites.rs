@@ -84,7 +84,11 @@ fn every_breuker_position_is_its_game_at_the_ply_its_id_names() {
     assert_eq!(read.games.len(), 11);
     let mut found = 0;
     for game in &read.games {
-        let name = format!("{}-{}", game.tag("White").unwrap(), game.tag("Black").unwrap());
+        let name = format!(
+            "{}-{}",
+            game.tag("White").unwrap(),
+            game.tag("Black").unwrap()
+        );
         let mut board = Board::startpos();
         for (ply, &mv) in game.moves.iter().enumerate() {
             for set in ["mg", "eg"] {
@@ -92,8 +96,15 @@ fn every_breuker_position_is_its_game_at_the_ply_its_id_names() {
                     continue;
                 };
                 let record = EpdRecord::parse(line, 1).unwrap();
-                assert_eq!(position(&record.board), position(&board), "{name} ply {ply}");
-                assert_eq!(operand(line, "hmvc"), board.fifty_move_counter().to_string());
+                assert_eq!(
+                    position(&record.board),
+                    position(&board),
+                    "{name} ply {ply}"
+                );
+                assert_eq!(
+                    operand(line, "hmvc"),
+                    board.fifty_move_counter().to_string()
+                );
                 assert_eq!(operand(line, "fmvn"), board.fullmove_number().to_string());
                 found += 1;
             }

@@ -12,17 +12,21 @@ use std::collections::BTreeSet;
 use std::time::Duration;
 
 use framework::prelude::*;
-use lab::{
-    BIG1, BIGALL, DEEP, Entry, MyBot, NEW, NONE, OLD, TWOBIG1, TWODEEP, Table,
-};
+use lab::{BIG1, BIGALL, DEEP, Entry, MyBot, NEW, NONE, OLD, TWOBIG1, TWODEEP, Table};
 
 const SCHEMES: [u8; 7] = [DEEP, NEW, OLD, BIG1, BIGALL, TWODEEP, TWOBIG1];
 
 /// Positions from `suites/breuker1996.epd` (two middlegames, two endgames) and a mate in
 /// two, each with the depth it is searched to here.
 const POSITIONS: [(&str, i32); 5] = [
-    ("r4k1r/p1ppqp1p/b1p2Np1/4P3/2P5/bP4P1/P3QP1P/R3KB1R w KQ - 0 15", 4),
-    ("2rqkbnr/1b1n1p2/p2p3p/1p3R2/3BP1P1/P1N5/1PP1Q1BP/R5K1 b k - 0 15", 4),
+    (
+        "r4k1r/p1ppqp1p/b1p2Np1/4P3/2P5/bP4P1/P3QP1P/R3KB1R w KQ - 0 15",
+        4,
+    ),
+    (
+        "2rqkbnr/1b1n1p2/p2p3p/1p3R2/3BP1P1/P1N5/1PP1Q1BP/R5K1 b k - 0 15",
+        4,
+    ),
     ("5rk1/6pp/1b2p3/2npP3/p1p5/P1P5/1PBB2PP/2K1R3 w - - 0 31", 6),
     ("8/8/4p3/3pPkp1/p2K3p/PpP3PP/1P6/8 w - - 0 43", 8),
     ("6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1", 4),
@@ -45,7 +49,12 @@ const C: u64 = 48;
 
 /// The keys the table holds, in key order.
 fn keys(table: &Table) -> Vec<u64> {
-    let mut keys: Vec<u64> = table.slots.iter().filter(|e| e.depth > 0).map(|e| e.key).collect();
+    let mut keys: Vec<u64> = table
+        .slots
+        .iter()
+        .filter(|e| e.depth > 0)
+        .map(|e| e.key)
+        .collect();
     keys.sort_unstable();
     keys
 }
@@ -66,7 +75,13 @@ fn one_level_schemes_keep_what_their_names_say() {
         let mut table = Table::new(scheme, 4);
         table.store(old);
         table.store(new);
-        assert_eq!(keys(&table), [kept], "scheme {scheme}: {} then {}", old.key, new.key);
+        assert_eq!(
+            keys(&table),
+            [kept],
+            "scheme {scheme}: {} then {}",
+            old.key,
+            new.key
+        );
     }
 }
 
@@ -75,7 +90,10 @@ fn a_position_already_in_the_table_is_updated_in_place_by_every_scheme() {
     for scheme in SCHEMES {
         let mut table = Table::new(scheme, 4);
         table.store(entry(A, 7, 1000));
-        table.store(Entry { score: 5, ..entry(A, 1, 1) });
+        table.store(Entry {
+            score: 5,
+            ..entry(A, 1, 1)
+        });
         let found = table.probe(A).expect("still there");
         assert_eq!((found.depth, found.score), (1, 5), "scheme {scheme}");
         assert_eq!(table.used(), 1);
@@ -88,7 +106,10 @@ fn a_stale_entry_gives_way_to_any_newcomer_but_can_still_be_read() {
         let mut table = Table::new(scheme, 4);
         table.store(entry(A, 9, 1000));
         table.new_search();
-        assert!(table.probe(A).is_some(), "scheme {scheme}: stale entries are read");
+        assert!(
+            table.probe(A).is_some(),
+            "scheme {scheme}: stale entries are read"
+        );
         // The probe made it fresh again, so it holds against a smaller newcomer ...
         table.store(entry(B, 1, 1));
         assert_eq!(keys(&table), [A], "scheme {scheme}");
@@ -138,8 +159,16 @@ fn search(fen: &str, depth: i32, scheme: u8, bits: u32) -> (i32, u64) {
     let mut bot = MyBot::with(scheme, bits);
     let (mv, value) = bot.think_scored(&mut board, &timer);
     assert!(board.is_legal(mv), "{fen}: {mv} is not legal");
-    assert_eq!(board.fen(), Board::from_fen(fen).unwrap().fen(), "board restored");
-    assert_eq!(timer.nodes_searched(), Some(bot.nodes), "the timer saw every node");
+    assert_eq!(
+        board.fen(),
+        Board::from_fen(fen).unwrap().fen(),
+        "board restored"
+    );
+    assert_eq!(
+        timer.nodes_searched(),
+        Some(bot.nodes),
+        "the timer saw every node"
+    );
     (value, bot.nodes)
 }
 
@@ -152,14 +181,20 @@ fn every_scheme_and_size_finds_the_value_of_the_search_without_a_table() {
             // 2^6 entries collide all the time; 2^16 hardly.
             for bits in [6, 16] {
                 let (value, nodes) = search(fen, depth, scheme, bits);
-                assert_eq!(value, reference, "{fen} depth {depth}: scheme {scheme}, 2^{bits}");
+                assert_eq!(
+                    value, reference,
+                    "{fen} depth {depth}: scheme {scheme}, 2^{bits}"
+                );
                 counts.insert(nodes);
                 if bits == 16 {
                     assert!(nodes < plain_nodes, "{fen}: scheme {scheme} saves nothing");
                 }
             }
         }
-        assert!(counts.len() > 1, "{fen}: every scheme searched {counts:?} nodes");
+        assert!(
+            counts.len() > 1,
+            "{fen}: every scheme searched {counts:?} nodes"
+        );
     }
 }
 
@@ -187,7 +222,10 @@ fn the_lab_bot_builds_over_the_limit_and_reports_nodes_as_an_engine() {
         .and_then(|n| n.parse::<u64>().ok())
         .unwrap_or_else(|| panic!("no `info nodes` line: {lines:?}"));
     let (_, in_process) = search(POSITIONS[0].0, 3, lab::SCHEME, lab::TT_BITS);
-    assert_eq!(nodes, in_process, "the engine counts as the bot does in process");
+    assert_eq!(
+        nodes, in_process,
+        "the engine counts as the bot does in process"
+    );
     engine.send("quit");
     engine.wait_exit(Duration::from_secs(5)).expect("quits");
 }
@@ -200,7 +238,10 @@ fn only_the_lab_folder_runs_over_the_limit_and_no_submission_gets_through() {
     std::fs::copy(common::kit_root().join("bot/lab/tt_lab.rs"), &copy).unwrap();
     let output = common::challenge(&["build", copy.to_str().unwrap()]);
     let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(!output.status.success(), "a copy outside bot/lab/ was built");
+    assert!(
+        !output.status.success(),
+        "a copy outside bot/lab/ was built"
+    );
     assert!(stderr.contains("over the token limit"), "{stderr}");
     // A submission is judged by its own check, which knows no lab.
     let challenge_dir = dir.join("challenge");
@@ -214,6 +255,9 @@ fn only_the_lab_folder_runs_over_the_limit_and_no_submission_gets_through() {
     ]);
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(!output.status.success(), "the lab bot was accepted");
-    assert!(stderr.contains("refused") && stderr.contains("over the limit"), "{stderr}");
+    assert!(
+        stderr.contains("refused") && stderr.contains("over the limit"),
+        "{stderr}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -123,7 +123,11 @@ pub struct Table {
 impl Table {
     /// A table of `1 << bits` entries (none with `NONE`).
     pub fn new(scheme: u8, bits: u32) -> Table {
-        let len = if scheme == NONE { 0 } else { 1usize << bits.clamp(1, 30) };
+        let len = if scheme == NONE {
+            0
+        } else {
+            1usize << bits.clamp(1, 30)
+        };
         Table {
             slots: vec![Entry::default(); len],
             scheme,
@@ -155,7 +159,9 @@ impl Table {
             return None;
         }
         let range = self.bucket(key);
-        let slot = self.slots[range].iter_mut().find(|e| e.key == key && e.depth > 0)?;
+        let slot = self.slots[range]
+            .iter_mut()
+            .find(|e| e.key == key && e.depth > 0)?;
         slot.fresh = true;
         Some(*slot)
     }
@@ -163,7 +169,11 @@ impl Table {
     /// How much an entry is worth keeping in a two-level bucket: fresh before stale, then
     /// depth or size.
     fn worth(&self, e: &Entry) -> (bool, u64) {
-        let measure = if self.scheme == TWODEEP { e.depth as u64 } else { e.size };
+        let measure = if self.scheme == TWODEEP {
+            e.depth as u64
+        } else {
+            e.size
+        };
         (e.fresh, measure)
     }
 
@@ -252,7 +262,11 @@ pub fn eval(b: &Board) -> i32 {
             PieceType::King => 6 * centre,
         };
         let value = VALUE[p.piece_type().index()] + place;
-        score += if p.color() == b.side_to_move() { value } else { -value };
+        score += if p.color() == b.side_to_move() {
+            value
+        } else {
+            -value
+        };
     }
     score
 }
@@ -262,7 +276,9 @@ fn order(m: Move, tt_move: Move) -> i32 {
     if m == tt_move {
         i32::MIN
     } else {
-        m.captured().map_or(0, |c| m.piece().index() as i32 - 10 * (1 + c.index() as i32))
+        m.captured().map_or(0, |c| {
+            m.piece().index() as i32 - 10 * (1 + c.index() as i32)
+        })
     }
 }
 

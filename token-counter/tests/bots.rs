@@ -34,7 +34,9 @@ fn every_lab_bot_has_its_expected_count() {
 
 /// What differs between the `.rs` files of `folder` (from the kit's root) and `expected`.
 fn count_folder(folder: &str, expected: &[(&str, usize, usize)]) -> Vec<String> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(folder);
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("..")
+        .join(folder);
     let expected: BTreeMap<&str, (usize, usize)> =
         expected.iter().map(|&(f, t, d)| (f, (t, d))).collect();
     let mut seen = Vec::new();
