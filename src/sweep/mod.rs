@@ -24,6 +24,9 @@ pub struct FigureAxes {
     pub x_label: String,
 }
 
+/// One figure: the suite and limit it shows, and its chart.
+pub type Figure = ((String, String), Chart);
+
 /// Why the figures cannot be made from a results file.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum FigureError {
@@ -58,10 +61,7 @@ pub enum FigureError {
 /// assert_eq!(charts[0].1.title, "mg, depth 5: total nodes of 94 positions");
 /// assert_eq!(charts[0].1.series[0].points, [(13.0, 900.0), (14.0, 800.0)]);
 /// ```
-pub fn figures(
-    results: &Results,
-    axes: &FigureAxes,
-) -> Result<Vec<((String, String), Chart)>, FigureError> {
+pub fn figures(results: &Results, axes: &FigureAxes) -> Result<Vec<Figure>, FigureError> {
     for constant in [&axes.x, &axes.series] {
         if !results.constants.contains(constant) {
             return Err(FigureError::NoSuchConstant(
@@ -70,7 +70,7 @@ pub fn figures(
             ));
         }
     }
-    let mut charts: Vec<((String, String), Chart)> = Vec::new();
+    let mut charts: Vec<Figure> = Vec::new();
     for cell in results.cells.iter().filter(|c| c.failed == 0) {
         let key = (cell.suite.clone(), cell.limit.clone());
         let value = |constant: &str| results.value(cell, constant).unwrap_or_default();

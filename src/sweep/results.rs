@@ -426,7 +426,7 @@ mod tests {
         results.write_header(&mut text).unwrap();
         results.write_cell(&odd, &mut text).unwrap();
         let back = Results::read(std::str::from_utf8(&text).unwrap()).unwrap();
-        assert_eq!(back.cells, [odd.clone()]);
+        assert_eq!(back.cells, std::slice::from_ref(&odd));
         assert!(back.contains(&odd.suite, "depth 7", "lab@SCHEME=NEW"));
         assert!(!back.contains(&odd.suite, "depth 6", "lab@SCHEME=NEW"));
         assert_eq!(back.value(&back.cells[0], "SCHEME"), Some("NEW"));
