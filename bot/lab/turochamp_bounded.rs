@@ -33,8 +33,8 @@
 //!   ply further (a null-move probe of every leaf is too dear for the time it buys).
 //! - (ix) +0.5 for the side giving check at a leaf (the side to move is in check).
 //!
-//! Search: iterative deepening, negamax alpha-beta, a transposition table of 2^20 entries
-//! (about 32 MB) that keeps the deeper search of two positions unless the older one is from
+//! Search: iterative deepening, negamax alpha-beta, a transposition table of 2^18 entries
+//! (8 MiB) that keeps the deeper search of two positions unless the older one is from
 //! an earlier move (Breuker, Uiterwijk and van den Herik's DEEP with a time stamp, the
 //! bounded scheme that searched fewest nodes at equal tokens: docs/experiments/tt-replacement.md),
 //! the table's move first then captures by most valuable victim and least
@@ -95,7 +95,7 @@ pub fn eval(b: &Board) -> i32 {
 
 #[derive(Default)]
 pub struct MyBot {
-    /// 2^20 entries at the key's top 20 bits, each (key, best move, depth, value, bound:
+    /// 2^18 entries at the key's top 18 bits, each (key, best move, depth, value, bound:
     /// 1 lower, 0 exact, -1 upper, the search that stored it).
     pub tt: Vec<(u64, Move, i32, i32, i32, u64)>,
     /// Searches so far: an entry of an earlier search gives way to any newcomer.
@@ -128,7 +128,7 @@ impl MyBot {
         d += chk as i32;
         let q = d < 1;
         let k = b.key();
-        let i = (k >> 44) as usize;
+        let i = (k >> 46) as usize;
         let (tk, mut tm, td, ts, tb, tp) = self.tt[i];
         if ply > 0 && tk == k && td >= d && (tb >= 0 || ts <= a) && (tb < 1 || ts >= z) {
             return ts;
@@ -201,7 +201,7 @@ impl Bot for MyBot {
     fn think(&mut self, b: &mut Board, t: &Timer) -> Move {
         let r = t.ms_remaining();
         self.lim = (r / 25 + t.increment_ms() / 2).min(r / 2);
-        self.tt.resize(1 << 20, Default::default());
+        self.tt.resize(1 << 18, Default::default());
         self.stamp += 1;
         self.best = b.legal_moves()[0];
         self.n = 0;
