@@ -3,10 +3,12 @@
 //! totals go to a results file ([`results`]), which is also what a resumed sweep reads
 //! to skip the cells already done, and the figures ([`figures`], drawn by [`plot`]) show
 //! one chart per suite and limit: total nodes against one constant, one line per value of
-//! another, as Breuker, Uiterwijk and van den Herik (1996) drew theirs.
+//! another, as Breuker, Uiterwijk and van den Herik (1996) drew theirs. A sweep is defined
+//! by a TOML file ([`spec`]).
 
 pub mod plot;
 pub mod results;
+pub mod spec;
 
 use plot::{Chart, Series, XLabels};
 use results::Results;
