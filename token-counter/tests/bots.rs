@@ -18,7 +18,7 @@ const EXPECTED: &[(&str, usize, usize)] = &[
 /// File name in `bot/lab/` -> its counted tokens and its #DEBUG tokens. Lab bots may be
 /// over the limit (the kit runs them anyway, and no challenge accepts them), but they
 /// break no rule.
-const LAB: &[(&str, usize, usize)] = &[("tt_lab.rs", 1817, 0), ("turochamp_bounded.rs", 1024, 0)];
+const LAB: &[(&str, usize, usize)] = &[("tt_lab.rs", 1818, 0), ("turochamp_bounded.rs", 1024, 0)];
 
 #[test]
 fn every_bot_file_has_its_expected_count() {
