@@ -38,6 +38,8 @@ mod serve_browser;
 mod serve_security;
 mod serve_store;
 mod store_migration;
+mod suites;
+mod tt_lab;
 mod turochamp;
 mod uci_client;
 mod uci_options;
