@@ -7,14 +7,16 @@
 //! it only while the lease is still this worker's. When no slot is left to claim but some
 //! are still leased by others, the thread waits (a lease that runs out is claimed again,
 //! here or elsewhere); when none is pending at all, the thread that gets the tournament's
-//! lock pairs the next Swiss round or marks the tournament finished.
+//! lock pairs the next Swiss round or marks the tournament finished. A worker whose role
+//! may not write schedules (a worker's role, `challenge workers grant`) leaves that to an
+//! organiser process (`challenge run --store`, `challenge serve --store`) and waits.
 //!
 //! The worker announces itself (name, host, cores, threads, kit version) in the store's
 //! `workers` table and reports in while it runs, for `challenge workers`.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI64, AtomicUsize, Ordering};
 use std::sync::{Mutex, mpsc};
 use std::time::Duration;
 
@@ -83,6 +85,8 @@ struct Shared<'a> {
     stored: AtomicUsize,
     refused: AtomicUsize,
     failure: Mutex<Option<anyhow::Error>>,
+    /// The tournament the worker last said it waits on an organiser for (0: none).
+    told_waiting: AtomicI64,
 }
 
 impl Shared<'_> {
@@ -128,6 +132,7 @@ pub fn work(
         stored: AtomicUsize::new(0),
         refused: AtomicUsize::new(0),
         failure: Mutex::new(None),
+        told_waiting: AtomicI64::new(0),
     };
     let mut connections = Vec::new();
     for _ in 0..options.threads.max(1) {
@@ -272,6 +277,10 @@ impl<'a> GameThread<'a> {
     /// No slot could be claimed: wait for others' leases, or, with none pending, move
     /// the tournament on (under its lock, so one worker does it).
     fn nothing_to_claim(&mut self, t: &Tournament) -> Result<Turn> {
+        if !self.store.can_advance()? {
+            self.wait_for_organiser(t);
+            return Ok(Turn::Wait);
+        }
         self.store.cancel_withdrawn(t.id)?;
         let pending = self
             .store
@@ -295,13 +304,27 @@ impl<'a> GameThread<'a> {
         Ok(Turn::Played)
     }
 
+    /// A worker's role may not write schedules: the tournament waits for an organiser
+    /// process to cancel withdrawn entries' games, pair the next round or finish it.
+    fn wait_for_organiser(&self, t: &Tournament) {
+        if self.shared.told_waiting.swap(t.id.0, Ordering::Relaxed) != t.id.0 {
+            eprintln!(
+                "{}: nothing to claim in tournament {}; this worker's role may not pair rounds or finish tournaments, so it waits for an organiser process (`challenge run --store` or `challenge serve --store`) to do that",
+                self.shared.options.name, t.id.0
+            );
+        }
+    }
+
     /// Plays a claimed game and records it; `false` if it was interrupted (released) or
     /// its result refused.
     fn play(&mut self, t: &Tournament, claim: &Claim) -> Result<bool> {
         let plan = claim.slot.plan;
         let white = self.current_version(plan.white)?;
         let black = self.current_version(plan.black)?;
-        let players = [self.player(&white, t)?, self.player(&black, t)?];
+        let players = [
+            self.player(&white, t, claim)?,
+            self.player(&black, t, claim)?,
+        ];
         let opening = self.opening(t, plan.opening as usize)?;
         let name = &self.shared.options.name;
         eprintln!(
@@ -363,12 +386,14 @@ impl<'a> GameThread<'a> {
             .with_context(|| format!("entry {entry} has no stored version"))
     }
 
-    /// A version's engine, built from its stored source on first use.
-    fn player(&mut self, version: &Version, t: &Tournament) -> Result<Player> {
+    /// A version's engine, built on first use from its source, read under the claim of a
+    /// game it plays (a worker's role reads no other).
+    fn player(&mut self, version: &Version, t: &Tournament, claim: &Claim) -> Result<Player> {
         let path = match self.engines.get(&version.id) {
             Some(path) => path.clone(),
             None => {
-                let path = build_version(&self.store, &self.shared.options.work_dir, version)?;
+                let source = self.store.claimed_source(claim, version.id)?;
+                let path = build_version(&source, &self.shared.options.work_dir, version)?;
                 self.engines.insert(version.id, path.clone());
                 path
             }
@@ -402,9 +427,8 @@ impl<'a> GameThread<'a> {
 
 /// Writes a version's stored source out and builds it (or finds it in this machine's
 /// engine cache, keyed by content).
-fn build_version(store: &PostgresStore, work_dir: &Path, version: &Version) -> Result<PathBuf> {
-    let source = store.source(version.id)?;
-    let bot = materialize(work_dir, &version.name, &source)?;
+fn build_version(source: &str, work_dir: &Path, version: &Version) -> Result<PathBuf> {
+    let bot = materialize(work_dir, &version.name, source)?;
     let engine = engine_build::build(&bot, engine_build::BuildKind::Untrusted).with_context(|| {
         format!(
             "cannot build `{}` v{} on this machine (it built when submitted: check this machine's Rust toolchain)",
