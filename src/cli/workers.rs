@@ -102,7 +102,7 @@ fn revoke(args: &RoleArgs) -> Result<()> {
         );
     } else {
         println!(
-            "role {role} had no worker rights on this store; any it was granted by hand are revoked"
+            "role {role} was not granted a worker's rights on this store; the rights a grant gives are revoked all the same"
         );
     }
     Ok(())
