@@ -60,6 +60,35 @@ use sha2::{Digest, Sha256};
 
 use crate::bots::{BotFile, KIT_ROOT, LimitPolicy};
 
+/// The first 16 hex digits of a source's SHA-256: a version's identity, and the name its
+/// file is written under.
+pub fn content_hash(source: &str) -> String {
+    Sha256::digest(source.as_bytes())[..8]
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+/// Writes a stored source to `<dir>/sources/<hash>.rs` (unless it is already there) and
+/// returns the bot file to build, named after the entry: how a submission, a tournament
+/// and a worker turn a source from the store into a file to build.
+pub fn materialize(dir: &Path, name: &str, source: &str) -> Result<BotFile> {
+    let folder = dir.join("sources");
+    fs::create_dir_all(&folder).with_context(|| format!("cannot create {}", folder.display()))?;
+    let path = folder.join(format!("{}.rs", content_hash(source)));
+    let fresh = fs::read_to_string(&path).is_ok_and(|text| text == source);
+    if !fresh {
+        let partial = path.with_extension("partial");
+        fs::write(&partial, source)
+            .with_context(|| format!("cannot write {}", partial.display()))?;
+        fs::rename(&partial, &path).with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    Ok(BotFile {
+        name: name.to_string(),
+        path,
+    })
+}
+
 /// What a build reports while it runs, to the observer its caller passes (see the crate's
 /// documentation on reporting). Its `Display` is the line a person reads.
 #[derive(Debug)]

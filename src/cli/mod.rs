@@ -80,7 +80,7 @@ enum Commands {
     Migrate(migrate::Args),
     /// Play a PostgreSQL store's tournament on this machine, beside workers on others.
     Worker(worker::Args),
-    /// List a PostgreSQL store's workers: what each is playing, games per hour.
+    /// List a PostgreSQL store's workers (what each is playing, games per hour), or grant or revoke a worker's role.
     Workers(workers::Args),
     /// Serve the challenge to browsers: submissions, live standings, games, organiser page.
     Serve(serve::Args),

@@ -6,9 +6,14 @@
 //! machines ([`open_store`] picks one from `--dir`/`--store`). Values cross the trait as types ([`GameResult`],
 //! [`Termination`], ids, [`SlotState`]...); each backend converts them at its edge.
 
+mod pg_access;
+mod pg_tls;
 mod postgres;
 mod sqlite;
 mod types;
+
+pub use pg_access::{WorkerGrant, check_role_name, worker_url};
+pub use pg_tls::{Encryption, SslMode};
 
 pub use postgres::{
     Copied, DEFAULT_LEASE, KIT_VERSION, LeaseLost, NewWorker, PG_SCHEMA_VERSION, PostgresStore,

@@ -27,6 +27,7 @@ mod match_faults;
 mod match_limits;
 mod match_stats;
 mod play_cli;
+mod postgres_access;
 mod postgres_migrate;
 mod postgres_store;
 mod postgres_workers;

@@ -10,7 +10,9 @@ use std::time::{Duration, Instant};
 use super::command::{Command, GoParams, PositionParams, SetOption};
 use super::input::{Line, MAX_COMMAND_BYTES, next_line};
 use super::options::{BotOption, OptionAction, Options};
-use super::output::{SEARCH_NODES, mark_search_start, send, take_stdout};
+use super::output::{
+    MAX_NAME_CHARS, SEARCH_NODES, is_line_breaking, mark_search_start, send, take_stdout,
+};
 use super::sandbox;
 use crate::bot::Bot;
 use crate::chess::{Board, Color};
@@ -214,9 +216,6 @@ impl Thinking {
     }
 }
 
-/// The longest engine name the host announces in `id name`.
-pub const MAX_NAME_CHARS: usize = 64;
-
 /// The name the engine announces: the bot's [`Bot::NAME`], or its file's name
 /// when that is empty, as one printable line of at most [`MAX_NAME_CHARS`]
 /// characters. A name with control characters or line breaks would inject
@@ -252,11 +251,6 @@ pub fn engine_name(declared: &str, file_name: &str) -> String {
     } else {
         shown
     }
-}
-
-/// Control characters and the Unicode line and paragraph separators.
-pub(crate) fn is_line_breaking(c: char) -> bool {
-    c.is_control() || matches!(c, '\u{2028}' | '\u{2029}' | '\u{85}')
 }
 
 /// Closes the OS sandbox (or says loudly that it is off). An engine that

@@ -7,7 +7,7 @@
 //! `info string` instead of being ignored.
 
 use super::command::SetOption;
-use super::host::is_line_breaking;
+use super::output::{MAX_NAME_CHARS, is_line_breaking};
 
 /// The host's own option: a `button` that forgets the bot, exactly as `ucinewgame` does
 /// (the next `isready` or `go` constructs a fresh one with `Default`, so all of its state
@@ -18,7 +18,7 @@ pub const CLEAR_HASH: &str = "Clear Hash";
 pub const MAX_BOT_OPTIONS: usize = 64;
 
 /// Longest option name, in characters (as long as an engine name).
-pub const MAX_OPTION_NAME_CHARS: usize = super::host::MAX_NAME_CHARS;
+pub const MAX_OPTION_NAME_CHARS: usize = MAX_NAME_CHARS;
 
 /// One integer option a bot declared.
 #[derive(Debug, Clone, PartialEq, Eq)]

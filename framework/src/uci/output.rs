@@ -141,3 +141,11 @@ pub fn report(depth: u32, score_cp: i32, pv: &[Move]) {
     }
     send(&line);
 }
+
+/// The longest engine name the host announces in `id name`.
+pub const MAX_NAME_CHARS: usize = 64;
+
+/// Control characters and the Unicode line and paragraph separators.
+pub(crate) fn is_line_breaking(c: char) -> bool {
+    c.is_control() || matches!(c, '\u{2028}' | '\u{2029}' | '\u{85}')
+}

@@ -12,9 +12,7 @@ use std::time::Duration;
 use anyhow::{Context, Result, bail};
 use framework::chess::Board;
 use runner::{Engine, EngineConfig, EngineError, GoParams};
-use sha2::{Digest, Sha256};
 
-use crate::bots::BotFile;
 use crate::engine_build::{self, BuildEvent};
 use store::{NewVersion, SqliteStore, Store, Submitted};
 
@@ -47,14 +45,6 @@ pub const CONSTRUCTION_LIMIT: Duration = Duration::from_secs(5);
 /// Slack for pipes and a busy machine on top of every limit.
 const MARGIN: Duration = Duration::from_millis(250);
 
-/// The first 16 hex digits of a source's SHA-256: a version's identity.
-pub fn content_hash(source: &str) -> String {
-    Sha256::digest(source.as_bytes())[..8]
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
-}
-
 /// Checks an entry name: 1 to 40 letters, digits, `_`, `-` or `.`, starting with a
 /// letter or digit (names become file names and PGN tags).
 pub fn check_name(name: &str) -> Result<()> {
@@ -73,27 +63,6 @@ pub fn check_name(name: &str) -> Result<()> {
         );
     }
     Ok(())
-}
-
-/// Writes a stored source to `<dir>/sources/<hash>.rs` (unless it is already there) and
-/// returns the bot file to build, named after the entry.
-pub fn materialize(dir: &Path, name: &str, source: &str) -> Result<BotFile> {
-    let folder = dir.join("sources");
-    std::fs::create_dir_all(&folder)
-        .with_context(|| format!("cannot create {}", folder.display()))?;
-    let path = folder.join(format!("{}.rs", content_hash(source)));
-    let fresh = std::fs::read_to_string(&path).is_ok_and(|text| text == source);
-    if !fresh {
-        let partial = path.with_extension("partial");
-        std::fs::write(&partial, source)
-            .with_context(|| format!("cannot write {}", partial.display()))?;
-        std::fs::rename(&partial, &path)
-            .with_context(|| format!("cannot write {}", path.display()))?;
-    }
-    Ok(BotFile {
-        name: name.to_string(),
-        path,
-    })
 }
 
 /// A submission: the file, the entry's name and its author.
@@ -186,7 +155,7 @@ fn accept(
 ) -> Result<Submitted> {
     let shown = args.file.display().to_string();
     let source = checked.source;
-    let bot = materialize(work_dir, args.name, &source)?;
+    let bot = engine_build::materialize(work_dir, args.name, &source)?;
     let engine =
         engine_build::build(&bot, engine_build::BuildKind::Untrusted, observe).map_err(|err| {
             let text = format!("{err:#}").replace(&bot.path.display().to_string(), &shown);
@@ -200,7 +169,7 @@ fn accept(
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_else(|| shown.clone());
-    let hash = content_hash(&source);
+    let hash = engine_build::content_hash(&source);
     let stored = store.add_version(&NewVersion {
         name: args.name,
         author: args.author,

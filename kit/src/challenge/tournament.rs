@@ -33,7 +33,6 @@ use runner::{
     load_openings, schedule,
 };
 
-use super::submit::materialize;
 use super::swiss::{SwissPlayer, pair_round};
 use crate::engine_build::{self, BuildEvent};
 use store::{
@@ -637,9 +636,11 @@ pub(crate) fn write_out(
     version: &Version,
 ) -> Result<crate::bots::BotFile> {
     let source = store.source(version.id)?;
-    materialize(work_dir, &version.name, &source).map_err(|source| TournamentError::Source {
-        name: version.name.clone(),
-        source,
+    engine_build::materialize(work_dir, &version.name, &source).map_err(|source| {
+        TournamentError::Source {
+            name: version.name.clone(),
+            source,
+        }
     })
 }
 

@@ -7,7 +7,9 @@
 //! it only while the lease is still this worker's. When no slot is left to claim but some
 //! are still leased by others, the thread waits (a lease that runs out is claimed again,
 //! here or elsewhere); when none is pending at all, the thread that gets the tournament's
-//! lock pairs the next Swiss round or marks the tournament finished.
+//! lock pairs the next Swiss round or marks the tournament finished. A worker whose role
+//! may not write schedules (a worker's role, `challenge workers grant`) leaves that to an
+//! organiser process (`challenge run --store`, `challenge serve --store`) and waits.
 //!
 //! The worker announces itself (name, host, cores, threads, kit version) in the store's
 //! `workers` table and reports in while it runs, for `challenge workers`. What happens
@@ -18,7 +20,7 @@ mod event;
 
 use std::collections::HashMap;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI64, AtomicUsize, Ordering};
 use std::sync::{Mutex, mpsc};
 use std::time::Duration;
 
@@ -27,7 +29,7 @@ pub use event::WorkerEvent;
 use framework::notation::pgn::GameResult;
 use runner::{Engine, EngineConfig, Opening, Player, play_game};
 
-use super::tournament::{TournamentError, advance, new_game, write_out};
+use super::tournament::{TournamentError, advance, new_game};
 use crate::engine_build::{self, BuildEvent};
 use store::{
     Claim, EntryId, LeaseLost, NewWorker, PostgresStore, SlotState, Store, Tournament,
@@ -97,6 +99,8 @@ struct Shared<'a> {
     stored: AtomicUsize,
     refused: AtomicUsize,
     failure: Mutex<Option<TournamentError>>,
+    /// The tournament the worker last said it waits on an organiser for (0: none).
+    told_waiting: AtomicI64,
 }
 
 impl Shared<'_> {
@@ -144,6 +148,7 @@ pub fn work(
         stored: AtomicUsize::new(0),
         refused: AtomicUsize::new(0),
         failure: Mutex::new(None),
+        told_waiting: AtomicI64::new(0),
     };
     let mut connections = Vec::new();
     for _ in 0..options.threads.max(1) {
@@ -300,6 +305,10 @@ impl<'a> GameThread<'a> {
     /// No slot could be claimed: wait for others' leases, or, with none pending, move
     /// the tournament on (under its lock, so one worker does it).
     fn nothing_to_claim(&mut self, t: &Tournament) -> Result<Turn> {
+        if !self.store.can_advance()? {
+            self.wait_for_organiser(t);
+            return Ok(Turn::Wait);
+        }
         let observe = self.shared.observe;
         self.store.cancel_withdrawn(t.id)?;
         let pending = self
@@ -343,13 +352,27 @@ impl<'a> GameThread<'a> {
         }
     }
 
+    /// A worker's role may not write schedules: the tournament waits for an organiser
+    /// process to cancel withdrawn entries' games, pair the next round or finish it.
+    fn wait_for_organiser(&self, t: &Tournament) {
+        if self.shared.told_waiting.swap(t.id.0, Ordering::Relaxed) != t.id.0 {
+            (self.shared.observe)(WorkerEvent::WaitingForOrganiser {
+                worker: &self.shared.options.name,
+                tournament: t.id,
+            });
+        }
+    }
+
     /// Plays a claimed game and records it; `false` if it was interrupted (released) or
     /// its result refused.
     fn play(&mut self, t: &Tournament, claim: &Claim) -> Result<bool> {
         let plan = claim.slot.plan;
         let white = self.current_version(plan.white)?;
         let black = self.current_version(plan.black)?;
-        let players = [self.player(&white, t)?, self.player(&black, t)?];
+        let players = [
+            self.player(&white, t, claim)?,
+            self.player(&black, t, claim)?,
+        ];
         let opening = self.opening(t, plan.opening as usize)?;
         let worker = self.shared.options.name.as_str();
         let observe = self.shared.observe;
@@ -411,12 +434,13 @@ impl<'a> GameThread<'a> {
             .ok_or(TournamentError::NoVersion(entry))
     }
 
-    /// A version's engine, built from its stored source on first use.
-    fn player(&mut self, version: &Version, t: &Tournament) -> Result<Player> {
+    /// A version's engine, built on first use from its source, read under the claim of a
+    /// game it plays (a worker's role reads no other).
+    fn player(&mut self, version: &Version, t: &Tournament, claim: &Claim) -> Result<Player> {
         let path = match self.engines.get(&version.id) {
             Some(path) => path.clone(),
             None => {
-                let path = self.build(version)?;
+                let path = self.build(version, claim)?;
                 self.engines.insert(version.id, path.clone());
                 path
             }
@@ -428,9 +452,18 @@ impl<'a> GameThread<'a> {
     }
 
     /// Writes a version's stored source out and builds it (or finds it in this
-    /// machine's engine cache, keyed by content).
-    fn build(&self, version: &Version) -> Result<PathBuf> {
-        let bot = write_out(&self.store, &self.shared.options.work_dir, version)?;
+    /// machine's engine cache, keyed by content). The source is read under `claim`, the
+    /// lease of a game the version plays: a worker's role may read no other.
+    fn build(&mut self, version: &Version, claim: &Claim) -> Result<PathBuf> {
+        let source = self.store.claimed_source(claim, version.id)?;
+        let work_dir = &self.shared.options.work_dir;
+        let bot =
+            engine_build::materialize(work_dir, &version.name, &source).map_err(|source| {
+                TournamentError::Source {
+                    name: version.name.clone(),
+                    source,
+                }
+            })?;
         let observe = self.shared.observe;
         let engine = engine_build::build(
             &bot,

@@ -71,6 +71,15 @@ pub enum WorkerEvent<'a> {
         /// The worker.
         worker: &'a str,
     },
+    /// Nothing is left to claim, and this worker's role may not move the tournament on
+    /// (pair a round, finish it): it waits for an organiser process. Said once per
+    /// tournament.
+    WaitingForOrganiser {
+        /// The worker.
+        worker: &'a str,
+        /// The tournament it waits on.
+        tournament: TournamentId,
+    },
     /// The worker moved the tournament on (paired a round, or finished it).
     Tournament(TournamentEvent<'a>),
     /// An entry's engine is being built.
@@ -132,6 +141,11 @@ impl fmt::Display for WorkerEvent<'_> {
                 )
             }
             WorkerEvent::Reconnected { worker } => write!(f, "{worker}: reconnected"),
+            WorkerEvent::WaitingForOrganiser { worker, tournament } => write!(
+                f,
+                "{worker}: nothing to claim in tournament {}; this worker's role may not pair rounds or finish tournaments, so it waits for an organiser process (`challenge run --store` or `challenge serve --store`) to do that",
+                tournament.0
+            ),
             WorkerEvent::Tournament(event) => event.fmt(f),
             WorkerEvent::Build(event) => event.fmt(f),
         }
