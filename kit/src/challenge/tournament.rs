@@ -23,6 +23,7 @@ use runner::{
     load_openings, schedule,
 };
 
+use super::gate::{Gate, Open};
 use super::submit::materialize;
 use super::swiss::{SwissPlayer, pair_round};
 use crate::engine_build;
@@ -129,7 +130,20 @@ pub fn schedule_tournament(store: &mut dyn Store, args: &RunOptions) -> Result<T
 /// Plays (or resumes) the tournament of the challenge in `store` until it is finished or
 /// `max_games` games are stored in this session. Bots are built in `work_dir`.
 pub fn run(store: &mut dyn Store, work_dir: &Path, args: &RunOptions) -> Result<()> {
+    run_gated(store, work_dir, args, &Open)
+}
+
+/// [`run`] through `gate`: no game starts while it is closed (the games in flight finish
+/// and are stored, the claimed games not yet started are given back), nothing is claimed
+/// until it opens, and it hears of the schedule and of every stored game.
+pub fn run_gated(
+    store: &mut dyn Store,
+    work_dir: &Path,
+    args: &RunOptions,
+    gate: &dyn Gate,
+) -> Result<()> {
     let tournament = schedule_tournament(store, args)?;
+    gate.scheduled(&tournament);
     let openings = to_openings(&tournament.openings)?;
     let stop = AtomicBool::new(false);
     let mut played_now = 0usize;
@@ -160,8 +174,10 @@ pub fn run(store: &mut dyn Store, work_dir: &Path, args: &RunOptions) -> Result<
             );
             break;
         }
+        gate.wait_open()?;
         let claims = store.claim(tournament.id, "local", budget.unwrap_or(usize::MAX))?;
         let session = Session {
+            gate,
             tournament: &tournament,
             openings: &openings,
             concurrency: args.concurrency,
@@ -422,6 +438,7 @@ fn pair_next_round(store: &mut dyn Store, t: &Tournament, round: u32) -> Result<
 
 /// One batch of claimed slots played on the shared worker pool.
 struct Session<'a> {
+    gate: &'a dyn Gate,
     tournament: &'a Tournament,
     openings: &'a [Opening],
     concurrency: usize,
@@ -516,7 +533,12 @@ impl Session<'_> {
         let mut unplayed: HashMap<_, Claim> =
             claims.iter().map(|c| (c.slot.id, c.clone())).collect();
         let mut queue = claims.into_iter();
+        let gate = self.gate;
         let next = || {
+            // A closed gate hands out nothing more: the games in flight end the batch.
+            if !gate.is_open() {
+                return None;
+            }
             queue.next().map(|claim| {
                 let plan = claim.slot.plan;
                 let pairing = Pairing {
@@ -535,7 +557,8 @@ impl Session<'_> {
             }
             let game = self.new_game(&claim, &record, &field);
             match store.record(&claim, &game) {
-                Ok(_) => {
+                Ok(id) => {
+                    gate.stored(id);
                     unplayed.remove(&claim.slot.id);
                     stored += 1;
                     print_game(self.done_before + stored, self.total, &record);

@@ -7,7 +7,9 @@
 //! it only while the lease is still this worker's. When no slot is left to claim but some
 //! are still leased by others, the thread waits (a lease that runs out is claimed again,
 //! here or elsewhere); when none is pending at all, the thread that gets the tournament's
-//! lock pairs the next Swiss round or marks the tournament finished.
+//! lock pairs the next Swiss round or marks the tournament finished. While the organiser
+//! has the tournament paused (the stored switch `challenge serve`'s pause button sets),
+//! the threads finish the games they hold and claim nothing, looking again every `poll`.
 //!
 //! The worker announces itself (name, host, cores, threads, kit version) in the store's
 //! `workers` table and reports in while it runs, for `challenge workers`.
@@ -82,6 +84,8 @@ struct Shared<'a> {
     claimed: AtomicUsize,
     stored: AtomicUsize,
     refused: AtomicUsize,
+    /// The pause switch as last seen (so the change is said once, not by every thread).
+    paused: AtomicBool,
     failure: Mutex<Option<anyhow::Error>>,
 }
 
@@ -127,6 +131,7 @@ pub fn work(
         claimed: AtomicUsize::new(0),
         stored: AtomicUsize::new(0),
         refused: AtomicUsize::new(0),
+        paused: AtomicBool::new(false),
         failure: Mutex::new(None),
     };
     let mut connections = Vec::new();
@@ -248,6 +253,9 @@ impl<'a> GameThread<'a> {
 
     /// Claims and plays one game of `t`, or finds why not.
     fn turn(&mut self, t: &Tournament) -> Result<Turn> {
+        if self.paused()? {
+            return Ok(Turn::Wait);
+        }
         if !self.shared.take_budget() {
             return Ok(Turn::Done);
         }
@@ -267,6 +275,23 @@ impl<'a> GameThread<'a> {
                 Err(err)
             }
         }
+    }
+
+    /// Whether the organiser has paused the tournament (asked before each claim); the
+    /// worker says so when the switch changes.
+    fn paused(&self) -> Result<bool> {
+        let paused = self.store.tournament_paused()?;
+        if self.shared.paused.swap(paused, Ordering::Relaxed) != paused {
+            let name = &self.shared.options.name;
+            if paused {
+                eprintln!(
+                    "{name}: the organiser paused the tournament; claiming nothing until it is resumed"
+                );
+            } else {
+                eprintln!("{name}: the tournament was resumed");
+            }
+        }
+        Ok(paused)
     }
 
     /// No slot could be claimed: wait for others' leases, or, with none pending, move
