@@ -50,7 +50,11 @@ fn browse(browser: &Browser, server: &Server, label: &str) {
         .arg(kit_root().join("tests/python/serve_browser.py"))
         .arg(format!("http://{}", server.address))
         .arg(ADMIN_TOKEN)
-        .arg(kit_bot("my_bot"))
+        // A bot that spends its time (0.05 s a move): a game lasts a second or more, so
+        // the page can be seen following the games one by one even where changes are
+        // found by polling the store every 0.5 s (PostgreSQL, played by workers). The
+        // kit's `my_bot` answers at once: six games would be over in 0.2 s.
+        .arg(kit_bot("turochamp_modern"))
         .arg(kit_bot("evil_bot"))
         .arg(&shots)
         .env("CHROMIUM", &browser.chromium)
