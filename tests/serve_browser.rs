@@ -5,7 +5,6 @@
 //! `challenge worker` processes play them). Screenshots of each step go to
 //! `target/serve-screenshots/sqlite/` and `target/serve-screenshots/postgres/`.
 
-mod common;
 mod common_challenge;
 mod postgres_server;
 mod serve_common;
@@ -13,9 +12,10 @@ mod serve_common;
 use std::path::PathBuf;
 use std::process::Command;
 
-use common::outside::{self, CHROMEDRIVER, CHROMIUM, SELENIUM};
+// `tests/common/outside.rs`, through the PostgreSQL helper that loads it.
 use common_challenge::{TempDir, kit_bot, kit_root};
 use postgres_server::PgServer;
+use postgres_server::outside::{self, CHROMEDRIVER, CHROMIUM, SELENIUM};
 use serve_common::{ADMIN_TOKEN, Server, Worker};
 
 /// What the browser needs: Chromium, its driver, python3 with selenium.

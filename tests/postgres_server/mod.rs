@@ -13,9 +13,11 @@
 #![allow(dead_code)]
 
 // By path: the crates that include this module (tests and the store benchmark) do not
-// all include `tests/common`, and the CI policy must be the same one everywhere.
+// all include `tests/common`, and the CI policy must be the same one everywhere. Public,
+// so a test that needs other outside programs too uses it from here (a file loaded as
+// two modules would be two copies).
 #[path = "../common/outside.rs"]
-mod outside;
+pub mod outside;
 
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
