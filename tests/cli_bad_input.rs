@@ -206,6 +206,14 @@ fn a_flag_the_command_cannot_honour_is_refused_by_name() {
             "--dir",
         );
     }
+    // `--schedule-only` plays nothing here: the options of playing here mean nothing.
+    for (flag, named) in [
+        ("-j", "--concurrency"),
+        ("--max-games", "--max-games"),
+        ("--build-jobs", "--build-jobs"),
+    ] {
+        refused(&["run", "--schedule-only", flag, "2"], named);
+    }
     refused(&["serve", "--store", "mysql://db/challenge"], "--store");
     refused_in_env(
         &["serve"],
