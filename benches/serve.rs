@@ -16,7 +16,7 @@
 //!
 //! `cargo bench --bench serve` (not a timed test: it prints figures, it asserts none).
 
-#[path = "../tests/postgres_server/mod.rs"]
+#[path = "../tests/e2e/postgres_server/mod.rs"]
 mod postgres_server;
 
 use std::io::{BufRead, BufReader, Read, Write};

@@ -20,6 +20,7 @@ mod serve;
 mod standings;
 mod submit;
 mod uci;
+mod variants;
 mod withdraw;
 mod worker;
 mod workers;
@@ -45,6 +46,8 @@ enum Commands {
     Tokens(token_counter::CountArgs),
     /// Build a bot file into a UCI engine executable and print its path.
     Build(build::Args),
+    /// List a bot's marked constants (`// vary 1..=4`) and the grid of variants they make.
+    Variants(variants::Args),
     /// Remove cached bot engines and bot build directories, and say how much that freed.
     Clean(clean::Args),
     /// Play a game against a bot in the terminal.
@@ -93,11 +96,18 @@ pub fn main() -> ExitCode {
     let result: Result<()> = match cli.command {
         Commands::Perft(args) => perft::run(&args),
         Commands::Tokens(mut args) => {
-            args.files = kit::bots::count_paths(&args.files);
+            args.files = match kit::bots::count_paths(&args.files) {
+                Ok(files) => files,
+                Err(err) => {
+                    eprintln!("error: {err:#}");
+                    return ExitCode::from(2);
+                }
+            };
             let code = token_counter::run(&args, &mut std::io::stdout().lock());
             return ExitCode::from(u8::try_from(code).unwrap_or(2));
         }
         Commands::Build(args) => build::run(&args),
+        Commands::Variants(args) => variants::run(&args),
         Commands::Clean(args) => clean::run(&args),
         Commands::Play(args) => play::run(args),
         Commands::Match(args) => match_cmd::run(*args),
