@@ -217,10 +217,13 @@ fn check_and_store(state: &AppState, upload: &Upload, key: Option<&str>) -> (Job
         name: &upload.name,
         author: upload.author.as_deref(),
     };
-    // A connection of its own: the build takes minutes, the requests' one is shared.
-    let outcome = state
-        .open_store(Access::Create)
-        .and_then(|mut store| submit_to(store.as_mut(), &state.work_dir, submission));
+    // A connection of its own: the build takes minutes, the requests' one is shared. The
+    // server's log shows what the kit reports (the build's progress and warnings).
+    let outcome = state.open_store(Access::Create).and_then(|mut store| {
+        submit_to(store.as_mut(), &state.work_dir, submission, &|event| {
+            eprintln!("{event}");
+        })
+    });
     let _ = std::fs::remove_dir_all(&folder);
     match outcome {
         Ok(stored) => (JobState::Accepted, accepted(state, &stored, key)),

@@ -211,8 +211,10 @@ fn start(state: &AppState, form: &HashMap<String, String>) -> Result<(), HttpErr
         drop(store);
         return start_runner(state, options);
     }
-    // Workers play it: the schedule in the store is all they need.
-    schedule_tournament(&mut *store, &options)?;
+    // Workers play it: the schedule in the store is all they need. The server's log
+    // shows what the kit reports.
+    schedule_tournament(&mut *store, &options, &|event| eprintln!("{event}"))
+        .map_err(anyhow::Error::from)?;
     Ok(())
 }
 

@@ -19,9 +19,9 @@ use std::time::Duration;
 
 use anyhow::{Result, bail};
 
-use kit::challenge::gate::Gate;
-use kit::challenge::tournament::{RunOptions, run_gated};
-use store::{GameId, SqliteStore, Tournament};
+use kit::challenge::gate::{Closed, Gate};
+use kit::challenge::tournament::{RunOptions, TournamentEvent, run_gated};
+use store::SqliteStore;
 
 /// Who is playing the tournament.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -184,14 +184,25 @@ fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 fn play(control: &Control, dir: &Path, options: &RunOptions, ready: Sender<()>) -> Result<()> {
     let mut store = SqliteStore::open(dir)?;
     let _lock = store.lock_for_run()?;
-    run_gated(&mut store, dir, options, &ServerGate { control, ready })
+    let observe = |event: TournamentEvent<'_>| {
+        match &event {
+            // No one waiting is not an error.
+            TournamentEvent::Created { .. } | TournamentEvent::Resumed { .. } => {
+                let _ = ready.send(());
+            }
+            TournamentEvent::GameStored { .. } => (control.on_game)(),
+            _ => {}
+        }
+        // The server's log shows the tournament's progress, as `challenge run` does.
+        eprintln!("{event}");
+    };
+    let gate = ServerGate { control };
+    run_gated(&mut store, dir, options, &gate, &observe).map_err(anyhow::Error::from)
 }
 
-/// The tournament thread's gate: closed while paused or stopping; it passes the schedule
-/// and each stored game on.
+/// The tournament thread's gate: closed while paused or stopping.
 struct ServerGate<'a> {
     control: &'a Control,
-    ready: Sender<()>,
 }
 
 impl Gate for ServerGate<'_> {
@@ -199,11 +210,13 @@ impl Gate for ServerGate<'_> {
         !*lock(&self.control.paused) && !self.control.stopping.load(Ordering::Relaxed)
     }
 
-    fn wait_open(&self) -> Result<()> {
+    fn wait_open(&self) -> Result<(), Closed> {
         let mut paused = lock(&self.control.paused);
         loop {
             if self.control.stopping.load(Ordering::Relaxed) {
-                bail!("the server is stopping; the tournament goes on at its next start");
+                return Err(Closed(
+                    "the server is stopping; the tournament goes on at its next start".into(),
+                ));
             }
             if !*paused {
                 return Ok(());
@@ -215,14 +228,5 @@ impl Gate for ServerGate<'_> {
                 .unwrap_or_else(|poisoned| poisoned.into_inner())
                 .0;
         }
-    }
-
-    fn scheduled(&self, _tournament: &Tournament) {
-        // No one waiting is not an error.
-        let _ = self.ready.send(());
-    }
-
-    fn stored(&self, _game: GameId) {
-        (self.control.on_game)();
     }
 }

@@ -5,53 +5,50 @@
 //! tournament through a gate the organiser's pause button closes: while it is closed the
 //! run hands no new game to its engines (the games in flight finish and are stored), gives
 //! back the slots it claimed but did not start, and claims nothing until the gate opens
-//! again. The same gate tells the server when the tournament is in the store and when each
-//! game is stored, so the live pages follow at once.
+//! again. (What the run does meanwhile, the schedule and each stored game, goes to its
+//! observer as `TournamentEvent`s.)
 //!
 //! (`challenge worker`s, in other processes, read the same switch from the store before
 //! each claim instead: [`Store::tournament_paused`](store::Store::tournament_paused).)
 
-use anyhow::Result;
-use store::{GameId, Tournament};
+/// A gate that will not open again in this run (the server is stopping): the run ends,
+/// the games stored so far stay stored, the rest are played at the next run.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct Closed(pub String);
 
-/// What a tournament run asks before each game, and tells as it goes.
+/// What a tournament run asks before each game.
 ///
 /// ```
-/// use std::sync::atomic::{AtomicUsize, Ordering};
-/// use kit::challenge::gate::Gate;
-/// use store::GameId;
+/// use std::sync::atomic::{AtomicBool, Ordering};
+/// use kit::challenge::gate::{Closed, Gate};
 ///
-/// /// Counts the stored games; never closes.
-/// #[derive(Default)]
-/// struct Counting(AtomicUsize);
+/// /// Closed for good once `stopping` is set.
+/// struct UntilStopped(AtomicBool);
 ///
-/// impl Gate for Counting {
+/// impl Gate for UntilStopped {
 ///     fn is_open(&self) -> bool {
-///         true
+///         !self.0.load(Ordering::Relaxed)
 ///     }
-///     fn wait_open(&self) -> anyhow::Result<()> {
-///         Ok(())
-///     }
-///     fn stored(&self, _game: GameId) {
-///         self.0.fetch_add(1, Ordering::Relaxed);
+///     fn wait_open(&self) -> Result<(), Closed> {
+///         match self.is_open() {
+///             true => Ok(()),
+///             false => Err(Closed("stopping".into())),
+///         }
 ///     }
 /// }
 ///
-/// let gate = Counting::default();
-/// gate.stored(GameId(7));
-/// assert_eq!(gate.0.load(Ordering::Relaxed), 1);
+/// let gate = UntilStopped(AtomicBool::new(false));
+/// assert!(gate.wait_open().is_ok());
+/// gate.0.store(true, Ordering::Relaxed);
+/// assert_eq!(gate.wait_open(), Err(Closed("stopping".into())));
 /// ```
 pub trait Gate: Sync {
     /// Whether a new game may start now; asked (from the engines' threads) before each
     /// game is handed out, so it must not block.
     fn is_open(&self) -> bool;
-    /// Waits until new games may be claimed. An error ends the run: the games stored so
-    /// far stay stored, the rest are played at the next run.
-    fn wait_open(&self) -> Result<()>;
-    /// The tournament is in the store (just created, or found unfinished).
-    fn scheduled(&self, _tournament: &Tournament) {}
-    /// A game was stored.
-    fn stored(&self, _game: GameId) {}
+    /// Waits until new games may be claimed, or says the gate will not open again.
+    fn wait_open(&self) -> Result<(), Closed>;
 }
 
 /// The gate of a run nobody pauses (`challenge run`): always open, tells no one.
@@ -68,7 +65,7 @@ impl Gate for Open {
     fn is_open(&self) -> bool {
         true
     }
-    fn wait_open(&self) -> Result<()> {
+    fn wait_open(&self) -> Result<(), Closed> {
         Ok(())
     }
 }
