@@ -48,8 +48,9 @@ pub struct Args {
     #[arg(long)]
     new: bool,
     /// Only create (or show) the tournament and its schedule; play nothing here. With
-    /// `--store`, workers (`challenge worker`) on any machine then play it.
-    #[arg(long)]
+    /// `--store`, workers (`challenge worker`) on any machine then play it. (The options
+    /// of playing here, `-j`, `--max-games` and `--build-jobs`, are refused with it.)
+    #[arg(long, conflicts_with_all = ["concurrency", "max_games", "build_jobs"])]
     schedule_only: bool,
     #[command(flatten)]
     dir: DirArgs,

@@ -33,6 +33,7 @@ use runner::{
     load_openings, schedule,
 };
 
+use super::gate::{Gate, Open};
 use super::swiss::{SwissPlayer, pair_round};
 use crate::engine_build::{self, BuildEvent};
 use store::{
@@ -151,6 +152,20 @@ pub fn run(
     args: &RunOptions,
     observe: &(dyn Fn(TournamentEvent<'_>) + Sync),
 ) -> Result<()> {
+    run_gated(store, work_dir, args, &Open, observe)
+}
+
+/// [`run`] through `gate`: no game starts while it is closed (the games in flight finish
+/// and are stored, the claimed games not yet started are given back), and nothing is
+/// claimed until it opens; a gate closed for good ends the run
+/// ([`TournamentError::GateClosed`]).
+pub fn run_gated(
+    store: &mut dyn Store,
+    work_dir: &Path,
+    args: &RunOptions,
+    gate: &dyn Gate,
+    observe: &(dyn Fn(TournamentEvent<'_>) + Sync),
+) -> Result<()> {
     let tournament = schedule_tournament(store, args, observe)?;
     let openings = to_openings(&tournament.openings)?;
     let stop = AtomicBool::new(false);
@@ -180,8 +195,10 @@ pub fn run(
             observe(TournamentEvent::Stopped { played: played_now });
             break;
         }
+        gate.wait_open()?;
         let claims = store.claim(tournament.id, "local", budget.unwrap_or(usize::MAX))?;
         let session = Session {
+            gate,
             tournament: &tournament,
             openings: &openings,
             concurrency: args.concurrency,
@@ -434,6 +451,7 @@ fn pair_next_round(
 
 /// One batch of claimed slots played on the shared worker pool.
 struct Session<'a> {
+    gate: &'a dyn Gate,
     tournament: &'a Tournament,
     openings: &'a [Opening],
     concurrency: usize,
@@ -533,7 +551,12 @@ impl Session<'_> {
         let mut unplayed: HashMap<_, Claim> =
             claims.iter().map(|c| (c.slot.id, c.clone())).collect();
         let mut queue = claims.into_iter();
+        let gate = self.gate;
         let next = || {
+            // A closed gate hands out nothing more: the games in flight end the batch.
+            if !gate.is_open() {
+                return None;
+            }
             queue.next().map(|claim| {
                 let plan = claim.slot.plan;
                 let pairing = Pairing {

@@ -10,6 +10,9 @@
 //! lock pairs the next Swiss round or marks the tournament finished. A worker whose role
 //! may not write schedules (a worker's role, `challenge workers grant`) leaves that to an
 //! organiser process (`challenge run --store`, `challenge serve --store`) and waits.
+//! While the organiser has the tournament paused (the stored switch `challenge serve`'s
+//! pause button sets), the threads finish the games they hold and claim nothing, looking
+//! again every `poll`.
 //!
 //! The worker announces itself (name, host, cores, threads, kit version) in the store's
 //! `workers` table and reports in while it runs, for `challenge workers`. What happens
@@ -98,6 +101,8 @@ struct Shared<'a> {
     claimed: AtomicUsize,
     stored: AtomicUsize,
     refused: AtomicUsize,
+    /// The pause switch as last seen (so the change is said once, not by every thread).
+    paused: AtomicBool,
     failure: Mutex<Option<TournamentError>>,
     /// The tournament the worker last said it waits on an organiser for (0: none).
     told_waiting: AtomicI64,
@@ -147,6 +152,7 @@ pub fn work(
         claimed: AtomicUsize::new(0),
         stored: AtomicUsize::new(0),
         refused: AtomicUsize::new(0),
+        paused: AtomicBool::new(false),
         failure: Mutex::new(None),
         told_waiting: AtomicI64::new(0),
     };
@@ -281,6 +287,9 @@ impl<'a> GameThread<'a> {
     /// Claims and plays one game of `t`, or finds why not.
     fn turn(&mut self, t: &Tournament) -> Result<Turn> {
         self.check_kit(t)?;
+        if self.paused()? {
+            return Ok(Turn::Wait);
+        }
         if !self.shared.take_budget() {
             return Ok(Turn::Done);
         }
@@ -300,6 +309,20 @@ impl<'a> GameThread<'a> {
                 Err(err)
             }
         }
+    }
+
+    /// Whether the organiser has paused the tournament (asked before each claim); the
+    /// worker says so when the switch changes.
+    fn paused(&self) -> Result<bool> {
+        let paused = self.store.tournament_paused()?;
+        if self.shared.paused.swap(paused, Ordering::Relaxed) != paused {
+            let worker = self.shared.options.name.as_str();
+            (self.shared.observe)(match paused {
+                true => WorkerEvent::Paused { worker },
+                false => WorkerEvent::Resumed { worker },
+            });
+        }
+        Ok(paused)
     }
 
     /// No slot could be claimed: wait for others' leases, or, with none pending, move

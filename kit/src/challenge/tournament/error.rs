@@ -89,6 +89,9 @@ pub enum TournamentError {
         /// The kit version that created it.
         theirs: String,
     },
+    /// The run's gate closed for good (the server that plays it is stopping).
+    #[error(transparent)]
+    GateClosed(#[from] crate::challenge::gate::Closed),
     /// The store failed (its message names the store and the cause). The store's methods
     /// return `anyhow::Error` for now: only their errors are converted to this variant
     /// (every other failure has a variant of its own), so it becomes

@@ -80,6 +80,17 @@ pub enum WorkerEvent<'a> {
         /// The tournament it waits on.
         tournament: TournamentId,
     },
+    /// The organiser paused the tournament (the stored switch): the worker finished the
+    /// game it held and claims nothing until it is resumed.
+    Paused {
+        /// The worker.
+        worker: &'a str,
+    },
+    /// The organiser resumed the tournament: the worker claims again.
+    Resumed {
+        /// The worker.
+        worker: &'a str,
+    },
     /// The worker moved the tournament on (paired a round, or finished it).
     Tournament(TournamentEvent<'a>),
     /// An entry's engine is being built.
@@ -146,6 +157,11 @@ impl fmt::Display for WorkerEvent<'_> {
                 "{worker}: nothing to claim in tournament {}; this worker's role may not pair rounds or finish tournaments, so it waits for an organiser process (`challenge run --store` or `challenge serve --store`) to do that",
                 tournament.0
             ),
+            WorkerEvent::Paused { worker } => write!(
+                f,
+                "{worker}: the organiser paused the tournament; claiming nothing until it is resumed"
+            ),
+            WorkerEvent::Resumed { worker } => write!(f, "{worker}: the tournament was resumed"),
             WorkerEvent::Tournament(event) => event.fmt(f),
             WorkerEvent::Build(event) => event.fmt(f),
         }
