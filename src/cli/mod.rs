@@ -19,6 +19,7 @@ mod run;
 mod serve;
 mod standings;
 mod submit;
+mod tokens;
 mod uci;
 mod withdraw;
 mod worker;
@@ -41,8 +42,9 @@ struct Cli {
 enum Commands {
     /// Count legal move paths from a position (move generator check and speed test).
     Perft(perft::Args),
-    /// Count bot files' tokens and check them against the challenge rules.
-    Tokens(token_counter::CountArgs),
+    /// Count bot files' tokens and check them against the challenge rules; show what
+    /// each item costs (--items) or what changed per item (--diff OLD NEW).
+    Tokens(tokens::Args),
     /// Build a bot file into a UCI engine executable and print its path.
     Build(build::Args),
     /// Remove cached bot engines and bot build directories, and say how much that freed.
@@ -92,11 +94,7 @@ pub fn main() -> ExitCode {
     let cli = Cli::parse();
     let result: Result<()> = match cli.command {
         Commands::Perft(args) => perft::run(&args),
-        Commands::Tokens(mut args) => {
-            args.files = kit::bots::count_paths(&args.files);
-            let code = token_counter::run(&args, &mut std::io::stdout().lock());
-            return ExitCode::from(u8::try_from(code).unwrap_or(2));
-        }
+        Commands::Tokens(args) => return tokens::run(args),
         Commands::Build(args) => build::run(&args),
         Commands::Clean(args) => clean::run(&args),
         Commands::Play(args) => play::run(args),

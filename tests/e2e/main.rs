@@ -38,5 +38,6 @@ mod serve_browser;
 mod serve_security;
 mod serve_store;
 mod store_migration;
+mod tokens_items;
 mod turochamp;
 mod uci_client;
