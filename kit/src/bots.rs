@@ -29,13 +29,56 @@ pub fn bot_dir() -> PathBuf {
 /// (`evil_bot`, `evil_bot.rs`) or by its path from the kit's root
 /// (`bot/evil_bot.rs`).
 ///
+/// `BOT@NAME=VALUE[,NAME=VALUE...]` (when no file has that name) is a variant of the bot
+/// `BOT`: its file with those marked constants set (see [`crate::variants`]), written under
+/// [`variants_dir`] and named `BOT@` and the settings in the file's order.
+///
 /// ```
 /// let bot = kit::bots::resolve("evil_bot").unwrap();
 /// assert_eq!(bot.name, "evil_bot");
 /// assert_eq!(kit::bots::resolve("bot/evil_bot.rs").unwrap(), bot);
 /// assert!(kit::bots::resolve("no_such_bot").is_err());
+/// let variant = kit::bots::resolve("turochamp_faithful@DEPTH=2").unwrap();
+/// assert_eq!(variant.name, "turochamp_faithful@DEPTH=2");
+/// let err = kit::bots::resolve("turochamp_faithful@DEPTH=9").unwrap_err();
+/// assert!(format!("{err:#}").contains("`DEPTH=9` is outside its mark `vary 1..=4`"));
 /// ```
 pub fn resolve(spec: &str) -> Result<BotFile> {
+    let plain = resolve_file(spec);
+    match spec.rsplit_once('@') {
+        Some((base, settings)) if plain.is_err() => resolve_variant(spec, base, settings),
+        _ => plain,
+    }
+}
+
+/// Names the variable that moves [`variants_dir`].
+pub const VARIANTS_DIR_ENV: &str = "CHALLENGE_VARIANTS_DIR";
+
+/// Where variants' files are written: `target/variants` in the kit, or
+/// `$CHALLENGE_VARIANTS_DIR`. Never `bot/`: a variant is made, not written by hand.
+pub fn variants_dir() -> PathBuf {
+    std::env::var_os(VARIANTS_DIR_ENV)
+        .filter(|dir| !dir.is_empty())
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(KIT_ROOT).join("target").join("variants"))
+}
+
+/// The variant `spec` names: `settings` (the text after its `@`) applied to the bot `base`.
+fn resolve_variant(spec: &str, base: &str, settings: &str) -> Result<BotFile> {
+    let bot = resolve_file(base).with_context(|| {
+        format!("no bot `{spec}`: it is not a file, nor a variant of a bot (BOT@NAME=VALUE)")
+    })?;
+    let source = token_counter::read_source(&bot.path)?;
+    let made = crate::variants::write(&variants_dir(), &bot.name, &bot.path, &source, settings)
+        .with_context(|| format!("cannot make the variant `{spec}` of {}", bot.path.display()))?;
+    Ok(BotFile {
+        name: made.name,
+        path: made.path,
+    })
+}
+
+/// [`resolve`] for a bot file itself (no variant).
+fn resolve_file(spec: &str) -> Result<BotFile> {
     let as_path = Path::new(spec);
     let from_kit_root = Path::new(KIT_ROOT).join(spec);
     let in_kit_bot_dir = as_path.is_relative()
@@ -76,17 +119,24 @@ fn from_path(file: &Path, spec: &str) -> Result<BotFile> {
 /// The files `challenge tokens` counts: each given path that names a file
 /// as it is; a bot name (or a path from the kit's root) resolved as
 /// [`resolve`] does, so the command takes the same names as `match` from any
-/// directory; anything else as given, for the counter to report.
-pub fn count_paths(specs: &[PathBuf]) -> Vec<PathBuf> {
+/// directory; anything else as given, for the counter to report. A variant
+/// (`BOT@NAME=VALUE`) is made and its file counted; one that cannot be made is
+/// an error saying why.
+pub fn count_paths(specs: &[PathBuf]) -> Result<Vec<PathBuf>> {
     specs
         .iter()
         .map(|spec| {
             if spec.is_file() {
-                return spec.clone();
+                return Ok(spec.clone());
             }
-            spec.to_str()
-                .and_then(|text| resolve(text).ok())
-                .map_or_else(|| spec.clone(), |bot| bot.path)
+            let Some(text) = spec.to_str() else {
+                return Ok(spec.clone());
+            };
+            match resolve(text) {
+                Ok(bot) => Ok(bot.path),
+                Err(err) if text.contains('@') => Err(err),
+                Err(_) => Ok(spec.clone()),
+            }
         })
         .collect()
 }

@@ -7,6 +7,7 @@
 //! - [`matches`] and [`match_summary`]: `challenge match` (players, output, summary).
 //! - [`play`]: a human against a bot in the terminal.
 //! - [`challenge`]: the local challenge (store, submission, tournaments, standings, report).
+//! - [`variants`]: variants of a bot file, named by its marked constants (`my_bot@DEPTH=2`).
 
 pub mod analyze;
 pub mod bench;
@@ -16,3 +17,4 @@ pub mod engine_build;
 pub mod match_summary;
 pub mod matches;
 pub mod play;
+pub mod variants;

@@ -21,6 +21,7 @@ mod standings;
 mod submit;
 mod tokens;
 mod uci;
+mod variants;
 mod withdraw;
 mod worker;
 mod workers;
@@ -47,6 +48,8 @@ enum Commands {
     Tokens(tokens::Args),
     /// Build a bot file into a UCI engine executable and print its path.
     Build(build::Args),
+    /// List a bot's marked constants (`// vary 1..=4`) and the grid of variants they make.
+    Variants(variants::Args),
     /// Remove cached bot engines and bot build directories, and say how much that freed.
     Clean(clean::Args),
     /// Play a game against a bot in the terminal.
@@ -96,6 +99,7 @@ pub fn main() -> ExitCode {
         Commands::Perft(args) => perft::run(&args),
         Commands::Tokens(args) => return tokens::run(args),
         Commands::Build(args) => build::run(&args),
+        Commands::Variants(args) => variants::run(&args),
         Commands::Clean(args) => clean::run(&args),
         Commands::Play(args) => play::run(args),
         Commands::Match(args) => match_cmd::run(*args),

@@ -18,8 +18,8 @@ pub struct Args {
     /// static, use, ...), costliest first; the rows add up to the file's count.
     #[arg(long, conflicts_with_all = ["lines", "top"])]
     items: bool,
-    /// Show what changed per item from OLD to NEW (bot names or files), and the change
-    /// of the whole count.
+    /// Show what changed per item from OLD to NEW (bot names, files or variants
+    /// `BOT@NAME=VALUE`), and the change of the whole count.
     #[arg(
         long,
         num_args = 2,
@@ -42,16 +42,22 @@ pub fn run(args: Args) -> ExitCode {
         eprintln!("error: --all lists unchanged items of --diff OLD NEW; it needs --diff");
         return ExitCode::from(2);
     }
+    // Bot names and variants (`BOT@NAME=VALUE`, whose file is made here) become files.
+    let specs = args.diff.as_ref().unwrap_or(&args.count.files);
+    let files = match kit::bots::count_paths(specs) {
+        Ok(files) => files,
+        Err(err) => {
+            eprintln!("error: {err:#}");
+            return ExitCode::from(2);
+        }
+    };
     let out = &mut io::stdout().lock();
     let code = match &args.diff {
-        Some(pair) => {
-            let paths = kit::bots::count_paths(pair);
-            diff(&args, &paths[0], &paths[1], out)
-        }
-        None if args.items => items(&args, out),
+        Some(_) => diff(&args, &files[0], &files[1], out),
+        None if args.items => items(&args, &files, out),
         None => {
             let mut count = args.count.clone();
-            count.files = kit::bots::count_paths(&count.files);
+            count.files = files;
             token_counter::run(&count, out)
         }
     };
@@ -59,11 +65,11 @@ pub fn run(args: Args) -> ExitCode {
 }
 
 /// `--items`: each file's count split by item.
-fn items(args: &Args, out: &mut dyn Write) -> i32 {
+fn items(args: &Args, files: &[PathBuf], out: &mut dyn Write) -> i32 {
     let mut code = 0;
-    for path in kit::bots::count_paths(&args.count.files) {
+    for path in files {
         let name = path.display().to_string();
-        let written = match token_counter::itemize_file(&path) {
+        let written = match token_counter::itemize_file(path) {
             Ok(it) => {
                 if !args.count.accepts(&it.report) {
                     code = code.max(1);

@@ -41,3 +41,5 @@ mod store_migration;
 mod tokens_items;
 mod turochamp;
 mod uci_client;
+mod uci_options;
+mod variants;

@@ -176,6 +176,29 @@ fn the_diff_gives_each_items_change_and_the_change_of_the_count() {
 }
 
 #[test]
+fn a_variant_is_compared_with_its_bot() {
+    // Only the marked literal differs: the same items at the same cost.
+    let out = challenge(&[
+        "tokens",
+        "--diff",
+        "turochamp_faithful",
+        "turochamp_faithful@DEPTH=2",
+        "--json",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let diff = &json_lines(&out)[0];
+    assert_eq!(count(diff, "tokens_change"), 0, "{diff}");
+    assert_eq!(diff["items"].as_array().map(Vec::len), Some(0), "{diff}");
+    assert!(
+        diff["new_file"]
+            .as_str()
+            .unwrap()
+            .ends_with("turochamp_faithful@DEPTH=2.rs"),
+        "{diff}"
+    );
+}
+
+#[test]
 fn bad_input_is_named_with_its_place() {
     let dir = scratch_dir("tokens-bad");
     let (old, _) = two_versions(&dir);
@@ -218,6 +241,20 @@ fn bad_input_is_named_with_its_place() {
         assert_eq!(json.len(), 1, "{json:?}");
         assert_eq!(json[0]["file"], named, "{json:?}");
     }
+
+    // A variant that cannot be made says why; one that can is compared with its bot.
+    let out = challenge(&[
+        "tokens",
+        "--diff",
+        "turochamp_faithful",
+        "turochamp_faithful@NOPE=1",
+    ]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    assert!(
+        text(&out).contains("`NOPE` is not a marked constant"),
+        "{}",
+        text(&out)
+    );
 
     for args in [
         &["tokens", "--diff", old.as_str()][..],
