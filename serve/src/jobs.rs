@@ -217,7 +217,8 @@ fn check_and_store(state: &AppState, upload: &Upload, key: Option<&str>) -> (Job
         name: &upload.name,
         author: upload.author.as_deref(),
     };
-    let outcome = submit(&state.dir, submission);
+    // The server's log shows what the kit reports (the build's progress and warnings).
+    let outcome = submit(&state.dir, submission, &|event| eprintln!("{event}"));
     let _ = std::fs::remove_dir_all(&folder);
     match outcome {
         Ok(stored) => (JobState::Accepted, accepted(state, &stored, key)),

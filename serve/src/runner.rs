@@ -145,7 +145,8 @@ fn play(
         batch: options.concurrency,
         ready: Some(ready),
     };
-    run(&mut gated, dir, options)
+    // The server's log shows the tournament's progress, as `challenge run` does.
+    run(&mut gated, dir, options, &|event| eprintln!("{event}")).map_err(anyhow::Error::from)
 }
 
 /// The store the tournament thread plays on: claims wait while the tournament is paused

@@ -240,7 +240,9 @@ fn limit(args: &Args) -> Limit {
 fn engine_config(args: &Args) -> Result<EngineConfig> {
     let mut config = match (&args.bot, &args.engine) {
         (Some(bot), _) => {
-            let engine = kit::engine_build::prepare(bot, args.limit.policy())?;
+            let engine = kit::engine_build::prepare(bot, args.limit.policy(), &|event| {
+                eprintln!("{event}");
+            })?;
             EngineConfig::new(kit::bots::resolve(bot)?.name, engine.path)
         }
         (None, Some(command)) => {

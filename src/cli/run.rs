@@ -72,7 +72,9 @@ pub fn run(args: &Args) -> Result<()> {
                 return schedule_only(&mut store, &options);
             }
             let work_dir = store.dir().to_path_buf();
-            run_tournament(&mut store, &work_dir, &options)?;
+            run_tournament(&mut store, &work_dir, &options, &|event| {
+                eprintln!("{event}");
+            })?;
             print_standings(&store)
         }
         StoreLocation::Postgres(url) => {
@@ -88,7 +90,7 @@ pub fn run(args: &Args) -> Result<()> {
 
 /// Creates the tournament (or finds the unfinished one) and says how to play it.
 fn schedule_only(store: &mut dyn Store, options: &RunOptions) -> Result<()> {
-    let t = schedule_tournament(store, options)?;
+    let t = schedule_tournament(store, options, &|event| eprintln!("{event}"))?;
     let pending = store
         .slots(t.id)?
         .iter()
@@ -113,7 +115,7 @@ fn print_standings(store: &dyn Store) -> Result<()> {
 /// `challenge run --store`: schedules the tournament, then plays it here as one more
 /// worker (`-j` games at once) beside any others.
 fn play_here(store: &mut PostgresStore, options: &RunOptions) -> Result<()> {
-    schedule_tournament(store, options)?;
+    schedule_tournament(store, options, &|event| eprintln!("{event}"))?;
     let stop = std::sync::atomic::AtomicBool::new(false);
     let report = work(
         store,
@@ -127,6 +129,7 @@ fn play_here(store: &mut PostgresStore, options: &RunOptions) -> Result<()> {
             work_dir: local_work_dir(),
         },
         &stop,
+        &|event| eprintln!("{event}"),
     )?;
     eprintln!("{} games played here", report.stored);
     Ok(())

@@ -86,7 +86,7 @@ pub fn run(args: &Args) -> Result<()> {
         max_games: args.max_games.map(|m| m as usize),
         work_dir: local_work_dir(),
     };
-    let report = work(&mut store, &options, &STOP)?;
+    let report = work(&mut store, &options, &STOP, &|event| eprintln!("{event}"))?;
     eprintln!(
         "worker {name}: {} games stored{}",
         report.stored,

@@ -15,7 +15,7 @@ use runner::{Engine, EngineConfig, EngineError, GoParams};
 use sha2::{Digest, Sha256};
 
 use crate::bots::BotFile;
-use crate::engine_build;
+use crate::engine_build::{self, BuildEvent};
 use store::{NewVersion, SqliteStore, Store, Submitted};
 
 /// The positions of the smoke test, with what each one exercises.
@@ -109,12 +109,16 @@ pub struct Submission<'a> {
 
 /// Checks, builds and smoke-tests a bot file, then stores it in the challenge in `dir`
 /// (created if needed). Every refusal is an error starting with `refused:` that names the
-/// cause; nothing is stored then.
-pub fn submit(dir: &Path, args: Submission<'_>) -> Result<Submitted> {
+/// cause; nothing is stored then. The build reports to `observe`.
+pub fn submit(
+    dir: &Path,
+    args: Submission<'_>,
+    observe: &(dyn Fn(BuildEvent<'_>) + Sync),
+) -> Result<Submitted> {
     let checked = check(args)?;
     let mut store = SqliteStore::create(dir)?;
     let work_dir = store.dir().to_path_buf();
-    accept(&mut store, &work_dir, args, checked)
+    accept(&mut store, &work_dir, args, checked, observe)
 }
 
 /// [`submit`] to any store; the source is written out and built under `work_dir`.
@@ -122,9 +126,10 @@ pub fn submit_to(
     store: &mut dyn Store,
     work_dir: &Path,
     args: Submission<'_>,
+    observe: &(dyn Fn(BuildEvent<'_>) + Sync),
 ) -> Result<Submitted> {
     let checked = check(args)?;
-    accept(store, work_dir, args, checked)
+    accept(store, work_dir, args, checked, observe)
 }
 
 /// A source that passed the rules and the token limit, with its token counts.
@@ -177,14 +182,16 @@ fn accept(
     work_dir: &Path,
     args: Submission<'_>,
     checked: Checked,
+    observe: &(dyn Fn(BuildEvent<'_>) + Sync),
 ) -> Result<Submitted> {
     let shown = args.file.display().to_string();
     let source = checked.source;
     let bot = materialize(work_dir, args.name, &source)?;
-    let engine = engine_build::build(&bot, engine_build::BuildKind::Untrusted).map_err(|err| {
-        let text = format!("{err:#}").replace(&bot.path.display().to_string(), &shown);
-        anyhow::anyhow!("refused: {shown} does not build:\n{text}")
-    })?;
+    let engine =
+        engine_build::build(&bot, engine_build::BuildKind::Untrusted, observe).map_err(|err| {
+            let text = format!("{err:#}").replace(&bot.path.display().to_string(), &shown);
+            anyhow::anyhow!("refused: {shown} does not build:\n{text}")
+        })?;
     smoke_test(args.name, &engine.path)
         .map_err(|err| anyhow::anyhow!("refused: {shown} failed the smoke test: {err:#}"))?;
 
