@@ -8,6 +8,7 @@
 //! - [`play`]: a human against a bot, as a game its caller drives (the terminal, a browser).
 //! - [`challenge`]: the local challenge (store, submission, tournaments, standings, report).
 //! - [`variants`]: variants of a bot file, named by its marked constants (`my_bot@DEPTH=2`).
+//! - [`sweep`]: a grid of bot variants × suites, its results file and its plots.
 //!
 //! # Reporting
 //!
@@ -44,6 +45,7 @@ pub mod engine_build;
 pub mod match_summary;
 pub mod matches;
 pub mod play;
+pub mod sweep;
 pub mod variants;
 
 #[cfg(test)]
