@@ -827,10 +827,7 @@ pub fn write(
     };
     fs::create_dir_all(&dir).map_err(io(&dir))?;
     let origin = dir.join(BASE_FILE);
-    let base_text = base.display().to_string();
-    if fs::read_to_string(&origin).ok().as_deref() != Some(base_text.as_str()) {
-        write_atomically(&origin, base_text.as_bytes()).map_err(io(&origin))?;
-    }
+    write_atomically(&origin, base.display().to_string().as_bytes()).map_err(io(&origin))?;
     write_atomically(&path, text.as_bytes()).map_err(io(&path))?;
     bound_family(&dir, &path);
     let path = path.canonicalize().map_err(io(&path))?;

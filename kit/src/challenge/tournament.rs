@@ -659,7 +659,16 @@ pub(crate) fn write_out(
     version: &Version,
 ) -> Result<crate::bots::BotFile> {
     let source = store.source(version.id)?;
-    engine_build::materialize(work_dir, &version.name, &source).map_err(|source| {
+    write_source(work_dir, version, &source)
+}
+
+/// Writes `source`, a version's source however it was read, out under `work_dir`.
+pub(crate) fn write_source(
+    work_dir: &Path,
+    version: &Version,
+    source: &str,
+) -> Result<crate::bots::BotFile> {
+    engine_build::materialize(work_dir, &version.name, source).map_err(|source| {
         TournamentError::Source {
             name: version.name.clone(),
             source,

@@ -32,7 +32,7 @@ pub use event::WorkerEvent;
 use framework::notation::pgn::GameResult;
 use runner::{Engine, EngineConfig, Opening, Player, play_game};
 
-use super::tournament::{TournamentError, advance, new_game};
+use super::tournament::{TournamentError, advance, new_game, write_source};
 use crate::engine_build::{self, BuildEvent};
 use store::{
     Claim, EntryId, LeaseLost, NewWorker, PostgresStore, SlotState, Store, Tournament,
@@ -479,14 +479,7 @@ impl<'a> GameThread<'a> {
     /// lease of a game the version plays: a worker's role may read no other.
     fn build(&mut self, version: &Version, claim: &Claim) -> Result<PathBuf> {
         let source = self.store.claimed_source(claim, version.id)?;
-        let work_dir = &self.shared.options.work_dir;
-        let bot =
-            engine_build::materialize(work_dir, &version.name, &source).map_err(|source| {
-                TournamentError::Source {
-                    name: version.name.clone(),
-                    source,
-                }
-            })?;
+        let bot = write_source(&self.shared.options.work_dir, version, &source)?;
         let observe = self.shared.observe;
         let engine = engine_build::build(
             &bot,
