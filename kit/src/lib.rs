@@ -8,6 +8,7 @@
 //! - [`play`]: a human against a bot in the terminal.
 //! - [`challenge`]: the local challenge (store, submission, tournaments, standings, report).
 //! - [`variants`]: variants of a bot file, named by its marked constants (`my_bot@DEPTH=2`).
+//! - [`tune`]: `challenge tune`: a bot's `// tune` constants tuned by SPSA from games.
 
 pub mod analyze;
 pub mod bench;
@@ -17,4 +18,5 @@ pub mod engine_build;
 pub mod match_summary;
 pub mod matches;
 pub mod play;
+pub mod tune;
 pub mod variants;
