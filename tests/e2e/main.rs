@@ -38,6 +38,7 @@ mod serve_browser;
 mod serve_security;
 mod serve_store;
 mod store_migration;
+mod tune;
 mod turochamp;
 mod uci_client;
 mod variants;

@@ -50,7 +50,7 @@ fn tune_args<'a>(bot: &'a str, state: &'a str) -> Vec<&'a str> {
 
 /// Runs the tuning, and stops it with SIGINT once `steps` steps are in its state.
 fn tune_until(dir: &Path, args: &[&str], state_path: &Path, steps: u64) -> Output {
-    let mut child = challenge_cmd(dir, args)
+    let child = challenge_cmd(dir, args)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()

@@ -104,7 +104,7 @@ impl Plan {
         );
         for (name, value) in [("A", s.big_a), ("alpha", s.alpha), ("gamma", s.gamma)] {
             ensure!(
-                value.is_finite() && value >= 0.0 && value <= 1e9,
+                value.is_finite() && (0.0..=1e9).contains(&value),
                 "{name} must be a finite number from 0, not {value}"
             );
         }
