@@ -28,7 +28,8 @@ fn challenge_in(dir: &Path, args: &[&str]) -> Output {
 
 /// The state file's JSON.
 fn state(path: &Path) -> serde_json::Value {
-    serde_json::from_str(&std::fs::read_to_string(path).expect("the state is written")).expect("the state is JSON")
+    serde_json::from_str(&std::fs::read_to_string(path).expect("the state is written"))
+        .expect("the state is JSON")
 }
 
 /// A copy of `tests/bots/NAME.rs` in `dir` (the tuned file is written beside the bot).
@@ -43,8 +44,25 @@ fn copy_bot(dir: &Path, name: &str) -> PathBuf {
 /// and 13 ended at 286, 338 and 300.
 fn tune_args<'a>(bot: &'a str, state: &'a str) -> Vec<&'a str> {
     vec![
-        "tune", bot, "--iterations", "32", "--pairs", "4", "-j", "2", "--nodes", "2000", "--seed", "11",
-        "--c-end", "50", "--r-end", "0.2", "--state", state, "-q",
+        "tune",
+        bot,
+        "--iterations",
+        "32",
+        "--pairs",
+        "4",
+        "-j",
+        "2",
+        "--nodes",
+        "2000",
+        "--seed",
+        "11",
+        "--c-end",
+        "50",
+        "--r-end",
+        "0.2",
+        "--state",
+        state,
+        "-q",
     ]
 }
 
@@ -76,13 +94,21 @@ fn tune_until(dir: &Path, args: &[&str], state_path: &Path, steps: u64) -> Outpu
 fn tuning_moves_a_knight_worth_a_pawn_toward_sense_and_the_tuned_bot_wins_an_sprt() {
     let dir = scratch_dir("tune_knight");
     let bot = copy_bot(&dir, "bad_knight");
-    let (bot_text, first, second) = (bot.to_str().unwrap(), dir.join("first.json"), dir.join("second.json"));
+    let (bot_text, first, second) = (
+        bot.to_str().unwrap(),
+        dir.join("first.json"),
+        dir.join("second.json"),
+    );
     let args = tune_args(bot_text, first.to_str().unwrap());
 
     // Stopped with Ctrl-C: the steps applied are kept, and the run says how to resume.
     let out = tune_until(&dir, &args, &first, 1);
     assert!(out.status.success(), "{}", text(&out.stderr));
-    assert!(text(&out.stdout).contains("stopped after"), "{}", text(&out.stdout));
+    assert!(
+        text(&out.stdout).contains("stopped after"),
+        "{}",
+        text(&out.stdout)
+    );
     let kept = state(&first)["steps_done"].as_u64().unwrap();
     assert!((1..8).contains(&kept), "{kept} steps kept");
 
@@ -94,7 +120,10 @@ fn tuning_moves_a_knight_worth_a_pawn_toward_sense_and_the_tuned_bot_wins_an_spr
     assert_eq!(resumed["steps_done"], 8);
     let knight = resumed["theta"][0].as_f64().unwrap();
     // Toward sense: far above a pawn, and not pushed to the mark's end by construction.
-    assert!(knight > 200.0 && knight < 500.0, "KNIGHT ended at {knight}: {stdout}");
+    assert!(
+        knight > 200.0 && knight < 500.0,
+        "KNIGHT ended at {knight}: {stdout}"
+    );
 
     // The same seed repeats the run exactly, stopped or not.
     let second_args = tune_args(bot_text, second.to_str().unwrap());
@@ -108,10 +137,21 @@ fn tuning_moves_a_knight_worth_a_pawn_toward_sense_and_the_tuned_bot_wins_an_spr
     let original = std::fs::read_to_string(&bot).unwrap();
     assert_eq!(
         std::fs::read_to_string(&tuned).unwrap(),
-        original.replace("const KNIGHT: i32 = 100;", &format!("const KNIGHT: i32 = {written};"))
+        original.replace(
+            "const KNIGHT: i32 = 100;",
+            &format!("const KNIGHT: i32 = {written};")
+        )
     );
-    assert!(stdout.contains(&format!("+const KNIGHT: i32 = {written}; // tune 100..=500")), "{stdout}");
-    assert!(stdout.contains("is it stronger? challenge match "), "{stdout}");
+    assert!(
+        stdout.contains(&format!(
+            "+const KNIGHT: i32 = {written}; // tune 100..=500"
+        )),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("is it stronger? challenge match "),
+        "{stdout}"
+    );
     assert!(stdout.contains("time per game pair: builds "), "{stdout}");
 
     // The tuned bot is stronger: an SPRT at the run's limit accepts a clear gain.
@@ -119,8 +159,21 @@ fn tuning_moves_a_knight_worth_a_pawn_toward_sense_and_the_tuned_bot_wins_an_spr
     let out = challenge_in(
         &dir,
         &[
-            "match", tuned_text, bot_text, "--nodes", "2000", "--games", "400", "-j", "2", "-q", "--sprt", "elo0=0",
-            "elo1=100", "alpha=0.05", "beta=0.05",
+            "match",
+            tuned_text,
+            bot_text,
+            "--nodes",
+            "2000",
+            "--games",
+            "400",
+            "-j",
+            "2",
+            "-q",
+            "--sprt",
+            "elo0=0",
+            "elo1=100",
+            "alpha=0.05",
+            "beta=0.05",
         ],
     );
     let summary = text(&out.stdout);
@@ -141,14 +194,33 @@ fn a_bot_that_crashes_stops_the_run_naming_the_crash_and_keeps_the_state() {
     .unwrap();
     let state_path = dir.join("s.json");
     let args = [
-        "tune", bot.to_str().unwrap(), "--iterations", "4", "-j", "1", "--nodes", "100", "--seed", "3",
-        "--max-crashes", "1", "--state", state_path.to_str().unwrap(), "-q",
+        "tune",
+        bot.to_str().unwrap(),
+        "--iterations",
+        "4",
+        "-j",
+        "1",
+        "--nodes",
+        "100",
+        "--seed",
+        "3",
+        "--max-crashes",
+        "1",
+        "--state",
+        state_path.to_str().unwrap(),
+        "-q",
     ];
     let out = challenge_in(&dir, &args);
     let stderr = text(&out.stderr);
     assert!(!out.status.success(), "{stderr}");
-    assert!(stderr.contains("1 steps in a row had a game lost by an engine's fault"), "{stderr}");
-    assert!(stderr.contains("lost by crash") && stderr.contains("deliberate panic at K="), "{stderr}");
+    assert!(
+        stderr.contains("1 steps in a row had a game lost by an engine's fault"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("lost by crash") && stderr.contains("deliberate panic at K="),
+        "{stderr}"
+    );
     assert_eq!(state(&state_path)["steps_done"], 1, "the step is kept");
 }
 
@@ -165,34 +237,86 @@ fn bad_input_is_refused_with_its_cause() {
     let err = refusal(&["tune", "evil_bot", "--state", state]);
     assert!(err.contains("has no `// tune MIN..=MAX` mark"), "{err}");
     let err = refusal(&["tune", "turochamp_faithful@DEPTH=2", "--state", state]);
-    assert!(err.contains("is a variant: tune the bot file itself"), "{err}");
+    assert!(
+        err.contains("is a variant: tune the bot file itself"),
+        "{err}"
+    );
 
     let outside = dir.join("outside.rs");
     let source = std::fs::read_to_string(test_bot("bad_knight")).unwrap();
-    std::fs::write(&outside, source.replace("= 100; // tune 100..=500", "= 50; // tune 100..=500")).unwrap();
+    std::fs::write(
+        &outside,
+        source.replace("= 100; // tune 100..=500", "= 50; // tune 100..=500"),
+    )
+    .unwrap();
     let err = refusal(&["tune", outside.to_str().unwrap(), "--state", state]);
-    assert!(err.contains("KNIGHT") && err.contains("tune 100..=500"), "{err}");
+    assert!(
+        err.contains("KNIGHT") && err.contains("tune 100..=500"),
+        "{err}"
+    );
 
     let broken = dir.join("broken.rs");
-    std::fs::write(&broken, format!("{source}\nfn wrong() -> i32 {{ \"text\" }}\n")).unwrap();
-    let err = refusal(&["tune", broken.to_str().unwrap(), "--iterations", "2", "-j", "1", "--state", state]);
-    assert!(err.contains("cannot build the variant `broken@KNIGHT="), "{err}");
+    std::fs::write(
+        &broken,
+        format!("{source}\nfn wrong() -> i32 {{ \"text\" }}\n"),
+    )
+    .unwrap();
+    let err = refusal(&[
+        "tune",
+        broken.to_str().unwrap(),
+        "--iterations",
+        "2",
+        "-j",
+        "1",
+        "--state",
+        state,
+    ]);
+    assert!(
+        err.contains("cannot build the variant `broken@KNIGHT="),
+        "{err}"
+    );
     assert!(err.contains("mismatched types"), "{err}");
 
     let bot = copy_bot(&dir, "bad_knight");
-    let err = refusal(&["tune", bot.to_str().unwrap(), "--c-end", "ROOK=3", "--state", state]);
+    let err = refusal(&[
+        "tune",
+        bot.to_str().unwrap(),
+        "--c-end",
+        "ROOK=3",
+        "--state",
+        state,
+    ]);
     assert!(err.contains("`ROOK` is not a tuned constant"), "{err}");
-    let err = refusal(&["tune", bot.to_str().unwrap(), "--r-end", "lots", "--state", state]);
+    let err = refusal(&[
+        "tune",
+        bot.to_str().unwrap(),
+        "--r-end",
+        "lots",
+        "--state",
+        state,
+    ]);
     assert!(err.contains("`lots` is not a number"), "{err}");
 
     // A state of another run: its settings are named, and nothing is played.
     std::fs::write(&outside, &source).unwrap();
     let other = dir.join("other.json");
     let begin = [
-        "tune", bot.to_str().unwrap(), "--iterations", "3", "--state", other.to_str().unwrap(), "-j", "1",
-        "--nodes", "100",
+        "tune",
+        bot.to_str().unwrap(),
+        "--iterations",
+        "3",
+        "--state",
+        other.to_str().unwrap(),
+        "-j",
+        "1",
+        "--nodes",
+        "100",
     ];
-    let mut state_run = challenge_cmd(&dir, &begin).stdout(Stdio::null()).stderr(Stdio::piped()).spawn().unwrap();
+    let mut state_run = challenge_cmd(&dir, &begin)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
     // The state is written before the first step: stop the run as soon as it is there.
     let deadline = Instant::now() + Duration::from_secs(120);
     while !other.exists() && Instant::now() < deadline {
@@ -202,13 +326,36 @@ fn bad_input_is_refused_with_its_cause() {
     unsafe { libc::kill(state_run.id() as libc::pid_t, libc::SIGINT) };
     state_run.wait().unwrap();
     let err = refusal(&[
-        "tune", bot.to_str().unwrap(), "--iterations", "5", "--state", other.to_str().unwrap(), "--nodes", "100",
+        "tune",
+        bot.to_str().unwrap(),
+        "--iterations",
+        "5",
+        "--state",
+        other.to_str().unwrap(),
+        "--nodes",
+        "100",
     ]);
-    assert!(err.contains("was begun with other settings: --iterations 5 (state: 3)"), "{err}");
+    assert!(
+        err.contains("was begun with other settings: --iterations 5 (state: 3)"),
+        "{err}"
+    );
     assert!(err.contains("--fresh"), "{err}");
-    let err = refusal(&["tune", outside.to_str().unwrap(), "--state", other.to_str().unwrap()]);
-    assert!(err.contains("is of") && err.contains("bad_knight.rs"), "{err}");
+    let err = refusal(&[
+        "tune",
+        outside.to_str().unwrap(),
+        "--state",
+        other.to_str().unwrap(),
+    ]);
+    assert!(
+        err.contains("is of") && err.contains("bad_knight.rs"),
+        "{err}"
+    );
     std::fs::write(&other, "{ not json").unwrap();
-    let err = refusal(&["tune", bot.to_str().unwrap(), "--state", other.to_str().unwrap()]);
+    let err = refusal(&[
+        "tune",
+        bot.to_str().unwrap(),
+        "--state",
+        other.to_str().unwrap(),
+    ]);
     assert!(err.contains("is not a state this kit wrote"), "{err}");
 }

@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
+use super::driver::Driver;
 use super::spsa::{Param, Schedule};
 use super::state::{Limit, Pending, Plan, State};
 use super::step::{self, Finished, Job};
