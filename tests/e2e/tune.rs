@@ -224,19 +224,24 @@ fn a_bot_that_crashes_stops_the_run_naming_the_crash_and_keeps_the_state() {
     assert_eq!(state(&state_path)["steps_done"], 1, "the step is kept");
 }
 
+/// Runs `challenge` with `args`, which must fail, and returns its stderr.
+fn refusal(dir: &Path, args: &[&str]) -> String {
+    let out = challenge_in(dir, args);
+    assert!(!out.status.success(), "{args:?} was accepted");
+    text(&out.stderr)
+}
+
 #[test]
-fn bad_input_is_refused_with_its_cause() {
+fn bad_input_is_refused_with_its_cause_before_anything_is_built() {
     let dir = scratch_dir("tune_bad");
-    let refusal = |args: &[&str]| {
-        let out = challenge_in(&dir, args);
-        assert!(!out.status.success(), "{args:?} was accepted");
-        text(&out.stderr)
-    };
     let state = dir.join("s.json");
     let state = state.to_str().unwrap();
-    let err = refusal(&["tune", "evil_bot", "--state", state]);
+    let err = refusal(&dir, &["tune", "evil_bot", "--state", state]);
     assert!(err.contains("has no `// tune MIN..=MAX` mark"), "{err}");
-    let err = refusal(&["tune", "turochamp_faithful@DEPTH=2", "--state", state]);
+    let err = refusal(
+        &dir,
+        &["tune", "turochamp_faithful@DEPTH=2", "--state", state],
+    );
     assert!(
         err.contains("is a variant: tune the bot file itself"),
         "{err}"
@@ -244,24 +249,36 @@ fn bad_input_is_refused_with_its_cause() {
 
     let outside = dir.join("outside.rs");
     let source = std::fs::read_to_string(test_bot("bad_knight")).unwrap();
-    std::fs::write(
-        &outside,
-        source.replace("= 100; // tune 100..=500", "= 50; // tune 100..=500"),
-    )
-    .unwrap();
-    let err = refusal(&["tune", outside.to_str().unwrap(), "--state", state]);
+    let moved = source.replace("= 100; // tune 100..=500", "= 50; // tune 100..=500");
+    std::fs::write(&outside, moved).unwrap();
+    let err = refusal(&dir, &["tune", outside.to_str().unwrap(), "--state", state]);
     assert!(
         err.contains("KNIGHT") && err.contains("tune 100..=500"),
         "{err}"
     );
 
+    let bot = copy_bot(&dir, "bad_knight");
+    let bot = bot.to_str().unwrap();
+    let err = refusal(&dir, &["tune", bot, "--c-end", "ROOK=3", "--state", state]);
+    assert!(err.contains("`ROOK` is not a tuned constant"), "{err}");
+    let err = refusal(&dir, &["tune", bot, "--r-end", "lots", "--state", state]);
+    assert!(err.contains("`lots` is not a number"), "{err}");
+    let err = refusal(&dir, &["tune", bot, "--c-end", "900", "--state", state]);
+    assert!(err.contains("at most the range's width 400"), "{err}");
+}
+
+#[test]
+fn a_variant_that_does_not_build_is_named_with_the_compilers_message() {
+    let dir = scratch_dir("tune_broken");
+    let source = std::fs::read_to_string(test_bot("bad_knight")).unwrap();
     let broken = dir.join("broken.rs");
     std::fs::write(
         &broken,
         format!("{source}\nfn wrong() -> i32 {{ \"text\" }}\n"),
     )
     .unwrap();
-    let err = refusal(&[
+    let state = dir.join("s.json");
+    let args = [
         "tune",
         broken.to_str().unwrap(),
         "--iterations",
@@ -269,93 +286,78 @@ fn bad_input_is_refused_with_its_cause() {
         "-j",
         "1",
         "--state",
-        state,
-    ]);
+        state.to_str().unwrap(),
+    ];
+    let err = refusal(&dir, &args);
     assert!(
         err.contains("cannot build the variant `broken@KNIGHT="),
         "{err}"
     );
     assert!(err.contains("mismatched types"), "{err}");
+}
 
+#[test]
+fn a_state_of_another_run_or_bot_is_refused_naming_what_differs() {
+    let dir = scratch_dir("tune_other");
     let bot = copy_bot(&dir, "bad_knight");
-    let err = refusal(&[
-        "tune",
-        bot.to_str().unwrap(),
-        "--c-end",
-        "ROOK=3",
-        "--state",
-        state,
-    ]);
-    assert!(err.contains("`ROOK` is not a tuned constant"), "{err}");
-    let err = refusal(&[
-        "tune",
-        bot.to_str().unwrap(),
-        "--r-end",
-        "lots",
-        "--state",
-        state,
-    ]);
-    assert!(err.contains("`lots` is not a number"), "{err}");
-
-    // A state of another run: its settings are named, and nothing is played.
-    std::fs::write(&outside, &source).unwrap();
-    let other = dir.join("other.json");
+    let (bot, other) = (bot.to_str().unwrap(), dir.join("other.json"));
+    let other_text = other.to_str().unwrap();
     let begin = [
         "tune",
-        bot.to_str().unwrap(),
+        bot,
         "--iterations",
         "3",
         "--state",
-        other.to_str().unwrap(),
+        other_text,
         "-j",
         "1",
         "--nodes",
         "100",
     ];
-    let mut state_run = challenge_cmd(&dir, &begin)
+    let mut first = challenge_cmd(&dir, &begin)
         .stdout(Stdio::null())
-        .stderr(Stdio::piped())
+        .stderr(Stdio::null())
         .spawn()
         .unwrap();
-    // The state is written before the first step: stop the run as soon as it is there.
+    // The state is written before the first step: stop the run as soon as it is there
+    // (finished or not, it is a state of three pairs).
     let deadline = Instant::now() + Duration::from_secs(120);
     while !other.exists() && Instant::now() < deadline {
         std::thread::sleep(Duration::from_millis(10));
     }
     // SAFETY: kill(2) on the child's pid, which has not been waited for.
-    unsafe { libc::kill(state_run.id() as libc::pid_t, libc::SIGINT) };
-    state_run.wait().unwrap();
-    let err = refusal(&[
-        "tune",
-        bot.to_str().unwrap(),
-        "--iterations",
-        "5",
-        "--state",
-        other.to_str().unwrap(),
-        "--nodes",
-        "100",
-    ]);
+    unsafe { libc::kill(first.id() as libc::pid_t, libc::SIGINT) };
+    assert!(first.wait().unwrap().success());
+
+    let err = refusal(
+        &dir,
+        &[
+            "tune",
+            bot,
+            "--iterations",
+            "5",
+            "--state",
+            other_text,
+            "--nodes",
+            "100",
+        ],
+    );
     assert!(
         err.contains("was begun with other settings: --iterations 5 (state: 3)"),
         "{err}"
     );
     assert!(err.contains("--fresh"), "{err}");
-    let err = refusal(&[
-        "tune",
-        outside.to_str().unwrap(),
-        "--state",
-        other.to_str().unwrap(),
-    ]);
+    let elsewhere = dir.join("elsewhere.rs");
+    std::fs::copy(bot, &elsewhere).unwrap();
+    let err = refusal(
+        &dir,
+        &["tune", elsewhere.to_str().unwrap(), "--state", other_text],
+    );
     assert!(
         err.contains("is of") && err.contains("bad_knight.rs"),
         "{err}"
     );
     std::fs::write(&other, "{ not json").unwrap();
-    let err = refusal(&[
-        "tune",
-        bot.to_str().unwrap(),
-        "--state",
-        other.to_str().unwrap(),
-    ]);
+    let err = refusal(&dir, &["tune", bot, "--state", other_text]);
     assert!(err.contains("is not a state this kit wrote"), "{err}");
 }
