@@ -27,7 +27,7 @@ use kit::engine_build::{BuildKind, build};
 fn timed(spec: &str) -> (Duration, bool, PathBuf) {
     let start = Instant::now();
     let bot = kit::bots::resolve(spec).expect("the variant is made");
-    let engine = build(&bot, BuildKind::Local).expect("the variant builds");
+    let engine = build(&bot, BuildKind::Local, &|_| {}).expect("the variant builds");
     (start.elapsed(), engine.cached, bot.path)
 }
 

@@ -167,6 +167,8 @@ pub enum TuneEvent<'a> {
     Step(&'a StepReport),
     /// A game ended by an engine's fault (a crash, an illegal move, ...).
     Fault(&'a Fault),
+    /// A variant's build said something (it is being compiled, a cache warning).
+    Build(crate::engine_build::BuildEvent<'a>),
 }
 
 /// A step applied: where the run stands.
@@ -230,6 +232,7 @@ impl std::fmt::Display for TuneEvent<'_> {
             }
             TuneEvent::Step(report) => write!(f, "{report}"),
             TuneEvent::Fault(fault) => write!(f, "{fault}"),
+            TuneEvent::Build(event) => write!(f, "{event}"),
         }
     }
 }

@@ -826,6 +826,11 @@ pub fn write(
         move |source| VariantError::Io { path, source }
     };
     fs::create_dir_all(&dir).map_err(io(&dir))?;
+    let origin = dir.join(BASE_FILE);
+    let base_text = base.display().to_string();
+    if fs::read_to_string(&origin).ok().as_deref() != Some(base_text.as_str()) {
+        write_atomically(&origin, base_text.as_bytes()).map_err(io(&origin))?;
+    }
     write_atomically(&path, text.as_bytes()).map_err(io(&path))?;
     bound_family(&dir, &path);
     let path = path.canonicalize().map_err(io(&path))?;
@@ -833,6 +838,18 @@ pub fn write(
         name: format!("{base_name}@{suffix}"),
         path,
     })
+}
+
+/// The file in a family's folder that names the bot its variants are made from, so a
+/// variant is judged by its origin where that matters (a lab bot's variant is a lab bot).
+const BASE_FILE: &str = "base";
+
+/// The bot file the variant at `path` (under `root`) was made from, as [`write`] noted it.
+pub fn base_of(path: &Path, root: &Path) -> Option<PathBuf> {
+    let dir = family(path, root)?;
+    fs::read_to_string(dir.join(BASE_FILE))
+        .ok()
+        .map(PathBuf::from)
 }
 
 /// The folder of every variant of one bot, when `path` is a variant's file under `root`:

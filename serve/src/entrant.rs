@@ -16,7 +16,7 @@ use super::limits::{MAX_SOURCE_BYTES, client_key};
 use super::pages::page;
 use super::secrets::secret_matches;
 use super::state::{Shared, blocking};
-use store::{Job, Store};
+use store::Job;
 
 const SUBMIT_PATH: &str = "/submit";
 

@@ -75,6 +75,14 @@ impl HttpError {
 
 impl From<anyhow::Error> for HttpError {
     fn from(err: anyhow::Error) -> HttpError {
+        if store::is_connection_lost(&err) {
+            // The refresher reconnects within a second or two (`state::keep_views_fresh`).
+            eprintln!("serve: the store is unreachable: {err:#}");
+            return HttpError::busy(
+                "the challenge's database is unreachable for a moment; try again in a few seconds",
+                2,
+            );
+        }
         eprintln!("serve: internal error: {err:#}");
         HttpError::new(
             StatusCode::INTERNAL_SERVER_ERROR,

@@ -19,6 +19,7 @@ mod run;
 mod serve;
 mod standings;
 mod submit;
+mod tokens;
 mod tune;
 mod uci;
 mod variants;
@@ -43,8 +44,9 @@ struct Cli {
 enum Commands {
     /// Count legal move paths from a position (move generator check and speed test).
     Perft(perft::Args),
-    /// Count bot files' tokens and check them against the challenge rules.
-    Tokens(token_counter::CountArgs),
+    /// Count bot files' tokens and check them against the challenge rules; show what
+    /// each item costs (--items) or what changed per item (--diff OLD NEW).
+    Tokens(tokens::Args),
     /// Build a bot file into a UCI engine executable and print its path.
     Build(build::Args),
     /// List a bot's marked constants (`// vary 1..=4`) and the grid of variants they make.
@@ -83,7 +85,7 @@ enum Commands {
     Migrate(migrate::Args),
     /// Play a PostgreSQL store's tournament on this machine, beside workers on others.
     Worker(worker::Args),
-    /// List a PostgreSQL store's workers: what each is playing, games per hour.
+    /// List a PostgreSQL store's workers (what each is playing, games per hour), or grant or revoke a worker's role.
     Workers(workers::Args),
     /// Serve the challenge to browsers: submissions, live standings, games, organiser page.
     Serve(serve::Args),
@@ -98,17 +100,7 @@ pub fn main() -> ExitCode {
     let cli = Cli::parse();
     let result: Result<()> = match cli.command {
         Commands::Perft(args) => perft::run(&args),
-        Commands::Tokens(mut args) => {
-            args.files = match kit::bots::count_paths(&args.files) {
-                Ok(files) => files,
-                Err(err) => {
-                    eprintln!("error: {err:#}");
-                    return ExitCode::from(2);
-                }
-            };
-            let code = token_counter::run(&args, &mut std::io::stdout().lock());
-            return ExitCode::from(u8::try_from(code).unwrap_or(2));
-        }
+        Commands::Tokens(args) => return tokens::run(args),
         Commands::Build(args) => build::run(&args),
         Commands::Variants(args) => variants::run(&args),
         Commands::Clean(args) => clean::run(&args),

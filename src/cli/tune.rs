@@ -7,6 +7,7 @@ use std::time::Duration;
 
 use anyhow::{Context, Result};
 use indicatif::{ProgressBar, ProgressStyle};
+use kit::engine_build::BuildEvent;
 use kit::tune::state::{Limit, MAX_CONCURRENCY, MAX_ITERATIONS, MAX_PAIRS};
 use kit::tune::{Outcome, TuneEvent, TuneRequest};
 
@@ -162,6 +163,8 @@ impl Progress {
                 None if !self.quiet => eprintln!("{report}"),
                 None => {}
             },
+            // Every step builds two variants: the summary gives their time, not a line each.
+            TuneEvent::Build(BuildEvent::Compiling { .. }) => {}
             other => self.say(&other.to_string()),
         }
     }

@@ -6,9 +6,14 @@
 //! machines ([`open_store`] picks one from `--dir`/`--store`). Values cross the trait as types ([`GameResult`],
 //! [`Termination`], ids, [`SlotState`]...); each backend converts them at its edge.
 
+mod pg_access;
+mod pg_tls;
 mod postgres;
 mod sqlite;
 mod types;
+
+pub use pg_access::{WorkerGrant, check_role_name, worker_url};
+pub use pg_tls::{Encryption, SslMode};
 
 pub use postgres::{
     Copied, DEFAULT_LEASE, KIT_VERSION, LeaseLost, NewWorker, PG_SCHEMA_VERSION, PostgresStore,
@@ -65,8 +70,11 @@ pub enum Access {
     Read,
 }
 
-/// Opens the store at `location` with the backend it names.
-pub fn open_store(location: &StoreLocation, access: Access) -> Result<Box<dyn Store>> {
+/// Opens the store at `location` with the backend it names. Both backends may move to
+/// another thread (`Send`: a server hands its store to blocking tasks), and neither may be
+/// shared between threads at once (a PostgreSQL client is not `Sync`): one thread at a
+/// time, or one store per thread.
+pub fn open_store(location: &StoreLocation, access: Access) -> Result<Box<dyn Store + Send>> {
     Ok(match location {
         StoreLocation::Dir(dir) => Box::new(match access {
             Access::Create => SqliteStore::create(dir)?,
@@ -144,6 +152,11 @@ pub trait Store {
 
     /// The server's switches and the organiser's token hash.
     fn server_state(&self) -> Result<ServerState>;
+    /// Whether the organiser paused the tournament: players (`challenge run`'s runner in
+    /// the server, `challenge worker`s) claim no new game while it is.
+    fn tournament_paused(&self) -> Result<bool> {
+        Ok(self.server_state()?.tournament_paused)
+    }
     /// Turns one of the server's switches on or off.
     fn set_server_flag(&mut self, flag: ServerFlag, on: bool) -> Result<()>;
     /// Sets (or replaces) the hash of the organiser's token.

@@ -29,8 +29,10 @@ use std::time::Duration;
 use anyhow::{Context, Result, bail};
 use framework::chess::Color;
 use postgres::config::Host;
-use postgres::{Client, Config, GenericClient, NoTls, Row};
+use postgres::{Client, Config, GenericClient, Row};
 
+use super::pg_access::{self, is_lease_not_held, is_refused};
+use super::pg_tls::Tls;
 use super::{
     Claim, EntryId, Game, GameId, Job, NewGame, NewRound, NewTournament, NewVersion, ServerFlag,
     ServerState, Slot, SlotId, SlotPlan, SlotState, Store, StoreRevision, StoredRules, Submitted,
@@ -260,6 +262,8 @@ pub struct PostgresStore {
     /// mutably, and a store is used from one thread at a time.
     client: RefCell<Client>,
     config: Config,
+    /// The URL's `sslmode` and `sslrootcert`, and the TLS connector made from them.
+    tls: Tls,
     shown: String,
     lease: Duration,
     /// Lease tokens of the slots this store claimed and has not yet recorded or released.
@@ -325,8 +329,11 @@ pub fn redacted_url(config: &Config) -> String {
     format!("postgres://{user}{hosts}/{db}")
 }
 
-fn parse_config(url: &str) -> Result<Config> {
-    let mut config = Config::from_str(url).map_err(|err| {
+// ---- Connecting (TLS: `pg_tls.rs`) -----------------------------------------------------
+
+fn parse_config(url: &str) -> Result<(Config, Tls)> {
+    let (url, mode, roots) = super::pg_tls::split_url(url)?;
+    let mut config = Config::from_str(&url).map_err(|err| {
         // The parser's message never echoes the URL, so the password stays out of it.
         anyhow::anyhow!("`--store` is not a valid postgres:// URL: {err}")
     })?;
@@ -336,49 +343,54 @@ fn parse_config(url: &str) -> Result<Config> {
     if config.get_application_name().is_none() {
         config.application_name("challenge");
     }
-    Ok(config)
+    let tls = Tls::from_url_parts(&mut config, mode, roots)?;
+    Ok((config, tls))
 }
 
-fn connect(config: &Config, shown: &str) -> Result<Client> {
-    config.connect(NoTls).map_err(|err| {
-        anyhow::anyhow!(
-            "cannot connect to the challenge store at {shown}: {err}; check that PostgreSQL runs there, accepts connections from this machine, and that the user, password and database in the URL are right"
-        )
-    })
+fn connect(config: &Config, tls: &Tls, shown: &str) -> Result<Client> {
+    tls.connect(config)
+        .map_err(|err| super::pg_tls::explain(&err, shown, tls))
 }
 
 impl PostgresStore {
-    /// Connects to the store at `url` (`postgres://USER:PASSWORD@HOST:PORT/DB`) and brings
-    /// its schema up to date (creating it in an empty database). Errors name the host,
-    /// never the password.
+    /// Connects to the store at `url` (`postgres://USER:PASSWORD@HOST:PORT/DB`, with
+    /// `sslmode` and `sslrootcert` as libpq reads them: [`crate::SslMode`]) and brings its
+    /// schema and its worker functions up to date (creating them in an empty database).
+    /// A store already up to date gets no DDL, so a worker's role, which may run none,
+    /// connects. Errors name the host, never the password.
     pub fn connect(url: &str) -> Result<PostgresStore> {
-        let config = parse_config(url)?;
+        let (config, tls) = parse_config(url)?;
         let shown = redacted_url(&config);
-        let client = connect(&config, &shown)?;
+        let client = connect(&config, &tls, &shown)?;
         let mut store = PostgresStore {
             client: RefCell::new(client),
             config,
+            tls,
             shown,
             lease: DEFAULT_LEASE,
             held: Arc::new(Mutex::new(HashMap::new())),
             heartbeat: None,
             checked: Vec::new(),
         };
-        store.migrate().with_context(|| {
-            format!(
-                "cannot bring the challenge store {} up to date",
-                store.shown
-            )
-        })?;
+        if store.schema_version()? != PG_SCHEMA_VERSION {
+            store.migrate().with_context(|| {
+                format!(
+                    "cannot bring the challenge store {} up to date",
+                    store.shown
+                )
+            })?;
+        }
+        pg_access::ensure(store.client.get_mut(), &store.shown)?;
         Ok(store)
     }
 
     /// A second connection to the same store (for another thread).
     pub fn reconnect(&self) -> Result<PostgresStore> {
-        let client = connect(&self.config, &self.shown)?;
+        let client = connect(&self.config, &self.tls, &self.shown)?;
         Ok(PostgresStore {
             client: RefCell::new(client),
             config: self.config.clone(),
+            tls: self.tls.clone(),
             shown: self.shown.clone(),
             lease: self.lease,
             held: Arc::new(Mutex::new(HashMap::new())),
@@ -389,7 +401,7 @@ impl PostgresStore {
 
     /// Replaces a lost connection with a new one (its leases stay held).
     pub fn reopen(&mut self) -> Result<()> {
-        *self.client.get_mut() = connect(&self.config, &self.shown)?;
+        *self.client.get_mut() = connect(&self.config, &self.tls, &self.shown)?;
         Ok(())
     }
 
@@ -431,11 +443,7 @@ impl PostgresStore {
     /// Announces (or re-announces) a worker under its name.
     pub fn register_worker(&mut self, worker: &NewWorker<'_>) -> Result<()> {
         self.client.get_mut().execute(
-            "INSERT INTO workers (name, host, cores, threads, kit_version, lease_seconds)
-             VALUES ($1, $2, $3, $4, $5, $6)
-             ON CONFLICT (name) DO UPDATE SET host = $2, cores = $3, threads = $4,
-                 kit_version = $5, lease_seconds = $6, started = now(), last_seen = now(),
-                 stopped = NULL",
+            "SELECT challenge_announce($1, $2, $3, $4, $5, $6)",
             &[
                 &worker.name,
                 &worker.host,
@@ -450,19 +458,17 @@ impl PostgresStore {
 
     /// Says a worker is alive.
     pub fn worker_seen(&mut self, name: &str) -> Result<()> {
-        self.client.get_mut().execute(
-            "UPDATE workers SET last_seen = now() WHERE name = $1",
-            &[&name],
-        )?;
+        self.client
+            .get_mut()
+            .execute("SELECT challenge_seen($1)", &[&name])?;
         Ok(())
     }
 
     /// Says a worker stopped (on its way out).
     pub fn worker_stopped(&mut self, name: &str) -> Result<()> {
-        self.client.get_mut().execute(
-            "UPDATE workers SET stopped = now(), last_seen = now() WHERE name = $1",
-            &[&name],
-        )?;
+        self.client
+            .get_mut()
+            .execute("SELECT challenge_stopped($1)", &[&name])?;
         Ok(())
     }
 
@@ -582,11 +588,28 @@ impl PostgresStore {
         if self.heartbeat.is_none() {
             self.heartbeat = Some(Heartbeat::start(
                 self.config.clone(),
+                self.tls.clone(),
                 self.shown.clone(),
                 self.held.clone(),
                 self.lease,
             ));
         }
+    }
+}
+
+impl PostgresStore {
+    /// The lease token of a slot this store holds.
+    pub(crate) fn held_token(&self, slot: SlotId) -> Option<i64> {
+        self.held
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(&slot)
+            .copied()
+    }
+
+    /// The connection's TLS settings.
+    pub(crate) fn tls(&self) -> &Tls {
+        &self.tls
     }
 }
 
@@ -623,6 +646,7 @@ struct Heartbeat {
 impl Heartbeat {
     fn start(
         config: Config,
+        tls: Tls,
         shown: String,
         held: Arc<Mutex<HashMap<SlotId, i64>>>,
         lease: Duration,
@@ -645,7 +669,7 @@ impl Heartbeat {
                     continue;
                 }
                 if client.is_none() {
-                    client = connect(&config, &shown).ok();
+                    client = connect(&config, &tls, &shown).ok();
                 }
                 let Some(conn) = client.as_mut() else {
                     eprintln!(
@@ -654,8 +678,7 @@ impl Heartbeat {
                     continue;
                 };
                 let renewed = conn.execute(
-                    "UPDATE slots SET lease_expires = now() + make_interval(secs => $2)
-                     WHERE lease_token = ANY($1) AND game_id IS NULL",
+                    "SELECT challenge_renew($1, $2)",
                     &[&tokens, &lease.as_secs_f64()],
                 );
                 if let Err(err) = renewed {
@@ -1042,17 +1065,10 @@ impl Store for PostgresStore {
     fn claim(&mut self, tournament: TournamentId, worker: &str, max: usize) -> Result<Vec<Claim>> {
         self.check_kit_version(tournament)?;
         let limit = int(max.min(1 << 40))?;
-        let sql = format!(
-            "UPDATE slots SET lease_token = nextval('lease_tokens'), lease_worker = $2,
-                 lease_expires = now() + make_interval(secs => $4), leased_at = now()
-             WHERE id IN (SELECT id FROM slots
-                          WHERE tournament_id = $1 AND game_id IS NULL AND NOT cancelled
-                            AND (lease_expires IS NULL OR lease_expires < now())
-                            AND white_entry NOT IN (SELECT id FROM entries WHERE withdrawn)
-                            AND black_entry NOT IN (SELECT id FROM entries WHERE withdrawn)
-                          ORDER BY id LIMIT $3 FOR UPDATE SKIP LOCKED)
-             RETURNING {SLOT_COLUMNS}, lease_token"
-        );
+        // The lease is taken by the store's definer function (`pg_access.rs`), the same
+        // for the organiser and a worker's role.
+        let sql =
+            format!("SELECT {SLOT_COLUMNS}, lease_token FROM challenge_claim($1, $2, $3, $4)");
         let rows = self.client.get_mut().query(
             &sql,
             &[&tournament.0, &worker, &limit, &self.lease.as_secs_f64()],
@@ -1089,8 +1105,7 @@ impl Store for PostgresStore {
             .remove(&claim.slot.id);
         if let Some(token) = token {
             self.client.get_mut().execute(
-                "UPDATE slots SET lease_token = NULL, lease_worker = NULL, lease_expires = NULL
-                 WHERE id = $1 AND lease_token = $2",
+                "SELECT challenge_release($1, $2)",
                 &[&claim.slot.id.0, &token],
             )?;
         }
@@ -1246,49 +1261,38 @@ impl PostgresStore {
     }
 }
 
-/// The game and its slot in one transaction, only if the slot still carries `token`: a
-/// lease that ran out and was claimed again has a new token, and this result is refused.
+/// The game and its slot in one transaction (`challenge_record`, `pg_access.rs`), only if
+/// the slot still carries `token`: a lease that ran out and was claimed again has a new
+/// token, and this result is refused.
 fn record_leased(client: &mut Client, claim: &Claim, token: i64, game: &NewGame) -> Result<GameId> {
     let slot = claim.slot.id;
-    let mut tx = client.transaction()?;
-    let leased = tx.query_opt(
-        "SELECT id FROM slots WHERE id = $1 AND lease_token = $2 AND game_id IS NULL FOR UPDATE",
-        &[&slot.0, &token],
-    )?;
-    if leased.is_none() {
-        return Err(LeaseLost { slot }.into());
+    let stored = client.query_one(
+        "SELECT challenge_record($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
+        &[
+            &slot.0,
+            &token,
+            &game.white.0,
+            &game.black.0,
+            &game.result.as_str(),
+            &game.termination.tag(),
+            &game.faulty.map(side_text),
+            &game.detail,
+            &i64::from(game.plies),
+            &game.pgn,
+        ],
+    );
+    match stored {
+        Ok(row) => Ok(GameId(row.try_get(0)?)),
+        Err(err) if is_lease_not_held(&err) => Err(LeaseLost { slot }.into()),
+        Err(err) if is_refused(&err) => Err(anyhow::anyhow!(
+            "the store refused the game of slot {slot}: {}",
+            err.as_db_error()
+                .map_or(String::new(), |e| e.message().to_string())
+        )),
+        Err(err) => {
+            Err(anyhow::Error::new(err).context(format!("cannot store the game of slot {slot}")))
+        }
     }
-    let id: i64 = tx
-        .query_one(
-            "INSERT INTO games (tournament_id, slot_id, white_version, black_version, result,
-                                termination, faulty, detail, plies, pgn, worker)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING id",
-            &[
-                &claim.tournament.0,
-                &slot.0,
-                &game.white.0,
-                &game.black.0,
-                &game.result.as_str(),
-                &game.termination.tag(),
-                &game.faulty.map(side_text),
-                &game.detail,
-                &i64::from(game.plies),
-                &game.pgn,
-                &claim.worker,
-            ],
-        )
-        .with_context(|| format!("cannot store the game of slot {slot}"))?
-        .try_get(0)?;
-    let marked = tx.execute(
-        "UPDATE slots SET game_id = $1, lease_expires = NULL
-         WHERE id = $2 AND lease_token = $3 AND game_id IS NULL",
-        &[&id, &slot.0, &token],
-    )?;
-    if marked != 1 {
-        bail!("slot {slot} already has a game; the new one was not stored");
-    }
-    tx.commit()?;
-    Ok(GameId(id))
 }
 
 impl PostgresStore {

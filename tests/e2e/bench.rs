@@ -1,6 +1,8 @@
 //! End-to-end tests of `challenge bench`: the limit reaches the engine, the numbers come
 //! from the engine's own `info` lines, the signature follows the search, suites are scored
-//! by their `bm`/`am` moves, and bad input or a failing engine is reported, not fatal.
+//! by their `bm`/`am` moves, games keep the engine's table in sequence mode, the depth
+//! table and the CSV and JSON say what the table says, and bad input or a failing engine
+//! is reported, not fatal.
 
 use crate::common;
 
@@ -193,9 +195,9 @@ fn a_suite_is_scored_by_bm_and_am_and_survives_bad_lines_and_engine_failures() {
         line("avoid").contains("failed  Qxg7+ (avoid: Qxg7+)"),
         "{stdout}"
     );
-    assert!(line("crashes").contains("no move: engine"), "{stdout}");
+    assert!(line("crashes").contains("failed: engine"), "{stdout}");
     assert!(line("crashes").contains("died"), "{stdout}");
-    assert!(line("hangs").contains("no move:"), "{stdout}");
+    assert!(line("hangs").contains("failed: "), "{stdout}");
     assert!(line("hangs").contains("no `bestmove` within"), "{stdout}");
     assert!(
         line("illegal").contains("e2e5 (not a legal move)"),
@@ -264,6 +266,10 @@ fn out_of_range_limits_and_bad_arguments_are_clear_errors() {
         (
             vec!["bench", "--engine", "python3", "--option", "Hash"],
             "not NAME=VALUE",
+        ),
+        (
+            vec!["bench", "my_bot", "--option", "Hash=16"],
+            "engine `my_bot` has no option `Hash`; it declares: Clear Hash",
         ),
     ] {
         let output = challenge(&args);
@@ -354,4 +360,247 @@ fn stockfish_benches_reproducibly_and_solves_win_at_chess() {
         .parse()
         .unwrap();
     assert!(solved >= 8, "{stdout}");
+}
+
+/// A middlegame (the bench's third position) for the sequence tests.
+const MIDDLEGAME: &str = "4rrk1/pp1n3p/3q2pQ/2p1pb2/2PP4/2P3N1/P2B2PP/4RRK1 b - -";
+
+/// `challenge bench BOT --suite FILE ARGS --json -`: the JSON, and the table from stderr.
+fn bench_json(bot: &str, suite: &std::path::Path, extra: &[&str]) -> (serde_json::Value, String) {
+    let suite = suite.display().to_string();
+    let mut args = vec!["bench", bot, "--suite", &suite, "--json", "-"];
+    args.extend_from_slice(extra);
+    let output = challenge(&args);
+    let (stdout, stderr) = text(&output);
+    assert!(output.status.success(), "{stdout}\n{stderr}");
+    let json = serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("{e}: {stdout}"));
+    (json, stderr)
+}
+
+fn nodes_by_id(json: &serde_json::Value) -> Vec<(String, u64)> {
+    json["positions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| {
+            let nodes = p["nodes"].as_u64().unwrap_or_else(|| panic!("{p}"));
+            (p["id"].as_str().unwrap().to_string(), nodes)
+        })
+        .collect()
+}
+
+#[test]
+fn in_sequence_a_game_keeps_the_bots_table_and_a_new_game_does_not() {
+    // The same position twice in game g, then once as game h and once alone: turochamp_modern
+    // keeps its transposition table between moves of a game, so its second look is cheaper.
+    let suite = suite_file(
+        "sequence",
+        &format!(
+            "{MIDDLEGAME} id \"g.1\";\n{MIDDLEGAME} id \"g.2\";\n\
+             {MIDDLEGAME} id \"h.1\";\n{MIDDLEGAME} id \"alone\";\n"
+        ),
+    );
+    let (json, table) = bench_json("turochamp_modern", &suite, &["--depth", "5", "--sequence"]);
+    let nodes = nodes_by_id(&json);
+    let [(_, g1), (_, g2), (_, h1), (_, alone)] = nodes[..] else {
+        panic!("{nodes:?}")
+    };
+    assert!(g2 < g1 / 2, "the table carried over: {nodes:?}");
+    assert_eq!((h1, alone), (g1, g1), "a new game starts afresh: {nodes:?}");
+    assert_eq!(json["mode"], "sequence");
+    assert_eq!(json["positions"][1]["game"], "g");
+    assert_eq!(json["positions"][3]["game"], serde_json::Value::Null);
+    assert!(table.contains("3 games in sequence"), "{table}");
+    // Without --sequence every search starts from `ucinewgame`: all four cost the same.
+    let (json, _) = bench_json("turochamp_modern", &suite, &["--depth", "5"]);
+    let independent = nodes_by_id(&json);
+    assert!(independent.iter().all(|(_, n)| *n == g1), "{independent:?}");
+    assert_eq!(json["mode"], "independent");
+}
+
+#[test]
+fn the_depth_table_adds_up_a_bots_iterations() {
+    let bench = std::fs::read_to_string(kit_root().join("suites/bench.epd")).unwrap();
+    let first_five: String = bench
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .take(5)
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let suite = suite_file("depths", &first_five);
+    let (json, table) = bench_json("turochamp_modern", &suite, &["--depth", "4"]);
+    let depths = json["depths"].as_array().unwrap();
+    assert_eq!(depths.len(), 4, "{json}");
+    let mut before: Option<u64> = None;
+    for (row, depth) in depths.iter().zip(1..) {
+        assert_eq!(row["depth"], depth);
+        assert_eq!(row["positions"], 5);
+        let iteration = row["iteration_nodes"].as_u64().unwrap();
+        match before {
+            None => assert!(row["ebf"].is_null()),
+            Some(b) => {
+                let ebf = row["ebf"].as_f64().unwrap();
+                assert!((ebf - iteration as f64 / b as f64).abs() < 1e-9, "{row}");
+            }
+        }
+        before = Some(iteration);
+    }
+    // Under a depth limit the last iteration is the whole search: cumulative = total.
+    assert_eq!(depths[3]["nodes"], json["totals"]["nodes"]);
+    let sum: u64 = depths
+        .iter()
+        .map(|r| r["iteration_nodes"].as_u64().unwrap())
+        .sum();
+    assert_eq!(sum, json["totals"]["nodes"].as_u64().unwrap());
+    for position in json["positions"].as_array().unwrap() {
+        let its = position["iterations"].as_array().unwrap();
+        assert_eq!(its.len(), 4, "{position}");
+        assert_eq!(its[3]["nodes"], position["nodes"], "{position}");
+    }
+    assert!(
+        table.contains("EBF = iteration(d) / iteration(d-1)"),
+        "{table}"
+    );
+}
+
+#[test]
+fn csv_has_its_documented_columns_a_row_per_position_and_a_total() {
+    let suite = suite_file(
+        "csv",
+        &format!(
+            "{WAC_1} w - - bm Qg6; id \"WAC.001, with a comma\";\n\
+             {ENDING} w - - id \"unscored\";\n\
+             {KINGS} w - - bm Kd2; id \"crashes\";\n"
+        ),
+    );
+    let csv_path = suite.with_file_name("run.csv");
+    let answers = [
+        format!("{WAC_1}=g3g6"),
+        format!("{KINGS}=crash"),
+        "*=a1a8".to_string(),
+    ];
+    let answers: Vec<&str> = answers.iter().map(String::as_str).collect();
+    let suite_arg = suite.display().to_string();
+    let csv_arg = csv_path.display().to_string();
+    let output = bench_scripted(
+        "go depth 2",
+        &answers,
+        &["--suite", &suite_arg, "--depth", "2", "--csv", &csv_arg],
+    );
+    let (stdout, stderr) = text(&output);
+    assert!(output.status.success(), "{stdout}\n{stderr}");
+    let mut reader = csv::Reader::from_path(&csv_path).unwrap();
+    let header: Vec<String> = reader.headers().unwrap().iter().map(String::from).collect();
+    assert_eq!(header, kit::bench::export::CSV_COLUMNS);
+    let rows: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
+    assert_eq!(rows.len(), 4, "{rows:?}");
+    let cell = |row: usize, column: &str| {
+        let at = header.iter().position(|h| h == column).unwrap();
+        rows[row][at].to_string()
+    };
+    assert_eq!(cell(0, "id"), "WAC.001, with a comma");
+    assert_eq!(
+        (cell(0, "kind"), cell(0, "number")),
+        ("position".into(), "1".into())
+    );
+    assert_eq!(
+        (cell(0, "depth"), cell(0, "bestmove")),
+        ("2".into(), "g3g6".into())
+    );
+    assert_eq!(
+        (cell(0, "move"), cell(0, "solved")),
+        ("Qg6".into(), "true".into())
+    );
+    assert_eq!(
+        cell(1, "solved"),
+        "",
+        "a record without bm/am is not scored"
+    );
+    assert_eq!(cell(1, "move"), "Ra8#");
+    assert!(cell(2, "error").contains("died"), "{rows:?}");
+    assert_eq!(cell(2, "nodes"), "");
+    let nodes: u64 = (0..2)
+        .map(|r| cell(r, "nodes").parse::<u64>().unwrap())
+        .sum();
+    assert_eq!(cell(3, "kind"), "total");
+    assert_eq!(cell(3, "number"), "3");
+    assert_eq!(cell(3, "nodes"), nodes.to_string());
+    assert_eq!(
+        (cell(3, "solved"), cell(3, "error")),
+        ("1".into(), "1".into())
+    );
+    assert!(cell(3, "time_ms").parse::<f64>().unwrap() > 0.0);
+    // The table went to stdout as usual, the CSV to its file only.
+    assert!(
+        stdout.contains("solved 1 of 2 (50.0%) at depth 2"),
+        "{stdout}"
+    );
+    assert!(!stdout.contains("kind,number"), "{stdout}");
+}
+
+#[test]
+fn csv_to_standard_output_moves_the_table_to_stderr() {
+    let output = bench_scripted("go depth 1", &["*=e2e4"], &["--depth", "1", "--csv", "-"]);
+    let (stdout, stderr) = text(&output);
+    assert!(output.status.success(), "{stdout}\n{stderr}");
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines.len(), 1 + 30 + 1, "{stdout}");
+    assert_eq!(lines[0], kit::bench::export::CSV_COLUMNS.join(","));
+    assert!(lines[31].starts_with("total,30,"), "{stdout}");
+    assert!(
+        stderr.contains("bench bench-engine: 30 positions"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("signature"), "{stderr}");
+}
+
+#[test]
+fn split_games_outputs_and_unreadable_files_are_refused_before_any_search() {
+    let split = suite_file(
+        "split",
+        &format!(
+            "{KINGS} w - - id \"a.1\";\n{KINGS} w - - id \"b.1\";\n{KINGS} w - - id \"a.2\";\n"
+        ),
+    );
+    let split_arg = split.display().to_string();
+    let binary = split.with_file_name("binary.epd");
+    std::fs::write(&binary, b"# ok\n\xff\xfe not text\n").unwrap();
+    let binary_arg = binary.display().to_string();
+    let cases: [(Vec<&str>, String); 6] = [
+        (
+            vec!["--suite", &split_arg, "--sequence"],
+            format!(
+                "{split_arg}, line 3: position `a.2` belongs to game `a`, which line 1 began and line 2 left for game `b`"
+            ),
+        ),
+        (vec!["--sequence"], "--suite".into()),
+        (
+            vec!["--csv", "-", "--json", "-"],
+            "both write to standard output".into(),
+        ),
+        (
+            vec!["--suite", &split_arg, "--csv", &split_arg],
+            "is the suite being read".into(),
+        ),
+        (
+            vec!["--json", "/nonexistent/dir/run.json"],
+            "--json: cannot create /nonexistent/dir/run.json".into(),
+        ),
+        (
+            vec!["--suite", &binary_arg],
+            "is not UTF-8 text: line 2".into(),
+        ),
+    ];
+    for (extra, expected) in cases {
+        // The engine would answer nothing useful: a refusal must come first.
+        let output = bench_scripted("go never", &[], &extra);
+        let (stdout, stderr) = text(&output);
+        assert!(!output.status.success(), "{extra:?}: {stdout}");
+        assert!(stderr.contains(&expected), "{extra:?}: {stderr}");
+        assert!(!stdout.contains("bestmove"), "{extra:?}: {stdout}");
+    }
+    assert!(
+        std::fs::read_to_string(&split).unwrap().contains("a.2"),
+        "the suite is intact"
+    );
 }

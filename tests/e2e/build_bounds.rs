@@ -296,7 +296,7 @@ fn builds_of_different_bots_run_at_the_same_time() {
     let windows: Vec<_> = std::thread::scope(|scope| {
         let builds: Vec<_> = bots
             .iter()
-            .map(|bot| scope.spawn(|| build_in(&dir, bot, BuildKind::Untrusted).unwrap()))
+            .map(|bot| scope.spawn(|| build_in(&dir, bot, BuildKind::Untrusted, &|_| {}).unwrap()))
             .collect();
         builds
             .into_iter()

@@ -1,8 +1,11 @@
-//! Bad numbers on the command line and unusable challenge directories get a clear error
-//! naming the option or the path, never a wrap-around, a panic or a hang.
+//! Bad numbers on the command line, flags a command cannot honour, and unusable
+//! challenge directories or stores get a clear error naming the option or the path, never
+//! a wrap-around, a panic, a hang, or a flag silently ignored.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::{Command, Output, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
 
 fn challenge(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_challenge"))
@@ -12,7 +15,14 @@ fn challenge(args: &[&str]) -> Output {
 }
 
 fn refused(args: &[&str], mentions: &str) {
-    let out = challenge(args);
+    refused_in_env(args, &[], mentions);
+}
+
+/// As [`refused`], with `env` added to the command's environment.
+fn refused_in_env(args: &[&str], env: &[(&str, &str)], mentions: &str) {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_challenge"));
+    command.args(args).envs(env.iter().copied());
+    let out = bounded(command);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(!out.status.success(), "{args:?} was accepted");
     assert!(!stderr.contains("panicked"), "{args:?} panicked: {stderr}");
@@ -20,6 +30,47 @@ fn refused(args: &[&str], mentions: &str) {
         stderr.contains(mentions),
         "{args:?}: `{mentions}` not in: {stderr}"
     );
+}
+
+/// Runs `command` to its end, or kills it after a minute and fails: a command that
+/// ignored a flag it cannot honour (a server on the wrong store) would run on for good.
+fn bounded(mut command: Command) -> Output {
+    static COUNT: AtomicUsize = AtomicUsize::new(0);
+    let log = std::env::temp_dir().join(format!(
+        "kit-cli-out-{}-{}",
+        std::process::id(),
+        COUNT.fetch_add(1, Ordering::Relaxed)
+    ));
+    let (out, err) = (log.with_extension("out"), log.with_extension("err"));
+    let mut child = command
+        .stdin(Stdio::null())
+        .stdout(std::fs::File::create(&out).unwrap())
+        .stderr(std::fs::File::create(&err).unwrap())
+        .spawn()
+        .expect("challenge runs");
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!(
+                "{command:?} still ran after 60 s: {}",
+                std::fs::read_to_string(&err).unwrap_or_default()
+            );
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let output = Output {
+        status,
+        stdout: std::fs::read(&out).unwrap(),
+        stderr: std::fs::read(&err).unwrap(),
+    };
+    let _ = std::fs::remove_file(out);
+    let _ = std::fs::remove_file(err);
+    output
 }
 
 #[test]
@@ -124,4 +175,75 @@ fn an_unusable_challenge_directory_is_named_with_the_fix() {
         inside.to_str().unwrap(),
     );
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A PostgreSQL URL where nothing listens (port 1): connecting fails at once.
+const NOWHERE: &str = "postgres://kit@127.0.0.1:1/none";
+
+#[test]
+fn a_flag_the_command_cannot_honour_is_refused_by_name() {
+    // On a PostgreSQL store the server plays no games: `-j` is the workers' flag.
+    refused(&["serve", "--store", NOWHERE, "-j", "2"], "--concurrency");
+    refused_in_env(
+        &["serve", "--concurrency", "2"],
+        &[("CHALLENGE_STORE", NOWHERE)],
+        "--concurrency",
+    );
+    // `--dir` beside a store named in the environment: which one was meant is unclear.
+    for command in [
+        "serve",
+        "run",
+        "standings",
+        "entries",
+        "withdraw",
+        "submit",
+        "report",
+        "export",
+    ] {
+        refused_in_env(
+            &[command, "--dir", "somewhere"],
+            &[("CHALLENGE_STORE", NOWHERE)],
+            "--dir",
+        );
+    }
+    // `--schedule-only` plays nothing here: the options of playing here mean nothing.
+    for (flag, named) in [
+        ("-j", "--concurrency"),
+        ("--max-games", "--max-games"),
+        ("--build-jobs", "--build-jobs"),
+    ] {
+        refused(&["run", "--schedule-only", flag, "2"], named);
+    }
+    refused(&["serve", "--store", "mysql://db/challenge"], "--store");
+    refused_in_env(
+        &["serve"],
+        &[("CHALLENGE_STORE", "sqlite:challenge")],
+        "CHALLENGE_STORE",
+    );
+}
+
+#[test]
+fn serve_on_a_store_it_cannot_reach_fails_naming_it_and_serves_no_directory() {
+    let cwd = std::env::temp_dir().join(format!("kit-cli-serve-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&cwd);
+    std::fs::create_dir_all(&cwd).unwrap();
+    for env in [None, Some(NOWHERE)] {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_challenge"));
+        command
+            .current_dir(&cwd)
+            .args(["serve", "--bind", "127.0.0.1:0"]);
+        match env {
+            Some(url) => command.env("CHALLENGE_STORE", url),
+            None => command.args(["--store", NOWHERE]),
+        };
+        let out = bounded(command);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "served: {stderr}");
+        assert!(stderr.contains("127.0.0.1:1"), "{stderr}");
+        assert!(
+            std::fs::read_dir(&cwd).unwrap().next().is_none(),
+            "no challenge directory made in its place"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&cwd);
 }

@@ -22,6 +22,44 @@ fn two_bots_by_name_play_a_short_match() {
     assert!(games.iter().all(|g| g.2 != "*" && g.6 == 0));
 }
 
+/// Without a terminal, the match says what it plays, a line per game and each fault with
+/// its engine's stderr; `-q` keeps only the opening line and the summary.
+#[test]
+fn progress_lines_name_each_game_and_each_fault() {
+    let mut args = instant("good", &[]);
+    args.extend(faulty("crasher", "crash", 2));
+    args.extend(["--games", "2", "-j", "1"].map(String::from));
+    let out = run_match(&scratch("match_progress"), &args);
+    let err = String::from_utf8_lossy(&out.stderr);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{err}");
+    assert!(
+        err.starts_with("Playing 2 games (round-robin, 2 players, "),
+        "{err}"
+    );
+    let finished: Vec<&str> = err
+        .lines()
+        .filter(|l| l.starts_with("Finished game "))
+        .collect();
+    assert_eq!(finished.len(), 2, "{err}");
+    assert!(
+        finished
+            .iter()
+            .all(|l| l.contains("{crash}") && l.contains("[good: W")),
+        "{err}"
+    );
+    assert!(err.contains("Game 1 (good vs crasher): crash ("), "{err}");
+    assert!(err.contains("    crasher stderr: "), "{err}");
+    assert!(stdout.contains("Results of good vs crasher"), "{stdout}");
+
+    args.push("-q".into());
+    let quiet = run_match(&scratch("match_progress_quiet"), &args);
+    let err = String::from_utf8_lossy(&quiet.stderr);
+    assert!(quiet.status.success(), "{err}");
+    assert_eq!(err.lines().count(), 1, "only the opening line: {err}");
+    assert!(String::from_utf8_lossy(&quiet.stdout).contains("Results of good vs crasher"));
+}
+
 #[test]
 fn one_player_is_refused_with_an_example() {
     let out = run_match(&scratch("match_one"), &["evil_bot".to_string()]);

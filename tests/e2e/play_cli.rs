@@ -68,3 +68,30 @@ fn a_bot_that_answers_the_null_move_loses_and_the_game_is_saved() {
         "{pgn}"
     );
 }
+
+/// The commands at the prompt: an illegal move is called so, an undo before any move is
+/// refused, help lists the commands, an undo takes back a move and the reply, and
+/// resigning ends the game with nothing of the taken-back moves in the PGN.
+#[test]
+fn commands_are_answered_and_undo_takes_back_a_move_and_its_reply() {
+    let (stdout, pgn) = play(
+        "rule_fewest_replies",
+        "e2e5\n\nundo\nhelp\n\nflip\ne4\nundo\nresign\n",
+    );
+    for said in [
+        "You play White against rule_fewest_replies.",
+        "`e2e5` is not legal here.",
+        "Nothing to take back yet.",
+        "  undo    take back your last move and the bot's reply",
+        "rule_fewest_replies is thinking...",
+        "You resigned (0-1)",
+        "Game saved to",
+    ] {
+        assert!(stdout.contains(said), "{said}: {stdout}");
+    }
+    // After `flip`, the board is seen from Black: files run h to a.
+    assert!(stdout.contains(" 8  r  n  b  k  q  b  n  r "), "{stdout}");
+    assert!(pgn.contains("[Result \"0-1\"]"), "{pgn}");
+    assert!(pgn.contains("[PlyCount \"0\"]"), "{pgn}");
+    assert!(!pgn.contains("1. e4"), "{pgn}");
+}

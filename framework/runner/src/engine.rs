@@ -656,6 +656,7 @@ enum GoState {
 pub struct Engine {
     name: String,
     id_name: Option<String>,
+    options: Vec<String>,
     child: Child,
     stdin: Option<ChildStdin>,
     lines: StdoutLines,
@@ -722,6 +723,7 @@ impl Engine {
         let mut engine = Engine {
             name: config.name.clone(),
             id_name: None,
+            options: Vec::new(),
             child,
             stdin,
             lines,
@@ -743,6 +745,12 @@ impl Engine {
                 break;
             } else if let Some(name) = line.strip_prefix("id name ") {
                 engine.id_name = Some(one_line(name, MAX_NAME_CHARS));
+            } else if let Some(option) = line.strip_prefix("option name ") {
+                // Bounded: a few hundred options is already far more than any engine has.
+                if engine.options.len() < MAX_OPTIONS {
+                    let name = option.split(" type ").next().unwrap_or(option);
+                    engine.options.push(one_line(name, MAX_NAME_CHARS));
+                }
             }
         }
         for (name, value) in &config.options {
@@ -760,6 +768,27 @@ impl Engine {
     /// The engine's own `id name`, if it sent one.
     pub fn id_name(&self) -> Option<&str> {
         self.id_name.as_deref()
+    }
+
+    /// The option names the engine declared after `uci` (at most 512, each one printable
+    /// line): `challenge bench` refuses to set an option the engine does not have.
+    ///
+    /// ```
+    /// # #[cfg(unix)] {
+    /// use std::time::Duration;
+    /// use runner::{Engine, EngineConfig};
+    /// let script = r#"while read cmd rest; do case $cmd in
+    ///     uci) echo "option name Clear Hash type button"
+    ///          echo "option name Hash type spin default 16 min 1 max 1024"; echo uciok;;
+    ///     isready) echo readyok;; quit) exit 0;; esac; done"#;
+    /// let config = EngineConfig::new("shell", "sh").arg("-c").arg(script).option("Hash", "32");
+    /// let engine = Engine::start(&config, Duration::from_secs(5)).unwrap();
+    /// assert_eq!(engine.declared_options(), ["Clear Hash", "Hash"]);
+    /// engine.kill();
+    /// # }
+    /// ```
+    pub fn declared_options(&self) -> &[String] {
+        &self.options
     }
 
     /// Writes one command line. A broken pipe is not reported here: it shows up as a
@@ -860,6 +889,49 @@ impl Engine {
         deadline_after: Duration,
         stop: Option<&AtomicBool>,
     ) -> Result<SearchResult, EngineError> {
+        self.search_watched(position, limits, deadline_after, stop, &mut |_| {})
+    }
+
+    /// [`search`](Self::search) that also hands every line the engine sends before its
+    /// `bestmove` to `observe`, as read (each at most [`MAX_LINE_BYTES`]): for whoever needs more than
+    /// the summary, such as each iteration's `info depth ... nodes ...` line.
+    ///
+    /// ```
+    /// # #[cfg(unix)] {
+    /// use std::time::Duration;
+    /// use runner::{Engine, EngineConfig, GoParams};
+    /// let script = r#"while read cmd rest; do case $cmd in
+    ///     uci) echo uciok;; isready) echo readyok;; quit) exit 0;;
+    ///     go) echo "info depth 1 nodes 20"; echo "info depth 2 nodes 420"; echo "bestmove e2e4";; esac; done"#;
+    /// let config = EngineConfig::new("shell", "sh").arg("-c").arg(script);
+    /// let second = Duration::from_secs(5);
+    /// let mut engine = Engine::start(&config, second).unwrap();
+    /// let mut lines = Vec::new();
+    /// let go = GoParams { depth: Some(2), ..Default::default() };
+    /// let answer = engine.search_observed(None, &go, second, &mut |line| lines.push(line.to_string())).unwrap();
+    /// assert_eq!(lines, ["info depth 1 nodes 20", "info depth 2 nodes 420"]);
+    /// assert_eq!(answer.info.nodes, Some(420));
+    /// engine.quit(second);
+    /// # }
+    /// ```
+    pub fn search_observed(
+        &mut self,
+        position: Option<&str>,
+        limits: &GoParams,
+        deadline_after: Duration,
+        observe: &mut dyn FnMut(&str),
+    ) -> Result<SearchResult, EngineError> {
+        self.search_watched(position, limits, deadline_after, None, observe)
+    }
+
+    fn search_watched(
+        &mut self,
+        position: Option<&str>,
+        limits: &GoParams,
+        deadline_after: Duration,
+        stop: Option<&AtomicBool>,
+        observe: &mut dyn FnMut(&str),
+    ) -> Result<SearchResult, EngineError> {
         self.drain_before_go()?;
         let command = limits.command();
         let start = Instant::now();
@@ -907,6 +979,7 @@ impl Engine {
                 });
             }
             info.update(&line);
+            observe(&line);
         }
     }
 
@@ -1116,6 +1189,9 @@ impl Drop for Engine {
         }
     }
 }
+
+/// Most option names kept from an engine's `uci` answer.
+const MAX_OPTIONS: usize = 512;
 
 /// `start + wait`, or a century later when that does not fit in an `Instant` (an
 /// absurd time control must not panic the runner).

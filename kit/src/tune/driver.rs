@@ -77,7 +77,7 @@ impl Driver<'_> {
             let Some(job) = self.next_job(shared, wake, halt) else {
                 return;
             };
-            let finished = step::play(self.ctx, &job, halt);
+            let finished = step::play(self.ctx, &job, halt, self.observe);
             if tx.send(finished).is_err() {
                 return;
             }

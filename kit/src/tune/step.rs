@@ -6,6 +6,7 @@ use std::time::{Duration, Instant};
 use anyhow::{Context as _, Result};
 use runner::{EngineConfig, GameSettings, Opening, Player, SplitMix64, TimeControl, play_game};
 
+use super::TuneEvent;
 use super::spsa::{self, Param};
 use super::state::Plan;
 use crate::bots::{self, BotFile, LimitPolicy};
@@ -140,7 +141,12 @@ pub struct Finished {
 
 /// Builds the step's two variants and plays its pairs, each opening twice with colours
 /// swapped; stops early (interrupted) once `halt` is set.
-pub fn play(ctx: &Context, job: &Job, halt: &AtomicBool) -> Result<Finished> {
+pub fn play(
+    ctx: &Context,
+    job: &Job,
+    halt: &AtomicBool,
+    observe: &(dyn Fn(TuneEvent<'_>) + Sync),
+) -> Result<Finished> {
     let started = Instant::now();
     let bots = [
         variant(ctx, &job.probes[0], job, "+")?,
@@ -150,7 +156,10 @@ pub fn play(ctx: &Context, job: &Job, halt: &AtomicBool) -> Result<Finished> {
     let started = Instant::now();
     let mut players = Vec::new();
     for (bot, sign) in bots.iter().zip(["+", "−"]) {
-        let engine = engine_build::build(bot, BuildKind::Local).with_context(|| {
+        let engine = engine_build::build(bot, BuildKind::Local, &|event| {
+            observe(TuneEvent::Build(event))
+        })
+        .with_context(|| {
             format!(
                 "cannot build the variant `{}` (θ{sign} of step {})",
                 bot.name,

@@ -506,7 +506,7 @@ fn a_variant_that_cannot_be_made_is_refused_naming_its_step() {
     let job = Job::new(&plan, 0, &[100.0]);
     let out = format!(
         "{:#}",
-        step::play(&ctx, &job, &AtomicBool::new(true)).unwrap_err()
+        step::play(&ctx, &job, &AtomicBool::new(true), &|_| {}).unwrap_err()
     );
     assert!(out.contains("cannot make θ+ of step 1 (KNIGHT="), "{out}");
 }

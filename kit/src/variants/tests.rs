@@ -427,11 +427,12 @@ fn a_variant_is_written_once_under_a_stable_name() {
         made.path.parent(),
         "one folder per bot file"
     );
-    let files: Vec<_> = fs::read_dir(&family_dir).unwrap().flatten().collect();
-    assert_eq!(files.len(), 1, "no partial file is left behind");
+    let files: Vec<_> = variant_files(&family_dir);
+    assert_eq!(files.len(), 1, "no partial file is left behind: {files:?}");
+    assert_eq!(base_of(&made.path, &root).as_deref(), Some(base));
     assert_eq!(family(Path::new("/bots/deep.rs"), &root), None);
     assert!(write(&root, "deep", base, source, "D=9").is_err());
-    assert_eq!(fs::read_dir(&family_dir).unwrap().count(), 1);
+    assert_eq!(variant_files(&family_dir).len(), 1);
     fs::remove_dir_all(&root).unwrap();
 }
 
@@ -471,7 +472,17 @@ fn a_family_keeps_its_most_recently_used_variants() {
         write(&root, "b", base, source, &format!("D={d}")).unwrap();
     }
     let dir = first.path.parent().unwrap();
-    assert_eq!(fs::read_dir(dir).unwrap().count(), KEPT_VARIANTS);
+    assert_eq!(variant_files(dir).len(), KEPT_VARIANTS);
     assert!(!first.path.exists(), "the least recently used went");
     fs::remove_dir_all(&root).unwrap();
+}
+
+/// The files of a family's folder other than the note of its base file.
+fn variant_files(dir: &Path) -> Vec<std::path::PathBuf> {
+    fs::read_dir(dir)
+        .unwrap()
+        .flatten()
+        .map(|entry| entry.path())
+        .filter(|path| path.file_name().is_some_and(|name| name != "base"))
+        .collect()
 }

@@ -54,7 +54,7 @@ pub fn build_unchecked(name: &str) -> PathBuf {
         name: format!("sandbox_test_{name}"),
         path: test_bot(name),
     };
-    match kit::engine_build::build(&bot, kit::engine_build::BuildKind::Untrusted) {
+    match kit::engine_build::build(&bot, kit::engine_build::BuildKind::Untrusted, &|_| {}) {
         Ok(engine) => engine.path,
         Err(err) => panic!("building {name} failed: {err:#}"),
     }

@@ -6,6 +6,12 @@
 //! `initdb` refuses to run as root, so as root the server runs as the `postgres` system
 //! user if there is one, else as `nobody`, with its directory handed to that user.
 //!
+//! [`PgServer::start_tls`] starts one with TLS on: a certificate for [`TLS_HOST`] signed
+//! by a throwaway authority (made with `rcgen`, so no outside program is needed), and a
+//! `pg_hba.conf` that lets the tests' own role `kit` in without a password and every
+//! other role only over TLS with its password (`hostssl`, `scram-sha-256`), as a worker's
+//! role should be let in.
+//!
 //! Where PostgreSQL is not installed, [`PgServer::start`] prints why and returns `None`
 //! so the test can say it skipped, except under CI, where `.ci/run` installs it and a
 //! missing server is a failure (the policy of every outside program: `outside::missing`).
@@ -32,7 +38,62 @@ pub struct PgServer {
     user: Option<String>,
     databases: AtomicUsize,
     durable: bool,
+    tls: Option<TlsFiles>,
 }
+
+/// The host name the TLS server's certificate is made out to (it resolves nowhere: URLs
+/// reach the server with `hostaddr=127.0.0.1`).
+pub const TLS_HOST: &str = "db.test";
+
+/// The certificates of a TLS server, for clients.
+pub struct TlsFiles {
+    /// The authority that signed the server's certificate.
+    pub root: PathBuf,
+    /// Another authority, which signed nothing the server shows.
+    pub wrong_root: PathBuf,
+}
+
+/// A throwaway authority: its certificate, and the issuer that signs with it.
+fn authority(name: &str) -> (String, rcgen::Issuer<'static, rcgen::KeyPair>) {
+    let mut params = rcgen::CertificateParams::new(Vec::<String>::new()).unwrap();
+    params.is_ca = rcgen::IsCa::Ca(rcgen::BasicConstraints::Unconstrained);
+    params
+        .distinguished_name
+        .push(rcgen::DnType::CommonName, name);
+    let key = rcgen::KeyPair::generate().unwrap();
+    let cert = params.self_signed(&key).unwrap();
+    (cert.pem(), rcgen::Issuer::new(params, key))
+}
+
+/// Writes the server's certificate and key (`server.crt`, `server.key`, readable by its
+/// owner only, as PostgreSQL demands) and the clients' root certificates into `dir`.
+fn write_tls_files(dir: &Path) -> TlsFiles {
+    let (root_pem, issuer) = authority("kit test authority");
+    let (wrong_pem, _) = authority("kit test impostor");
+    let key = rcgen::KeyPair::generate().unwrap();
+    let params = rcgen::CertificateParams::new(vec![TLS_HOST.to_string()]).unwrap();
+    let cert = params.signed_by(&key, &issuer).unwrap();
+    std::fs::write(dir.join("server.crt"), cert.pem()).unwrap();
+    let key_file = dir.join("server.key");
+    std::fs::write(&key_file, key.serialize_pem()).unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&key_file, std::fs::Permissions::from_mode(0o600)).unwrap();
+    let files = TlsFiles {
+        root: dir.join("root.crt"),
+        wrong_root: dir.join("wrong-root.crt"),
+    };
+    std::fs::write(&files.root, root_pem).unwrap();
+    std::fs::write(&files.wrong_root, wrong_pem).unwrap();
+    files
+}
+
+/// The TLS server's `pg_hba.conf`: `kit` in on trust (the tests' organiser, plain or
+/// TLS), every other role over TLS with a password only.
+const TLS_HBA: &str = "\
+local all all trust
+host all kit 127.0.0.1/32 trust
+hostssl all all 127.0.0.1/32 scram-sha-256
+";
 
 /// The directory of `initdb`, `pg_ctl` and `postgres`, if PostgreSQL is installed.
 fn find_bin() -> Option<PathBuf> {
@@ -89,16 +150,22 @@ impl PgServer {
     /// commits are not flushed to disk (`fsync=off`): the tests are about what workers
     /// see, not about power cuts.
     pub fn start(label: &str) -> Option<PgServer> {
-        PgServer::start_with(label, false)
+        PgServer::start_with(label, false, false)
+    }
+
+    /// A server with TLS on and a `pg_hba.conf` that lets roles other than `kit` in only
+    /// over TLS (see the module documentation).
+    pub fn start_tls(label: &str) -> Option<PgServer> {
+        PgServer::start_with(label, false, true)
     }
 
     /// A server with PostgreSQL's default durability (every commit flushed), as in
     /// production: for benchmarks.
     pub fn start_durable(label: &str) -> Option<PgServer> {
-        PgServer::start_with(label, true)
+        PgServer::start_with(label, true, false)
     }
 
-    fn start_with(label: &str, durable: bool) -> Option<PgServer> {
+    fn start_with(label: &str, durable: bool, tls: bool) -> Option<PgServer> {
         let Some(bin) = find_bin() else {
             outside::missing(
                 "initdb",
@@ -115,6 +182,7 @@ impl PgServer {
         ));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).expect("create the server's directory");
+        let tls = tls.then(|| write_tls_files(&dir));
         let user = is_root().then(|| {
             let name = if user_exists("postgres") {
                 "postgres"
@@ -137,6 +205,7 @@ impl PgServer {
             user,
             databases: AtomicUsize::new(0),
             durable,
+            tls,
         };
         server.init_and_start();
         Some(server)
@@ -182,6 +251,21 @@ impl PgServer {
             "--locale=C",
         ]);
         self.run(init, "initdb");
+        let mut tls_options = String::new();
+        if self.tls.is_some() {
+            // Written as the server's user would (the directory is theirs).
+            let hba = self.data().join("pg_hba.conf");
+            std::fs::write(&hba, TLS_HBA).expect("write pg_hba.conf");
+            if let Some(user) = &self.user {
+                let chown = Command::new("chown").arg(user).arg(&hba).output().unwrap();
+                assert!(chown.status.success(), "chown: {}", describe(&chown));
+            }
+            tls_options = format!(
+                " -c ssl=on -c ssl_cert_file={} -c ssl_key_file={}",
+                self.dir.join("server.crt").display(),
+                self.dir.join("server.key").display()
+            );
+        }
         let mut start = self.command("pg_ctl");
         start
             .arg("-D")
@@ -190,7 +274,7 @@ impl PgServer {
             .arg(self.dir.join("server.log"))
             .arg("-o")
             .arg(format!(
-                "-p {} -k {} -c listen_addresses=127.0.0.1 -c max_connections=200{}",
+                "-p {} -k {} -c listen_addresses=127.0.0.1 -c max_connections=200{}{tls_options}",
                 self.port,
                 self.dir.display(),
                 if self.durable { "" } else { " -c fsync=off" }
@@ -213,6 +297,27 @@ impl PgServer {
             .batch_execute(&format!("CREATE DATABASE \"{name}\""))
             .expect("create a database");
         format!("postgres://kit@127.0.0.1:{}/{name}", self.port)
+    }
+
+    /// The certificates of a server started with [`PgServer::start_tls`].
+    pub fn tls(&self) -> &TlsFiles {
+        self.tls.as_ref().expect("a server started with start_tls")
+    }
+
+    /// A URL of database `db` (the last part of a [`PgServer::database`] URL) for `user`
+    /// with `password` (none if empty), reaching the server by [`TLS_HOST`] at 127.0.0.1,
+    /// with `params` (`sslmode=…&sslrootcert=…`) after it.
+    pub fn tls_url(&self, user: &str, password: &str, db: &str, params: &str) -> String {
+        let db = db.rsplit('/').next().unwrap();
+        let password = if password.is_empty() {
+            String::new()
+        } else {
+            format!(":{password}")
+        };
+        format!(
+            "postgres://{user}{password}@{TLS_HOST}:{}/{db}?hostaddr=127.0.0.1&{params}",
+            self.port
+        )
     }
 
     /// The port it listens on.

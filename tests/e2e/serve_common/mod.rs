@@ -5,6 +5,7 @@
 #![allow(dead_code)]
 
 use std::collections::HashMap;
+use std::ffi::OsStr;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{IpAddr, SocketAddr, TcpStream};
 use std::path::Path;
@@ -39,10 +40,20 @@ impl Server {
     /// environment variables (after the organiser token, so `CHALLENGE_ADMIN_TOKEN`
     /// there replaces [`ADMIN_TOKEN`]).
     pub fn start_with(dir: &Path, args: &[&str], env: &[(&str, &str)]) -> Server {
+        let mut all = vec![OsStr::new("--dir"), dir.as_os_str()];
+        all.extend(args.iter().map(OsStr::new));
+        Server::launch(&all, env)
+    }
+
+    /// Starts `challenge serve --store URL` (a PostgreSQL store: workers play its games).
+    pub fn start_store(url: &str) -> Server {
+        Server::launch(&[OsStr::new("--store"), OsStr::new(url)], &[])
+    }
+
+    fn launch(args: &[&OsStr], env: &[(&str, &str)]) -> Server {
         let mut child = Command::new(env!("CARGO_BIN_EXE_challenge"))
             .current_dir(env!("CARGO_MANIFEST_DIR"))
-            .args(["serve", "--bind", "127.0.0.1:0", "--dir"])
-            .arg(dir)
+            .args(["serve", "--bind", "127.0.0.1:0"])
             .args(args)
             .env("CHALLENGE_ADMIN_TOKEN", ADMIN_TOKEN)
             .envs(env.iter().copied())
@@ -437,4 +448,52 @@ pub fn organiser_action(client: &mut Client, action: &str, fields: &[(&str, &str
     let mut all = vec![("csrf", csrf.as_str())];
     all.extend_from_slice(fields);
     client.post_form(&path, &all)
+}
+
+/// A `challenge worker --wait` process on a PostgreSQL store, killed when dropped; what
+/// it prints goes to a log file (read with [`Worker::log`]).
+pub struct Worker {
+    /// Its name in the store.
+    pub name: String,
+    child: Child,
+    log: std::path::PathBuf,
+}
+
+impl Worker {
+    /// Starts worker `name` on the store at `url`, logging to `NAME.log` in `dir`. Its
+    /// lease is 3 s, so it looks at a paused tournament again every 0.75 s.
+    pub fn start(url: &str, name: &str, dir: &Path) -> Worker {
+        let log = dir.join(format!("{name}.log"));
+        let child = Command::new(env!("CARGO_BIN_EXE_challenge"))
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .args([
+                "worker", "--wait", "--lease", "3", "--name", name, "--store", url,
+            ])
+            .stdout(Stdio::null())
+            .stderr(std::fs::File::create(&log).expect("create the worker's log"))
+            .spawn()
+            .expect("start challenge worker");
+        Worker {
+            name: name.to_string(),
+            child,
+            log,
+        }
+    }
+
+    /// What it has printed so far.
+    pub fn log(&self) -> String {
+        std::fs::read_to_string(&self.log).unwrap_or_default()
+    }
+
+    /// Whether it is still running.
+    pub fn is_running(&mut self) -> bool {
+        self.child.try_wait().expect("wait on the worker").is_none()
+    }
+}
+
+impl Drop for Worker {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
 }
