@@ -2,6 +2,7 @@
 //! sense, stopped with Ctrl-C and resumed, repeats itself from its seed, and the tuned file
 //! wins an SPRT against the original; bad input is refused with its cause.
 
+use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
@@ -222,6 +223,58 @@ fn a_bot_that_crashes_stops_the_run_naming_the_crash_and_keeps_the_state() {
         "{stderr}"
     );
     assert_eq!(state(&state_path)["steps_done"], 1, "the step is kept");
+}
+
+#[test]
+fn a_run_whose_output_is_closed_ends_instead_of_waiting_forever() {
+    // `challenge tune ... | head -2`: the first step's line fails to print, on the thread
+    // that applies the steps; the workers must stop too (they once waited forever).
+    let dir = scratch_dir("tune_closed");
+    let bot = copy_bot(&dir, "bad_knight");
+    let state_path = dir.join("s.json");
+    let args = [
+        "tune",
+        bot.to_str().unwrap(),
+        "--iterations",
+        "8",
+        "-j",
+        "2",
+        "--nodes",
+        "500",
+        "--seed",
+        "5",
+        "--c-end",
+        "50",
+        "--state",
+        state_path.to_str().unwrap(),
+    ];
+    let mut child = challenge_cmd(&dir, &args)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
+    for _ in 0..2 {
+        let line = lines.next().expect("the run's first lines").unwrap();
+        assert!(!line.starts_with("step"), "{line}");
+    }
+    drop(lines);
+    let deadline = Instant::now() + Duration::from_secs(240);
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("the run went on after its output was closed");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    assert!(!status.success(), "printing to a closed pipe fails the run");
+    assert!(
+        state(&state_path)["steps_done"].as_u64().unwrap() >= 1,
+        "the step applied is kept"
+    );
 }
 
 /// Runs `challenge` with `args`, which must fail, and returns its stderr.

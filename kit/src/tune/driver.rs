@@ -45,6 +45,13 @@ impl Driver<'_> {
         let (tx, rx) = mpsc::channel::<Result<Finished>>();
         let workers = state.plan.concurrency;
         let outcome = std::thread::scope(|scope| {
+            // Dropped last, on the way out or on a panic here (an observer that cannot
+            // print): the workers stop instead of waiting for a step that never comes.
+            let _halt = HaltOnDrop {
+                shared: &shared,
+                wake: &wake,
+                halt: &halt,
+            };
             for w in 0..workers {
                 let tx = tx.clone();
                 let (shared, wake, halt) = (&shared, &wake, &halt);
@@ -54,10 +61,7 @@ impl Driver<'_> {
                     .expect("spawn a tuning worker");
             }
             drop(tx);
-            let outcome = self.apply_all(&rx, &shared, &wake, &halt, stop);
-            halt.store(true, Ordering::SeqCst);
-            wake.notify_all();
-            outcome
+            self.apply_all(&rx, &shared, &wake, &halt, stop)
         });
         *state = shared.into_inner().unwrap_or_else(|p| p.into_inner()).state;
         outcome?;
@@ -125,9 +129,8 @@ impl Driver<'_> {
         let mut games = 0u64;
         let mut failure = None;
         loop {
-            if stop.load(Ordering::SeqCst) {
-                halt.store(true, Ordering::SeqCst);
-                wake.notify_all();
+            if stop.load(Ordering::SeqCst) || failure.is_some() {
+                halt_all(shared, wake, halt);
             }
             let finished = match rx.recv_timeout(Duration::from_millis(100)) {
                 Ok(finished) => finished,
@@ -147,7 +150,7 @@ impl Driver<'_> {
             });
             if let Err(err) = applied {
                 failure.get_or_insert(err);
-                halt.store(true, Ordering::SeqCst);
+                halt_all(shared, wake, halt);
             }
             wake.notify_all();
         }
@@ -212,6 +215,28 @@ impl Driver<'_> {
             );
         }
         Ok(())
+    }
+}
+
+/// Halts the workers: the flag is set under the lock the workers check it under, so none
+/// can miss the wake-up between its check and its wait.
+fn halt_all(shared: &Mutex<Shared>, wake: &Condvar, halt: &AtomicBool) {
+    let guard = shared.lock().unwrap_or_else(|p| p.into_inner());
+    halt.store(true, Ordering::SeqCst);
+    drop(guard);
+    wake.notify_all();
+}
+
+/// Halts the workers when dropped.
+struct HaltOnDrop<'a> {
+    shared: &'a Mutex<Shared>,
+    wake: &'a Condvar,
+    halt: &'a AtomicBool,
+}
+
+impl Drop for HaltOnDrop<'_> {
+    fn drop(&mut self) {
+        halt_all(self.shared, self.wake, self.halt);
     }
 }
 
