@@ -8,6 +8,7 @@
 //! - [`play`]: a human against a bot, as a game its caller drives (the terminal, a browser).
 //! - [`challenge`]: the local challenge (store, submission, tournaments, standings, report).
 //! - [`variants`]: variants of a bot file, named by its marked constants (`my_bot@DEPTH=2`).
+//! - [`tune`]: `challenge tune`: a bot's `// tune` constants tuned by SPSA from games.
 //! - [`sweep`]: a grid of bot variants × suites, its results file and its plots.
 //!
 //! # Reporting
@@ -17,7 +18,7 @@
 //! observer, `observe: &(dyn Fn(Event) + Sync)`, and calls it with a typed event of its
 //! domain: [`engine_build::BuildEvent`], [`matches::MatchEvent`],
 //! [`challenge::tournament::TournamentEvent`], [`challenge::worker::WorkerEvent`],
-//! [`challenge::pgn_facts::PgnWarning`]. The caller decides what to do with each: the
+//! [`challenge::pgn_facts::PgnWarning`], [`tune::TuneEvent`]. The caller decides what to do with each: the
 //! command line prints its `Display` (the sentence a person reads), the server logs it, a
 //! test collects it, and `&|_| {}` ignores it. Observers are `Sync` because builds and
 //! workers report from several threads at once; one that keeps state keeps it behind a
@@ -46,6 +47,7 @@ pub mod match_summary;
 pub mod matches;
 pub mod play;
 pub mod sweep;
+pub mod tune;
 pub mod variants;
 
 #[cfg(test)]

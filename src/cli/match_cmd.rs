@@ -284,7 +284,7 @@ fn say(event: BuildEvent<'_>) {
 /// A Ctrl-C handler: the first press stops the match after the games in progress are
 /// abandoned (finished games are kept); a second leaves at once, every finished game
 /// already being on disk.
-fn stop_on_ctrl_c() -> Arc<AtomicBool> {
+pub(super) fn stop_on_ctrl_c() -> Arc<AtomicBool> {
     let stop = Arc::new(AtomicBool::new(false));
     let presses = Arc::new(AtomicUsize::new(0));
     let flag = stop.clone();

@@ -20,6 +20,7 @@ mod serve;
 mod standings;
 mod submit;
 mod tokens;
+mod tune;
 mod uci;
 mod variants;
 mod withdraw;
@@ -56,6 +57,8 @@ enum Commands {
     Play(play::Args),
     /// Play a match or tournament between bots and UCI engines (no GUI).
     Match(Box<match_cmd::Args>),
+    /// Tune a bot's `// tune` constants by SPSA from games between its variants.
+    Tune(Box<tune::Args>),
     /// Check every move of PGN games with a UCI engine: accuracy, centipawn loss, blunders.
     Analyze(Box<analyze::AnalyzeArgs>),
     /// Search fixed positions to a fixed limit (nodes, time, signature), or an EPD test suite.
@@ -103,6 +106,7 @@ pub fn main() -> ExitCode {
         Commands::Clean(args) => clean::run(&args),
         Commands::Play(args) => play::run(args),
         Commands::Match(args) => match_cmd::run(*args),
+        Commands::Tune(args) => tune::run(&args),
         Commands::Analyze(args) => analyze::run(*args),
         Commands::Bench(args) => bench::run(&args),
         Commands::Uci(args) => uci::run(&args),

@@ -43,6 +43,7 @@ mod store_migration;
 mod suites;
 mod tokens_items;
 mod tt_lab;
+mod tune;
 mod turochamp;
 mod uci_client;
 mod uci_options;

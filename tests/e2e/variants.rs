@@ -250,7 +250,8 @@ fn bad_specs_are_refused_naming_the_cause() {
         err.contains("no bot `no_such_bot@DEPTH=2`: it is not a file, nor a variant of a bot"),
         "{err}"
     );
-    let out = challenge(&["build", "turochamp_modern@DEPTH=2"]);
+    // evil_bot marks nothing (turochamp_modern now marks `DEFENDED` for the tuner).
+    let out = challenge(&["build", "evil_bot@DEPTH=2"]);
     assert!(
         stderr(&out).contains("the bot marks no constant"),
         "{}",
