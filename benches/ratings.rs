@@ -108,7 +108,7 @@ fn bench_pgn(c: &mut Criterion) {
     let text = wide_field_pgn(&wide_field_games(PLAYERS, GAMES, 42));
     let read = |mode: PgnReadMode| {
         let mut facts = PgnFacts::default();
-        facts.read_text("bench.pgn", black_box(&text), mode);
+        facts.read_text("bench.pgn", black_box(&text), mode, &|_| {});
         assert_eq!(facts.games.len(), GAMES);
         facts
     };

@@ -14,9 +14,9 @@
 //!
 //! `cargo bench --bench serve_bounds` (not a timed test: it prints figures, it asserts none).
 
-#[path = "../tests/common_challenge/mod.rs"]
+#[path = "../tests/e2e/common_challenge/mod.rs"]
 mod common_challenge;
-#[path = "../tests/serve_common/mod.rs"]
+#[path = "../tests/e2e/serve_common/mod.rs"]
 mod serve_common;
 
 use std::io::{Read, Write};

@@ -8,7 +8,7 @@
 //! SQLite store (one process, as `challenge run` uses it) doing the same claim/record
 //! loop. `cargo bench --bench store_claims` (prints a skip message without PostgreSQL).
 
-#[path = "../tests/postgres_server/mod.rs"]
+#[path = "../tests/e2e/postgres_server/mod.rs"]
 mod postgres_server;
 
 use std::time::{Duration, Instant};

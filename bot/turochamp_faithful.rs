@@ -47,7 +47,7 @@
 use framework::prelude::*;
 
 /// Full-width plies: this kit's choice (and the C# reconstruction's); Turing's text says 2.
-pub const DEPTH: i32 = 3;
+pub const DEPTH: i32 = 3; // vary 1..=4
 
 /// Material in half pawns, so that Turing's 3.5 for a bishop stays an integer: P N B R Q K.
 /// The king counts 0: it is never captured and is never part of the ratio.

@@ -52,6 +52,9 @@ use std::collections::HashMap;
 /// Material in tenths of a pawn, doubled: P N B R Q K.
 pub const V: [i32; 6] = [20, 60, 70, 100, 200, 0];
 
+/// Rule (ii): a defended R, B or N is worth +1.0 (10 tenths; +0.5 more defended twice).
+pub const DEFENDED: i32 = 10; // tune 0..=20 // `challenge tune` moves it (README: Tuning a bot)
+
 /// Static value for the side to move, in tenths of a pawn (a pawn is 20): see the notes.
 pub fn eval(b: &Board) -> i32 {
     let occ = b.occupied();
@@ -79,11 +82,11 @@ pub fn eval(b: &Board) -> i32 {
                     + 20 * [2, 6].contains(&sq.relative_to(us).index()) as i32
             }
             PieceType::Queen => root(a),
-            _ => root(a) + 10 * d.is_nonempty() as i32 + 5 * (d.count() > 1) as i32,
+            _ => root(a) + DEFENDED * d.is_nonempty() as i32 + 5 * (d.count() > 1) as i32,
         };
         let i = (us == b.side_to_move()) as usize;
         m[i] += V[k.index()];
-        s += if i > 0 { v } else { -v };
+        s += [-v, v][i];
     }
     s + (m[1] - m[0]) * 3280 / (1640 + m[0] + m[1])
 }
@@ -197,7 +200,8 @@ impl Bot for MyBot {
     fn think(&mut self, b: &mut Board, t: &Timer) -> Move {
         let r = t.ms_remaining();
         self.lim = (r / 25 + t.increment_ms() / 2).min(r / 2);
-        if self.tt.len() > 1 << 20 {
+        if self.tt.len() > 1048576 {
+            // 2^20 entries (the literal costs a token, `1 << 20` three).
             self.tt.clear();
         }
         self.best = b.legal_moves()[0];

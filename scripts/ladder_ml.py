@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Independent reference figures for the rating tests (tests/challenge_ratings.rs).
+"""Independent reference figures for the rating tests (tests/e2e/challenge_ratings.rs).
 
 Computes, with scipy's general-purpose optimiser rather than the kit's Fisher scoring:
 

@@ -33,6 +33,52 @@ pub trait Bot: Default {
     /// The name reported to UCI clients; empty means "use the bot file's name".
     const NAME: &'static str = "";
 
+    /// The bot's own UCI options, all integers (`type spin`): `(name, default, min, max)`.
+    /// The host announces them after `uci`, checks what the client sets against them (a
+    /// value out of range or not an integer is refused with an `info string`), and calls
+    /// [`set_option`](Bot::set_option) with each one's value every time it constructs
+    /// the bot: the declared default until the client sets another, which then holds
+    /// for the rest of the process, through `ucinewgame` and `Clear Hash`.
+    ///
+    /// Names are compared without regard to case, as UCI asks; at most 64 options, each
+    /// name one printable line of at most 64 characters, `min <= default <= max`, and not
+    /// `Clear Hash` (the host's own). A declaration that breaks these is left out, and the
+    /// engine's stderr says why.
+    ///
+    /// What it costs, counted by the kit's counter: 39 tokens plus the name's string (its
+    /// characters and two quotes) for the first option (the declaration below, a one-line
+    /// `set_option` storing the value), about 25 for each further one (its tuple, a field, an `if` on
+    /// the name). A constant costs 6. The challenge never sets a bot's options, so a
+    /// submitted bot plays its defaults: options serve experiments on a bot that may
+    /// exceed the limit (`challenge bench --option NAME=VALUE`) without a rebuild.
+    ///
+    /// ```
+    /// use framework::prelude::*;
+    ///
+    /// #[derive(Default)]
+    /// struct TableBot { bits: i64 }
+    ///
+    /// impl Bot for TableBot {
+    ///     const OPTIONS: &'static [(&'static str, i64, i64, i64)] = &[("TT Bits", 16, 10, 24)];
+    ///     fn set_option(&mut self, _name: &str, value: i64) {
+    ///         self.bits = value; // one option: no need to look at the name
+    ///     }
+    ///     fn think(&mut self, board: &mut Board, _timer: &Timer) -> Move {
+    ///         board.legal_moves()[0]
+    ///     }
+    /// }
+    ///
+    /// let mut bot = TableBot::default();
+    /// let (name, default, ..) = TableBot::OPTIONS[0];
+    /// bot.set_option(name, default); // what the host does after constructing it
+    /// assert_eq!(bot.bits, 16);
+    /// ```
+    const OPTIONS: &'static [(&'static str, i64, i64, i64)] = &[];
+
+    /// Takes the value of one of [`OPTIONS`](Bot::OPTIONS), by its declared name, already
+    /// checked to be in its range. The default does nothing.
+    fn set_option(&mut self, _name: &str, _value: i64) {}
+
     /// Chooses the move to play on `board` within the time and the search
     /// limits `timer` gives ([`Timer::should_stop`], [`Timer::max_depth`]).
     fn think(&mut self, board: &mut Board, timer: &Timer) -> Move;

@@ -2,7 +2,7 @@
 
 use std::cell::Cell;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
 /// The limits a UCI client set for one move besides the clock: the words
@@ -133,6 +133,9 @@ pub struct Timer {
     /// The most nodes the bot said it had searched ([`should_stop`](Timer::should_stop)):
     /// the host reports them, so a bot gets `info nodes` for no tokens of its own.
     nodes_seen: Cell<Option<u64>>,
+    /// Where the host reads [`nodes_seen`](Self::nodes_seen) from while the bot thinks
+    /// (for the `nodes` of `info depth` lines the bot sends with `report`).
+    node_sink: Option<&'static AtomicU64>,
 }
 
 impl Timer {
@@ -162,6 +165,7 @@ impl Timer {
             deadline: Deadline::Budget,
             stop: None,
             nodes_seen: Cell::new(None),
+            node_sink: None,
         }
     }
 
@@ -241,6 +245,13 @@ impl Timer {
     /// reports no time remaining.
     pub fn with_stop_flag(mut self, stop: Arc<AtomicBool>) -> Self {
         self.stop = Some(stop);
+        self
+    }
+
+    /// Publishes the nodes the bot passes to [`should_stop`](Timer::should_stop) to `sink`
+    /// as well, for the host to read on another path while the bot thinks.
+    pub(crate) fn with_node_sink(mut self, sink: &'static AtomicU64) -> Self {
+        self.node_sink = Some(sink);
         self
     }
 
@@ -342,9 +353,11 @@ impl Timer {
     /// assert!(by_nodes.should_stop(0, 100));
     /// ```
     pub fn should_stop(&self, budget_ms: u64, nodes: u64) -> bool {
-        self.nodes_seen.set(Some(
-            self.nodes_seen.get().map_or(nodes, |seen| seen.max(nodes)),
-        ));
+        let most = self.nodes_seen.get().map_or(nodes, |seen| seen.max(nodes));
+        self.nodes_seen.set(Some(most));
+        if let Some(sink) = self.node_sink {
+            sink.store(most, Ordering::Relaxed);
+        }
         if self.is_stopped() || self.limits.nodes.is_some_and(|limit| nodes >= limit) {
             return true;
         }

@@ -468,6 +468,9 @@ fn underpromotion_and_capture_promotion() {
         Some(Piece::new(PieceType::Knight, Color::White))
     );
     b.undo_move();
+    // White to move and promotions from b7 legal, yet one without a piece letter is none.
+    assert_eq!(b.side_to_move(), Color::White);
+    assert!(matches!(b.parse_uci("b7b8"), Err(MoveError::Illegal(_))));
 
     play(&mut b, "b7a8r");
     assert_eq!(
@@ -476,7 +479,19 @@ fn underpromotion_and_capture_promotion() {
     );
     assert!(!b.has_queenside_castle_right(Color::Black));
     assert!(b.is_in_check());
-    assert!(b.parse_uci("b7b8").is_err() || b.side_to_move() == Color::Black);
+    // The promotion passed the move to Black and took the pawn off b7: no move from b7 is
+    // left, with a piece letter or without, and Black's king must step off the eighth rank.
+    assert_eq!(b.side_to_move(), Color::Black);
+    assert_eq!(b.piece_at(Square::B7), None);
+    for gone in ["b7b8", "b7b8q", "b7a8q"] {
+        assert!(
+            matches!(b.parse_uci(gone), Err(MoveError::Illegal(_))),
+            "{gone}"
+        );
+    }
+    let mut escapes: Vec<String> = b.legal_moves().iter().map(ToString::to_string).collect();
+    escapes.sort_unstable();
+    assert_eq!(escapes, ["e8d7", "e8e7", "e8f7"]);
 }
 
 #[test]

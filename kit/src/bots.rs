@@ -24,22 +24,74 @@ pub fn bot_dir() -> PathBuf {
     Path::new(KIT_ROOT).join("bot")
 }
 
+/// The folder of the kit's lab bots: experiments that may exceed the token limit
+/// (see [`LimitPolicy`]).
+pub fn lab_dir() -> PathBuf {
+    bot_dir().join("lab")
+}
+
 /// Resolves `spec`, the same way from any directory: a path to a file
 /// (`../bots/new.rs`); else a bot of the kit's `bot/` folder by name
 /// (`evil_bot`, `evil_bot.rs`) or by its path from the kit's root
-/// (`bot/evil_bot.rs`).
+/// (`bot/evil_bot.rs`, and `bot/lab/tt_lab.rs` for a lab bot).
+///
+/// `BOT@NAME=VALUE[,NAME=VALUE...]` (when no file has that name) is a variant of the bot
+/// `BOT`: its file with those marked constants set (see [`crate::variants`]), written under
+/// [`variants_dir`] and named `BOT@` and the settings in the file's order.
 ///
 /// ```
 /// let bot = kit::bots::resolve("evil_bot").unwrap();
 /// assert_eq!(bot.name, "evil_bot");
 /// assert_eq!(kit::bots::resolve("bot/evil_bot.rs").unwrap(), bot);
 /// assert!(kit::bots::resolve("no_such_bot").is_err());
+/// let variant = kit::bots::resolve("turochamp_faithful@DEPTH=2").unwrap();
+/// assert_eq!(variant.name, "turochamp_faithful@DEPTH=2");
+/// let err = kit::bots::resolve("turochamp_faithful@DEPTH=9").unwrap_err();
+/// assert!(format!("{err:#}").contains("`DEPTH=9` is outside its mark `vary 1..=4`"));
+/// assert_eq!(kit::bots::resolve("bot/lab/tt_lab.rs").unwrap().name, "tt_lab");
 /// ```
 pub fn resolve(spec: &str) -> Result<BotFile> {
+    let plain = resolve_file(spec);
+    match spec.rsplit_once('@') {
+        Some((base, settings)) if plain.is_err() => resolve_variant(spec, base, settings),
+        _ => plain,
+    }
+}
+
+/// Names the variable that moves [`variants_dir`].
+pub const VARIANTS_DIR_ENV: &str = "CHALLENGE_VARIANTS_DIR";
+
+/// Where variants' files are written: `target/variants` in the kit, or
+/// `$CHALLENGE_VARIANTS_DIR`. Never `bot/`: a variant is made, not written by hand.
+pub fn variants_dir() -> PathBuf {
+    std::env::var_os(VARIANTS_DIR_ENV)
+        .filter(|dir| !dir.is_empty())
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(KIT_ROOT).join("target").join("variants"))
+}
+
+/// The variant `spec` names: `settings` (the text after its `@`) applied to the bot `base`.
+fn resolve_variant(spec: &str, base: &str, settings: &str) -> Result<BotFile> {
+    let bot = resolve_file(base).with_context(|| {
+        format!("no bot `{spec}`: it is not a file, nor a variant of a bot (BOT@NAME=VALUE)")
+    })?;
+    let source = token_counter::read_source(&bot.path)?;
+    let made = crate::variants::write(&variants_dir(), &bot.name, &bot.path, &source, settings)
+        .with_context(|| format!("cannot make the variant `{spec}` of {}", bot.path.display()))?;
+    Ok(BotFile {
+        name: made.name,
+        path: made.path,
+    })
+}
+
+/// [`resolve`] for a bot file itself (no variant).
+fn resolve_file(spec: &str) -> Result<BotFile> {
     let as_path = Path::new(spec);
     let from_kit_root = Path::new(KIT_ROOT).join(spec);
     let in_kit_bot_dir = as_path.is_relative()
-        && from_kit_root.parent() == Some(bot_dir().as_path())
+        && from_kit_root
+            .parent()
+            .is_some_and(|dir| dir == bot_dir() || dir == lab_dir())
         && from_kit_root.is_file();
     let file = if as_path.is_file() {
         as_path
@@ -76,17 +128,24 @@ fn from_path(file: &Path, spec: &str) -> Result<BotFile> {
 /// The files `challenge tokens` counts: each given path that names a file
 /// as it is; a bot name (or a path from the kit's root) resolved as
 /// [`resolve`] does, so the command takes the same names as `match` from any
-/// directory; anything else as given, for the counter to report.
-pub fn count_paths(specs: &[PathBuf]) -> Vec<PathBuf> {
+/// directory; anything else as given, for the counter to report. A variant
+/// (`BOT@NAME=VALUE`) is made and its file counted; one that cannot be made is
+/// an error saying why.
+pub fn count_paths(specs: &[PathBuf]) -> Result<Vec<PathBuf>> {
     specs
         .iter()
         .map(|spec| {
             if spec.is_file() {
-                return spec.clone();
+                return Ok(spec.clone());
             }
-            spec.to_str()
-                .and_then(|text| resolve(text).ok())
-                .map_or_else(|| spec.clone(), |bot| bot.path)
+            let Some(text) = spec.to_str() else {
+                return Ok(spec.clone());
+            };
+            match resolve(text) {
+                Ok(bot) => Ok(bot.path),
+                Err(err) if text.contains('@') => Err(err),
+                Err(_) => Ok(spec.clone()),
+            }
         })
         .collect()
 }
@@ -106,17 +165,43 @@ pub fn available() -> Vec<String> {
     names
 }
 
-/// What the kit does with a bot file over the token limit.
+/// What the kit does with a bot file over the token limit in its local commands
+/// (`build`, `match`, `bench`, `play`, `uci`). A submission is judged by
+/// `challenge submit`'s own check, which always enforces the limit.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum LimitPolicy {
-    /// Refuse it (the default: the limit is the challenge).
+    /// Refuse it (the default: the limit is the challenge), unless it is one of the
+    /// kit's lab bots (a file directly in [`lab_dir`]): instruments for experiments,
+    /// such as the transposition-table lab, that say in their header that they are
+    /// over the limit and are no entries.
     Enforce,
     /// Run it anyway, to experiment; rule violations are still refused.
     AllowOverLimit,
 }
 
+/// Whether `bot` is one of the kit's lab bots: its file (symbolic links resolved, as
+/// [`resolve`] does) lies directly in [`lab_dir`], or it is a variant of such a file.
+///
+/// ```
+/// use kit::bots::{is_lab_bot, resolve};
+/// assert!(is_lab_bot(&resolve("bot/lab/tt_lab.rs").unwrap()));
+/// assert!(!is_lab_bot(&resolve("evil_bot").unwrap()));
+/// assert!(is_lab_bot(&resolve("bot/lab/tt_lab.rs@TT_BITS=12").unwrap()));
+/// ```
+pub fn is_lab_bot(bot: &BotFile) -> bool {
+    let Ok(lab) = lab_dir().canonicalize() else {
+        return false;
+    };
+    let in_lab = |path: &Path| {
+        path.canonicalize()
+            .is_ok_and(|path| path.parent() == Some(lab.as_path()))
+    };
+    in_lab(&bot.path)
+        || crate::variants::base_of(&bot.path, &variants_dir()).is_some_and(|base| in_lab(&base))
+}
+
 /// Counts and checks a bot file; refuses it when it breaks a rule, or when
-/// it is over the limit and the policy enforces the limit.
+/// it is over the limit and the policy enforces the limit (lab bots excepted).
 pub fn check(bot: &BotFile, policy: LimitPolicy) -> Result<()> {
     let report = token_counter::analyze_file(&bot.path)
         .with_context(|| format!("cannot check bot `{}`", bot.name))?;
@@ -128,7 +213,7 @@ pub fn check(bot: &BotFile, policy: LimitPolicy) -> Result<()> {
             report.render(&display)
         );
     }
-    if !report.within_limit() && policy == LimitPolicy::Enforce {
+    if !report.within_limit() && policy == LimitPolicy::Enforce && !is_lab_bot(bot) {
         bail!(
             "bot `{}` is over the token limit:\n{}\n(pass --allow-over-limit to run it anyway while experimenting)",
             bot.name,

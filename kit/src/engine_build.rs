@@ -60,6 +60,95 @@ use sha2::{Digest, Sha256};
 
 use crate::bots::{BotFile, KIT_ROOT, LimitPolicy};
 
+/// The first 16 hex digits of a source's SHA-256: a version's identity, and the name its
+/// file is written under.
+pub fn content_hash(source: &str) -> String {
+    Sha256::digest(source.as_bytes())[..8]
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+/// Writes a stored source to `<dir>/sources/<hash>.rs` (unless it is already there) and
+/// returns the bot file to build, named after the entry: how a submission, a tournament
+/// and a worker turn a source from the store into a file to build.
+pub fn materialize(dir: &Path, name: &str, source: &str) -> Result<BotFile> {
+    let folder = dir.join("sources");
+    fs::create_dir_all(&folder).with_context(|| format!("cannot create {}", folder.display()))?;
+    let path = folder.join(format!("{}.rs", content_hash(source)));
+    let fresh = fs::read_to_string(&path).is_ok_and(|text| text == source);
+    if !fresh {
+        let partial = path.with_extension("partial");
+        fs::write(&partial, source)
+            .with_context(|| format!("cannot write {}", partial.display()))?;
+        fs::rename(&partial, &path).with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    Ok(BotFile {
+        name: name.to_string(),
+        path,
+    })
+}
+
+/// What a build reports while it runs, to the observer its caller passes (see the crate's
+/// documentation on reporting). Its `Display` is the line a person reads.
+#[derive(Debug)]
+pub enum BuildEvent<'a> {
+    /// The bot's engine was not cached: it is being compiled.
+    Compiling {
+        /// The bot's name.
+        bot: &'a str,
+    },
+    /// A build's leftovers could not be removed; the next eviction or `challenge clean`
+    /// tries again. The build itself is unaffected.
+    CannotRemove {
+        /// The bot's name.
+        bot: &'a str,
+        /// Why.
+        error: anyhow::Error,
+    },
+    /// Tidying or bounding the build directory after a build failed; the build itself
+    /// is kept.
+    CannotTrim {
+        /// The build directory.
+        dir: &'a Path,
+        /// Which bound was being kept: the engine count or the directory's size.
+        what: CacheBound,
+        /// Why.
+        error: anyhow::Error,
+    },
+}
+
+/// The bounds kept on the build directory after each build.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CacheBound {
+    /// The number of cached engines ([`KEEP_ENGINES_ENV`]).
+    Engines,
+    /// The directory's size ([`BUILD_DIR_LIMIT_ENV`]).
+    Size,
+}
+
+impl std::fmt::Display for BuildEvent<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            BuildEvent::Compiling { bot } => write!(f, "building bot `{bot}` ..."),
+            BuildEvent::CannotRemove { bot, error } => {
+                write!(f, "warning: cannot remove the build of `{bot}`: {error:#}")
+            }
+            BuildEvent::CannotTrim { dir, what, error } => {
+                let verb = match what {
+                    CacheBound::Engines => "trim",
+                    CacheBound::Size => "bound",
+                };
+                write!(
+                    f,
+                    "warning: cannot {verb} the bot cache in {}: {error:#}",
+                    dir.display()
+                )
+            }
+        }
+    }
+}
+
 const KIT_VERSION: &str = env!("CARGO_PKG_VERSION");
 const FRAMEWORK_FINGERPRINT: &str = env!("CHALLENGE_FRAMEWORK_FINGERPRINT");
 
@@ -98,10 +187,23 @@ pub fn cache_key(bot: &BotFile, source: &[u8]) -> String {
 
 /// The name of a bot's generated crate: the same for every version of the bot (so cargo
 /// compiles an edit incrementally), different for bots of the same name elsewhere.
+///
+/// Every variant of one bot (`my_bot@DEPTH=2`, see [`crate::variants`]) shares one crate,
+/// named after the folder of its variants: a variant differs from the one built before it
+/// only in a literal, so cargo compiles it incrementally (about half a second for a
+/// reference bot) where a crate of its own would compile the whole bot (about five).
 fn crate_name(bot: &BotFile) -> String {
-    let path = bot.path.display().to_string();
-    let origin = short_hash(&[bot.name.as_bytes(), path.as_bytes()]);
-    format!("bot_{}_{}", sanitize(&bot.name), &origin[..8])
+    let family = crate::variants::family(&bot.path, &crate::bots::variants_dir());
+    let (name, path) = match &family {
+        Some(dir) => (
+            bot.name.split('@').next().unwrap_or_default(),
+            dir.as_path(),
+        ),
+        None => (bot.name.as_str(), bot.path.as_path()),
+    };
+    let path = path.display().to_string();
+    let origin = short_hash(&[name.as_bytes(), path.as_bytes()]);
+    format!("bot_{}_{}", sanitize(name), &origin[..8])
 }
 
 /// 16 hex digits of SHA-256 over the parts, each prefixed by its length.
@@ -135,21 +237,35 @@ pub enum BuildKind {
 
 /// Resolves a bot the author named (`my_bot` or a path), checks it against the rules
 /// and builds it as the author's own (`Local`), returning its engine executable.
-pub fn prepare(spec: &str, policy: LimitPolicy) -> Result<Engine> {
+pub fn prepare(
+    spec: &str,
+    policy: LimitPolicy,
+    observe: &(dyn Fn(BuildEvent<'_>) + Sync),
+) -> Result<Engine> {
     let bot = crate::bots::resolve(spec)?;
     crate::bots::check(&bot, policy)?;
-    build(&bot, BuildKind::Local)
+    build(&bot, BuildKind::Local, observe)
 }
 
 /// Builds (or finds in the cache) the engine executable for `bot`; `kind` says whose
-/// code it is. Compile errors go to stderr. Builds of different bots run at the same
-/// time, [`build_jobs`] of them at most in this process.
-pub fn build(bot: &BotFile, kind: BuildKind) -> Result<Engine> {
-    build_in(&build_dir(), bot, kind)
+/// code it is; what happens meanwhile goes to `observe`. A compile error is the error
+/// returned. Builds of different bots run at the same time, [`build_jobs`] of them at
+/// most in this process.
+pub fn build(
+    bot: &BotFile,
+    kind: BuildKind,
+    observe: &(dyn Fn(BuildEvent<'_>) + Sync),
+) -> Result<Engine> {
+    build_in(&build_dir(), bot, kind, observe)
 }
 
 /// [`build`] with the build directory `dir` instead of [`build_dir`].
-pub fn build_in(dir: &Path, bot: &BotFile, kind: BuildKind) -> Result<Engine> {
+pub fn build_in(
+    dir: &Path,
+    bot: &BotFile,
+    kind: BuildKind,
+    observe: &(dyn Fn(BuildEvent<'_>) + Sync),
+) -> Result<Engine> {
     let limits = BuildLimits::from_env()?;
     let source =
         fs::read(&bot.path).with_context(|| format!("cannot read {}", bot.path.display()))?;
@@ -184,6 +300,7 @@ pub fn build_in(dir: &Path, bot: &BotFile, kind: BuildKind) -> Result<Engine> {
         dir,
         crate_name,
         limits,
+        observe,
     };
     let compiled = job.run(&source, &executable)?;
     Ok(Engine {
@@ -201,6 +318,7 @@ struct Job<'a> {
     dir: &'a Path,
     crate_name: String,
     limits: BuildLimits,
+    observe: &'a (dyn Fn(BuildEvent<'_>) + Sync),
 }
 
 impl Job<'_> {
@@ -213,7 +331,9 @@ impl Job<'_> {
         let scratch = self.scratch();
         fs::create_dir_all(&scratch)
             .with_context(|| format!("cannot create {}", scratch.display()))?;
-        eprintln!("building bot `{}` ...", self.bot.name);
+        (self.observe)(BuildEvent::Compiling {
+            bot: &self.bot.name,
+        });
         let compiled = self.compile();
         // The compiler's scratch space is never needed after the build.
         let _ = fs::remove_dir_all(&scratch);
@@ -344,11 +464,11 @@ impl Job<'_> {
     /// Removes the bot's generated crate and everything cargo keeps for it. Best effort:
     /// what cannot be removed now goes at the next eviction or `challenge clean`.
     fn forget(&self) {
-        if let Err(err) = remove_crate(self.dir, &self.crate_name) {
-            eprintln!(
-                "warning: cannot remove the build of `{}`: {err:#}",
-                self.bot.name
-            );
+        if let Err(error) = remove_crate(self.dir, &self.crate_name) {
+            (self.observe)(BuildEvent::CannotRemove {
+                bot: &self.bot.name,
+                error,
+            });
         }
     }
 
@@ -356,20 +476,22 @@ impl Job<'_> {
     /// failure is only a warning), then its size, which may refuse the build.
     fn trim(&self, executable: &Path) -> Result<()> {
         let dir = self.dir;
-        if let Err(err) = evict(dir, executable, keep_engines()?) {
-            eprintln!(
-                "warning: cannot trim the bot cache in {}: {err:#}",
-                dir.display()
-            );
+        if let Err(error) = evict(dir, executable, keep_engines()?) {
+            (self.observe)(BuildEvent::CannotTrim {
+                dir,
+                what: CacheBound::Engines,
+                error,
+            });
         }
         let bound = self.limits.dir_bytes();
         match fit_dir(dir, executable, &self.crate_name, bound) {
             Ok(Fit::Fits(_)) => Ok(()),
-            Err(err) => {
-                eprintln!(
-                    "warning: cannot bound the bot cache in {}: {err:#}",
-                    dir.display()
-                );
+            Err(error) => {
+                (self.observe)(BuildEvent::CannotTrim {
+                    dir,
+                    what: CacheBound::Size,
+                    error,
+                });
                 Ok(())
             }
             Ok(Fit::Overfull { least }) => {
@@ -611,7 +733,11 @@ impl Drop for BuildSlot {
 
 /// Builds the engines of `bots` (see [`build`]), [`build_jobs`] at a time, taking them in
 /// the order given (put first the engines needed first); one result per bot, in order.
-pub fn build_all(bots: &[BotFile], kind: BuildKind) -> Vec<Result<Engine>> {
+pub fn build_all(
+    bots: &[BotFile],
+    kind: BuildKind,
+    observe: &(dyn Fn(BuildEvent<'_>) + Sync),
+) -> Vec<Result<Engine>> {
     let next = AtomicUsize::new(0);
     let results: Vec<Mutex<Option<Result<Engine>>>> =
         bots.iter().map(|_| Mutex::new(None)).collect();
@@ -621,7 +747,7 @@ pub fn build_all(bots: &[BotFile], kind: BuildKind) -> Vec<Result<Engine>> {
                 loop {
                     let index = next.fetch_add(1, Ordering::Relaxed);
                     let Some(bot) = bots.get(index) else { break };
-                    let built = build(bot, kind);
+                    let built = build(bot, kind, observe);
                     *results[index].lock().unwrap_or_else(|p| p.into_inner()) = Some(built);
                 }
             });
@@ -2190,6 +2316,41 @@ mod tests {
             cache_key(&a, b"fn x() {}"),
             cache_key(&elsewhere, b"fn x() {}")
         );
+    }
+
+    #[test]
+    fn the_variants_of_a_bot_share_a_crate_of_their_own() {
+        let root = crate::bots::variants_dir();
+        let base = Path::new("/nowhere/shared_crate_test.rs");
+        let source = "const D: i32 = 3; // vary 1..=4\n";
+        let variant = |spec| {
+            let made =
+                crate::variants::write(&root, "shared_crate_test", base, source, spec).unwrap();
+            BotFile {
+                name: made.name,
+                path: made.path,
+            }
+        };
+        let (one, two) = (variant("D=1"), variant("D=2"));
+        assert_eq!(crate_name(&one), crate_name(&two));
+        assert!(crate_name(&one).starts_with("bot_shared_crate_test_"));
+        let plain = BotFile {
+            name: "shared_crate_test".into(),
+            path: base.into(),
+        };
+        assert_ne!(
+            crate_name(&one),
+            crate_name(&plain),
+            "the bot keeps its own"
+        );
+        // Not a variant: a file of the same name beside the variants' folder.
+        let beside = BotFile {
+            name: one.name.clone(),
+            path: root.join("shared_crate_test@D=1.rs"),
+        };
+        assert_ne!(crate_name(&one), crate_name(&beside));
+        assert_ne!(cache_key(&one, b"x"), cache_key(&two, b"x"));
+        fs::remove_dir_all(one.path.parent().unwrap()).unwrap();
     }
 
     #[test]

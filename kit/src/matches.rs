@@ -1,8 +1,9 @@
 //! `challenge match`'s domain: the players and settings of a match, played on the
-//! runner's tournament loop, with progress, PGN and JSON output and the summary.
+//! runner's tournament loop, with PGN and JSON output; its progress and end go to the
+//! caller's observer as [`MatchEvent`]s.
 
 use std::fs::{File, OpenOptions};
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant, SystemTime};
@@ -10,16 +11,15 @@ use std::time::{Duration, Instant, SystemTime};
 use anyhow::{Context, Result};
 use framework::chess::Color;
 use framework::notation::write_game;
-use indicatif::{ProgressBar, ProgressStyle};
 use runner::{
     EngineConfig, GameEvent, GameSettings, Opening, Player, Sprt, TimeControl, TournamentConfig,
-    load_openings, pairs_for_games, run_tournament, shuffle,
+    TournamentResult, load_openings, pairs_for_games, run_tournament, shuffle,
 };
 use serde_json::{Value, json};
 
 use crate::bots::{self, LimitPolicy};
-use crate::engine_build;
-use crate::match_summary::{describe_tcs, elo_text, summary_json, summary_text};
+use crate::engine_build::{self, BuildEvent};
+use crate::match_summary::summary_json;
 
 /// The match `challenge match` plays with no players named: the kit's two reference
 /// bots, the modern one first so the figures read as its gain over Turing's rules.
@@ -53,15 +53,41 @@ pub struct MatchOptions {
     pub json: Option<PathBuf>,
     /// The PGN `Event` tag.
     pub event: String,
-    /// Only the summary: no progress bar or per-game lines.
-    pub quiet: bool,
 }
 
-/// A bot, checked and built, as a player.
-pub fn bot_player(spec: &str, policy: LimitPolicy, tc: TimeControl) -> Result<Player> {
+/// What a match reports while it plays, to the observer passed to [`run_match`].
+#[derive(Debug)]
+pub enum MatchEvent<'a> {
+    /// The match starts.
+    Started {
+        /// Its options.
+        options: &'a MatchOptions,
+        /// The games scheduled (fewer are played when the SPRT decides or it is stopped).
+        scheduled: usize,
+    },
+    /// A game finished (already appended to the PGN file).
+    Game(GameEvent<'a>),
+    /// The match ended; the JSON summary is written next.
+    Finished {
+        /// Its options.
+        options: &'a MatchOptions,
+        /// Its standings, statistics and why it ended.
+        result: &'a TournamentResult,
+        /// How long it took.
+        elapsed: Duration,
+    },
+}
+
+/// A bot, checked and built (the build reports to `observe`), as a player.
+pub fn bot_player(
+    spec: &str,
+    policy: LimitPolicy,
+    tc: TimeControl,
+    observe: &(dyn Fn(BuildEvent<'_>) + Sync),
+) -> Result<Player> {
     let bot = bots::resolve(spec)?;
     bots::check(&bot, policy)?;
-    let engine = engine_build::build(&bot, engine_build::BuildKind::Local)
+    let engine = engine_build::build(&bot, engine_build::BuildKind::Local, observe)
         .with_context(|| format!("cannot build bot `{}`", bot.name))?;
     Ok(Player::new(EngineConfig::new(bot.name, engine.path), tc))
 }
@@ -133,11 +159,10 @@ pub fn tournament(
     }
 }
 
-/// What the match shows and writes while it runs: the progress bar or per-game lines,
-/// the PGN file, and the faults for the JSON summary.
+/// What the match writes while it runs: the PGN file, and the faults for the JSON
+/// summary.
 struct MatchLog<'a> {
     options: &'a MatchOptions,
-    bar: Option<ProgressBar>,
     pgn: Option<File>,
     pgn_error: Option<anyhow::Error>,
     date: String,
@@ -145,13 +170,6 @@ struct MatchLog<'a> {
 }
 
 impl MatchLog<'_> {
-    fn say(&self, line: &str) {
-        match &self.bar {
-            Some(bar) => bar.println(line),
-            None => eprintln!("{line}"),
-        }
-    }
-
     fn write_pgn(&mut self, event: &GameEvent<'_>) {
         let Some(file) = self.pgn.as_mut() else {
             return;
@@ -182,19 +200,6 @@ impl MatchLog<'_> {
             Color::White => &record.white,
             Color::Black => &record.black,
         };
-        if !self.options.quiet {
-            self.say(&format!(
-                "Game {} ({} vs {}): {} ({})",
-                job.number + 1,
-                record.white,
-                record.black,
-                record.termination,
-                record.detail
-            ));
-            for line in &record.stderr {
-                self.say(&format!("    {engine} stderr: {line}"));
-            }
-        }
         self.faults.push(json!({
             "game": job.number + 1,
             "engine": engine,
@@ -209,47 +214,16 @@ impl MatchLog<'_> {
         if let Some(side) = event.record.faulty {
             self.note_fault(event, side);
         }
-        let me = event.standings.player(0);
-        let elo = me
-            .elo_wdl()
-            .map_or(String::new(), |e| format!("  Elo {}", elo_text(&e)));
-        let llr = event.llr.map_or(String::new(), |l| format!("  LLR {l:.2}"));
-        let msg = format!(
-            "{}: W{} D{} L{}{elo}{llr}",
-            event.standings.players[0], me.wins, me.draws, me.losses
-        );
-        let (record, job) = (event.record, event.job);
-        match &self.bar {
-            Some(bar) => {
-                bar.set_message(msg);
-                bar.set_position(event.standings.games as u64);
-            }
-            None if !self.options.quiet => eprintln!(
-                "Finished game {} ({} vs {}): {} {{{}}}  [{msg}]",
-                job.number + 1,
-                record.white,
-                record.black,
-                record.result,
-                record.termination
-            ),
-            None => {}
-        }
     }
 }
 
-fn progress_bar(scheduled: usize) -> ProgressBar {
-    let bar = ProgressBar::new(scheduled as u64);
-    bar.set_style(
-        ProgressStyle::with_template("{bar:20} {pos}/{len} {msg} [{elapsed_precise}]")
-            .expect("valid progress template"),
-    );
-    bar.enable_steady_tick(Duration::from_millis(250));
-    bar
-}
-
 /// Plays the match until every game is played, the SPRT decides, or `stop` is set
-/// (finished games are kept), then prints the summary and writes the JSON.
-pub fn run_match(options: &MatchOptions, stop: &AtomicBool) -> Result<()> {
+/// (finished games are kept), reporting to `observe` as it goes, then writes the JSON.
+pub fn run_match(
+    options: &MatchOptions,
+    stop: &AtomicBool,
+    observe: &(dyn Fn(MatchEvent<'_>) + Sync),
+) -> Result<()> {
     let config = &options.config;
     let pgn = match &options.pgn {
         Some(path) => Some(
@@ -265,41 +239,25 @@ pub fn run_match(options: &MatchOptions, stop: &AtomicBool) -> Result<()> {
     };
     let scheduled =
         runner::encounters(config.format, config.players.len()).len() * config.pairs * 2;
-    let interactive = !options.quiet && std::io::stderr().is_terminal();
     let mut log = MatchLog {
         options,
-        bar: interactive.then(|| progress_bar(scheduled)),
         pgn,
         pgn_error: None,
         date: framework::notation::pgn_date(SystemTime::now()),
         faults: Vec::new(),
     };
-    let first_pair = format!(
-        "{} vs {}",
-        config.players[0].name(),
-        config.players[1].name()
-    );
-    eprintln!(
-        "Playing {} games ({}, {} players, {}, openings from {}, {} at a time){}",
-        scheduled,
-        config.format,
-        config.players.len(),
-        describe_tcs(&config.players),
-        options.opening_source,
-        config.concurrency,
-        if options.shuffled {
-            format!(", shuffled with seed {}", options.seed)
-        } else {
-            String::new()
-        },
-    );
+    observe(MatchEvent::Started { options, scheduled });
     let started = Instant::now();
-    let result = run_tournament(config, stop, |event| log.game(&event));
-    if let Some(bar) = &log.bar {
-        bar.finish_and_clear();
-    }
+    let result = run_tournament(config, stop, |event| {
+        log.game(&event);
+        observe(MatchEvent::Game(event));
+    });
     let elapsed = started.elapsed();
-    print!("{}", summary_text(config, &result, &first_pair, elapsed));
+    observe(MatchEvent::Finished {
+        options,
+        result: &result,
+        elapsed,
+    });
     if let Some(path) = &options.json {
         let value = summary_json(
             config,

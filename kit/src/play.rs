@@ -1,11 +1,32 @@
-//! `challenge play`: a human against a bot in the terminal.
+//! `challenge play`'s game: a human against a bot, as a state machine its caller drives.
+//!
+//! [`start`] builds and starts the bot and sets up a [`HumanGame`]; then the caller asks
+//! [`HumanGame::turn`] whose move it is, passes the human's moves ([`HumanGame::play`],
+//! typed text read by [`parse_command`]) and asks the bot for its own
+//! ([`HumanGame::bot_move`]), until the game is over; then [`HumanGame::save`] writes it
+//! as PGN. Nothing here prints or reads a terminal: `challenge play` draws the board and
+//! reads the keyboard, and a browser can drive the same game.
+//!
+//! ```
+//! use std::time::Instant;
+//! use framework::chess::{Board, Color};
+//! use kit::play::{Command, HumanGame, Turn, parse_command};
+//! use runner::TimeControl;
+//!
+//! let tc = "60+0".parse::<TimeControl>().unwrap();
+//! let mut game = HumanGame::new("evil_bot", Color::White, tc, Board::startpos());
+//! assert_eq!(game.turn(), Turn::Human);
+//! let Ok(Command::Move(mv)) = parse_command(game.board(), "e4") else { unreachable!() };
+//! game.play(mv, Instant::now()).unwrap();
+//! assert_eq!(game.turn(), Turn::Bot); // next: game.bot_move(&mut opponent)
+//! assert_eq!(game.move_list(), "1. e4");
+//! ```
 
-use std::io::{BufRead, IsTerminal, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use anyhow::{Context, Result};
-use framework::chess::{Board, Color, Move, Outcome, PieceType, Square};
+use framework::chess::{Board, Color, Move, MoveError, Outcome};
 use framework::notation::parse_san;
 use framework::notation::pgn::{GameResult, PgnGame, pgn_date, write_game};
 use framework::uci::CONSTRUCTION_LIMIT;
@@ -15,13 +36,12 @@ use runner::{
 };
 
 use crate::bots::{self, LimitPolicy};
-use crate::engine_build;
+use crate::engine_build::{self, BuildEvent};
 
-/// A game against a bot in the terminal.
+/// A game against a bot.
 #[derive(Debug, Clone)]
 pub struct PlayOptions {
-    /// The bot: a name in bot/ or a path to a bot file (`None`: turochamp_modern if
-    /// present, else evil_bot).
+    /// The bot: a name in bot/ or a path to a bot file (`None`: [`default_opponent`]).
     pub bot: Option<String>,
     /// The side the human plays.
     pub human: Color,
@@ -29,8 +49,6 @@ pub struct PlayOptions {
     pub tc: TimeControl,
     /// The start position (default: the standard start).
     pub fen: Option<String>,
-    /// Where to save the game (default: games/play-<date>-<time>.pgn).
-    pub pgn: Option<PathBuf>,
     /// Whether a bot over the token limit may play.
     pub policy: LimitPolicy,
 }
@@ -39,21 +57,133 @@ pub struct PlayOptions {
 const BOT_MARGIN: Duration = Duration::from_millis(1000);
 
 /// Why the game ended.
-struct Ending {
-    result: GameResult,
-    reason: String,
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Ending {
+    /// The result.
+    pub result: GameResult,
+    /// What happened, as a sentence (`Checkmate: White wins`, `You resigned`...).
+    pub reason: String,
     /// The PGN `Termination` tag (the standard's value).
-    termination: &'static str,
+    pub termination: &'static str,
     /// The kit's precise cause, for the `TerminationDetails` tag, when the bot caused it.
-    details: Option<Termination>,
+    pub details: Option<Termination>,
 }
 
-/// Plays the game on the terminal and saves it as PGN.
-pub fn play(args: PlayOptions) -> Result<()> {
-    let spec = args.bot.clone().unwrap_or_else(default_opponent);
+/// Whose move it is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Turn {
+    /// The human's: [`HumanGame::play`].
+    Human,
+    /// The bot's: [`HumanGame::bot_move`].
+    Bot,
+    /// Nobody's: the game is over ([`HumanGame::ending`]).
+    Over,
+}
+
+/// What the human typed, read by [`parse_command`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Command {
+    /// A legal move.
+    Move(Move),
+    /// Take back the human's last move and the bot's reply.
+    Undo,
+    /// Turn the board around (the caller's view).
+    Flip,
+    /// Give up the game.
+    Resign,
+    /// Show the commands.
+    Help,
+    /// Leave (the game is saved unfinished).
+    Quit,
+    /// Nothing typed.
+    Nothing,
+}
+
+/// Why the game refused a move or command. `Display` is the sentence to show the human.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PlayError {
+    /// A move that reads but is not legal in the position.
+    #[error("`{0}` is not legal here.")]
+    Illegal(String),
+    /// Text that is neither SAN nor UCI nor a command (the SAN reader's explanation).
+    #[error("Not a move here: {0}")]
+    NotAMove(String),
+    /// An undo before the human has moved.
+    #[error("Nothing to take back yet.")]
+    NothingToUndo,
+    /// A move or undo when it is not the asker's turn.
+    #[error("It is not your turn.")]
+    NotYourTurn,
+    /// A move after the game ended.
+    #[error("The game is over.")]
+    Over,
+}
+
+/// Reads what the human typed: a command word, else a move in SAN, then in UCI (with the
+/// SAN reader's explanation when neither fits).
+///
+/// ```
+/// use framework::chess::Board;
+/// use kit::play::{Command, PlayError, parse_command};
+///
+/// let board = Board::startpos();
+/// assert_eq!(parse_command(&board, " undo "), Ok(Command::Undo));
+/// assert_eq!(parse_command(&board, "Nf3"), parse_command(&board, "g1f3"));
+/// assert_eq!(parse_command(&board, "e2e5"), Err(PlayError::Illegal("e2e5".into())));
+/// ```
+pub fn parse_command(board: &Board, input: &str) -> Result<Command, PlayError> {
+    let input = input.trim();
+    Ok(match input {
+        "" => Command::Nothing,
+        "help" | "?" => Command::Help,
+        "flip" => Command::Flip,
+        "undo" => Command::Undo,
+        "resign" => Command::Resign,
+        "quit" | "exit" => Command::Quit,
+        _ => Command::Move(parse_move(board, input)?),
+    })
+}
+
+/// A move in SAN, else in UCI; well-formed UCI that is no legal move here is called
+/// illegal, not explained as bad SAN.
+fn parse_move(board: &Board, input: &str) -> Result<Move, PlayError> {
+    match parse_san(board, input) {
+        Ok(mv) => Ok(mv),
+        Err(san_error) => match board.parse_uci(input) {
+            Ok(mv) if board.is_legal(mv) => Ok(mv),
+            Ok(_) | Err(MoveError::Illegal(_)) => Err(PlayError::Illegal(input.to_string())),
+            Err(MoveError::Syntax(_)) => Err(PlayError::NotAMove(san_error.to_string())),
+        },
+    }
+}
+
+/// The bot's engine process, started and ready.
+pub struct Opponent {
+    engine: Engine,
+}
+
+impl Opponent {
+    /// Ends the engine process.
+    pub fn quit(self) {
+        let _ = self.engine.quit(Duration::from_millis(500));
+    }
+}
+
+/// Builds and starts the bot (the build reports to `observe`) and sets up the game. A
+/// bot whose construction took past the limit has already forfeited: the game is over
+/// before the first move, as in `match` and `run`.
+pub fn start(
+    options: &PlayOptions,
+    observe: &(dyn Fn(BuildEvent<'_>) + Sync),
+) -> Result<(HumanGame, Opponent)> {
+    let start = match &options.fen {
+        Some(fen) => Board::from_fen(fen).with_context(|| format!("invalid FEN `{fen}`"))?,
+        None => Board::startpos(),
+    };
+    let spec = options.bot.clone().unwrap_or_else(default_opponent);
     let bot = bots::resolve(&spec)?;
-    bots::check(&bot, args.policy)?;
-    let built = engine_build::build(&bot, engine_build::BuildKind::Local)?;
+    bots::check(&bot, options.policy)?;
+    let built = engine_build::build(&bot, engine_build::BuildKind::Local, observe)?;
     let mut engine = Engine::start(
         &EngineConfig::new(bot.name.clone(), &built.path),
         Duration::from_secs(10),
@@ -62,63 +192,11 @@ pub fn play(args: PlayOptions) -> Result<()> {
     engine
         .new_game(Duration::from_secs(10))
         .with_context(|| format!("bot `{}` did not get ready", bot.name))?;
-
-    let start = match &args.fen {
-        Some(fen) => Board::from_fen(fen).with_context(|| format!("invalid FEN `{fen}`"))?,
-        None => Board::startpos(),
-    };
-    let human = args.human;
-    let mut game = Game {
-        board: start.clone(),
-        pgn: PgnGame::from_position(start),
-        clocks: [Clock::new(args.tc), Clock::new(args.tc)],
-        human,
-        flipped: human == Color::Black,
-        colour: std::env::var_os("NO_COLOR").is_none() && std::io::stdout().is_terminal(),
-    };
-    let bot_name = bot.name.clone();
-    let (white, black) = match human {
-        Color::White => ("You".to_string(), bot_name.clone()),
-        Color::Black => (bot_name.clone(), "You".to_string()),
-    };
-    game.pgn.set_tag("Event", "challenge play");
-    game.pgn.set_tag("Site", "terminal");
-    game.pgn.set_tag("Date", &pgn_date(SystemTime::now()));
-    game.pgn.set_tag("Round", "-");
-    game.pgn.set_tag("White", &white);
-    game.pgn.set_tag("Black", &black);
-    game.pgn.set_tag("TimeControl", &args.tc.to_string());
-
-    println!("You play {} against {bot_name}.", colour_name(human));
-    println!(
-        "Type moves in SAN (Nf3, exd5, O-O, e8=Q) or UCI (g1f3); also: undo, flip, resign, help, quit."
-    );
-    // Construction is timed in every game, as in `match` and `run`: past the
-    // limit the bot forfeits before the first move.
-    let ending = match construction_breach(&engine, &bot_name, human) {
-        Some(ending) => ending,
-        None => game.play(&mut engine, &bot_name),
-    };
-    let _ = engine.quit(Duration::from_millis(500));
-
-    game.show();
-    println!("{} ({})", ending.reason, ending.result);
-    game.pgn.result = ending.result;
-    game.pgn.set_tag("Result", &ending.result.to_string());
-    game.pgn.set_tag("Termination", ending.termination);
-    if let Some(details) = ending.details {
-        game.pgn.set_tag(TERMINATION_DETAILS_TAG, details.tag());
+    let mut game = HumanGame::new(&bot.name, options.human, options.tc, start);
+    if let Some(ending) = construction_breach(&engine, &bot.name, options.human) {
+        game.end(ending);
     }
-    game.pgn
-        .set_tag("PlyCount", &game.pgn.moves.len().to_string());
-    let path = args.pgn.unwrap_or_else(default_pgn_path);
-    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
-    }
-    std::fs::write(&path, write_game(&game.pgn))
-        .with_context(|| format!("cannot save the game to {}", path.display()))?;
-    println!("Game saved to {}", path.display());
-    Ok(())
+    Ok((game, Opponent { engine }))
 }
 
 /// The forfeit of a bot whose construction took past the limit: the wait for
@@ -145,7 +223,8 @@ fn construction_breach(engine: &Engine, bot_name: &str, human: Color) -> Option<
     })
 }
 
-fn default_opponent() -> String {
+/// The bot played when none is named: turochamp_modern if present, else evil_bot.
+pub fn default_opponent() -> String {
     let names = bots::available();
     ["turochamp_modern", "evil_bot"]
         .into_iter()
@@ -154,7 +233,8 @@ fn default_opponent() -> String {
         .to_string()
 }
 
-fn default_pgn_path() -> PathBuf {
+/// Where a game is saved when no file is named: `games/play-<date>-<time>.pgn`.
+pub fn default_pgn_path() -> PathBuf {
     let stamp = SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map_or(0, |d| d.as_secs());
@@ -167,91 +247,275 @@ fn default_pgn_path() -> PathBuf {
     ))
 }
 
-struct Game {
+/// A game between a human and a bot: the position, both clocks, the moves so far and,
+/// once over, why it ended.
+#[derive(Debug, Clone)]
+pub struct HumanGame {
     board: Board,
     pgn: PgnGame,
     /// Indexed by `Color::index()`.
     clocks: [Clock; 2],
     human: Color,
-    flipped: bool,
-    colour: bool,
+    bot_name: String,
+    /// When the human's clock started running on this turn.
+    turn_started: Instant,
+    ending: Option<Ending>,
 }
 
-impl Game {
-    fn play(&mut self, engine: &mut Engine, bot_name: &str) -> Ending {
-        let stdin = std::io::stdin();
-        let mut lines = stdin.lock().lines();
-        loop {
-            if let Some(outcome) = self.board.outcome() {
-                return ending_for(outcome);
-            }
-            let mover = self.board.side_to_move();
-            if mover != self.human {
-                self.show();
-                println!("{bot_name} is thinking...");
-                match self.bot_move(engine, bot_name) {
-                    Ok(mv) => self.push(mv),
-                    Err(ending) => return ending,
-                }
-                continue;
-            }
-            self.show();
-            let started = Instant::now();
-            print!("Your move: ");
-            let _ = std::io::stdout().flush();
-            let Some(Ok(line)) = lines.next() else {
-                return abandoned("You left the game");
-            };
-            let input = line.trim();
-            match input {
-                "" => continue,
-                "help" | "?" => {
-                    print_help();
-                    self.pause(&mut lines);
-                    continue;
-                }
-                "flip" => {
-                    self.flipped = !self.flipped;
-                    continue;
-                }
-                "undo" => {
-                    self.undo();
-                    continue;
-                }
-                "resign" => {
-                    return Ending {
-                        result: win_for(!self.human),
-                        reason: "You resigned".into(),
-                        termination: "normal",
-                        details: None,
-                    };
-                }
-                "quit" | "exit" => return abandoned("You left the game"),
-                _ => {}
-            }
-            let mv = match parse_move(&self.board, input) {
-                Ok(mv) => mv,
-                Err(message) => {
-                    println!("{message}");
-                    self.pause(&mut lines);
-                    continue;
-                }
-            };
-            if !self.clocks[self.human.index()].spend(started.elapsed(), Duration::ZERO) {
-                return Ending {
-                    result: win_for(!self.human),
-                    reason: "Your flag fell".into(),
-                    termination: "time forfeit",
-                    details: None,
-                };
-            }
-            self.push(mv);
+impl HumanGame {
+    /// A new game from `start`, the human playing `human` against the bot `bot_name`,
+    /// both sides on `tc`; the human's clock runs from now when it is the human's move.
+    pub fn new(bot_name: &str, human: Color, tc: TimeControl, start: Board) -> HumanGame {
+        let mut pgn = PgnGame::from_position(start.clone());
+        let (white, black) = match human {
+            Color::White => ("You", bot_name),
+            Color::Black => (bot_name, "You"),
+        };
+        for (tag, value) in [
+            ("Event", "challenge play"),
+            ("Site", "terminal"),
+            ("Date", &pgn_date(SystemTime::now())),
+            ("Round", "-"),
+            ("White", white),
+            ("Black", black),
+            ("TimeControl", &tc.to_string()),
+        ] {
+            pgn.set_tag(tag, value);
+        }
+        let mut game = HumanGame {
+            board: start,
+            pgn,
+            clocks: [Clock::new(tc), Clock::new(tc)],
+            human,
+            bot_name: bot_name.to_string(),
+            turn_started: Instant::now(),
+            ending: None,
+        };
+        game.check_outcome();
+        game
+    }
+
+    /// Whose move it is.
+    pub fn turn(&self) -> Turn {
+        match (&self.ending, self.board.side_to_move() == self.human) {
+            (Some(_), _) => Turn::Over,
+            (None, true) => Turn::Human,
+            (None, false) => Turn::Bot,
         }
     }
 
-    /// Asks the engine for its move through the runner's [`ask_move`], which judges
-    /// time and legality as the arbiter does in every match.
-    fn bot_move(&mut self, engine: &mut Engine, bot_name: &str) -> Result<Move, Ending> {
+    /// Why the game ended, once it has.
+    pub fn ending(&self) -> Option<&Ending> {
+        self.ending.as_ref()
+    }
+
+    /// The position.
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+
+    /// The side the human plays.
+    pub fn human(&self) -> Color {
+        self.human
+    }
+
+    /// The bot's name.
+    pub fn bot_name(&self) -> &str {
+        &self.bot_name
+    }
+
+    /// Who plays `color`: `You` or the bot's name.
+    pub fn player(&self, color: Color) -> &str {
+        if color == self.human {
+            "You"
+        } else {
+            &self.bot_name
+        }
+    }
+
+    /// The time `color` has left (as of its last move; `None` when untimed).
+    pub fn remaining(&self, color: Color) -> Option<Duration> {
+        self.clocks[color.index()].remaining()
+    }
+
+    /// The move played last.
+    pub fn last_move(&self) -> Option<Move> {
+        self.pgn.moves.last().copied()
+    }
+
+    /// The game so far as PGN (its tags say who plays; the result is set by
+    /// [`HumanGame::save`]).
+    pub fn pgn(&self) -> &PgnGame {
+        &self.pgn
+    }
+
+    /// The moves so far in SAN, numbered (`1. e4 e5 2. Nf3`, or `5... Kd7 6. Qe2` from a
+    /// position with Black to move).
+    pub fn move_list(&self) -> String {
+        let first_number = self.pgn.start.fullmove_number() as usize;
+        let black_first = self.pgn.start.side_to_move() == Color::Black;
+        let mut text = String::new();
+        for (ply, san) in self.pgn.san_moves().iter().enumerate() {
+            let slot = ply + usize::from(black_first);
+            if slot.is_multiple_of(2) {
+                text.push_str(&format!("{}. ", first_number + slot / 2));
+            } else if ply == 0 {
+                text.push_str(&format!("{first_number}... "));
+            }
+            text.push_str(san);
+            text.push(' ');
+        }
+        text.trim_end().to_string()
+    }
+
+    /// Plays the human's move at `now`: the human's clock is charged from the start of
+    /// the turn (a flag that fell ends the game, and the move is not played).
+    pub fn play(&mut self, mv: Move, now: Instant) -> Result<(), PlayError> {
+        self.expect(Turn::Human)?;
+        if !self.board.is_legal(mv) {
+            return Err(PlayError::Illegal(mv.to_string()));
+        }
+        let thought = now.saturating_duration_since(self.turn_started);
+        if !self.clocks[self.human.index()].spend(thought, Duration::ZERO) {
+            self.end(Ending {
+                result: win_for(!self.human),
+                reason: "Your flag fell".into(),
+                termination: "time forfeit",
+                details: None,
+            });
+            return Ok(());
+        }
+        self.push(mv);
+        Ok(())
+    }
+
+    /// Asks the bot for its move through the runner's [`ask_move`], which judges time and
+    /// legality as the arbiter does in every match; a fault ends the game, won by the
+    /// human.
+    pub fn bot_move(&mut self, opponent: &mut Opponent) -> Result<(), PlayError> {
+        self.expect(Turn::Bot)?;
+        let position = self.position_command();
+        let settings = GameSettings {
+            margin: BOT_MARGIN,
+            ..GameSettings::default()
+        };
+        let request = MoveRequest {
+            position: &position,
+            board: &self.board,
+            clocks: &mut self.clocks,
+            settings: &settings,
+            who: &self.bot_name,
+            stop: None,
+        };
+        match ask_move(&mut opponent.engine, request) {
+            Ok((mv, _)) => self.push(mv),
+            Err(NoMove::Fault(fault)) => {
+                let tail = fault.stderr.join("\n");
+                self.end(Ending {
+                    result: win_for(self.human),
+                    reason: if tail.is_empty() {
+                        fault.detail
+                    } else {
+                        format!("{}\n{tail}", fault.detail)
+                    },
+                    termination: fault.termination.pgn_value(),
+                    details: Some(fault.termination),
+                });
+            }
+            Err(NoMove::Interrupted { .. }) => self.end(abandoned("The game was stopped")),
+        }
+        Ok(())
+    }
+
+    /// Takes back the human's last move and the bot's reply to it; the human's clock
+    /// starts the turn again at `now`.
+    pub fn undo(&mut self, now: Instant) -> Result<(), PlayError> {
+        self.expect(Turn::Human)?;
+        let human_moves = (0..self.pgn.moves.len())
+            .filter(|&ply| self.mover_at(ply) == self.human)
+            .count();
+        if human_moves == 0 {
+            return Err(PlayError::NothingToUndo);
+        }
+        loop {
+            self.pgn.moves.pop();
+            self.pgn.comments.pop();
+            self.board.undo_move();
+            if self.board.side_to_move() == self.human {
+                break;
+            }
+        }
+        self.turn_started = now;
+        Ok(())
+    }
+
+    /// The human gives up.
+    pub fn resign(&mut self) {
+        if self.ending.is_none() {
+            self.end(Ending {
+                result: win_for(!self.human),
+                reason: "You resigned".into(),
+                termination: "normal",
+                details: None,
+            });
+        }
+    }
+
+    /// The human leaves; the game ends unfinished.
+    pub fn leave(&mut self) {
+        if self.ending.is_none() {
+            self.end(abandoned("You left the game"));
+        }
+    }
+
+    /// Writes the game as PGN to `path` (creating its folder), with its result and
+    /// termination once it is over.
+    pub fn save(&self, path: &Path) -> Result<()> {
+        let mut pgn = self.pgn.clone();
+        if let Some(ending) = &self.ending {
+            pgn.result = ending.result;
+            pgn.set_tag("Result", &ending.result.to_string());
+            pgn.set_tag("Termination", ending.termination);
+            if let Some(details) = ending.details {
+                pgn.set_tag(TERMINATION_DETAILS_TAG, details.tag());
+            }
+        }
+        pgn.set_tag("PlyCount", &pgn.moves.len().to_string());
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir)
+                .with_context(|| format!("cannot create {}", dir.display()))?;
+        }
+        std::fs::write(path, write_game(&pgn))
+            .with_context(|| format!("cannot save the game to {}", path.display()))
+    }
+
+    fn expect(&self, turn: Turn) -> Result<(), PlayError> {
+        match self.turn() {
+            now if now == turn => Ok(()),
+            Turn::Over => Err(PlayError::Over),
+            _ => Err(PlayError::NotYourTurn),
+        }
+    }
+
+    fn end(&mut self, ending: Ending) {
+        self.ending = Some(ending);
+    }
+
+    fn push(&mut self, mv: Move) {
+        self.pgn.push(mv, None);
+        self.board.make_move(mv);
+        self.turn_started = Instant::now();
+        self.check_outcome();
+    }
+
+    fn check_outcome(&mut self) {
+        if let Some(outcome) = self.board.outcome() {
+            self.end(ending_for(outcome));
+        }
+    }
+
+    /// The UCI `position` command for the game so far.
+    fn position_command(&self) -> String {
         let mut position = match self.pgn.tag("FEN") {
             Some(fen) => format!("position fen {fen}"),
             None => "position startpos".to_string(),
@@ -263,59 +527,7 @@ impl Game {
                 position.push_str(&mv.to_string());
             }
         }
-        let settings = GameSettings {
-            margin: BOT_MARGIN,
-            ..GameSettings::default()
-        };
-        let request = MoveRequest {
-            position: &position,
-            board: &self.board,
-            clocks: &mut self.clocks,
-            settings: &settings,
-            who: bot_name,
-            stop: None,
-        };
-        match ask_move(engine, request) {
-            Ok((mv, _)) => Ok(mv),
-            Err(NoMove::Fault(fault)) => {
-                let tail = fault.stderr.join("\n");
-                Err(Ending {
-                    result: win_for(self.human),
-                    reason: if tail.is_empty() {
-                        fault.detail
-                    } else {
-                        format!("{}\n{tail}", fault.detail)
-                    },
-                    termination: fault.termination.pgn_value(),
-                    details: Some(fault.termination),
-                })
-            }
-            Err(NoMove::Interrupted { .. }) => Err(abandoned("The game was stopped")),
-        }
-    }
-
-    fn push(&mut self, mv: Move) {
-        self.pgn.push(mv, None);
-        self.board.make_move(mv);
-    }
-
-    /// Takes back your last move and the bot's reply to it.
-    fn undo(&mut self) {
-        let human_moves = (0..self.pgn.moves.len())
-            .filter(|&ply| self.mover_at(ply) == self.human)
-            .count();
-        if human_moves == 0 {
-            println!("Nothing to take back yet.");
-            return;
-        }
-        loop {
-            self.pgn.moves.pop();
-            self.pgn.comments.pop();
-            self.board.undo_move();
-            if self.board.side_to_move() == self.human {
-                break;
-            }
-        }
+        position
     }
 
     fn mover_at(&self, ply: usize) -> Color {
@@ -324,165 +536,6 @@ impl Game {
         } else {
             !self.pgn.start.side_to_move()
         }
-    }
-
-    /// Waits for Enter so a message is read before the board is redrawn.
-    fn pause(&self, lines: &mut impl Iterator<Item = std::io::Result<String>>) {
-        print!("(press Enter)");
-        let _ = std::io::stdout().flush();
-        let _ = lines.next();
-    }
-
-    /// Draws the board, clocks and recent moves.
-    fn show(&self) {
-        if self.colour {
-            // Clear the screen and go home, so the board stays in one place.
-            print!("\x1b[2J\x1b[H");
-        }
-        let last = self.pgn.moves.last().copied();
-        let top = if self.flipped {
-            Color::White
-        } else {
-            Color::Black
-        };
-        println!("{}", self.player_line(top));
-        let ranks: Vec<u8> = if self.flipped {
-            (0..8).collect()
-        } else {
-            (0..8).rev().collect()
-        };
-        let files: Vec<u8> = if self.flipped {
-            (0..8).rev().collect()
-        } else {
-            (0..8).collect()
-        };
-        for &rank in &ranks {
-            let mut row = format!(" {} ", rank + 1);
-            for &file in &files {
-                let square = Square::from_index(rank * 8 + file);
-                let highlighted = last.is_some_and(|m| m.from() == square || m.to() == square);
-                row.push_str(&self.cell(square, highlighted));
-            }
-            println!("{row}");
-        }
-        let letters: String = files
-            .iter()
-            .map(|&f| format!(" {} ", (b'a' + f) as char))
-            .collect();
-        println!("   {letters}");
-        println!("{}", self.player_line(!top));
-        let sans = self.pgn.san_moves();
-        let first_number = self.pgn.start.fullmove_number() as usize;
-        let black_first = self.pgn.start.side_to_move() == Color::Black;
-        let mut text = String::new();
-        for (ply, san) in sans.iter().enumerate() {
-            let slot = ply + usize::from(black_first);
-            if slot.is_multiple_of(2) {
-                text.push_str(&format!("{}. ", first_number + slot / 2));
-            } else if ply == 0 {
-                text.push_str(&format!("{}... ", first_number));
-            }
-            text.push_str(san);
-            text.push(' ');
-        }
-        let tail: String = text
-            .chars()
-            .rev()
-            .take(160)
-            .collect::<Vec<_>>()
-            .into_iter()
-            .rev()
-            .collect();
-        if !tail.is_empty() {
-            println!("Moves: {}", tail.trim_end());
-        }
-        if self.board.is_in_check() && self.board.outcome().is_none() {
-            println!("Check!");
-        }
-    }
-
-    fn player_line(&self, color: Color) -> String {
-        let who = if color == self.human {
-            "You".to_string()
-        } else {
-            self.pgn
-                .tag(if color == Color::White {
-                    "White"
-                } else {
-                    "Black"
-                })
-                .unwrap_or("bot")
-                .to_string()
-        };
-        let clock = self.clocks[color.index()]
-            .remaining()
-            .map(format_clock)
-            .unwrap_or_default();
-        let to_move = if self.board.side_to_move() == color {
-            " *"
-        } else {
-            ""
-        };
-        format!("   {who} ({}) {clock}{to_move}", colour_name(color))
-    }
-
-    fn cell(&self, square: Square, highlighted: bool) -> String {
-        let piece = self.board.piece_at(square);
-        if !self.colour {
-            let symbol = piece.map_or('.', |p| p.to_char());
-            return if highlighted {
-                format!("[{symbol}]")
-            } else {
-                format!(" {symbol} ")
-            };
-        }
-        let light = (square.file() + square.rank()) % 2 == 1;
-        let background = match (highlighted, light) {
-            (true, true) => "\x1b[48;5;186m",
-            (true, false) => "\x1b[48;5;143m",
-            (false, true) => "\x1b[48;5;180m",
-            (false, false) => "\x1b[48;5;137m",
-        };
-        let glyph = piece.map_or(' ', |p| glyph(p.piece_type()));
-        let foreground = match piece.map(|p| p.color()) {
-            Some(Color::White) => "\x1b[1;97m",
-            _ => "\x1b[1;30m",
-        };
-        format!("{background}{foreground} {glyph} \x1b[0m")
-    }
-}
-
-/// The filled chess glyphs, coloured per side: they read better than the
-/// outline ones on both light and dark terminals.
-fn glyph(piece: PieceType) -> char {
-    match piece {
-        PieceType::Pawn => '♟',
-        PieceType::Knight => '♞',
-        PieceType::Bishop => '♝',
-        PieceType::Rook => '♜',
-        PieceType::Queen => '♛',
-        PieceType::King => '♚',
-    }
-}
-
-fn print_help() {
-    println!("Enter a move in SAN (e4, Nf3, exd5, O-O, e8=Q) or UCI (e2e4, e7e8q).");
-    println!("  undo    take back your last move and the bot's reply");
-    println!("  flip    turn the board around");
-    println!("  resign  give up the game");
-    println!("  quit    leave (the game is saved unfinished)");
-}
-
-/// A move typed by the human: SAN first, then UCI, with the SAN reader's
-/// explanation when neither fits.
-fn parse_move(board: &Board, input: &str) -> std::result::Result<Move, String> {
-    match parse_san(board, input) {
-        Ok(mv) => Ok(mv),
-        Err(san_error) => match board.parse_uci(input) {
-            Ok(mv) if board.is_legal(mv) => Ok(mv),
-            Ok(_) => Err(format!("`{input}` is not legal here.")),
-            Err(_) => Err(format!("Not a move here: {san_error}")),
-        },
     }
 }
 
@@ -519,37 +572,171 @@ fn win_for(color: Color) -> GameResult {
     }
 }
 
-fn colour_name(color: Color) -> &'static str {
+/// `White` or `Black`.
+pub fn colour_name(color: Color) -> &'static str {
     match color {
         Color::White => "White",
         Color::Black => "Black",
     }
 }
 
-fn format_clock(left: Duration) -> String {
-    let tenths = left.as_millis() / 100;
-    format!("{}:{:02}.{}", tenths / 600, tenths / 10 % 60, tenths % 10)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    #[test]
-    fn moves_in_san_or_uci() {
-        let board = Board::startpos();
-        assert_eq!(parse_move(&board, "Nf3"), parse_move(&board, "g1f3"));
-        assert!(
-            parse_move(&board, "Ke2")
-                .unwrap_err()
-                .contains("Not a move")
-        );
-        assert!(parse_move(&board, "e2e5").is_err());
+    fn game(human: Color, tc: &str) -> HumanGame {
+        HumanGame::new("bot", human, tc.parse().unwrap(), Board::startpos())
+    }
+
+    fn mv(game: &HumanGame, text: &str) -> Move {
+        match parse_command(game.board(), text) {
+            Ok(Command::Move(mv)) => mv,
+            other => panic!("{text}: {other:?}"),
+        }
     }
 
     #[test]
-    fn clocks_read_as_minutes_seconds_tenths() {
-        assert_eq!(format_clock(Duration::from_millis(300_000)), "5:00.0");
-        assert_eq!(format_clock(Duration::from_millis(61_250)), "1:01.2");
+    fn moves_in_san_or_uci() {
+        let board = Board::startpos();
+        assert_eq!(parse_command(&board, "Nf3"), parse_command(&board, "g1f3"));
+        let Err(PlayError::NotAMove(why)) = parse_command(&board, "Ke2") else {
+            panic!("Ke2 is no move here");
+        };
+        assert!(
+            PlayError::NotAMove(why)
+                .to_string()
+                .starts_with("Not a move here: ")
+        );
+        assert_eq!(
+            parse_command(&board, "e2e5"),
+            Err(PlayError::Illegal("e2e5".into()))
+        );
+        // A pinned piece: well-formed UCI, a pseudo-legal move, and illegal all the same.
+        let pinned = Board::from_fen("4k3/4r3/8/8/8/8/4B3/4K3 w - - 0 1").unwrap();
+        assert_eq!(
+            parse_command(&pinned, "e2d3"),
+            Err(PlayError::Illegal("e2d3".into()))
+        );
+        assert_eq!(parse_command(&board, "  "), Ok(Command::Nothing));
+        assert_eq!(parse_command(&board, "exit"), Ok(Command::Quit));
+    }
+
+    #[test]
+    fn turns_follow_the_moves_and_refuse_the_wrong_side() {
+        let mut g = game(Color::Black, "60+0");
+        assert_eq!(g.turn(), Turn::Bot);
+        let e4 = mv(&g, "e4");
+        assert_eq!(g.play(e4, Instant::now()), Err(PlayError::NotYourTurn));
+        assert_eq!(g.undo(Instant::now()), Err(PlayError::NotYourTurn));
+        g.push(e4);
+        assert_eq!(g.turn(), Turn::Human);
+        assert_eq!(g.player(Color::White), "bot");
+        assert_eq!(g.player(Color::Black), "You");
+        // The bot's first move is not the human's to take back.
+        assert_eq!(g.undo(Instant::now()), Err(PlayError::NothingToUndo));
+        let e5 = mv(&g, "e5");
+        g.play(e5, Instant::now()).unwrap();
+        assert_eq!(g.move_list(), "1. e4 e5");
+        assert_eq!(g.last_move(), Some(e5));
+    }
+
+    #[test]
+    fn undo_takes_back_the_human_move_and_the_reply() {
+        let mut g = game(Color::White, "60+0");
+        let e4 = mv(&g, "e4");
+        g.play(e4, Instant::now()).unwrap();
+        let e5 = mv(&g, "e5");
+        g.push(e5);
+        let nf3 = mv(&g, "Nf3");
+        g.play(nf3, Instant::now()).unwrap();
+        // The bot has not answered Nf3 yet: undo waits for the human's turn.
+        assert_eq!(g.undo(Instant::now()), Err(PlayError::NotYourTurn));
+        let nc6 = mv(&g, "Nc6");
+        g.push(nc6);
+        g.undo(Instant::now()).unwrap();
+        assert_eq!(g.move_list(), "1. e4 e5");
+        assert_eq!(g.board().fen(), {
+            let mut b = Board::startpos();
+            b.make_move(e4);
+            b.make_move(e5);
+            b.fen()
+        });
+    }
+
+    #[test]
+    fn the_clock_runs_for_the_whole_turn_and_a_fallen_flag_ends_the_game() {
+        let mut g = game(Color::White, "60+0");
+        let begun = g.turn_started;
+        let e4 = mv(&g, "e4");
+        // Whatever the human typed meanwhile (help, flip, a mistyped move), the clock
+        // counts from the start of the turn.
+        g.play(e4, begun + Duration::from_secs(61)).unwrap();
+        assert_eq!(g.turn(), Turn::Over);
+        let ending = g.ending().unwrap();
+        assert_eq!(ending.reason, "Your flag fell");
+        assert_eq!(ending.result, GameResult::BlackWins);
+        assert!(g.pgn().moves.is_empty(), "the late move is not played");
+        assert_eq!(g.play(e4, Instant::now()), Err(PlayError::Over));
+    }
+
+    #[test]
+    fn a_move_charges_the_time_since_the_turn_began() {
+        let mut g = game(Color::White, "60+2");
+        let begun = g.turn_started;
+        let e4 = mv(&g, "e4");
+        g.play(e4, begun + Duration::from_secs(10)).unwrap();
+        assert_eq!(g.remaining(Color::White), Some(Duration::from_secs(52)));
+        assert_eq!(g.remaining(Color::Black), Some(Duration::from_secs(60)));
+    }
+
+    #[test]
+    fn mate_on_the_board_ends_the_game_and_the_pgn_says_so() {
+        let mut g = game(Color::White, "60+0");
+        for text in ["f3", "e5", "g4", "Qh4#"] {
+            let m = mv(&g, text);
+            if g.turn() == Turn::Human {
+                g.play(m, Instant::now()).unwrap();
+            } else {
+                g.push(m);
+            }
+        }
+        assert_eq!(g.turn(), Turn::Over);
+        assert_eq!(g.ending().unwrap().reason, "Checkmate: Black wins");
+        let dir = std::env::temp_dir().join(format!("kit-play-{}", std::process::id()));
+        let path = dir.join("mate.pgn");
+        g.save(&path).unwrap();
+        let text = std::fs::read_to_string(&path).unwrap();
+        let _ = std::fs::remove_dir_all(&dir);
+        assert!(text.contains("[Result \"0-1\"]"), "{text}");
+        assert!(text.contains("[Termination \"normal\"]"), "{text}");
+        assert!(text.contains("[White \"You\"]") && text.contains("[Black \"bot\"]"));
+        assert!(text.contains("2. g4 Qh4# 0-1"), "{text}");
+    }
+
+    #[test]
+    fn resigning_or_leaving_ends_the_game_once() {
+        let mut g = game(Color::Black, "60+0");
+        g.leave();
+        g.resign();
+        let ending = g.ending().unwrap();
+        assert_eq!(
+            (ending.reason.as_str(), ending.termination, ending.result),
+            ("You left the game", "abandoned", GameResult::Unknown)
+        );
+        let mut g = game(Color::Black, "60+0");
+        g.resign();
+        assert_eq!(g.ending().unwrap().result, GameResult::WhiteWins);
+    }
+
+    #[test]
+    fn a_position_from_black_numbers_its_moves_from_there() {
+        let start =
+            Board::from_fen("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1").unwrap();
+        let mut g = HumanGame::new("bot", Color::White, "60+0".parse().unwrap(), start);
+        let e5 = mv(&g, "e5");
+        g.push(e5);
+        let nf3 = mv(&g, "Nf3");
+        g.play(nf3, Instant::now()).unwrap();
+        assert_eq!(g.move_list(), "1... e5 2. Nf3");
     }
 }

@@ -17,7 +17,6 @@ use super::pages::page;
 use super::secrets::secret_matches;
 use super::state::{Shared, blocking};
 use store::Job;
-use store::prelude::*;
 
 const SUBMIT_PATH: &str = "/submit";
 

@@ -73,8 +73,30 @@ impl HttpError {
     }
 }
 
+/// Whether `err` is, or was caused by, a lost connection to the store (reconnecting may
+/// help), however it was wrapped on its way here.
+pub fn is_store_lost(err: &anyhow::Error) -> bool {
+    err.chain().any(|cause| {
+        let store = cause.downcast_ref::<store::StoreError>().or_else(|| {
+            match cause.downcast_ref::<kit::challenge::tournament::TournamentError>() {
+                Some(kit::challenge::tournament::TournamentError::Store(store)) => Some(store),
+                _ => None,
+            }
+        });
+        matches!(store, Some(store::StoreError::ConnectionLost { .. }))
+    })
+}
+
 impl From<anyhow::Error> for HttpError {
     fn from(err: anyhow::Error) -> HttpError {
+        if is_store_lost(&err) {
+            // The refresher reconnects within a second or two (`state::keep_views_fresh`).
+            eprintln!("serve: the store is unreachable: {err:#}");
+            return HttpError::busy(
+                "the challenge's database is unreachable for a moment; try again in a few seconds",
+                2,
+            );
+        }
         eprintln!("serve: internal error: {err:#}");
         HttpError::new(
             StatusCode::INTERNAL_SERVER_ERROR,

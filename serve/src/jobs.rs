@@ -14,9 +14,8 @@ use super::limits::{BUILD_RETRY_AFTER, ClientKey, MAX_SOURCE_BYTES};
 use super::queue::Ticket;
 use super::secrets::{hash_secret, new_secret, secret_matches};
 use super::state::AppState;
-use kit::challenge::submit::{Submission, check_name, submit};
-use store::prelude::*;
-use store::{Job, JobState, Submitted};
+use kit::challenge::submit::{Submission, check_name, submit_to};
+use store::{Access, Job, JobState, Submitted};
 
 /// A submission as received.
 #[derive(Debug, Clone, Default)]
@@ -201,7 +200,7 @@ fn save(state: &AppState, job: &Job) {
 
 /// The submission check proper: `challenge submit` on the uploaded file.
 fn check_and_store(state: &AppState, upload: &Upload, key: Option<&str>) -> (JobState, String) {
-    let folder = state.dir.join("uploads").join(new_secret());
+    let folder = state.work_dir.join("uploads").join(new_secret());
     let file = folder.join(format!("{}.rs", upload.name));
     let written =
         std::fs::create_dir_all(&folder).and_then(|()| std::fs::write(&file, &upload.source));
@@ -218,13 +217,19 @@ fn check_and_store(state: &AppState, upload: &Upload, key: Option<&str>) -> (Job
         name: &upload.name,
         author: upload.author.as_deref(),
     };
-    let outcome = submit(&state.dir, submission);
+    // A connection of its own: the build takes minutes, the requests' one is shared. The
+    // server's log shows what the kit reports (the build's progress and warnings).
+    let outcome = state.open_store(Access::Create).and_then(|mut store| {
+        submit_to(store.as_mut(), &state.work_dir, submission, &|event| {
+            eprintln!("{event}");
+        })
+    });
     let _ = std::fs::remove_dir_all(&folder);
     match outcome {
         Ok(stored) => (JobState::Accepted, accepted(state, &stored, key)),
         Err(err) => {
             let text = format!("{err:#}").replace(&file.display().to_string(), &upload.file_name);
-            let text = text.replace(&state.dir.display().to_string(), "<challenge>");
+            let text = text.replace(&state.work_dir.display().to_string(), "<challenge>");
             (JobState::Refused, text)
         }
     }

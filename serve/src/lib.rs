@@ -2,12 +2,14 @@
 //! and follow their games; the organiser starts, pauses and resumes the tournament and
 //! closes submissions; everyone sees live standings, the crosstable and every game.
 //!
-//! The server is a view on the same challenge store the command line uses (the SQLite
-//! database in WAL mode, with a busy timeout), so `challenge submit`, `standings` and
-//! `report` keep working beside it. Its own state (switches, the organiser's token hash,
-//! entry key hashes, submission jobs) lives in the store too, so a restart loses nothing;
-//! the tournament is played by `challenge run`'s runner in a thread, which resumes an
-//! unfinished tournament as `challenge run` does.
+//! The server is a view on the same challenge store the command line uses (a challenge
+//! directory's SQLite database in WAL mode, with a busy timeout, or a PostgreSQL store),
+//! so `challenge submit`, `standings` and `report` keep working beside it. Its own state
+//! (switches, the organiser's token hash, entry key hashes, submission jobs) lives in the
+//! store too, so a restart loses nothing. On a challenge directory the tournament is
+//! played by `challenge run`'s runner in a thread, which resumes an unfinished tournament
+//! as `challenge run` does; on a PostgreSQL store `challenge worker`s on any machine play
+//! it, and the organiser's pause stops their claims (`runner`).
 //!
 //! Security, by layers: secrets are 256 random bits stored only as SHA-256 hashes and
 //! compared in constant time ([`secrets`]); every state-changing form carries a CSRF token
@@ -30,7 +32,7 @@
 //! - `jobs`: submissions checked in the background; `queue`: their fair, bounded queue.
 //! - `accept`: the accept loop: connection caps and time limits.
 //! - [`limits`]: the bounds, and the client key of an address.
-//! - `runner`: the tournament thread, pausable.
+//! - `runner`: who plays: the tournament thread (pausable), or the store's workers.
 //! - `routes`, `entrant`, `organiser`: the routes.
 
 mod accept;
@@ -50,7 +52,6 @@ mod state;
 pub use limits::{ClientKey, Limits, client_key};
 
 use std::net::SocketAddr;
-use std::path::PathBuf;
 use std::sync::Arc;
 
 use anyhow::{Context, Result};
@@ -58,20 +59,20 @@ use anyhow::{Context, Result};
 use runner::Runner;
 use secrets::{hash_secret, new_secret};
 use state::AppState;
-use store::SqliteStore;
-use store::prelude::*;
+use store::{Access, Store, StoreLocation, open_store};
 
 /// How to serve.
 #[derive(Debug, Clone)]
 pub struct ServeOptions {
-    /// The challenge directory (created if needed).
-    pub dir: PathBuf,
+    /// The challenge: a directory (created if needed), or a PostgreSQL store.
+    pub location: StoreLocation,
     /// Where to listen; loopback unless the organiser asks for more.
     pub bind: SocketAddr,
     /// The organiser's token to set; `None` keeps the stored one (or makes one at the
     /// first start and prints it).
     pub admin_token: Option<String>,
-    /// Tournament games played at once.
+    /// Tournament games played at once by this server (on a challenge directory; a
+    /// PostgreSQL store's games are played by its workers).
     pub concurrency: usize,
     /// Time limits and caps ([`Limits::default`] unless the organiser asks otherwise);
     /// the connection caps are lowered at start to fit the open-file limit.
@@ -79,7 +80,7 @@ pub struct ServeOptions {
 }
 
 /// The organiser's token to print: made at the first start, replaced when one is given.
-fn setup_admin_token(store: &mut SqliteStore, given: Option<&str>) -> Result<Option<String>> {
+fn setup_admin_token(store: &mut dyn Store, given: Option<&str>) -> Result<Option<String>> {
     match given {
         Some(token) => {
             anyhow::ensure!(
@@ -102,8 +103,8 @@ fn setup_admin_token(store: &mut SqliteStore, given: Option<&str>) -> Result<Opt
 /// the games in flight are played again at the next start, as with `challenge run`).
 pub fn serve(options: &ServeOptions) -> Result<()> {
     pages::check()?;
-    let mut store = SqliteStore::create(&options.dir)?;
-    let fresh_token = setup_admin_token(&mut store, options.admin_token.as_deref())?;
+    let mut store = open_store(&options.location, Access::Create)?;
+    let fresh_token = setup_admin_token(store.as_mut(), options.admin_token.as_deref())?;
     let interrupted = store.refuse_unfinished_jobs(
         "refused: the server restarted while this submission was being checked; submit it again",
     )?;
@@ -117,26 +118,35 @@ pub fn serve(options: &ServeOptions) -> Result<()> {
         .enable_all()
         .build()
         .context("cannot start the server's runtime")?;
+    let shown = store.location();
     let state: Arc<AppState> = Arc::new_cyclic(|weak: &std::sync::Weak<AppState>| {
         let weak = weak.clone();
-        let runner = Runner::new(
-            &options.dir,
-            options.concurrency,
-            server.tournament_paused,
-            move || {
-                if let Some(state) = weak.upgrade() {
-                    state.live.wake.notify_one();
-                }
-            },
-        );
-        AppState::new(options.dir.clone(), store, runner, limits)
+        let (runner, work_dir) = match &options.location {
+            StoreLocation::Dir(dir) => {
+                let runner = Runner::here(
+                    dir,
+                    options.concurrency,
+                    server.tournament_paused,
+                    move || {
+                        if let Some(state) = weak.upgrade() {
+                            state.live.wake.notify_one();
+                        }
+                    },
+                );
+                (runner, dir.clone())
+            }
+            StoreLocation::Postgres(_) => {
+                (Runner::workers(), kit::challenge::worker::local_work_dir())
+            }
+        };
+        AppState::new(options.location.clone(), work_dir, store, runner, limits)
     });
     // The first views are ready before the first visitor.
     state.refresh_views()?;
     if let Err(err) = organiser::resume(&state) {
         eprintln!("serve: cannot resume the tournament: {}", err.message);
     }
-    runtime.block_on(listen(state, options, fresh_token))
+    runtime.block_on(listen(state, options, &shown, fresh_token))
 }
 
 /// `limits` with the connection caps lowered, if need be, to fit the open-file limit
@@ -164,6 +174,7 @@ fn say(line: &str) {
 async fn listen(
     state: Arc<AppState>,
     options: &ServeOptions,
+    shown: &str,
     fresh_token: Option<String>,
 ) -> Result<()> {
     let listener = tokio::net::TcpListener::bind(options.bind)
@@ -171,8 +182,7 @@ async fn listen(
         .with_context(|| format!("cannot listen on {}", options.bind))?;
     let address = listener.local_addr()?;
     say(&format!(
-        "serving the challenge in {} on http://{address}/",
-        options.dir.display()
+        "serving the challenge in {shown} on http://{address}/"
     ));
     say(&match fresh_token {
         Some(token) => {
@@ -182,6 +192,11 @@ async fn listen(
             "organiser page: http://{address}/organiser (log in with the organiser token; pass --admin-token to set a new one)"
         ),
     });
+    if !state.runner.plays_here() {
+        say(
+            "the tournament is played by workers: run `challenge worker --store URL --wait` on any machine (pausing here stops their claims)",
+        );
+    }
     if !address.ip().is_loopback() {
         say(
             "warning: listening beyond this machine on plain HTTP: anyone on the network can reach the pages; tokens and keys cross it unencrypted",

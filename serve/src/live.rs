@@ -19,7 +19,11 @@ use store::prelude::*;
 use store::{ServerState, SlotState, StoreRevision};
 
 /// How often the store is checked for changes made by another process (`challenge
-/// submit`, `challenge run`); changes made by this server are announced at once.
+/// submit`, `challenge run`, the workers that play a PostgreSQL store's games); changes
+/// made by this server are announced at once. A check is four small queries (the
+/// revision: three indexed maxima; the switches; the tournament count; the unfinished
+/// tournament), one at a time, so it costs the store at most eight queries a second
+/// however many pages listen (`cargo bench --bench serve` measures it).
 pub const POLL: Duration = Duration::from_millis(500);
 
 /// The tournament as the status line shows it.
@@ -138,8 +142,7 @@ impl Live {
     /// opened twice, so a writer is not kept waiting while the table is computed.
     pub fn refresh<G>(&self, store: impl Fn() -> Result<G>, runner: RunnerState) -> Result<()>
     where
-        G: std::ops::Deref,
-        G::Target: Store + Sized,
+        G: std::ops::Deref<Target = dyn Store>,
     {
         let key = {
             let store = store()?;
@@ -171,8 +174,7 @@ impl Live {
 
 fn build<G>(store: impl Fn() -> Result<G>, key: Key) -> Result<Snapshot>
 where
-    G: std::ops::Deref,
-    G::Target: Store + Sized,
+    G: std::ops::Deref<Target = dyn Store>,
 {
     let (players, facts, status) = {
         let store = store()?;
@@ -221,6 +223,7 @@ fn status(store: &dyn Store, key: &Key) -> Result<Status> {
         (_, false) => "finished".into(),
         (_, true) if key.server.tournament_paused => "paused".into(),
         (RunnerState::Running, true) => "playing".into(),
+        (RunnerState::Workers, true) => "playing (by the workers)".into(),
         (RunnerState::Idle, true) => "waiting to be resumed by the organiser".into(),
     };
     Ok(status)

@@ -15,8 +15,7 @@ use super::http::{ADMIN_COOKIE, FormTokens, HttpError, check_csrf, cookie, see_o
 use super::pages::page;
 use super::secrets::secret_matches;
 use super::state::{AppState, Shared, blocking};
-use kit::challenge::tournament::RunOptions;
-use store::prelude::*;
+use kit::challenge::tournament::{RunOptions, schedule_tournament};
 use store::{ServerFlag, TournamentFormat};
 
 /// The actions of the organiser's page, each a form posting to `/organiser/<action>`.
@@ -141,6 +140,7 @@ fn apply(state: &AppState, action: &str, form: &HashMap<String, String>) -> Resu
     };
     match action {
         "start" => start(state, form),
+        // The stored switch stops workers' claims; the runner's, this server's.
         "pause" => {
             flag(ServerFlag::TournamentPaused, true)?;
             state.runner.set_paused(true);
@@ -178,24 +178,21 @@ fn start(state: &AppState, form: &HashMap<String, String>) -> Result<(), HttpErr
         }
     };
     let tc = time_control(field("tc"))?;
-    {
-        let store = state.store()?;
-        if store.unfinished_tournament()?.is_some() {
-            return Err(HttpError::new(
-                axum::http::StatusCode::CONFLICT,
-                "a tournament is under way: resume it (it keeps its settings) or wait for it to finish",
-            ));
-        }
-        if store.field()?.len() < 2 {
-            return Err(HttpError::bad_request(
-                "a tournament needs at least two entries",
-            ));
-        }
-        drop(store);
+    // One hold of the store from the check to the schedule, so two starts at once cannot
+    // both find no tournament and make two (workers: the schedule is made here).
+    let mut store = state.store()?;
+    if store.unfinished_tournament()?.is_some() {
+        return Err(HttpError::new(
+            axum::http::StatusCode::CONFLICT,
+            "a tournament is under way: resume it (it keeps its settings) or wait for it to finish",
+        ));
     }
-    state
-        .store()?
-        .set_server_flag(ServerFlag::TournamentPaused, false)?;
+    if store.field()?.len() < 2 {
+        return Err(HttpError::bad_request(
+            "a tournament needs at least two entries",
+        ));
+    }
+    store.set_server_flag(ServerFlag::TournamentPaused, false)?;
     state.runner.set_paused(false);
     let options = RunOptions {
         format,
@@ -209,15 +206,29 @@ fn start(state: &AppState, form: &HashMap<String, String>) -> Result<(), HttpErr
         new: true,
         settings: GameSettings::default(),
     };
+    if state.runner.plays_here() {
+        // The thread schedules on its own connection: let go of the shared one.
+        drop(store);
+        return start_runner(state, options);
+    }
+    // Workers play it: the schedule in the store is all they need. The server's log
+    // shows what the kit reports.
+    schedule_tournament(&mut *store, &options, &|event| eprintln!("{event}"))
+        .map_err(anyhow::Error::from)?;
+    Ok(())
+}
+
+fn start_runner(state: &AppState, options: RunOptions) -> Result<(), HttpError> {
     state
         .runner
         .start(options)
         .map_err(|err| HttpError::new(axum::http::StatusCode::CONFLICT, format!("{err:#}")))
 }
 
-/// Restarts the thread on the unfinished tournament if none is playing it.
+/// Restarts the thread on the unfinished tournament if none is playing it (workers
+/// need nothing: they see the switch).
 pub fn resume(state: &AppState) -> Result<(), HttpError> {
-    if state.store()?.unfinished_tournament()?.is_none() {
+    if !state.runner.plays_here() || state.store()?.unfinished_tournament()?.is_none() {
         return Ok(());
     }
     if state.runner.state() == super::runner::RunnerState::Running {
@@ -235,10 +246,7 @@ pub fn resume(state: &AppState) -> Result<(), HttpError> {
         new: false,
         settings: GameSettings::default(),
     };
-    state
-        .runner
-        .start(options)
-        .map_err(|err| HttpError::new(axum::http::StatusCode::CONFLICT, format!("{err:#}")))
+    start_runner(state, options)
 }
 
 /// `10+0.1` (seconds + increment) or `0.1/move`, at most an hour.

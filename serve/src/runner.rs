@@ -1,19 +1,29 @@
-//! The organiser's tournament, played in a background thread by the same runner as
-//! `challenge run` (so it resumes after a restart exactly as `challenge run` does), on a
-//! store wrapper that holds back new games while the tournament is paused and tells the
-//! live pages the moment a game is stored.
+//! Who plays the organiser's tournament.
+//!
+//! On a challenge directory (SQLite) this server does: `challenge run`'s loop
+//! ([`run_gated`]) in a background thread, so it resumes after a restart exactly as
+//! `challenge run` does, through a gate the pause button closes (no new game starts; the
+//! games in flight finish) and that tells the live pages the moment a game is stored.
+//!
+//! On a PostgreSQL store `challenge worker`s on any machine do: starting the tournament
+//! schedules it in the store, and pausing sets the stored switch the workers read before
+//! each claim. The server plays nothing there: one more player would compete with the
+//! workers for the machine that serves the pages, and a server that plays is one more
+//! thing to stop before the store can be moved.
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::Sender;
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::Duration;
 
 use anyhow::{Result, bail};
 
-use kit::challenge::tournament::{RunOptions, run};
-use store::*;
+use kit::challenge::gate::{Closed, Gate};
+use kit::challenge::tournament::{RunOptions, TournamentEvent, run_gated};
+use store::SqliteStore;
 
-/// What the tournament thread is doing.
+/// Who is playing the tournament.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub enum RunnerState {
     /// No thread: no tournament started by this server, or it ended.
@@ -23,6 +33,8 @@ pub enum RunnerState {
     Running,
     /// The run stopped with this error.
     Failed(String),
+    /// Not this server: `challenge worker`s on the PostgreSQL store.
+    Workers,
 }
 
 /// The switches shared with the tournament thread.
@@ -34,72 +46,82 @@ struct Control {
     on_game: Box<dyn Fn() + Send + Sync>,
 }
 
-/// Starts, pauses and resumes the tournament thread.
+/// Where the games are played.
+enum Players {
+    /// In this process, on the challenge directory `dir`, `concurrency` games at once.
+    Here { dir: PathBuf, concurrency: usize },
+    /// By `challenge worker`s, on the store.
+    Workers,
+}
+
+/// Starts, pauses and resumes the tournament.
 pub struct Runner {
     control: Arc<Control>,
-    dir: PathBuf,
-    concurrency: usize,
+    players: Players,
 }
 
 impl Runner {
-    /// A runner for the challenge in `dir` playing `concurrency` games at once; `on_game`
+    /// A runner that plays the challenge in `dir`, `concurrency` games at once; `on_game`
     /// is called after each stored game.
-    pub fn new(
+    pub fn here(
         dir: &Path,
         concurrency: usize,
         paused: bool,
         on_game: impl Fn() + Send + Sync + 'static,
     ) -> Runner {
         Runner {
-            control: Arc::new(Control {
-                paused: Mutex::new(paused),
-                resumed: Condvar::new(),
-                stopping: AtomicBool::new(false),
-                state: Mutex::new(RunnerState::Idle),
-                on_game: Box::new(on_game),
-            }),
-            dir: dir.to_path_buf(),
-            concurrency: concurrency.max(1),
+            control: Control::new(paused, Box::new(on_game)),
+            players: Players::Here {
+                dir: dir.to_path_buf(),
+                concurrency: concurrency.max(1),
+            },
         }
     }
 
-    /// What the thread is doing.
+    /// A runner that leaves the games to `challenge worker`s.
+    pub fn workers() -> Runner {
+        Runner {
+            control: Control::new(false, Box::new(|| {})),
+            players: Players::Workers,
+        }
+    }
+
+    /// Whether this server plays the games (else workers do).
+    pub fn plays_here(&self) -> bool {
+        matches!(self.players, Players::Here { .. })
+    }
+
+    /// Who is playing.
     pub fn state(&self) -> RunnerState {
-        lock(&self.control.state).clone()
+        match self.players {
+            Players::Here { .. } => lock(&self.control.state).clone(),
+            Players::Workers => RunnerState::Workers,
+        }
     }
 
     /// Starts playing with `options` (a new tournament, or the unfinished one with its
-    /// stored settings) unless a run is going on already.
+    /// stored settings) unless a run is going on already; returns once the tournament is
+    /// in the store. Only a runner that [plays here](Runner::plays_here) plays.
     pub fn start(&self, mut options: RunOptions) -> Result<()> {
+        let Players::Here { dir, concurrency } = &self.players else {
+            bail!("this server plays no games: `challenge worker`s play the store's tournament");
+        };
         let mut state = lock(&self.control.state);
         if *state == RunnerState::Running {
             bail!("the tournament is already being played");
         }
         *state = RunnerState::Running;
         drop(state);
-        options.concurrency = self.concurrency;
+        options.concurrency = *concurrency;
         options.max_games = None;
         let control = Arc::clone(&self.control);
-        let dir = self.dir.clone();
+        let dir = dir.clone();
         let (ready, scheduled) = std::sync::mpsc::channel();
         std::thread::Builder::new()
             .name("tournament".into())
             .spawn(move || {
                 let outcome = play(&control, &dir, &options, ready);
-                let mut state = lock(&control.state);
-                *state = match outcome {
-                    Ok(()) => RunnerState::Idle,
-                    Err(err) if control.stopping.load(Ordering::Relaxed) => {
-                        eprintln!("serve: tournament stopped: {err:#}");
-                        RunnerState::Idle
-                    }
-                    Err(err) => {
-                        eprintln!("serve: the tournament stopped: {err:#}");
-                        RunnerState::Failed(format!("{err:#}"))
-                    }
-                };
-                drop(state);
-                (control.on_game)();
+                control.ended(outcome);
             })?;
         // Return once the tournament is in the store (or the run ended), so the page the
         // organiser sees next shows it.
@@ -107,7 +129,8 @@ impl Runner {
         Ok(())
     }
 
-    /// Pauses (no new game starts; games in flight finish) or resumes.
+    /// Pauses (no new game starts; games in flight finish) or resumes this server's
+    /// games (workers read the stored switch).
     pub fn set_paused(&self, paused: bool) {
         *lock(&self.control.paused) = paused;
         self.control.resumed.notify_all();
@@ -120,6 +143,36 @@ impl Runner {
     }
 }
 
+impl Control {
+    fn new(paused: bool, on_game: Box<dyn Fn() + Send + Sync>) -> Arc<Control> {
+        Arc::new(Control {
+            paused: Mutex::new(paused),
+            resumed: Condvar::new(),
+            stopping: AtomicBool::new(false),
+            state: Mutex::new(RunnerState::Idle),
+            on_game,
+        })
+    }
+
+    /// The thread's run ended with `outcome`.
+    fn ended(&self, outcome: Result<()>) {
+        let mut state = lock(&self.state);
+        *state = match outcome {
+            Ok(()) => RunnerState::Idle,
+            Err(err) if self.stopping.load(Ordering::Relaxed) => {
+                eprintln!("serve: tournament stopped: {err:#}");
+                RunnerState::Idle
+            }
+            Err(err) => {
+                eprintln!("serve: the tournament stopped: {err:#}");
+                RunnerState::Failed(format!("{err:#}"))
+            }
+        };
+        drop(state);
+        (self.on_game)();
+    }
+}
+
 fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     // A panicked holder leaves plain data behind; carry on with it.
     mutex
@@ -128,45 +181,42 @@ fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 }
 
 /// Plays the tournament; `ready` is told once it is in the store (dropped on failure).
-fn play(
-    control: &Arc<Control>,
-    dir: &Path,
-    options: &RunOptions,
-    ready: std::sync::mpsc::Sender<()>,
-) -> Result<()> {
-    let store = SqliteStore::open(dir)?;
+fn play(control: &Control, dir: &Path, options: &RunOptions, ready: Sender<()>) -> Result<()> {
+    let mut store = SqliteStore::open(dir)?;
     let _lock = store.lock_for_run()?;
-    if store.unfinished_tournament()?.is_some() {
-        let _ = ready.send(());
-    }
-    let mut gated = GatedStore {
-        inner: store,
-        control: Arc::clone(control),
-        batch: options.concurrency,
-        ready: Some(ready),
+    let observe = |event: TournamentEvent<'_>| {
+        match &event {
+            // No one waiting is not an error.
+            TournamentEvent::Created { .. } | TournamentEvent::Resumed { .. } => {
+                let _ = ready.send(());
+            }
+            TournamentEvent::GameStored { .. } => (control.on_game)(),
+            _ => {}
+        }
+        // The server's log shows the tournament's progress, as `challenge run` does.
+        eprintln!("{event}");
     };
-    run(&mut gated, dir, options)
+    let gate = ServerGate { control };
+    run_gated(&mut store, dir, options, &gate, &observe).map_err(anyhow::Error::from)
 }
 
-/// The store the tournament thread plays on: claims wait while the tournament is paused
-/// and come in batches of `batch` (so a pause takes effect after the games in flight), and
-/// each recorded game is announced.
-struct GatedStore {
-    inner: SqliteStore,
-    control: Arc<Control>,
-    batch: usize,
-    ready: Option<std::sync::mpsc::Sender<()>>,
+/// The tournament thread's gate: closed while paused or stopping.
+struct ServerGate<'a> {
+    control: &'a Control,
 }
 
-impl GatedStore {
-    fn wait_unpaused(&self) -> StoreResult<()> {
+impl Gate for ServerGate<'_> {
+    fn is_open(&self) -> bool {
+        !*lock(&self.control.paused) && !self.control.stopping.load(Ordering::Relaxed)
+    }
+
+    fn wait_open(&self) -> Result<(), Closed> {
         let mut paused = lock(&self.control.paused);
         loop {
             if self.control.stopping.load(Ordering::Relaxed) {
-                return Err(StoreError::Conflict {
-                    store: self.inner.location(),
-                    what: "the server is stopping; the tournament goes on at its next start".into(),
-                });
+                return Err(Closed(
+                    "the server is stopping; the tournament goes on at its next start".into(),
+                ));
             }
             if !*paused {
                 return Ok(());
@@ -178,116 +228,5 @@ impl GatedStore {
                 .unwrap_or_else(|poisoned| poisoned.into_inner())
                 .0;
         }
-    }
-}
-
-// The store's concerns one by one: the gate changes claims and records (and tells when
-// the tournament is created); the rest goes straight to the store.
-
-impl EntryStore for GatedStore {
-    fn location(&self) -> String {
-        self.inner.location()
-    }
-    fn add_version(&mut self, new: &NewVersion<'_>) -> StoreResult<Submitted> {
-        self.inner.add_version(new)
-    }
-    fn withdraw(&mut self, name: &str) -> StoreResult<bool> {
-        self.inner.withdraw(name)
-    }
-    fn versions(&self) -> StoreResult<Vec<Version>> {
-        self.inner.versions()
-    }
-    fn source(&self, version: VersionId) -> StoreResult<String> {
-        self.inner.source(version)
-    }
-}
-
-impl TournamentStore for GatedStore {
-    fn tournament_count(&self) -> StoreResult<usize> {
-        self.inner.tournament_count()
-    }
-    fn unfinished_tournament(&self) -> StoreResult<Option<Tournament>> {
-        self.inner.unfinished_tournament()
-    }
-    fn create_tournament(&mut self, new: &NewTournament<'_>) -> StoreResult<TournamentId> {
-        let id = self.inner.create_tournament(new)?;
-        if let Some(ready) = self.ready.take() {
-            let _ = ready.send(());
-        }
-        Ok(id)
-    }
-    fn add_round(&mut self, round: &NewRound<'_>) -> StoreResult<()> {
-        self.inner.add_round(round)
-    }
-    fn participants(&self, tournament: TournamentId) -> StoreResult<Vec<EntryId>> {
-        self.inner.participants(tournament)
-    }
-    fn slots(&self, tournament: TournamentId) -> StoreResult<Vec<Slot>> {
-        self.inner.slots(tournament)
-    }
-    fn byes(&self, tournament: TournamentId) -> StoreResult<Vec<EntryId>> {
-        self.inner.byes(tournament)
-    }
-    fn cancel_withdrawn(&mut self, tournament: TournamentId) -> StoreResult<usize> {
-        self.inner.cancel_withdrawn(tournament)
-    }
-    fn finish_tournament(&mut self, tournament: TournamentId) -> StoreResult<()> {
-        self.inner.finish_tournament(tournament)
-    }
-    fn games(&self, with_pgn: bool) -> StoreResult<Vec<Game>> {
-        self.inner.games(with_pgn)
-    }
-    fn game(&self, id: GameId) -> StoreResult<Option<Game>> {
-        self.inner.game(id)
-    }
-}
-
-impl ClaimStore for GatedStore {
-    fn claim(
-        &mut self,
-        tournament: TournamentId,
-        worker: &str,
-        max: usize,
-    ) -> StoreResult<Vec<Claim>> {
-        self.wait_unpaused()?;
-        self.inner.claim(tournament, worker, max.min(self.batch))
-    }
-    fn release(&mut self, claim: &Claim) -> StoreResult<()> {
-        self.inner.release(claim)
-    }
-    fn record(&mut self, claim: &Claim, game: &NewGame) -> StoreResult<GameId> {
-        let id = self.inner.record(claim, game)?;
-        (self.control.on_game)();
-        Ok(id)
-    }
-}
-
-impl ServerStore for GatedStore {
-    fn server_state(&self) -> StoreResult<ServerState> {
-        self.inner.server_state()
-    }
-    fn set_server_flag(&mut self, flag: ServerFlag, on: bool) -> StoreResult<()> {
-        self.inner.set_server_flag(flag, on)
-    }
-    fn set_admin_token_hash(&mut self, hash: &str) -> StoreResult<()> {
-        self.inner.set_admin_token_hash(hash)
-    }
-    fn entry_key_hash(&self, entry: &str) -> StoreResult<Option<String>> {
-        self.inner.entry_key_hash(entry)
-    }
-    fn set_entry_key_hash(&mut self, entry: &str, hash: &str) -> StoreResult<bool> {
-        self.inner.set_entry_key_hash(entry, hash)
-    }
-    fn save_job(&mut self, job: &Job) -> StoreResult<()> {
-        self.inner.save_job(job)
-    }
-    fn job(&self, id: &str) -> StoreResult<Option<Job>> {
-        self.inner.job(id)
-    }
-    fn refuse_unfinished_jobs(&mut self, message: &str) -> StoreResult<usize> {
-        self.inner.refuse_unfinished_jobs(message)
-    }
-    fn revision(&self) -> StoreResult<StoreRevision> {
-        self.inner.revision()
     }
 }

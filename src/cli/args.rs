@@ -38,7 +38,7 @@ impl DirArgs {
     }
 
     /// Opens the store for `access`.
-    pub fn open(&self, access: Access) -> Result<Box<dyn Store>> {
+    pub fn open(&self, access: Access) -> Result<Box<dyn Store + Send>> {
         Ok(open_store(&self.location()?, access)?)
     }
 

@@ -1,5 +1,7 @@
 //! `challenge match`: the command line of a match (players, `--engine` words, options);
-//! playing it is [`kit::matches`].
+//! playing it is [`kit::matches`], and its progress on the terminal is [`progress`].
+
+mod progress;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -8,6 +10,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use anyhow::{Context, Result, bail, ensure};
 use kit::bots::{self, LimitPolicy};
+use kit::engine_build::BuildEvent;
 use kit::matches::{
     DEFAULT_PLAYERS, MatchOptions, OpeningChoice, bot_player, openings, run_match, tournament,
     unique_names,
@@ -161,7 +164,7 @@ fn engine_player(words: &[String], policy: LimitPolicy, default_tc: TimeControl)
                 name = Some(value.clone());
             }
             "cmd" => config = Some(EngineConfig::new(value.clone(), value.clone()).external()),
-            "bot" => config = Some(bot_player(value, policy, default_tc)?.engine),
+            "bot" => config = Some(bot_player(value, policy, default_tc, &say)?.engine),
             "arg" => args.push(value.clone()),
             "dir" => dir = Some(PathBuf::from(value)),
             "tc" => {
@@ -259,7 +262,7 @@ fn players(args: &Args, policy: LimitPolicy, tc: TimeControl) -> Result<Vec<Play
         };
     let mut players = Vec::new();
     for spec in &specs {
-        players.push(bot_player(spec, policy, tc)?);
+        players.push(bot_player(spec, policy, tc, &say)?);
     }
     for words in &args.engines.0 {
         players.push(engine_player(words, policy, tc)?);
@@ -273,10 +276,15 @@ fn players(args: &Args, policy: LimitPolicy, tc: TimeControl) -> Result<Vec<Play
     Ok(players)
 }
 
+/// Says what a bot's build reports.
+fn say(event: BuildEvent<'_>) {
+    eprintln!("{event}");
+}
+
 /// A Ctrl-C handler: the first press stops the match after the games in progress are
 /// abandoned (finished games are kept); a second leaves at once, every finished game
 /// already being on disk.
-fn stop_on_ctrl_c() -> Arc<AtomicBool> {
+pub(super) fn stop_on_ctrl_c() -> Arc<AtomicBool> {
     let stop = Arc::new(AtomicBool::new(false));
     let presses = Arc::new(AtomicUsize::new(0));
     let flag = stop.clone();
@@ -336,7 +344,7 @@ pub fn run(args: Args) -> Result<()> {
         pgn: args.pgn,
         json: args.json,
         event: args.event,
-        quiet: args.quiet,
     };
-    run_match(&options, &stop_on_ctrl_c())
+    let shown = progress::Progress::new(args.quiet);
+    run_match(&options, &stop_on_ctrl_c(), &|event| shown.show(event))
 }

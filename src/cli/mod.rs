@@ -19,8 +19,11 @@ mod run;
 mod serve;
 mod standings;
 mod submit;
+mod tokens;
+mod tune;
 mod uci;
 mod upgrade;
+mod variants;
 mod withdraw;
 mod worker;
 mod workers;
@@ -42,16 +45,21 @@ struct Cli {
 enum Commands {
     /// Count legal move paths from a position (move generator check and speed test).
     Perft(perft::Args),
-    /// Count bot files' tokens and check them against the challenge rules.
-    Tokens(token_counter::CountArgs),
+    /// Count bot files' tokens and check them against the challenge rules; show what
+    /// each item costs (--items) or what changed per item (--diff OLD NEW).
+    Tokens(tokens::Args),
     /// Build a bot file into a UCI engine executable and print its path.
     Build(build::Args),
+    /// List a bot's marked constants (`// vary 1..=4`) and the grid of variants they make.
+    Variants(variants::Args),
     /// Remove cached bot engines and bot build directories, and say how much that freed.
     Clean(clean::Args),
     /// Play a game against a bot in the terminal.
     Play(play::Args),
     /// Play a match or tournament between bots and UCI engines (no GUI).
     Match(Box<match_cmd::Args>),
+    /// Tune a bot's `// tune` constants by SPSA from games between its variants.
+    Tune(Box<tune::Args>),
     /// Check every move of PGN games with a UCI engine: accuracy, centipawn loss, blunders.
     Analyze(Box<analyze::AnalyzeArgs>),
     /// Search fixed positions to a fixed limit (nodes, time, signature), or an EPD test suite.
@@ -81,7 +89,7 @@ enum Commands {
     Upgrade(upgrade::Args),
     /// Play a PostgreSQL store's tournament on this machine, beside workers on others.
     Worker(worker::Args),
-    /// List a PostgreSQL store's workers: what each is playing, games per hour.
+    /// List a PostgreSQL store's workers (what each is playing, games per hour), or grant or revoke a worker's role.
     Workers(workers::Args),
     /// Serve the challenge to browsers: submissions, live standings, games, organiser page.
     Serve(serve::Args),
@@ -96,15 +104,13 @@ pub fn main() -> ExitCode {
     let cli = Cli::parse();
     let result: Result<()> = match cli.command {
         Commands::Perft(args) => perft::run(&args),
-        Commands::Tokens(mut args) => {
-            args.files = kit::bots::count_paths(&args.files);
-            let code = token_counter::run(&args, &mut std::io::stdout().lock());
-            return ExitCode::from(u8::try_from(code).unwrap_or(2));
-        }
+        Commands::Tokens(args) => return tokens::run(args),
         Commands::Build(args) => build::run(&args),
+        Commands::Variants(args) => variants::run(&args),
         Commands::Clean(args) => clean::run(&args),
         Commands::Play(args) => play::run(args),
         Commands::Match(args) => match_cmd::run(*args),
+        Commands::Tune(args) => tune::run(&args),
         Commands::Analyze(args) => analyze::run(*args),
         Commands::Bench(args) => bench::run(&args),
         Commands::Uci(args) => uci::run(&args),

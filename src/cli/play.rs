@@ -1,11 +1,21 @@
-//! `challenge play`.
+//! `challenge play`: the terminal around [`kit::play`]'s game (the board drawn in
+//! [`screen`], the keyboard read here).
 
+mod screen;
+
+use std::io::{BufRead, Write};
 use std::path::PathBuf;
+use std::time::Instant;
 
 use anyhow::Result;
 use framework::chess::Color;
-use kit::play::{PlayOptions, play};
+use kit::play::{
+    Command, HumanGame, Opponent, PlayOptions, Turn, colour_name, default_pgn_path, parse_command,
+    start,
+};
 use runner::TimeControl;
+
+use screen::Screen;
 
 use super::args::{LimitArgs, time_control};
 
@@ -40,9 +50,9 @@ pub struct Args {
     limit: LimitArgs,
 }
 
-/// Plays the game.
+/// Plays the game on the terminal and saves it as PGN.
 pub fn run(args: Args) -> Result<()> {
-    play(PlayOptions {
+    let options = PlayOptions {
         bot: args.bot,
         human: match args.color {
             Side::White => Color::White,
@@ -50,7 +60,119 @@ pub fn run(args: Args) -> Result<()> {
         },
         tc: args.tc,
         fen: args.fen,
-        pgn: args.pgn,
         policy: args.limit.policy(),
-    })
+    };
+    let (mut game, mut opponent) = start(&options, &|event| eprintln!("{event}"))?;
+    println!(
+        "You play {} against {}.",
+        colour_name(game.human()),
+        game.bot_name()
+    );
+    println!(
+        "Type moves in SAN (Nf3, exd5, O-O, e8=Q) or UCI (g1f3); also: undo, flip, resign, help, quit."
+    );
+    let mut screen = Screen::new(game.human());
+    let stdin = std::io::stdin();
+    play(
+        &mut game,
+        &mut opponent,
+        &mut screen,
+        &mut stdin.lock().lines(),
+    );
+    opponent.quit();
+
+    screen.show(&game);
+    if let Some(ending) = game.ending() {
+        println!("{} ({})", ending.reason, ending.result);
+    }
+    let path = args.pgn.unwrap_or_else(default_pgn_path);
+    game.save(&path)?;
+    println!("Game saved to {}", path.display());
+    Ok(())
+}
+
+/// Plays until the game is over: draws the board, asks the bot or reads the human's
+/// line. The end of input leaves the game.
+fn play(
+    game: &mut HumanGame,
+    opponent: &mut Opponent,
+    screen: &mut Screen,
+    lines: &mut impl Iterator<Item = std::io::Result<String>>,
+) {
+    loop {
+        match game.turn() {
+            Turn::Over => return,
+            Turn::Bot => {
+                screen.show(game);
+                println!("{} is thinking...", game.bot_name());
+                // It is the bot's turn, so this cannot be refused.
+                let _ = game.bot_move(opponent);
+            }
+            Turn::Human => {
+                screen.show(game);
+                print!("Your move: ");
+                let _ = std::io::stdout().flush();
+                let Some(Ok(line)) = lines.next() else {
+                    game.leave();
+                    return;
+                };
+                command(game, screen, &line, lines);
+            }
+        }
+    }
+}
+
+/// Does what the human typed, saying why when it cannot.
+fn command(
+    game: &mut HumanGame,
+    screen: &mut Screen,
+    line: &str,
+    lines: &mut impl Iterator<Item = std::io::Result<String>>,
+) {
+    let done = match parse_command(game.board(), line) {
+        Ok(Command::Nothing) => Ok(()),
+        Ok(Command::Help) => {
+            print_help();
+            pause(lines);
+            Ok(())
+        }
+        Ok(Command::Flip) => {
+            screen.flip();
+            Ok(())
+        }
+        Ok(Command::Undo) => game.undo(Instant::now()),
+        Ok(Command::Resign) => {
+            game.resign();
+            Ok(())
+        }
+        Ok(Command::Quit) => {
+            game.leave();
+            Ok(())
+        }
+        Ok(Command::Move(mv)) => game.play(mv, Instant::now()),
+        Err(err) => {
+            println!("{err}");
+            pause(lines);
+            Ok(())
+        }
+    };
+    // A refused undo says so and goes on, as it always did.
+    if let Err(err) = done {
+        println!("{err}");
+    }
+}
+
+/// Waits for Enter so a message is read before the board is redrawn.
+fn pause(lines: &mut impl Iterator<Item = std::io::Result<String>>) {
+    print!("(press Enter)");
+    let _ = std::io::stdout().flush();
+    let _ = lines.next();
+}
+
+fn print_help() {
+    println!("Enter a move in SAN (e4, Nf3, exd5, O-O, e8=Q) or UCI (e2e4, e7e8q).");
+    println!("  undo    take back your last move and the bot's reply");
+    println!("  flip    turn the board around");
+    println!("  resign  give up the game");
+    println!("  quit    leave (the game is saved unfinished)");
 }

@@ -45,7 +45,9 @@ pub fn run(args: &Args) -> Result<()> {
         let cannot = || format!("cannot read the PGN file {}", path.display());
         let bytes = std::fs::read(path).with_context(cannot)?;
         let text = String::from_utf8(bytes).with_context(cannot)?;
-        facts.read_text(&path.display().to_string(), &text, mode);
+        facts.read_text(&path.display().to_string(), &text, mode, &|warning| {
+            eprintln!("{warning}");
+        });
     }
     let (skipped, unread) = (facts.skipped, facts.unread);
     if facts.games.is_empty() {

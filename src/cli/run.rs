@@ -48,8 +48,9 @@ pub struct Args {
     #[arg(long)]
     new: bool,
     /// Only create (or show) the tournament and its schedule; play nothing here. With
-    /// `--store`, workers (`challenge worker`) on any machine then play it.
-    #[arg(long)]
+    /// `--store`, workers (`challenge worker`) on any machine then play it. (The options
+    /// of playing here, `-j`, `--max-games` and `--build-jobs`, are refused with it.)
+    #[arg(long, conflicts_with_all = ["concurrency", "max_games", "build_jobs"])]
     schedule_only: bool,
     #[command(flatten)]
     dir: DirArgs,
@@ -72,7 +73,9 @@ pub fn run(args: &Args) -> Result<()> {
                 return schedule_only(&mut store, &options);
             }
             let work_dir = store.dir().to_path_buf();
-            run_tournament(&mut store, &work_dir, &options)?;
+            run_tournament(&mut store, &work_dir, &options, &|event| {
+                eprintln!("{event}");
+            })?;
             print_standings(&store)
         }
         StoreLocation::Postgres(url) => {
@@ -88,7 +91,7 @@ pub fn run(args: &Args) -> Result<()> {
 
 /// Creates the tournament (or finds the unfinished one) and says how to play it.
 fn schedule_only(store: &mut dyn Store, options: &RunOptions) -> Result<()> {
-    let t = schedule_tournament(store, options)?;
+    let t = schedule_tournament(store, options, &|event| eprintln!("{event}"))?;
     let pending = store
         .slots(t.id)?
         .iter()
@@ -113,7 +116,7 @@ fn print_standings(store: &dyn Store) -> Result<()> {
 /// `challenge run --store`: schedules the tournament, then plays it here as one more
 /// worker (`-j` games at once) beside any others.
 fn play_here(store: &mut PostgresStore, options: &RunOptions) -> Result<()> {
-    schedule_tournament(store, options)?;
+    schedule_tournament(store, options, &|event| eprintln!("{event}"))?;
     let stop = std::sync::atomic::AtomicBool::new(false);
     let report = work(
         store,
@@ -127,6 +130,7 @@ fn play_here(store: &mut PostgresStore, options: &RunOptions) -> Result<()> {
             work_dir: local_work_dir(),
         },
         &stop,
+        &|event| eprintln!("{event}"),
     )?;
     eprintln!("{} games played here", report.stored);
     Ok(())

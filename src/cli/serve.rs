@@ -3,9 +3,10 @@
 use std::net::SocketAddr;
 use std::time::Duration;
 
-use anyhow::Result;
+use anyhow::{Result, bail};
 use serve::limits::{BODY_TIMEOUT, HEADER_TIMEOUT, MAX_CONNECTIONS, MAX_CONNECTIONS_PER_CLIENT};
 use serve::{Limits, ServeOptions, serve};
+use store::StoreLocation;
 
 use super::args::{DirArgs, seconds};
 
@@ -20,9 +21,11 @@ pub struct Args {
     /// is made and printed at the first start and kept (as a hash) afterwards.
     #[arg(long, env = "CHALLENGE_ADMIN_TOKEN", hide_env_values = true)]
     admin_token: Option<String>,
-    /// Tournament games played at once, each on its own pair of engine processes.
-    #[arg(short = 'j', long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=64))]
-    concurrency: u32,
+    /// Tournament games played at once, each on its own pair of engine processes
+    /// [default: 1]. A challenge directory only: a PostgreSQL store's games are played by
+    /// `challenge worker -j N`.
+    #[arg(short = 'j', long, value_parser = clap::value_parser!(u32).range(1..=64))]
+    concurrency: Option<u32>,
     #[command(flatten)]
     builds: super::args::BuildJobs,
     /// Connections served at once in all; more wait for a 503 with `Retry-After`. Lowered
@@ -42,19 +45,27 @@ pub struct Args {
     /// [default: 60].
     #[arg(long, value_name = "SECONDS", value_parser = seconds)]
     body_timeout: Option<Duration>,
+    /// The challenge: `--dir` (this server plays the tournament) or `--store URL`
+    /// (`challenge worker`s play it; the server schedules, pauses and shows it).
     #[command(flatten)]
     dir: DirArgs,
 }
 
 /// Serves until stopped.
 pub fn run(args: &Args) -> Result<()> {
+    let location = args.dir.location()?;
+    if matches!(location, StoreLocation::Postgres(_)) && args.concurrency.is_some() {
+        bail!(
+            "--concurrency (-j) is for a challenge directory: on a PostgreSQL store (--store or CHALLENGE_STORE) the server plays no games; give `-j` to `challenge worker` instead"
+        );
+    }
     // Before the server starts: its submission queue has a builder per build slot.
     args.builds.apply();
     serve(&ServeOptions {
-        dir: args.dir.dir.clone(),
+        location,
         bind: args.bind,
         admin_token: args.admin_token.clone(),
-        concurrency: args.concurrency as usize,
+        concurrency: args.concurrency.unwrap_or(1) as usize,
         limits: Limits {
             header_timeout: args.header_timeout.unwrap_or(HEADER_TIMEOUT),
             body_timeout: args.body_timeout.unwrap_or(BODY_TIMEOUT),

@@ -4,6 +4,7 @@ use std::path::PathBuf;
 
 use anyhow::Result;
 use kit::challenge::submit::{SMOKE_POSITIONS, Submission, submit, submit_to};
+use kit::engine_build::BuildEvent;
 use store::StoreLocation;
 use store::Submitted;
 
@@ -31,11 +32,12 @@ pub fn run(args: &Args) -> Result<()> {
         name: &args.name,
         author: args.author.as_deref(),
     };
+    let say = |event: BuildEvent<'_>| eprintln!("{event}");
     let submitted = match args.dir.location()? {
-        StoreLocation::Dir(dir) => submit(&dir, submission)?,
+        StoreLocation::Dir(dir) => submit(&dir, submission, &say)?,
         StoreLocation::Postgres(_) => {
             let mut store = args.dir.open(store::Access::Create)?;
-            submit_to(store.as_mut(), &args.dir.work_dir()?, submission)?
+            submit_to(store.as_mut(), &args.dir.work_dir()?, submission, &say)?
         }
     };
     match submitted {

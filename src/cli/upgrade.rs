@@ -16,12 +16,18 @@ pub struct Args {
 /// Upgrades and says from which version.
 pub fn run(args: &Args) -> Result<()> {
     let upgraded = upgrade_store(&args.dir.location()?)?;
-    if upgraded.from == upgraded.to {
+    if upgraded.functions_installed {
+        println!(
+            "{}: this kit's worker functions installed",
+            upgraded.location
+        );
+    }
+    if upgraded.from == upgraded.to && !upgraded.functions_installed {
         println!(
             "{}: schema version {} is this kit's; nothing to do",
             upgraded.location, upgraded.to
         );
-    } else {
+    } else if upgraded.from != upgraded.to {
         println!(
             "{}: schema brought from version {} to {}",
             upgraded.location, upgraded.from, upgraded.to

@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use anyhow::{Result, bail};
 use kit::challenge::worker::{WorkerOptions, host_name, local_work_dir, work};
-use store::PostgresStore;
+use store::{Encryption, PostgresStore};
 
 use super::args::seconds;
 
@@ -55,6 +55,28 @@ fn check_worker_name(name: &str) -> Result<()> {
     Ok(())
 }
 
+/// Says so when the store is across a network and its connection is not verified TLS: a
+/// worker's results and credentials then travel open to whoever sits on the path.
+fn warn_if_unverified(store: &mut PostgresStore) -> Result<()> {
+    if store.is_local()? {
+        return Ok(());
+    }
+    let hint = "use sslmode=verify-full&sslrootcert=FILE in the store URL across a network";
+    match store.encryption()? {
+        Encryption::Verified => {}
+        Encryption::RootChecked => eprintln!(
+            "warning: the store's certificate is checked but not its host name (sslmode=verify-ca)"
+        ),
+        Encryption::Unverified => eprintln!(
+            "warning: the store's connection is encrypted but its certificate is not checked: {hint}"
+        ),
+        Encryption::None => eprintln!(
+            "warning: the store's connection is not encrypted (the server offers no TLS, or sslmode=disable): {hint}"
+        ),
+    }
+    Ok(())
+}
+
 /// Connects, announces itself, plays until nothing is left (Ctrl-C stops it, giving
 /// back the games in play).
 pub fn run(args: &Args) -> Result<()> {
@@ -68,6 +90,7 @@ pub fn run(args: &Args) -> Result<()> {
         bail!("--lease must be at least 1 second");
     }
     let mut store = PostgresStore::open(&args.store)?;
+    warn_if_unverified(&mut store)?;
     let _ = ctrlc::set_handler(|| {
         eprintln!("stopping: the games in play are given back to the store");
         STOP.store(true, Ordering::Relaxed);
@@ -86,7 +109,7 @@ pub fn run(args: &Args) -> Result<()> {
         max_games: args.max_games.map(|m| m as usize),
         work_dir: local_work_dir(),
     };
-    let report = work(&mut store, &options, &STOP)?;
+    let report = work(&mut store, &options, &STOP, &|event| eprintln!("{event}"))?;
     eprintln!(
         "worker {name}: {} games stored{}",
         report.stored,

@@ -105,7 +105,7 @@ pub enum StoreError {
     },
     /// The store could not be reached at all.
     #[error(
-        "cannot connect to the challenge store at {store}; check that PostgreSQL runs there, accepts connections from this machine, and that the user, password and database in the URL are right"
+        "cannot connect to the challenge store at {store}; check that PostgreSQL runs there, accepts connections from this machine (over TLS unless sslmode=disable: its pg_hba.conf), and that the user, password and database in the URL are right"
     )]
     Unreachable {
         /// The store.
@@ -113,6 +113,25 @@ pub enum StoreError {
         /// The driver's reason.
         #[source]
         source: Cause,
+    },
+    /// The server's certificate was refused, or the TLS handshake failed.
+    #[error(
+        "cannot connect to the challenge store at {store}: the TLS handshake failed ({problem}): {hint}"
+    )]
+    TlsRefused {
+        /// The store.
+        store: String,
+        /// What TLS refused.
+        problem: String,
+        /// What to change.
+        hint: String,
+    },
+    /// The store's worker access (its definer functions and worker roles, on PostgreSQL)
+    /// is missing, differs from this kit's, or cannot be changed by this role.
+    #[error("{what}")]
+    Access {
+        /// What is wrong, naming the store, and what to do.
+        what: String,
     },
     /// The connection broke (the server restarted, the network dropped, an administrator
     /// ended the session): reconnecting may help.

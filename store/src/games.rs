@@ -99,7 +99,7 @@ impl Game {
     }
 }
 
-fn side_text(side: Color) -> &'static str {
+pub(crate) fn side_text(side: Color) -> &'static str {
     match side {
         Color::White => "white",
         Color::Black => "black",

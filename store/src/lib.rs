@@ -22,6 +22,8 @@
 mod entries;
 mod error;
 mod games;
+mod pg_access;
+mod pg_tls;
 mod postgres;
 mod schema;
 mod server;
@@ -33,6 +35,8 @@ mod types;
 pub use entries::{EntryStore, NewVersion, Submitted, Version};
 pub use error::{Cause, StoreError, StoreResult};
 pub use games::{Claim, ClaimStore, Game, NewGame};
+pub use pg_access::{WorkerGrant, check_role_name, worker_url};
+pub use pg_tls::{Encryption, SslMode};
 pub use postgres::{
     Copied, DEFAULT_LEASE, NewWorker, PostgresStore, WorkerInfo, is_postgres_url, redacted_url,
 };
@@ -106,8 +110,11 @@ pub enum Access {
     Read,
 }
 
-/// Opens the store at `location` with the backend it names.
-pub fn open_store(location: &StoreLocation, access: Access) -> StoreResult<Box<dyn Store>> {
+/// Opens the store at `location` with the backend it names. Both backends may move to
+/// another thread (`Send`: a server hands its store to blocking tasks), and neither may be
+/// shared between threads at once (a PostgreSQL client is not `Sync`): one thread at a
+/// time, or one store per thread.
+pub fn open_store(location: &StoreLocation, access: Access) -> StoreResult<Box<dyn Store + Send>> {
     Ok(match location {
         StoreLocation::Dir(dir) => Box::new(match access {
             Access::Create => SqliteStore::create(dir)?,
@@ -130,6 +137,9 @@ pub struct Upgraded {
     pub from: u32,
     /// The version now: this kit's.
     pub to: u32,
+    /// Whether this kit's worker functions were installed or replaced (a PostgreSQL
+    /// store's `challenge_*` functions, `pg_access.rs`; never for a directory).
+    pub functions_installed: bool,
 }
 
 /// Brings the schema of the challenge at `location` up to date (`challenge upgrade`).

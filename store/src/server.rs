@@ -17,6 +17,11 @@ use crate::sql::{Backend, Conn, Row, params};
 pub trait ServerStore {
     /// The server's switches and the organiser's token hash.
     fn server_state(&self) -> StoreResult<ServerState>;
+    /// Whether the organiser paused the tournament: players (`challenge run`'s runner in
+    /// the server, `challenge worker`s) claim no new game while it is.
+    fn tournament_paused(&self) -> StoreResult<bool> {
+        Ok(self.server_state()?.tournament_paused)
+    }
     /// Turns one of the server's switches on or off.
     fn set_server_flag(&mut self, flag: ServerFlag, on: bool) -> StoreResult<()>;
     /// Sets (or replaces) the hash of the organiser's token.

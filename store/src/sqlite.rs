@@ -164,6 +164,7 @@ impl SqliteStore {
             location: self.shown.clone(),
             from: found,
             to: SCHEMA_VERSION,
+            functions_installed: false,
         })
     }
 

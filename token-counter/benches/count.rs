@@ -1,6 +1,7 @@
 //! How long counting and checking a full-size bot takes (the kit does it on
 //! every build, so it must stay well under 10 ms), beside the cost of the
-//! `syn` parse alone that any analysis has to pay.
+//! `syn` parse alone that any analysis has to pay, and what splitting the
+//! count by item (`challenge tokens --items`) adds to it.
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
@@ -13,6 +14,9 @@ fn count(c: &mut Criterion) {
     group.sample_size(20);
     group.bench_function("analyze bot_1000.rs", |b| {
         b.iter(|| token_counter::analyze(black_box(BOT)).unwrap())
+    });
+    group.bench_function("itemize bot_1000.rs", |b| {
+        b.iter(|| token_counter::itemize(black_box(BOT)).unwrap())
     });
     group.bench_function("syn::parse_file alone", |b| {
         b.iter(|| {

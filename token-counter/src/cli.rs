@@ -41,6 +41,31 @@ pub struct CountArgs {
     pub submission: bool,
 }
 
+impl CountArgs {
+    /// Whether `report` passes as these arguments judge it: within the limit
+    /// and breaking no rule; with `--submission`, [`Report::passes_submission`].
+    ///
+    /// ```
+    /// use clap::Parser;
+    /// #[derive(Parser)]
+    /// struct Cli {
+    ///     #[command(flatten)]
+    ///     args: token_counter::CountArgs,
+    /// }
+    /// let report = token_counter::analyze("fn f() {\n    g(); // #DEBUG\n}")?;
+    /// let developing = Cli::parse_from(["challenge"]).args;
+    /// assert!(!developing.accepts(&report), "no `MyBot`: a rule is broken");
+    /// # Ok::<(), token_counter::ParseError>(())
+    /// ```
+    pub fn accepts(&self, report: &Report) -> bool {
+        if self.submission {
+            report.passes_submission()
+        } else {
+            report.within_limit() && report.violations.is_empty()
+        }
+    }
+}
+
 /// Runs the command and returns its exit code: 0 when every file is within
 /// the limit and breaks no rule, 1 when any is over or breaks a rule, 2 when
 /// a file cannot be read or does not parse (which wins over 1).
@@ -63,12 +88,7 @@ pub fn run(args: &CountArgs, out: &mut dyn Write) -> i32 {
         let name = path.display().to_string();
         let result = match analyze_file(path) {
             Ok(report) => {
-                let fails = if args.submission {
-                    !report.passes_submission()
-                } else {
-                    !report.within_limit() || !report.violations.is_empty()
-                };
-                if fails {
+                if !args.accepts(&report) {
                     code = code.max(1);
                 }
                 if args.json {
@@ -155,6 +175,20 @@ fn write_json(out: &mut dyn Write, name: &str, report: &Report) -> std::io::Resu
 }
 
 fn write_json_error(out: &mut dyn Write, name: &str, err: &FileError) -> std::io::Result<()> {
+    writeln!(out, "{}", error_json(name, err))
+}
+
+/// The JSON the command prints for a file it cannot read or parse:
+/// `{"file": …, "error": {"message", "line", "column"}}`, where `line` and
+/// `column` are `null` when the error has no position.
+///
+/// ```
+/// let err = token_counter::analyze_file("no/such/bot.rs").unwrap_err();
+/// let json = token_counter::error_json("no/such/bot.rs", &err);
+/// assert_eq!(json["file"], "no/such/bot.rs");
+/// assert!(json["error"]["line"].is_null());
+/// ```
+pub fn error_json(name: &str, err: &FileError) -> serde_json::Value {
     let (message, line, column) = match err {
         FileError::Parse { source, .. } => (
             source.message.clone(),
@@ -182,9 +216,5 @@ fn write_json_error(out: &mut dyn Write, name: &str, err: &FileError) -> std::io
             None,
         ),
     };
-    writeln!(
-        out,
-        "{}",
-        json!({ "file": name, "error": { "message": message, "line": line, "column": column } })
-    )
+    json!({ "file": name, "error": { "message": message, "line": line, "column": column } })
 }

@@ -4,7 +4,7 @@ use std::collections::HashSet;
 
 use proc_macro2::Delimiter;
 
-use crate::tokens::{LitKind, Tok};
+use crate::tokens::{LitKind, Pos, Tok};
 
 /// The standard macros whose arguments are counted like ordinary code
 /// (free `;`, `,` and visibility). They parse their input as Rust, so those
@@ -108,27 +108,33 @@ fn collect_bound_names(toks: &[Tok], out: &mut HashSet<String>) {
     }
 }
 
-/// Per-line cost accumulator, indexed by 1-based line number.
+/// What one counted token costs and where it starts: the one record that
+/// both the per-line costs and the per-item costs (`items.rs`) are sums of,
+/// so every view of a file adds up to the same count. A delimiter pair is
+/// recorded where its opening delimiter starts, which pays for it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct TokenCost {
+    pub pos: Pos,
+    pub cost: usize,
+    /// The token starts on a `#DEBUG` line.
+    pub debug: bool,
+}
+
+/// The costs of the counted tokens, in the order they are counted (source
+/// order). Free tokens are not recorded.
 pub(crate) struct Tally<'a> {
-    pub counted: Vec<usize>,
-    pub debug: Vec<usize>,
+    pub costs: Vec<TokenCost>,
+    /// `debug_lines[n]`: line `n` (1-based) is a `#DEBUG` line.
     pub debug_lines: &'a [bool],
 }
 
 impl Tally<'_> {
-    fn add(&mut self, line: usize, cost: usize) {
+    fn add(&mut self, pos: Pos, cost: usize) {
         if cost == 0 {
             return;
         }
-        if line >= self.counted.len() {
-            self.counted.resize(line + 1, 0);
-            self.debug.resize(line + 1, 0);
-        }
-        if self.debug_lines.get(line).copied().unwrap_or(false) {
-            self.debug[line] += cost;
-        } else {
-            self.counted[line] += cost;
-        }
+        let debug = self.debug_lines.get(pos.line).copied().unwrap_or(false);
+        self.costs.push(TokenCost { pos, cost, debug });
     }
 }
 
@@ -234,30 +240,30 @@ pub(crate) fn count(toks: &[Tok], ctx: Context, standard: &StandardNames, tally:
             continue;
         }
         let tok = &toks[i];
-        let line = tok.pos().line;
+        let at = tok.pos();
         match tok {
-            Tok::Ident { .. } | Tok::Lifetime { .. } => tally.add(line, 1),
+            Tok::Ident { .. } | Tok::Lifetime { .. } => tally.add(at, 1),
             Tok::Punct { op, .. } => {
                 if !syntax_is_free || (op != ";" && op != ",") {
-                    tally.add(line, 1);
+                    tally.add(at, 1);
                 }
             }
             Tok::Lit {
                 kind: LitKind::Str,
                 chars,
                 ..
-            } => tally.add(line, *chars),
+            } => tally.add(at, *chars),
             Tok::Lit {
                 kind: LitKind::Other,
                 ..
-            } => tally.add(line, 1),
+            } => tally.add(at, 1),
             Tok::Group { delim, inner, .. } => {
                 // The pair costs 1, paid by the opening delimiter, everywhere:
                 // where the closer goes is structure that the opener paid for
                 // (at most two bits a pair), not free data. An invisible
                 // (`None`) group never comes from source text.
                 if *delim != Delimiter::None {
-                    tally.add(line, 1);
+                    tally.add(at, 1);
                 }
                 count(inner, standard.context_of(toks, i, ctx), standard, tally);
             }

@@ -24,6 +24,7 @@ mod characters;
 mod cli;
 mod count;
 mod debug_lines;
+mod items;
 mod limits;
 mod rules;
 mod tokens;
@@ -33,8 +34,12 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
-pub use cli::{CountArgs, run};
+pub use cli::{CountArgs, error_json, run};
 pub use count::STANDARD_MACROS;
+pub use items::{
+    ItemChange, ItemCost, ItemDiff, ItemKind, Itemized, OUTSIDE_ITEMS, Status, itemize,
+    itemize_file,
+};
 pub use limits::{MAX_FILE_BYTES, MAX_NESTING, MAX_TOKENS};
 pub use rules::{
     ALLOWED_ATTRIBUTES, ALLOWED_STD_MODULES, FORBIDDEN_ATTRIBUTES, FORBIDDEN_MACROS, NAME_PRINTERS,
@@ -225,6 +230,27 @@ impl fmt::Display for Rendered<'_> {
 /// # Ok::<(), token_counter::ParseError>(())
 /// ```
 pub fn analyze(source: &str) -> Result<Report, ParseError> {
+    on_analysis_thread(source, |analysis| analysis.report)
+}
+
+/// Everything one analysis of a file finds, while its spans are still valid:
+/// they are only valid on the analysis thread (see [`on_analysis_thread`]).
+pub(crate) struct Analysis {
+    /// The count and the rule check.
+    pub report: Report,
+    /// The parsed file.
+    pub file: syn::File,
+    /// Every counted token's cost, in source order: what `report` sums.
+    pub costs: Vec<count::TokenCost>,
+}
+
+/// Analyzes `source` on a thread of its own and hands the [`Analysis`] to
+/// `then` there, so that whatever reads its spans does so while they are
+/// valid.
+pub(crate) fn on_analysis_thread<T: Send>(
+    source: &str,
+    then: impl FnOnce(Analysis) -> T + Send,
+) -> Result<T, ParseError> {
     limits::check_size(source)?;
     // proc-macro2 keeps every parsed source in a thread-local map for the
     // life of the thread, so a long-lived caller (the kit, a benchmark)
@@ -237,7 +263,7 @@ pub fn analyze(source: &str) -> Result<Report, ParseError> {
             .name("token-counter".into())
             .stack_size(limits::STACK_BYTES)
             .spawn_scoped(scope, || {
-                let result = analyze_on_this_thread(source);
+                let result = analyze_on_this_thread(source).map(then);
                 proc_macro2::extra::invalidate_current_thread_spans();
                 result
             });
@@ -311,7 +337,7 @@ pub fn read_source(path: impl AsRef<Path>) -> Result<String, FileError> {
     })
 }
 
-fn analyze_on_this_thread(source: &str) -> Result<Report, ParseError> {
+fn analyze_on_this_thread(source: &str) -> Result<Analysis, ParseError> {
     let text = strip_preamble(source)?;
     // Lexed once and shared: with span locations on, lexing is most of the
     // cost of an analysis.
@@ -339,8 +365,7 @@ fn analyze_on_this_thread(source: &str) -> Result<Report, ParseError> {
 
     let debug_lines = debug_lines::debug_lines(text);
     let mut tally = count::Tally {
-        counted: Vec::new(),
-        debug: Vec::new(),
+        costs: Vec::new(),
         debug_lines: &debug_lines,
     };
     let standard = count::StandardNames::of(&toks);
@@ -351,23 +376,47 @@ fn analyze_on_this_thread(source: &str) -> Result<Report, ParseError> {
     rules::check_bot_shape(&file, &mut violations);
     violations.sort_by_key(|v| (v.line, v.column));
 
-    let at = |v: &[usize], n: usize| v.get(n).copied().unwrap_or(0);
-    let lines: Vec<LineCost> = text
+    let report = Report {
+        tokens: tally
+            .costs
+            .iter()
+            .filter(|c| !c.debug)
+            .map(|c| c.cost)
+            .sum(),
+        debug_tokens: tally.costs.iter().filter(|c| c.debug).map(|c| c.cost).sum(),
+        violations,
+        lines: line_costs(text, &tally.costs),
+    };
+    Ok(Analysis {
+        report,
+        file,
+        costs: tally.costs,
+    })
+}
+
+/// The cost of every line of `text`: the sums of the tokens that start on it.
+fn line_costs(text: &str, costs: &[count::TokenCost]) -> Vec<LineCost> {
+    let mut lines: Vec<LineCost> = text
         .lines()
         .enumerate()
         .map(|(k, line)| LineCost {
             line: k + 1,
-            tokens: at(&tally.counted, k + 1),
-            debug: at(&tally.debug, k + 1),
+            tokens: 0,
+            debug: 0,
             text: line.to_owned(),
         })
         .collect();
-    Ok(Report {
-        tokens: tally.counted.iter().sum(),
-        debug_tokens: tally.debug.iter().sum(),
-        violations,
-        lines,
-    })
+    for c in costs {
+        // Every token starts on a line of the text; `get_mut` only guards.
+        if let Some(line) = lines.get_mut(c.pos.line.wrapping_sub(1)) {
+            if c.debug {
+                line.debug += c.cost;
+            } else {
+                line.tokens += c.cost;
+            }
+        }
+    }
+    lines
 }
 
 /// Drops a leading byte order mark, as rustc does, and refuses a `#!`

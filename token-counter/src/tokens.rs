@@ -8,19 +8,25 @@
 
 use proc_macro2::{Delimiter, Spacing, TokenStream, TokenTree};
 
-/// A 1-based source position.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// A 1-based source position. Positions order as they read: by line, then
+/// by column.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub(crate) struct Pos {
     pub line: usize,
     pub column: usize,
 }
 
 impl Pos {
-    fn of(span: proc_macro2::Span) -> Pos {
-        let start = span.start();
+    /// Where `span` starts.
+    pub(crate) fn of(span: proc_macro2::Span) -> Pos {
+        Pos::at(span.start())
+    }
+
+    /// proc-macro2's position (0-based column) as a 1-based one.
+    pub(crate) fn at(place: proc_macro2::LineColumn) -> Pos {
         Pos {
-            line: start.line,
-            column: start.column + 1,
+            line: place.line,
+            column: place.column + 1,
         }
     }
 }

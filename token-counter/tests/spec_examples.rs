@@ -69,6 +69,17 @@ fn example_commas_in_a_file_macro_cost() {
 }
 
 #[test]
+fn example_a_variant_mark_is_a_free_comment() {
+    assert_eq!(example_file("const D: i32 = 3; // vary 1..=4"), 6);
+    assert_eq!(count_file("const D: i32 = 3;"), 6);
+}
+
+#[test]
+fn example_a_variant_may_cost_more_than_its_bot() {
+    assert_eq!(example_file("const D: i32 = -1; // vary -1..=4"), 7);
+}
+
+#[test]
 fn example_commas_in_a_standard_macro_stay_free() {
     assert_eq!(example_stmt("vec![a, b];"), 5);
 }

@@ -770,7 +770,23 @@ impl Engine {
         self.id_name.as_deref()
     }
 
-    /// The option names the engine declared.
+    /// The option names the engine declared after `uci` (at most 512, each one printable
+    /// line): `challenge bench` refuses to set an option the engine does not have.
+    ///
+    /// ```
+    /// # #[cfg(unix)] {
+    /// use std::time::Duration;
+    /// use runner::{Engine, EngineConfig};
+    /// let script = r#"while read cmd rest; do case $cmd in
+    ///     uci) echo "option name Clear Hash type button"
+    ///          echo "option name Hash type spin default 16 min 1 max 1024"; echo uciok;;
+    ///     isready) echo readyok;; quit) exit 0;; esac; done"#;
+    /// let config = EngineConfig::new("shell", "sh").arg("-c").arg(script).option("Hash", "32");
+    /// let engine = Engine::start(&config, Duration::from_secs(5)).unwrap();
+    /// assert_eq!(engine.declared_options(), ["Clear Hash", "Hash"]);
+    /// engine.kill();
+    /// # }
+    /// ```
     pub fn declared_options(&self) -> &[String] {
         &self.options
     }
@@ -873,6 +889,49 @@ impl Engine {
         deadline_after: Duration,
         stop: Option<&AtomicBool>,
     ) -> Result<SearchResult, EngineError> {
+        self.search_watched(position, limits, deadline_after, stop, &mut |_| {})
+    }
+
+    /// [`search`](Self::search) that also hands every line the engine sends before its
+    /// `bestmove` to `observe`, as read (each at most [`MAX_LINE_BYTES`]): for whoever needs more than
+    /// the summary, such as each iteration's `info depth ... nodes ...` line.
+    ///
+    /// ```
+    /// # #[cfg(unix)] {
+    /// use std::time::Duration;
+    /// use runner::{Engine, EngineConfig, GoParams};
+    /// let script = r#"while read cmd rest; do case $cmd in
+    ///     uci) echo uciok;; isready) echo readyok;; quit) exit 0;;
+    ///     go) echo "info depth 1 nodes 20"; echo "info depth 2 nodes 420"; echo "bestmove e2e4";; esac; done"#;
+    /// let config = EngineConfig::new("shell", "sh").arg("-c").arg(script);
+    /// let second = Duration::from_secs(5);
+    /// let mut engine = Engine::start(&config, second).unwrap();
+    /// let mut lines = Vec::new();
+    /// let go = GoParams { depth: Some(2), ..Default::default() };
+    /// let answer = engine.search_observed(None, &go, second, &mut |line| lines.push(line.to_string())).unwrap();
+    /// assert_eq!(lines, ["info depth 1 nodes 20", "info depth 2 nodes 420"]);
+    /// assert_eq!(answer.info.nodes, Some(420));
+    /// engine.quit(second);
+    /// # }
+    /// ```
+    pub fn search_observed(
+        &mut self,
+        position: Option<&str>,
+        limits: &GoParams,
+        deadline_after: Duration,
+        observe: &mut dyn FnMut(&str),
+    ) -> Result<SearchResult, EngineError> {
+        self.search_watched(position, limits, deadline_after, None, observe)
+    }
+
+    fn search_watched(
+        &mut self,
+        position: Option<&str>,
+        limits: &GoParams,
+        deadline_after: Duration,
+        stop: Option<&AtomicBool>,
+        observe: &mut dyn FnMut(&str),
+    ) -> Result<SearchResult, EngineError> {
         self.drain_before_go()?;
         let command = limits.command();
         let start = Instant::now();
@@ -920,6 +979,7 @@ impl Engine {
                 });
             }
             info.update(&line);
+            observe(&line);
         }
     }
 
@@ -1069,11 +1129,6 @@ impl Engine {
     /// `true` while the process has not been seen to exit or close its output.
     pub fn is_alive(&mut self) -> bool {
         !self.dead && matches!(self.child.try_wait(), Ok(None))
-    }
-
-    /// How the process ended, waiting up to `grace` for it.
-    pub fn exit_info(&mut self, grace: Duration) -> ExitInfo {
-        self.wait_exit(grace)
     }
 
     /// The last lines the engine wrote to stderr (at most [`STDERR_TAIL_LINES`] lines and

@@ -98,7 +98,8 @@ impl Default for GameSettings {
 /// assert_eq!(Termination::Crash.pgn_value(), "abandoned");
 /// assert_eq!(Termination::MemoryLimit.to_string(), "memory limit");
 /// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+// `VariantArray` makes `Termination::ALL`, so no hand-kept list can miss a variant.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, strum::VariantArray)]
 pub enum Termination {
     /// Checkmate on the board.
     Checkmate,

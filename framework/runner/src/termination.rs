@@ -2,6 +2,7 @@
 
 use std::str::FromStr;
 
+use strum::VariantArray;
 use thiserror::Error;
 
 use framework::notation::PgnGame;
@@ -9,27 +10,17 @@ use framework::notation::PgnGame;
 use super::game::{TERMINATION_DETAILS_TAG, Termination};
 
 impl Termination {
-    /// Every termination, in declaration order.
-    pub const ALL: [Termination; 18] = [
-        Termination::Checkmate,
-        Termination::Stalemate,
-        Termination::Repetition,
-        Termination::FiftyMoves,
-        Termination::InsufficientMaterial,
-        Termination::TimeForfeit,
-        Termination::Stall,
-        Termination::IllegalMove,
-        Termination::UnparsableMove,
-        Termination::Crash,
-        Termination::MemoryLimit,
-        Termination::FailedStart,
-        Termination::ConstructionLimit,
-        Termination::ProtocolViolation,
-        Termination::AdjudicatedDraw,
-        Termination::AdjudicatedResign,
-        Termination::MaxLength,
-        Termination::Interrupted,
-    ];
+    /// Every termination, in declaration order. Derived from the enum itself
+    /// (strum's `VariantArray`), so a new variant is in it without being listed by hand:
+    /// parsing its [`tag`](Termination::tag) back, which goes through this list, cannot
+    /// miss it.
+    ///
+    /// ```
+    /// use runner::Termination;
+    /// assert_eq!(Termination::ALL[0], Termination::Checkmate);
+    /// assert!(Termination::ALL.contains(&Termination::Interrupted));
+    /// ```
+    pub const ALL: &'static [Termination] = <Termination as VariantArray>::VARIANTS;
 }
 
 impl Termination {
@@ -57,31 +48,6 @@ impl Termination {
     }
 }
 
-/// A new variant must be added to [`Termination::ALL`]: this match stops compiling until
-/// it is handled here, which is the reminder.
-const fn listed(t: Termination) -> bool {
-    match t {
-        Termination::Checkmate
-        | Termination::Stalemate
-        | Termination::Repetition
-        | Termination::FiftyMoves
-        | Termination::InsufficientMaterial
-        | Termination::TimeForfeit
-        | Termination::Stall
-        | Termination::IllegalMove
-        | Termination::UnparsableMove
-        | Termination::Crash
-        | Termination::MemoryLimit
-        | Termination::FailedStart
-        | Termination::ConstructionLimit
-        | Termination::ProtocolViolation
-        | Termination::AdjudicatedDraw
-        | Termination::AdjudicatedResign
-        | Termination::MaxLength
-        | Termination::Interrupted => true,
-    }
-}
-
 /// A string that is no [`Termination`]'s tag.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 #[error("`{0}` is not a termination the runner writes")]
@@ -99,8 +65,9 @@ impl FromStr for Termination {
     /// ```
     fn from_str(s: &str) -> Result<Termination, TerminationParseError> {
         Termination::ALL
-            .into_iter()
-            .find(|t| listed(*t) && t.tag() == s)
+            .iter()
+            .copied()
+            .find(|t| t.tag() == s)
             .ok_or_else(|| TerminationParseError(s.to_string()))
     }
 }
@@ -122,7 +89,7 @@ mod tests {
 
     #[test]
     fn pgn_values_are_the_standards_and_details_read_back() {
-        for t in Termination::ALL {
+        for &t in Termination::ALL {
             assert!(STANDARD.contains(&t.pgn_value()), "{t:?}");
             let mut game = PgnGame::default();
             game.set_tag("Termination", t.pgn_value());
@@ -130,14 +97,21 @@ mod tests {
             assert_eq!(Termination::from_pgn(&game), Some(t));
         }
         // An engine's fault is never a normal ending.
-        for t in Termination::ALL.into_iter().filter(|t| t.is_fault()) {
+        for &t in Termination::ALL.iter().filter(|t| t.is_fault()) {
             assert_ne!(t.pgn_value(), "normal", "{t:?}");
         }
     }
 
     #[test]
+    fn all_is_each_variant_once_in_declaration_order() {
+        for (i, &t) in Termination::ALL.iter().enumerate() {
+            assert_eq!(t as usize, i, "{t:?}");
+        }
+    }
+
+    #[test]
     fn every_tag_reads_back_and_tags_are_distinct() {
-        for t in Termination::ALL {
+        for &t in Termination::ALL {
             assert_eq!(t.tag().parse::<Termination>(), Ok(t));
         }
         let mut tags: Vec<&str> = Termination::ALL.iter().map(|t| t.tag()).collect();

@@ -71,6 +71,32 @@ impl GoParams {
     }
 }
 
+/// A `setoption name NAME [value VALUE]` command.
+///
+/// The name is every word between `name` and `value`, joined by single spaces (UCI
+/// names may hold spaces, and the protocol splits lines at whitespace, so `Clear  Hash`
+/// is `Clear Hash`); the value is the rest of the line after `value` as written, without
+/// the spaces around it (a file path keeps its inner spaces). No `value` word: `None`,
+/// as for a button.
+///
+/// ```
+/// use framework::uci::{Command, SetOption};
+/// assert_eq!(
+///     Command::parse("setoption name Clear Hash").unwrap(),
+///     Command::SetOption(SetOption { name: "Clear Hash".into(), value: None })
+/// );
+/// let Command::SetOption(opt) = Command::parse("setoption name Book File value my  book.bin ").unwrap()
+///     else { panic!() };
+/// assert_eq!((opt.name.as_str(), opt.value.as_deref()), ("Book File", Some("my  book.bin")));
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SetOption {
+    /// The option's name, as the client wrote it (UCI names are not case-sensitive).
+    pub name: String,
+    /// The value, or `None` when the line has no `value` word.
+    pub value: Option<String>,
+}
+
 /// One command from the client.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Command {
@@ -88,7 +114,9 @@ pub enum Command {
     Stop,
     /// `quit`: exit.
     Quit,
-    /// A command the host accepts and ignores (`debug`, `setoption`, `ponderhit`, `register`).
+    /// `setoption name NAME [value VALUE]`.
+    SetOption(SetOption),
+    /// A command the host accepts and ignores (`debug`, `ponderhit`, `register`).
     Ignored,
 }
 
@@ -101,6 +129,9 @@ pub enum ParseCommandError {
     /// A `position` command without `startpos` or `fen`.
     #[error("`position` needs `startpos` or `fen <FEN>`, got `{0}`")]
     BadPosition(String),
+    /// A `setoption` line without `name` and a name after it.
+    #[error("`setoption` needs `name <NAME> [value <VALUE>]`, got `{0}`")]
+    BadSetOption(String),
     /// A `go` parameter without a valid number after it.
     #[error("`go {param}` needs a non-negative number, got `{value}`")]
     BadNumber {
@@ -141,7 +172,8 @@ impl Command {
             "go" => Command::Go(parse_go(words)?),
             "stop" => Command::Stop,
             "quit" => Command::Quit,
-            "debug" | "setoption" | "ponderhit" | "register" => Command::Ignored,
+            "setoption" => Command::SetOption(parse_setoption(line)?),
+            "debug" | "ponderhit" | "register" => Command::Ignored,
             other => return Err(ParseCommandError::Unknown(other.to_string())),
         })
     }
@@ -169,6 +201,35 @@ fn parse_position(
         None => Vec::new(),
     };
     Ok(PositionParams { fen, moves })
+}
+
+fn parse_setoption(line: &str) -> Result<SetOption, ParseCommandError> {
+    let bad = || ParseCommandError::BadSetOption(line.trim().to_string());
+    // The words and where each starts, so the value can be taken as written.
+    let mut words = line
+        .split_whitespace()
+        .map(|word| (word, word.as_ptr() as usize - line.as_ptr() as usize));
+    if words.next().map(|(w, _)| w) != Some("setoption")
+        || words.next().map(|(w, _)| w) != Some("name")
+    {
+        return Err(bad());
+    }
+    let mut name = Vec::new();
+    let mut value = None;
+    for (word, at) in words {
+        if word == "value" {
+            value = Some(line[at + word.len()..].trim().to_string());
+            break;
+        }
+        name.push(word);
+    }
+    if name.is_empty() {
+        return Err(bad());
+    }
+    Ok(SetOption {
+        name: name.join(" "),
+        value,
+    })
 }
 
 fn parse_go(mut words: SplitWhitespace<'_>) -> Result<GoParams, ParseCommandError> {
@@ -317,9 +378,77 @@ mod tests {
             Err(ParseCommandError::Unknown("fly".into()))
         );
         assert_eq!(Command::parse("   ").unwrap(), Command::Ignored);
-        assert_eq!(
-            Command::parse("setoption name Hash value 16").unwrap(),
-            Command::Ignored
-        );
+        assert_eq!(Command::parse("debug on").unwrap(), Command::Ignored);
+    }
+
+    fn set(name: &str, value: Option<&str>) -> Command {
+        Command::SetOption(SetOption {
+            name: name.into(),
+            value: value.map(str::to_string),
+        })
+    }
+
+    #[test]
+    fn setoption_lines() {
+        let cases = [
+            ("setoption name Hash value 16", set("Hash", Some("16"))),
+            ("setoption name Clear Hash", set("Clear Hash", None)),
+            (
+                "  setoption   name  Clear \t Hash  ",
+                set("Clear Hash", None),
+            ),
+            (
+                "setoption name Syzygy Path value /tb/a b;/tb/c ",
+                set("Syzygy Path", Some("/tb/a b;/tb/c")),
+            ),
+            ("setoption name Style value", set("Style", Some(""))),
+            ("setoption name A value value", set("A", Some("value"))),
+            (
+                "setoption name x value 1 value 2",
+                set("x", Some("1 value 2")),
+            ),
+            (
+                "setoption name ünïcödé name value é",
+                set("ünïcödé name", Some("é")),
+            ),
+        ];
+        for (line, expected) in cases {
+            assert_eq!(Command::parse(line), Ok(expected), "{line:?}");
+        }
+        for bad in [
+            "setoption",
+            "setoption Hash value 16",
+            "setoption name",
+            "setoption name value 3",
+            "setoption value 3 name x",
+        ] {
+            assert_eq!(
+                Command::parse(bad),
+                Err(ParseCommandError::BadSetOption(bad.trim().into())),
+                "{bad:?}"
+            );
+        }
+    }
+
+    proptest::proptest! {
+        /// Any name of words other than `value`, and any value without line breaks, read
+        /// back from the line a client would write.
+        #[test]
+        fn setoption_reads_back_what_a_client_writes(
+            name in proptest::collection::vec("[^\\s]{1,12}", 1..5),
+            value in proptest::option::of("[^\\r\\n]{0,40}"),
+            gap in "[ \\t]{1,3}",
+        ) {
+            proptest::prop_assume!(name.iter().all(|word| word != "value"));
+            let mut line = format!("setoption{gap}name{gap}{}", name.join(&gap));
+            if let Some(value) = &value {
+                line.push_str(&format!("{gap}value{gap}{value}"));
+            }
+            let expected_value = value.as_ref().map(|v| v.trim().to_string());
+            proptest::prop_assert_eq!(
+                Command::parse(&line),
+                Ok(Command::SetOption(SetOption { name: name.join(" "), value: expected_value }))
+            );
+        }
     }
 }

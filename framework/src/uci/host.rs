@@ -2,14 +2,17 @@
 //! for moves on a thread of its own so `stop` and `isready` are answered while
 //! it thinks.
 
-use std::io::BufRead;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, Sender};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
-use super::command::{Command, GoParams, PositionParams};
-use super::output::{mark_search_start, send, take_stdout};
+use super::command::{Command, GoParams, PositionParams, SetOption};
+use super::input::{Line, MAX_COMMAND_BYTES, next_line};
+use super::options::{BotOption, OptionAction, Options};
+use super::output::{
+    MAX_NAME_CHARS, SEARCH_NODES, is_line_breaking, mark_search_start, send, take_stdout,
+};
 use super::sandbox;
 use crate::bot::Bot;
 use crate::chess::{Board, Color};
@@ -60,31 +63,24 @@ pub fn run<B: Bot + 'static>(file_name: &str) {
     install_panic_hook(sandboxed);
     super::memory::check_image();
     let name = engine_name(B::NAME, file_name);
+    let options = bot_options::<B>();
 
     let stop = Arc::new(AtomicBool::new(false));
     let thinking = Arc::new(Thinking::default());
-    let (jobs, ready) = spawn_bot_thread::<B>(stop.clone(), thinking.clone());
+    let (jobs, ready) = spawn_bot_thread::<B>(stop.clone(), thinking.clone(), options.bot.clone());
     super::memory::arm();
     enter_sandbox(sandboxed, protocol_fd);
 
     let mut board = Board::startpos();
     let mut clock_base: Option<u64> = None;
     let mut grace = STOP_GRACE;
-    for line in std::io::stdin().lock().lines() {
-        let Ok(line) = line else { break };
-        let command = match Command::parse(&line) {
-            Ok(command) => command,
-            Err(err) => {
-                eprintln!("uci: ignored `{}`: {err}", line.trim());
-                continue;
-            }
+    let mut input = std::io::stdin().lock();
+    while let Some(line) = next_line(&mut input) {
+        let Some(command) = command_of(line) else {
+            continue;
         };
         match command {
-            Command::Uci => {
-                send(&format!("id name {name}"));
-                send("id author a single-file bot");
-                send("uciok");
-            }
+            Command::Uci => announce(&name, &options),
             Command::IsReady => {
                 // While the bot thinks the host is ready by definition; otherwise
                 // make sure the bot exists, so construction time is not spent on
@@ -110,7 +106,9 @@ pub fn run<B: Bot + 'static>(file_name: &str) {
                 mark_search_start();
                 let _ = jobs.send(Job::Think {
                     board: Box::new(board.clone()),
-                    timer: timer.with_stop_flag(stop.clone()),
+                    timer: timer
+                        .with_stop_flag(stop.clone())
+                        .with_node_sink(&SEARCH_NODES),
                     until_stop: go.infinite,
                 });
             }
@@ -119,6 +117,7 @@ pub fn run<B: Bot + 'static>(file_name: &str) {
                 grace = QUIT_GRACE;
                 break;
             }
+            Command::SetOption(set) => set_option(&options, &set, &jobs),
             Command::Ignored => {}
         }
     }
@@ -127,6 +126,62 @@ pub fn run<B: Bot + 'static>(file_name: &str) {
     thinking.wait_until_done(grace);
     // Ends the process even if the bot thread is still thinking.
     std::process::exit(0);
+}
+
+/// The command on a line from the client, or `None` (said on stderr) when there is none.
+fn command_of(line: Line) -> Option<Command> {
+    let line = match line {
+        Line::Text(line) => line,
+        Line::TooLong(bytes) => {
+            eprintln!(
+                "uci: ignored a line of {bytes} bytes; the longest read is {MAX_COMMAND_BYTES}"
+            );
+            return None;
+        }
+        Line::NotUtf8 => {
+            eprintln!("uci: ignored a line that is not UTF-8");
+            return None;
+        }
+    };
+    Command::parse(&line)
+        .map_err(|err| eprintln!("uci: ignored `{}`: {err}", line.trim()))
+        .ok()
+}
+
+/// The answer to `uci`: the engine's name, its options, `uciok`.
+fn announce(name: &str, options: &Options) {
+    send(&format!("id name {name}"));
+    send("id author a single-file bot");
+    for line in options.uci_lines() {
+        send(&line);
+    }
+    send("uciok");
+}
+
+/// The options the bot declared that are well formed (the others said on stderr).
+fn bot_options<B: Bot>() -> Options {
+    let (options, errors) = Options::declare(B::OPTIONS);
+    for error in errors {
+        eprintln!("bot error: {error}");
+    }
+    options
+}
+
+/// Carries out a `setoption`, or tells the client why it does not.
+fn set_option(options: &Options, set: &SetOption, jobs: &Sender<Job>) {
+    match options.judge(set) {
+        // The bot's state, its table among it, lives in the bot: a fresh bot is a clear one.
+        Ok(OptionAction::ClearHash) => {
+            let _ = jobs.send(Job::NewGame);
+        }
+        Ok(OptionAction::SetBot { index, value }) => {
+            let _ = jobs.send(Job::SetOption { index, value });
+        }
+        Err(reply) => {
+            eprintln!("uci: {reply}");
+            send(&format!("info string {reply}"));
+        }
+    }
 }
 
 /// Whether the bot is thinking, and a way to wait until it is done.
@@ -160,9 +215,6 @@ impl Thinking {
         let _ = self.changed.wait_timeout_while(on, limit, |on| *on);
     }
 }
-
-/// The longest engine name the host announces in `id name`.
-pub const MAX_NAME_CHARS: usize = 64;
 
 /// The name the engine announces: the bot's [`Bot::NAME`], or its file's name
 /// when that is empty, as one printable line of at most [`MAX_NAME_CHARS`]
@@ -201,11 +253,6 @@ pub fn engine_name(declared: &str, file_name: &str) -> String {
     }
 }
 
-/// Control characters and the Unicode line and paragraph separators.
-fn is_line_breaking(c: char) -> bool {
-    c.is_control() || matches!(c, '\u{2028}' | '\u{2029}' | '\u{85}')
-}
-
 /// Closes the OS sandbox (or says loudly that it is off). An engine that
 /// cannot be sandboxed does not run the bot at all.
 fn enter_sandbox(sandboxed: bool, protocol_fd: i32) {
@@ -225,6 +272,11 @@ fn enter_sandbox(sandboxed: bool, protocol_fd: i32) {
 enum Job {
     Construct,
     NewGame,
+    /// Gives the bot's option `index` this value, now and at every construction.
+    SetOption {
+        index: usize,
+        value: i64,
+    },
     Think {
         board: Box<Board>,
         timer: Timer,
@@ -236,6 +288,7 @@ enum Job {
 fn spawn_bot_thread<B: Bot + 'static>(
     stop: Arc<AtomicBool>,
     thinking: Arc<Thinking>,
+    options: Vec<BotOption>,
 ) -> (Sender<Job>, Receiver<()>) {
     let (job_tx, job_rx) = mpsc::channel::<Job>();
     let (ready_tx, ready_rx) = mpsc::channel::<()>();
@@ -247,19 +300,26 @@ fn spawn_bot_thread<B: Bot + 'static>(
             // per-thread registrations): the sandbox may close.
             let _ = ready_tx.send(());
             let mut bot: Option<B> = None;
+            let mut values: Vec<i64> = options.iter().map(|option| option.default).collect();
             for job in job_rx {
                 match job {
                     Job::Construct => {
-                        construct(&mut bot);
+                        construct(&mut bot, &options, &values);
                         let _ = ready_tx.send(());
                     }
                     Job::NewGame => bot = None,
+                    Job::SetOption { index, value } => {
+                        values[index] = value;
+                        if let Some(bot) = &mut bot {
+                            bot.set_option(options[index].name, value);
+                        }
+                    }
                     Job::Think {
                         mut board,
                         timer,
                         until_stop,
                     } => {
-                        let bot = construct(&mut bot);
+                        let bot = construct(&mut bot, &options, &values);
                         let before = board.fen();
                         let mv = bot.think(&mut board, &timer);
                         if board.fen() != before {
@@ -308,11 +368,18 @@ fn report_nodes(timer: &Timer) {
     }
 }
 
-/// Builds the bot if it does not exist yet, timing the construction.
-fn construct<B: Bot>(bot: &mut Option<B>) -> &mut B {
+/// Builds the bot if it does not exist yet and gives it its options' values, timing both.
+fn construct<'a, B: Bot>(
+    bot: &'a mut Option<B>,
+    options: &[BotOption],
+    values: &[i64],
+) -> &'a mut B {
     bot.get_or_insert_with(|| {
         let start = Instant::now();
-        let built = B::default();
+        let mut built = B::default();
+        for (option, &value) in options.iter().zip(values) {
+            built.set_option(option.name, value);
+        }
         let took = start.elapsed();
         if took > CONSTRUCTION_LIMIT {
             let message = format!(

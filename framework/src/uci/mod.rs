@@ -6,12 +6,19 @@
 
 mod command;
 mod host;
+mod input;
 mod memory;
+mod options;
 mod output;
 mod sandbox;
 
-pub use command::{Command, GoParams, ParseCommandError, PositionParams};
-pub use host::{CONSTRUCTION_LIMIT, MAX_NAME_CHARS, QUIT_GRACE, STOP_GRACE, engine_name, run};
+pub use command::{Command, GoParams, ParseCommandError, PositionParams, SetOption};
+pub use host::{CONSTRUCTION_LIMIT, QUIT_GRACE, STOP_GRACE, engine_name, run};
+pub use input::MAX_COMMAND_BYTES;
 pub use memory::{LimitedAllocator, MEMORY_LIMIT_BYTES, MEMORY_LIMIT_EXIT_CODE};
+pub use options::{
+    BotOption, CLEAR_HASH, MAX_BOT_OPTIONS, MAX_OPTION_NAME_CHARS, OptionAction, Options,
+};
+pub use output::MAX_NAME_CHARS;
 pub use output::report;
 pub use sandbox::NO_SANDBOX_ENV;

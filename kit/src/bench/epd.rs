@@ -20,6 +20,8 @@ use framework::notation::san::parse_san;
 pub const MAX_LINE_BYTES: usize = 4096;
 /// Most records read from one file.
 pub const MAX_RECORDS: usize = 100_000;
+/// Largest EPD file read: room for [`MAX_RECORDS`] lines of several hundred bytes.
+pub const MAX_FILE_BYTES: u64 = 64 * 1024 * 1024;
 
 /// One EPD record.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -168,6 +170,34 @@ pub fn read_epd(text: &str) -> EpdFile {
         }
     }
     file
+}
+
+/// Reads the EPD file at `path` ([`read_epd`]); a file past [`MAX_FILE_BYTES`] or not
+/// UTF-8 is an error naming it, read no further than the bound.
+pub fn read_epd_file(path: &std::path::Path) -> anyhow::Result<EpdFile> {
+    use anyhow::Context as _;
+    use std::io::Read as _;
+    let file =
+        std::fs::File::open(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let mut bytes = Vec::new();
+    file.take(MAX_FILE_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .with_context(|| format!("cannot read {}", path.display()))?;
+    anyhow::ensure!(
+        bytes.len() as u64 <= MAX_FILE_BYTES,
+        "{} is larger than {} MiB, the most an EPD file may hold",
+        path.display(),
+        MAX_FILE_BYTES / (1024 * 1024)
+    );
+    let text = String::from_utf8(bytes).map_err(|err| {
+        let at = err.utf8_error().valid_up_to();
+        let line = err.as_bytes()[..at].iter().filter(|&&b| b == b'\n').count() + 1;
+        anyhow::anyhow!(
+            "{} is not UTF-8 text: line {line} (byte {at})",
+            path.display()
+        )
+    })?;
+    Ok(read_epd(&text))
 }
 
 /// The position's FEN (the four EPD fields, plus the move counters when the line has

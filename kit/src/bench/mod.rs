@@ -8,11 +8,20 @@
 //! from writing `go` to reading `bestmove`, so it includes the protocol's cost (small
 //! next to any real search).
 //!
+//! Each search also keeps the engine's `info depth D ... nodes N` lines, one per
+//! iteration ([`depths`]): what each extra ply cost, and the effective branching factor.
+//!
 //! - [`epd`]: reading EPD records (`bm`, `am`, `id`).
-//! - [`run_bench`]: the fixed positions ([`bench_positions`]) and their signature.
+//! - [`run_bench`]: any positions (the fixed [`bench_positions`], or a suite's), each
+//!   from `ucinewgame` ([`Mode::Independent`]) or game by game ([`Mode::Sequence`], see
+//!   [`sequence`]), and the run's signature.
 //! - [`suite`]: a test suite's solve rate.
+//! - [`export`]: a run as CSV or JSON.
 
+pub mod depths;
 pub mod epd;
+pub mod export;
+pub mod sequence;
 pub mod suite;
 
 use std::fmt;
@@ -23,7 +32,9 @@ use framework::chess::{Board, Move};
 use runner::{Engine, EngineConfig, EngineError, GoParams};
 use sha2::{Digest, Sha256};
 
+use depths::Iterations;
 use epd::{EpdRecord, read_epd};
+use sequence::SplitGame;
 
 /// The bench positions, compiled in so that every copy of the kit benches the same ones
 /// (`suites/bench.epd` in the kit, where their source is noted).
@@ -101,6 +112,8 @@ pub struct Searched {
     pub nodes: Option<u64>,
     /// The last `info depth N`.
     pub depth: Option<u32>,
+    /// Each iteration's cumulative node count, from the `info` lines with both.
+    pub iterations: Iterations,
     /// From writing `go` to reading `bestmove`.
     pub elapsed: Duration,
 }
@@ -119,10 +132,28 @@ pub struct Searcher {
 const HANDSHAKE: Duration = Duration::from_secs(30);
 
 impl Searcher {
-    /// Starts the engine (the UCI handshake must succeed, or this is an error).
+    /// Starts the engine (the UCI handshake must succeed, or this is an error). An option
+    /// of the config that the engine does not declare is an error naming the ones it
+    /// does: an engine ignores (or merely mentions) an option it lacks, and a bench run
+    /// with a misspelt option would measure the default without a word.
     pub fn start(config: EngineConfig, timeout: Duration) -> Result<Searcher> {
         let engine = Engine::start(&config, HANDSHAKE)
             .with_context(|| format!("cannot start engine `{}`", config.name))?;
+        let declared = engine.declared_options().to_vec();
+        for (name, _) in &config.options {
+            if !declared.iter().any(|d| d.eq_ignore_ascii_case(name)) {
+                engine.kill();
+                bail!(
+                    "engine `{}` has no option `{name}`; it declares: {}",
+                    config.name,
+                    if declared.is_empty() {
+                        "none".to_string()
+                    } else {
+                        declared.join(", ")
+                    }
+                );
+            }
+        }
         let id_name = engine.id_name().unwrap_or(&config.name).to_string();
         Ok(Searcher {
             config,
@@ -141,7 +172,20 @@ impl Searcher {
     /// does not depend on the ones before it). An error is the engine's failure, said in
     /// words; the engine is restarted for the next search.
     pub fn search(&mut self, board: &Board, limit: Limit) -> Result<Searched, String> {
-        let result = self.try_search(board, limit);
+        self.search_in_game(board, limit, true)
+    }
+
+    /// Searches `board` as the next position of the game in progress (`new_game`
+    /// false: no `ucinewgame`, so the engine keeps what it learnt) or of a new game.
+    /// After a failure the engine is restarted, so the next search starts afresh either
+    /// way.
+    pub fn search_in_game(
+        &mut self,
+        board: &Board,
+        limit: Limit,
+        new_game: bool,
+    ) -> Result<Searched, String> {
+        let result = self.try_search(board, limit, new_game);
         if result.is_err()
             && let Some(engine) = self.engine.take()
         {
@@ -150,23 +194,35 @@ impl Searcher {
         result.map_err(|err| err.explained())
     }
 
-    fn try_search(&mut self, board: &Board, limit: Limit) -> Result<Searched, EngineError> {
+    fn try_search(
+        &mut self,
+        board: &Board,
+        limit: Limit,
+        new_game: bool,
+    ) -> Result<Searched, EngineError> {
         let engine = match &mut self.engine {
             Some(engine) => engine,
             None => self.engine.insert(Engine::start(&self.config, HANDSHAKE)?),
         };
-        engine.new_game(HANDSHAKE)?;
+        if new_game {
+            engine.new_game(HANDSHAKE)?;
+        }
         let position = format!("position fen {}", board.fen());
         let deadline = match limit {
             Limit::MoveTime(ms) => Duration::from_millis(ms) + self.timeout,
             _ => self.timeout,
         };
-        let result = engine.search(Some(&position), &limit.go(), deadline)?;
+        let mut iterations = Iterations::default();
+        let result =
+            engine.search_observed(Some(&position), &limit.go(), deadline, &mut |line| {
+                iterations.observe(line);
+            })?;
         Ok(Searched {
             legal_move: board.parse_uci(&result.bestmove).ok(),
             bestmove: result.bestmove,
             nodes: result.info.nodes,
             depth: result.info.depth,
+            iterations,
             elapsed: result.elapsed,
         })
     }
@@ -184,6 +240,8 @@ impl Searcher {
 pub struct BenchRow {
     /// The position's `id`.
     pub id: String,
+    /// Its game in [`Mode::Sequence`] (`None`: a game of its own, or the independent mode).
+    pub game: Option<String>,
     /// The search, or why the engine gave none.
     pub result: Result<Searched, String>,
 }
@@ -236,9 +294,9 @@ impl BenchReport {
     /// ```
     /// use std::time::Duration;
     /// use kit::bench::{BenchReport, BenchRow, Searched};
-    /// let row = |nodes| BenchRow { id: "p".into(), result: Ok(Searched {
+    /// let row = |nodes| BenchRow { id: "p".into(), game: None, result: Ok(Searched {
     ///     bestmove: "e2e4".into(), legal_move: None, nodes: Some(nodes), depth: Some(3),
-    ///     elapsed: Duration::from_millis(nodes) }) };
+    ///     iterations: Default::default(), elapsed: Duration::from_millis(nodes) }) };
     /// let a = BenchReport { rows: vec![row(100)] };
     /// let b = BenchReport { rows: vec![row(101)] };
     /// assert_ne!(a.signature(), b.signature());
@@ -265,26 +323,51 @@ impl BenchReport {
             .collect()
     }
 
+    /// The run's depth table ([`depths`]): one row per depth any search reported.
+    pub fn depth_table(&self) -> Vec<depths::DepthRow> {
+        depths::depth_table(self.searches().map(|s| &s.iterations))
+    }
+
     fn searches(&self) -> impl Iterator<Item = &Searched> {
         self.rows.iter().filter_map(|row| row.result.as_ref().ok())
     }
 }
 
-/// Searches every position to `limit`, calling `on_row` as each one finishes.
+/// How the positions of a run follow each other.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    /// Each position from `ucinewgame`: its result does not depend on the others.
+    Independent,
+    /// Game by game, as in play ([`sequence`]): `ucinewgame` only where a game begins.
+    Sequence,
+}
+
+/// Searches every position to `limit`, in order, calling `on_row` as each one finishes.
+/// In [`Mode::Sequence`] the games are checked first ([`sequence::games`]), so a file
+/// whose games are split fails before any search.
 pub fn run_bench(
     searcher: &mut Searcher,
     positions: &[EpdRecord],
     limit: Limit,
+    mode: Mode,
     mut on_row: impl FnMut(usize, &BenchRow),
-) -> BenchReport {
-    let mut rows = Vec::with_capacity(positions.len());
-    for (index, position) in positions.iter().enumerate() {
+) -> Result<BenchReport, SplitGame> {
+    let games = match mode {
+        Mode::Independent => vec![None; positions.len()],
+        Mode::Sequence => sequence::games(positions)?,
+    };
+    let mut rows: Vec<BenchRow> = Vec::with_capacity(positions.len());
+    for (index, (position, game)) in positions.iter().zip(games).enumerate() {
+        let new_game = mode == Mode::Independent
+            || game.is_none()
+            || rows.last().is_none_or(|last| last.game != game);
         let row = BenchRow {
             id: position.id.clone(),
-            result: searcher.search(&position.board, limit),
+            result: searcher.search_in_game(&position.board, limit, new_game),
+            game,
         };
         on_row(index, &row);
         rows.push(row);
     }
-    BenchReport { rows }
+    Ok(BenchReport { rows })
 }

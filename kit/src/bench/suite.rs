@@ -1,10 +1,11 @@
 //! An EPD test suite: each position searched to a limit, solved when the engine plays one
-//! of its `bm` moves and none of its `am` moves.
+//! of its `bm` moves and none of its `am` moves. A record with neither is searched but not
+//! scored (a suite for nodes and time only).
 
 use framework::notation::san::to_san;
 
 use super::epd::EpdRecord;
-use super::{Limit, Searched, Searcher};
+use super::{BenchReport, Searched};
 
 /// How one suite position went.
 #[derive(Debug, Clone)]
@@ -14,7 +15,9 @@ pub struct SuiteRow {
     /// The move played in SAN (or the engine's text when it is not a legal move), and the
     /// search; or why the engine gave no move.
     pub result: Result<(String, Searched), String>,
-    /// Whether the move solves the position.
+    /// Whether the record says what solves it (`bm` or `am`).
+    pub scored: bool,
+    /// Whether the move solves the position (never for a record not scored).
     pub solved: bool,
 }
 
@@ -31,11 +34,16 @@ impl SuiteReport {
         self.rows.iter().filter(|row| row.solved).count()
     }
 
-    /// The ids of the positions not solved.
+    /// How many positions say what solves them.
+    pub fn scored(&self) -> usize {
+        self.rows.iter().filter(|row| row.scored).count()
+    }
+
+    /// The ids of the scored positions not solved.
     pub fn failed_ids(&self) -> Vec<&str> {
         self.rows
             .iter()
-            .filter(|row| !row.solved)
+            .filter(|row| row.scored && !row.solved)
             .map(|row| row.id.as_str())
             .collect()
     }
@@ -49,7 +57,7 @@ impl SuiteReport {
 /// let record = EpdRecord::parse("6k1/5ppp/8/8/8/8/8/R5K1 w - - bm Ra8#;", 1).unwrap();
 /// let searched = |text: &str| Searched { bestmove: text.into(),
 ///     legal_move: record.board.parse_uci(text).ok(), nodes: None, depth: None,
-///     elapsed: Duration::ZERO };
+///     iterations: Default::default(), elapsed: Duration::ZERO };
 /// let row = score(&record, Ok(searched("a1a8")));
 /// assert!(row.solved);
 /// assert_eq!(row.result.unwrap().0, "Ra8#");
@@ -58,6 +66,7 @@ impl SuiteReport {
 /// assert_eq!(row.result.unwrap().0, "a1a9 (not a legal move)");
 /// ```
 pub fn score(record: &EpdRecord, result: Result<Searched, String>) -> SuiteRow {
+    let scored = !record.best.is_empty() || !record.avoid.is_empty();
     let (result, solved) = match result {
         Ok(searched) => {
             let (played, solved) = match searched.legal_move {
@@ -71,22 +80,18 @@ pub fn score(record: &EpdRecord, result: Result<Searched, String>) -> SuiteRow {
     SuiteRow {
         id: record.id.clone(),
         result,
-        solved,
+        scored,
+        solved: scored && solved,
     }
 }
 
-/// Searches every record to `limit`, calling `on_row` as each one is scored.
-pub fn run_suite(
-    searcher: &mut Searcher,
-    records: &[EpdRecord],
-    limit: Limit,
-    mut on_row: impl FnMut(usize, &EpdRecord, &SuiteRow),
-) -> SuiteReport {
-    let mut report = SuiteReport::default();
-    for (index, record) in records.iter().enumerate() {
-        let row = score(record, searcher.search(&record.board, limit));
-        on_row(index, record, &row);
-        report.rows.push(row);
+/// Scores each row of a run against the record it searched (the same order).
+pub fn score_report(records: &[EpdRecord], report: &BenchReport) -> SuiteReport {
+    SuiteReport {
+        rows: records
+            .iter()
+            .zip(&report.rows)
+            .map(|(record, row)| score(record, row.result.clone()))
+            .collect(),
     }
-    report
 }

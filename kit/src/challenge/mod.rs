@@ -5,6 +5,8 @@
 //!   [`Store`](store::Store) trait, with SQLite as the embedded backend.
 //! - [`submit`]: the submission check (rules, token limit, build, smoke test).
 //! - [`tournament`]: `challenge run`, round-robin and Swiss, resumable.
+//! - [`gate`]: what a run asks before it starts games (the server's pause) and tells as
+//!   it goes.
 //! - [`swiss`]: pairing a Swiss round.
 //! - [`ratings`]: Elo by maximum likelihood with draws modelled (BayesElo's model).
 //! - [`standings`]: the table, as text, JSON or CSV, from the store or from PGN files.
@@ -12,6 +14,7 @@
 //! - [`worker`]: `challenge worker`, playing a PostgreSQL store's tournament from any
 //!   machine.
 
+pub mod gate;
 pub mod pgn_facts;
 pub mod ratings;
 pub mod report;

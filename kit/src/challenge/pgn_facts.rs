@@ -3,10 +3,10 @@
 //! The files are read by [`framework::notation::scan`]: every move is replayed and checked
 //! (unless [`PgnReadMode::results_only`]), on all cores for large files. A game whose
 //! movetext cannot be read still counts by its result (its `Result` tag, or the result
-//! token), with one line on stderr saying why; `--strict` skips it instead, as the kit
-//! did before. Ambiguous SAN that only one move fits, once the rest of the game is
-//! replayed, is read as that move with a warning: the C# challenge's PGN writer produced
-//! such moves (`Qca1` with queens on c1 and c3 that can both reach a1).
+//! token), with a [`PgnWarning`] saying why; `--strict` skips it instead, as the kit did
+//! before. Ambiguous SAN that only one move fits, once the rest of the game is replayed,
+//! is read as that move with a warning: the C# challenge's PGN writer produced such moves
+//! (`Qca1` with queens on c1 and c3 that can both reach a1).
 
 use std::borrow::Cow;
 use std::collections::HashMap;
@@ -32,6 +32,89 @@ impl PgnReadMode {
         ScanOptions {
             replay: !self.results_only,
             resolve_ambiguous: !self.strict,
+        }
+    }
+}
+
+/// Where in the input a [`PgnWarning`] is about.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PgnPlace {
+    /// The file, as the caller named it.
+    pub file: String,
+    /// The line (1-based).
+    pub line: usize,
+    /// The game's number in the file (1-based).
+    pub game: usize,
+}
+
+/// A game of a PGN file that is not rated as it stands, and why; its `Display` is the
+/// line a person reads (`FILE:LINE: game N ...`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PgnWarning {
+    /// An ambiguous move was read as the only candidate that keeps the rest of the game
+    /// legal; the game is rated.
+    Settled {
+        /// The move's place.
+        place: PgnPlace,
+        /// `White - Black`.
+        players: String,
+        /// The move as written.
+        move_text: String,
+        /// The move it was read as.
+        chosen: String,
+        /// Every move it could have meant.
+        candidates: Vec<String>,
+    },
+    /// The game is not rated.
+    Skipped {
+        /// The game's place (where reading stopped).
+        place: PgnPlace,
+        /// Why.
+        reason: String,
+    },
+    /// The game's moves could not be read; it is rated by its result alone.
+    RatedByResult {
+        /// Where reading stopped.
+        place: PgnPlace,
+        /// `White - Black`.
+        players: String,
+        /// The result it is rated by.
+        result: GameResult,
+        /// Why its moves could not be read.
+        reason: String,
+    },
+}
+
+impl std::fmt::Display for PgnPlace {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}:{}: game {}", self.file, self.line, self.game)
+    }
+}
+
+impl std::fmt::Display for PgnWarning {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            PgnWarning::Settled {
+                place,
+                players,
+                move_text,
+                chosen,
+                candidates,
+            } => write!(
+                f,
+                "{place} ({players}): warning: ambiguous SAN `{move_text}` read as {chosen}, the only one of {} that keeps the rest of the game legal",
+                candidates.join(", ")
+            ),
+            PgnWarning::Skipped { place, reason } => write!(f, "{place} skipped: {reason}"),
+            PgnWarning::RatedByResult {
+                place,
+                players,
+                result,
+                reason,
+            } => write!(
+                f,
+                "{place} ({players}) rated by its result {result} alone, its moves unread: {reason}"
+            ),
         }
     }
 }
@@ -82,7 +165,7 @@ impl<'a> GameRecord<'a> {
 }
 
 /// Players and games read from PGN, the games skipped and those rated by their result
-/// alone (each reported on stderr with its file, line and number).
+/// alone (each reported as a [`PgnWarning`] with its file, line and number).
 #[derive(Debug, Default)]
 pub struct PgnFacts {
     /// Everyone named by a `White` or `Black` tag of a rated game.
@@ -112,40 +195,62 @@ impl PgnFacts {
         self.players.len() - 1
     }
 
-    /// Adds the games of one file's text, read on all cores, in file order.
+    /// Adds the games of one file's text, read on all cores, in file order; each game
+    /// not rated as it stands goes to `observe`, in file order.
     ///
     /// ```
     /// use kit::challenge::pgn_facts::{PgnFacts, PgnReadMode};
     ///
     /// let text = "[White \"A\"]\n[Black \"B\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Ke3 1-0\n";
     /// let mut facts = PgnFacts::default();
-    /// facts.read_text("t.pgn", text, PgnReadMode::default());
+    /// facts.read_text("t.pgn", text, PgnReadMode::default(), &|_| {});
     /// assert_eq!((facts.games.len(), facts.unread), (1, 1)); // counted by its result
     ///
     /// let mut strict = PgnFacts::default();
-    /// strict.read_text("t.pgn", text, PgnReadMode { strict: true, ..PgnReadMode::default() });
+    /// let said = std::sync::Mutex::new(Vec::new());
+    /// let strictly = PgnReadMode { strict: true, ..PgnReadMode::default() };
+    /// strict.read_text("t.pgn", text, strictly, &|w| said.lock().unwrap().push(w.to_string()));
     /// assert_eq!((strict.games.len(), strict.skipped), (0, 1));
+    /// let said = said.into_inner().unwrap();
+    /// assert!(said[0].starts_with("t.pgn:5: game 1 skipped: illegal SAN `Ke3`"), "{said:?}");
     /// ```
-    pub fn read_text(&mut self, file: &str, text: &str, mode: PgnReadMode) {
+    pub fn read_text(
+        &mut self,
+        file: &str,
+        text: &str,
+        mode: PgnReadMode,
+        observe: &(dyn Fn(PgnWarning) + Sync),
+    ) {
         let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
         let records = scan_parallel(text, mode.scan_options(), threads, GameRecord::of);
         for (number, record) in (1..).zip(records) {
-            self.take(file, number, record, mode);
+            let place = |line| PgnPlace {
+                file: file.to_string(),
+                line,
+                game: number,
+            };
+            self.take(record, mode, place, observe);
         }
     }
 
-    /// Rates one game, or skips it, saying why on stderr.
-    fn take(&mut self, file: &str, number: usize, record: GameRecord<'_>, mode: PgnReadMode) {
+    /// Rates one game, or skips it, telling `observe` why when it is not rated as it
+    /// stands.
+    fn take(
+        &mut self,
+        record: GameRecord<'_>,
+        mode: PgnReadMode,
+        place: impl Fn(usize) -> PgnPlace,
+        observe: &(dyn Fn(PgnWarning) + Sync),
+    ) {
         for settled in &record.resolved {
             self.settled += 1;
-            eprintln!(
-                "{file}:{}: game {number} ({}): warning: ambiguous SAN `{}` read as {}, the only one of {} that keeps the rest of the game legal",
-                settled.line,
-                record.players(),
-                settled.move_text,
-                settled.chosen,
-                settled.candidates.join(", ")
-            );
+            observe(PgnWarning::Settled {
+                place: place(settled.line),
+                players: record.players(),
+                move_text: settled.move_text.clone(),
+                chosen: settled.chosen.clone(),
+                candidates: settled.candidates.clone(),
+            });
         }
         if let Some(err) = &record.error {
             let at = err
@@ -158,35 +263,40 @@ impl PgnFacts {
                 && record.black.is_some();
             if mode.strict || !countable {
                 self.skipped += 1;
-                eprintln!(
-                    "{file}:{}: game {number} skipped: {}{at}",
-                    err.line, err.message
-                );
+                observe(PgnWarning::Skipped {
+                    place: place(err.line),
+                    reason: format!("{}{at}", err.message),
+                });
                 return;
             }
             self.unread += 1;
-            eprintln!(
-                "{file}:{}: game {number} ({}) rated by its result {} alone, its moves unread: {}{at}",
-                err.line,
-                record.players(),
-                record.result,
-                err.message
-            );
+            observe(PgnWarning::RatedByResult {
+                place: place(err.line),
+                players: record.players(),
+                result: record.result,
+                reason: format!("{}{at}", err.message),
+            });
         }
-        self.add(file, number, &record);
+        self.add(&record, place, observe);
     }
 
-    fn add(&mut self, file: &str, number: usize, record: &GameRecord<'_>) {
+    /// Rates a game, or tells `observe` it has no result.
+    fn add(
+        &mut self,
+        record: &GameRecord<'_>,
+        place: impl Fn(usize) -> PgnPlace,
+        observe: &(dyn Fn(PgnWarning) + Sync),
+    ) {
         let score = match record.result {
             GameResult::WhiteWins => 1.0,
             GameResult::BlackWins => 0.0,
             GameResult::Draw => 0.5,
             GameResult::Unknown => {
                 self.skipped += 1;
-                eprintln!(
-                    "{file}:{}: game {number} skipped: no result (`*`)",
-                    record.line
-                );
+                observe(PgnWarning::Skipped {
+                    place: place(record.line),
+                    reason: "no result (`*`)".to_string(),
+                });
                 return;
             }
         };

@@ -12,10 +12,8 @@ use std::time::Duration;
 use anyhow::{Context, Result, bail};
 use framework::chess::Board;
 use runner::{Engine, EngineConfig, EngineError, GoParams};
-use sha2::{Digest, Sha256};
 
-use crate::bots::BotFile;
-use crate::engine_build;
+use crate::engine_build::{self, BuildEvent};
 use store::{NewVersion, SqliteStore, Store, Submitted};
 
 /// The positions of the smoke test, with what each one exercises.
@@ -47,14 +45,6 @@ pub const CONSTRUCTION_LIMIT: Duration = Duration::from_secs(5);
 /// Slack for pipes and a busy machine on top of every limit.
 const MARGIN: Duration = Duration::from_millis(250);
 
-/// The first 16 hex digits of a source's SHA-256: a version's identity.
-pub fn content_hash(source: &str) -> String {
-    Sha256::digest(source.as_bytes())[..8]
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
-}
-
 /// Checks an entry name: 1 to 40 letters, digits, `_`, `-` or `.`, starting with a
 /// letter or digit (names become file names and PGN tags).
 pub fn check_name(name: &str) -> Result<()> {
@@ -75,27 +65,6 @@ pub fn check_name(name: &str) -> Result<()> {
     Ok(())
 }
 
-/// Writes a stored source to `<dir>/sources/<hash>.rs` (unless it is already there) and
-/// returns the bot file to build, named after the entry.
-pub fn materialize(dir: &Path, name: &str, source: &str) -> Result<BotFile> {
-    let folder = dir.join("sources");
-    std::fs::create_dir_all(&folder)
-        .with_context(|| format!("cannot create {}", folder.display()))?;
-    let path = folder.join(format!("{}.rs", content_hash(source)));
-    let fresh = std::fs::read_to_string(&path).is_ok_and(|text| text == source);
-    if !fresh {
-        let partial = path.with_extension("partial");
-        std::fs::write(&partial, source)
-            .with_context(|| format!("cannot write {}", partial.display()))?;
-        std::fs::rename(&partial, &path)
-            .with_context(|| format!("cannot write {}", path.display()))?;
-    }
-    Ok(BotFile {
-        name: name.to_string(),
-        path,
-    })
-}
-
 /// A submission: the file, the entry's name and its author.
 #[derive(Debug, Clone, Copy)]
 pub struct Submission<'a> {
@@ -109,12 +78,16 @@ pub struct Submission<'a> {
 
 /// Checks, builds and smoke-tests a bot file, then stores it in the challenge in `dir`
 /// (created if needed). Every refusal is an error starting with `refused:` that names the
-/// cause; nothing is stored then.
-pub fn submit(dir: &Path, args: Submission<'_>) -> Result<Submitted> {
+/// cause; nothing is stored then. The build reports to `observe`.
+pub fn submit(
+    dir: &Path,
+    args: Submission<'_>,
+    observe: &(dyn Fn(BuildEvent<'_>) + Sync),
+) -> Result<Submitted> {
     let checked = check(args)?;
     let mut store = SqliteStore::create(dir)?;
     let work_dir = store.dir().to_path_buf();
-    accept(&mut store, &work_dir, args, checked)
+    accept(&mut store, &work_dir, args, checked, observe)
 }
 
 /// [`submit`] to any store; the source is written out and built under `work_dir`.
@@ -122,9 +95,10 @@ pub fn submit_to(
     store: &mut dyn Store,
     work_dir: &Path,
     args: Submission<'_>,
+    observe: &(dyn Fn(BuildEvent<'_>) + Sync),
 ) -> Result<Submitted> {
     let checked = check(args)?;
-    accept(store, work_dir, args, checked)
+    accept(store, work_dir, args, checked, observe)
 }
 
 /// A source that passed the rules and the token limit, with its token counts.
@@ -177,14 +151,16 @@ fn accept(
     work_dir: &Path,
     args: Submission<'_>,
     checked: Checked,
+    observe: &(dyn Fn(BuildEvent<'_>) + Sync),
 ) -> Result<Submitted> {
     let shown = args.file.display().to_string();
     let source = checked.source;
-    let bot = materialize(work_dir, args.name, &source)?;
-    let engine = engine_build::build(&bot, engine_build::BuildKind::Untrusted).map_err(|err| {
-        let text = format!("{err:#}").replace(&bot.path.display().to_string(), &shown);
-        anyhow::anyhow!("refused: {shown} does not build:\n{text}")
-    })?;
+    let bot = engine_build::materialize(work_dir, args.name, &source)?;
+    let engine =
+        engine_build::build(&bot, engine_build::BuildKind::Untrusted, observe).map_err(|err| {
+            let text = format!("{err:#}").replace(&bot.path.display().to_string(), &shown);
+            anyhow::anyhow!("refused: {shown} does not build:\n{text}")
+        })?;
     smoke_test(args.name, &engine.path)
         .map_err(|err| anyhow::anyhow!("refused: {shown} failed the smoke test: {err:#}"))?;
 
@@ -193,7 +169,7 @@ fn accept(
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_else(|| shown.clone());
-    let hash = content_hash(&source);
+    let hash = engine_build::content_hash(&source);
     let stored = store.add_version(&NewVersion {
         name: args.name,
         author: args.author,

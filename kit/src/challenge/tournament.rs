@@ -10,12 +10,22 @@
 //! Slots name entries, not versions: a game is played by the entry's current version at
 //! the time it is played, so a re-submission replaces the old version in future games,
 //! and a withdrawn entry's unplayed games are cancelled.
+//!
+//! What happens goes to the caller's observer as [`TournamentEvent`]s; what stops it is a
+//! [`TournamentError`].
+
+#[cfg(test)]
+mod boundary_tests;
+mod error;
+mod event;
 
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use anyhow::{Context, Result, bail};
+pub use error::TournamentError;
+pub use event::TournamentEvent;
+
 use framework::chess::Board;
 use framework::notation::pgn::{GameResult, write_game};
 use runner::{
@@ -23,9 +33,9 @@ use runner::{
     load_openings, schedule,
 };
 
-use super::submit::materialize;
+use super::gate::{Gate, Open};
 use super::swiss::{SwissPlayer, pair_round};
-use crate::engine_build;
+use crate::engine_build::{self, BuildEvent};
 use store::{
     Claim, EntryId, NewGame, NewRound, NewTournament, SlotPlan, SlotState, Store, StoredOpening,
     StoredRules, Tournament, TournamentFormat, TournamentId, Version,
@@ -70,6 +80,9 @@ const DEFAULT_OPENINGS: [&str; 8] = [
     "g1f3 d7d5 g2g3 g8f6 f1g2 e7e6",
 ];
 
+/// What a tournament's steps return.
+type Result<T, E = TournamentError> = std::result::Result<T, E>;
+
 fn stored_openings(args: &RunOptions) -> Result<Vec<StoredOpening>> {
     let kit_suite = Path::new(crate::bots::KIT_ROOT)
         .join("openings")
@@ -81,7 +94,7 @@ fn stored_openings(args: &RunOptions) -> Result<Vec<StoredOpening>> {
     match file {
         Some(path) => {
             let openings = load_openings(&path, Some(args.plies))
-                .with_context(|| format!("cannot use the opening suite {}", path.display()))?;
+                .map_err(|source| TournamentError::Openings { path, source })?;
             Ok(openings.iter().map(StoredOpening::from_opening).collect())
         }
         None => Ok(DEFAULT_OPENINGS
@@ -98,9 +111,9 @@ fn to_openings(stored: &[StoredOpening]) -> Result<Vec<Opening>> {
     stored
         .iter()
         .enumerate()
-        .map(|(i, o)| {
+        .map(|(index, o)| {
             o.to_opening()
-                .map_err(|e| anyhow::anyhow!("stored opening {i}: {e}"))
+                .map_err(|reason| TournamentError::StoredOpening { index, reason })
         })
         .collect()
 }
@@ -108,7 +121,11 @@ fn to_openings(stored: &[StoredOpening]) -> Result<Vec<Opening>> {
 /// The unfinished tournament (said to be resumed), or a new one started with `args`
 /// and its schedule stored: what `challenge run --schedule-only` does before workers
 /// play it.
-pub fn schedule_tournament(store: &mut dyn Store, args: &RunOptions) -> Result<Tournament> {
+pub fn schedule_tournament(
+    store: &mut dyn Store,
+    args: &RunOptions,
+    observe: &(dyn Fn(TournamentEvent<'_>) + Sync),
+) -> Result<Tournament> {
     match store.unfinished_tournament()? {
         Some(t) => {
             let done = store
@@ -116,27 +133,47 @@ pub fn schedule_tournament(store: &mut dyn Store, args: &RunOptions) -> Result<T
                 .iter()
                 .filter(|s| matches!(s.state, SlotState::Played(_)))
                 .count();
-            eprintln!(
-                "resuming tournament {} ({}, {}, {} games already played; its stored settings apply)",
-                t.id.0, t.format, t.time_control, done
-            );
+            observe(TournamentEvent::Resumed {
+                tournament: &t,
+                played: done,
+            });
             Ok(t)
         }
-        None => start_tournament(store, args),
+        None => start_tournament(store, args, observe),
     }
 }
 
 /// Plays (or resumes) the tournament of the challenge in `store` until it is finished or
-/// `max_games` games are stored in this session. Bots are built in `work_dir`.
-pub fn run(store: &mut dyn Store, work_dir: &Path, args: &RunOptions) -> Result<()> {
-    let tournament = schedule_tournament(store, args)?;
+/// `max_games` games are stored in this session. Bots are built in `work_dir`. What
+/// happens goes to `observe`.
+pub fn run(
+    store: &mut dyn Store,
+    work_dir: &Path,
+    args: &RunOptions,
+    observe: &(dyn Fn(TournamentEvent<'_>) + Sync),
+) -> Result<()> {
+    run_gated(store, work_dir, args, &Open, observe)
+}
+
+/// [`run`] through `gate`: no game starts while it is closed (the games in flight finish
+/// and are stored, the claimed games not yet started are given back), and nothing is
+/// claimed until it opens; a gate closed for good ends the run
+/// ([`TournamentError::GateClosed`]).
+pub fn run_gated(
+    store: &mut dyn Store,
+    work_dir: &Path,
+    args: &RunOptions,
+    gate: &dyn Gate,
+    observe: &(dyn Fn(TournamentEvent<'_>) + Sync),
+) -> Result<()> {
+    let tournament = schedule_tournament(store, args, observe)?;
     let openings = to_openings(&tournament.openings)?;
     let stop = AtomicBool::new(false);
     let mut played_now = 0usize;
     loop {
         let cancelled = store.cancel_withdrawn(tournament.id)?;
         if cancelled > 0 {
-            eprintln!("{cancelled} unplayed games of withdrawn entries cancelled");
+            observe(TournamentEvent::Cancelled { games: cancelled });
         }
         let slots = store.slots(tournament.id)?;
         let total = slots
@@ -148,31 +185,29 @@ pub fn run(store: &mut dyn Store, work_dir: &Path, args: &RunOptions) -> Result<
             .filter(|s| s.state == SlotState::Pending)
             .count();
         if pending == 0 {
-            if advance(store, &tournament)? {
+            if advance(store, &tournament, observe)? {
                 continue;
             }
             break;
         }
         let budget = args.max_games.map(|m| m.saturating_sub(played_now));
         if budget == Some(0) {
-            eprintln!(
-                "stopped after {played_now} games (--max-games); `challenge run` goes on where this left off"
-            );
+            observe(TournamentEvent::Stopped { played: played_now });
             break;
         }
+        gate.wait_open()?;
         let claims = store.claim(tournament.id, "local", budget.unwrap_or(usize::MAX))?;
         let session = Session {
+            gate,
             tournament: &tournament,
             openings: &openings,
             concurrency: args.concurrency,
             done_before: total - pending,
             total,
         };
-        played_now += session.play(store, work_dir, claims, budget, &stop)?;
+        played_now += session.play(store, work_dir, claims, budget, &stop, observe)?;
         if stop.load(Ordering::Relaxed) {
-            eprintln!(
-                "stopped after {played_now} games (--max-games); `challenge run` goes on where this left off"
-            );
+            observe(TournamentEvent::Stopped { played: played_now });
             break;
         }
     }
@@ -182,39 +217,43 @@ pub fn run(store: &mut dyn Store, work_dir: &Path, args: &RunOptions) -> Result<
 /// What comes after a tournament's last pending game: a Swiss tournament with rounds to
 /// go gets its next round paired (`true`); otherwise the tournament is marked finished
 /// (`false`). Call it only when no slot is pending.
-pub fn advance(store: &mut dyn Store, tournament: &Tournament) -> Result<bool> {
+pub fn advance(
+    store: &mut dyn Store,
+    tournament: &Tournament,
+    observe: &(dyn Fn(TournamentEvent<'_>) + Sync),
+) -> Result<bool> {
     if tournament.format == TournamentFormat::Swiss {
         let slots = store.slots(tournament.id)?;
         let paired = slots.iter().map(|s| s.plan.round + 1).max().unwrap_or(0);
         let paired = paired.max(store.byes(tournament.id)?.len() as u32);
-        if paired < tournament.rounds && pair_next_round(store, tournament, paired)? {
+        if paired < tournament.rounds && pair_next_round(store, tournament, paired, observe)? {
             return Ok(true);
         }
     }
     store.finish_tournament(tournament.id)?;
-    eprintln!(
-        "tournament {} finished: see `challenge standings` and `challenge report --html FILE`",
-        tournament.id.0
-    );
+    observe(TournamentEvent::Finished {
+        tournament: tournament.id,
+    });
     Ok(false)
 }
 
-fn start_tournament(store: &mut dyn Store, args: &RunOptions) -> Result<Tournament> {
+fn start_tournament(
+    store: &mut dyn Store,
+    args: &RunOptions,
+    observe: &(dyn Fn(TournamentEvent<'_>) + Sync),
+) -> Result<Tournament> {
     let field = store.field()?;
     if field.len() < 2 {
-        bail!(
-            "a tournament needs at least two entries, and {} has {}: add some with `challenge submit FILE --name NAME`",
-            store.location(),
-            field.len()
-        );
+        return Err(TournamentError::TooFewEntries {
+            location: store.location(),
+            entries: field.len(),
+        });
     }
     if store.tournament_count()? > 0 && !args.new {
-        bail!(
-            "the last tournament is finished; pass --new to start another with the current entries"
-        );
+        return Err(TournamentError::LastFinished);
     }
     if args.pairs == 0 || args.rounds == 0 {
-        bail!("--pairs and --rounds must be at least 1");
+        return Err(TournamentError::NoGames);
     }
     let stored = stored_openings(args)?;
     let settings = Tournament {
@@ -235,20 +274,13 @@ fn start_tournament(store: &mut dyn Store, args: &RunOptions) -> Result<Tourname
         slots: &slots,
         byes: &byes,
     })?;
-    eprintln!(
-        "tournament {}: {}, {} entries, {} games scheduled{}, time control {}",
-        id.0,
-        settings.format,
-        entries.len(),
-        slots.len(),
-        if settings.format == TournamentFormat::Swiss {
-            format!(" in round 1 of {}", args.rounds)
-        } else {
-            String::new()
-        },
-        settings.time_control
-    );
-    Ok(Tournament { id, ..settings })
+    let tournament = Tournament { id, ..settings };
+    observe(TournamentEvent::Created {
+        tournament: &tournament,
+        entries: entries.len(),
+        games: slots.len(),
+    });
+    Ok(tournament)
 }
 
 /// A new tournament's first slots: the whole round-robin, or the first Swiss round (with
@@ -371,7 +403,12 @@ fn swiss_field(
 
 /// Pairs Swiss round `round` (0-based) from the results so far; `false` when fewer than
 /// two entries are left to pair.
-fn pair_next_round(store: &mut dyn Store, t: &Tournament, round: u32) -> Result<bool> {
+fn pair_next_round(
+    store: &mut dyn Store,
+    t: &Tournament,
+    round: u32,
+    observe: &(dyn Fn(TournamentEvent<'_>) + Sync),
+) -> Result<bool> {
     let withdrawn: HashSet<EntryId> = store
         .versions()?
         .iter()
@@ -402,26 +439,19 @@ fn pair_next_round(store: &mut dyn Store, t: &Tournament, round: u32) -> Result<
         slots: &new_slots,
         byes: &bye,
     })?;
-    eprintln!(
-        "round {} of {} paired: {} games{}{}",
-        round + 1,
-        t.rounds,
-        new_slots.len(),
-        match paired.bye {
-            Some(b) => format!(", bye for entry {}", entries[b]),
-            None => String::new(),
-        },
-        if paired.rematches > 0 {
-            format!(", {} unavoidable rematches", paired.rematches)
-        } else {
-            String::new()
-        }
-    );
+    observe(TournamentEvent::RoundPaired {
+        round: round + 1,
+        rounds: t.rounds,
+        games: new_slots.len(),
+        bye: paired.bye.map(|b| entries[b]),
+        rematches: paired.rematches,
+    });
     Ok(true)
 }
 
 /// One batch of claimed slots played on the shared worker pool.
 struct Session<'a> {
+    gate: &'a dyn Gate,
     tournament: &'a Tournament,
     openings: &'a [Opening],
     concurrency: usize,
@@ -442,6 +472,7 @@ impl Field {
         work_dir: &Path,
         claims: &[Claim],
         tc: TimeControl,
+        observe: &(dyn Fn(TournamentEvent<'_>) + Sync),
     ) -> Result<Field> {
         // Each game is played by the entries' current versions.
         let current: HashMap<EntryId, Version> = store
@@ -459,7 +490,7 @@ impl Field {
             for entry in [claim.slot.plan.white, claim.slot.plan.black] {
                 let version = current
                     .get(&entry)
-                    .with_context(|| format!("entry {entry} has no stored version"))?;
+                    .ok_or(TournamentError::NoVersion(entry))?;
                 if !needed.iter().any(|v| v.entry_id == entry) {
                     needed.push(version);
                 }
@@ -467,20 +498,23 @@ impl Field {
         }
         let bots = needed
             .iter()
-            .map(|version| materialize(work_dir, &version.name, &store.source(version.id)?))
+            .map(|version| write_out(store, work_dir, version))
             .collect::<Result<Vec<_>>>()?;
-        let built = engine_build::build_all(&bots, engine_build::BuildKind::Untrusted);
+        let built = engine_build::build_all(
+            &bots,
+            engine_build::BuildKind::Untrusted,
+            &|event: BuildEvent<'_>| observe(TournamentEvent::Build(event)),
+        );
         let mut field = Field {
             players: Vec::new(),
             versions: Vec::new(),
             index: HashMap::new(),
         };
         for (version, engine) in needed.into_iter().zip(built) {
-            let engine = engine.with_context(|| {
-                format!(
-                    "cannot build `{}` v{} for the tournament (it built when submitted: check the toolchain, then run again)",
-                    version.name, version.number
-                )
+            let engine = engine.map_err(|source| TournamentError::Build {
+                name: version.name.clone(),
+                number: version.number,
+                source,
             })?;
             field.index.insert(version.entry_id, field.players.len());
             field.players.push(Player::new(
@@ -503,9 +537,10 @@ impl Session<'_> {
         claims: Vec<Claim>,
         budget: Option<usize>,
         stop: &AtomicBool,
+        observe: &(dyn Fn(TournamentEvent<'_>) + Sync),
     ) -> Result<usize> {
         let t = self.tournament;
-        let field = Field::build(store, work_dir, &claims, t.time_control)?;
+        let field = Field::build(store, work_dir, &claims, t.time_control, observe)?;
         let settings = t.rules.settings();
         let pool = Pool {
             players: &field.players,
@@ -516,7 +551,12 @@ impl Session<'_> {
         let mut unplayed: HashMap<_, Claim> =
             claims.iter().map(|c| (c.slot.id, c.clone())).collect();
         let mut queue = claims.into_iter();
+        let gate = self.gate;
         let next = || {
+            // A closed gate hands out nothing more: the games in flight end the batch.
+            if !gate.is_open() {
+                return None;
+            }
             queue.next().map(|claim| {
                 let plan = claim.slot.plan;
                 let pairing = Pairing {
@@ -528,7 +568,7 @@ impl Session<'_> {
             })
         };
         let mut stored = 0usize;
-        let mut failure: Option<anyhow::Error> = None;
+        let mut failure: Option<TournamentError> = None;
         pool.play(stop, next, |claim, record| {
             if record.result == GameResult::Unknown || failure.is_some() {
                 return;
@@ -538,7 +578,11 @@ impl Session<'_> {
                 Ok(_) => {
                     unplayed.remove(&claim.slot.id);
                     stored += 1;
-                    print_game(self.done_before + stored, self.total, &record);
+                    observe(TournamentEvent::GameStored {
+                        number: self.done_before + stored,
+                        total: self.total,
+                        record: &record,
+                    });
                 }
                 Err(err) => {
                     failure = Some(err.into());
@@ -608,20 +652,28 @@ pub fn new_game(
     }
 }
 
-fn print_game(number: usize, total: usize, record: &GameRecord) {
-    let mut line = format!(
-        "[{number}/{total}] {} - {} {} ({}, {} plies)",
-        record.white,
-        record.black,
-        record.result.as_str(),
-        record.termination.tag(),
-        record.ply_count()
-    );
-    if record.termination.is_fault() {
-        line.push_str(": ");
-        line.push_str(&record.detail);
-    }
-    eprintln!("{line}");
+/// Writes a stored version's source out under `work_dir` to be built.
+pub(crate) fn write_out(
+    store: &dyn Store,
+    work_dir: &Path,
+    version: &Version,
+) -> Result<crate::bots::BotFile> {
+    let source = store.source(version.id)?;
+    write_source(work_dir, version, &source)
+}
+
+/// Writes `source`, a version's source however it was read, out under `work_dir`.
+pub(crate) fn write_source(
+    work_dir: &Path,
+    version: &Version,
+    source: &str,
+) -> Result<crate::bots::BotFile> {
+    engine_build::materialize(work_dir, &version.name, source).map_err(|source| {
+        TournamentError::Source {
+            name: version.name.clone(),
+            source,
+        }
+    })
 }
 
 #[cfg(test)]

@@ -7,28 +7,50 @@
 //! it only while the lease is still this worker's. When no slot is left to claim but some
 //! are still leased by others, the thread waits (a lease that runs out is claimed again,
 //! here or elsewhere); when none is pending at all, the thread that gets the tournament's
-//! lock pairs the next Swiss round or marks the tournament finished.
+//! lock pairs the next Swiss round or marks the tournament finished. A worker whose role
+//! may not write schedules (a worker's role, `challenge workers grant`) leaves that to an
+//! organiser process (`challenge run --store`, `challenge serve --store`) and waits.
+//! While the organiser has the tournament paused (the stored switch `challenge serve`'s
+//! pause button sets), the threads finish the games they hold and claim nothing, looking
+//! again every `poll`.
 //!
 //! The worker announces itself (name, host, cores, threads, kit version) in the store's
-//! `workers` table and reports in while it runs, for `challenge workers`.
+//! `workers` table and reports in while it runs, for `challenge workers`. What happens
+//! goes to the caller's observer as [`WorkerEvent`]s; what stops it is a
+//! [`TournamentError`].
+
+mod event;
 
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, AtomicI64, AtomicUsize, Ordering};
 use std::sync::{Mutex, mpsc};
 use std::time::Duration;
 
-use anyhow::{Context, Result};
+pub use event::WorkerEvent;
+
 use framework::notation::pgn::GameResult;
 use runner::{Engine, EngineConfig, Opening, Player, play_game};
 
-use super::submit::materialize;
-use super::tournament::{advance, new_game};
-use crate::engine_build;
+use super::tournament::{TournamentError, advance, new_game, write_source};
+use crate::engine_build::{self, BuildEvent};
+use store::prelude::*;
 use store::{
-    Claim, ClaimStore, EntryId, EntryStore, NewWorker, PostgresStore, SlotState, StoreError,
-    Tournament, TournamentId, TournamentStore, Version, VersionId,
+    Claim, EntryId, NewWorker, PostgresStore, SlotState, StoreError, Tournament, TournamentId,
+    Version, VersionId,
 };
+
+/// What a worker's steps return.
+type Result<T, E = TournamentError> = std::result::Result<T, E>;
+
+/// Whether `err` means the store was lost (the worker reconnects) rather than that the
+/// request failed.
+fn lost_store(err: &TournamentError) -> bool {
+    matches!(
+        err,
+        TournamentError::Store(StoreError::ConnectionLost { .. })
+    )
+}
 
 /// How a worker runs.
 #[derive(Debug, Clone)]
@@ -78,15 +100,20 @@ pub fn host_name() -> String {
 struct Shared<'a> {
     options: &'a WorkerOptions,
     stop: &'a AtomicBool,
+    observe: &'a (dyn Fn(WorkerEvent<'_>) + Sync),
     /// Games claimed so far (for `max_games`).
     claimed: AtomicUsize,
     stored: AtomicUsize,
     refused: AtomicUsize,
-    failure: Mutex<Option<anyhow::Error>>,
+    /// The pause switch as last seen (so the change is said once, not by every thread).
+    paused: AtomicBool,
+    failure: Mutex<Option<TournamentError>>,
+    /// The tournament the worker last said it waits on an organiser for (0: none).
+    told_waiting: AtomicI64,
 }
 
 impl Shared<'_> {
-    fn fail(&self, err: anyhow::Error) {
+    fn fail(&self, err: TournamentError) {
         self.failure
             .lock()
             .unwrap_or_else(|e| e.into_inner())
@@ -107,11 +134,12 @@ impl Shared<'_> {
 
 /// Runs a worker on `store` until nothing is left to play (or `stop` is set, or
 /// `max_games` are stored): registers it, plays on `threads` connections of its own, and
-/// reports in every third of the lease.
+/// reports in every third of the lease. What happens goes to `observe`, from any thread.
 pub fn work(
     store: &mut PostgresStore,
     options: &WorkerOptions,
     stop: &AtomicBool,
+    observe: &(dyn Fn(WorkerEvent<'_>) + Sync),
 ) -> Result<WorkerReport> {
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     store.register_worker(&NewWorker {
@@ -124,10 +152,13 @@ pub fn work(
     let shared = Shared {
         options,
         stop,
+        observe,
         claimed: AtomicUsize::new(0),
         stored: AtomicUsize::new(0),
         refused: AtomicUsize::new(0),
+        paused: AtomicBool::new(false),
         failure: Mutex::new(None),
+        told_waiting: AtomicI64::new(0),
     };
     let mut connections = Vec::new();
     for _ in 0..options.threads.max(1) {
@@ -145,7 +176,7 @@ pub fn work(
                 .spawn_scoped(scope, move || {
                     let mut thread = GameThread::new(connection, shared);
                     if let Err(err) = thread.run() {
-                        shared.fail(err.into_anyhow());
+                        shared.fail(err);
                     }
                     drop(done_tx);
                 })
@@ -155,12 +186,12 @@ pub fn work(
         // Report in until every thread is done (the channel closes).
         while let Err(mpsc::RecvTimeoutError::Timeout) = done.recv_timeout(options.lease / 3) {
             if let Err(err) = store.worker_seen(&options.name) {
-                eprintln!(
-                    "warning: cannot report in to {}: {}",
-                    store.location(),
-                    with_causes(&err)
-                );
-                if matches!(err, StoreError::ConnectionLost { .. }) {
+                let lost = matches!(err, StoreError::ConnectionLost { .. });
+                observe(WorkerEvent::CannotReportIn {
+                    location: store.location(),
+                    error: err.into(),
+                });
+                if lost {
                     let _ = store.reopen();
                 }
             }
@@ -191,6 +222,8 @@ struct GameThread<'a> {
     /// Built engines by version, and the openings of the tournament last played.
     engines: HashMap<VersionId, PathBuf>,
     openings: Option<(TournamentId, Vec<Opening>)>,
+    /// The tournament whose kit version was last found to be this kit's.
+    same_kit: Option<TournamentId>,
 }
 
 /// What one turn of the loop found.
@@ -200,46 +233,6 @@ enum Turn {
     Done,
 }
 
-/// An error with its causes, as `{:#}` prints an `anyhow` error: "what: why: why".
-fn with_causes(err: &StoreError) -> String {
-    let mut text = err.to_string();
-    let mut cause = std::error::Error::source(err);
-    while let Some(source) = cause {
-        text.push_str(&format!(": {source}"));
-        cause = source.source();
-    }
-    text
-}
-
-/// Why a turn failed: the store (a lost connection is waited out and the thread goes
-/// on), or anything else (building, playing: the worker stops).
-#[derive(Debug)]
-enum TurnError {
-    Store(StoreError),
-    Other(anyhow::Error),
-}
-
-impl From<StoreError> for TurnError {
-    fn from(err: StoreError) -> Self {
-        TurnError::Store(err)
-    }
-}
-
-impl From<anyhow::Error> for TurnError {
-    fn from(err: anyhow::Error) -> Self {
-        TurnError::Other(err)
-    }
-}
-
-impl TurnError {
-    fn into_anyhow(self) -> anyhow::Error {
-        match self {
-            TurnError::Store(err) => err.into(),
-            TurnError::Other(err) => err,
-        }
-    }
-}
-
 impl<'a> GameThread<'a> {
     fn new(store: PostgresStore, shared: &'a Shared<'a>) -> GameThread<'a> {
         GameThread {
@@ -247,10 +240,11 @@ impl<'a> GameThread<'a> {
             shared,
             engines: HashMap::new(),
             openings: None,
+            same_kit: None,
         }
     }
 
-    fn run(&mut self) -> Result<(), TurnError> {
+    fn run(&mut self) -> Result<()> {
         let options = self.shared.options;
         while !self.shared.stop.load(Ordering::Relaxed) {
             let turn = match self.store.unfinished_tournament() {
@@ -263,9 +257,7 @@ impl<'a> GameThread<'a> {
                 Ok(Turn::Played) => {}
                 Ok(Turn::Wait) => std::thread::sleep(options.poll),
                 Ok(Turn::Done) => break,
-                Err(TurnError::Store(err @ StoreError::ConnectionLost { .. })) => {
-                    self.reconnect(&err);
-                }
+                Err(err) if lost_store(&err) => self.reconnect(err),
                 Err(err) => return Err(err),
             }
         }
@@ -275,31 +267,33 @@ impl<'a> GameThread<'a> {
     /// After losing the store: reconnects, waiting longer after each failure (up to 30 s),
     /// until it is back or the worker is stopped. A game in play when the store was lost
     /// goes back to the pool when its lease runs out.
-    fn reconnect(&mut self, err: &StoreError) {
-        let name = &self.shared.options.name;
-        eprintln!(
-            "{name}: lost the store ({}); reconnecting",
-            with_causes(err)
-        );
+    fn reconnect(&mut self, error: TournamentError) {
+        let worker = self.shared.options.name.as_str();
+        let observe = self.shared.observe;
+        observe(WorkerEvent::LostStore { worker, error });
         let mut wait = Duration::from_millis(500);
         while !self.shared.stop.load(Ordering::Relaxed) {
             std::thread::sleep(wait);
             match self.store.reopen() {
                 Ok(()) => {
-                    eprintln!("{name}: reconnected");
+                    observe(WorkerEvent::Reconnected { worker });
                     return;
                 }
-                Err(err) => eprintln!(
-                    "{name}: still cannot reach the store: {}",
-                    with_causes(&err)
-                ),
+                Err(err) => observe(WorkerEvent::StillUnreachable {
+                    worker,
+                    error: err.into(),
+                }),
             }
             wait = (wait * 2).min(Duration::from_secs(30));
         }
     }
 
     /// Claims and plays one game of `t`, or finds why not.
-    fn turn(&mut self, t: &Tournament) -> Result<Turn, TurnError> {
+    fn turn(&mut self, t: &Tournament) -> Result<Turn> {
+        self.check_kit(t)?;
+        if self.paused()? {
+            return Ok(Turn::Wait);
+        }
         if !self.shared.take_budget() {
             return Ok(Turn::Done);
         }
@@ -321,9 +315,28 @@ impl<'a> GameThread<'a> {
         }
     }
 
+    /// Whether the organiser has paused the tournament (asked before each claim); the
+    /// worker says so when the switch changes.
+    fn paused(&self) -> Result<bool> {
+        let paused = self.store.tournament_paused()?;
+        if self.shared.paused.swap(paused, Ordering::Relaxed) != paused {
+            let worker = self.shared.options.name.as_str();
+            (self.shared.observe)(match paused {
+                true => WorkerEvent::Paused { worker },
+                false => WorkerEvent::Resumed { worker },
+            });
+        }
+        Ok(paused)
+    }
+
     /// No slot could be claimed: wait for others' leases, or, with none pending, move
     /// the tournament on (under its lock, so one worker does it).
-    fn nothing_to_claim(&mut self, t: &Tournament) -> Result<Turn, TurnError> {
+    fn nothing_to_claim(&mut self, t: &Tournament) -> Result<Turn> {
+        if !self.store.can_advance()? {
+            self.wait_for_organiser(t);
+            return Ok(Turn::Wait);
+        }
+        let observe = self.shared.observe;
         self.store.cancel_withdrawn(t.id)?;
         let pending = self
             .store
@@ -333,38 +346,72 @@ impl<'a> GameThread<'a> {
         if pending {
             return Ok(Turn::Wait);
         }
-        // A store error in the step is also one when giving the lock back (the outer
-        // `?`): a lost connection is then waited out like any other.
-        self.store.with_tournament_lock(t.id, |store| {
-            let still_open = store.unfinished_tournament()?.is_some_and(|u| u.id == t.id);
-            let pending = store
-                .slots(t.id)?
-                .iter()
-                .any(|s| s.state == SlotState::Pending);
-            if still_open && !pending {
-                advance(store, t)?;
-            }
-            anyhow::Ok(())
-        })??;
+        // The outer error is taking or giving back the lock; the step's own come inside.
+        self.store
+            .with_tournament_lock(t.id, |store| -> Result<()> {
+                let still_open = store.unfinished_tournament()?.is_some_and(|u| u.id == t.id);
+                let pending = store
+                    .slots(t.id)?
+                    .iter()
+                    .any(|s| s.state == SlotState::Pending);
+                if still_open && !pending {
+                    advance(store, t, &|event| observe(WorkerEvent::Tournament(event)))?;
+                }
+                Ok(())
+            })??;
         Ok(Turn::Played)
+    }
+
+    /// Refuses a tournament created by another kit version: its results must all come
+    /// from one rule set. (The store's `claim` refuses it too; this says so as a value.)
+    fn check_kit(&mut self, t: &Tournament) -> Result<()> {
+        if self.same_kit == Some(t.id) {
+            return Ok(());
+        }
+        match self.store.tournament_kit_version(t.id)? {
+            Some(theirs) if theirs != store::KIT_VERSION => Err(TournamentError::OtherKitVersion {
+                tournament: t.id,
+                location: self.store.location(),
+                theirs,
+            }),
+            _ => {
+                self.same_kit = Some(t.id);
+                Ok(())
+            }
+        }
+    }
+
+    /// A worker's role may not write schedules: the tournament waits for an organiser
+    /// process to cancel withdrawn entries' games, pair the next round or finish it.
+    fn wait_for_organiser(&self, t: &Tournament) {
+        if self.shared.told_waiting.swap(t.id.0, Ordering::Relaxed) != t.id.0 {
+            (self.shared.observe)(WorkerEvent::WaitingForOrganiser {
+                worker: &self.shared.options.name,
+                tournament: t.id,
+            });
+        }
     }
 
     /// Plays a claimed game and records it; `false` if it was interrupted (released) or
     /// its result refused.
-    fn play(&mut self, t: &Tournament, claim: &Claim) -> Result<bool, TurnError> {
+    fn play(&mut self, t: &Tournament, claim: &Claim) -> Result<bool> {
         let plan = claim.slot.plan;
         let white = self.current_version(plan.white)?;
         let black = self.current_version(plan.black)?;
-        let players = [self.player(&white, t)?, self.player(&black, t)?];
+        let players = [
+            self.player(&white, t, claim)?,
+            self.player(&black, t, claim)?,
+        ];
         let opening = self.opening(t, plan.opening as usize)?;
-        let name = &self.shared.options.name;
-        eprintln!(
-            "{name}: playing slot {} of tournament {}: {} - {}",
-            claim.slot.id.0,
-            t.id.0,
-            white.player_name(),
-            black.player_name()
-        );
+        let worker = self.shared.options.name.as_str();
+        let observe = self.shared.observe;
+        observe(WorkerEvent::Playing {
+            worker,
+            slot: claim.slot.id,
+            tournament: t.id,
+            white: white.player_name(),
+            black: black.player_name(),
+        });
         let mut engines: [Option<Engine>; 2] = [None, None];
         let [w, b] = &mut engines;
         let settings = t.rules.settings();
@@ -384,23 +431,22 @@ impl<'a> GameThread<'a> {
         }
         let game = new_game(t, plan, [&white, &black], &record);
         match self.store.record(claim, &game) {
-            Ok(id) => {
+            Ok(game) => {
                 self.shared.stored.fetch_add(1, Ordering::Relaxed);
-                eprintln!(
-                    "{name}: stored game {} (slot {}): {} - {} {} ({}, {} plies)",
-                    id.0,
-                    claim.slot.id.0,
-                    record.white,
-                    record.black,
-                    record.result.as_str(),
-                    record.termination.tag(),
-                    record.ply_count()
-                );
+                observe(WorkerEvent::Stored {
+                    worker,
+                    game,
+                    slot: claim.slot.id,
+                    record: &record,
+                });
                 Ok(true)
             }
             Err(err @ StoreError::LeaseLost { .. }) => {
                 self.shared.refused.fetch_add(1, Ordering::Relaxed);
-                eprintln!("{name}: warning: {err:#}");
+                observe(WorkerEvent::Refused {
+                    worker,
+                    error: err.into(),
+                });
                 Ok(false)
             }
             Err(err) => Err(err.into()),
@@ -409,21 +455,21 @@ impl<'a> GameThread<'a> {
 
     /// The entry's current version (a game is played by the version current when it is
     /// played, as in `challenge run`).
-    fn current_version(&self, entry: EntryId) -> Result<Version, TurnError> {
-        let found = self
-            .store
+    fn current_version(&self, entry: EntryId) -> Result<Version> {
+        self.store
             .versions()?
             .into_iter()
-            .find(|v| v.entry_id == entry && v.current);
-        Ok(found.with_context(|| format!("entry {entry} has no stored version"))?)
+            .find(|v| v.entry_id == entry && v.current)
+            .ok_or(TournamentError::NoVersion(entry))
     }
 
-    /// A version's engine, built from its stored source on first use.
-    fn player(&mut self, version: &Version, t: &Tournament) -> Result<Player, TurnError> {
+    /// A version's engine, built on first use from its source, read under the claim of a
+    /// game it plays (a worker's role reads no other).
+    fn player(&mut self, version: &Version, t: &Tournament, claim: &Claim) -> Result<Player> {
         let path = match self.engines.get(&version.id) {
             Some(path) => path.clone(),
             None => {
-                let path = build_version(&self.store, &self.shared.options.work_dir, version)?;
+                let path = self.build(version, claim)?;
                 self.engines.insert(version.id, path.clone());
                 path
             }
@@ -434,15 +480,35 @@ impl<'a> GameThread<'a> {
         ))
     }
 
+    /// Writes a version's stored source out and builds it (or finds it in this
+    /// machine's engine cache, keyed by content). The source is read under `claim`, the
+    /// lease of a game the version plays: a worker's role may read no other.
+    fn build(&mut self, version: &Version, claim: &Claim) -> Result<PathBuf> {
+        let source = self.store.claimed_source(claim, version.id)?;
+        let bot = write_source(&self.shared.options.work_dir, version, &source)?;
+        let observe = self.shared.observe;
+        let engine = engine_build::build(
+            &bot,
+            engine_build::BuildKind::Untrusted,
+            &|event: BuildEvent<'_>| observe(WorkerEvent::Build(event)),
+        )
+        .map_err(|source| TournamentError::Build {
+            name: version.name.clone(),
+            number: version.number,
+            source,
+        })?;
+        Ok(engine.path)
+    }
+
     fn opening(&mut self, t: &Tournament, index: usize) -> Result<Opening> {
         if self.openings.as_ref().is_none_or(|(id, _)| *id != t.id) {
             let openings = t
                 .openings
                 .iter()
                 .enumerate()
-                .map(|(i, o)| {
+                .map(|(index, o)| {
                     o.to_opening()
-                        .map_err(|e| anyhow::anyhow!("stored opening {i}: {e}"))
+                        .map_err(|reason| TournamentError::StoredOpening { index, reason })
                 })
                 .collect::<Result<Vec<_>>>()?;
             self.openings = Some((t.id, openings));
@@ -453,22 +519,4 @@ impl<'a> GameThread<'a> {
         }
         Ok(openings[index % openings.len()].clone())
     }
-}
-
-/// Writes a version's stored source out and builds it (or finds it in this machine's
-/// engine cache, keyed by content).
-fn build_version(
-    store: &PostgresStore,
-    work_dir: &Path,
-    version: &Version,
-) -> Result<PathBuf, TurnError> {
-    let source = store.source(version.id)?;
-    let bot = materialize(work_dir, &version.name, &source)?;
-    let engine = engine_build::build(&bot, engine_build::BuildKind::Untrusted).with_context(|| {
-        format!(
-            "cannot build `{}` v{} on this machine (it built when submitted: check this machine's Rust toolchain)",
-            version.name, version.number
-        )
-    })?;
-    Ok(engine.path)
 }

@@ -5,9 +5,10 @@ use std::str::FromStr;
 use std::time::Duration;
 
 use postgres::config::Host;
-use postgres::{Client, Config, NoTls};
+use postgres::{Client, Config};
 
 use crate::error::{StoreError, StoreResult};
+use crate::pg_tls::{self, Tls};
 
 /// `true` for a `--store` value this backend opens.
 pub fn is_postgres_url(text: &str) -> bool {
@@ -52,9 +53,11 @@ pub fn redacted_url(config: &Config) -> String {
 }
 
 /// The connection settings in `url`, with a connect timeout and the program's name set
-/// unless the URL sets them.
-pub(crate) fn parse_config(url: &str) -> StoreResult<Config> {
-    let mut config = Config::from_str(url).map_err(|err| {
+/// unless the URL sets them, and its TLS settings (`sslmode`, `sslrootcert`).
+pub(crate) fn parse_config(url: &str) -> StoreResult<(Config, Tls)> {
+    let bad = |err: anyhow::Error| StoreError::BadLocation(format!("{err:#}"));
+    let (url, mode, roots) = pg_tls::split_url(url).map_err(bad)?;
+    let mut config = Config::from_str(&url).map_err(|err| {
         // The parser's message never echoes the URL, so the password stays out of it.
         StoreError::BadLocation(format!("`--store` is not a valid postgres:// URL: {err}"))
     })?;
@@ -64,15 +67,12 @@ pub(crate) fn parse_config(url: &str) -> StoreResult<Config> {
     if config.get_application_name().is_none() {
         config.application_name("challenge");
     }
-    Ok(config)
+    let tls = Tls::from_url_parts(&mut config, mode, roots).map_err(bad)?;
+    Ok((config, tls))
 }
 
-/// A new connection to the store; `shown` is its redacted URL.
-pub(crate) fn connect(config: &Config, shown: &str) -> StoreResult<Client> {
-    config
-        .connect(NoTls)
-        .map_err(|source| StoreError::Unreachable {
-            store: shown.to_string(),
-            source: Box::new(source),
-        })
+/// A new connection to the store, over TLS as `tls` asks; `shown` is its redacted URL.
+pub(crate) fn connect(config: &Config, tls: &Tls, shown: &str) -> StoreResult<Client> {
+    tls.connect(config)
+        .map_err(|source| pg_tls::explain(source, shown, tls))
 }

@@ -1,8 +1,9 @@
 //! Workers' leases on slots: PostgreSQL's claims.
 //!
-//! [`ClaimStore::claim`] takes pending slots with `SELECT ... FOR UPDATE SKIP LOCKED`
-//! (two workers never wait on or get the same slot) and stamps each with a fresh token
-//! from a sequence and an expiry time. While a store holds leases, a heartbeat thread on
+//! Every step goes through the store's definer functions (`pg_access.rs`), the same for
+//! the organiser and a worker's role. [`ClaimStore::claim`] (`challenge_claim`) takes
+//! pending slots with `SELECT ... FOR UPDATE SKIP LOCKED` (two workers never wait on or
+//! get the same slot) and stamps each with a fresh random token and an expiry time. While a store holds leases, a heartbeat thread on
 //! its own connection pushes their expiry forward; a worker that dies or is cut off stops
 //! renewing, its lease runs out and the slot is claimed again. A result is recorded only
 //! if the slot still carries the token it was claimed with, in the transaction that
@@ -17,10 +18,12 @@ use std::time::Duration;
 
 use postgres::{Client, Config};
 
-use super::PostgresStore;
 use super::connect::connect;
+use super::{PostgresStore, pg_error};
 use crate::error::{StoreError, StoreResult};
-use crate::games::{Claim, ClaimStore, NewGame, store_game};
+use crate::games::{Claim, ClaimStore, NewGame, side_text};
+use crate::pg_access::{is_lease_not_held, is_refused};
+use crate::pg_tls::Tls;
 use crate::sql::{Backend, Param, count, params};
 use crate::tournaments::{SLOT_COLUMNS, slot_from_row};
 use crate::{GameId, SlotId, TournamentId};
@@ -40,6 +43,7 @@ impl PostgresStore {
         if self.heartbeat.is_none() {
             self.heartbeat = Some(Heartbeat::start(
                 self.config.clone(),
+                self.tls.clone(),
                 self.shown.clone(),
                 self.held.clone(),
                 self.lease,
@@ -61,17 +65,8 @@ impl ClaimStore for PostgresStore {
     ) -> StoreResult<Vec<Claim>> {
         self.check_kit_version(tournament)?;
         let limit = count("limit", max.min(1 << 40)).map_err(|e| e.at(&self.shown))?;
-        let sql = format!(
-            "UPDATE slots SET lease_token = nextval('lease_tokens'), lease_worker = ?2,
-                 lease_expires = now() + make_interval(secs => ?4), leased_at = now()
-             WHERE id IN (SELECT id FROM slots
-                          WHERE tournament_id = ?1 AND game_id IS NULL AND NOT cancelled
-                            AND (lease_expires IS NULL OR lease_expires < now())
-                            AND white_entry NOT IN (SELECT id FROM entries WHERE withdrawn)
-                            AND black_entry NOT IN (SELECT id FROM entries WHERE withdrawn)
-                          ORDER BY id LIMIT ?3 FOR UPDATE SKIP LOCKED)
-             RETURNING {SLOT_COLUMNS}, lease_token"
-        );
+        let sql =
+            format!("SELECT {SLOT_COLUMNS}, lease_token FROM challenge_claim(?1, ?2, ?3, ?4)");
         let params = [
             tournament.into(),
             worker.into(),
@@ -105,8 +100,7 @@ impl ClaimStore for PostgresStore {
         if let Some(token) = token {
             self.write(|c| {
                 c.execute(
-                    "UPDATE slots SET lease_token = NULL, lease_worker = NULL, lease_expires = NULL
-                     WHERE id = ?1 AND lease_token = ?2",
+                    "SELECT challenge_release(?1, ?2)",
                     params![claim.slot.id, token],
                 )
             })?;
@@ -124,23 +118,49 @@ impl ClaimStore for PostgresStore {
                 ),
             });
         };
-        let result = self.transaction(|c| {
-            let leased = c.first(
-                "SELECT id FROM slots WHERE id = ?1 AND lease_token = ?2 AND game_id IS NULL
-                 FOR UPDATE",
-                params![slot, token],
-                |r| r.get::<SlotId>(0),
-            )?;
-            if leased.is_none() {
-                return Err(StoreError::LeaseLost {
-                    store: c.store().to_string(),
-                    slot,
-                });
-            }
-            store_game(c, claim, game)
-        });
+        let result = record_leased(self, claim, token, game);
         self.held().remove(&slot);
         result
+    }
+}
+
+/// The game and its slot in one transaction (`challenge_record`), only if the slot still
+/// carries `token`: a lease that ran out and was claimed again has a new token, and this
+/// result is refused.
+fn record_leased(
+    store: &mut PostgresStore,
+    claim: &Claim,
+    token: i64,
+    game: &NewGame,
+) -> StoreResult<GameId> {
+    let slot = claim.slot.id;
+    let stored = store.client.get_mut().query_one(
+        "SELECT challenge_record($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
+        &[
+            &slot.0,
+            &token,
+            &game.white.0,
+            &game.black.0,
+            &game.result.as_str(),
+            &game.termination.tag(),
+            &game.faulty.map(side_text),
+            &game.detail,
+            &i64::from(game.plies),
+            &game.pgn,
+        ],
+    );
+    let shown = store.shown.clone();
+    match stored.and_then(|row| row.try_get(0)) {
+        Ok(id) => Ok(GameId(id)),
+        Err(err) if is_lease_not_held(&err) => Err(StoreError::LeaseLost { store: shown, slot }),
+        Err(err) if is_refused(&err) => Err(StoreError::Conflict {
+            store: shown,
+            what: format!(
+                "the store refused the game of slot {slot}: {}",
+                err.as_db_error().map_or("", |e| e.message())
+            ),
+        }),
+        Err(err) => Err(pg_error(&shown, err)),
     }
 }
 
@@ -155,6 +175,7 @@ pub(super) struct Heartbeat {
 impl Heartbeat {
     fn start(
         config: Config,
+        tls: Tls,
         shown: String,
         held: Arc<Mutex<HashMap<SlotId, i64>>>,
         lease: Duration,
@@ -177,7 +198,7 @@ impl Heartbeat {
                     continue;
                 }
                 if client.is_none() {
-                    client = connect(&config, &shown).ok();
+                    client = connect(&config, &tls, &shown).ok();
                 }
                 let Some(conn) = client.as_mut() else {
                     eprintln!(
@@ -186,8 +207,7 @@ impl Heartbeat {
                     continue;
                 };
                 let renewed = conn.execute(
-                    "UPDATE slots SET lease_expires = now() + make_interval(secs => $2)
-                     WHERE lease_token = ANY($1) AND game_id IS NULL",
+                    "SELECT challenge_renew($1, $2)",
                     &[&tokens, &lease.as_secs_f64()],
                 );
                 if let Err(err) = renewed {

@@ -30,6 +30,8 @@ pub use copy::Copied;
 pub use lease::DEFAULT_LEASE;
 pub use workers::{NewWorker, WorkerInfo};
 
+use crate::pg_access;
+use crate::pg_tls::Tls;
 use lease::Heartbeat;
 
 /// Advisory lock keys (`pg_advisory_lock`): schema upgrades, and one per tournament for
@@ -45,6 +47,8 @@ pub struct PostgresStore {
     /// connection, so running it again is one round trip, not two.
     prepared: RefCell<Prepared>,
     config: Config,
+    /// The URL's `sslmode` and `sslrootcert`, and the TLS connector made from them.
+    tls: Tls,
     shown: String,
     lease: Duration,
     /// Lease tokens of the slots this store claimed and has not yet recorded or released.
@@ -60,9 +64,10 @@ impl PostgresStore {
     /// other than this kit's (an older one names `challenge upgrade`). Errors name the
     /// host, never the password.
     pub fn open(url: &str) -> StoreResult<PostgresStore> {
-        let store = PostgresStore::connect(url)?;
-        let stamp = upgrade::stamp(&mut *store.client.borrow_mut(), &store.shown)?;
+        let mut store = PostgresStore::connect(url)?;
+        let stamp = upgrade::stamp(store.client.get_mut(), &store.shown)?;
         upgrade::require_current(stamp, &store.shown)?;
+        pg_access::check(store.client.get_mut(), &store.shown)?;
         Ok(store)
     }
 
@@ -86,13 +91,14 @@ impl PostgresStore {
     }
 
     fn connect(url: &str) -> StoreResult<PostgresStore> {
-        let config = connect::parse_config(url)?;
+        let (config, tls) = connect::parse_config(url)?;
         let shown = redacted_url(&config);
-        let client = connect::connect(&config, &shown)?;
+        let client = connect::connect(&config, &tls, &shown)?;
         Ok(PostgresStore {
             client: RefCell::new(client),
             prepared: RefCell::default(),
             config,
+            tls,
             shown,
             lease: DEFAULT_LEASE,
             held: Arc::new(Mutex::new(HashMap::new())),
@@ -101,17 +107,24 @@ impl PostgresStore {
         })
     }
 
+    /// Brings the schema up to date, then the worker functions (`pg_access.rs`).
     fn upgrade(&mut self) -> StoreResult<Upgraded> {
-        upgrade::upgrade(self.client.get_mut(), &self.shown)
+        let upgraded = upgrade::upgrade(self.client.get_mut(), &self.shown)?;
+        let functions_installed = pg_access::ensure(self.client.get_mut(), &self.shown)?;
+        Ok(Upgraded {
+            functions_installed,
+            ..upgraded
+        })
     }
 
     /// A second connection to the same store (for another thread).
     pub fn reconnect(&self) -> StoreResult<PostgresStore> {
-        let client = connect::connect(&self.config, &self.shown)?;
+        let client = connect::connect(&self.config, &self.tls, &self.shown)?;
         Ok(PostgresStore {
             client: RefCell::new(client),
             prepared: RefCell::default(),
             config: self.config.clone(),
+            tls: self.tls.clone(),
             shown: self.shown.clone(),
             lease: self.lease,
             held: Arc::new(Mutex::new(HashMap::new())),
@@ -122,7 +135,7 @@ impl PostgresStore {
 
     /// Replaces a lost connection with a new one (its leases stay held).
     pub fn reopen(&mut self) -> StoreResult<()> {
-        *self.client.get_mut() = connect::connect(&self.config, &self.shown)?;
+        *self.client.get_mut() = connect::connect(&self.config, &self.tls, &self.shown)?;
         self.prepared.get_mut().clear();
         Ok(())
     }
@@ -203,6 +216,20 @@ impl PostgresStore {
     pub fn client(&mut self) -> &mut Client {
         self.client.get_mut()
     }
+
+    /// The lease token of a slot this store holds.
+    pub(crate) fn held_token(&self, slot: SlotId) -> Option<i64> {
+        self.held
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(&slot)
+            .copied()
+    }
+
+    /// The connection's TLS settings.
+    pub(crate) fn tls(&self) -> &Tls {
+        &self.tls
+    }
 }
 
 impl Drop for PostgresStore {
@@ -231,7 +258,9 @@ pub(crate) fn pg_error(store: &str, err: postgres::Error) -> StoreError {
             hint: ": the user in the URL lacks a privilege this command needs".into(),
             source,
         },
-        Some("23505") => StoreError::Conflict {
+        // 23505: a unique value given twice; KL002: a worker function refused the request
+        // as malformed (`pg_access.rs`), saying why.
+        Some("23505" | crate::pg_access::REFUSED) => StoreError::Conflict {
             store,
             what: what.unwrap_or_else(|| source.to_string()),
         },

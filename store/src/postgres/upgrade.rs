@@ -59,6 +59,7 @@ pub(super) fn upgrade(client: &mut Client, store: &str) -> StoreResult<Upgraded>
         location: store.to_string(),
         from: found.version(),
         to: SCHEMA_VERSION,
+        functions_installed: false,
     })
 }
 

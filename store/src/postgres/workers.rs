@@ -58,11 +58,7 @@ impl PostgresStore {
     pub fn register_worker(&mut self, worker: &NewWorker<'_>) -> StoreResult<()> {
         self.write(|c| {
             c.execute(
-                "INSERT INTO workers (name, host, cores, threads, kit_version, lease_seconds)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)
-                 ON CONFLICT (name) DO UPDATE SET host = ?2, cores = ?3, threads = ?4,
-                     kit_version = ?5, lease_seconds = ?6, started = now(), last_seen = now(),
-                     stopped = NULL",
+                "SELECT challenge_announce(?1, ?2, ?3, ?4, ?5, ?6)",
                 params![
                     worker.name,
                     worker.host,
@@ -78,23 +74,13 @@ impl PostgresStore {
 
     /// Says a worker is alive.
     pub fn worker_seen(&mut self, name: &str) -> StoreResult<()> {
-        self.write(|c| {
-            c.execute(
-                "UPDATE workers SET last_seen = now() WHERE name = ?1",
-                params![name],
-            )
-        })?;
+        self.write(|c| c.execute("SELECT challenge_seen(?1)", params![name]))?;
         Ok(())
     }
 
     /// Says a worker stopped (on its way out).
     pub fn worker_stopped(&mut self, name: &str) -> StoreResult<()> {
-        self.write(|c| {
-            c.execute(
-                "UPDATE workers SET stopped = now(), last_seen = now() WHERE name = ?1",
-                params![name],
-            )
-        })?;
+        self.write(|c| c.execute("SELECT challenge_stopped(?1)", params![name]))?;
         Ok(())
     }
 

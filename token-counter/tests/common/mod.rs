@@ -3,7 +3,7 @@
 
 // The kit's one helper for outside programs (here rustfmt), by path: one policy for a
 // missing program (fail under CI) and one install hint per program, in every package.
-#[path = "../../../tests/common/outside.rs"]
+#[path = "../../../tests/e2e/common/outside.rs"]
 pub mod outside;
 
 use token_counter::{Report, Rule, analyze};

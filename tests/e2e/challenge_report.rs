@@ -1,0 +1,152 @@
+//! `challenge report --html`: a self-contained page, checked as text and rendered in a
+//! real headless Chromium (DOM after the script ran, and a screenshot kept for people to
+//! look at; without Chromium that half skips, except under CI, where it fails). An author's hostile text goes the
+//! whole way from `submit` to the browser without running. (The unit tests of
+//! `challenge::report` render a page with hostile text in every field.)
+
+// Tests read as scripts of one scenario each; length is not a smell here.
+#![allow(clippy::too_many_lines)]
+
+use crate::common;
+use crate::common_challenge;
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use common::outside::{self, CHROMIUM};
+use common_challenge::{TempDir, kit_bot, ok, submit};
+
+/// An author whose name would run script if pasted into the page as markup.
+const HOSTILE_AUTHOR: &str = "</script><svg onload=\"document.title='pwned'\">{{DATA}}<script>document.title='pwned'</script>";
+
+/// Runs headless chromium on `page` with `extra` arguments; returns its stdout.
+fn headless(browser: &Path, page: &Path, profile: &Path, extra: &[&str]) -> String {
+    let mut child = Command::new(browser)
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-quic",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--window-size=1200,1400",
+        ])
+        .arg(format!("--user-data-dir={}", profile.display()))
+        .args(extra)
+        .arg(format!("file://{}", page.display()))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("chromium starts");
+    let start = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if start.elapsed() > Duration::from_secs(120) {
+            child.kill().unwrap();
+            panic!("chromium did not finish within two minutes");
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let mut out = String::new();
+    std::io::Read::read_to_string(&mut child.stdout.take().unwrap(), &mut out).unwrap();
+    out
+}
+
+#[test]
+fn the_report_is_self_contained_and_replays_games_in_a_browser() {
+    let tmp = TempDir::new("report");
+    let dir = tmp.challenge();
+    submit(&dir, &kit_bot("my_bot"), "starter");
+    ok(
+        &dir,
+        &[
+            "submit",
+            kit_bot("evil_bot").to_str().unwrap(),
+            "--name",
+            "evil",
+            "--author",
+            HOSTILE_AUTHOR,
+        ],
+    );
+    ok(&dir, &["run", "--tc", "1+0.05"]);
+    let page = tmp.path().join("report.html");
+    ok(&dir, &["report", "--html", page.to_str().unwrap()]);
+    let html = std::fs::read_to_string(&page).unwrap();
+
+    // Nothing to fetch: no external scripts, styles, images or fonts.
+    for needle in ["<link", " src=", "url(", "https://", "@import"] {
+        assert!(
+            !html.contains(needle),
+            "the page refers to something outside: {needle}"
+        );
+    }
+    for needle in ["<svg", "Standings", "Crosstable", "starter", "evil", "±95%"] {
+        assert!(html.contains(needle), "no {needle} in the page");
+    }
+    assert!(
+        html.contains("<meta http-equiv=\"Content-Security-Policy\" content=\"default-src &#x27;none&#x27;; script-src &#x27;sha256-"),
+        "no content security policy"
+    );
+    assert!(!html.contains("<svg onload"));
+    // `{{DATA}}` in the author stays text: the games are in the page once.
+    assert_eq!(html.matches("{\"games\":").count(), 1);
+    assert_eq!(
+        html.matches("</script>").count(),
+        2,
+        "only the page's own scripts end"
+    );
+    let start = html
+        .find("<script type=\"application/json\" id=\"data\">")
+        .unwrap();
+    let json = &html[start..];
+    let json = &json[json.find('>').unwrap() + 1..json.find("</script>").unwrap()];
+    let data: serde_json::Value = serde_json::from_str(json).unwrap();
+    let games = data["games"].as_array().unwrap();
+    assert_eq!(games.len(), 2);
+    // Both games of the pair start from the same opening.
+    assert_eq!(games[0]["fens"][0], games[1]["fens"][0]);
+    for g in games {
+        let plies = g["san"].as_array().unwrap().len();
+        assert!(plies > 0, "{g}");
+        assert_eq!(g["fens"].as_array().unwrap().len(), plies + 1);
+        assert_eq!(g["fens"][0].as_str().unwrap().split('/').count(), 8);
+    }
+
+    let Some(browser) = outside::need(&CHROMIUM) else {
+        return;
+    };
+    let profile = tmp.path().join("profile");
+    let dom = headless(&browser, &page, &profile, &["--dump-dom"]);
+    // The author's text is shown as text, and none of it ran.
+    assert!(dom.contains("<title>Chess bot challenge</title>"), "{dom}");
+    assert!(
+        dom.contains("&lt;svg onload=\"document.title='pwned'\"&gt;{{DATA}}"),
+        "{dom}"
+    );
+    // The script ran: 64 squares drawn, the game list filled, the last move marked.
+    let squares =
+        dom.matches("<div class=\"light").count() + dom.matches("<div class=\"dark").count();
+    assert_eq!(squares, 64, "{dom}");
+    assert!(dom.contains("data-i=\"1\""), "the game list was not built");
+    assert!(dom.contains("class=\"m cur\""), "no current move marked");
+    assert!(dom.contains("class=\"light hl") || dom.contains("class=\"dark hl"));
+
+    let shot = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("challenge-report.png");
+    let _ = std::fs::remove_file(&shot);
+    headless(
+        &browser,
+        &page,
+        &profile,
+        &[&format!("--screenshot={}", shot.display())],
+    );
+    let png = std::fs::read(&shot).expect("chromium wrote the screenshot");
+    assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
+    assert!(
+        png.len() > 20_000,
+        "a suspiciously small screenshot: {} bytes",
+        png.len()
+    );
+    println!("screenshot of the report: {}", shot.display());
+}

@@ -1,0 +1,50 @@
+//! The kit's end-to-end tests, in one binary: they drive `challenge` as a user would
+//! (real engine processes, real servers started and stopped by the tests themselves).
+//! One binary links the kit once, where a binary per file linked it two dozen times.
+//! Run one file's tests with `cargo test --release --test e2e FILE::`, e.g.
+//! `cargo test --release --test e2e sandbox::`.
+
+// Helpers shared by several test files.
+mod common;
+mod common_challenge;
+mod match_common;
+mod postgres_server;
+mod secrets_common;
+mod serve_common;
+
+mod analyze;
+mod bench;
+mod bot_engines;
+mod build_bounds;
+mod challenge_ratings;
+mod challenge_report;
+mod challenge_run;
+mod challenge_submit;
+mod clean;
+mod cli_bad_input;
+mod match_cli;
+mod match_faults;
+mod match_limits;
+mod match_stats;
+mod play_cli;
+mod postgres_access;
+mod postgres_migrate;
+mod postgres_store;
+mod postgres_workers;
+mod sandbox;
+mod secrets;
+mod secrets_served;
+mod serve_bounds;
+mod serve_browser;
+mod serve_postgres;
+mod serve_security;
+mod serve_store;
+mod store_migration;
+mod suites;
+mod tokens_items;
+mod tt_lab;
+mod tune;
+mod turochamp;
+mod uci_client;
+mod uci_options;
+mod variants;

@@ -1,0 +1,97 @@
+//! `challenge play`: a human at the terminal against a bot, driven through stdin.
+
+use crate::common;
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+use common::{kit_root, scratch_dir, test_bot};
+
+/// Plays `bot` with `input` typed at the prompt; returns stdout and the saved PGN.
+fn play(bot: &str, input: &str) -> (String, String) {
+    let dir = scratch_dir(&format!("play-{bot}"));
+    let pgn = dir.join("game.pgn");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_challenge"))
+        .current_dir(kit_root())
+        .arg("play")
+        .arg(test_bot(bot))
+        .args(["--tc", "60+0", "--pgn"])
+        .arg(&pgn)
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("challenge runs");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    let output = child.wait_with_output().unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    (
+        stdout,
+        std::fs::read_to_string(&pgn).expect("the game is saved"),
+    )
+}
+
+#[test]
+fn a_bot_past_the_construction_limit_forfeits_before_the_first_move() {
+    let (stdout, pgn) = play("slow_to_build", "");
+    assert!(
+        stdout.contains("past the construction limit of 5s: it forfeits"),
+        "{stdout}"
+    );
+    assert!(pgn.contains("[Result \"1-0\"]"), "{pgn}");
+    assert!(pgn.contains("[Termination \"rules infraction\"]"), "{pgn}");
+    assert!(
+        pgn.contains("[TerminationDetails \"construction limit\"]"),
+        "{pgn}"
+    );
+}
+
+#[test]
+fn a_bot_that_answers_the_null_move_loses_and_the_game_is_saved() {
+    let (stdout, pgn) = play("plays_null", "e4\n");
+    assert!(stdout.contains("Game saved to"), "{stdout}");
+    assert!(pgn.contains("1. e4 1-0"), "{pgn}");
+    assert!(pgn.contains("[Termination \"rules infraction\"]"), "{pgn}");
+    assert!(
+        pgn.contains("[TerminationDetails \"illegal move\"]"),
+        "{pgn}"
+    );
+}
+
+/// The commands at the prompt: an illegal move is called so, an undo before any move is
+/// refused, help lists the commands, an undo takes back a move and the reply, and
+/// resigning ends the game with nothing of the taken-back moves in the PGN.
+#[test]
+fn commands_are_answered_and_undo_takes_back_a_move_and_its_reply() {
+    let (stdout, pgn) = play(
+        "rule_fewest_replies",
+        "e2e5\n\nundo\nhelp\n\nflip\ne4\nundo\nresign\n",
+    );
+    for said in [
+        "You play White against rule_fewest_replies.",
+        "`e2e5` is not legal here.",
+        "Nothing to take back yet.",
+        "  undo    take back your last move and the bot's reply",
+        "rule_fewest_replies is thinking...",
+        "You resigned (0-1)",
+        "Game saved to",
+    ] {
+        assert!(stdout.contains(said), "{said}: {stdout}");
+    }
+    // After `flip`, the board is seen from Black: files run h to a.
+    assert!(stdout.contains(" 8  r  n  b  k  q  b  n  r "), "{stdout}");
+    assert!(pgn.contains("[Result \"0-1\"]"), "{pgn}");
+    assert!(pgn.contains("[PlyCount \"0\"]"), "{pgn}");
+    assert!(!pgn.contains("1. e4"), "{pgn}");
+}

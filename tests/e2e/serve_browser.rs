@@ -1,0 +1,125 @@
+//! `challenge serve` used as people use it: headless Chromium, driven by selenium from
+//! Python, submits two bots through the form, starts a round-robin as the organiser,
+//! watches the standings change as games finish, and steps through a game's moves. On
+//! both stores: a challenge directory (the server plays the games) and PostgreSQL (two
+//! `challenge worker` processes play them). Screenshots of each step go to
+//! `target/serve-screenshots/sqlite/` and `target/serve-screenshots/postgres/`.
+
+use crate::common;
+use crate::common_challenge;
+use crate::postgres_server;
+use crate::serve_common;
+
+use std::path::PathBuf;
+use std::process::Command;
+
+use common::outside::{self, CHROMEDRIVER, CHROMIUM, SELENIUM};
+use common_challenge::{TempDir, kit_bot, kit_root};
+use postgres_server::PgServer;
+use serve_common::{ADMIN_TOKEN, Server, Worker};
+
+/// What the browser needs: Chromium, its driver, python3 with selenium.
+struct Browser {
+    chromium: PathBuf,
+    driver: PathBuf,
+    python: PathBuf,
+}
+
+/// The browser, or `None` after a printed skip note (outside CI; under CI a missing
+/// program fails the test).
+fn browser() -> Option<Browser> {
+    let chromium = outside::need(&CHROMIUM)?;
+    let driver = outside::need(&CHROMEDRIVER)?;
+    // With the browser there but not selenium, the setup is half done: a failure
+    // everywhere, as before, not a skip.
+    let python = outside::require(&SELENIUM);
+    Some(Browser {
+        chromium,
+        driver,
+        python,
+    })
+}
+
+/// Runs the browser story against `server`, screenshots in `serve-screenshots/LABEL`.
+fn browse(browser: &Browser, server: &Server, label: &str) {
+    let shots = kit_root()
+        .join("target")
+        .join("serve-screenshots")
+        .join(label);
+    let output = Command::new(&browser.python)
+        .arg(kit_root().join("tests/python/serve_browser.py"))
+        .arg(format!("http://{}", server.address))
+        .arg(ADMIN_TOKEN)
+        // A bot that spends its time (0.05 s a move): a game lasts a second or more, so
+        // the page can be seen following the games one by one even where changes are
+        // found by polling the store every 0.5 s (PostgreSQL, played by workers). The
+        // kit's `my_bot` answers at once: six games would be over in 0.2 s.
+        .arg(kit_bot("turochamp_modern"))
+        .arg(kit_bot("evil_bot"))
+        .arg(&shots)
+        .env("CHROMIUM", &browser.chromium)
+        .env("CHROMEDRIVER", &browser.driver)
+        .output()
+        .expect("python3 runs");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    println!("{stdout}");
+    assert!(
+        output.status.success(),
+        "the browser test failed (screenshots in {}):\nstdout:\n{stdout}\nstderr:\n{}",
+        shots.display(),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(stdout.contains("browser test: ok"), "{stdout}");
+    assert!(stdout.contains("standings changed"), "{stdout}");
+    for shot in ["submitted-mine.png", "standings.png", "game.png"] {
+        assert!(shots.join(shot).is_file(), "no screenshot {shot}");
+    }
+}
+
+#[test]
+fn entrants_and_the_organiser_run_a_challenge_in_the_browser() {
+    let Some(browser) = browser() else {
+        return;
+    };
+    let dir = TempDir::new("serve-browser");
+    let server = Server::start(&dir.challenge());
+    browse(&browser, &server, "sqlite");
+}
+
+#[test]
+fn the_browser_challenge_on_postgres_is_played_by_workers() {
+    let Some(browser) = browser() else {
+        return;
+    };
+    let Some(pg) = PgServer::start("serve-browser") else {
+        return;
+    };
+    let tmp = TempDir::new("serve-browser-pg");
+    let url = pg.database("browser");
+    let server = Server::start_store(&url);
+    // Waiting for a tournament: started before it, as an organiser would.
+    let workers = [
+        Worker::start(&url, "w1", tmp.path()),
+        Worker::start(&url, "w2", tmp.path()),
+    ];
+    browse(&browser, &server, "postgres");
+    let mut db = postgres::Client::connect(&url, postgres::NoTls).unwrap();
+    let by_workers: i64 = db
+        .query_one(
+            "SELECT COUNT(*) FROM games WHERE worker IN ('w1', 'w2')",
+            &[],
+        )
+        .unwrap()
+        .get(0);
+    let all: i64 = db
+        .query_one("SELECT COUNT(*) FROM games", &[])
+        .unwrap()
+        .get(0);
+    assert_eq!(
+        (by_workers, all),
+        (6, 6),
+        "the workers played every game (the server plays none on PostgreSQL):\n{}\n{}",
+        workers[0].log(),
+        workers[1].log()
+    );
+}
