@@ -26,6 +26,7 @@
 //! assert!(StockfishLevel::get(9).is_err());
 //! ```
 
+use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -133,11 +134,15 @@ impl StockfishLevel {
 /// Stockfish's executable: Debian's [`DEBIAN_STOCKFISH`], else `stockfish` on `PATH`; an
 /// error naming the install command when there is neither.
 pub fn find_stockfish() -> Result<PathBuf> {
-    let debian = Path::new(DEBIAN_STOCKFISH);
+    find_stockfish_in(Path::new(DEBIAN_STOCKFISH), std::env::var_os("PATH"))
+}
+
+/// [`find_stockfish`] with the places to look given.
+fn find_stockfish_in(debian: &Path, path: Option<OsString>) -> Result<PathBuf> {
     if is_executable(debian) {
         return Ok(debian.to_path_buf());
     }
-    let on_path = std::env::var_os("PATH").and_then(|path| {
+    let on_path = path.and_then(|path| {
         std::env::split_paths(&path)
             .map(|dir| dir.join("stockfish"))
             .find(|candidate| is_executable(candidate))
@@ -145,9 +150,10 @@ pub fn find_stockfish() -> Result<PathBuf> {
     match on_path {
         Some(found) => Ok(found),
         None => bail!(
-            "Stockfish is not installed (no {DEBIAN_STOCKFISH} and no `stockfish` on PATH): \
-             install it with `sudo apt-get install stockfish` (Debian, Ubuntu), or name a \
-             Stockfish executable with cmd=PATH"
+            "Stockfish is not installed (no {} and no `stockfish` on PATH): install it with \
+             `sudo apt-get install stockfish` (Debian, Ubuntu), or name a Stockfish \
+             executable with cmd=PATH",
+            debian.display()
         ),
     }
 }
@@ -183,5 +189,39 @@ mod tests {
         }
         let err = StockfishLevel::get(0).unwrap_err().to_string();
         assert!(err.contains("levels are 1 to 8"), "{err}");
+    }
+
+    #[test]
+    fn stockfish_is_found_in_debians_place_then_on_path_else_the_error_says_how_to_install() {
+        let dir = std::env::temp_dir().join(format!("kit-find-stockfish-{}", std::process::id()));
+        let (games, bin) = (dir.join("games"), dir.join("bin"));
+        for d in [&games, &bin] {
+            std::fs::create_dir_all(d).unwrap();
+        }
+        let debian = games.join("stockfish");
+        let path = Some(OsString::from(bin.as_os_str()));
+        let err = find_stockfish_in(&debian, path.clone())
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("sudo apt-get install stockfish"), "{err}");
+        assert!(err.contains(&debian.display().to_string()), "{err}");
+        let on_path = bin.join("stockfish");
+        std::fs::write(&on_path, "#!/bin/sh\n").unwrap();
+        // A file that cannot be run is not Stockfish.
+        assert!(find_stockfish_in(&debian, path.clone()).is_err());
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            for exe in [&on_path, &debian] {
+                std::fs::write(exe, "#!/bin/sh\n").unwrap();
+                std::fs::set_permissions(exe, std::fs::Permissions::from_mode(0o755)).unwrap();
+            }
+            assert_eq!(
+                find_stockfish_in(&games.join("none"), path.clone()).unwrap(),
+                on_path
+            );
+            assert_eq!(find_stockfish_in(&debian, path).unwrap(), debian);
+        }
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }

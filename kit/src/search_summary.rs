@@ -64,8 +64,8 @@ fn row(stats: &SearchStats) -> [String; 4] {
 /// let silent = SearchStats { moves: 2, time: Duration::from_millis(2), ..SearchStats::default() };
 /// let mut out = String::new();
 /// search_lines(&mut out, &["talker".into(), "silent".into()], &[talker, silent]);
-/// assert!(out.contains("talker          4.50   100.0k     100.0 ms          1 / 2"), "{out}");
-/// assert!(out.contains("silent             -        -       1.0 ms              -"), "{out}");
+/// assert!(out.contains("  talker      4.50   100.0k      100.0 ms          1 / 2\n"), "{out}");
+/// assert!(out.contains("  silent         -        -        1.0 ms              -\n"), "{out}");
 /// assert!(out.contains("Warning: talker's bestmove did not match the beginning of its last PV 1 time"), "{out}");
 /// ```
 pub fn search_lines(out: &mut String, names: &[String], stats: &[SearchStats]) {
