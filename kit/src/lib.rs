@@ -4,7 +4,9 @@
 //! - [`bench`]: `challenge bench`: fixed positions to a fixed limit, and EPD test suites.
 //! - [`bots`]: finding bot files and checking them against the rules.
 //! - [`engine_build`]: building a bot file into a UCI engine executable.
-//! - [`matches`] and [`match_summary`]: `challenge match` (players, output, summary).
+//! - [`matches`], [`match_summary`] and [`search_summary`]: `challenge match` (players, output,
+//!   summary, each player's search statistics).
+//! - [`opponents`]: known opponents, Stockfish at lichess's AI levels (`stockfish level=N`).
 //! - [`play`]: a human against a bot, as a game its caller drives (the terminal, a browser).
 //! - [`challenge`]: the local challenge (store, submission, tournaments, standings, report).
 //! - [`variants`]: variants of a bot file, named by its marked constants (`my_bot@DEPTH=2`).
@@ -45,7 +47,9 @@ pub mod challenge;
 pub mod engine_build;
 pub mod match_summary;
 pub mod matches;
+pub mod opponents;
 pub mod play;
+pub mod search_summary;
 pub mod sweep;
 pub mod tune;
 pub mod variants;

@@ -12,8 +12,8 @@ use anyhow::{Context, Result};
 use framework::chess::Color;
 use framework::notation::write_game;
 use runner::{
-    EngineConfig, GameEvent, GameSettings, Opening, Player, Sprt, TimeControl, TournamentConfig,
-    TournamentResult, load_openings, pairs_for_games, run_tournament, shuffle,
+    EngineConfig, GameEvent, GameSettings, Opening, Player, SearchStats, Sprt, TimeControl,
+    TournamentConfig, TournamentResult, load_openings, pairs_for_games, run_tournament, shuffle,
 };
 use serde_json::{Value, json};
 
@@ -73,6 +73,8 @@ pub enum MatchEvent<'a> {
         options: &'a MatchOptions,
         /// Its standings, statistics and why it ended.
         result: &'a TournamentResult,
+        /// Each player's search statistics, in the order of the players.
+        search: &'a [SearchStats],
         /// How long it took.
         elapsed: Duration,
     },
@@ -159,14 +161,15 @@ pub fn tournament(
     }
 }
 
-/// What the match writes while it runs: the PGN file, and the faults for the JSON
-/// summary.
+/// What the match writes while it runs: the PGN file, and the faults and each player's
+/// search statistics for the summary.
 struct MatchLog<'a> {
     options: &'a MatchOptions,
     pgn: Option<File>,
     pgn_error: Option<anyhow::Error>,
     date: String,
     faults: Vec<Value>,
+    search: Vec<SearchStats>,
 }
 
 impl MatchLog<'_> {
@@ -209,8 +212,20 @@ impl MatchLog<'_> {
         }));
     }
 
+    /// Adds both sides' moves to their players' search statistics (names are unique in a
+    /// match: [`unique_names`]).
+    fn count_search(&mut self, record: &runner::GameRecord) {
+        for (side, name) in [(Color::White, &record.white), (Color::Black, &record.black)] {
+            let players = &self.options.config.players;
+            if let Some(i) = players.iter().position(|p| p.name() == name.as_str()) {
+                self.search[i].merge(&SearchStats::of_side(record, side));
+            }
+        }
+    }
+
     fn game(&mut self, event: &GameEvent<'_>) {
         self.write_pgn(event);
+        self.count_search(event.record);
         if let Some(side) = event.record.faulty {
             self.note_fault(event, side);
         }
@@ -245,6 +260,7 @@ pub fn run_match(
         pgn_error: None,
         date: framework::notation::pgn_date(SystemTime::now()),
         faults: Vec::new(),
+        search: vec![SearchStats::default(); config.players.len()],
     };
     observe(MatchEvent::Started { options, scheduled });
     let started = Instant::now();
@@ -256,6 +272,7 @@ pub fn run_match(
     observe(MatchEvent::Finished {
         options,
         result: &result,
+        search: &log.search,
         elapsed,
     });
     if let Some(path) = &options.json {
@@ -263,6 +280,7 @@ pub fn run_match(
             config,
             &result,
             &log.faults,
+            &log.search,
             elapsed,
             &options.opening_source,
             options.seed,

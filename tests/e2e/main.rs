@@ -22,6 +22,7 @@ mod challenge_run;
 mod challenge_submit;
 mod clean;
 mod cli_bad_input;
+mod known_opponents;
 mod match_cli;
 mod match_faults;
 mod match_limits;

@@ -16,6 +16,7 @@ use super::adjudication::{AdjudicationRules, Adjudicator, Ruling, can_possibly_m
 use super::clock::{Clock, TimeControl};
 use super::engine::{Engine, EngineConfig, EngineError, GoParams, SearchInfo, SearchResult};
 use super::openings::Opening;
+use super::search_stats::PvCheck;
 use super::text::{MAX_DETAIL_CHARS, one_line};
 
 /// One participant: how to start its engine and the time control it plays under.
@@ -239,6 +240,8 @@ pub struct PlayedMove {
     pub mv: Move,
     /// Depth, score and nodes from the engine's last `info` (the PV is not kept).
     pub info: SearchInfo,
+    /// Whether the last PV it reported started with this move.
+    pub pv: PvCheck,
     /// Time from `go` to `bestmove`, measured by the runner.
     pub elapsed: Duration,
 }
@@ -693,6 +696,7 @@ pub fn play_game(
             }
         };
         let move_number = board.fullmove_number();
+        let pv = PvCheck::of(&result.info.pv, &result.bestmove, mv, &board);
         board.make_move(mv);
         push_move(&mut position, mv);
         plies += 1;
@@ -702,6 +706,7 @@ pub fn play_game(
         record.moves.push(PlayedMove {
             mv,
             info,
+            pv,
             elapsed: result.elapsed,
         });
         let ruling = adjudicator.record(side, score, move_number);

@@ -9,6 +9,7 @@
 //! - [`schedule`](mod@schedule) and [`tournament`]: who plays whom, on how many threads.
 //! - [`process`]: what an engine process starts with (environment, descriptors).
 //! - [`text`]: engine-provided text made one printable, capped line.
+//! - [`search_stats`]: each player's depth, speed, time per move and PV mismatches.
 //! - [`stats`]: W/D/L, pentanomial, Elo, normalized Elo, LOS, SPRT.
 //!
 //! ```
@@ -27,6 +28,7 @@ pub mod openings;
 pub mod pool;
 pub mod process;
 pub mod schedule;
+pub mod search_stats;
 pub mod stats;
 pub mod termination;
 pub mod text;
@@ -50,6 +52,7 @@ pub use openings::{
 pub use pool::{Pairing, Pool};
 pub use process::{EngineEnv, KIT_ENV_PREFIX, isolate};
 pub use schedule::{Format, GameJob, encounters, pairs_for_games, schedule};
+pub use search_stats::{PvCheck, SearchStats};
 pub use stats::{EloEstimate, Sprt, SprtState, Stats, Z95, score_to_elo};
 pub use termination::TerminationParseError;
 pub use tournament::{
