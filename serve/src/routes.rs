@@ -31,7 +31,8 @@ pub struct Part {
 }
 
 impl Part {
-    fn wanted(&self) -> bool {
+    /// Whether only the part was asked for.
+    pub fn wanted(&self) -> bool {
         self.part.is_some()
     }
 }
@@ -56,6 +57,7 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/favicon.ico", get(|| async { StatusCode::NO_CONTENT }))
         .route("/static/app.js", get(script))
         .route("/static/app.css", get(style))
+        .merge(super::watch_routes::routes())
         .fallback(not_found)
         // Room for a bot file at the rules' limit, pasted or uploaded, and the form.
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
