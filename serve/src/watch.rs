@@ -60,6 +60,8 @@ impl EngineView {
 #[derive(Debug, Clone, Serialize)]
 struct GameView {
     key: i64,
+    /// Plies on the board since the start position (book moves included).
+    plies: usize,
     white: String,
     black: String,
     round: String,
@@ -363,6 +365,7 @@ impl MoveObserver for Follower {
     fn moved(&mut self, update: &MoveUpdate<'_>) {
         let side = update.board.side_to_move().index();
         self.view.sans.push(to_san(update.board, update.mv));
+        self.view.plies = self.view.sans.len();
         self.board.make_move(update.mv);
         self.view.fen = self.board.fen();
         self.view.last_move = Some(update.mv.to_string());
@@ -397,6 +400,7 @@ fn first_view(start: &LiveStart<'_>) -> (GameView, Board) {
     let last_move = opening.moves.last().map(|m| m.to_string());
     let view = GameView {
         key: start.key,
+        plies: sans.len(),
         white: start.white.to_string(),
         black: start.black.to_string(),
         round: start.round.to_string(),

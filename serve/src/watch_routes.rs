@@ -251,13 +251,18 @@ pub fn serve_live(bind: SocketAddr, cap: usize) -> Result<LiveServer> {
         .layer(middleware::from_fn(security_headers))
         .with_state(state);
     let relay = Arc::clone(&games);
+    // Every watcher of a local match is on this machine: one client, as many connections
+    // as the games' watchers.
+    let limits = Limits {
+        max_connections_per_client: Limits::default().max_connections,
+        ..Limits::default()
+    };
     std::thread::Builder::new()
         .name("live-view".into())
         .spawn(move || {
             runtime.block_on(async move {
                 tokio::spawn(relay.relay());
-                super::accept::serve(listener, app, Limits::default(), std::future::pending())
-                    .await;
+                super::accept::serve(listener, app, limits, std::future::pending()).await;
             });
         })
         .context("cannot start the live view's thread")?;

@@ -2,6 +2,7 @@
 //! playing it is [`kit::matches`], and its progress on the terminal is [`progress`].
 
 mod progress;
+mod watch;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -12,8 +13,8 @@ use anyhow::{Context, Result, bail, ensure};
 use kit::bots::{self, LimitPolicy};
 use kit::engine_build::BuildEvent;
 use kit::matches::{
-    DEFAULT_PLAYERS, MatchOptions, OpeningChoice, bot_player, openings, run_match, tournament,
-    unique_names,
+    DEFAULT_PLAYERS, MatchOptions, OpeningChoice, bot_player, openings, run_match,
+    run_match_watched, tournament, unique_names,
 };
 use runner::{EngineConfig, Format, Player, Sprt, TimeControl};
 
@@ -103,6 +104,11 @@ pub struct Args {
     /// No progress bar or per-game lines; only the summary.
     #[arg(long, short = 'q')]
     quiet: bool,
+
+    /// Watch the games live in the browser: serves the game being played and the standings
+    /// on http://127.0.0.1:PORT/live (the URL is printed; without PORT the system picks one).
+    #[arg(long, value_name = "PORT", num_args = 0..=1, default_missing_value = "0")]
+    watch: Option<u16>,
 }
 
 /// The `--engine` occurrences, each a list of KEY=VALUE words.
@@ -346,5 +352,13 @@ pub fn run(args: Args) -> Result<()> {
         event: args.event,
     };
     let shown = progress::Progress::new(args.quiet);
-    run_match(&options, &stop_on_ctrl_c(), &|event| shown.show(event))
+    let Some(port) = args.watch else {
+        return run_match(&options, &stop_on_ctrl_c(), &|event| shown.show(event));
+    };
+    let live = watch::start(port)?;
+    let games = &*live.games;
+    run_match_watched(&options, &stop_on_ctrl_c(), Some(games), &|event| {
+        watch::follow(games, &event);
+        shown.show(event);
+    })
 }
