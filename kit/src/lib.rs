@@ -10,6 +10,7 @@
 //! - [`variants`]: variants of a bot file, named by its marked constants (`my_bot@DEPTH=2`).
 //! - [`tune`]: `challenge tune`: a bot's `// tune` constants tuned by SPSA from games.
 //! - [`sweep`]: a grid of bot variants × suites, its results file and its plots.
+//! - [`web`]: what the web pages share: the board script and style, the evaluation graph.
 //!
 //! # Reporting
 //!
@@ -49,6 +50,7 @@ pub mod play;
 pub mod sweep;
 pub mod tune;
 pub mod variants;
+pub mod web;
 
 #[cfg(test)]
 mod no_print;
