@@ -11,6 +11,7 @@
 //! - [`tune`]: `challenge tune`: a bot's `// tune` constants tuned by SPSA from games.
 //! - [`sweep`]: a grid of bot variants × suites, its results file and its plots.
 //! - [`watch`]: games followed move by move while they are played (live pages).
+//! - [`web`]: what the web pages share: the board script and style, the evaluation graph.
 //!
 //! # Reporting
 //!
@@ -51,6 +52,7 @@ pub mod sweep;
 pub mod tune;
 pub mod variants;
 pub mod watch;
+pub mod web;
 
 #[cfg(test)]
 mod no_print;
