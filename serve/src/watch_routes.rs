@@ -247,6 +247,14 @@ pub fn serve_live(bind: SocketAddr, cap: usize) -> Result<LiveServer> {
             "/static/app.css",
             get(|| async { asset("text/css; charset=utf-8", STYLE) }),
         )
+        .route(
+            "/static/board.css",
+            get(|| async { asset("text/css; charset=utf-8", kit::web::BOARD_CSS) }),
+        )
+        .route(
+            "/static/board.js",
+            get(|| async { asset("text/javascript; charset=utf-8", kit::web::BOARD_JS) }),
+        )
         .fallback(|| async { HttpError::new(StatusCode::NOT_FOUND, "no such page") })
         .layer(middleware::from_fn(security_headers))
         .with_state(state);
