@@ -26,6 +26,9 @@ use super::watch::{LiveGames, Refusal, Watching};
 /// The live pages' script (the board itself is `kit::web::BOARD_JS`).
 pub const LIVE_SCRIPT: &str = include_str!("static/live.js");
 
+/// The live pages' style.
+pub const LIVE_STYLE: &str = include_str!("static/live.css");
+
 /// What the live routes need.
 #[derive(Clone)]
 pub struct LiveState {
@@ -56,6 +59,7 @@ where
         .route("/live/{key}", get(game_page))
         .route("/live/{key}/events", get(game_events))
         .route("/static/live.js", get(script))
+        .route("/static/live.css", get(style))
 }
 
 fn layout(state: &LiveState) -> &'static str {
@@ -203,6 +207,10 @@ async fn list_events(
 
 async fn script() -> Response {
     asset("text/javascript; charset=utf-8", LIVE_SCRIPT)
+}
+
+async fn style() -> Response {
+    asset("text/css; charset=utf-8", LIVE_STYLE)
 }
 
 fn asset(content_type: &'static str, body: &'static str) -> Response {

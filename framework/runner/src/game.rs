@@ -668,8 +668,8 @@ pub fn play_game_observed(
     let mut clocks = [Clock::new(players[0].tc), Clock::new(players[1].tc)];
     let mut adjudicator = Adjudicator::new(settings.adjudication);
     let mut plies = 0u32;
-    if let Some(observer) = observer.as_deref_mut() {
-        observer.started(&board, remaining(&clocks));
+    if let Some(o) = observer.as_deref_mut() {
+        o.started(&board, remaining(&clocks));
     }
 
     loop {
@@ -709,15 +709,7 @@ pub fn play_game_observed(
                 return record;
             }
         };
-        if let Some(observer) = observer.as_deref_mut() {
-            observer.moved(&MoveUpdate {
-                board: &board,
-                mv,
-                info: &result.info,
-                elapsed: result.elapsed,
-                clocks: remaining(&clocks),
-            });
-        }
+        tell_move(observer.as_deref_mut(), &board, mv, &result, &clocks);
         let move_number = board.fullmove_number();
         board.make_move(mv);
         push_move(&mut position, mv);
@@ -808,6 +800,25 @@ fn push_move(position: &mut String, mv: Move) {
     }
     position.push(' ');
     position.push_str(&mv.to_string());
+}
+
+/// Tells the observer, if any, of the move `mv` about to be made on `board`.
+fn tell_move<'a>(
+    observer: Option<&mut (dyn MoveObserver + 'a)>,
+    board: &Board,
+    mv: Move,
+    result: &SearchResult,
+    clocks: &[Clock; 2],
+) {
+    if let Some(observer) = observer {
+        observer.moved(&MoveUpdate {
+            board,
+            mv,
+            info: &result.info,
+            elapsed: result.elapsed,
+            clocks: remaining(clocks),
+        });
+    }
 }
 
 /// Both clocks' time left, White's first.

@@ -14,11 +14,14 @@ use runner::{
     TimeControl, play_game, play_game_observed,
 };
 
-/// What an observer saw: the start position, and each move with its position, PV and clocks.
+/// One move as an observer saw it: the position's FEN, the move, the PV and the clocks.
+type SeenMove = (String, Move, Vec<String>, [Option<Duration>; 2]);
+
+/// What an observer saw: the start position, and each move.
 #[derive(Default)]
 struct Seen {
     starts: Vec<String>,
-    moves: Vec<(String, Move, Vec<String>, [Option<Duration>; 2])>,
+    moves: Vec<SeenMove>,
 }
 
 struct Recorder(Arc<Mutex<Seen>>);
@@ -134,7 +137,8 @@ fn the_pool_asks_for_an_observer_per_game_with_its_tag() {
     let seen: Vec<Arc<Mutex<Seen>>> = (0..4).map(|_| Arc::default()).collect();
     let watch = |n: &usize, _: &Pairing| {
         // Only the even games are watched.
-        (n % 2 == 0).then(|| Box::new(Recorder(Arc::clone(&seen[*n]))) as Box<dyn MoveObserver>)
+        n.is_multiple_of(2)
+            .then(|| Box::new(Recorder(Arc::clone(&seen[*n]))) as Box<dyn MoveObserver>)
     };
     let mut records = vec![None; 4];
     pool.play_watched(
@@ -146,7 +150,11 @@ fn the_pool_asks_for_an_observer_per_game_with_its_tag() {
     for (n, record) in records.into_iter().enumerate() {
         let record = record.expect("every game is played");
         let moves = seen[n].lock().unwrap().moves.len();
-        let expected = if n % 2 == 0 { record.moves.len() } else { 0 };
+        let expected = if n.is_multiple_of(2) {
+            record.moves.len()
+        } else {
+            0
+        };
         assert_eq!(moves, expected, "game {n}");
     }
 }
