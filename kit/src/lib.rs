@@ -12,6 +12,8 @@
 //! - [`variants`]: variants of a bot file, named by its marked constants (`my_bot@DEPTH=2`).
 //! - [`tune`]: `challenge tune`: a bot's `// tune` constants tuned by SPSA from games.
 //! - [`sweep`]: a grid of bot variants × suites, its results file and its plots.
+//! - [`watch`]: games followed move by move while they are played (live pages).
+//! - [`web`]: what the web pages share: the board script and style, the evaluation graph.
 //!
 //! # Reporting
 //!
@@ -53,6 +55,8 @@ pub mod search_summary;
 pub mod sweep;
 pub mod tune;
 pub mod variants;
+pub mod watch;
+pub mod web;
 
 #[cfg(test)]
 mod no_print;

@@ -11,15 +11,18 @@ use std::time::{Duration, Instant, SystemTime};
 use anyhow::{Context, Result};
 use framework::chess::Color;
 use framework::notation::write_game;
+use runner::GameJob;
 use runner::{
     EngineConfig, GameEvent, GameSettings, Opening, Player, SearchStats, Sprt, TimeControl,
-    TournamentConfig, TournamentResult, load_openings, pairs_for_games, run_tournament, shuffle,
+    TournamentConfig, TournamentResult, load_openings, pairs_for_games, run_tournament_watched,
+    shuffle,
 };
 use serde_json::{Value, json};
 
 use crate::bots::{self, LimitPolicy};
 use crate::engine_build::{self, BuildEvent};
 use crate::match_summary::summary_json;
+use crate::watch::{GameWatch, LiveEnd, LiveStart};
 
 /// The match `challenge match` plays with no players named: the kit's two reference
 /// bots, the modern one first so the figures read as its gain over Turing's rules.
@@ -232,11 +235,56 @@ impl MatchLog<'_> {
     }
 }
 
+/// A match's game as the live view is told of it when it starts.
+struct LiveJob<'a> {
+    key: i64,
+    round: String,
+    players: [&'a Player; 2],
+    opening: &'a Opening,
+}
+
+impl LiveJob<'_> {
+    fn view(&self) -> LiveStart<'_> {
+        LiveStart {
+            key: self.key,
+            white: self.players[0].name(),
+            black: self.players[1].name(),
+            round: &self.round,
+            opening: self.opening,
+            time_controls: [self.players[0].tc, self.players[1].tc],
+        }
+    }
+}
+
+fn live_start<'a>(
+    config: &'a TournamentConfig,
+    openings: &'a [Opening],
+    job: &GameJob,
+) -> LiveJob<'a> {
+    LiveJob {
+        key: job.number as i64 + 1,
+        round: format!("game {}, pair {}", job.number + 1, job.pair + 1),
+        players: [&config.players[job.white], &config.players[job.black]],
+        opening: &openings[job.opening % openings.len()],
+    }
+}
+
 /// Plays the match until every game is played, the SPRT decides, or `stop` is set
 /// (finished games are kept), reporting to `observe` as it goes, then writes the JSON.
 pub fn run_match(
     options: &MatchOptions,
     stop: &AtomicBool,
+    observe: &(dyn Fn(MatchEvent<'_>) + Sync),
+) -> Result<()> {
+    run_match_watched(options, stop, None, observe)
+}
+
+/// [`run_match`], with its games followed move by move by `watch` (`challenge match
+/// --watch`).
+pub fn run_match_watched(
+    options: &MatchOptions,
+    stop: &AtomicBool,
+    watch: Option<&dyn GameWatch>,
     observe: &(dyn Fn(MatchEvent<'_>) + Sync),
 ) -> Result<()> {
     let config = &options.config;
@@ -264,8 +312,21 @@ pub fn run_match(
     };
     observe(MatchEvent::Started { options, scheduled });
     let started = Instant::now();
-    let result = run_tournament(config, stop, |event| {
+    let openings = if config.openings.is_empty() {
+        vec![Opening::startpos()]
+    } else {
+        config.openings.clone()
+    };
+    let begin = |job: &GameJob| watch?.begin(&live_start(config, &openings, job).view());
+    let result = run_tournament_watched(config, stop, &begin, |event| {
         log.game(&event);
+        if let Some(watch) = watch {
+            watch.end(&LiveEnd {
+                key: event.job.number as i64 + 1,
+                record: event.record,
+                stored: None,
+            });
+        }
         observe(MatchEvent::Game(event));
     });
     let elapsed = started.elapsed();

@@ -4,6 +4,7 @@
 mod analysis;
 mod known;
 mod progress;
+mod watch;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -14,8 +15,8 @@ use anyhow::{Context, Result, bail, ensure};
 use kit::bots::{self, LimitPolicy};
 use kit::engine_build::BuildEvent;
 use kit::matches::{
-    DEFAULT_PLAYERS, MatchEvent, MatchOptions, OpeningChoice, bot_player, openings, run_match,
-    tournament, unique_names,
+    DEFAULT_PLAYERS, MatchEvent, MatchOptions, OpeningChoice, bot_player, openings,
+    run_match_watched, tournament, unique_names,
 };
 use runner::{EngineConfig, Format, Player, Sprt, TimeControl};
 
@@ -121,6 +122,11 @@ pub struct Args {
     /// The analysing engine's executable (default: Stockfish, as for `--engine stockfish`).
     #[arg(long, value_name = "CMD", requires = "analyze")]
     analyze_engine: Option<PathBuf>,
+
+    /// Watch the games live in the browser: serves the game being played and the standings
+    /// on http://127.0.0.1:PORT/live (the URL is printed; without PORT the system picks one).
+    #[arg(long, value_name = "PORT", num_args = 0..=1, default_missing_value = "0")]
+    watch: Option<u16>,
 }
 
 /// The `--engine` occurrences, each a list of KEY=VALUE words.
@@ -394,15 +400,20 @@ pub fn run(args: Args) -> Result<()> {
     };
     let shown = progress::Progress::new(args.quiet);
     let stop = stop_on_ctrl_c();
-    let Some(analysis) = analysis else {
-        return run_match(&options, &stop, &|event| shown.show(event));
-    };
-    run_match(&options, &stop, &|event| {
-        if let MatchEvent::Game(game) = &event {
+    let live = args.watch.map(watch::start).transpose()?;
+    let games = live.as_ref().map(|live| &*live.games);
+    run_match_watched(&options, &stop, games.map(|g| g as _), &|event| {
+        if let Some(games) = games {
+            watch::follow(games, &event);
+        }
+        if let (Some(analysis), MatchEvent::Game(game)) = (&analysis, &event) {
             analysis.keep(game.record);
         }
         shown.show(event);
     })?;
+    let Some(analysis) = analysis else {
+        return Ok(());
+    };
     if stop.load(Ordering::SeqCst) {
         eprintln!("No analysis: the match was stopped");
         return Ok(());

@@ -37,6 +37,7 @@ mod secrets;
 mod secrets_served;
 mod serve_bounds;
 mod serve_browser;
+mod serve_live;
 mod serve_postgres;
 mod serve_security;
 mod serve_store;

@@ -15,6 +15,7 @@ use framework::uci::CONSTRUCTION_LIMIT;
 use super::adjudication::{AdjudicationRules, Adjudicator, Ruling, can_possibly_mate};
 use super::clock::{Clock, TimeControl};
 use super::engine::{Engine, EngineConfig, EngineError, GoParams, SearchInfo, SearchResult};
+use super::observer::{MoveObserver, MoveUpdate};
 use super::openings::Opening;
 use super::search_stats::PvCheck;
 use super::text::{MAX_DETAIL_CHARS, one_line};
@@ -637,6 +638,19 @@ pub fn play_game(
     settings: &GameSettings,
     stop: &AtomicBool,
 ) -> GameRecord {
+    play_game_observed(players, engines, opening, settings, stop, None)
+}
+
+/// [`play_game`], telling `observer` (if any) when the game starts and after each move,
+/// on this thread (see [`MoveObserver`]). The record is the same with or without one.
+pub fn play_game_observed(
+    players: [&Player; 2],
+    engines: [&mut Option<Engine>; 2],
+    opening: &Opening,
+    settings: &GameSettings,
+    stop: &AtomicBool,
+    mut observer: Option<&mut dyn MoveObserver>,
+) -> GameRecord {
     let [white_slot, black_slot] = engines;
     let mut record = GameRecord::start(players, opening);
     let mut slots = [white_slot, black_slot];
@@ -657,6 +671,9 @@ pub fn play_game(
     let mut clocks = [Clock::new(players[0].tc), Clock::new(players[1].tc)];
     let mut adjudicator = Adjudicator::new(settings.adjudication);
     let mut plies = 0u32;
+    if let Some(o) = observer.as_deref_mut() {
+        o.started(&board, remaining(&clocks));
+    }
 
     loop {
         if let Some((result, termination, detail)) = board_ending(&board, &adjudicator) {
@@ -695,6 +712,7 @@ pub fn play_game(
                 return record;
             }
         };
+        tell_move(observer.as_deref_mut(), &board, mv, &result, &clocks);
         let move_number = board.fullmove_number();
         let pv = PvCheck::of(&result.info.pv, &result.bestmove, mv, &board);
         board.make_move(mv);
@@ -787,6 +805,30 @@ fn push_move(position: &mut String, mv: Move) {
     }
     position.push(' ');
     position.push_str(&mv.to_string());
+}
+
+/// Tells the observer, if any, of the move `mv` about to be made on `board`.
+fn tell_move<'a>(
+    observer: Option<&mut (dyn MoveObserver + 'a)>,
+    board: &Board,
+    mv: Move,
+    result: &SearchResult,
+    clocks: &[Clock; 2],
+) {
+    if let Some(observer) = observer {
+        observer.moved(&MoveUpdate {
+            board,
+            mv,
+            info: &result.info,
+            elapsed: result.elapsed,
+            clocks: remaining(clocks),
+        });
+    }
+}
+
+/// Both clocks' time left, White's first.
+fn remaining(clocks: &[Clock; 2]) -> [Option<Duration>; 2] {
+    [clocks[0].remaining(), clocks[1].remaining()]
 }
 
 fn go_limits(clocks: &[Clock; 2], side: Color) -> GoParams {
