@@ -662,12 +662,7 @@ pub fn play_game_observed(
         }
     }
 
-    let mut board = opening.start.clone();
-    let mut position = position_command(&board);
-    for &mv in &opening.moves {
-        push_move(&mut position, mv);
-        board.make_move(mv);
-    }
+    let (mut board, mut position) = opening_position(opening);
     let mut clocks = [Clock::new(players[0].tc), Clock::new(players[1].tc)];
     let mut adjudicator = Adjudicator::new(settings.adjudication);
     let mut plies = 0u32;
@@ -735,6 +730,17 @@ pub fn play_game_observed(
             return record;
         }
     }
+}
+
+/// The board after the opening's moves, and the `position` command that reaches it.
+fn opening_position(opening: &Opening) -> (Board, String) {
+    let mut board = opening.start.clone();
+    let mut position = position_command(&board);
+    for &mv in &opening.moves {
+        push_move(&mut position, mv);
+        board.make_move(mv);
+    }
+    (board, position)
 }
 
 /// An ending: the result, its termination and the sentence about it.
