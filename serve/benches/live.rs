@@ -430,6 +430,20 @@ fn report_cpu(rounds: &[Vec<Played>], slot: usize) {
     );
 }
 
+/// The round's games as the table names them.
+fn game_names() -> String {
+    let names: Vec<String> = GAMES
+        .iter()
+        .enumerate()
+        .map(|(slot, g)| match g {
+            None => "no hub".to_string(),
+            Some(n) if slot > 0 && *n == 0 => "0 again".to_string(),
+            Some(n) => n.to_string(),
+        })
+        .collect();
+    names.join(", ")
+}
+
 fn main() {
     let mut numbers = std::env::args()
         .skip(1)
@@ -439,7 +453,9 @@ fn main() {
     let openings = parse_epd(OPENINGS, "openings/default.epd").expect("default suite parses");
     let mut bench = Bench::new(pace);
     println!(
-        "{round_count} rounds × {GAMES:?} watchers (None: no hub), one game each from the same opening, {} ms between moves, draw at {MAX_PLIES} plies",
+        "{round_count} rounds of {} games (watchers: {}), one each from the same opening, {} ms between moves, draw at {MAX_PLIES} plies",
+        GAMES.len(),
+        game_names(),
         pace.as_millis()
     );
     let mut rounds = Vec::new();
@@ -454,7 +470,7 @@ fn main() {
         }
         let games: Vec<Played> = games.into_iter().flatten().collect();
         println!(
-            "round {}: {} moves; µs/move (mean) with {GAMES:?} watchers: {}",
+            "round {}: {} moves; runner CPU µs/move (mean) by game: {}",
             round + 1,
             games[0].moves.len(),
             games
