@@ -49,6 +49,12 @@ pub struct RunOptions {
 
 /// What a sweep reports while it runs (see the crate's documentation on reporting); its
 /// `Display` is the line a person reads.
+///
+/// ```
+/// use kit::sweep::run::SweepEvent;
+/// let event = SweepEvent::Searched { variant: "lab@TT_BITS=9", id: "mg.a.1", failure: Some("hung") };
+/// assert_eq!(event.to_string(), "lab@TT_BITS=9, position mg.a.1: the search failed: hung");
+/// ```
 #[derive(Debug)]
 pub enum SweepEvent<'a> {
     /// The run begins: the grid's size, what the results file already holds, what is left.
@@ -191,6 +197,17 @@ impl Sweep {
     /// whole; a line that is not a record is refused, since it would change the totals),
     /// and the results file (`results`, or the definition's path with `.csv`), which must
     /// be this sweep's if it exists. Nothing is built or written.
+    ///
+    /// ```
+    /// let dir = std::env::temp_dir().join(format!("kit-sweep-doc-{}", std::process::id()));
+    /// std::fs::create_dir_all(&dir).unwrap();
+    /// let spec = dir.join("depth.toml");
+    /// std::fs::write(&spec, "bot = \"turochamp_faithful\"\n[vary]\nDEPTH = [2, 9]\n\
+    ///     [[suite]]\nname = \"s\"\nfile = \"s.epd\"\ndepth = 1\n[plot]\nx = \"DEPTH\"\n").unwrap();
+    /// let err = kit::sweep::run::Sweep::open(&spec, None).err().unwrap();
+    /// assert!(format!("{err:#}").contains("`DEPTH=9` is outside its mark `vary 1..=4`"));
+    /// # std::fs::remove_dir_all(&dir).unwrap();
+    /// ```
     pub fn open(spec_path: &Path, results: Option<&Path>) -> Result<Sweep> {
         let text = read_bounded(spec_path, MAX_SPEC_BYTES, "sweep definition")?;
         let spec = SweepSpec::parse(&text)
