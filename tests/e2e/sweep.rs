@@ -1,10 +1,12 @@
 //! `challenge sweep` as a user runs it: a small grid of the lab bot over two games of the
 //! 1996 positions (results file, figures, a resume that does no work for finished cells,
-//! node counts equal to `challenge bench`'s), a sweep of a reference bot's constant from
-//! the committed definition, and bad definitions refused with their cause before any build.
+//! node counts equal to `challenge bench`'s, Ctrl-C that keeps every finished cell), a
+//! sweep of a reference bot's constant from the committed definition, and bad definitions
+//! refused with their cause before any build.
 
 use std::path::{Path, PathBuf};
-use std::process::Output;
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
 
 use crate::common::{challenge, kit_root, scratch_dir};
 
@@ -302,5 +304,55 @@ fn a_bot_that_reports_no_nodes_is_refused_with_the_reason() {
         "{}",
         stderr(&out)
     );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn ctrl_c_keeps_every_finished_cell_and_the_same_command_resumes() {
+    let dir = scratch_dir("sweep-stop");
+    two_games(&dir);
+    let spec = dir.join("grid.toml");
+    let grid = GRID
+        .replace(
+            "[\"DEEP\", \"TWOBIG1\"]",
+            "[\"DEEP\", \"NEW\", \"OLD\", \"TWOBIG1\"]",
+        )
+        .replace("depth = 3", "depth = 5");
+    std::fs::write(&spec, grid).unwrap();
+    let results = dir.join("grid.csv");
+    let child = Command::new(env!("CARGO_BIN_EXE_challenge"))
+        .args(["sweep", spec.to_str().unwrap()])
+        .current_dir(kit_root())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("challenge runs");
+    let deadline = Instant::now() + Duration::from_secs(600);
+    while std::fs::read_to_string(&results).map_or(0, |t| t.lines().count()) < 2
+        && Instant::now() < deadline
+    {
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    // SAFETY: kill(2) on the child's pid, which has not been waited for.
+    unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) };
+    let out = child.wait_with_output().expect("challenge ends");
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stdout(&out).contains("stopped: "), "{}", stdout(&out));
+    let kept = rows(&results);
+    assert!((1..8).contains(&kept.len()), "{kept:?}");
+
+    let resumed = sweep(&[spec.to_str().unwrap()]);
+    assert!(resumed.status.success(), "{}", stderr(&resumed));
+    let said = stderr(&resumed);
+    let already = format!("8 cells, {} already in", kept.len());
+    assert!(said.contains(&already), "{said}");
+    let all = rows(&results);
+    assert_eq!(all.len(), 8);
+    for cell in &kept {
+        assert!(
+            all.contains(cell),
+            "a kept cell is kept as it was: {cell:?}"
+        );
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }
