@@ -22,7 +22,8 @@ use super::pages::{self, SCRIPT, STYLE, page};
 use super::state::{AppState, Shared, blocking};
 use super::{entrant, organiser};
 use kit::challenge::report::report_game;
-use store::{GameId, Store, Version};
+use store::prelude::*;
+use store::{GameId, Version};
 
 /// `?part=1`: only the part of the page that live updates replace.
 #[derive(serde::Deserialize, Default)]
@@ -31,7 +32,8 @@ pub struct Part {
 }
 
 impl Part {
-    fn wanted(&self) -> bool {
+    /// Whether only the part was asked for.
+    pub fn wanted(&self) -> bool {
         self.part.is_some()
     }
 }
@@ -56,6 +58,9 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/favicon.ico", get(|| async { StatusCode::NO_CONTENT }))
         .route("/static/app.js", get(script))
         .route("/static/app.css", get(style))
+        .route("/static/board.js", get(board_script))
+        .route("/static/board.css", get(board_style))
+        .merge(super::watch_routes::routes())
         .fallback(not_found)
         // Room for a bot file at the rules' limit, pasted or uploaded, and the form.
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
@@ -233,10 +238,12 @@ async fn game(State(state): Shared, Path(id): Path<String>) -> Result<Response, 
     let white_entry = entry_of(&game.white);
     let black_entry = entry_of(&game.black);
     let title = format!("Game {id}: {} - {}", game.white, game.black);
+    // The kit drew the graph and escaped its text: the template places it as markup.
+    let eval_svg = game.eval_svg.clone();
     let body = page(
         "game.html",
         &title,
-        context! { game, white_entry, black_entry },
+        context! { game, white_entry, black_entry, eval_svg },
     )?;
     Ok((html_headers(), body).into_response())
 }
@@ -313,6 +320,14 @@ async fn script() -> Response {
 
 async fn style() -> Response {
     asset("text/css; charset=utf-8", STYLE)
+}
+
+async fn board_script() -> Response {
+    asset("text/javascript; charset=utf-8", kit::web::BOARD_JS)
+}
+
+async fn board_style() -> Response {
+    asset("text/css; charset=utf-8", kit::web::BOARD_CSS)
 }
 
 async fn not_found() -> HttpError {

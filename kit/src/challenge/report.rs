@@ -22,8 +22,15 @@ use super::standings::{GameFact, RatingChoice, Table, build_table, store_facts};
 use store::Store;
 
 const TEMPLATE: &str = include_str!("report.html");
-const SCRIPT: &str = include_str!("report.js");
-const STYLE: &str = include_str!("report.css");
+/// The shared board script ([`crate::web::BOARD_JS`]) and the report's own, as one inline
+/// script (the policy names it by its hash).
+const SCRIPT: &str = concat!(
+    include_str!("../web/board.js"),
+    "\n",
+    include_str!("report.js")
+);
+/// The shared board style ([`crate::web::BOARD_CSS`]) and the report's own.
+const STYLE: &str = concat!(include_str!("../web/board.css"), include_str!("report.css"));
 
 /// One game as the page's script replays it.
 #[derive(Debug, Clone, Serialize)]
@@ -32,6 +39,8 @@ pub struct ReportGame {
     pub id: i64,
     /// `round.pair.game`.
     pub round: String,
+    /// The round in words ([`crate::web::round_label`]).
+    pub round_label: String,
     /// White's name.
     pub white: String,
     /// Black's name.
@@ -48,10 +57,23 @@ pub struct ReportGame {
     pub uci: Vec<String>,
     /// The FEN placement field before the first move and after every move.
     pub fens: Vec<String>,
+    /// Whether the side to move is in check, for every entry of `fens`.
+    pub checks: Vec<bool>,
     /// The full-move number of the first move.
     pub first_move: u32,
     /// 1 if Black moves first.
     pub first_black: u32,
+    /// The evaluation graph ([`crate::web::eval_graph::svg`]) of a game with `[%eval]`
+    /// comments: markup for the template to place, not data for the script.
+    #[serde(skip)]
+    pub eval_svg: Option<String>,
+}
+
+/// A game's evaluation graph and the game it belongs to, for the template.
+#[derive(Serialize)]
+struct GraphView<'a> {
+    index: usize,
+    svg: &'a str,
 }
 
 #[derive(Serialize)]
@@ -71,6 +93,7 @@ struct Page<'a> {
     method: String,
     chart: Option<Chart>,
     cross: Vec<CrossRow>,
+    graphs: Vec<GraphView<'a>>,
     data: Data<'a>,
 }
 
@@ -161,15 +184,22 @@ pub fn report_game(id: i64, pgn: &str, detail: &str) -> Option<ReportGame> {
     let mut board = game.start.clone();
     let placement = |fen: String| fen.split(' ').next().unwrap_or_default().to_string();
     let mut fens = vec![placement(board.fen())];
+    let mut checks = vec![board.is_in_check()];
     let mut uci = Vec::new();
     for &mv in &game.moves {
         uci.push(mv.to_string());
         board.make_move(mv);
         fens.push(placement(board.fen()));
+        checks.push(board.is_in_check());
     }
+    let san = game.san_moves();
+    let eval_svg =
+        crate::web::eval_graph::evals(&game).map(|evals| crate::web::eval_graph::svg(&evals, &san));
+    let round = game.tag("Round").unwrap_or("?").to_string();
     Some(ReportGame {
         id,
-        round: game.tag("Round").unwrap_or("?").to_string(),
+        round_label: crate::web::round_label(&round),
+        round,
         white: game.tag("White").unwrap_or("?").to_string(),
         black: game.tag("Black").unwrap_or("?").to_string(),
         result: game.result.as_str().to_string(),
@@ -177,11 +207,13 @@ pub fn report_game(id: i64, pgn: &str, detail: &str) -> Option<ReportGame> {
             .map_or(game.tag("Termination").unwrap_or(""), |t| t.tag())
             .to_string(),
         detail: detail.to_string(),
-        san: game.san_moves(),
+        san,
         uci,
         fens,
+        checks,
         first_move: game.start.fullmove_number(),
         first_black: u32::from(game.start.side_to_move() == Color::Black),
+        eval_svg,
     })
 }
 
@@ -354,6 +386,16 @@ pub fn render(
         method: method_note(table),
         chart: chart(table),
         cross: cross_rows(table, facts),
+        graphs: games
+            .iter()
+            .enumerate()
+            .filter_map(|(index, g)| {
+                Some(GraphView {
+                    index,
+                    svg: g.eval_svg.as_deref()?,
+                })
+            })
+            .collect(),
         data: Data { games },
     };
     env.get_template("report.html")?

@@ -44,62 +44,27 @@ function followJob() {
   setTimeout(poll, 500);
 }
 
-// The game viewer: the server sends the board placement of every ply; this only draws.
+// The game viewer: the server sends the board placement of every ply; ChessBoard (the
+// kit's board script, loaded before this one) draws it.
 function viewGame() {
   const data = el("game-data");
   if (!data) return;
   const game = JSON.parse(data.textContent);
-  const glyph = { k: "\u265a", q: "\u265b", r: "\u265c", b: "\u265d", n: "\u265e", p: "\u265f" };
   let ply = 0;
-  const square = (file, rank) => "abcdefgh"[file] + (rank + 1);
-  function drawBoard() {
-    const board = el("board");
-    board.textContent = "";
-    const last = ply > 0 ? game.uci[ply - 1] : "";
-    const marked = last ? [last.slice(0, 2), last.slice(2, 4)] : [];
-    game.fens[ply].split("/").forEach((row, r) => {
-      let file = 0;
-      for (const ch of row) {
-        const empty = parseInt(ch, 10);
-        for (const piece of isNaN(empty) ? [ch] : Array(empty).fill("")) {
-          const rank = 7 - r;
-          const cell = document.createElement("div");
-          cell.className = ((file + rank) % 2 === 1 ? "light" : "dark") +
-            (marked.includes(square(file, rank)) ? " hl" : "");
-          if (piece) {
-            cell.textContent = glyph[piece.toLowerCase()] + "\ufe0e";
-            cell.classList.add(piece === piece.toUpperCase() ? "w" : "b");
-            cell.dataset.piece = piece;
-          }
-          cell.dataset.square = square(file, rank);
-          board.appendChild(cell);
-          file++;
-        }
-      }
-    });
-  }
-  function drawMoves() {
-    const moves = el("moves");
-    moves.textContent = "";
-    game.san.forEach((san, i) => {
-      const number = game.first_move + Math.floor((i + game.first_black) / 2);
-      if (i === 0 && game.first_black) moves.append(number + "... ");
-      else if ((i + game.first_black) % 2 === 0) moves.append(number + ". ");
-      const span = document.createElement("span");
-      span.className = "m" + (i + 1 === ply ? " cur" : "");
-      span.textContent = san;
-      span.onclick = () => { ply = i + 1; draw(); };
-      moves.append(span, " ");
-    });
-    moves.append(game.result);
-  }
+  const step = (to) => { ply = Math.max(0, Math.min(game.san.length, to)); draw(); };
   function draw() {
-    drawBoard();
-    drawMoves();
+    ChessBoard.draw(el("board"), game.fens[ply], {
+      lastMove: ply > 0 ? game.uci[ply - 1] : null,
+      check: game.checks[ply],
+    });
+    ChessBoard.moveList(el("moves"), game.san, {
+      firstMoveNumber: game.first_move, blackFirst: game.first_black === 1, current: ply,
+      result: game.result, onSelect: step,
+    });
+    ChessBoard.evalGraph(el("evalgraph"), ply, step);
     el("info").textContent = "ply " + ply + " of " + game.san.length;
     el("info").dataset.ply = String(ply);
   }
-  const step = (to) => { ply = Math.max(0, Math.min(game.san.length, to)); draw(); };
   el("first").onclick = () => step(0);
   el("prev").onclick = () => step(ply - 1);
   el("next").onclick = () => step(ply + 1);
