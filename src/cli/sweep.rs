@@ -109,8 +109,8 @@ fn print_stopped(sweep: &Sweep, outcome: Outcome) {
     );
 }
 
-/// The first Ctrl-C stops after the searches in progress (their cells are run again on
-/// resuming); a second one leaves at once (every finished cell is already on disk).
+/// The first Ctrl-C stops after the searches in progress (cells not finished then are run
+/// again on resuming); a second one leaves at once (every finished cell is already on disk).
 fn ctrl_c_flag() -> Arc<AtomicBool> {
     let stop = Arc::new(AtomicBool::new(false));
     let presses = AtomicUsize::new(0);

@@ -261,7 +261,7 @@ impl Sweep {
 
     /// Runs the cells the results file lacks, `options.jobs` at a time, appending each
     /// finished cell's row at once. Setting `stop` (Ctrl-C) ends the run after the
-    /// searches in progress; the cells they belonged to are not recorded. An error (a
+    /// searches in progress; a cell with positions left is not recorded. An error (a
     /// variant that does not build) stops the other workers the same way and is returned.
     pub fn run(
         &mut self,
@@ -552,12 +552,9 @@ impl Work<'_> {
             // As `bench::run_bench` decides it: a new game where the game changes.
             let new_game = game.is_none() || last_game != Some(game);
             last_game = Some(game);
+            // Engines run in a process group of their own, so a terminal's Ctrl-C does
+            // not cut this search short: its count is whole even when a stop comes.
             let result = searcher.search_in_game(&record.board, Limit::Depth(depth), new_game);
-            if self.stopping() {
-                // The search may have been cut short by the stop (Ctrl-C reaches the
-                // engines too): its count would be wrong, so the cell is not finished.
-                return Ok(false);
-            }
             if let Ok(Searched { nodes: None, .. }) = result {
                 bail!(
                     "`{}` reported no node count (`info ... nodes`) for position {}: a sweep \
