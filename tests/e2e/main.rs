@@ -43,6 +43,7 @@ mod serve_security;
 mod serve_store;
 mod store_migration;
 mod suites;
+mod sweep;
 mod tokens_items;
 mod tt_lab;
 mod tune;
