@@ -471,6 +471,17 @@ impl HumanGame {
     /// Writes the game as PGN to `path` (creating its folder), with its result and
     /// termination once it is over.
     pub fn save(&self, path: &Path) -> Result<()> {
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir)
+                .with_context(|| format!("cannot create {}", dir.display()))?;
+        }
+        std::fs::write(path, self.pgn_text())
+            .with_context(|| format!("cannot save the game to {}", path.display()))
+    }
+
+    /// The game as PGN text, as [`HumanGame::save`] writes it: with its result and
+    /// termination once it is over (`*` before).
+    pub fn pgn_text(&self) -> String {
         let mut pgn = self.pgn.clone();
         if let Some(ending) = &self.ending {
             pgn.result = ending.result;
@@ -481,12 +492,7 @@ impl HumanGame {
             }
         }
         pgn.set_tag("PlyCount", &pgn.moves.len().to_string());
-        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-            std::fs::create_dir_all(dir)
-                .with_context(|| format!("cannot create {}", dir.display()))?;
-        }
-        std::fs::write(path, write_game(&pgn))
-            .with_context(|| format!("cannot save the game to {}", path.display()))
+        write_game(&pgn)
     }
 
     fn expect(&self, turn: Turn) -> Result<(), PlayError> {

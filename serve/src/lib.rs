@@ -34,6 +34,7 @@
 //! - [`limits`]: the bounds, and the client key of an address.
 //! - `runner`: who plays: the tournament thread (pausable), or the store's workers.
 //! - `routes`, `entrant`, `organiser`: the routes.
+//! - [`play`]: `challenge play --web`, a game against a bot in the browser (its own server).
 
 mod accept;
 mod entrant;
@@ -43,6 +44,7 @@ pub mod limits;
 mod live;
 mod organiser;
 mod pages;
+pub mod play;
 mod queue;
 mod routes;
 mod runner;

@@ -22,6 +22,7 @@ mod challenge_run;
 mod challenge_submit;
 mod clean;
 mod cli_bad_input;
+mod cli_rough_edges;
 mod match_cli;
 mod match_faults;
 mod match_limits;
