@@ -522,9 +522,13 @@ impl HumanGame {
 
     /// The UCI `position` command for the game so far.
     fn position_command(&self) -> String {
-        let mut position = match self.pgn.tag("FEN") {
-            Some(fen) => format!("position fen {fen}"),
-            None => "position startpos".to_string(),
+        // From the game's own start: a game begun with `--fen` has no `FEN` tag until
+        // it is written, so the tag cannot say where it began.
+        let start = self.pgn.start.fen();
+        let mut position = if start == Board::startpos().fen() {
+            "position startpos".to_string()
+        } else {
+            format!("position fen {start}")
         };
         if !self.pgn.moves.is_empty() {
             position.push_str(" moves");
@@ -589,6 +593,18 @@ pub fn colour_name(color: Color) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_game_from_a_position_tells_the_bot_that_position() {
+        let tc = "60+0".parse::<TimeControl>().unwrap();
+        let fen = "8/P6k/8/8/8/8/8/4K3 w - - 0 1";
+        let mut game = HumanGame::new("b", Color::White, tc, Board::from_fen(fen).unwrap());
+        let mv = game.board().parse_uci("e1e2").unwrap();
+        game.play(mv, Instant::now()).unwrap();
+        assert_eq!(game.position_command(), format!("position fen {fen} moves e1e2"));
+        let standard = HumanGame::new("b", Color::White, tc, Board::startpos());
+        assert_eq!(standard.position_command(), "position startpos");
+    }
 
     fn game(human: Color, tc: &str) -> HumanGame {
         HumanGame::new("bot", human, tc.parse().unwrap(), Board::startpos())

@@ -28,6 +28,7 @@ mod match_faults;
 mod match_limits;
 mod match_stats;
 mod play_cli;
+mod play_web;
 mod postgres_access;
 mod postgres_migrate;
 mod postgres_store;
