@@ -601,7 +601,10 @@ mod tests {
         let mut game = HumanGame::new("b", Color::White, tc, Board::from_fen(fen).unwrap());
         let mv = game.board().parse_uci("e1e2").unwrap();
         game.play(mv, Instant::now()).unwrap();
-        assert_eq!(game.position_command(), format!("position fen {fen} moves e1e2"));
+        assert_eq!(
+            game.position_command(),
+            format!("position fen {fen} moves e1e2")
+        );
         let standard = HumanGame::new("b", Color::White, tc, Board::startpos());
         assert_eq!(standard.position_command(), "position startpos");
     }
