@@ -208,7 +208,7 @@ fn replay(id: i64, game: &PgnGame, detail: &str) -> ReportGame {
         white: game.tag("White").unwrap_or("?").to_string(),
         black: game.tag("Black").unwrap_or("?").to_string(),
         result: game.result.as_str().to_string(),
-        termination: runner::Termination::from_pgn(&game)
+        termination: runner::Termination::from_pgn(game)
             .map_or(game.tag("Termination").unwrap_or(""), |t| t.tag())
             .to_string(),
         detail: detail.to_string(),
