@@ -30,6 +30,7 @@ use std::time::{Duration, Instant};
 use framework::notation::pgn::GameResult;
 use postgres_server::PgServer;
 use runner::{Termination, TimeControl};
+use store::prelude::*;
 use store::{
     Claim, NewGame, NewTournament, NewVersion, PostgresStore, ServerFlag, SlotPlan, SqliteStore,
     Store, StoredRules, Submitted, Tournament, TournamentFormat, TournamentId,
@@ -480,7 +481,7 @@ fn main() {
         return;
     };
     let url = pg.database("serve");
-    let mut store = PostgresStore::connect(&url).unwrap();
+    let mut store = PostgresStore::create(&url).unwrap();
     let copying = Instant::now();
     store.import_sqlite(&dir).unwrap();
     store

@@ -16,9 +16,10 @@ use std::time::{Duration, Instant};
 use framework::notation::pgn::GameResult;
 use postgres_server::PgServer;
 use runner::{Termination, TimeControl};
+use store::prelude::*;
 use store::{
     Claim, EntryId, NewGame, NewTournament, NewVersion, PostgresStore, SlotPlan, SqliteStore,
-    Store, StoredRules, Submitted, Tournament, TournamentFormat, VersionId,
+    StoredRules, Submitted, Tournament, TournamentFormat, VersionId,
 };
 
 /// Entries in each benchmark tournament: 48 × 47 = 2,256 games.
@@ -123,7 +124,7 @@ fn drain(store: &mut dyn Store, players: &[(EntryId, VersionId)], name: &str) ->
 
 fn postgres_rate(server: &PgServer, workers: usize) -> f64 {
     let url = server.database(&format!("bench{workers}"));
-    let mut store = PostgresStore::connect(&url).unwrap();
+    let mut store = PostgresStore::create(&url).unwrap();
     let players = setup(&mut store);
     let start = Instant::now();
     let total: usize = std::thread::scope(|scope| {

@@ -39,7 +39,9 @@
 //! Time: a move gets a 25th of the clock plus half the increment, never more than half the
 //! clock; no new iteration starts after half of that. Every node asks `should_stop` after each
 //! child and unwinds at once when told to, with a value no parent will take, so neither the
-//! chosen move nor the table ever sees a cut-short search.
+//! chosen move nor the table ever sees a cut-short search. The move played is the best of the
+//! last completed iteration, which is the PV that iteration reported (`report`), so a GUI's
+//! last PV always starts with the move played.
 //!
 //! Limits: `go depth N` ends the iterative deepening after depth N (`max_depth`); `go nodes N`
 //! stops the search once it has counted N nodes (one per `search` call; `should_stop` compares
@@ -95,7 +97,7 @@ pub fn eval(b: &Board) -> i32 {
 pub struct MyBot {
     /// key -> (best move, depth, value, bound: 0 exact, 1 lower, 2 upper).
     pub tt: HashMap<u64, (Move, i32, i32, i32)>,
-    /// The best root move of the last completed search.
+    /// The best root move of the last completed iteration (the move reported).
     pub best: Move,
     /// Milliseconds this move may take.
     pub lim: u64,
@@ -168,9 +170,6 @@ impl MyBot {
             if v > best {
                 best = v;
                 tm = m;
-                if ply < 1 {
-                    self.best = m;
-                }
                 a = a.max(v);
                 if v >= z {
                     break;
@@ -192,6 +191,12 @@ impl MyBot {
                 },
             ),
         );
+        // A finished root search (a cut-short one returned above): its move is the one
+        // played and the PV reported, so a GUI never sees a PV the bot does not play.
+        if ply < 1 {
+            self.best = tm;
+            report((d - chk as i32) as u32, best * 5, &[tm]);
+        }
         best
     }
 }
@@ -207,11 +212,10 @@ impl Bot for MyBot {
         self.best = b.legal_moves()[0];
         self.n = 0;
         for d in 1..=t.max_depth() {
-            let v = self.search(b, t, d, 0, -30000, 30000);
+            self.search(b, t, d, 0, -30000, 30000);
             if t.should_stop(self.lim / 2, self.n) {
                 break;
             }
-            report(d as u32, v * 5, &[self.best]);
         }
         self.best
     }

@@ -4,12 +4,15 @@
 //! - [`bench`]: `challenge bench`: fixed positions to a fixed limit, and EPD test suites.
 //! - [`bots`]: finding bot files and checking them against the rules.
 //! - [`engine_build`]: building a bot file into a UCI engine executable.
-//! - [`matches`] and [`match_summary`]: `challenge match` (players, output, summary).
+//! - [`matches`], [`match_summary`] and [`search_summary`]: `challenge match` (players, output,
+//!   summary, each player's search statistics).
+//! - [`opponents`]: known opponents, Stockfish at lichess's AI levels (`stockfish level=N`).
 //! - [`play`]: a human against a bot, as a game its caller drives (the terminal, a browser).
 //! - [`challenge`]: the local challenge (store, submission, tournaments, standings, report).
 //! - [`variants`]: variants of a bot file, named by its marked constants (`my_bot@DEPTH=2`).
 //! - [`tune`]: `challenge tune`: a bot's `// tune` constants tuned by SPSA from games.
 //! - [`sweep`]: a grid of bot variants × suites, its results file and its plots.
+//! - [`watch`]: games followed move by move while they are played (live pages).
 //! - [`web`]: what the web pages share: the board script and style, the evaluation graph.
 //!
 //! # Reporting
@@ -46,10 +49,13 @@ pub mod challenge;
 pub mod engine_build;
 pub mod match_summary;
 pub mod matches;
+pub mod opponents;
 pub mod play;
+pub mod search_summary;
 pub mod sweep;
 pub mod tune;
 pub mod variants;
+pub mod watch;
 pub mod web;
 
 #[cfg(test)]

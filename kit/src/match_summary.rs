@@ -4,9 +4,11 @@ use std::fmt::Write as _;
 use std::time::Duration;
 
 use runner::{
-    EloEstimate, Player, SprtState, Standings, Stats, StopReason, TimeControl, TournamentConfig,
-    TournamentResult,
+    EloEstimate, Player, SearchStats, SprtState, Standings, Stats, StopReason, TimeControl,
+    TournamentConfig, TournamentResult,
 };
+
+use crate::search_summary::{search_json, search_lines};
 use serde_json::{Value, json};
 
 /// `+12.3 ± 45.6`; at a 0% or 100% score, where there is no finite
@@ -202,10 +204,12 @@ fn standings_table(out: &mut String, s: &Standings) {
 }
 
 /// The summary printed at the end: the result (two players) or the standings and every
-/// encounter, the SPRT, the fault counts and the time taken.
+/// encounter, the SPRT, each player's search statistics (`search`, in the order of the
+/// players), the fault counts and the time taken.
 pub fn summary_text(
     config: &TournamentConfig,
     result: &TournamentResult,
+    search: &[SearchStats],
     first_pair: &str,
     elapsed: Duration,
 ) -> String {
@@ -248,6 +252,7 @@ pub fn summary_text(
             sprt.upper_bound()
         );
     }
+    search_lines(&mut out, &s.players, search);
     let mut terminations = std::collections::BTreeMap::new();
     for (t, n) in &s.faults {
         terminations.insert(t.tag(), *n);
@@ -293,11 +298,13 @@ pub fn stats_json(stats: &Stats) -> Value {
     })
 }
 
-/// The whole summary as JSON (`--json`).
+/// The whole summary as JSON (`--json`); `search` holds each player's search statistics,
+/// in the order of the players.
 pub fn summary_json(
     config: &TournamentConfig,
     result: &TournamentResult,
     faults: &[Value],
+    search: &[SearchStats],
     elapsed: Duration,
     openings: &str,
     seed: u64,
@@ -317,6 +324,7 @@ pub fn summary_json(
             "command": config.players[i].engine.command.display().to_string(),
             "time_control": config.players[i].tc.to_string(),
             "stats": stats_json(&s.player(i)),
+            "search": search.get(i).map(search_json),
         })).collect::<Vec<_>>(),
         "pairs": s.encounters.iter().map(|&((a, b), stats)| json!({
             "first": s.players[a],

@@ -11,15 +11,18 @@ use std::time::{Duration, Instant, SystemTime};
 use anyhow::{Context, Result};
 use framework::chess::Color;
 use framework::notation::write_game;
+use runner::GameJob;
 use runner::{
-    EngineConfig, GameEvent, GameSettings, Opening, Player, Sprt, TimeControl, TournamentConfig,
-    TournamentResult, load_openings, pairs_for_games, run_tournament, shuffle,
+    EngineConfig, GameEvent, GameSettings, Opening, Player, SearchStats, Sprt, TimeControl,
+    TournamentConfig, TournamentResult, load_openings, pairs_for_games, run_tournament_watched,
+    shuffle,
 };
 use serde_json::{Value, json};
 
 use crate::bots::{self, LimitPolicy};
 use crate::engine_build::{self, BuildEvent};
 use crate::match_summary::summary_json;
+use crate::watch::{GameWatch, LiveEnd, LiveStart};
 
 /// The match `challenge match` plays with no players named: the kit's two reference
 /// bots, the modern one first so the figures read as its gain over Turing's rules.
@@ -73,6 +76,8 @@ pub enum MatchEvent<'a> {
         options: &'a MatchOptions,
         /// Its standings, statistics and why it ended.
         result: &'a TournamentResult,
+        /// Each player's search statistics, in the order of the players.
+        search: &'a [SearchStats],
         /// How long it took.
         elapsed: Duration,
     },
@@ -159,14 +164,15 @@ pub fn tournament(
     }
 }
 
-/// What the match writes while it runs: the PGN file, and the faults for the JSON
-/// summary.
+/// What the match writes while it runs: the PGN file, and the faults and each player's
+/// search statistics for the summary.
 struct MatchLog<'a> {
     options: &'a MatchOptions,
     pgn: Option<File>,
     pgn_error: Option<anyhow::Error>,
     date: String,
     faults: Vec<Value>,
+    search: Vec<SearchStats>,
 }
 
 impl MatchLog<'_> {
@@ -209,11 +215,57 @@ impl MatchLog<'_> {
         }));
     }
 
+    /// Adds both sides' moves to their players' search statistics (names are unique in a
+    /// match: [`unique_names`]).
+    fn count_search(&mut self, record: &runner::GameRecord) {
+        for (side, name) in [(Color::White, &record.white), (Color::Black, &record.black)] {
+            let players = &self.options.config.players;
+            if let Some(i) = players.iter().position(|p| p.name() == name.as_str()) {
+                self.search[i].merge(&SearchStats::of_side(record, side));
+            }
+        }
+    }
+
     fn game(&mut self, event: &GameEvent<'_>) {
         self.write_pgn(event);
+        self.count_search(event.record);
         if let Some(side) = event.record.faulty {
             self.note_fault(event, side);
         }
+    }
+}
+
+/// A match's game as the live view is told of it when it starts.
+struct LiveJob<'a> {
+    key: i64,
+    round: String,
+    players: [&'a Player; 2],
+    opening: &'a Opening,
+}
+
+impl LiveJob<'_> {
+    fn view(&self) -> LiveStart<'_> {
+        LiveStart {
+            key: self.key,
+            white: self.players[0].name(),
+            black: self.players[1].name(),
+            round: &self.round,
+            opening: self.opening,
+            time_controls: [self.players[0].tc, self.players[1].tc],
+        }
+    }
+}
+
+fn live_start<'a>(
+    config: &'a TournamentConfig,
+    openings: &'a [Opening],
+    job: &GameJob,
+) -> LiveJob<'a> {
+    LiveJob {
+        key: job.number as i64 + 1,
+        round: format!("game {}, pair {}", job.number + 1, job.pair + 1),
+        players: [&config.players[job.white], &config.players[job.black]],
+        opening: &openings[job.opening % openings.len()],
     }
 }
 
@@ -222,6 +274,17 @@ impl MatchLog<'_> {
 pub fn run_match(
     options: &MatchOptions,
     stop: &AtomicBool,
+    observe: &(dyn Fn(MatchEvent<'_>) + Sync),
+) -> Result<()> {
+    run_match_watched(options, stop, None, observe)
+}
+
+/// [`run_match`], with its games followed move by move by `watch` (`challenge match
+/// --watch`).
+pub fn run_match_watched(
+    options: &MatchOptions,
+    stop: &AtomicBool,
+    watch: Option<&dyn GameWatch>,
     observe: &(dyn Fn(MatchEvent<'_>) + Sync),
 ) -> Result<()> {
     let config = &options.config;
@@ -245,17 +308,32 @@ pub fn run_match(
         pgn_error: None,
         date: framework::notation::pgn_date(SystemTime::now()),
         faults: Vec::new(),
+        search: vec![SearchStats::default(); config.players.len()],
     };
     observe(MatchEvent::Started { options, scheduled });
     let started = Instant::now();
-    let result = run_tournament(config, stop, |event| {
+    let openings = if config.openings.is_empty() {
+        vec![Opening::startpos()]
+    } else {
+        config.openings.clone()
+    };
+    let begin = |job: &GameJob| watch?.begin(&live_start(config, &openings, job).view());
+    let result = run_tournament_watched(config, stop, &begin, |event| {
         log.game(&event);
+        if let Some(watch) = watch {
+            watch.end(&LiveEnd {
+                key: event.job.number as i64 + 1,
+                record: event.record,
+                stored: None,
+            });
+        }
         observe(MatchEvent::Game(event));
     });
     let elapsed = started.elapsed();
     observe(MatchEvent::Finished {
         options,
         result: &result,
+        search: &log.search,
         elapsed,
     });
     if let Some(path) = &options.json {
@@ -263,6 +341,7 @@ pub fn run_match(
             config,
             &result,
             &log.faults,
+            &log.search,
             elapsed,
             &options.opening_source,
             options.seed,

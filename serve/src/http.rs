@@ -73,9 +73,23 @@ impl HttpError {
     }
 }
 
+/// Whether `err` is, or was caused by, a lost connection to the store (reconnecting may
+/// help), however it was wrapped on its way here.
+pub fn is_store_lost(err: &anyhow::Error) -> bool {
+    err.chain().any(|cause| {
+        let store = cause.downcast_ref::<store::StoreError>().or_else(|| {
+            match cause.downcast_ref::<kit::challenge::tournament::TournamentError>() {
+                Some(kit::challenge::tournament::TournamentError::Store(store)) => Some(store),
+                _ => None,
+            }
+        });
+        matches!(store, Some(store::StoreError::ConnectionLost { .. }))
+    })
+}
+
 impl From<anyhow::Error> for HttpError {
     fn from(err: anyhow::Error) -> HttpError {
-        if store::is_connection_lost(&err) {
+        if is_store_lost(&err) {
             // The refresher reconnects within a second or two (`state::keep_views_fresh`).
             eprintln!("serve: the store is unreachable: {err:#}");
             return HttpError::busy(
@@ -88,6 +102,12 @@ impl From<anyhow::Error> for HttpError {
             StatusCode::INTERNAL_SERVER_ERROR,
             "the server could not do this; the organiser will find the cause in its log",
         )
+    }
+}
+
+impl From<store::StoreError> for HttpError {
+    fn from(err: store::StoreError) -> HttpError {
+        anyhow::Error::from(err).into()
     }
 }
 

@@ -192,7 +192,7 @@ pub async fn run(state: Arc<AppState>, received: Received, upload: Upload) {
 }
 
 fn save(state: &AppState, job: &Job) {
-    let saved = state.store().and_then(|mut store| store.save_job(job));
+    let saved = state.store().and_then(|mut store| Ok(store.save_job(job)?));
     if let Err(err) = saved {
         eprintln!("serve: cannot save job of `{}`: {err:#}", job.entry);
     }
@@ -253,7 +253,7 @@ fn accepted(state: &AppState, stored: &Submitted, key: Option<&str>) -> String {
     if let Some(key) = key {
         let keyed = state
             .store()
-            .and_then(|mut store| store.set_entry_key_hash(&version.name, &hash_secret(key)));
+            .and_then(|mut store| Ok(store.set_entry_key_hash(&version.name, &hash_secret(key))?));
         match keyed {
             Ok(true) => {}
             Ok(false) => message.push_str(

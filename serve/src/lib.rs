@@ -33,6 +33,8 @@
 //! - `accept`: the accept loop: connection caps and time limits.
 //! - [`limits`]: the bounds, and the client key of an address.
 //! - `runner`: who plays: the tournament thread (pausable), or the store's workers.
+//! - [`watch`], [`watch_routes`]: the games in progress, shown live (`/live`), and
+//!   `challenge match --watch`'s server of them.
 //! - `routes`, `entrant`, `organiser`: the routes.
 //! - [`play`]: `challenge play --web`, a game against a bot in the browser (its own server).
 
@@ -50,6 +52,8 @@ mod routes;
 mod runner;
 pub mod secrets;
 mod state;
+pub mod watch;
+pub mod watch_routes;
 
 pub use limits::{ClientKey, Limits, client_key};
 
@@ -121,6 +125,7 @@ pub fn serve(options: &ServeOptions) -> Result<()> {
         .build()
         .context("cannot start the server's runtime")?;
     let shown = store.location();
+    let games = watch::LiveGames::new(limits.max_watchers_per_game, true);
     let state: Arc<AppState> = Arc::new_cyclic(|weak: &std::sync::Weak<AppState>| {
         let weak = weak.clone();
         let (runner, work_dir) = match &options.location {
@@ -129,6 +134,7 @@ pub fn serve(options: &ServeOptions) -> Result<()> {
                     dir,
                     options.concurrency,
                     server.tournament_paused,
+                    games,
                     move || {
                         if let Some(state) = weak.upgrade() {
                             state.live.wake.notify_one();
@@ -137,9 +143,10 @@ pub fn serve(options: &ServeOptions) -> Result<()> {
                 );
                 (runner, dir.clone())
             }
-            StoreLocation::Postgres(_) => {
-                (Runner::workers(), kit::challenge::worker::local_work_dir())
-            }
+            StoreLocation::Postgres(_) => (
+                Runner::workers(games),
+                kit::challenge::worker::local_work_dir(),
+            ),
         };
         AppState::new(options.location.clone(), work_dir, store, runner, limits)
     });
@@ -205,6 +212,7 @@ async fn listen(
         );
     }
     tokio::spawn(state::keep_views_fresh(Arc::clone(&state)));
+    tokio::spawn(Arc::clone(state.runner.games()).relay());
     tokio::spawn(forget_idle_posters(Arc::clone(&state)));
     let app = routes::router(Arc::clone(&state));
     let stopping = Arc::clone(&state);

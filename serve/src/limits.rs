@@ -69,6 +69,8 @@ pub struct Limits {
     pub max_pending_builds: usize,
     /// See [`MAX_PENDING_BUILDS_PER_CLIENT`].
     pub max_pending_builds_per_client: usize,
+    /// See [`MAX_WATCHERS_PER_GAME`](crate::watch::MAX_WATCHERS_PER_GAME).
+    pub max_watchers_per_game: usize,
 }
 
 impl Default for Limits {
@@ -80,6 +82,7 @@ impl Default for Limits {
             max_connections_per_client: MAX_CONNECTIONS_PER_CLIENT,
             max_pending_builds: MAX_PENDING_BUILDS,
             max_pending_builds_per_client: MAX_PENDING_BUILDS_PER_CLIENT,
+            max_watchers_per_game: crate::watch::MAX_WATCHERS_PER_GAME,
         }
     }
 }

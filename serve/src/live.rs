@@ -15,7 +15,8 @@ use tokio::sync::{Notify, broadcast};
 use super::pages::{self, CROSS_LIMIT};
 use super::runner::RunnerState;
 use kit::challenge::standings::{GameFact, RatingChoice, Table, build_table, store_facts};
-use store::{ServerState, SlotState, Store, StoreRevision};
+use store::prelude::*;
+use store::{ServerState, SlotState, StoreRevision};
 
 /// How often the store is checked for changes made by another process (`challenge
 /// submit`, `challenge run`, the workers that play a PostgreSQL store's games); changes

@@ -17,7 +17,7 @@ pub const SCRIPT: &str = include_str!("static/app.js");
 /// See [`SCRIPT`].
 pub const STYLE: &str = include_str!("static/app.css");
 
-const TEMPLATES: [(&str, &str); 13] = [
+const TEMPLATES: [(&str, &str); 17] = [
     ("layout.html", include_str!("templates/layout.html")),
     ("standings.html", include_str!("templates/standings.html")),
     (
@@ -37,6 +37,16 @@ const TEMPLATES: [(&str, &str); 13] = [
     ("admin.html", include_str!("templates/admin.html")),
     ("source.html", include_str!("templates/source.html")),
     ("error.html", include_str!("templates/error.html")),
+    (
+        "live_layout.html",
+        include_str!("templates/live_layout.html"),
+    ),
+    ("live_list.html", include_str!("templates/live_list.html")),
+    (
+        "live_list_part.html",
+        include_str!("templates/live_list_part.html"),
+    ),
+    ("live_game.html", include_str!("templates/live_game.html")),
 ];
 
 static ENV: LazyLock<Result<Environment<'static>, String>> = LazyLock::new(|| {

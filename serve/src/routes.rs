@@ -22,7 +22,8 @@ use super::pages::{self, SCRIPT, STYLE, page};
 use super::state::{AppState, Shared, blocking};
 use super::{entrant, organiser};
 use kit::challenge::report::report_game;
-use store::{GameId, Store, Version};
+use store::prelude::*;
+use store::{GameId, Version};
 
 /// `?part=1`: only the part of the page that live updates replace.
 #[derive(serde::Deserialize, Default)]
@@ -31,7 +32,8 @@ pub struct Part {
 }
 
 impl Part {
-    fn wanted(&self) -> bool {
+    /// Whether only the part was asked for.
+    pub fn wanted(&self) -> bool {
         self.part.is_some()
     }
 }
@@ -58,6 +60,7 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/static/app.css", get(style))
         .route("/static/board.js", get(board_script))
         .route("/static/board.css", get(board_style))
+        .merge(super::watch_routes::routes())
         .fallback(not_found)
         // Room for a bot file at the rules' limit, pasted or uploaded, and the form.
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))

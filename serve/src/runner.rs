@@ -5,6 +5,9 @@
 //! `challenge run` does, through a gate the pause button closes (no new game starts; the
 //! games in flight finish) and that tells the live pages the moment a game is stored.
 //!
+//! The games played here are followed move by move for the live pages (the gate's
+//! [`GameWatch`] is the server's [`LiveGames`]).
+//!
 //! On a PostgreSQL store `challenge worker`s on any machine do: starting the tournament
 //! schedules it in the store, and pausing sets the stored switch the workers read before
 //! each claim. The server plays nothing there: one more player would compete with the
@@ -21,7 +24,10 @@ use anyhow::{Result, bail};
 
 use kit::challenge::gate::{Closed, Gate};
 use kit::challenge::tournament::{RunOptions, TournamentEvent, run_gated};
+use kit::watch::GameWatch;
 use store::SqliteStore;
+
+use super::watch::LiveGames;
 
 /// Who is playing the tournament.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -44,6 +50,8 @@ struct Control {
     stopping: AtomicBool,
     state: Mutex<RunnerState>,
     on_game: Box<dyn Fn() + Send + Sync>,
+    /// The games in progress, followed move by move for the live pages.
+    games: Arc<LiveGames>,
 }
 
 /// Where the games are played.
@@ -67,10 +75,11 @@ impl Runner {
         dir: &Path,
         concurrency: usize,
         paused: bool,
+        games: Arc<LiveGames>,
         on_game: impl Fn() + Send + Sync + 'static,
     ) -> Runner {
         Runner {
-            control: Control::new(paused, Box::new(on_game)),
+            control: Control::new(paused, games, Box::new(on_game)),
             players: Players::Here {
                 dir: dir.to_path_buf(),
                 concurrency: concurrency.max(1),
@@ -78,12 +87,18 @@ impl Runner {
         }
     }
 
-    /// A runner that leaves the games to `challenge worker`s.
-    pub fn workers() -> Runner {
+    /// A runner that leaves the games to `challenge worker`s (their games are not
+    /// followed live: they are played in other processes).
+    pub fn workers(games: Arc<LiveGames>) -> Runner {
         Runner {
-            control: Control::new(false, Box::new(|| {})),
+            control: Control::new(false, games, Box::new(|| {})),
             players: Players::Workers,
         }
+    }
+
+    /// The games this server is playing, for the live pages.
+    pub fn games(&self) -> &Arc<LiveGames> {
+        &self.control.games
     }
 
     /// Whether this server plays the games (else workers do).
@@ -144,8 +159,13 @@ impl Runner {
 }
 
 impl Control {
-    fn new(paused: bool, on_game: Box<dyn Fn() + Send + Sync>) -> Arc<Control> {
+    fn new(
+        paused: bool,
+        games: Arc<LiveGames>,
+        on_game: Box<dyn Fn() + Send + Sync>,
+    ) -> Arc<Control> {
         Arc::new(Control {
+            games,
             paused: Mutex::new(paused),
             resumed: Condvar::new(),
             stopping: AtomicBool::new(false),
@@ -228,5 +248,9 @@ impl Gate for ServerGate<'_> {
                 .unwrap_or_else(|poisoned| poisoned.into_inner())
                 .0;
         }
+    }
+
+    fn watch(&self) -> Option<&dyn GameWatch> {
+        Some(&*self.control.games)
     }
 }

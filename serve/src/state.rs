@@ -96,7 +96,7 @@ impl AppState {
     /// A connection of its own, for long work (a submission's build) that must not hold
     /// the requests' one.
     pub fn open_store(&self, access: Access) -> Result<Box<dyn Store + Send>> {
-        open_store(&self.location, access)
+        Ok(open_store(&self.location, access)?)
     }
 
     /// Replaces the requests' connection by a new one (the old one was lost: the
@@ -145,7 +145,7 @@ pub async fn keep_views_fresh(state: Arc<AppState>) {
         let worker = Arc::clone(&state);
         let outcome = tokio::task::spawn_blocking(move || worker.refresh_views()).await;
         match outcome {
-            Ok(Err(err)) if store::is_connection_lost(&err) => {
+            Ok(Err(err)) if super::http::is_store_lost(&err) => {
                 eprintln!("serve: lost the store ({err:#}); reconnecting");
                 reconnect(&state).await;
                 continue;

@@ -75,11 +75,23 @@ pub fn run(args: AnalyzeArgs) -> Result<()> {
         "{} holds no game that could be read",
         args.games.display()
     );
+    analyze_games(&args, options, &read.games, &ctrl_c_flag())
+}
+
+/// Analyses `games` as `challenge analyze` does (`args.games` only names where they came
+/// from), stopping after the search in progress once `stop` is set: `challenge match
+/// --analyze` hands it the games it just played, and its own Ctrl-C flag.
+pub(super) fn analyze_games(
+    args: &AnalyzeArgs,
+    options: AnalyzeOptions,
+    games: &[PgnGame],
+    stop: &AtomicBool,
+) -> Result<()> {
     let mut done = match (&args.output, args.resume) {
-        (Some(output), true) => resumed_games(output, &read.games)?,
+        (Some(output), true) => resumed_games(output, games)?,
         _ => Vec::new(),
     };
-    let todo = &read.games[done.len()..];
+    let todo = &games[done.len()..];
     let mut output = open_output(args.output.as_deref(), args.resume)?;
     let mut json = open_output(args.json.as_deref(), args.resume)?;
     let limit = options.limit;
@@ -88,13 +100,12 @@ pub fn run(args: AnalyzeArgs) -> Result<()> {
     if !done.is_empty() {
         eprintln!("resuming: {} games already analysed", done.len());
     }
-    let stop = ctrl_c_flag();
     let outcome = analyze_all(
         &mut analyzer,
         todo,
         done.len(),
-        &stop,
-        &args,
+        stop,
+        args,
         [&mut output, &mut json],
     )?;
     analyzer.quit();
@@ -104,7 +115,7 @@ pub fn run(args: AnalyzeArgs) -> Result<()> {
         eprintln!(
             "stopped by Ctrl-C after {} of {} games{}",
             done.len(),
-            read.games.len(),
+            games.len(),
             if args.output.is_some() {
                 "; run again with --resume to analyse the rest"
             } else {
@@ -120,7 +131,7 @@ pub fn run(args: AnalyzeArgs) -> Result<()> {
     Ok(())
 }
 
-fn analyze_options(args: &AnalyzeArgs) -> Result<AnalyzeOptions> {
+pub(super) fn analyze_options(args: &AnalyzeArgs) -> Result<AnalyzeOptions> {
     ensure!(
         args.timeout.is_finite() && args.timeout > 0.0,
         "--timeout must be a positive number of seconds"

@@ -34,12 +34,12 @@ pub struct DirArgs {
 impl DirArgs {
     /// The store these options name.
     pub fn location(&self) -> Result<StoreLocation> {
-        StoreLocation::pick(self.store.as_deref(), &self.dir)
+        Ok(StoreLocation::pick(self.store.as_deref(), &self.dir)?)
     }
 
     /// Opens the store for `access`.
     pub fn open(&self, access: Access) -> Result<Box<dyn Store + Send>> {
-        open_store(&self.location()?, access)
+        Ok(open_store(&self.location()?, access)?)
     }
 
     /// Where sources are written out to be built: the challenge directory, or this

@@ -1,7 +1,10 @@
 //! `challenge match`: the command line of a match (players, `--engine` words, options);
 //! playing it is [`kit::matches`], and its progress on the terminal is [`progress`].
 
+mod analysis;
+mod known;
 mod progress;
+mod watch;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -12,10 +15,12 @@ use anyhow::{Context, Result, bail, ensure};
 use kit::bots::{self, LimitPolicy};
 use kit::engine_build::BuildEvent;
 use kit::matches::{
-    DEFAULT_PLAYERS, MatchOptions, OpeningChoice, bot_player, openings, run_match, tournament,
-    unique_names,
+    DEFAULT_PLAYERS, MatchEvent, MatchOptions, OpeningChoice, bot_player, openings,
+    run_match_watched, tournament, unique_names,
 };
 use runner::{EngineConfig, Format, Player, Sprt, TimeControl};
+
+use analysis::Analysis;
 
 use super::args::{GameArgs, LimitArgs, check_name_length, key_values, seconds, time_control};
 
@@ -39,6 +44,7 @@ use super::args::{GameArgs, LimitArgs, check_name_length, key_values, seconds, t
 ///   challenge match evil_bot my_bot
 ///   challenge match my_bot bot/my_new_bot.rs --games 200 --sprt elo0=0 elo1=10
 ///   challenge match evil_bot --engine name=sf cmd=/usr/games/stockfish "option.Skill Level=0" tc=10+0.1
+///   challenge match my_bot --engine stockfish level=3 --games 20 --analyze
 #[derive(clap::Args, Debug)]
 #[command(verbatim_doc_comment)]
 pub struct Args {
@@ -103,6 +109,24 @@ pub struct Args {
     /// No progress bar or per-game lines; only the summary.
     #[arg(long, short = 'q')]
     quiet: bool,
+
+    /// After the games, analyse them with Stockfish as `challenge analyze` does: accuracy,
+    /// average centipawn loss, inaccuracies, mistakes and blunders per player.
+    #[arg(long)]
+    analyze: bool,
+
+    /// The analysis's depth per position (default 12).
+    #[arg(long, value_name = "N", requires = "analyze", value_parser = clap::value_parser!(u32).range(1..=100))]
+    analyze_depth: Option<u32>,
+
+    /// The analysing engine's executable (default: Stockfish, as for `--engine stockfish`).
+    #[arg(long, value_name = "CMD", requires = "analyze")]
+    analyze_engine: Option<PathBuf>,
+
+    /// Watch the games live in the browser: serves the game being played and the standings
+    /// on http://127.0.0.1:PORT/live (the URL is printed; without PORT the system picks one).
+    #[arg(long, value_name = "PORT", num_args = 0..=1, default_missing_value = "0")]
+    watch: Option<u16>,
 }
 
 /// The `--engine` occurrences, each a list of KEY=VALUE words.
@@ -114,7 +138,9 @@ pub struct EngineSpecs(Vec<Vec<String>>);
 
 const ENGINE_HELP: &str = "An external UCI engine (repeatable) as KEY=VALUE words: name=NAME cmd=PATH \
 (or bot=BOT), arg=ARG (repeatable), dir=DIR, option.NAME=VALUE (repeatable), and per-player limits \
-tc=TC, st=SECONDS, nodes=N, depth=N that replace the match's";
+tc=TC, st=SECONDS, nodes=N, depth=N that replace the match's. `stockfish level=N` (first) is \
+Stockfish at lichess's AI level N (1-8: Skill Level, go depth and movetime); `stockfish` alone \
+plays at full strength";
 
 impl clap::FromArgMatches for EngineSpecs {
     fn from_arg_matches(matches: &clap::ArgMatches) -> Result<Self, clap::Error> {
@@ -148,72 +174,95 @@ impl clap::Args for EngineSpecs {
     }
 }
 
+/// Applies a per-player limit word (`tc=`, `st=`, `nodes=`, `depth=`) to `tc`; `false`
+/// for any other key.
+fn engine_limit(key: &str, value: &str, tc: &mut TimeControl) -> Result<bool> {
+    let bad = |what: &str| format!("--engine {key}={value}: {what}");
+    match key {
+        "tc" => {
+            let parsed = time_control(value)
+                .map_err(anyhow::Error::msg)
+                .with_context(|| bad("invalid time control"))?;
+            *tc = TimeControl {
+                nodes: tc.nodes,
+                depth: tc.depth,
+                ..parsed
+            };
+        }
+        "st" => {
+            let per_move = seconds(value)
+                .map_err(anyhow::Error::msg)
+                .with_context(|| bad("expected seconds"))?;
+            *tc = TimeControl {
+                nodes: tc.nodes,
+                depth: tc.depth,
+                ..TimeControl::movetime(per_move)
+            };
+        }
+        "nodes" => {
+            tc.nodes = Some(
+                value
+                    .parse()
+                    .ok()
+                    .filter(|n| *n > 0)
+                    .with_context(|| bad("expected a node count from 1"))?,
+            )
+        }
+        "depth" => {
+            tc.depth = Some(
+                value
+                    .parse()
+                    .ok()
+                    .filter(|d| (1..=1000).contains(d))
+                    .with_context(|| bad("expected a depth from 1 to 1000"))?,
+            )
+        }
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
 fn engine_player(words: &[String], policy: LimitPolicy, default_tc: TimeControl) -> Result<Player> {
-    let pairs = key_values(words, "--engine")?;
+    let (preset, words) = known::split_preset(words)?;
+    let pairs = key_values(&words, "--engine")?;
     let mut name = None;
-    let mut tc = default_tc;
+    let mut tc = preset.map_or(default_tc, |p| p.time_control(default_tc));
     let mut config: Option<EngineConfig> = None;
     let mut args = Vec::new();
     let mut options = Vec::new();
     let mut dir = None;
     for (key, value) in &pairs {
-        let bad = |what: &str| format!("--engine {key}={value}: {what}");
+        if engine_limit(key, value, &mut tc)? {
+            continue;
+        }
         match key.as_str() {
             "name" => {
                 check_name_length(value, "--engine name")?;
                 name = Some(value.clone());
             }
             "cmd" => config = Some(EngineConfig::new(value.clone(), value.clone()).external()),
+            "bot" if preset.is_some() => {
+                bail!(
+                    "--engine stockfish plays Stockfish: name another one with cmd=PATH, not bot="
+                )
+            }
             "bot" => config = Some(bot_player(value, policy, default_tc, &say)?.engine),
             "arg" => args.push(value.clone()),
             "dir" => dir = Some(PathBuf::from(value)),
-            "tc" => {
-                let parsed = time_control(value)
-                    .map_err(anyhow::Error::msg)
-                    .with_context(|| bad("invalid time control"))?;
-                tc = TimeControl {
-                    nodes: tc.nodes,
-                    depth: tc.depth,
-                    ..parsed
-                };
-            }
-            "st" => {
-                let per_move = seconds(value)
-                    .map_err(anyhow::Error::msg)
-                    .with_context(|| bad("expected seconds"))?;
-                tc = TimeControl {
-                    nodes: tc.nodes,
-                    depth: tc.depth,
-                    ..TimeControl::movetime(per_move)
-                };
-            }
-            "nodes" => {
-                tc.nodes = Some(
-                    value
-                        .parse()
-                        .ok()
-                        .filter(|n| *n > 0)
-                        .with_context(|| bad("expected a node count from 1"))?,
-                )
-            }
-            "depth" => {
-                tc.depth = Some(
-                    value
-                        .parse()
-                        .ok()
-                        .filter(|d| (1..=1000).contains(d))
-                        .with_context(|| bad("expected a depth from 1 to 1000"))?,
-                )
-            }
             k if k.starts_with("option.") => {
                 options.push((k["option.".len()..].to_string(), value.clone()))
             }
             _ => bail!(
-                "--engine: unknown key `{key}` (expected name, cmd, bot, arg, dir, option.NAME, tc, st, nodes or depth)"
+                "--engine: unknown key `{key}` (expected name, cmd, bot, arg, dir, option.NAME, tc, st, nodes, depth, or level after `stockfish`)"
             ),
         }
     }
-    let mut config = config.context("--engine needs cmd=PATH (an executable) or bot=BOT")?;
+    let mut config = match preset {
+        Some(preset) => preset.engine(config)?,
+        None => config.context(
+            "--engine needs cmd=PATH (an executable) or bot=BOT, or starts with `stockfish`",
+        )?,
+    };
     if let Some(name) = name {
         config.name = name;
     } else if let Some(stem) = Path::new(&config.name).file_stem() {
@@ -308,6 +357,10 @@ pub fn run(args: Args) -> Result<()> {
     let tc = args.game.time_control(default_tc());
     let players = players(&args, args.limit.policy(), tc)?;
     let sprt = args.sprt.as_deref().map(parse_sprt).transpose()?;
+    let analysis = args
+        .analyze
+        .then(|| Analysis::prepare(args.analyze_depth, args.analyze_engine.clone(), args.quiet))
+        .transpose()?;
     ensure!(
         sprt.is_none() || players.len() == 2,
         "--sprt needs exactly two players"
@@ -346,5 +399,24 @@ pub fn run(args: Args) -> Result<()> {
         event: args.event,
     };
     let shown = progress::Progress::new(args.quiet);
-    run_match(&options, &stop_on_ctrl_c(), &|event| shown.show(event))
+    let stop = stop_on_ctrl_c();
+    let live = args.watch.map(watch::start).transpose()?;
+    let games = live.as_ref().map(|live| &*live.games);
+    run_match_watched(&options, &stop, games.map(|g| g as _), &|event| {
+        if let Some(games) = games {
+            watch::follow(games, &event);
+        }
+        if let (Some(analysis), MatchEvent::Game(game)) = (&analysis, &event) {
+            analysis.keep(game.record);
+        }
+        shown.show(event);
+    })?;
+    let Some(analysis) = analysis else {
+        return Ok(());
+    };
+    if stop.load(Ordering::SeqCst) {
+        eprintln!("No analysis: the match was stopped");
+        return Ok(());
+    }
+    analysis.run(&stop)
 }

@@ -3,7 +3,8 @@
 use std::path::PathBuf;
 
 use anyhow::Result;
-use store::{PostgresStore, Store};
+use store::PostgresStore;
+use store::prelude::*;
 
 /// Copy a challenge directory, with every game, into an empty PostgreSQL store.
 #[derive(clap::Args, Debug)]
@@ -18,7 +19,7 @@ pub struct Args {
 
 /// Copies and says what.
 pub fn run(args: &Args) -> Result<()> {
-    let mut store = PostgresStore::connect(&args.to)?;
+    let mut store = PostgresStore::create(&args.to)?;
     let copied = store.import_sqlite(&args.from)?;
     println!(
         "copied {} to {}: {} entries, {} versions, {} tournaments, {} games; run the challenge commands with `--store URL` from now on",

@@ -22,6 +22,7 @@ mod submit;
 mod tokens;
 mod tune;
 mod uci;
+mod upgrade;
 mod variants;
 mod withdraw;
 mod worker;
@@ -83,6 +84,9 @@ enum Commands {
     Export(export::Args),
     /// Copy a challenge directory, with every game, into an empty PostgreSQL store.
     Migrate(migrate::Args),
+    /// Bring a challenge's schema up to date for this kit (reading commands refuse an
+    /// older one).
+    Upgrade(upgrade::Args),
     /// Play a PostgreSQL store's tournament on this machine, beside workers on others.
     Worker(worker::Args),
     /// List a PostgreSQL store's workers (what each is playing, games per hour), or grant or revoke a worker's role.
@@ -119,6 +123,7 @@ pub fn main() -> ExitCode {
         Commands::Report(args) => report::run(&args),
         Commands::Export(args) => export::run(&args),
         Commands::Migrate(args) => migrate::run(&args),
+        Commands::Upgrade(args) => upgrade::run(&args),
         Commands::Worker(args) => worker::run(&args),
         Commands::Workers(args) => workers::run(&args),
         Commands::Serve(args) => serve::run(&args),

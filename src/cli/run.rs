@@ -79,7 +79,7 @@ pub fn run(args: &Args) -> Result<()> {
             print_standings(&store)
         }
         StoreLocation::Postgres(url) => {
-            let mut store = PostgresStore::connect(&url)?;
+            let mut store = PostgresStore::create(&url)?;
             if args.schedule_only {
                 return schedule_only(&mut store, &options);
             }

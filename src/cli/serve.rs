@@ -37,6 +37,10 @@ pub struct Args {
     #[arg(long, value_name = "N", default_value_t = MAX_CONNECTIONS_PER_CLIENT as u32,
           value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
     max_connections_per_client: u32,
+    /// Watchers one live game takes at once (`/live/N`); the next is refused with a 503.
+    #[arg(long, value_name = "N", default_value_t = serve::watch::MAX_WATCHERS_PER_GAME as u32,
+          value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    max_watchers: u32,
     /// Seconds a client may take to send a request's headers; also how long an idle
     /// keep-alive connection stays open [default: 10].
     #[arg(long, value_name = "SECONDS", value_parser = seconds)]
@@ -71,6 +75,7 @@ pub fn run(args: &Args) -> Result<()> {
             body_timeout: args.body_timeout.unwrap_or(BODY_TIMEOUT),
             max_connections: args.max_connections as usize,
             max_connections_per_client: args.max_connections_per_client as usize,
+            max_watchers_per_game: args.max_watchers as usize,
             ..Limits::default()
         },
     })

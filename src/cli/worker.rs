@@ -89,7 +89,7 @@ pub fn run(args: &Args) -> Result<()> {
     if args.lease < Duration::from_secs(1) {
         bail!("--lease must be at least 1 second");
     }
-    let mut store = PostgresStore::connect(&args.store)?;
+    let mut store = PostgresStore::open(&args.store)?;
     warn_if_unverified(&mut store)?;
     let _ = ctrlc::set_handler(|| {
         eprintln!("stopping: the games in play are given back to the store");
@@ -97,7 +97,7 @@ pub fn run(args: &Args) -> Result<()> {
     });
     eprintln!(
         "worker {name}: playing from {} with {} game(s) at once",
-        store::Store::location(&store),
+        store::EntryStore::location(&store),
         args.concurrency
     );
     let options = WorkerOptions {

@@ -60,7 +60,7 @@ pub fn run(args: &Args) -> Result<()> {
 }
 
 fn grant(args: &RoleArgs) -> Result<()> {
-    let mut store = PostgresStore::connect(&args.store)?;
+    let mut store = PostgresStore::open(&args.store)?;
     let granted = store.grant_worker(&args.role, args.new_password)?;
     let role = &granted.role;
     println!(
@@ -93,7 +93,7 @@ fn revoke(args: &RoleArgs) -> Result<()> {
     if args.new_password {
         anyhow::bail!("--new-password goes with `grant`, not `revoke`");
     }
-    let mut store = PostgresStore::connect(&args.store)?;
+    let mut store = PostgresStore::open(&args.store)?;
     let had = store.revoke_worker(&args.role)?;
     let role = &args.role;
     if had {
@@ -110,7 +110,7 @@ fn revoke(args: &RoleArgs) -> Result<()> {
 
 /// Prints one line per worker.
 fn list(url: &str) -> Result<()> {
-    let mut store = PostgresStore::connect(url)?;
+    let mut store = PostgresStore::open(url)?;
     let workers = store.workers()?;
     if workers.is_empty() {
         println!("no workers yet: start one with `challenge worker --store URL` on any machine");

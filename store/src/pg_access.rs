@@ -38,13 +38,15 @@ use postgres::{Client, Config, Transaction};
 use runner::Termination;
 use sha2::{Digest, Sha256};
 
-use super::{Claim, PostgresStore, VersionId};
+use crate::error::{StoreError, StoreResult};
+use crate::postgres::pg_error;
+use crate::{Claim, PostgresStore, VersionId};
 
 /// SQLSTATE of `challenge_record`, `challenge_source`: the slot is not leased with the
 /// token given (it was recorded, released, or its lease ran out and was claimed again).
 pub(crate) const LEASE_NOT_HELD: &str = "KL001";
 /// SQLSTATE of a game or request the functions refuse as malformed.
-const REFUSED: &str = "KL002";
+pub(crate) const REFUSED: &str = "KL002";
 
 /// Advisory lock key for installing the functions (beside the migration's).
 const ACCESS_LOCK: i64 = 0x6b69_7401;
@@ -317,24 +319,58 @@ fn owns_store(client: &mut impl postgres::GenericClient) -> Result<bool> {
     Ok(row.try_get(0)?)
 }
 
+/// An access step's failure as the store's: the driver's errors classified as every
+/// statement's are, a refusal explained here as [`StoreError::Access`].
+fn access_error(shown: &str, err: anyhow::Error) -> StoreError {
+    match err.downcast::<postgres::Error>() {
+        Ok(db) => pg_error(shown, db),
+        Err(other) => StoreError::Access {
+            what: format!("{other:#}"),
+        },
+    }
+}
+
+/// Whether the store has this kit's access functions: a store opened only to use it (no
+/// DDL) refuses other functions, naming `challenge upgrade`.
+pub(crate) fn check(client: &mut Client, shown: &str) -> StoreResult<()> {
+    let mut current = || -> Result<bool> {
+        let wanted = fingerprint(&install_sql(&store_schema(client)?));
+        Ok(installed(client)?.as_deref() == Some(wanted.as_str()))
+    };
+    match current() {
+        Ok(true) => Ok(()),
+        Ok(false) => Err(StoreError::Access {
+            what: format!(
+                "the store {shown} lacks this kit's worker functions: bring it up to date with `challenge upgrade --store URL`, using the organiser's credentials and this kit version"
+            ),
+        }),
+        Err(err) => Err(access_error(shown, err)),
+    }
+}
+
 /// Makes sure the store has this kit's access functions: installs them when they are
-/// missing or differ and this role owns the store; refuses a role that cannot.
-pub(crate) fn ensure(client: &mut Client, shown: &str) -> Result<()> {
+/// missing or differ and this role owns the store (returns whether it did); refuses a
+/// role that cannot.
+pub(crate) fn ensure(client: &mut Client, shown: &str) -> StoreResult<bool> {
+    install(client, shown).map_err(|err| access_error(shown, err))
+}
+
+fn install(client: &mut Client, shown: &str) -> Result<bool> {
     let schema = store_schema(client)?;
     let sql = install_sql(&schema);
     let wanted = fingerprint(&sql);
     if installed(client)?.as_deref() == Some(wanted.as_str()) {
-        return Ok(());
+        return Ok(false);
     }
     if !owns_store(client)? {
         bail!(
-            "the store {shown} lacks this kit's worker functions, and this role cannot install them: connect once with the organiser's credentials (any command, such as `challenge workers --store URL`) using this kit version"
+            "the store {shown} lacks this kit's worker functions, and this role cannot install them: run `challenge upgrade --store URL` once with the organiser's credentials, using this kit version"
         );
     }
     let mut tx = client.transaction()?;
     tx.execute("SELECT pg_advisory_xact_lock($1)", &[&ACCESS_LOCK])?;
     if installed(&mut tx)?.as_deref() == Some(wanted.as_str()) {
-        return Ok(());
+        return Ok(false);
     }
     drop_functions(&mut tx)?;
     tx.batch_execute(&sql)?;
@@ -357,7 +393,8 @@ pub(crate) fn ensure(client: &mut Client, shown: &str) -> Result<()> {
         tx.batch_execute(&grants(&schema, &role))?;
     }
     tx.commit()
-        .with_context(|| format!("cannot install the worker functions in {shown}"))
+        .with_context(|| format!("cannot install the worker functions in {shown}"))?;
+    Ok(true)
 }
 
 /// Drops every `challenge_*` function of the store's schema (an older kit's may have
@@ -525,7 +562,7 @@ impl PostgresStore {
     /// refused: nothing granted could restrict them.
     pub fn grant_worker(&mut self, role: &str, new_password: bool) -> Result<WorkerGrant> {
         check_role_name(role)?;
-        let shown = crate::Store::location(self);
+        let shown = crate::sql::Backend::store_name(self);
         let client = self.client();
         if !owns_store(client)? {
             bail!(
@@ -586,7 +623,7 @@ impl PostgresStore {
     /// at its next statement.
     pub fn revoke_worker(&mut self, role: &str) -> Result<bool> {
         check_role_name(role)?;
-        let shown = crate::Store::location(self);
+        let shown = crate::sql::Backend::store_name(self);
         let client = self.client();
         if !owns_store(client)? {
             bail!(
@@ -619,34 +656,42 @@ impl PostgresStore {
     /// (write slots, byes and tournaments): the organiser's may, a worker's may not, and
     /// then an organiser process (`challenge run --store`, `challenge serve --store`)
     /// moves the tournament on.
-    pub fn can_advance(&mut self) -> Result<bool> {
-        let row = self.client().query_one(
-            "SELECT has_table_privilege('slots', 'INSERT') AND has_table_privilege('slots', 'UPDATE')
-                AND has_table_privilege('byes', 'INSERT')
-                AND has_table_privilege('tournaments', 'UPDATE')",
-            &[],
-        )?;
-        Ok(row.try_get(0)?)
+    pub fn can_advance(&mut self) -> StoreResult<bool> {
+        let shown = crate::sql::Backend::store_name(self);
+        self.client()
+            .query_one(
+                "SELECT has_table_privilege('slots', 'INSERT') AND has_table_privilege('slots', 'UPDATE')
+                    AND has_table_privilege('byes', 'INSERT')
+                    AND has_table_privilege('tournaments', 'UPDATE')",
+                &[],
+            )
+            .and_then(|row| row.try_get(0))
+            .map_err(|err| pg_error(&shown, err))
     }
 
     /// The source of `version`, one of the players of the slot this store holds under
     /// `claim`: what a worker builds. Refused for a slot it does not hold, or a version
     /// that does not play in it.
-    pub fn claimed_source(&mut self, claim: &Claim, version: VersionId) -> Result<String> {
+    pub fn claimed_source(&mut self, claim: &Claim, version: VersionId) -> StoreResult<String> {
         let slot = claim.slot.id;
-        let token = self
-            .held_token(slot)
-            .with_context(|| format!("slot {slot} is not leased by this worker"))?;
-        let row = self
-            .client()
-            .query_one(
-                "SELECT challenge_source($1, $2, $3)",
-                &[&slot.0, &token, &version.0],
-            )
-            .with_context(|| {
-                format!("cannot read the source of version {version} for slot {slot}")
-            })?;
-        Ok(row.try_get(0)?)
+        let shown = crate::sql::Backend::store_name(self);
+        let Some(token) = self.held_token(slot) else {
+            return Err(StoreError::Conflict {
+                store: shown,
+                what: format!("slot {slot} is not leased by this worker"),
+            });
+        };
+        let row = self.client().query_one(
+            "SELECT challenge_source($1, $2, $3)",
+            &[&slot.0, &token, &version.0],
+        );
+        match row.and_then(|row| row.try_get(0)) {
+            Ok(source) => Ok(source),
+            Err(err) if is_lease_not_held(&err) => {
+                Err(StoreError::LeaseLost { store: shown, slot })
+            }
+            Err(err) => Err(pg_error(&shown, err)),
+        }
     }
 }
 

@@ -25,6 +25,8 @@ use std::str::FromStr;
 use std::sync::Arc;
 
 use anyhow::{Context, Result, bail};
+
+use crate::error::{StoreError, StoreResult};
 use postgres::config::SslMode as WireMode;
 use postgres::{Client, Config, NoTls};
 use rustls::client::WebPkiServerVerifier;
@@ -252,23 +254,28 @@ impl crate::PostgresStore {
     /// How this store's connection is protected, as the server sees it (`pg_stat_ssl`)
     /// and as far as the URL's `sslmode` checked the server: a command warns when a
     /// store across a network is not [`Encryption::Verified`].
-    pub fn encryption(&mut self) -> Result<Encryption> {
-        let row = self.client().query_one(
+    pub fn encryption(&mut self) -> StoreResult<Encryption> {
+        let encrypted: bool = self.one_value(
             "SELECT COALESCE((SELECT ssl FROM pg_stat_ssl WHERE pid = pg_backend_pid()), FALSE)",
-            &[],
         )?;
-        let encrypted: bool = row.try_get(0)?;
         Ok(self.tls().encryption(encrypted))
     }
 
     /// Whether the connection stays on this machine (a Unix socket or a loopback
     /// address, as the server sees it), where no one else is on the path.
-    pub fn is_local(&mut self) -> Result<bool> {
-        let row = self.client().query_one(
+    pub fn is_local(&mut self) -> StoreResult<bool> {
+        self.one_value(
             "SELECT COALESCE(inet_server_addr() << inet '127.0.0.0/8' OR inet_server_addr() = inet '::1', TRUE)",
-            &[],
-        )?;
-        Ok(row.try_get(0)?)
+        )
+    }
+
+    /// The one boolean a query without parameters returns.
+    fn one_value(&mut self, sql: &str) -> StoreResult<bool> {
+        let shown = crate::sql::Backend::store_name(self);
+        self.client()
+            .query_one(sql, &[])
+            .and_then(|row| row.try_get(0))
+            .map_err(|err| crate::postgres::pg_error(&shown, err))
     }
 }
 
@@ -413,18 +420,19 @@ impl ServerCertVerifier for Verifier {
 }
 
 /// A failed connection explained: a refused certificate says what was wrong with it and
-/// what to change; anything else keeps the driver's message with the usual checks.
-pub(crate) fn explain(err: &postgres::Error, shown: &str, tls: &Tls) -> anyhow::Error {
-    if let Some(tls_err) = tls_error(err) {
-        return anyhow::anyhow!(
-            "cannot connect to the challenge store at {shown}: the TLS handshake failed ({tls_err}): {}",
-            tls_hint(tls_err, tls.mode)
-        );
+/// what to change; anything else keeps the driver's error with the usual checks.
+pub(crate) fn explain(err: postgres::Error, shown: &str, tls: &Tls) -> StoreError {
+    if let Some(tls_err) = tls_error(&err) {
+        return StoreError::TlsRefused {
+            store: shown.to_string(),
+            problem: tls_err.to_string(),
+            hint: tls_hint(tls_err, tls.mode),
+        };
     }
-    anyhow::anyhow!(
-        "cannot connect to the challenge store at {shown}: {}; check that PostgreSQL runs there, accepts connections from this machine (over TLS unless sslmode=disable: its pg_hba.conf), and that the user, password and database in the URL are right",
-        cause(err)
-    )
+    StoreError::Unreachable {
+        store: shown.to_string(),
+        source: cause(&err).into(),
+    }
 }
 
 /// The driver's error with what it wraps (its own text is often just "db error").

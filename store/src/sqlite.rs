@@ -6,140 +6,33 @@
 //! done at all. The `UNIQUE` constraint on `games.slot_id` makes a second game for a slot
 //! impossible even if a caller got it wrong.
 //!
-//! The schema is versioned with `PRAGMA user_version` and migrated forward on open, one
-//! step per transaction ([`MIGRATIONS`]); a database from a newer kit is refused.
+//! The schema is versioned with `PRAGMA user_version`, counting the steps of
+//! [`crate::schema`]. Opening to write brings it forward, one step per transaction;
+//! opening to read never changes the file and refuses an older schema.
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
-use std::str::FromStr;
 use std::time::Duration;
 
-use anyhow::{Context, Result, bail};
-use framework::chess::Color;
-use runner::TimeControl;
-use rusqlite::types::{FromSql, FromSqlError, ValueRef};
-use rusqlite::{Connection, OpenFlags, OptionalExtension, Row, Transaction, params};
+use rusqlite::types::{ToSqlOutput, ValueRef};
+use rusqlite::{Connection, OpenFlags, TransactionBehavior, params_from_iter};
 
-use super::{
-    Claim, EntryId, Game, GameId, Job, NewGame, NewRound, NewTournament, NewVersion, ServerFlag,
-    ServerState, Slot, SlotId, SlotPlan, SlotState, Store, StoreRevision, StoredRules, Submitted,
-    Tournament, TournamentId, Version, VersionId,
-};
+use crate::error::{Cause, StoreError, StoreResult};
+use crate::games::{Claim, ClaimStore, NewGame, check_unplayed, store_game};
+use crate::schema::{self, SCHEMA_VERSION, STEPS, Stamp, require_current, require_known};
+use crate::sql::{Backend, Conn, Dialect, Mapped, Param, Row, count};
+use crate::tournaments::{SLOT_COLUMNS, slot_from_row};
+use crate::{GameId, SlotId, TournamentId, Upgraded};
 
 /// The database file inside a challenge directory.
 pub const DB_FILE: &str = "challenge.db";
-
-/// Step 1: the schema every challenge directory had before it was versioned. `IF NOT
-/// EXISTS` makes it a no-op on those directories (user_version 0) and the creation of a
-/// new one.
-const BASELINE: &str = "
-CREATE TABLE IF NOT EXISTS entries (
-    id INTEGER PRIMARY KEY,
-    name TEXT NOT NULL UNIQUE,
-    author TEXT,
-    withdrawn INTEGER NOT NULL DEFAULT 0,
-    created TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))
-);
-CREATE TABLE IF NOT EXISTS versions (
-    id INTEGER PRIMARY KEY,
-    entry_id INTEGER NOT NULL REFERENCES entries(id),
-    number INTEGER NOT NULL,
-    hash TEXT NOT NULL,
-    source TEXT NOT NULL,
-    file_name TEXT NOT NULL,
-    tokens INTEGER NOT NULL,
-    debug_tokens INTEGER NOT NULL,
-    submitted TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now')),
-    UNIQUE (entry_id, number)
-);
-CREATE TABLE IF NOT EXISTS tournaments (
-    id INTEGER PRIMARY KEY,
-    format TEXT NOT NULL,
-    pairs INTEGER NOT NULL,
-    rounds INTEGER NOT NULL,
-    time_control TEXT NOT NULL,
-    openings TEXT NOT NULL,
-    finished INTEGER NOT NULL DEFAULT 0,
-    created TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))
-);
-CREATE TABLE IF NOT EXISTS participants (
-    tournament_id INTEGER NOT NULL REFERENCES tournaments(id),
-    entry_id INTEGER NOT NULL REFERENCES entries(id),
-    seed INTEGER NOT NULL,
-    PRIMARY KEY (tournament_id, entry_id)
-);
-CREATE TABLE IF NOT EXISTS slots (
-    id INTEGER PRIMARY KEY,
-    tournament_id INTEGER NOT NULL REFERENCES tournaments(id),
-    round INTEGER NOT NULL,
-    pair INTEGER NOT NULL,
-    game_in_pair INTEGER NOT NULL,
-    white_entry INTEGER NOT NULL REFERENCES entries(id),
-    black_entry INTEGER NOT NULL REFERENCES entries(id),
-    opening INTEGER NOT NULL,
-    cancelled INTEGER NOT NULL DEFAULT 0,
-    game_id INTEGER UNIQUE REFERENCES games(id)
-);
-CREATE INDEX IF NOT EXISTS slots_pending ON slots (tournament_id, game_id);
-CREATE TABLE IF NOT EXISTS byes (
-    tournament_id INTEGER NOT NULL REFERENCES tournaments(id),
-    round INTEGER NOT NULL,
-    entry_id INTEGER NOT NULL REFERENCES entries(id),
-    PRIMARY KEY (tournament_id, round)
-);
-CREATE TABLE IF NOT EXISTS games (
-    id INTEGER PRIMARY KEY,
-    tournament_id INTEGER REFERENCES tournaments(id),
-    slot_id INTEGER UNIQUE REFERENCES slots(id),
-    white_version INTEGER NOT NULL REFERENCES versions(id),
-    black_version INTEGER NOT NULL REFERENCES versions(id),
-    result TEXT NOT NULL,
-    termination TEXT NOT NULL,
-    faulty TEXT,
-    detail TEXT NOT NULL,
-    plies INTEGER NOT NULL,
-    pgn TEXT NOT NULL,
-    finished TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))
-);
-";
-
-/// Step 2: tournaments keep the rules (margin, adjudication) they are played under, so a
-/// resumed run plays by them; `NULL` (older tournaments) means the defaults of the time.
-const RULES_COLUMN: &str = "ALTER TABLE tournaments ADD COLUMN rules TEXT;";
-
-/// Step 3: what `challenge serve` keeps between restarts: its switches and the
-/// organiser's token hash (`server_settings`), each entry's key hash (`entry_keys`), and
-/// the submissions it checks (`jobs`). Secrets are stored only as SHA-256 hashes.
-const SERVER_TABLES: &str = "
-CREATE TABLE server_settings (
-    name TEXT PRIMARY KEY,
-    value TEXT NOT NULL
-);
-CREATE TABLE entry_keys (
-    entry_id INTEGER PRIMARY KEY REFERENCES entries(id),
-    key_hash TEXT NOT NULL
-);
-CREATE TABLE jobs (
-    id TEXT PRIMARY KEY,
-    entry TEXT NOT NULL,
-    state TEXT NOT NULL,
-    message TEXT NOT NULL,
-    created TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now')),
-    updated TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))
-);
-CREATE INDEX jobs_unfinished ON jobs (state);
-";
-
-/// The schema steps, in order: step `i` takes `user_version` from `i` to `i + 1`.
-const MIGRATIONS: [&str; 3] = [BASELINE, RULES_COLUMN, SERVER_TABLES];
-
-/// The schema version this code reads and writes.
-pub const SCHEMA_VERSION: u32 = MIGRATIONS.len() as u32;
 
 /// An open challenge database.
 pub struct SqliteStore {
     conn: Connection,
     dir: PathBuf,
+    /// The directory as messages show it.
+    shown: String,
     /// Slots claimed by this process and not yet recorded or released. One process plays
     /// a challenge at a time (`run.lock`), so claims need not outlive it.
     claimed: HashSet<SlotId>,
@@ -148,129 +41,156 @@ pub struct SqliteStore {
 /// How to tell the user to fix a directory the store cannot write.
 fn writable_hint(dir: &Path) -> String {
     format!(
-        "check that {} and the files in it are writable by you and that no other program holds the database (`chmod -R u+w {}`)",
+        ": check that {} and the files in it are writable by you and that no other program holds the database (`chmod -R u+w {}`)",
         dir.display(),
         dir.display()
     )
 }
 
 impl SqliteStore {
-    /// Opens (creating if needed) the challenge in `dir` for reading and writing.
-    pub fn create(dir: &Path) -> Result<SqliteStore> {
-        std::fs::create_dir_all(dir)
-            .with_context(|| format!("cannot create the challenge directory {}", dir.display()))?;
-        SqliteStore::open_rw(dir)
+    /// Opens (creating if needed) the challenge in `dir` for reading and writing, its
+    /// schema brought up to date.
+    pub fn create(dir: &Path) -> StoreResult<SqliteStore> {
+        std::fs::create_dir_all(dir).map_err(|source| StoreError::Io {
+            what: format!("cannot create the challenge directory {}", dir.display()),
+            source,
+        })?;
+        let mut store = SqliteStore::open_rw(dir)?;
+        store.upgrade()?;
+        Ok(store)
     }
 
-    /// Opens an existing challenge for reading and writing; an error tells how to start
-    /// one.
-    pub fn open(dir: &Path) -> Result<SqliteStore> {
+    /// Opens an existing challenge for reading and writing, its schema brought up to
+    /// date; an error tells how to start one.
+    pub fn open(dir: &Path) -> StoreResult<SqliteStore> {
         require_db(dir)?;
-        SqliteStore::open_rw(dir)
+        let mut store = SqliteStore::open_rw(dir)?;
+        store.upgrade()?;
+        Ok(store)
+    }
+
+    /// Brings the schema of an existing challenge up to date (`challenge upgrade`).
+    pub fn upgrade_dir(dir: &Path) -> StoreResult<Upgraded> {
+        require_db(dir)?;
+        SqliteStore::open_rw(dir)?.upgrade()
     }
 
     /// Opens an existing challenge only to read it: works on a read-only directory and
-    /// never changes the file (not even its schema version).
-    pub fn open_read_only(dir: &Path) -> Result<SqliteStore> {
+    /// never changes the file. A schema older or newer than this kit's is refused.
+    pub fn open_read_only(dir: &Path) -> StoreResult<SqliteStore> {
         require_db(dir)?;
         let path = dir.join(DB_FILE);
+        let shown = dir.display().to_string();
+        let cannot_open = |source: rusqlite::Error| StoreError::PermissionDenied {
+            store: shown.clone(),
+            hint: format!(": cannot open {} to read it", path.display()),
+            source: Box::new(source),
+        };
         let conn = Connection::open_with_flags(&path, OpenFlags::SQLITE_OPEN_READ_ONLY)
-            .with_context(|| format!("cannot open the challenge database {}", path.display()))?;
+            .map_err(cannot_open)?;
         // A WAL database needs its `-shm` file; in a read-only directory without one,
         // reading as immutable is safe, since no one can be writing there either.
         let conn = match user_version(&conn) {
             Ok(_) => conn,
-            Err(_) => {
-                let uri = format!("file:{}?immutable=1", path.display());
-                Connection::open_with_flags(
-                    uri,
-                    OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_URI,
-                )
-                .with_context(|| format!("cannot read the challenge database {}", path.display()))?
-            }
+            Err(_) => Connection::open_with_flags(
+                format!("file:{}?immutable=1", path.display()),
+                OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_URI,
+            )
+            .map_err(cannot_open)?,
         };
-        let version = user_version(&conn)
-            .with_context(|| format!("cannot read the challenge database {}", path.display()))?;
-        refuse_newer(version, &path)?;
+        let store = SqliteStore {
+            conn,
+            dir: dir.to_path_buf(),
+            shown,
+            claimed: HashSet::new(),
+        };
+        let stamp = Stamp::Shared(user_version(&store.conn).map_err(|e| store.error(e))?);
+        require_current(stamp, &store.shown, &upgrade_command(dir))?;
+        Ok(store)
+    }
+
+    /// Opens for writing, without touching the schema yet.
+    fn open_rw(dir: &Path) -> StoreResult<SqliteStore> {
+        let path = dir.join(DB_FILE);
+        let shown = dir.display().to_string();
+        let denied = |source: rusqlite::Error| StoreError::PermissionDenied {
+            store: shown.clone(),
+            hint: writable_hint(dir),
+            source: Box::new(source),
+        };
+        let conn = Connection::open(&path).map_err(denied)?;
+        conn.busy_timeout(Duration::from_secs(30)).map_err(denied)?;
+        conn.pragma_update(None, "journal_mode", "WAL")
+            .and_then(|()| conn.pragma_update(None, "synchronous", "FULL"))
+            .and_then(|()| conn.pragma_update(None, "foreign_keys", "ON"))
+            .map_err(denied)?;
         Ok(SqliteStore {
             conn,
             dir: dir.to_path_buf(),
+            shown,
             claimed: HashSet::new(),
         })
     }
 
-    fn open_rw(dir: &Path) -> Result<SqliteStore> {
-        let path = dir.join(DB_FILE);
-        let conn = Connection::open(&path).with_context(|| {
-            format!(
-                "cannot open the challenge database {}: {}",
-                path.display(),
-                writable_hint(dir)
-            )
-        })?;
-        conn.busy_timeout(Duration::from_secs(30))?;
-        let setup = conn
-            .pragma_update(None, "journal_mode", "WAL")
-            .and_then(|()| conn.pragma_update(None, "synchronous", "FULL"))
-            .and_then(|()| conn.pragma_update(None, "foreign_keys", "ON"));
-        setup.with_context(|| {
-            format!(
-                "cannot open the challenge database {} for writing: {}",
-                path.display(),
-                writable_hint(dir)
-            )
-        })?;
-        let mut store = SqliteStore {
-            conn,
-            dir: dir.to_path_buf(),
-            claimed: HashSet::new(),
-        };
-        store.migrate().with_context(|| {
-            format!(
-                "cannot bring the challenge database {} up to date",
-                path.display()
-            )
-        })?;
-        Ok(store)
-    }
-
     /// Applies the schema steps this database has not had yet, each in its own
-    /// transaction with the version bump, so an interrupted upgrade resumes cleanly.
-    fn migrate(&mut self) -> Result<()> {
-        let path = self.dir.join(DB_FILE);
-        let mut version = user_version(&self.conn)?;
-        refuse_newer(version, &path)?;
-        while version < SCHEMA_VERSION {
-            let tx = self.conn.transaction()?;
-            tx.execute_batch(MIGRATIONS[version as usize])?;
-            tx.pragma_update(None, "user_version", version + 1)?;
-            tx.commit()?;
-            version += 1;
+    /// transaction with the version bump, so an interrupted upgrade resumes cleanly. The
+    /// version is read again under the write lock: two processes opening an old
+    /// database at once apply each step once.
+    fn upgrade(&mut self) -> StoreResult<Upgraded> {
+        let found = user_version(&self.conn).map_err(|e| self.error(e))?;
+        require_known(Stamp::Shared(found), &self.shown)?;
+        loop {
+            let tx = self
+                .conn
+                .transaction_with_behavior(TransactionBehavior::Immediate)
+                .map_err(|e| sqlite_error(&self.shown, &self.dir, e))?;
+            let version = user_version(&tx).map_err(|e| sqlite_error(&self.shown, &self.dir, e))?;
+            require_known(Stamp::Shared(version), &self.shown)?;
+            let Some(step) = STEPS.get(version as usize) else {
+                break;
+            };
+            let failed = |e| StoreError::UpgradeFailed {
+                store: self.shown.clone(),
+                step: version + 1,
+                what: step.what,
+                source: Box::new(sqlite_error(&self.shown, &self.dir, e)),
+            };
+            tx.execute_batch(&schema::expand(step.sql, Dialect::Sqlite))
+                .and_then(|()| tx.pragma_update(None, "user_version", version + 1))
+                .and_then(|()| tx.commit())
+                .map_err(failed)?;
         }
-        Ok(())
+        Ok(Upgraded {
+            location: self.shown.clone(),
+            from: found,
+            to: SCHEMA_VERSION,
+            functions_installed: false,
+        })
     }
 
     /// Takes the challenge's run lock: two runs on one challenge would play the same
     /// games. The OS drops the lock when the process ends, however it ends, so a killed
     /// run never blocks the next one. Keep the file while playing.
-    pub fn lock_for_run(&self) -> Result<std::fs::File> {
+    pub fn lock_for_run(&self) -> StoreResult<std::fs::File> {
         let lock_path = self.dir.join("run.lock");
-        let lock = std::fs::File::create(&lock_path).with_context(|| {
-            format!(
-                "cannot create {}: {}",
+        let lock = std::fs::File::create(&lock_path).map_err(|source| StoreError::Io {
+            what: format!(
+                "cannot create {}{}",
                 lock_path.display(),
                 writable_hint(&self.dir)
-            )
+            ),
+            source,
         })?;
         match lock.try_lock() {
             Ok(()) => Ok(lock),
-            Err(std::fs::TryLockError::WouldBlock) => bail!(
-                "another `challenge run` is playing the tournament in {} right now; wait for it or stop it first",
-                self.dir.display()
-            ),
-            Err(std::fs::TryLockError::Error(err)) => {
-                Err(err).with_context(|| format!("cannot lock {}", lock_path.display()))
-            }
+            Err(std::fs::TryLockError::WouldBlock) => Err(StoreError::Conflict {
+                store: self.shown.clone(),
+                what: "another `challenge run` is playing the tournament here right now; wait for it or stop it first".into(),
+            }),
+            Err(std::fs::TryLockError::Error(source)) => Err(StoreError::Io {
+                what: format!("cannot lock {}", lock_path.display()),
+                source,
+            }),
         }
     }
 
@@ -280,448 +200,233 @@ impl SqliteStore {
     }
 
     /// The schema version of the open database.
-    pub fn schema_version(&self) -> Result<u32> {
-        user_version(&self.conn)
+    pub fn schema_version(&self) -> StoreResult<u32> {
+        user_version(&self.conn).map_err(|e| self.error(e))
     }
 
-    fn current_version(&self, entry_id: i64) -> Result<Version> {
-        let id: VersionId = self.conn.query_row(
-            "SELECT id FROM versions WHERE entry_id = ?1 ORDER BY number DESC LIMIT 1",
-            [entry_id],
-            |r| r.get(0),
-        )?;
-        self.version(id)
+    fn error(&self, err: rusqlite::Error) -> StoreError {
+        sqlite_error(&self.shown, &self.dir, err)
     }
 
-    const VERSION_COLUMNS: &'static str = "v.id, v.entry_id, e.name, e.author, v.number, v.hash,
-        v.tokens, v.debug_tokens, v.file_name,
-        v.number = (SELECT MAX(number) FROM versions w WHERE w.entry_id = v.entry_id),
-        e.withdrawn, v.submitted";
-
-    fn version_from_row(r: &Row<'_>) -> rusqlite::Result<Version> {
-        Ok(Version {
-            id: r.get(0)?,
-            entry_id: r.get(1)?,
-            name: r.get(2)?,
-            author: r.get(3)?,
-            number: r.get(4)?,
-            hash: r.get(5)?,
-            tokens: r.get(6)?,
-            debug_tokens: r.get(7)?,
-            file_name: r.get(8)?,
-            current: r.get(9)?,
-            withdrawn: r.get(10)?,
-            submitted: r.get(11)?,
-        })
-    }
-
-    /// One version by id.
-    pub fn version(&self, id: VersionId) -> Result<Version> {
-        let sql = format!(
-            "SELECT {} FROM versions v JOIN entries e ON e.id = v.entry_id WHERE v.id = ?1",
-            Self::VERSION_COLUMNS
-        );
-        self.conn
-            .query_row(&sql, [id], Self::version_from_row)
-            .with_context(|| format!("no version with id {id} in the challenge database"))
-    }
-
-    fn set_setting(&mut self, name: &str, value: &str) -> Result<()> {
-        self.conn.execute(
-            "INSERT INTO server_settings (name, value) VALUES (?1, ?2)
-             ON CONFLICT (name) DO UPDATE SET value = excluded.value",
-            params![name, value],
-        )?;
-        Ok(())
-    }
-
-    fn tournament_from_row(r: &Row<'_>) -> rusqlite::Result<Tournament> {
-        let openings: String = r.get(5)?;
-        let rules: Option<String> = r.get(6)?;
-        Ok(Tournament {
-            id: r.get(0)?,
-            format: parsed(r, 1)?,
-            pairs: r.get(2)?,
-            rounds: r.get(3)?,
-            time_control: time_control(&r.get::<_, String>(4)?).map_err(|e| conversion(4, e))?,
-            openings: serde_json::from_str(&openings).map_err(|e| conversion(5, e))?,
-            rules: match rules {
-                Some(text) => serde_json::from_str(&text).map_err(|e| conversion(6, e))?,
-                None => StoredRules::default(),
-            },
-            finished: r.get(7)?,
-        })
-    }
-
-    fn slot_from_row(r: &Row<'_>) -> rusqlite::Result<Slot> {
-        let game: Option<GameId> = r.get(7)?;
-        let cancelled: bool = r.get(8)?;
-        Ok(Slot {
-            id: r.get(0)?,
-            plan: SlotPlan {
-                round: r.get(1)?,
-                pair: r.get(2)?,
-                game_in_pair: r.get(3)?,
-                white: r.get(4)?,
-                black: r.get(5)?,
-                opening: r.get(6)?,
-            },
-            state: match (game, cancelled) {
-                (Some(id), _) => SlotState::Played(id),
-                (None, true) => SlotState::Cancelled,
-                (None, false) => SlotState::Pending,
-            },
-        })
-    }
-
-    fn game_from_row(r: &Row<'_>) -> rusqlite::Result<Game> {
-        Ok(Game {
-            id: r.get(0)?,
-            tournament: r.get(1)?,
-            slot: r.get(2)?,
-            white: r.get(3)?,
-            black: r.get(4)?,
-            result: parsed(r, 5)?,
-            termination: parsed(r, 6)?,
-            faulty: r
-                .get::<_, Option<String>>(7)?
-                .map(|side| side_from_text(&side).map_err(|e| conversion(7, e)))
-                .transpose()?,
-            detail: r.get(8)?,
-            pgn: r.get(9)?,
-        })
+    fn conn(&self) -> SqliteConn<'_> {
+        SqliteConn {
+            conn: &self.conn,
+            store: &self.shown,
+            dir: &self.dir,
+        }
     }
 }
 
-fn require_db(dir: &Path) -> Result<()> {
+/// The command that upgrades the challenge in `dir`.
+fn upgrade_command(dir: &Path) -> String {
+    format!("challenge upgrade --dir {}", dir.display())
+}
+
+fn require_db(dir: &Path) -> StoreResult<()> {
     if !dir.join(DB_FILE).is_file() {
-        bail!(
-            "no challenge in {}: start one with `challenge submit FILE --name NAME` (or pass --dir)",
-            dir.display()
-        );
+        return Err(StoreError::NotFound {
+            store: dir.display().to_string(),
+            what: "challenge".into(),
+            hint: ": start one with `challenge submit FILE --name NAME` (or pass --dir)".into(),
+        });
     }
     Ok(())
 }
 
-fn user_version(conn: &Connection) -> Result<u32> {
-    Ok(conn.pragma_query_value(None, "user_version", |r| r.get(0))?)
+fn user_version(conn: &Connection) -> rusqlite::Result<u32> {
+    conn.pragma_query_value(None, "user_version", |r| r.get(0))
 }
 
-fn refuse_newer(version: u32, path: &Path) -> Result<()> {
-    if version > SCHEMA_VERSION {
-        bail!(
-            "the challenge database {} has schema version {version}, newer than this kit's {SCHEMA_VERSION}: use the kit that made it, or a newer one",
-            path.display()
-        );
-    }
-    Ok(())
-}
-
-/// A stored time control: `TimeControl`'s own spelling, or `0.1/move` for a fixed time
-/// per move.
-pub(super) fn time_control(text: &str) -> Result<TimeControl, String> {
-    if let Some(per_move) = text.strip_suffix("/move") {
-        let secs: f64 = per_move
-            .parse()
-            .ok()
-            .filter(|s: &f64| s.is_finite() && *s > 0.0)
-            .ok_or_else(|| format!("invalid time per move `{text}`"))?;
-        return Ok(TimeControl::movetime(Duration::from_secs_f64(secs)));
-    }
-    text.parse().map_err(|e| format!("{e}"))
-}
-
-fn side_text(side: Color) -> &'static str {
-    match side {
-        Color::White => "white",
-        Color::Black => "black",
-    }
-}
-
-pub(super) fn side_from_text(text: &str) -> Result<Color, String> {
-    match text {
-        "white" => Ok(Color::White),
-        "black" => Ok(Color::Black),
-        other => Err(format!("`{other}` is not a side")),
-    }
-}
-
-fn conversion(column: usize, err: impl ToString) -> rusqlite::Error {
-    rusqlite::Error::FromSqlConversionFailure(
-        column,
-        rusqlite::types::Type::Text,
-        err.to_string().into(),
-    )
-}
-
-/// Reads a text column into a type that parses from it (results, terminations, formats).
-fn parsed<T: FromStr>(r: &Row<'_>, column: usize) -> rusqlite::Result<T>
-where
-    T::Err: ToString,
-{
-    let text: String = r.get(column)?;
-    text.parse().map_err(|e: T::Err| conversion(column, e))
-}
-
-impl FromSql for super::TournamentFormat {
-    fn column_result(value: ValueRef<'_>) -> rusqlite::types::FromSqlResult<Self> {
-        value
-            .as_str()?
-            .parse()
-            .map_err(|e: String| FromSqlError::Other(e.into()))
-    }
-}
-
-fn insert_slots(
-    tx: &Transaction<'_>,
-    tournament: TournamentId,
-    round: u32,
-    slots: &[SlotPlan],
-    byes: &[EntryId],
-) -> Result<()> {
-    let mut stmt = tx.prepare(
-        "INSERT INTO slots (tournament_id, round, pair, game_in_pair, white_entry, black_entry,
-                            opening)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-    )?;
-    for s in slots {
-        stmt.execute(params![
-            tournament,
-            s.round,
-            s.pair,
-            s.game_in_pair,
-            s.white,
-            s.black,
-            s.opening
-        ])?;
-    }
-    for &entry in byes {
-        tx.execute(
-            "INSERT INTO byes (tournament_id, round, entry_id) VALUES (?1, ?2, ?3)",
-            params![tournament, round, entry],
-        )?;
-    }
-    Ok(())
-}
-
-impl Store for SqliteStore {
-    fn location(&self) -> String {
-        self.dir.display().to_string()
-    }
-
-    fn add_version(&mut self, new: &NewVersion<'_>) -> Result<Submitted> {
-        let tx = self.conn.transaction()?;
-        let entry: Option<(i64, bool)> = tx
-            .query_row(
-                "SELECT id, withdrawn FROM entries WHERE name = ?1",
-                [new.name],
-                |r| Ok((r.get(0)?, r.get(1)?)),
-            )
-            .optional()?;
-        let entry_id = match entry {
-            Some((id, withdrawn)) => {
-                let current: Option<String> = tx
-                    .query_row(
-                        "SELECT hash FROM versions WHERE entry_id = ?1 ORDER BY number DESC LIMIT 1",
-                        [id],
-                        |r| r.get(0),
-                    )
-                    .optional()?;
-                tx.execute("UPDATE entries SET withdrawn = 0 WHERE id = ?1", [id])?;
-                if current.as_deref() == Some(new.hash) {
-                    tx.commit()?;
-                    let version = self.current_version(id)?;
-                    return Ok(if withdrawn {
-                        Submitted::Revived(version)
-                    } else {
-                        Submitted::Unchanged(version)
-                    });
-                }
-                if let Some(author) = new.author {
-                    tx.execute(
-                        "UPDATE entries SET author = ?1 WHERE id = ?2",
-                        params![author, id],
-                    )?;
-                }
-                id
-            }
-            None => {
-                tx.execute(
-                    "INSERT INTO entries (name, author) VALUES (?1, ?2)",
-                    params![new.name, new.author],
-                )?;
-                tx.last_insert_rowid()
-            }
-        };
-        tx.execute(
-            "INSERT INTO versions (entry_id, number, hash, source, file_name, tokens, debug_tokens)
-             VALUES (?1, (SELECT COALESCE(MAX(number), 0) + 1 FROM versions WHERE entry_id = ?1),
-                     ?2, ?3, ?4, ?5, ?6)",
-            params![
-                entry_id,
-                new.hash,
-                new.source,
-                new.file_name,
-                i64::try_from(new.tokens)?,
-                i64::try_from(new.debug_tokens)?
-            ],
-        )?;
-        let id = VersionId(tx.last_insert_rowid());
-        tx.commit()?;
-        self.version(id)
-            .map(Submitted::New)
-            .context("the version just stored cannot be read back")
-    }
-
-    fn withdraw(&mut self, name: &str) -> Result<bool> {
-        let state: Option<bool> = self
-            .conn
-            .query_row(
-                "SELECT withdrawn FROM entries WHERE name = ?1",
-                [name],
-                |r| r.get(0),
-            )
-            .optional()?;
-        match state {
-            None => bail!(
-                "no entry `{name}` in {} (see `challenge entries`)",
-                self.dir.display()
-            ),
-            Some(true) => Ok(false),
-            Some(false) => {
-                self.conn
-                    .execute("UPDATE entries SET withdrawn = 1 WHERE name = ?1", [name])?;
-                Ok(true)
+/// A SQLite error as the store's: refused access (a read-only file or directory), a
+/// uniqueness conflict, or anything else.
+fn sqlite_error(store: &str, dir: &Path, err: rusqlite::Error) -> StoreError {
+    use rusqlite::ErrorCode;
+    let code = err.sqlite_error_code();
+    let extended = match &err {
+        rusqlite::Error::SqliteFailure(e, _) => e.extended_code,
+        _ => 0,
+    };
+    let source: Cause = Box::new(err);
+    match code {
+        Some(
+            ErrorCode::ReadOnly
+            | ErrorCode::PermissionDenied
+            | ErrorCode::CannotOpen
+            | ErrorCode::AuthorizationForStatementDenied,
+        ) => StoreError::PermissionDenied {
+            store: store.to_string(),
+            hint: writable_hint(dir),
+            source,
+        },
+        Some(ErrorCode::ConstraintViolation)
+            if extended == rusqlite::ffi::SQLITE_CONSTRAINT_UNIQUE
+                || extended == rusqlite::ffi::SQLITE_CONSTRAINT_PRIMARYKEY =>
+        {
+            StoreError::Conflict {
+                store: store.to_string(),
+                what: source.to_string(),
             }
         }
+        _ => StoreError::Database {
+            store: store.to_string(),
+            source,
+        },
+    }
+}
+
+impl rusqlite::ToSql for Param<'_> {
+    fn to_sql(&self) -> rusqlite::Result<ToSqlOutput<'_>> {
+        Ok(match *self {
+            Param::Int(Some(n)) => ToSqlOutput::from(n),
+            Param::Text(Some(s)) => ToSqlOutput::from(s),
+            Param::Int(None) | Param::Text(None) => ToSqlOutput::Borrowed(ValueRef::Null),
+            Param::Bool(b) => ToSqlOutput::from(b),
+            Param::Real(x) => ToSqlOutput::from(x),
+        })
+    }
+}
+
+/// The shared statements' connection to SQLite (a plain connection or a transaction).
+struct SqliteConn<'a> {
+    conn: &'a Connection,
+    store: &'a str,
+    dir: &'a Path,
+}
+
+impl SqliteConn<'_> {
+    fn error(&self, err: rusqlite::Error) -> StoreError {
+        sqlite_error(self.store, self.dir, err)
+    }
+}
+
+struct SqliteRow<'a, 'b>(&'a rusqlite::Row<'b>);
+
+impl Row for SqliteRow<'_, '_> {
+    fn name(&self, i: usize) -> String {
+        self.0
+            .as_ref()
+            .column_name(i)
+            .map_or_else(|_| format!("#{i}"), str::to_string)
+    }
+    fn is_null(&self, i: usize) -> Result<bool, String> {
+        Ok(matches!(
+            self.0.get_ref(i).map_err(|e| e.to_string())?,
+            ValueRef::Null
+        ))
+    }
+    fn int(&self, i: usize) -> Result<i64, String> {
+        self.0.get(i).map_err(|e| e.to_string())
+    }
+    fn text(&self, i: usize) -> Result<String, String> {
+        self.0.get(i).map_err(|e| e.to_string())
+    }
+    fn bool(&self, i: usize) -> Result<bool, String> {
+        self.0.get(i).map_err(|e| e.to_string())
+    }
+    fn real(&self, i: usize) -> Result<f64, String> {
+        self.0.get(i).map_err(|e| e.to_string())
+    }
+}
+
+impl Conn for SqliteConn<'_> {
+    fn dialect(&self) -> Dialect {
+        Dialect::Sqlite
     }
 
-    fn versions(&self) -> Result<Vec<Version>> {
+    fn store(&self) -> &str {
+        self.store
+    }
+
+    fn execute(&mut self, sql: &str, params: &[Param<'_>]) -> StoreResult<u64> {
+        let mut stmt = self.conn.prepare_cached(sql).map_err(|e| self.error(e))?;
+        let changed = stmt
+            .execute(params_from_iter(params))
+            .map_err(|e| self.error(e))?;
+        Ok(changed as u64)
+    }
+
+    fn query(
+        &mut self,
+        sql: &str,
+        params: &[Param<'_>],
+        each: &mut dyn FnMut(&dyn Row) -> Mapped<()>,
+    ) -> StoreResult<()> {
+        let mut stmt = self.conn.prepare_cached(sql).map_err(|e| self.error(e))?;
+        let mut rows = stmt
+            .query(params_from_iter(params))
+            .map_err(|e| sqlite_error(self.store, self.dir, e))?;
+        while let Some(row) = rows
+            .next()
+            .map_err(|e| sqlite_error(self.store, self.dir, e))?
+        {
+            each(&SqliteRow(row)).map_err(|bad| bad.at(self.store))?;
+        }
+        Ok(())
+    }
+
+    fn batch(&mut self, sql: &str) -> StoreResult<()> {
+        self.conn.execute_batch(sql).map_err(|e| self.error(e))
+    }
+}
+
+impl Backend for SqliteStore {
+    fn store_name(&self) -> String {
+        self.shown.clone()
+    }
+
+    fn read<T>(&self, f: impl FnOnce(&mut dyn Conn) -> StoreResult<T>) -> StoreResult<T> {
+        f(&mut self.conn())
+    }
+
+    fn write<T>(&mut self, f: impl FnOnce(&mut dyn Conn) -> StoreResult<T>) -> StoreResult<T> {
+        f(&mut self.conn())
+    }
+
+    fn transaction<T>(
+        &mut self,
+        f: impl FnOnce(&mut dyn Conn) -> StoreResult<T>,
+    ) -> StoreResult<T> {
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .map_err(|e| sqlite_error(&self.shown, &self.dir, e))?;
+        let value = f(&mut SqliteConn {
+            conn: &tx,
+            store: &self.shown,
+            dir: &self.dir,
+        })?;
+        tx.commit()
+            .map_err(|e| sqlite_error(&self.shown, &self.dir, e))?;
+        Ok(value)
+    }
+}
+
+/// Claims live in this process: one process plays a challenge directory at a time.
+impl ClaimStore for SqliteStore {
+    fn claim(
+        &mut self,
+        tournament: TournamentId,
+        worker: &str,
+        max: usize,
+    ) -> StoreResult<Vec<Claim>> {
+        // The first pending slots, enough of them to hold `max` this process has not
+        // claimed yet: a claim reads what it hands out, not the whole schedule.
+        let limit = max.saturating_add(self.claimed.len()).min(1 << 40);
         let sql = format!(
-            "SELECT {} FROM versions v JOIN entries e ON e.id = v.entry_id ORDER BY e.name, v.number",
-            Self::VERSION_COLUMNS
+            "SELECT {SLOT_COLUMNS} FROM slots
+             WHERE tournament_id = ?1 AND game_id IS NULL AND NOT cancelled
+             ORDER BY id LIMIT ?2"
         );
-        let mut stmt = self.conn.prepare(&sql)?;
-        let rows = stmt.query_map([], Self::version_from_row)?;
-        Ok(rows.collect::<rusqlite::Result<_>>()?)
-    }
-
-    fn source(&self, version: VersionId) -> Result<String> {
-        self.conn
-            .query_row(
-                "SELECT source FROM versions WHERE id = ?1",
-                [version],
-                |r| r.get(0),
-            )
-            .with_context(|| format!("no source stored for version {version}"))
-    }
-
-    fn tournament_count(&self) -> Result<usize> {
-        Ok(self
-            .conn
-            .query_row("SELECT COUNT(*) FROM tournaments", [], |r| {
-                r.get::<_, i64>(0)
-            })?
-            .try_into()?)
-    }
-
-    fn unfinished_tournament(&self) -> Result<Option<Tournament>> {
-        Ok(self
-            .conn
-            .query_row(
-                "SELECT id, format, pairs, rounds, time_control, openings, rules, finished
-                 FROM tournaments WHERE finished = 0 ORDER BY id LIMIT 1",
-                [],
-                Self::tournament_from_row,
-            )
-            .optional()?)
-    }
-
-    fn create_tournament(&mut self, new: &NewTournament<'_>) -> Result<TournamentId> {
-        let t = new.settings;
-        let tx = self.conn.transaction()?;
-        tx.execute(
-            "INSERT INTO tournaments (format, pairs, rounds, time_control, openings, rules)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-            params![
-                t.format.as_str(),
-                t.pairs,
-                t.rounds,
-                t.time_control.to_string(),
-                serde_json::to_string(&t.openings)?,
-                serde_json::to_string(&t.rules)?
-            ],
-        )?;
-        let id = TournamentId(tx.last_insert_rowid());
-        for (seed, entry) in new.field.iter().enumerate() {
-            tx.execute(
-                "INSERT INTO participants (tournament_id, entry_id, seed) VALUES (?1, ?2, ?3)",
-                params![id, entry, i64::try_from(seed)?],
-            )?;
-        }
-        insert_slots(&tx, id, 0, new.slots, new.byes)?;
-        tx.commit()?;
-        Ok(id)
-    }
-
-    fn add_round(&mut self, round: &NewRound<'_>) -> Result<()> {
-        let tx = self.conn.transaction()?;
-        insert_slots(&tx, round.tournament, round.round, round.slots, round.byes)?;
-        tx.commit()?;
-        Ok(())
-    }
-
-    fn participants(&self, tournament: TournamentId) -> Result<Vec<EntryId>> {
-        let mut stmt = self
-            .conn
-            .prepare("SELECT entry_id FROM participants WHERE tournament_id = ?1 ORDER BY seed")?;
-        let rows = stmt.query_map([tournament], |r| r.get(0))?;
-        Ok(rows.collect::<rusqlite::Result<_>>()?)
-    }
-
-    fn slots(&self, tournament: TournamentId) -> Result<Vec<Slot>> {
-        let mut stmt = self.conn.prepare(
-            "SELECT id, round, pair, game_in_pair, white_entry, black_entry, opening, game_id,
-                    cancelled
-             FROM slots WHERE tournament_id = ?1 ORDER BY id",
-        )?;
-        let rows = stmt.query_map([tournament], Self::slot_from_row)?;
-        Ok(rows.collect::<rusqlite::Result<_>>()?)
-    }
-
-    fn byes(&self, tournament: TournamentId) -> Result<Vec<EntryId>> {
-        let mut stmt = self
-            .conn
-            .prepare("SELECT entry_id FROM byes WHERE tournament_id = ?1 ORDER BY round")?;
-        let rows = stmt.query_map([tournament], |r| r.get(0))?;
-        Ok(rows.collect::<rusqlite::Result<_>>()?)
-    }
-
-    fn cancel_withdrawn(&mut self, tournament: TournamentId) -> Result<usize> {
-        Ok(self.conn.execute(
-            "UPDATE slots SET cancelled = 1
-             WHERE tournament_id = ?1 AND game_id IS NULL AND cancelled = 0
-               AND (white_entry IN (SELECT id FROM entries WHERE withdrawn = 1)
-                 OR black_entry IN (SELECT id FROM entries WHERE withdrawn = 1))",
-            [tournament],
-        )?)
-    }
-
-    fn finish_tournament(&mut self, tournament: TournamentId) -> Result<()> {
-        self.conn.execute(
-            "UPDATE tournaments SET finished = 1 WHERE id = ?1",
-            [tournament],
-        )?;
-        Ok(())
-    }
-
-    fn claim(&mut self, tournament: TournamentId, worker: &str, max: usize) -> Result<Vec<Claim>> {
+        let pending = self.read(|c| {
+            let limit = count("limit", limit).map_err(|e| c.bad(e))?;
+            c.rows(&sql, &[tournament.into(), limit], slot_from_row)
+        })?;
         let mut claims = Vec::new();
-        for slot in self.slots(tournament)? {
+        for slot in pending {
             if claims.len() >= max {
                 break;
             }
-            if slot.state == SlotState::Pending && self.claimed.insert(slot.id) {
+            if self.claimed.insert(slot.id) {
                 claims.push(Claim {
                     tournament,
                     slot,
@@ -732,184 +437,31 @@ impl Store for SqliteStore {
         Ok(claims)
     }
 
-    fn release(&mut self, claim: &Claim) -> Result<()> {
+    fn release(&mut self, claim: &Claim) -> StoreResult<()> {
         self.claimed.remove(&claim.slot.id);
         Ok(())
     }
 
-    fn record(&mut self, claim: &Claim, game: &NewGame) -> Result<GameId> {
+    fn record(&mut self, claim: &Claim, game: &NewGame) -> StoreResult<GameId> {
         let slot = claim.slot.id;
-        let tx = self.conn.transaction()?;
-        tx.execute(
-            "INSERT INTO games (tournament_id, slot_id, white_version, black_version, result,
-                                termination, faulty, detail, plies, pgn)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
-            params![
-                claim.tournament,
-                slot,
-                game.white,
-                game.black,
-                game.result.as_str(),
-                game.termination.tag(),
-                game.faulty.map(side_text),
-                game.detail,
-                game.plies,
-                game.pgn
-            ],
-        )
-        .with_context(|| format!("cannot store the game of slot {slot}"))?;
-        let id = GameId(tx.last_insert_rowid());
-        let marked = tx.execute(
-            "UPDATE slots SET game_id = ?1 WHERE id = ?2 AND game_id IS NULL",
-            params![id, slot],
-        )?;
-        if marked != 1 {
-            bail!("slot {slot} already has a game; the new one was not stored");
-        }
-        tx.commit()?;
+        let id = self.transaction(|c| {
+            check_unplayed(c, slot)?;
+            store_game(c, claim, game)
+        })?;
         self.claimed.remove(&slot);
         Ok(id)
-    }
-
-    fn games(&self, with_pgn: bool) -> Result<Vec<Game>> {
-        let mut stmt = self.conn.prepare(&format!(
-            "SELECT id, tournament_id, slot_id, white_version, black_version, result, termination,
-                    faulty, detail, {}
-             FROM games ORDER BY id",
-            if with_pgn { "pgn" } else { "''" }
-        ))?;
-        let rows = stmt.query_map([], Self::game_from_row)?;
-        Ok(rows.collect::<rusqlite::Result<_>>()?)
-    }
-
-    fn server_state(&self) -> Result<ServerState> {
-        let mut stmt = self
-            .conn
-            .prepare("SELECT name, value FROM server_settings")?;
-        let rows = stmt.query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)))?;
-        Ok(super::server_state_from(
-            rows.collect::<rusqlite::Result<Vec<_>>>()?,
-        ))
-    }
-
-    fn set_server_flag(&mut self, flag: ServerFlag, on: bool) -> Result<()> {
-        self.set_setting(flag.as_str(), if on { "1" } else { "0" })
-    }
-
-    fn set_admin_token_hash(&mut self, hash: &str) -> Result<()> {
-        self.set_setting("admin_token_hash", hash)
-    }
-
-    fn entry_key_hash(&self, entry: &str) -> Result<Option<String>> {
-        Ok(self
-            .conn
-            .query_row(
-                "SELECT k.key_hash FROM entry_keys k JOIN entries e ON e.id = k.entry_id
-                 WHERE e.name = ?1",
-                [entry],
-                |r| r.get(0),
-            )
-            .optional()?)
-    }
-
-    fn set_entry_key_hash(&mut self, entry: &str, hash: &str) -> Result<bool> {
-        let id: Option<i64> = self
-            .conn
-            .query_row("SELECT id FROM entries WHERE name = ?1", [entry], |r| {
-                r.get(0)
-            })
-            .optional()?;
-        let Some(id) = id else {
-            bail!("no entry `{entry}` to give a key to");
-        };
-        let added = self.conn.execute(
-            "INSERT OR IGNORE INTO entry_keys (entry_id, key_hash) VALUES (?1, ?2)",
-            params![id, hash],
-        )?;
-        Ok(added == 1)
-    }
-
-    fn save_job(&mut self, job: &Job) -> Result<()> {
-        self.conn.execute(
-            "INSERT INTO jobs (id, entry, state, message) VALUES (?1, ?2, ?3, ?4)
-             ON CONFLICT (id) DO UPDATE SET state = excluded.state, message = excluded.message,
-                 updated = strftime('%Y-%m-%dT%H:%M:%SZ', 'now')",
-            params![job.id, job.entry, job.state.as_str(), job.message],
-        )?;
-        Ok(())
-    }
-
-    fn job(&self, id: &str) -> Result<Option<Job>> {
-        Ok(self
-            .conn
-            .query_row(
-                "SELECT id, entry, state, message, created FROM jobs WHERE id = ?1",
-                [id],
-                |r| {
-                    Ok(Job {
-                        id: r.get(0)?,
-                        entry: r.get(1)?,
-                        state: parsed(r, 2)?,
-                        message: r.get(3)?,
-                        created: r.get(4)?,
-                    })
-                },
-            )
-            .optional()?)
-    }
-
-    fn refuse_unfinished_jobs(&mut self, message: &str) -> Result<usize> {
-        Ok(self.conn.execute(
-            "UPDATE jobs SET state = 'refused', message = ?1,
-                 updated = strftime('%Y-%m-%dT%H:%M:%SZ', 'now')
-             WHERE state IN ('queued', 'running')",
-            [message],
-        )?)
-    }
-
-    fn revision(&self) -> Result<StoreRevision> {
-        Ok(self.conn.query_row(
-            "SELECT (SELECT COALESCE(MAX(id), 0) FROM games),
-                    (SELECT COALESCE(MAX(id), 0) FROM versions),
-                    (SELECT COALESCE(SUM(id), 0) FROM entries WHERE withdrawn = 1)",
-            [],
-            |r| {
-                Ok(StoreRevision {
-                    last_game: r.get(0)?,
-                    last_version: r.get(1)?,
-                    withdrawn: r.get(2)?,
-                })
-            },
-        )?)
-    }
-
-    fn game(&self, id: GameId) -> Result<Option<Game>> {
-        Ok(self
-            .conn
-            .query_row(
-                "SELECT id, tournament_id, slot_id, white_version, black_version, result,
-                        termination, faulty, detail, pgn
-                 FROM games WHERE id = ?1",
-                [id],
-                Self::game_from_row,
-            )
-            .optional()?)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn time_controls_round_trip_through_the_store() {
-        for text in ["10+0.1", "1+0.05", "0.1/move", "40/60+0"] {
-            let tc = time_control(text).unwrap();
-            assert_eq!(time_control(&tc.to_string()).unwrap(), tc, "{text}");
-        }
-        assert!(time_control("fast").is_err());
-        assert!(time_control("-1/move").is_err());
-    }
+    use crate::{
+        EntryStore, NewTournament, NewVersion, SlotPlan, StoredRules, Submitted, Tournament,
+        TournamentFormat, TournamentStore,
+    };
+    use framework::notation::pgn::GameResult;
+    use runner::{Termination, TimeControl};
 
     fn scratch(name: &str) -> PathBuf {
         let dir = std::env::temp_dir().join(format!("kit-store-{name}-{}", std::process::id()));
@@ -925,25 +477,12 @@ mod tests {
         drop(store);
         let store = SqliteStore::open(&dir).unwrap();
         assert_eq!(store.schema_version().unwrap(), SCHEMA_VERSION);
-        let _ = std::fs::remove_dir_all(&dir);
-    }
-
-    #[test]
-    fn each_step_applies_to_the_previous_version() {
-        let dir = scratch("steps");
-        std::fs::create_dir_all(&dir).unwrap();
-        let conn = Connection::open(dir.join(DB_FILE)).unwrap();
-        for (i, step) in MIGRATIONS.iter().enumerate() {
-            conn.execute_batch(step).unwrap();
-            conn.pragma_update(None, "user_version", i as u32 + 1)
-                .unwrap();
-        }
-        let rules: Option<String> = conn
-            .query_row("SELECT rules FROM tournaments", [], |r| r.get(0))
-            .optional()
-            .unwrap();
-        assert_eq!(rules, None);
-        drop(conn);
+        drop(store);
+        let upgraded = SqliteStore::upgrade_dir(&dir).unwrap();
+        assert_eq!(
+            (upgraded.from, upgraded.to),
+            (SCHEMA_VERSION, SCHEMA_VERSION)
+        );
         let _ = std::fs::remove_dir_all(&dir);
     }
 
@@ -958,8 +497,10 @@ mod tests {
         for err in [
             SqliteStore::open(&dir).err().unwrap(),
             SqliteStore::open_read_only(&dir).err().unwrap(),
+            SqliteStore::upgrade_dir(&dir).err().unwrap(),
         ] {
-            let text = format!("{err:#}");
+            assert!(matches!(err, StoreError::NewerSchema { .. }), "{err:?}");
+            let text = err.to_string();
             assert!(text.contains("newer than this kit"), "{text}");
             assert!(text.contains(&dir.display().to_string()), "{text}");
         }
@@ -967,28 +508,66 @@ mod tests {
     }
 
     #[test]
-    fn a_tournament_reads_back_as_stored_and_claims_are_not_handed_out_twice() {
-        use super::super::{NewTournament, TournamentFormat};
-        let dir = scratch("roundtrip");
-        let mut store = SqliteStore::create(&dir).unwrap();
-        let mut ids = Vec::new();
-        for name in ["a", "b"] {
-            let stored = store
-                .add_version(&NewVersion {
-                    name,
-                    author: None,
-                    source: name,
-                    hash: name,
-                    file_name: "x.rs",
-                    tokens: 1,
-                    debug_tokens: 0,
-                })
-                .unwrap();
-            let Submitted::New(v) = stored else {
-                panic!("new entry expected")
-            };
-            ids.push(v.entry_id);
+    fn reading_an_older_database_is_refused_naming_the_upgrade_and_changes_nothing() {
+        let dir = scratch("older");
+        std::fs::create_dir_all(&dir).unwrap();
+        let conn = Connection::open(dir.join(DB_FILE)).unwrap();
+        conn.execute_batch(&schema::expand(STEPS[0].sql, Dialect::Sqlite))
+            .unwrap();
+        conn.pragma_update(None, "user_version", 1).unwrap();
+        drop(conn);
+        let before = std::fs::read(dir.join(DB_FILE)).unwrap();
+        let err = SqliteStore::open_read_only(&dir).err().unwrap();
+        assert!(
+            matches!(err, StoreError::OlderSchema { found: 1, .. }),
+            "{err:?}"
+        );
+        let text = err.to_string();
+        assert!(
+            text.contains(&format!("challenge upgrade --dir {}", dir.display())),
+            "{text}"
+        );
+        assert_eq!(std::fs::read(dir.join(DB_FILE)).unwrap(), before);
+        let upgraded = SqliteStore::upgrade_dir(&dir).unwrap();
+        assert_eq!((upgraded.from, upgraded.to), (1, SCHEMA_VERSION));
+        let store = SqliteStore::open_read_only(&dir).unwrap();
+        assert_eq!(store.schema_version().unwrap(), SCHEMA_VERSION);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn a_missing_challenge_is_not_found_and_names_how_to_start_one() {
+        let dir = scratch("missing");
+        for err in [
+            SqliteStore::open(&dir).err().unwrap(),
+            SqliteStore::open_read_only(&dir).err().unwrap(),
+            SqliteStore::upgrade_dir(&dir).err().unwrap(),
+        ] {
+            assert!(matches!(err, StoreError::NotFound { .. }), "{err:?}");
+            assert!(err.to_string().contains("challenge submit"), "{err}");
         }
+        assert!(!dir.exists(), "opening created the directory");
+    }
+
+    fn entry(store: &mut SqliteStore, name: &str) -> crate::EntryId {
+        let stored = store
+            .add_version(&NewVersion {
+                name,
+                author: None,
+                source: name,
+                hash: name,
+                file_name: "x.rs",
+                tokens: 1,
+                debug_tokens: 0,
+            })
+            .unwrap();
+        let Submitted::New(v) = stored else {
+            panic!("new entry expected")
+        };
+        v.entry_id
+    }
+
+    fn swiss(store: &mut SqliteStore, ids: &[crate::EntryId]) -> (TournamentId, Tournament) {
         let settings = runner::GameSettings {
             margin: Duration::from_millis(250),
             adjudication: runner::AdjudicationRules {
@@ -1019,11 +598,20 @@ mod tests {
         let id = store
             .create_tournament(&NewTournament {
                 settings: &tournament,
-                field: &ids,
+                field: ids,
                 slots: &slots,
                 byes: &[],
             })
             .unwrap();
+        (id, tournament)
+    }
+
+    #[test]
+    fn a_tournament_reads_back_as_stored_and_claims_are_not_handed_out_twice() {
+        let dir = scratch("roundtrip");
+        let mut store = SqliteStore::create(&dir).unwrap();
+        let ids = [entry(&mut store, "a"), entry(&mut store, "b")];
+        let (id, tournament) = swiss(&mut store, &ids);
         let back = store.unfinished_tournament().unwrap().unwrap();
         assert_eq!(back, Tournament { id, ..tournament });
         assert_eq!(back.rules.settings().margin, Duration::from_millis(250));
@@ -1040,6 +628,55 @@ mod tests {
                 ..first[0].clone()
             }]
         );
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn a_slot_recorded_twice_is_a_conflict_and_a_bad_stored_value_is_named() {
+        let dir = scratch("conflict");
+        let mut store = SqliteStore::create(&dir).unwrap();
+        let ids = [entry(&mut store, "a"), entry(&mut store, "b")];
+        let (id, _) = swiss(&mut store, &ids);
+        let claim = store.claim(id, "w", 1).unwrap().remove(0);
+        let version = |e| {
+            store
+                .versions()
+                .unwrap()
+                .iter()
+                .find(|v| v.entry_id == e)
+                .unwrap()
+                .id
+        };
+        let game = NewGame {
+            white: version(claim.slot.plan.white),
+            black: version(claim.slot.plan.black),
+            result: GameResult::Draw,
+            termination: Termination::Repetition,
+            faulty: None,
+            detail: "threefold repetition".into(),
+            plies: 40,
+            pgn: "1/2-1/2".into(),
+        };
+        store.record(&claim, &game).unwrap();
+        let again = store.record(&claim, &game).unwrap_err();
+        assert!(matches!(again, StoreError::Conflict { .. }), "{again:?}");
+        assert!(again.to_string().contains("already has a game"), "{again}");
+        assert_eq!(store.games(false).unwrap().len(), 1);
+
+        store
+            .conn
+            .execute("UPDATE games SET termination = 'gremlins'", [])
+            .unwrap();
+        let bad = store.games(false).unwrap_err();
+        match &bad {
+            StoreError::BadValue {
+                column, problem, ..
+            } => {
+                assert_eq!(column, "termination");
+                assert!(problem.contains("gremlins"), "{problem}");
+            }
+            other => panic!("{other:?}"),
+        }
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

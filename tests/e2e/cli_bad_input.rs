@@ -122,14 +122,27 @@ fn fixture_copy(name: &str) -> PathBuf {
 #[test]
 fn reading_commands_leave_the_challenge_untouched() {
     let dir = fixture_copy("readonly");
-    let before = std::fs::read(dir.join("challenge.db")).unwrap();
     let d = dir.to_str().unwrap();
-    for args in [
+    let reading = [
         vec!["standings", "--dir", d],
         vec!["entries", "--dir", d],
         vec!["export", "--dir", d, "--pgn", "/dev/null"],
-    ] {
-        let out = challenge(&args);
+    ];
+    // An older schema is not upgraded by reading: refused, naming the command that does.
+    let old = std::fs::read(dir.join("challenge.db")).unwrap();
+    for args in &reading {
+        refused(args, &format!("challenge upgrade --dir {d}"));
+    }
+    assert_eq!(std::fs::read(dir.join("challenge.db")).unwrap(), old);
+    let upgraded = challenge(&["upgrade", "--dir", d]);
+    assert!(upgraded.status.success(), "{upgraded:?}");
+    assert!(
+        String::from_utf8_lossy(&upgraded.stdout).contains("from version 0 to"),
+        "{upgraded:?}"
+    );
+    let before = std::fs::read(dir.join("challenge.db")).unwrap();
+    for args in &reading {
+        let out = challenge(args);
         assert!(
             out.status.success(),
             "{args:?}: {}",

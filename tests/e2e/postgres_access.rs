@@ -20,9 +20,10 @@ use framework::notation::pgn::GameResult;
 use postgres::error::SqlState;
 use postgres_server::{PgServer, TLS_HOST};
 use runner::{Termination, TimeControl};
+use store::prelude::*;
 use store::{
     Encryption, EntryId, JobState, NewGame, NewTournament, NewVersion, PostgresStore, ServerFlag,
-    SlotPlan, Store, StoredRules, Tournament, TournamentFormat, TournamentId, VersionId,
+    SlotPlan, StoreError, StoredRules, Tournament, TournamentFormat, TournamentId, VersionId,
 };
 
 /// `sslmode=…&sslrootcert=FILE`.
@@ -31,14 +32,15 @@ fn tls_params(mode: &str, root: &Path) -> String {
 }
 
 fn refused(url: &str) -> String {
-    match PostgresStore::connect(url) {
+    match PostgresStore::open(url) {
         Ok(_) => panic!("{url} connected"),
-        Err(err) => format!("{err:#}"),
+        // With its causes, as the command line shows it.
+        Err(err) => format!("{:#}", anyhow::Error::from(err)),
     }
 }
 
 fn encryption(url: &str) -> Encryption {
-    let mut store = PostgresStore::connect(url).unwrap_or_else(|e| panic!("{url}: {e:#}"));
+    let mut store = PostgresStore::open(url).unwrap_or_else(|e| panic!("{url}: {e:#}"));
     store.encryption().unwrap()
 }
 
@@ -48,6 +50,7 @@ fn sslmodes_connect_or_refuse_as_libpq_would() {
         return;
     };
     let db = server.database("tls");
+    drop(PostgresStore::create(&db).unwrap());
     let files = server.tls();
     let at_name = |mode: &str, root: &Path| server.tls_url("kit", "", &db, &tls_params(mode, root));
     // (These assume no ~/.postgresql/root.crt, libpq's default root, on this machine.)
@@ -94,7 +97,7 @@ fn sslmodes_connect_or_refuse_as_libpq_would() {
         "{err}"
     );
     // The machine's authorities never signed the test's.
-    assert!(PostgresStore::connect(&by_address("sslmode=verify-full&sslrootcert=system")).is_err());
+    assert!(PostgresStore::open(&by_address("sslmode=verify-full&sslrootcert=system")).is_err());
     // Settings that cannot be right are refused before connecting, by name.
     let err = refused(&by_address(
         "sslmode=verify-full&sslrootcert=/nonexistent/root.crt",
@@ -107,7 +110,7 @@ fn sslmodes_connect_or_refuse_as_libpq_would() {
     );
 
     // Any role but the tests' own is let in only over TLS (pg_hba.conf's hostssl).
-    let org = PostgresStore::connect(&db).unwrap();
+    let org = PostgresStore::open(&db).unwrap();
     drop(org);
     let granted = ok_store(&db, &["workers", "grant", "tls_worker"]);
     let password = password_of(&granted);
@@ -245,7 +248,7 @@ fn a_workers_role_reads_and_writes_only_its_own_leases() {
     };
     let db = server.database("access");
     let root = server.tls().root.clone();
-    let mut org = PostgresStore::connect(&db).unwrap();
+    let mut org = PostgresStore::create(&db).unwrap();
     let (t, [white, black, other]) = challenge_with_secrets(&mut org);
 
     // The organiser makes a worker's role; its password is printed once, with a URL.
@@ -261,7 +264,7 @@ fn a_workers_role_reads_and_writes_only_its_own_leases() {
     );
     let url = server.tls_url("box1", &password, &db, &tls_params("verify-full", &root));
     // It connects (an up-to-date store runs no DDL, which the role may not).
-    let mut worker = PostgresStore::connect(&url).unwrap();
+    let mut worker = PostgresStore::open(&url).unwrap();
     let client = worker.client();
 
     // No secret is readable: tokens' and keys' hashes, jobs, sources, lease tokens, games.
@@ -484,22 +487,30 @@ fn a_workers_role_reads_and_writes_only_its_own_leases() {
         );
     }
 
-    // A kit whose worker functions differ: the worker's role cannot install them and
-    // says so; the organiser's next connection does, and grants box1 again.
+    // A kit whose worker functions differ: the worker's role is refused, naming `challenge
+    // upgrade`; the organiser's upgrade installs them and grants box1 again.
     org.client()
         .batch_execute("DROP FUNCTION challenge_access_version()")
         .unwrap();
     let err = refused(&url);
     assert!(err.contains("lacks this kit's worker functions"), "{err}");
-    drop(PostgresStore::connect(&db).unwrap());
-    let mut again = PostgresStore::connect(&url).unwrap();
+    assert!(err.contains("challenge upgrade --store"), "{err}");
+    let upgraded = ok_store(&db, &["upgrade"]);
+    assert!(
+        upgraded.contains("worker functions installed"),
+        "{upgraded}"
+    );
+    let mut again = PostgresStore::open(&url).unwrap();
     assert_eq!(again.claim(t, "box1", 1).unwrap().len(), 0);
 
     // Revoked: the live connection fails at its next statement, a new one at once.
     let said = ok_store(&db, &["workers", "revoke", "box1"]);
     assert!(said.contains("can no longer"), "{said}");
-    let err = format!("{:#}", again.claim(t, "box1", 1).unwrap_err());
-    assert!(err.contains("permission denied"), "{err}");
+    let err = again.claim(t, "box1", 1).unwrap_err();
+    assert!(
+        matches!(err, StoreError::PermissionDenied { .. }),
+        "{err:?}"
+    );
     let err = refused(&url);
     assert!(err.contains("permission denied"), "{err}");
     // A new password on a role that exists: the old one no longer works.
@@ -508,7 +519,7 @@ fn a_workers_role_reads_and_writes_only_its_own_leases() {
     let fresh = password_of(&said);
     assert_ne!(fresh, password);
     assert!(refused(&url).contains("password authentication failed"));
-    PostgresStore::connect(&server.tls_url("box1", &fresh, &db, &tls_params("verify-full", &root)))
+    PostgresStore::open(&server.tls_url("box1", &fresh, &db, &tls_params("verify-full", &root)))
         .unwrap();
 }
 
@@ -618,7 +629,7 @@ fn a_worker_role_plays_a_swiss_tournament_that_an_organiser_pairs() {
     );
     let deadline = Instant::now() + Duration::from_secs(300);
     worker.wait_for("waits for an organiser process", deadline);
-    let mut org = PostgresStore::connect(&db).unwrap();
+    let mut org = PostgresStore::open(&db).unwrap();
     let round_one = "SELECT COUNT(*) FROM slots WHERE round = 0";
     assert_eq!(count(&mut org, round_one), 4);
     assert_eq!(

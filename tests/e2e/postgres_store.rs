@@ -1,18 +1,23 @@
-//! The PostgreSQL store against a real, throwaway PostgreSQL server: the same behaviour
-//! as the SQLite store behind the `Store` trait, leases that are never handed out twice,
-//! a result refused once its lease was taken over, and connection errors that name the
-//! host but never the password.
+//! The store's behaviour, one suite run on both backends (a SQLite directory and a
+//! throwaway PostgreSQL server): entries and versions, tournaments, claims and records,
+//! the server's state, the revision, and errors typed by what went wrong. Then what only
+//! PostgreSQL does: leases that are never handed out twice and a result refused once its
+//! lease was taken over, a tournament of another kit version refused, and connection
+//! errors that name the host but never the password.
 
 use crate::postgres_server;
 
+use std::path::PathBuf;
 use std::time::Duration;
 
 use framework::notation::pgn::GameResult;
 use postgres_server::PgServer;
 use runner::{Termination, TimeControl};
+use store::prelude::*;
 use store::{
-    Claim, EntryId, NewGame, NewTournament, NewVersion, PG_SCHEMA_VERSION, PostgresStore, SlotPlan,
-    SlotState, Store, StoredRules, Submitted, Tournament, TournamentFormat, TournamentId,
+    Claim, EntryId, GameId, Job, JobState, NewGame, NewTournament, NewVersion, PostgresStore,
+    SCHEMA_VERSION, ServerFlag, ServerState, SlotPlan, SlotState, SqliteStore, StoreError,
+    StoredRules, Submitted, Tournament, TournamentFormat, TournamentId, VersionId,
 };
 
 fn add(store: &mut dyn Store, name: &str, source: &str) -> Submitted {
@@ -87,118 +92,288 @@ fn game(store: &dyn Store, claim: &Claim) -> NewGame {
     }
 }
 
-#[test]
-fn entries_versions_and_tournaments_behave_as_in_sqlite() {
-    let Some(server) = PgServer::start("store") else {
-        return;
-    };
-    let url = server.database("entries");
-    let mut store = PostgresStore::connect(&url).unwrap();
-    assert_eq!(store.schema_version().unwrap(), PG_SCHEMA_VERSION);
-    assert!(matches!(add(&mut store, "beta", "b1"), Submitted::New(_)));
-    assert!(matches!(add(&mut store, "alpha", "a1"), Submitted::New(_)));
-    assert!(matches!(
-        add(&mut store, "alpha", "a1"),
-        Submitted::Unchanged(_)
-    ));
-    let Submitted::New(v2) = add(&mut store, "alpha", "a2") else {
-        panic!("a new source is a new version")
-    };
-    assert_eq!(
-        (v2.number, v2.current, v2.player_name().as_str()),
-        (2, true, "alpha v2")
-    );
-    let names: Vec<_> = store
-        .versions()
-        .unwrap()
-        .iter()
-        .map(|v| (v.name.clone(), v.number, v.current))
-        .collect();
-    assert_eq!(
-        names,
-        [
-            ("alpha".into(), 1, false),
-            ("alpha".into(), 2, true),
-            ("beta".into(), 1, true)
-        ]
-    );
-    assert_eq!(store.source(v2.id).unwrap(), "a2");
-    assert!(store.withdraw("beta").unwrap());
-    assert!(!store.withdraw("beta").unwrap());
-    assert!(store.withdraw("gamma").is_err());
-    assert_eq!(store.field().unwrap().len(), 1);
-    assert!(matches!(
-        add(&mut store, "beta", "b1"),
-        Submitted::Revived(_)
-    ));
+/// A new, empty store of each backend: `open` makes a fresh handle on the same one.
+struct Backends {
+    label: String,
+    sqlite: PathBuf,
+    postgres: Option<PgServer>,
+}
 
-    // Reconnecting finds the schema current and changes nothing.
-    drop(store);
-    let mut store = PostgresStore::connect(&url).unwrap();
-    assert_eq!(store.versions().unwrap().len(), 3);
-    let ids: Vec<EntryId> = store.field().unwrap().iter().map(|v| v.entry_id).collect();
-    let t = tournament(&mut store, &ids);
-    let back = store.unfinished_tournament().unwrap().unwrap();
-    assert_eq!(
-        (back.id, back.format, back.pairs),
-        (t, TournamentFormat::RoundRobin, 1)
-    );
-    assert_eq!(store.participants(t).unwrap(), ids);
-    assert_eq!(store.slots(t).unwrap().len(), 2);
-    assert_eq!(store.tournament_count().unwrap(), 1);
+impl Backends {
+    fn new(label: &str) -> Backends {
+        let sqlite =
+            std::env::temp_dir().join(format!("kit-store-suite-{label}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&sqlite);
+        Backends {
+            label: label.to_string(),
+            sqlite,
+            postgres: PgServer::start(label),
+        }
+    }
 
-    store.withdraw("beta").unwrap();
-    // A withdrawn entry's games are never handed out, even before they are cancelled.
-    assert!(store.claim(t, "w", 10).unwrap().is_empty());
-    assert_eq!(store.cancel_withdrawn(t).unwrap(), 2);
-    store.finish_tournament(t).unwrap();
-    assert!(store.unfinished_tournament().unwrap().is_none());
+    /// Runs `test` on each backend, with a function that opens its store (again).
+    fn each(&self, test: impl Fn(&dyn Fn() -> Box<dyn Store>)) {
+        let dir = self.sqlite.clone();
+        test(&move || Box::new(SqliteStore::create(&dir).unwrap()));
+        if let Some(server) = &self.postgres {
+            let url = server.database(&self.label.replace('-', "_"));
+            test(&move || Box::new(PostgresStore::create(&url).unwrap()));
+        }
+    }
+}
+
+impl Drop for Backends {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.sqlite);
+    }
 }
 
 #[test]
-fn claims_are_exclusive_and_a_game_is_stored_once() {
-    let Some(server) = PgServer::start("claims") else {
-        return;
-    };
-    let url = server.database("claims");
-    let mut a = PostgresStore::connect(&url).unwrap();
-    let mut b = PostgresStore::connect(&url).unwrap();
-    let ids: Vec<EntryId> = ["x", "y", "z"]
-        .iter()
-        .map(|n| entry(add(&mut a, n, n)))
-        .collect();
-    let t = tournament(&mut a, &ids);
-    let first = a.claim(t, "a", 4).unwrap();
-    let second = b.claim(t, "b", 4).unwrap();
-    assert_eq!((first.len(), second.len()), (4, 2));
-    let mut all: Vec<_> = first.iter().chain(&second).map(|c| c.slot.id).collect();
-    all.sort();
-    all.dedup();
-    assert_eq!(all.len(), 6, "a slot was handed out twice");
-    assert!(a.claim(t, "a", 1).unwrap().is_empty());
+fn entries_versions_and_tournaments_behave_alike() {
+    Backends::new("entries").each(|open| {
+        let mut store = open();
+        assert!(matches!(add(&mut *store, "beta", "b1"), Submitted::New(_)));
+        assert!(matches!(add(&mut *store, "alpha", "a1"), Submitted::New(_)));
+        assert!(matches!(
+            add(&mut *store, "alpha", "a1"),
+            Submitted::Unchanged(_)
+        ));
+        let Submitted::New(v2) = add(&mut *store, "alpha", "a2") else {
+            panic!("a new source is a new version")
+        };
+        assert_eq!(
+            (v2.number, v2.current, v2.player_name().as_str()),
+            (2, true, "alpha v2")
+        );
+        // Byte order, whatever the database's collation: `Zed` before `alpha`.
+        add(&mut *store, "Zed", "z1");
+        let names: Vec<_> = store
+            .versions()
+            .unwrap()
+            .iter()
+            .map(|v| (v.name.clone(), v.number, v.current))
+            .collect();
+        assert_eq!(
+            names,
+            [
+                ("Zed".into(), 1, true),
+                ("alpha".into(), 1, false),
+                ("alpha".into(), 2, true),
+                ("beta".into(), 1, true)
+            ]
+        );
+        assert_eq!(store.source(v2.id).unwrap(), "a2");
+        assert!(store.withdraw("Zed").unwrap());
+        assert!(store.withdraw("beta").unwrap());
+        assert!(!store.withdraw("beta").unwrap());
+        assert_eq!(store.field().unwrap().len(), 1);
+        let Submitted::Revived(back) = add(&mut *store, "beta", "b1") else {
+            panic!("the same source brings a withdrawn entry back")
+        };
+        assert!(!back.withdrawn && back.current);
 
-    // A released slot goes back to the pool; a recorded one is played.
-    b.release(&second[0]).unwrap();
-    let again = a.claim(t, "a", 5).unwrap();
-    assert_eq!(again.len(), 1);
-    assert_eq!(again[0].slot.id, second[0].slot.id);
-    let new_game = game(&a, &first[0]);
-    let id = a.record(&first[0], &new_game).unwrap();
-    assert!(a.record(&first[0], &new_game).is_err(), "recorded twice");
-    let slots = b.slots(t).unwrap();
-    let played: Vec<_> = slots
-        .iter()
-        .filter(|s| s.state == SlotState::Played(id))
-        .collect();
-    assert_eq!(played.len(), 1);
-    let games = b.games(true).unwrap();
-    assert_eq!(games.len(), 1);
-    assert_eq!(
-        (games[0].result, games[0].termination),
-        (GameResult::Draw, Termination::Repetition)
-    );
-    assert!(games[0].pgn.contains("1/2-1/2"));
-    assert!(b.games(false).unwrap()[0].pgn.is_empty());
+        // Opening again finds the schema current and changes nothing.
+        drop(store);
+        let mut store = open();
+        assert_eq!(store.versions().unwrap().len(), 4);
+        let ids: Vec<EntryId> = store.field().unwrap().iter().map(|v| v.entry_id).collect();
+        let t = tournament(&mut *store, &ids);
+        let back = store.unfinished_tournament().unwrap().unwrap();
+        assert_eq!(
+            (back.id, back.format, back.pairs, back.rules),
+            (t, TournamentFormat::RoundRobin, 1, StoredRules::default())
+        );
+        assert_eq!(store.participants(t).unwrap(), ids);
+        assert_eq!(store.slots(t).unwrap().len(), 2);
+        assert_eq!(store.tournament_count().unwrap(), 1);
+
+        store.withdraw("beta").unwrap();
+        assert_eq!(store.cancel_withdrawn(t).unwrap(), 2);
+        assert!(store.claim(t, "w", 10).unwrap().is_empty());
+        store.finish_tournament(t).unwrap();
+        assert!(store.unfinished_tournament().unwrap().is_none());
+    });
+}
+
+#[test]
+fn a_claim_is_handed_out_once_and_its_game_stored_once() {
+    Backends::new("claims").each(|open| {
+        let mut store = open();
+        let ids: Vec<EntryId> = ["x", "y", "z"]
+            .iter()
+            .map(|n| entry(add(&mut *store, n, n)))
+            .collect();
+        let t = tournament(&mut *store, &ids);
+        let first = store.claim(t, "a", 4).unwrap();
+        let second = store.claim(t, "b", 4).unwrap();
+        assert_eq!((first.len(), second.len()), (4, 2));
+        let mut all: Vec<_> = first.iter().chain(&second).map(|c| c.slot.id).collect();
+        all.sort();
+        all.dedup();
+        assert_eq!(all.len(), 6, "a slot was handed out twice");
+        assert!(store.claim(t, "a", 1).unwrap().is_empty());
+
+        // A released slot goes back to the pool; a recorded one is played, once.
+        store.release(&second[0]).unwrap();
+        let again = store.claim(t, "c", 5).unwrap();
+        assert_eq!(again.len(), 1);
+        assert_eq!(again[0].slot.id, second[0].slot.id);
+        let new_game = game(&*store, &first[0]);
+        let id = store.record(&first[0], &new_game).unwrap();
+        let twice = store.record(&first[0], &new_game).unwrap_err();
+        assert!(matches!(twice, StoreError::Conflict { .. }), "{twice:?}");
+        let played: Vec<_> = store
+            .slots(t)
+            .unwrap()
+            .into_iter()
+            .filter(|s| s.state == SlotState::Played(id))
+            .collect();
+        assert_eq!(played.len(), 1);
+        let games = store.games(true).unwrap();
+        assert_eq!(games.len(), 1);
+        assert_eq!(
+            (games[0].result, games[0].termination, games[0].slot),
+            (
+                GameResult::Draw,
+                Termination::Repetition,
+                Some(first[0].slot.id)
+            )
+        );
+        assert!(games[0].pgn.contains("1/2-1/2"));
+        assert!(store.games(false).unwrap()[0].pgn.is_empty());
+    });
+}
+
+#[test]
+fn missing_things_are_not_found_by_name() {
+    Backends::new("missing").each(|open| {
+        let mut store = open();
+        let location = store.location();
+        for err in [
+            store.withdraw("gamma").unwrap_err(),
+            store.source(VersionId(99)).unwrap_err(),
+            store.set_entry_key_hash("gamma", "k").unwrap_err(),
+        ] {
+            assert!(matches!(err, StoreError::NotFound { .. }), "{err:?}");
+            assert!(err.to_string().contains(&location), "{err}");
+        }
+        assert!(
+            store
+                .withdraw("gamma")
+                .unwrap_err()
+                .to_string()
+                .contains("`gamma`")
+        );
+    });
+}
+
+/// What `challenge serve` keeps between restarts: switches, the organiser token's hash,
+/// entry keys set once, submission jobs, the revision that moves with every game,
+/// version and withdrawal, and one game by id.
+#[test]
+fn the_servers_state_behaves_alike() {
+    Backends::new("server-state").each(|open| {
+        let mut store = open();
+        let store = &mut *store;
+        assert_eq!(store.server_state().unwrap(), ServerState::default());
+        store
+            .set_server_flag(ServerFlag::TournamentPaused, true)
+            .unwrap();
+        store
+            .set_server_flag(ServerFlag::SourcesPublished, true)
+            .unwrap();
+        store
+            .set_server_flag(ServerFlag::SourcesPublished, false)
+            .unwrap();
+        store.set_admin_token_hash("abc").unwrap();
+        let state = store.server_state().unwrap();
+        assert!(state.flag(ServerFlag::TournamentPaused));
+        assert!(!state.flag(ServerFlag::SourcesPublished) && !state.submissions_closed);
+        assert_eq!(state.admin_token_hash.as_deref(), Some("abc"));
+
+        let before = store.revision().unwrap();
+        let a = entry(add(store, "a", "a1"));
+        let b = entry(add(store, "b", "b1"));
+        let added = store.revision().unwrap();
+        assert_ne!(before, added);
+        assert!(store.set_entry_key_hash("a", "k1").unwrap());
+        assert!(
+            !store.set_entry_key_hash("a", "k2").unwrap(),
+            "a key is set once"
+        );
+        assert_eq!(store.entry_key_hash("a").unwrap().as_deref(), Some("k1"));
+        assert_eq!(store.entry_key_hash("b").unwrap(), None);
+
+        let id = tournament(store, &[a, b]);
+        let claim = store.claim(id, "w", 1).unwrap().remove(0);
+        let new = game(store, &claim);
+        let stored = store.record(&claim, &new).unwrap();
+        let played = store.revision().unwrap();
+        assert!(played.last_game > added.last_game, "a game is a change");
+        let back = store.game(stored).unwrap().expect("the game by its id");
+        assert_eq!(
+            (back.result, back.pgn.as_str()),
+            (new.result, new.pgn.as_str())
+        );
+        assert!(store.game(GameId(stored.0 + 1000)).unwrap().is_none());
+        store.withdraw("b").unwrap();
+        assert_ne!(
+            store.revision().unwrap(),
+            played,
+            "a withdrawal is a change"
+        );
+
+        let mut job = Job {
+            id: "j1".into(),
+            entry: "a".into(),
+            state: JobState::Queued,
+            message: "waiting".into(),
+            created: String::new(),
+        };
+        store.save_job(&job).unwrap();
+        job.state = JobState::Running;
+        store.save_job(&job).unwrap();
+        let back = store.job("j1").unwrap().unwrap();
+        assert_eq!((back.state, back.entry.as_str()), (JobState::Running, "a"));
+        assert!(!back.created.is_empty());
+        assert_eq!(store.refuse_unfinished_jobs("restarted").unwrap(), 1);
+        let back = store.job("j1").unwrap().unwrap();
+        assert_eq!(
+            (back.state, back.message.as_str()),
+            (JobState::Refused, "restarted")
+        );
+        assert_eq!(store.job("j2").unwrap(), None);
+    });
+}
+
+/// The revision is a fingerprint of the withdrawn set, not a sum of its ids: withdrawing
+/// entries 1 and 4 is not withdrawing 2 and 3 (a sum made the two equal, and the
+/// server's views missed the change).
+#[test]
+fn the_revision_tells_withdrawn_sets_with_equal_sums_apart() {
+    Backends::new("revision").each(|open| {
+        let mut store = open();
+        let ids: Vec<EntryId> = ["e1", "e2", "e3", "e4"]
+            .iter()
+            .map(|n| entry(add(&mut *store, n, n)))
+            .collect();
+        assert_eq!(ids[3].0 + ids[0].0, ids[1].0 + ids[2].0);
+        store.withdraw("e1").unwrap();
+        store.withdraw("e4").unwrap();
+        let outer = store.revision().unwrap();
+        add(&mut *store, "e1", "e1");
+        add(&mut *store, "e4", "e4");
+        store.withdraw("e2").unwrap();
+        store.withdraw("e3").unwrap();
+        let inner = store.revision().unwrap();
+        assert_eq!(
+            (outer.last_game, outer.last_version),
+            (inner.last_game, inner.last_version)
+        );
+        assert_ne!(outer, inner, "withdrawing #1 and #4 looked like #2 and #3");
+        // The same set gives the same revision (the views are not rebuilt for nothing).
+        assert_eq!(store.revision().unwrap(), inner);
+    });
 }
 
 #[test]
@@ -207,8 +382,8 @@ fn a_result_after_the_lease_was_taken_over_is_refused() {
         return;
     };
     let url = server.database("lease");
-    let mut slow = PostgresStore::connect(&url).unwrap();
-    let mut other = PostgresStore::connect(&url).unwrap();
+    let mut slow = PostgresStore::create(&url).unwrap();
+    let mut other = PostgresStore::open(&url).unwrap();
     let ids: Vec<EntryId> = ["p", "q"]
         .iter()
         .map(|n| entry(add(&mut slow, n, n)))
@@ -237,9 +412,12 @@ fn a_result_after_the_lease_was_taken_over_is_refused() {
     let taken = other.claim(t, "other", 1).unwrap();
     assert_eq!(taken.len(), 1);
     assert_eq!(taken[0].slot.id, mine[0].slot.id);
-    let late = slow.record(&mine[0], &game(&slow, &mine[0]));
-    let err = format!("{:#}", late.unwrap_err());
-    assert!(err.contains("taken over"), "{err}");
+    let late = slow.record(&mine[0], &game(&slow, &mine[0])).unwrap_err();
+    assert!(
+        matches!(late, StoreError::LeaseLost { slot, .. } if slot == mine[0].slot.id),
+        "{late:?}"
+    );
+    assert!(late.to_string().contains("taken over"), "{late}");
     other.record(&taken[0], &game(&other, &taken[0])).unwrap();
     assert_eq!(other.games(false).unwrap().len(), 1);
 }
@@ -250,7 +428,7 @@ fn a_tournament_of_another_kit_version_is_refused() {
         return;
     };
     let url = server.database("version");
-    let mut store = PostgresStore::connect(&url).unwrap();
+    let mut store = PostgresStore::create(&url).unwrap();
     let ids: Vec<EntryId> = ["p", "q"]
         .iter()
         .map(|n| entry(add(&mut store, n, n)))
@@ -260,10 +438,80 @@ fn a_tournament_of_another_kit_version_is_refused() {
         .client()
         .execute("UPDATE tournaments SET kit_version = '0.0.0-other'", &[])
         .unwrap();
-    let err = format!("{:#}", store.claim(t, "w", 1).unwrap_err());
+    let err = store.claim(t, "w", 1).unwrap_err();
+    assert!(matches!(err, StoreError::OtherKit { .. }), "{err:?}");
+    let text = err.to_string();
     assert!(
-        err.contains("kit 0.0.0-other") && err.contains("one rule set"),
-        "{err}"
+        text.contains("kit 0.0.0-other") && text.contains("one rule set"),
+        "{text}"
+    );
+}
+
+#[test]
+fn opening_for_use_runs_no_ddl_and_needs_a_challenge() {
+    let Some(server) = PgServer::start("open") else {
+        return;
+    };
+    let url = server.database("open");
+    let err = PostgresStore::open(&url).err().unwrap();
+    assert!(matches!(err, StoreError::NotFound { .. }), "{err:?}");
+    assert!(err.to_string().contains("challenge submit"), "{err}");
+    let mut db = postgres::Client::connect(&url, postgres::NoTls).unwrap();
+    let tables: i64 = db
+        .query_one(
+            "SELECT COUNT(*) FROM pg_tables WHERE schemaname = 'public'",
+            &[],
+        )
+        .unwrap()
+        .get(0);
+    assert_eq!(tables, 0, "opening to read created tables");
+    let mut store = PostgresStore::create(&url).unwrap();
+    assert_eq!(store.schema_version().unwrap(), SCHEMA_VERSION);
+    drop(store);
+    // A newer kit's store is refused, to read and to write.
+    db.execute("UPDATE schema_version SET version = version + 1", &[])
+        .unwrap();
+    for err in [
+        PostgresStore::open(&url).err().unwrap(),
+        PostgresStore::create(&url).err().unwrap(),
+    ] {
+        assert!(matches!(err, StoreError::NewerSchema { .. }), "{err:?}");
+        assert!(err.to_string().contains("newer than this kit"), "{err}");
+    }
+}
+
+#[test]
+fn a_lost_connection_and_a_missing_privilege_are_told_apart() {
+    let Some(server) = PgServer::start("lost") else {
+        return;
+    };
+    let url = server.database("lost");
+    let mut store = PostgresStore::create(&url).unwrap();
+    add(&mut store, "a", "a1");
+    let mut admin = postgres::Client::connect(&url, postgres::NoTls).unwrap();
+    admin
+        .execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+             WHERE datname = current_database() AND pid <> pg_backend_pid()",
+            &[],
+        )
+        .unwrap();
+    let lost = store.versions().unwrap_err();
+    assert!(
+        matches!(lost, StoreError::ConnectionLost { .. }),
+        "{lost:?}"
+    );
+    store.reopen().unwrap();
+    assert_eq!(store.versions().unwrap().len(), 1);
+
+    admin.batch_execute("CREATE ROLE outsider LOGIN").unwrap();
+    let outsider = url.replace("postgres://kit@", "postgres://outsider@");
+    let denied = PostgresStore::open(&outsider)
+        .and_then(|s| s.versions().map(drop))
+        .unwrap_err();
+    assert!(
+        matches!(denied, StoreError::PermissionDenied { .. }),
+        "{denied:?}"
     );
 }
 
@@ -276,108 +524,16 @@ fn connection_errors_name_the_host_and_never_the_password() {
         .unwrap()
         .port();
     let url = format!("postgres://kit:s3cr3t-pw@127.0.0.1:{port}/challenge");
-    let err = format!("{:#}", PostgresStore::connect(&url).err().unwrap());
+    let err = PostgresStore::open(&url).err().unwrap();
+    assert!(matches!(err, StoreError::Unreachable { .. }), "{err:?}");
+    let err = format!("{:#}", anyhow::Error::from(err));
     assert!(err.contains(&format!("127.0.0.1:{port}")), "{err}");
     assert!(err.contains("cannot connect"), "{err}");
     assert!(!err.contains("s3cr3t"), "the password leaked: {err}");
-    let err = format!(
-        "{:#}",
-        PostgresStore::connect("postgres://kit:s3cr3t@[::1")
-            .err()
-            .unwrap()
-    );
+    let err = PostgresStore::open("postgres://kit:s3cr3t@[::1")
+        .err()
+        .unwrap();
+    assert!(matches!(err, StoreError::BadLocation(_)), "{err:?}");
+    let err = format!("{:#}", anyhow::Error::from(err));
     assert!(!err.contains("s3cr3t"), "the password leaked: {err}");
-}
-
-/// What `challenge serve` keeps between restarts, exercised the same way on both
-/// backends (this is the SQLite store's test of it too, run with or without PostgreSQL):
-/// switches, the organiser token's hash, entry keys set once, submission jobs, the
-/// revision that moves with every game, version and withdrawal, and one game by id.
-fn exercise_server_state(store: &mut dyn Store) {
-    use store::{GameId, Job, JobState, ServerFlag, ServerState};
-    assert_eq!(store.server_state().unwrap(), ServerState::default());
-    store
-        .set_server_flag(ServerFlag::TournamentPaused, true)
-        .unwrap();
-    store
-        .set_server_flag(ServerFlag::SourcesPublished, true)
-        .unwrap();
-    store
-        .set_server_flag(ServerFlag::SourcesPublished, false)
-        .unwrap();
-    store.set_admin_token_hash("abc").unwrap();
-    let state = store.server_state().unwrap();
-    assert!(state.flag(ServerFlag::TournamentPaused));
-    assert!(!state.flag(ServerFlag::SourcesPublished) && !state.submissions_closed);
-    assert_eq!(state.admin_token_hash.as_deref(), Some("abc"));
-
-    let before = store.revision().unwrap();
-    let a = entry(add(store, "a", "a1"));
-    let b = entry(add(store, "b", "b1"));
-    let added = store.revision().unwrap();
-    assert_ne!(before, added);
-    assert!(store.set_entry_key_hash("ghost", "k").is_err());
-    assert!(store.set_entry_key_hash("a", "k1").unwrap());
-    assert!(
-        !store.set_entry_key_hash("a", "k2").unwrap(),
-        "a key is set once"
-    );
-    assert_eq!(store.entry_key_hash("a").unwrap().as_deref(), Some("k1"));
-    assert_eq!(store.entry_key_hash("b").unwrap(), None);
-
-    let id = tournament(store, &[a, b]);
-    let claim = store.claim(id, "w", 1).unwrap().remove(0);
-    let new = game(store, &claim);
-    let stored = store.record(&claim, &new).unwrap();
-    let played = store.revision().unwrap();
-    assert!(played.last_game > added.last_game, "a game is a change");
-    let back = store.game(stored).unwrap().expect("the game by its id");
-    assert_eq!(
-        (back.result, back.pgn.as_str()),
-        (new.result, new.pgn.as_str())
-    );
-    assert!(store.game(GameId(stored.0 + 1000)).unwrap().is_none());
-    store.withdraw("b").unwrap();
-    assert_ne!(
-        store.revision().unwrap(),
-        played,
-        "a withdrawal is a change"
-    );
-
-    let mut job = Job {
-        id: "j1".into(),
-        entry: "a".into(),
-        state: JobState::Queued,
-        message: "waiting".into(),
-        created: String::new(),
-    };
-    store.save_job(&job).unwrap();
-    job.state = JobState::Running;
-    store.save_job(&job).unwrap();
-    let back = store.job("j1").unwrap().unwrap();
-    assert_eq!((back.state, back.entry.as_str()), (JobState::Running, "a"));
-    assert!(!back.created.is_empty());
-    assert_eq!(store.refuse_unfinished_jobs("restarted").unwrap(), 1);
-    let back = store.job("j1").unwrap().unwrap();
-    assert_eq!(
-        (back.state, back.message.as_str()),
-        (JobState::Refused, "restarted")
-    );
-    assert_eq!(store.job("j2").unwrap(), None);
-}
-
-#[test]
-fn the_servers_state_behaves_as_in_sqlite() {
-    let dir = std::env::temp_dir().join(format!("pg-server-state-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    let mut sqlite = store::SqliteStore::create(&dir).unwrap();
-    exercise_server_state(&mut sqlite);
-    drop(sqlite);
-    let _ = std::fs::remove_dir_all(&dir);
-
-    let Some(server) = PgServer::start("server-state") else {
-        return;
-    };
-    let mut store = PostgresStore::connect(&server.database("serve")).unwrap();
-    exercise_server_state(&mut store);
 }

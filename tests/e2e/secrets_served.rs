@@ -29,7 +29,8 @@ use common_challenge::{TempDir, command, kit_bot};
 use postgres_server::PgServer;
 use secrets_common::{MARKER, assert_nothing_found, kit_build_dir, marked_env, plant, unplant};
 use serve_common::{Client, Server, log_in, organiser_action, submit};
-use store::{Game, SqliteStore, Store};
+use store::prelude::*;
+use store::{Game, SqliteStore};
 
 /// What a stored game says about its ending: the runner's sentence and the PGN's
 /// comments (where the faulty engine's last stderr lines are), each comment on one line.

@@ -9,7 +9,8 @@ use std::time::{Duration, Instant};
 
 use common_challenge::{TempDir, kit_bot, run};
 use serve_common::{ADMIN_TOKEN, Client, Server, log_in, organiser_action, submit};
-use store::{SlotState, SqliteStore, Store};
+use store::prelude::*;
+use store::{SlotState, SqliteStore};
 
 fn wait_for(what: &str, seconds: u64, mut done: impl FnMut() -> bool) {
     let start = Instant::now();

@@ -15,7 +15,9 @@ use framework::uci::CONSTRUCTION_LIMIT;
 use super::adjudication::{AdjudicationRules, Adjudicator, Ruling, can_possibly_mate};
 use super::clock::{Clock, TimeControl};
 use super::engine::{Engine, EngineConfig, EngineError, GoParams, SearchInfo, SearchResult};
+use super::observer::{MoveObserver, MoveUpdate};
 use super::openings::Opening;
+use super::search_stats::PvCheck;
 use super::text::{MAX_DETAIL_CHARS, one_line};
 
 /// One participant: how to start its engine and the time control it plays under.
@@ -239,6 +241,8 @@ pub struct PlayedMove {
     pub mv: Move,
     /// Depth, score and nodes from the engine's last `info` (the PV is not kept).
     pub info: SearchInfo,
+    /// Whether the last PV it reported started with this move.
+    pub pv: PvCheck,
     /// Time from `go` to `bestmove`, measured by the runner.
     pub elapsed: Duration,
 }
@@ -634,6 +638,19 @@ pub fn play_game(
     settings: &GameSettings,
     stop: &AtomicBool,
 ) -> GameRecord {
+    play_game_observed(players, engines, opening, settings, stop, None)
+}
+
+/// [`play_game`], telling `observer` (if any) when the game starts and after each move,
+/// on this thread (see [`MoveObserver`]). The record is the same with or without one.
+pub fn play_game_observed(
+    players: [&Player; 2],
+    engines: [&mut Option<Engine>; 2],
+    opening: &Opening,
+    settings: &GameSettings,
+    stop: &AtomicBool,
+    mut observer: Option<&mut dyn MoveObserver>,
+) -> GameRecord {
     let [white_slot, black_slot] = engines;
     let mut record = GameRecord::start(players, opening);
     let mut slots = [white_slot, black_slot];
@@ -645,15 +662,13 @@ pub fn play_game(
         }
     }
 
-    let mut board = opening.start.clone();
-    let mut position = position_command(&board);
-    for &mv in &opening.moves {
-        push_move(&mut position, mv);
-        board.make_move(mv);
-    }
+    let (mut board, mut position) = opening_position(opening);
     let mut clocks = [Clock::new(players[0].tc), Clock::new(players[1].tc)];
     let mut adjudicator = Adjudicator::new(settings.adjudication);
     let mut plies = 0u32;
+    if let Some(o) = observer.as_deref_mut() {
+        o.started(&board, remaining(&clocks));
+    }
 
     loop {
         if let Some((result, termination, detail)) = board_ending(&board, &adjudicator) {
@@ -692,7 +707,9 @@ pub fn play_game(
                 return record;
             }
         };
+        tell_move(observer.as_deref_mut(), &board, mv, &result, &clocks);
         let move_number = board.fullmove_number();
+        let pv = PvCheck::of(&result.info.pv, &result.bestmove, mv, &board);
         board.make_move(mv);
         push_move(&mut position, mv);
         plies += 1;
@@ -702,6 +719,7 @@ pub fn play_game(
         record.moves.push(PlayedMove {
             mv,
             info,
+            pv,
             elapsed: result.elapsed,
         });
         let ruling = adjudicator.record(side, score, move_number);
@@ -712,6 +730,17 @@ pub fn play_game(
             return record;
         }
     }
+}
+
+/// The board after the opening's moves, and the `position` command that reaches it.
+fn opening_position(opening: &Opening) -> (Board, String) {
+    let mut board = opening.start.clone();
+    let mut position = position_command(&board);
+    for &mv in &opening.moves {
+        push_move(&mut position, mv);
+        board.make_move(mv);
+    }
+    (board, position)
 }
 
 /// An ending: the result, its termination and the sentence about it.
@@ -782,6 +811,30 @@ fn push_move(position: &mut String, mv: Move) {
     }
     position.push(' ');
     position.push_str(&mv.to_string());
+}
+
+/// Tells the observer, if any, of the move `mv` about to be made on `board`.
+fn tell_move<'a>(
+    observer: Option<&mut (dyn MoveObserver + 'a)>,
+    board: &Board,
+    mv: Move,
+    result: &SearchResult,
+    clocks: &[Clock; 2],
+) {
+    if let Some(observer) = observer {
+        observer.moved(&MoveUpdate {
+            board,
+            mv,
+            info: &result.info,
+            elapsed: result.elapsed,
+            clocks: remaining(clocks),
+        });
+    }
+}
+
+/// Both clocks' time left, White's first.
+fn remaining(clocks: &[Clock; 2]) -> [Option<Duration>; 2] {
+    [clocks[0].remaining(), clocks[1].remaining()]
 }
 
 fn go_limits(clocks: &[Clock; 2], side: Color) -> GoParams {

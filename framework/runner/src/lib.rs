@@ -3,12 +3,14 @@
 //!
 //! - [`engine`]: one UCI engine process (handshake, search with a deadline, faults).
 //! - [`clock`]: time controls and clocks.
-//! - [`game`]: one game, every ending named by a [`Termination`].
+//! - [`game`]: one game, every ending named by a [`Termination`]; [`observer`]: following
+//!   it move by move.
 //! - [`adjudication`]: "cannot possibly mate" for flag falls, score adjudication.
 //! - [`openings`]: EPD/FEN and PGN opening suites.
 //! - [`schedule`](mod@schedule) and [`tournament`]: who plays whom, on how many threads.
 //! - [`process`]: what an engine process starts with (environment, descriptors).
 //! - [`text`]: engine-provided text made one printable, capped line.
+//! - [`search_stats`]: each player's depth, speed, time per move and PV mismatches.
 //! - [`stats`]: W/D/L, pentanomial, Elo, normalized Elo, LOS, SPRT.
 //!
 //! ```
@@ -23,10 +25,12 @@ pub mod clock;
 pub mod engine;
 pub mod game;
 mod lines;
+pub mod observer;
 pub mod openings;
 pub mod pool;
 pub mod process;
 pub mod schedule;
+pub mod search_stats;
 pub mod stats;
 pub mod termination;
 pub mod text;
@@ -42,16 +46,19 @@ pub use engine::{
 };
 pub use game::{
     Fault, GameRecord, GameSettings, MoveRequest, NoMove, PlayedMove, Player,
-    TERMINATION_DETAILS_TAG, Termination, ask_move, engine_fault, play_game,
+    TERMINATION_DETAILS_TAG, Termination, ask_move, engine_fault, play_game, play_game_observed,
 };
+pub use observer::{MoveObserver, MoveUpdate};
 pub use openings::{
     Opening, OpeningError, SplitMix64, load_openings, parse_epd, parse_pgn_openings, shuffle,
 };
-pub use pool::{Pairing, Pool};
+pub use pool::{Pairing, Pool, Watch};
 pub use process::{EngineEnv, KIT_ENV_PREFIX, isolate};
 pub use schedule::{Format, GameJob, encounters, pairs_for_games, schedule};
+pub use search_stats::{PvCheck, SearchStats};
 pub use stats::{EloEstimate, Sprt, SprtState, Stats, Z95, score_to_elo};
 pub use termination::TerminationParseError;
 pub use tournament::{
     GameEvent, Standings, StopReason, TournamentConfig, TournamentResult, run_tournament,
+    run_tournament_watched,
 };

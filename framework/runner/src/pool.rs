@@ -7,7 +7,8 @@ use std::sync::{Mutex, mpsc};
 use std::time::Duration;
 
 use super::engine::Engine;
-use super::game::{GameRecord, GameSettings, Player, play_game};
+use super::game::{GameRecord, GameSettings, Player, play_game_observed};
+use super::observer::MoveObserver;
 use super::openings::Opening;
 
 /// Who plays whom from which opening: indices into [`Pool::players`] and
@@ -21,6 +22,9 @@ pub struct Pairing {
     /// The opening's index.
     pub opening: usize,
 }
+
+/// Chooses who follows a game of [`Pool::play_watched`], from its tag and pairing.
+pub type Watch<'a, J> = &'a (dyn Fn(&J, &Pairing) -> Option<Box<dyn MoveObserver>> + Sync);
 
 /// What the pool plays with.
 #[derive(Debug, Clone, Copy)]
@@ -54,6 +58,18 @@ impl Pool<'_> {
         &self,
         stop: &AtomicBool,
         next: impl FnMut() -> Option<(J, Pairing)> + Send,
+        on_game: impl FnMut(J, GameRecord),
+    ) {
+        self.play_watched(stop, next, &|_: &J, _: &Pairing| None, on_game);
+    }
+
+    /// [`Pool::play`], asking `watch` on the worker's thread, as each game is handed out,
+    /// for an observer to follow that game move by move (`None`: nobody watches it).
+    pub fn play_watched<J: Send>(
+        &self,
+        stop: &AtomicBool,
+        next: impl FnMut() -> Option<(J, Pairing)> + Send,
+        watch: Watch<'_, J>,
         mut on_game: impl FnMut(J, GameRecord),
     ) {
         let next = Mutex::new(next);
@@ -64,7 +80,7 @@ impl Pool<'_> {
                 let next = &next;
                 std::thread::Builder::new()
                     .name(format!("game-worker-{w}"))
-                    .spawn_scoped(scope, move || self.work(stop, next, &tx))
+                    .spawn_scoped(scope, move || self.work(stop, next, watch, &tx))
                     .expect("spawn a game worker");
             }
             drop(tx);
@@ -79,6 +95,7 @@ impl Pool<'_> {
         &self,
         stop: &AtomicBool,
         next: &Mutex<impl FnMut() -> Option<(J, Pairing)>>,
+        watch: Watch<'_, J>,
         tx: &mpsc::Sender<(J, GameRecord)>,
     ) {
         let mut engines: Vec<Option<Engine>> = self.players.iter().map(|_| None).collect();
@@ -89,13 +106,17 @@ impl Pool<'_> {
             };
             let Some((tag, pairing)) = job else { break };
             let (white, black) = two_mut(&mut engines, pairing.white, pairing.black);
-            let record = play_game(
+            let mut observer = watch(&tag, &pairing);
+            let record = play_game_observed(
                 [&self.players[pairing.white], &self.players[pairing.black]],
                 [white, black],
                 &self.openings[pairing.opening % self.openings.len()],
                 self.settings,
                 stop,
+                observer.as_deref_mut().map(|o| o as &mut dyn MoveObserver),
             );
+            // Its end is told (when it tells one on drop) before the record is handed on.
+            drop(observer);
             if tx.send((tag, record)).is_err() {
                 break;
             }

@@ -4,6 +4,7 @@ use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::game::{GameRecord, GameSettings, Player, Termination};
+use super::observer::MoveObserver;
 use super::openings::Opening;
 use super::pool::{Pairing, Pool};
 use super::schedule::{Format, GameJob, encounters, schedule};
@@ -126,6 +127,17 @@ pub struct TournamentResult {
 pub fn run_tournament(
     config: &TournamentConfig,
     stop: &AtomicBool,
+    on_game: impl FnMut(GameEvent<'_>),
+) -> TournamentResult {
+    run_tournament_watched(config, stop, &|_| None, on_game)
+}
+
+/// [`run_tournament`], asking `watch` for an observer of each game as it starts (on its
+/// worker's thread; see [`Pool::play_watched`]).
+pub fn run_tournament_watched(
+    config: &TournamentConfig,
+    stop: &AtomicBool,
+    watch: &(dyn Fn(&GameJob) -> Option<Box<dyn MoveObserver>> + Sync),
     mut on_game: impl FnMut(GameEvent<'_>),
 ) -> TournamentResult {
     let openings = if config.openings.is_empty() {
@@ -175,7 +187,8 @@ pub fn run_tournament(
             (n, pairing)
         })
     };
-    pool.play(stop, next, |n, record| {
+    let watch_job = |n: &usize, _: &Pairing| watch(&jobs[*n]);
+    pool.play_watched(stop, next, &watch_job, |n, record| {
         let job = &jobs[n];
         if !tally.add(job, &record, config.sprt.as_ref(), stop) {
             return;

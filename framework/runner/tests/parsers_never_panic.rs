@@ -11,7 +11,9 @@ use framework::chess::Board;
 use proptest::prelude::*;
 use runner::engine::parse_bestmove;
 use runner::text::{is_one_line, one_line};
-use runner::{Clock, SearchInfo, TimeControl, parse_epd, parse_pgn_openings};
+use runner::{
+    Clock, PlayedMove, PvCheck, SearchInfo, SearchStats, TimeControl, parse_epd, parse_pgn_openings,
+};
 
 /// Numbers as a command line might carry them: huge, negative, exponents, NaN, inf, junk.
 fn number() -> impl Strategy<Value = String> {
@@ -130,6 +132,19 @@ proptest! {
         if let Some(score) = info.score {
             let _ = score.to_string();
         }
+        // What the match's search statistics make of the same line: no panic, no overflow,
+        // and a PV that is not the move played is never taken for it.
+        let board = Board::startpos();
+        let e4 = board.parse_uci("e2e4").unwrap();
+        let check = PvCheck::of(&info.pv, "e2e4", e4, &board);
+        let starts = info.pv.first().is_some_and(|w| board.parse_uci(w) == Ok(e4));
+        prop_assert_eq!(check == PvCheck::Starts, starts);
+        let played = PlayedMove { mv: e4, info, pv: check, elapsed: Duration::ZERO };
+        let mut stats = SearchStats::default();
+        for _ in 0..3 {
+            stats.add(&played);
+        }
+        let _ = (stats.average_depth(), stats.nodes_per_second(), stats.time_per_move());
     }
 
     #[test]

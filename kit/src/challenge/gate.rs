@@ -11,6 +11,8 @@
 //! (`challenge worker`s, in other processes, read the same switch from the store before
 //! each claim instead: [`Store::tournament_paused`](store::Store::tournament_paused).)
 
+use crate::watch::GameWatch;
+
 /// A gate that will not open again in this run (the server is stopping): the run ends,
 /// the games stored so far stay stored, the rest are played at the next run.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -49,6 +51,11 @@ pub trait Gate: Sync {
     fn is_open(&self) -> bool;
     /// Waits until new games may be claimed, or says the gate will not open again.
     fn wait_open(&self) -> Result<(), Closed>;
+    /// Who watches the games move by move as they are played (`challenge serve`'s live
+    /// pages); nobody by default.
+    fn watch(&self) -> Option<&dyn GameWatch> {
+        None
+    }
 }
 
 /// The gate of a run nobody pauses (`challenge run`): always open, tells no one.

@@ -36,6 +36,7 @@ use runner::{
 use super::gate::{Gate, Open};
 use super::swiss::{SwissPlayer, pair_round};
 use crate::engine_build::{self, BuildEvent};
+use crate::watch::{LiveEnd, LiveStart};
 use store::{
     Claim, EntryId, NewGame, NewRound, NewTournament, SlotPlan, SlotState, Store, StoredOpening,
     StoredRules, Tournament, TournamentFormat, TournamentId, Version,
@@ -569,26 +570,35 @@ impl Session<'_> {
         };
         let mut stored = 0usize;
         let mut failure: Option<TournamentError> = None;
-        pool.play(stop, next, |claim, record| {
-            if record.result == GameResult::Unknown || failure.is_some() {
+        let watch = gate.watch();
+        let begin = |claim: &Claim, pairing: &Pairing| {
+            let start = LiveGame::new(claim, pairing, &field, self.openings);
+            watch?.begin(&start.view())
+        };
+        pool.play_watched(stop, next, &begin, |claim, record| {
+            let stored_as = (record.result != GameResult::Unknown && failure.is_none())
+                .then(|| self.store_game(store, &claim, &record, &field, &mut failure))
+                .flatten();
+            if let Some(watch) = watch {
+                watch.end(&LiveEnd {
+                    key: claim.slot.id.0,
+                    record: &record,
+                    stored: stored_as,
+                });
+            }
+            if failure.is_some() {
+                stop.store(true, Ordering::Relaxed);
+            }
+            if stored_as.is_none() {
                 return;
             }
-            let game = self.new_game(&claim, &record, &field);
-            match store.record(&claim, &game) {
-                Ok(_) => {
-                    unplayed.remove(&claim.slot.id);
-                    stored += 1;
-                    observe(TournamentEvent::GameStored {
-                        number: self.done_before + stored,
-                        total: self.total,
-                        record: &record,
-                    });
-                }
-                Err(err) => {
-                    failure = Some(err.into());
-                    stop.store(true, Ordering::Relaxed);
-                }
-            }
+            unplayed.remove(&claim.slot.id);
+            stored += 1;
+            observe(TournamentEvent::GameStored {
+                number: self.done_before + stored,
+                total: self.total,
+                record: &record,
+            });
             if budget.is_some_and(|b| stored >= b) {
                 stop.store(true, Ordering::Relaxed);
             }
@@ -602,11 +612,66 @@ impl Session<'_> {
         }
     }
 
+    /// Records a played game, returning its id; a failure is kept in `failure`.
+    fn store_game(
+        &self,
+        store: &mut dyn Store,
+        claim: &Claim,
+        record: &GameRecord,
+        field: &Field,
+        failure: &mut Option<TournamentError>,
+    ) -> Option<i64> {
+        let game = self.new_game(claim, record, field);
+        match store.record(claim, &game) {
+            Ok(id) => Some(id.0),
+            Err(err) => {
+                *failure = Some(err.into());
+                None
+            }
+        }
+    }
+
     fn new_game(&self, claim: &Claim, record: &GameRecord, field: &Field) -> NewGame {
         let plan = claim.slot.plan;
         let white = &field.versions[field.index[&plan.white]];
         let black = &field.versions[field.index[&plan.black]];
         new_game(self.tournament, plan, [white, black], record)
+    }
+}
+
+/// A claimed game as the live pages are told of it when it starts.
+struct LiveGame<'a> {
+    key: i64,
+    round: String,
+    players: [&'a Player; 2],
+    opening: &'a Opening,
+}
+
+impl<'a> LiveGame<'a> {
+    fn new(claim: &Claim, pairing: &Pairing, field: &'a Field, openings: &'a [Opening]) -> Self {
+        let plan = claim.slot.plan;
+        LiveGame {
+            key: claim.slot.id.0,
+            round: format!(
+                "round {}, pair {}, game {}",
+                plan.round + 1,
+                plan.pair + 1,
+                plan.game_in_pair + 1
+            ),
+            players: [&field.players[pairing.white], &field.players[pairing.black]],
+            opening: &openings[pairing.opening % openings.len()],
+        }
+    }
+
+    fn view(&self) -> LiveStart<'_> {
+        LiveStart {
+            key: self.key,
+            white: self.players[0].name(),
+            black: self.players[1].name(),
+            round: &self.round,
+            opening: self.opening,
+            time_controls: [self.players[0].tc, self.players[1].tc],
+        }
     }
 }
 

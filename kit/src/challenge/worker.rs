@@ -34,9 +34,10 @@ use runner::{Engine, EngineConfig, Opening, Player, play_game};
 
 use super::tournament::{TournamentError, advance, new_game, write_source};
 use crate::engine_build::{self, BuildEvent};
+use store::prelude::*;
 use store::{
-    Claim, EntryId, LeaseLost, NewWorker, PostgresStore, SlotState, Store, Tournament,
-    TournamentId, Version, VersionId, is_connection_lost,
+    Claim, EntryId, NewWorker, PostgresStore, SlotState, StoreError, Tournament, TournamentId,
+    Version, VersionId,
 };
 
 /// What a worker's steps return.
@@ -45,7 +46,10 @@ type Result<T, E = TournamentError> = std::result::Result<T, E>;
 /// Whether `err` means the store was lost (the worker reconnects) rather than that the
 /// request failed.
 fn lost_store(err: &TournamentError) -> bool {
-    matches!(err, TournamentError::Store(err) if is_connection_lost(err))
+    matches!(
+        err,
+        TournamentError::Store(StoreError::ConnectionLost { .. })
+    )
 }
 
 /// How a worker runs.
@@ -182,7 +186,7 @@ pub fn work(
         // Report in until every thread is done (the channel closes).
         while let Err(mpsc::RecvTimeoutError::Timeout) = done.recv_timeout(options.lease / 3) {
             if let Err(err) = store.worker_seen(&options.name) {
-                let lost = is_connection_lost(&err);
+                let lost = matches!(err, StoreError::ConnectionLost { .. });
                 observe(WorkerEvent::CannotReportIn {
                     location: store.location(),
                     error: err.into(),
@@ -342,17 +346,19 @@ impl<'a> GameThread<'a> {
         if pending {
             return Ok(Turn::Wait);
         }
-        // The lock's step returns the store's errors; advancing's own come back inside.
-        let advanced = self.store.with_tournament_lock(t.id, |store| {
-            let still_open = store.unfinished_tournament()?.is_some_and(|u| u.id == t.id);
-            let pending = store
-                .slots(t.id)?
-                .iter()
-                .any(|s| s.state == SlotState::Pending);
-            Ok((still_open && !pending)
-                .then(|| advance(store, t, &|event| observe(WorkerEvent::Tournament(event)))))
-        })?;
-        advanced.transpose()?;
+        // The outer error is taking or giving back the lock; the step's own come inside.
+        self.store
+            .with_tournament_lock(t.id, |store| -> Result<()> {
+                let still_open = store.unfinished_tournament()?.is_some_and(|u| u.id == t.id);
+                let pending = store
+                    .slots(t.id)?
+                    .iter()
+                    .any(|s| s.state == SlotState::Pending);
+                if still_open && !pending {
+                    advance(store, t, &|event| observe(WorkerEvent::Tournament(event)))?;
+                }
+                Ok(())
+            })??;
         Ok(Turn::Played)
     }
 
@@ -435,7 +441,7 @@ impl<'a> GameThread<'a> {
                 });
                 Ok(true)
             }
-            Err(err) if err.downcast_ref::<LeaseLost>().is_some() => {
+            Err(err @ StoreError::LeaseLost { .. }) => {
                 self.shared.refused.fetch_add(1, Ordering::Relaxed);
                 observe(WorkerEvent::Refused {
                     worker,

@@ -8,7 +8,7 @@ use std::time::Duration;
 use indicatif::{ProgressBar, ProgressStyle};
 use kit::match_summary::{describe_tcs, elo_text, summary_text};
 use kit::matches::{MatchEvent, MatchOptions};
-use runner::{GameEvent, TournamentResult};
+use runner::{GameEvent, SearchStats, TournamentResult};
 
 /// What the match shows: progress on stderr, the summary on stdout.
 pub struct Progress {
@@ -35,8 +35,9 @@ impl Progress {
             MatchEvent::Finished {
                 options,
                 result,
+                search,
                 elapsed,
-            } => self.finished(options, result, elapsed),
+            } => self.finished(options, result, search, elapsed),
         }
     }
 
@@ -114,7 +115,13 @@ impl Progress {
         }
     }
 
-    fn finished(&self, options: &MatchOptions, result: &TournamentResult, elapsed: Duration) {
+    fn finished(
+        &self,
+        options: &MatchOptions,
+        result: &TournamentResult,
+        search: &[SearchStats],
+        elapsed: Duration,
+    ) {
         if let Some(bar) = self.bar.get() {
             bar.finish_and_clear();
         }
@@ -124,7 +131,10 @@ impl Progress {
             config.players[0].name(),
             config.players[1].name()
         );
-        print!("{}", summary_text(config, result, &first_pair, elapsed));
+        print!(
+            "{}",
+            summary_text(config, result, search, &first_pair, elapsed)
+        );
     }
 }
 

@@ -34,6 +34,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 pub struct PgServer {
     bin: PathBuf,
     dir: PathBuf,
+    /// Set when the server has started: a port free when picked may be taken by another
+    /// test's server before this one binds it, and then another is tried.
     port: u16,
     user: Option<String>,
     databases: AtomicUsize,
@@ -198,10 +200,10 @@ impl PgServer {
             assert!(chown.status.success(), "chown {name}: {}", describe(&chown));
             name.to_string()
         });
-        let server = PgServer {
+        let mut server = PgServer {
             bin,
             dir,
-            port: free_port(),
+            port: 0,
             user,
             databases: AtomicUsize::new(0),
             durable,
@@ -239,7 +241,7 @@ impl PgServer {
         self.dir.join("data")
     }
 
-    fn init_and_start(&self) {
+    fn init_and_start(&mut self) {
         let mut init = self.command("initdb");
         init.arg("-D").arg(self.data()).args([
             "-U",
@@ -251,7 +253,6 @@ impl PgServer {
             "--locale=C",
         ]);
         self.run(init, "initdb");
-        let mut tls_options = String::new();
         if self.tls.is_some() {
             // Written as the server's user would (the directory is theirs).
             let hba = self.data().join("pg_hba.conf");
@@ -260,12 +261,35 @@ impl PgServer {
                 let chown = Command::new("chown").arg(user).arg(&hba).output().unwrap();
                 assert!(chown.status.success(), "chown: {}", describe(&chown));
             }
-            tls_options = format!(
+        }
+        for attempt in 1.. {
+            self.port = free_port();
+            let output = self
+                .start_command()
+                .current_dir(&self.dir)
+                .output()
+                .unwrap_or_else(|e| panic!("pg_ctl start: {e}"));
+            if output.status.success() {
+                return;
+            }
+            let log = std::fs::read_to_string(self.dir.join("server.log")).unwrap_or_default();
+            assert!(
+                attempt < 5 && log.contains("already in use"),
+                "pg_ctl start failed: {}\n{log}",
+                describe(&output)
+            );
+        }
+    }
+
+    fn start_command(&self) -> Command {
+        let tls_options = match self.tls {
+            Some(_) => format!(
                 " -c ssl=on -c ssl_cert_file={} -c ssl_key_file={}",
                 self.dir.join("server.crt").display(),
                 self.dir.join("server.key").display()
-            );
-        }
+            ),
+            None => String::new(),
+        };
         let mut start = self.command("pg_ctl");
         start
             .arg("-D")
@@ -280,7 +304,7 @@ impl PgServer {
                 if self.durable { "" } else { " -c fsync=off" }
             ))
             .args(["-w", "-t", "60", "start"]);
-        self.run(start, "pg_ctl start");
+        start
     }
 
     /// The URL of the server's `postgres` database.

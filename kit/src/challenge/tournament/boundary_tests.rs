@@ -5,7 +5,8 @@ use std::path::PathBuf;
 use std::sync::Mutex;
 
 use runner::{GameSettings, TimeControl};
-use store::{NewVersion, SqliteStore, Store, TournamentFormat};
+use store::prelude::*;
+use store::{NewVersion, SqliteStore, TournamentFormat};
 
 use super::{RunOptions, TournamentError, TournamentEvent, schedule_tournament};
 

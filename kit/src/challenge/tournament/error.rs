@@ -92,10 +92,8 @@ pub enum TournamentError {
     /// The run's gate closed for good (the server that plays it is stopping).
     #[error(transparent)]
     GateClosed(#[from] crate::challenge::gate::Closed),
-    /// The store failed (its message names the store and the cause). The store's methods
-    /// return `anyhow::Error` for now: only their errors are converted to this variant
-    /// (every other failure has a variant of its own), so it becomes
-    /// `#[from] store::StoreError` when the store's errors are typed.
+    /// The store failed (its message names the store and the cause; its variant says
+    /// whether reconnecting may help).
     #[error(transparent)]
-    Store(#[from] anyhow::Error),
+    Store(#[from] store::StoreError),
 }

@@ -189,14 +189,17 @@ mod tests {
 
     #[test]
     fn errors_are_shown_with_their_causes() {
-        let lost = anyhow::anyhow!("connection reset").context("cannot claim a game");
+        let lost = store::StoreError::ConnectionLost {
+            store: "postgres://kit@db/club".into(),
+            source: "connection reset".into(),
+        };
         let event = WorkerEvent::LostStore {
             worker: "w1",
             error: lost.into(),
         };
         assert_eq!(
             event.to_string(),
-            "w1: lost the store (cannot claim a game: connection reset); reconnecting"
+            "w1: lost the store (lost the connection to the challenge store postgres://kit@db/club: connection reset); reconnecting"
         );
         let build = TournamentError::Build {
             name: "alpha".into(),

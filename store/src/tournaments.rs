@@ -1,0 +1,507 @@
+//! Tournaments and their schedules: the types, the [`TournamentStore`] trait, and its
+//! one implementation for both backends (statements and row mappers).
+
+use std::fmt;
+use std::str::FromStr;
+use std::time::Duration;
+
+use framework::chess::Board;
+use runner::{AdjudicationRules, DrawRule, GameSettings, Opening, ResignRule, TimeControl};
+use serde::{Deserialize, Serialize};
+
+use crate::error::StoreResult;
+use crate::games::{GAME_COLUMNS, Game, game_from_row};
+use crate::sql::{Backend, Conn, Mapped, Row, count, params};
+use crate::{EntryId, GameId, SlotId, TournamentId};
+
+/// The kit version stamped on every tournament a store creates; a PostgreSQL worker of
+/// another version refuses to play it.
+pub const KIT_VERSION: &str = env!("CARGO_PKG_VERSION");
+
+/// Tournaments, their schedules, and the games played.
+pub trait TournamentStore {
+    /// How many tournaments were ever started.
+    fn tournament_count(&self) -> StoreResult<usize>;
+    /// The unfinished tournament, if any.
+    fn unfinished_tournament(&self) -> StoreResult<Option<Tournament>>;
+    /// Creates a tournament with its field and its first slots at once, so a tournament
+    /// is never seen half-scheduled.
+    fn create_tournament(&mut self, new: &NewTournament<'_>) -> StoreResult<TournamentId>;
+    /// Adds one Swiss round's slots (and its bye) at once.
+    fn add_round(&mut self, round: &NewRound<'_>) -> StoreResult<()>;
+    /// The entries of a tournament, in seed order.
+    fn participants(&self, tournament: TournamentId) -> StoreResult<Vec<EntryId>>;
+    /// Every slot of a tournament, in schedule order, with its state.
+    fn slots(&self, tournament: TournamentId) -> StoreResult<Vec<Slot>>;
+    /// The entries that had a bye, by round.
+    fn byes(&self, tournament: TournamentId) -> StoreResult<Vec<EntryId>>;
+    /// Cancels the unplayed slots of withdrawn entries; returns how many.
+    fn cancel_withdrawn(&mut self, tournament: TournamentId) -> StoreResult<usize>;
+    /// Marks a tournament finished.
+    fn finish_tournament(&mut self, tournament: TournamentId) -> StoreResult<()>;
+    /// Every game in the order played; `with_pgn: false` leaves the PGN empty for tables
+    /// that only need the results.
+    fn games(&self, with_pgn: bool) -> StoreResult<Vec<Game>>;
+    /// One game, with its PGN.
+    fn game(&self, id: GameId) -> StoreResult<Option<Game>>;
+}
+
+/// How a tournament pairs its entries.
+///
+/// ```
+/// use store::TournamentFormat;
+/// assert_eq!("rr".parse(), Ok(TournamentFormat::RoundRobin));
+/// assert_eq!(TournamentFormat::Swiss.to_string(), "swiss");
+/// assert!("knockout".parse::<TournamentFormat>().is_err());
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum TournamentFormat {
+    /// Everyone plays everyone.
+    RoundRobin,
+    /// Rounds paired by score, for fields too large for a round-robin.
+    Swiss,
+}
+
+impl TournamentFormat {
+    /// The stored and displayed spelling.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            TournamentFormat::RoundRobin => "round-robin",
+            TournamentFormat::Swiss => "swiss",
+        }
+    }
+}
+
+impl fmt::Display for TournamentFormat {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl FromStr for TournamentFormat {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "round-robin" | "roundrobin" | "rr" => Ok(TournamentFormat::RoundRobin),
+            "swiss" => Ok(TournamentFormat::Swiss),
+            other => Err(format!(
+                "unknown format `{other}` (expected `round-robin` or `swiss`)"
+            )),
+        }
+    }
+}
+
+/// An opening as stored with its tournament, so a resumed run uses exactly the same ones.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StoredOpening {
+    /// The position before the book moves.
+    pub fen: String,
+    /// Book moves in UCI notation.
+    pub moves: Vec<String>,
+}
+
+impl StoredOpening {
+    /// The opening as stored: its start position's FEN and its moves in UCI.
+    pub fn from_opening(opening: &Opening) -> StoredOpening {
+        StoredOpening {
+            fen: opening.start.fen(),
+            moves: opening.moves.iter().map(|m| m.to_string()).collect(),
+        }
+    }
+
+    /// The opening to play, checked move by move.
+    pub fn to_opening(&self) -> Result<Opening, String> {
+        let start =
+            Board::from_fen(&self.fen).map_err(|e| format!("bad FEN `{}`: {e}", self.fen))?;
+        let mut board = start.clone();
+        let mut moves = Vec::new();
+        for text in &self.moves {
+            let mv = board
+                .parse_uci(text)
+                .map_err(|e| format!("move `{text}`: {e}"))?;
+            board.make_move(mv);
+            moves.push(mv);
+        }
+        Ok(Opening { start, moves })
+    }
+}
+
+/// The game rules a tournament is played under, as stored with it: the clock margin and
+/// the adjudication rules.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StoredRules {
+    /// Milliseconds an engine may overstep its clock.
+    pub margin_ms: u64,
+    /// Draw adjudication: move number, move count, score in centipawns.
+    pub draw: Option<(u32, u32, i32)>,
+    /// Resign adjudication: move count, score in centipawns.
+    pub resign: Option<(u32, i32)>,
+    /// Draw at this many plies.
+    pub max_plies: Option<u32>,
+}
+
+impl Default for StoredRules {
+    /// What every tournament was played under before the rules were stored.
+    fn default() -> Self {
+        StoredRules::from_settings(&GameSettings::default())
+    }
+}
+
+impl StoredRules {
+    /// The storable part of `settings`.
+    pub fn from_settings(settings: &GameSettings) -> StoredRules {
+        let rules = settings.adjudication;
+        StoredRules {
+            margin_ms: u64::try_from(settings.margin.as_millis()).unwrap_or(u64::MAX),
+            draw: rules
+                .draw
+                .map(|d| (d.move_number, d.move_count, d.score_cp)),
+            resign: rules.resign.map(|r| (r.move_count, r.score_cp)),
+            max_plies: rules.max_plies,
+        }
+    }
+
+    /// The game settings these rules give (the rest at their defaults).
+    pub fn settings(&self) -> GameSettings {
+        GameSettings {
+            margin: std::time::Duration::from_millis(self.margin_ms),
+            adjudication: AdjudicationRules {
+                draw: self
+                    .draw
+                    .map(|(move_number, move_count, score_cp)| DrawRule {
+                        move_number,
+                        move_count,
+                        score_cp,
+                    }),
+                resign: self.resign.map(|(move_count, score_cp)| ResignRule {
+                    move_count,
+                    score_cp,
+                }),
+                max_plies: self.max_plies,
+            },
+            ..GameSettings::default()
+        }
+    }
+}
+
+/// A stored tournament's settings.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Tournament {
+    /// Its id.
+    pub id: TournamentId,
+    /// How it pairs.
+    pub format: TournamentFormat,
+    /// Opening pairs per encounter (round-robin).
+    pub pairs: u32,
+    /// Rounds (Swiss).
+    pub rounds: u32,
+    /// The time control of both sides.
+    pub time_control: TimeControl,
+    /// The openings, in the order slots name them.
+    pub openings: Vec<StoredOpening>,
+    /// Margin and adjudication (stored from schema version 2; older tournaments have
+    /// the defaults they were played with).
+    pub rules: StoredRules,
+    /// Whether every game has been played.
+    pub finished: bool,
+}
+
+/// A tournament to create, with its field and first schedule.
+#[derive(Debug, Clone)]
+pub struct NewTournament<'a> {
+    /// Its settings (the id is ignored).
+    pub settings: &'a Tournament,
+    /// The entries, in seed order.
+    pub field: &'a [EntryId],
+    /// The first slots (every slot of a round-robin; round 1 of a Swiss).
+    pub slots: &'a [SlotPlan],
+    /// Entries with a bye in round 1.
+    pub byes: &'a [EntryId],
+}
+
+/// One Swiss round to add.
+#[derive(Debug, Clone)]
+pub struct NewRound<'a> {
+    /// The tournament.
+    pub tournament: TournamentId,
+    /// 0-based round.
+    pub round: u32,
+    /// Its slots.
+    pub slots: &'a [SlotPlan],
+    /// Its bye, if any.
+    pub byes: &'a [EntryId],
+}
+
+/// One game to schedule: who plays whom, with which opening.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SlotPlan {
+    /// 0-based round.
+    pub round: u32,
+    /// Game-pair number within the tournament.
+    pub pair: u32,
+    /// 0 or 1: which game of the colour-swapped pair.
+    pub game_in_pair: u32,
+    /// White's entry.
+    pub white: EntryId,
+    /// Black's entry.
+    pub black: EntryId,
+    /// Index into the tournament's openings.
+    pub opening: u32,
+}
+
+/// Where a scheduled game stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SlotState {
+    /// Not played yet.
+    Pending,
+    /// Played: its game.
+    Played(GameId),
+    /// Dropped because an entry withdrew.
+    Cancelled,
+}
+
+/// One scheduled game of a tournament.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Slot {
+    /// Its id.
+    pub id: SlotId,
+    /// Who plays whom, with which opening.
+    pub plan: SlotPlan,
+    /// Played, pending or cancelled.
+    pub state: SlotState,
+}
+
+/// A stored time control: `TimeControl`'s own spelling, or `0.1/move` for a fixed time
+/// per move.
+pub(crate) fn time_control(text: &str) -> Result<TimeControl, String> {
+    if let Some(per_move) = text.strip_suffix("/move") {
+        let secs: f64 = per_move
+            .parse()
+            .ok()
+            .filter(|s: &f64| s.is_finite() && *s > 0.0 && *s < 1e9)
+            .ok_or_else(|| format!("invalid time per move `{text}`"))?;
+        return Ok(TimeControl::movetime(Duration::from_secs_f64(secs)));
+    }
+    text.parse().map_err(|e| format!("{e}"))
+}
+
+/// The columns [`tournament_from_row`] reads.
+const TOURNAMENT_COLUMNS: &str =
+    "id, format, pairs, rounds, time_control, openings, rules, finished";
+
+fn tournament_from_row(r: &dyn Row) -> Mapped<Tournament> {
+    let tc: String = r.get(4)?;
+    Ok(Tournament {
+        id: r.get(0)?,
+        format: r.parse(1)?,
+        pairs: r.get(2)?,
+        rounds: r.get(3)?,
+        time_control: time_control(&tc).map_err(|problem| crate::error::BadValue {
+            column: r.name(4),
+            problem,
+        })?,
+        openings: r.json(5)?,
+        rules: match r.get::<Option<String>>(6)? {
+            Some(_) => r.json(6)?,
+            None => StoredRules::default(),
+        },
+        finished: r.get(7)?,
+    })
+}
+
+/// The columns [`slot_from_row`] reads.
+pub(crate) const SLOT_COLUMNS: &str =
+    "id, round, pair, game_in_pair, white_entry, black_entry, opening, game_id, cancelled";
+
+pub(crate) fn slot_from_row(r: &dyn Row) -> Mapped<Slot> {
+    let game: Option<GameId> = r.get(7)?;
+    let cancelled: bool = r.get(8)?;
+    Ok(Slot {
+        id: r.get(0)?,
+        plan: SlotPlan {
+            round: r.get(1)?,
+            pair: r.get(2)?,
+            game_in_pair: r.get(3)?,
+            white: r.get(4)?,
+            black: r.get(5)?,
+            opening: r.get(6)?,
+        },
+        state: match (game, cancelled) {
+            (Some(id), _) => SlotState::Played(id),
+            (None, true) => SlotState::Cancelled,
+            (None, false) => SlotState::Pending,
+        },
+    })
+}
+
+/// A JSON column's text.
+fn json(c: &dyn Conn, column: &str, value: &impl Serialize) -> StoreResult<String> {
+    serde_json::to_string(value).map_err(|e| {
+        c.bad(crate::error::BadValue {
+            column: column.to_string(),
+            problem: e.to_string(),
+        })
+    })
+}
+
+/// [`TournamentStore::create_tournament`] in its transaction.
+fn create_tournament(c: &mut dyn Conn, new: &NewTournament<'_>) -> StoreResult<TournamentId> {
+    let t = new.settings;
+    let openings = json(c, "openings", &t.openings)?;
+    let rules = json(c, "rules", &t.rules)?;
+    let id: TournamentId = c.one(
+        "INSERT INTO tournaments (format, pairs, rounds, time_control, openings, rules,
+                                  kit_version)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) RETURNING id",
+        params![
+            t.format.as_str(),
+            t.pairs,
+            t.rounds,
+            t.time_control.to_string().as_str(),
+            openings.as_str(),
+            rules.as_str(),
+            KIT_VERSION
+        ],
+        |r| r.get(0),
+    )?;
+    for (seed, entry) in new.field.iter().enumerate() {
+        let seed = count("seed", seed).map_err(|e| c.bad(e))?;
+        c.execute(
+            "INSERT INTO participants (tournament_id, entry_id, seed) VALUES (?1, ?2, ?3)",
+            &[id.into(), (*entry).into(), seed],
+        )?;
+    }
+    insert_slots(c, id, 0, new.slots, new.byes)?;
+    Ok(id)
+}
+
+fn insert_slots(
+    c: &mut dyn Conn,
+    tournament: TournamentId,
+    round: u32,
+    slots: &[SlotPlan],
+    byes: &[EntryId],
+) -> StoreResult<()> {
+    for s in slots {
+        c.execute(
+            "INSERT INTO slots (tournament_id, round, pair, game_in_pair, white_entry,
+                                black_entry, opening)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+            params![
+                tournament,
+                s.round,
+                s.pair,
+                s.game_in_pair,
+                s.white,
+                s.black,
+                s.opening
+            ],
+        )?;
+    }
+    for &entry in byes {
+        c.execute(
+            "INSERT INTO byes (tournament_id, round, entry_id) VALUES (?1, ?2, ?3)",
+            params![tournament, round, entry],
+        )?;
+    }
+    Ok(())
+}
+
+impl<B: Backend> TournamentStore for B {
+    fn tournament_count(&self) -> StoreResult<usize> {
+        let n: u64 = self.read(|c| c.one("SELECT COUNT(*) FROM tournaments", &[], |r| r.get(0)))?;
+        Ok(usize::try_from(n).unwrap_or(usize::MAX))
+    }
+
+    fn unfinished_tournament(&self) -> StoreResult<Option<Tournament>> {
+        let sql = format!(
+            "SELECT {TOURNAMENT_COLUMNS} FROM tournaments WHERE NOT finished ORDER BY id LIMIT 1"
+        );
+        self.read(|c| c.first(&sql, &[], tournament_from_row))
+    }
+
+    fn create_tournament(&mut self, new: &NewTournament<'_>) -> StoreResult<TournamentId> {
+        self.transaction(|c| create_tournament(c, new))
+    }
+
+    fn add_round(&mut self, round: &NewRound<'_>) -> StoreResult<()> {
+        self.transaction(|c| {
+            insert_slots(c, round.tournament, round.round, round.slots, round.byes)
+        })
+    }
+
+    fn participants(&self, tournament: TournamentId) -> StoreResult<Vec<EntryId>> {
+        self.read(|c| {
+            c.rows(
+                "SELECT entry_id FROM participants WHERE tournament_id = ?1 ORDER BY seed",
+                params![tournament],
+                |r| r.get(0),
+            )
+        })
+    }
+
+    fn slots(&self, tournament: TournamentId) -> StoreResult<Vec<Slot>> {
+        let sql = format!("SELECT {SLOT_COLUMNS} FROM slots WHERE tournament_id = ?1 ORDER BY id");
+        self.read(|c| c.rows(&sql, params![tournament], slot_from_row))
+    }
+
+    fn byes(&self, tournament: TournamentId) -> StoreResult<Vec<EntryId>> {
+        self.read(|c| {
+            c.rows(
+                "SELECT entry_id FROM byes WHERE tournament_id = ?1 ORDER BY round",
+                params![tournament],
+                |r| r.get(0),
+            )
+        })
+    }
+
+    fn cancel_withdrawn(&mut self, tournament: TournamentId) -> StoreResult<usize> {
+        let n = self.write(|c| {
+            c.execute(
+                "UPDATE slots SET cancelled = TRUE
+                 WHERE tournament_id = ?1 AND game_id IS NULL AND NOT cancelled
+                   AND (white_entry IN (SELECT id FROM entries WHERE withdrawn)
+                     OR black_entry IN (SELECT id FROM entries WHERE withdrawn))",
+                params![tournament],
+            )
+        })?;
+        Ok(usize::try_from(n).unwrap_or(usize::MAX))
+    }
+
+    fn finish_tournament(&mut self, tournament: TournamentId) -> StoreResult<()> {
+        self.write(|c| {
+            c.execute(
+                "UPDATE tournaments SET finished = TRUE WHERE id = ?1",
+                params![tournament],
+            )
+        })?;
+        Ok(())
+    }
+
+    fn games(&self, with_pgn: bool) -> StoreResult<Vec<Game>> {
+        let pgn = if with_pgn { "pgn" } else { "''" };
+        let sql = format!("SELECT {GAME_COLUMNS}, {pgn} FROM games ORDER BY id");
+        self.read(|c| c.rows(&sql, &[], game_from_row))
+    }
+
+    fn game(&self, id: GameId) -> StoreResult<Option<Game>> {
+        let sql = format!("SELECT {GAME_COLUMNS}, pgn FROM games WHERE id = ?1");
+        self.read(|c| c.first(&sql, params![id], game_from_row))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn time_controls_round_trip_through_the_store() {
+        for text in ["10+0.1", "1+0.05", "0.1/move", "40/60+0"] {
+            let tc = time_control(text).unwrap();
+            assert_eq!(time_control(&tc.to_string()).unwrap(), tc, "{text}");
+        }
+        for bad in ["fast", "-1/move", "NaN/move", "inf/move", "1e300/move"] {
+            assert!(time_control(bad).is_err(), "{bad}");
+        }
+    }
+}
