@@ -8,8 +8,12 @@
 //!   maximum over the match, with 1 watcher and with 200 (goal: within 300 ms);
 //! - watcher cost: the CPU time of the game's own thread (this one: engine pipes, rules,
 //!   the hub's per-move frame) per move with 0, 1 and 200 watchers on the game, played
-//!   alternately from the same opening in each round, so each round plays the same
-//!   game three times; reported as ratios against no watchers (goal: at most +10%).
+//!   alternately from the same opening in each round, so each round plays the same game
+//!   with each; reported as ratios against no watchers (goal: at most +10%), beside two
+//!   references from the same rounds: a second game without watchers (the noise) and a
+//!   game the hub does not follow (what following costs at all). The hub's observer's
+//!   own part of each move is reported apart: it does not grow with watchers when the
+//!   game thread does nothing per watcher.
 //!
 //! The engines answer at once; the observer then sleeps `PACE_MS` (sleep costs no CPU),
 //! so a game lasts long enough for its watchers to be sent frames all along, as an
@@ -62,14 +66,22 @@ const PATIENCE: Duration = Duration::from_secs(60);
 /// When a move was made: the plies on the board after it, and the observer's call.
 type Stamp = (usize, Instant);
 
-/// One game as measured.
-struct Played {
-    watchers: Option<usize>,
+/// A game's moves as the game thread saw them.
+#[derive(Default)]
+struct Timing {
     /// Each move, in order.
     moves: Vec<Stamp>,
     /// The game thread's CPU time for each move: from the end of the previous one (or the
     /// start of play) to the end of the observer's call.
     cpu: Vec<Duration>,
+    /// The part of `cpu` spent in the hub's observer (the frame, its hand-over).
+    hub: Vec<Duration>,
+}
+
+/// One game as measured.
+struct Played {
+    watchers: Option<usize>,
+    timing: Timing,
     /// Per watcher: each frame that brought new plies, and when it arrived.
     arrivals: Vec<Vec<Stamp>>,
 }
@@ -93,23 +105,27 @@ struct Timed {
     inner: Box<dyn MoveObserver>,
     plies: usize,
     pace: Duration,
-    moves: Vec<Stamp>,
-    /// The thread's CPU clock at the start of play and after each move.
-    cpu_marks: Vec<Duration>,
+    timing: Timing,
+    /// The thread's CPU clock at the start of play (then after the last move).
+    cpu_mark: Duration,
 }
 
 impl MoveObserver for Timed {
     fn started(&mut self, board: &Board, clocks: [Option<Duration>; 2]) {
         self.inner.started(board, clocks);
-        self.cpu_marks.push(thread_cpu());
+        self.cpu_mark = thread_cpu();
     }
 
     fn moved(&mut self, update: &MoveUpdate<'_>) {
         let made = Instant::now();
+        let before = thread_cpu();
         self.inner.moved(update);
+        let after = thread_cpu();
         self.plies += 1;
-        self.moves.push((self.plies, made));
-        self.cpu_marks.push(thread_cpu());
+        self.timing.moves.push((self.plies, made));
+        self.timing.hub.push(after - before);
+        self.timing.cpu.push(after - self.cpu_mark);
+        self.cpu_mark = after;
         std::thread::sleep(self.pace);
     }
 }
@@ -216,12 +232,11 @@ impl Bench {
     /// or without the hub.
     fn play(&mut self, key: i64, opening: &Opening, watchers: Option<usize>) -> Played {
         let Some(count) = watchers else {
-            let (_, moves, cpu) = self.play_timed(opening, Box::new(Unwatched));
+            let (_, timing) = self.play_timed(opening, Box::new(Unwatched));
             let arrivals = Vec::new();
             return Played {
                 watchers,
-                moves,
-                cpu,
+                timing,
                 arrivals,
             };
         };
@@ -239,7 +254,7 @@ impl Bench {
         let tasks = self.connect(key, count);
         // The follower is dropped with the game, which sends its last frame; the end
         // closes the streams.
-        let (record, moves, cpu) = self.play_timed(opening, follower);
+        let (record, timing) = self.play_timed(opening, follower);
         self.games.end(&LiveEnd {
             key,
             record: &record,
@@ -248,25 +263,24 @@ impl Bench {
         let arrivals = self.collect(tasks);
         Played {
             watchers,
-            moves,
-            cpu,
+            timing,
             arrivals,
         }
     }
 
     /// Plays a game from `opening` followed by `inner`, timed: the record, each move's
-    /// stamp and each move's CPU time on this thread.
+    /// stamp and CPU time on this thread.
     fn play_timed(
         &mut self,
         opening: &Opening,
         inner: Box<dyn MoveObserver>,
-    ) -> (GameRecord, Vec<Stamp>, Vec<Duration>) {
+    ) -> (GameRecord, Timing) {
         let mut timed = Timed {
             inner,
             plies: opening.moves.len(),
             pace: self.pace,
-            moves: Vec::new(),
-            cpu_marks: Vec::new(),
+            timing: Timing::default(),
+            cpu_mark: Duration::ZERO,
         };
         let [white, black] = &mut self.engines;
         let record = play_game_observed(
@@ -283,8 +297,7 @@ impl Bench {
             record.result.as_str(),
             record.detail
         );
-        let cpu = timed.cpu_marks.windows(2).map(|w| w[1] - w[0]).collect();
-        (record, timed.moves, cpu)
+        (record, timed.timing)
     }
 
     /// Starts `count` watchers of game `key` and waits until the hub counts them all.
@@ -346,9 +359,10 @@ fn instant_engine() -> PathBuf {
 
 /// Every (move, watcher) latency of a game: from the move to the first frame holding it.
 fn latencies(game: &Played) -> Vec<Duration> {
-    let mut out = Vec::with_capacity(game.moves.len() * game.arrivals.len());
+    let moves = &game.timing.moves;
+    let mut out = Vec::with_capacity(moves.len() * game.arrivals.len());
     for seen in &game.arrivals {
-        for &(plies, made) in &game.moves {
+        for &(plies, made) in moves {
             let first = seen.partition_point(|s| s.0 < plies);
             let (_, arrived) = *seen.get(first).unwrap_or_else(|| {
                 panic!("a watcher never received ply {plies} (it saw {seen:?})")
@@ -398,20 +412,20 @@ fn report_latency(rounds: &[Vec<Played>], watchers: usize) {
     );
 }
 
-/// The game thread's CPU per move in game `slot` of each round against the first game
-/// without watchers (the same moves): the ratio of the medians of all moves, the ratio of
+/// Which CPU time of a game's moves a line of the report compares.
+type Part = fn(&Timing) -> &[Duration];
+
+/// The CPU per move in game `slot` of each round against the first game without
+/// watchers (the same moves), for the `part` named `what`: the ratio of the medians of
+/// all moves (the figure: the machine's hiccups move means, not medians), the ratio of
 /// the means, and the per-round ratios of the means.
-fn report_cpu(rounds: &[Vec<Played>], slot: usize) {
-    let all = |i: usize| -> Vec<f64> { rounds.iter().flat_map(|r| micros(&r[i].cpu)).collect() };
+fn report_cpu(rounds: &[Vec<Played>], slot: usize, what: &str, part: Part) {
+    let of = |g: &Played| micros(part(&g.timing));
+    let all = |i: usize| -> Vec<f64> { rounds.iter().flat_map(|r| of(&r[i])).collect() };
     let (with, without) = (sorted(all(slot)), sorted(all(0)));
     let per_round: Vec<String> = rounds
         .iter()
-        .map(|r| {
-            format!(
-                "{:.2}",
-                mean(&micros(&r[slot].cpu)) / mean(&micros(&r[0].cpu))
-            )
-        })
+        .map(|r| format!("{:.2}", mean(&of(&r[slot])) / mean(&of(&r[0]))))
         .collect();
     let name = match GAMES[slot] {
         None => "no hub at all".to_string(),
@@ -419,7 +433,7 @@ fn report_cpu(rounds: &[Vec<Played>], slot: usize) {
         Some(n) => format!("{n:>3} watcher(s)"),
     };
     println!(
-        "runner CPU per move, {name} / 0: medians {:.1} / {:.1} µs = {:.3}, means {:.1} / {:.1} µs = {:.3} (per round: {})",
+        "{what}, {name} / 0: medians {:.2} / {:.2} µs = {:.3}, means {:.2} / {:.2} µs = {:.3} (per round: {})",
         quantile(&with, 0.5),
         quantile(&without, 0.5),
         quantile(&with, 0.5) / quantile(&without, 0.5),
@@ -472,10 +486,10 @@ fn main() {
         println!(
             "round {}: {} moves; runner CPU µs/move (mean) by game: {}",
             round + 1,
-            games[0].moves.len(),
+            games[0].timing.moves.len(),
             games
                 .iter()
-                .map(|g| format!("{:.1}", mean(&micros(&g.cpu))))
+                .map(|g| format!("{:.1}", mean(&micros(&g.timing.cpu))))
                 .collect::<Vec<_>>()
                 .join(" ")
         );
@@ -485,6 +499,11 @@ fn main() {
         report_latency(&rounds, watchers);
     }
     for slot in 1..GAMES.len() {
-        report_cpu(&rounds, slot);
+        report_cpu(&rounds, slot, "runner CPU per move", |t| &t.cpu);
+    }
+    // The hub's own part of it: the same with and without watchers when the game thread
+    // does nothing per watcher.
+    for slot in 1..GAMES.len() - 1 {
+        report_cpu(&rounds, slot, "of which the hub's observer", |t| &t.hub);
     }
 }
