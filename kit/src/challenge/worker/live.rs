@@ -29,9 +29,10 @@ pub const EVERY: Duration = Duration::from_millis(250);
 /// records the game anyway.
 pub const FINAL_WAIT: Duration = Duration::from_secs(2);
 
-/// A game's snapshot waiting to be written, and when the last one was.
-struct Pending {
-    ticket: LiveTicket,
+/// A game's snapshot waiting to be written, and when the last one was (`T`: the right to
+/// write it, a [`LiveTicket`]).
+struct Pending<T> {
+    ticket: T,
     snapshot: Option<String>,
     last: Option<Instant>,
     /// The game is over: write at once, then forget the game.
@@ -40,21 +41,54 @@ struct Pending {
     told: bool,
 }
 
-impl Pending {
-    /// When its snapshot may be written, if it has one.
-    fn due(&self) -> Option<Instant> {
+impl<T> Pending<T> {
+    /// When its snapshot may be written, if it has one (`now`: at once).
+    fn due(&self, now: Instant) -> Option<Instant> {
         self.snapshot.as_ref()?;
         match (self.last_one, self.last) {
             (false, Some(last)) => Some(last + EVERY),
-            _ => Some(Instant::now()),
+            _ => Some(now),
         }
     }
 }
 
-#[derive(Default)]
-struct Games {
-    pending: HashMap<SlotId, Pending>,
+struct Games<T = LiveTicket> {
+    pending: HashMap<SlotId, Pending<T>>,
     stopping: bool,
+}
+
+impl<T> Default for Games<T> {
+    fn default() -> Self {
+        Games {
+            pending: HashMap::new(),
+            stopping: false,
+        }
+    }
+}
+
+impl<T: Clone> Games<T> {
+    /// The snapshot due first at `now`, taken (its game's last write is `now`); else
+    /// when the next one is due, if any is waiting.
+    fn take_due(&mut self, now: Instant) -> Result<Write<T>, Option<Instant>> {
+        let next = self
+            .pending
+            .iter()
+            .filter_map(|(slot, p)| p.due(now).map(|due| (due, *slot)))
+            .min();
+        match next {
+            Some((due, slot)) if due <= now => {
+                let pending = self.pending.get_mut(&slot).expect("just found");
+                let snapshot = pending.snapshot.take().expect("due means waiting");
+                pending.last = Some(now);
+                Ok(Write {
+                    slot,
+                    ticket: pending.ticket.clone(),
+                    snapshot,
+                })
+            }
+            next => Err(next.map(|(due, _)| due)),
+        }
+    }
 }
 
 /// The snapshots waiting to be written, and the thread that writes them; see the
@@ -68,9 +102,9 @@ pub struct Publisher {
 }
 
 /// One write taken from the queue.
-struct Write {
+struct Write<T = LiveTicket> {
     slot: SlotId,
-    ticket: LiveTicket,
+    ticket: T,
     snapshot: String,
 }
 
@@ -172,25 +206,11 @@ impl Publisher {
         let mut games = self.lock();
         loop {
             let now = Instant::now();
-            let next = games
-                .pending
-                .iter()
-                .filter_map(|(slot, p)| p.due().map(|due| (due, *slot)))
-                .min();
-            match next {
-                Some((due, slot)) if due <= now => {
-                    let pending = games.pending.get_mut(&slot).expect("just found");
-                    let snapshot = pending.snapshot.take().expect("due means waiting");
-                    pending.last = Some(now);
-                    return Some(Write {
-                        slot,
-                        ticket: pending.ticket.clone(),
-                        snapshot,
-                    });
-                }
-                None if games.stopping || stop.load(Ordering::Relaxed) => return None,
-                next => {
-                    let wait = next.map_or(Duration::from_secs(1), |(due, _)| due - now);
+            match games.take_due(now) {
+                Ok(write) => return Some(write),
+                Err(None) if games.stopping || stop.load(Ordering::Relaxed) => return None,
+                Err(next) => {
+                    let wait = next.map_or(Duration::from_secs(1), |due| due - now);
                     games = self
                         .changed
                         .wait_timeout(games, wait)
@@ -264,5 +284,59 @@ impl MoveObserver for GameFollower<'_> {
     fn moved(&mut self, update: &MoveUpdate<'_>) {
         self.follow.moved(update);
         self.offer();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn waiting(games: &mut Games<()>, slot: i64, snapshot: &str, last_one: bool) {
+        let pending = games.pending.entry(SlotId(slot)).or_insert(Pending {
+            ticket: (),
+            snapshot: None,
+            last: None,
+            last_one: false,
+            told: false,
+        });
+        pending.snapshot = Some(snapshot.into());
+        pending.last_one |= last_one;
+    }
+
+    #[test]
+    fn a_new_games_snapshot_is_due_at_once() {
+        // (The publisher once computed "at once" after "now", so nothing was ever due.)
+        let mut games = Games::default();
+        let now = Instant::now();
+        assert_eq!(games.take_due(now).err(), Some(None));
+        waiting(&mut games, 1, "a", false);
+        let write = games.take_due(now).ok().expect("due at once");
+        assert_eq!((write.slot, write.snapshot.as_str()), (SlotId(1), "a"));
+        assert_eq!(games.take_due(now).err(), Some(None), "nothing waits now");
+    }
+
+    #[test]
+    fn a_games_snapshots_are_written_at_most_once_per_interval_but_the_last_at_once() {
+        let mut games = Games::default();
+        let t0 = Instant::now();
+        waiting(&mut games, 1, "a", false);
+        assert!(games.take_due(t0).is_ok());
+        waiting(&mut games, 1, "b", false);
+        waiting(&mut games, 1, "c", false);
+        let soon = t0 + EVERY / 2;
+        assert_eq!(games.take_due(soon).err(), Some(Some(t0 + EVERY)));
+        // Another game is not held back by this one's interval.
+        waiting(&mut games, 2, "x", false);
+        assert_eq!(games.take_due(soon).ok().map(|w| w.slot), Some(SlotId(2)));
+        // The newest snapshot goes out once the interval is over.
+        let write = games.take_due(t0 + EVERY).ok().expect("due");
+        assert_eq!(write.snapshot, "c");
+        // A game's last snapshot does not wait.
+        waiting(&mut games, 1, "over", true);
+        let write = games
+            .take_due(t0 + EVERY)
+            .ok()
+            .expect("the last one at once");
+        assert_eq!(write.snapshot, "over");
     }
 }
