@@ -166,6 +166,10 @@ impl GameView {
             ));
         }
         Board::from_fen(&view.fen).map_err(|e| format!("its position does not parse: {e}"))?;
+        let uci = |m: &String| m.len() <= 5 && m.bytes().all(|b| b.is_ascii_alphanumeric());
+        if !view.last_move.as_ref().is_none_or(uci) {
+            return Err("its last move is not a move in UCI notation".into());
+        }
         Ok(view)
     }
 }
@@ -298,6 +302,11 @@ mod tests {
         let mut bad = v.clone();
         bad.fen = "<script>".into();
         assert!(GameView::from_stored(&bad.to_json(), 7).is_err());
+        let mut bad = v.clone();
+        bad.last_move = Some("e2e4\"><b>".into());
+        assert!(GameView::from_stored(&bad.to_json(), 7).is_err());
+        bad.last_move = Some("e7e8q".into());
+        assert!(GameView::from_stored(&bad.to_json(), 7).is_ok());
         assert!(GameView::from_stored("{\"key\": 7}", 7).is_err());
         assert!(GameView::from_stored("[]", 7).is_err());
     }

@@ -310,7 +310,7 @@ mod tests {
         let now = Instant::now();
         assert_eq!(games.take_due(now).err(), Some(None));
         waiting(&mut games, 1, "a", false);
-        let write = games.take_due(now).ok().expect("due at once");
+        let write = games.take_due(now).expect("due at once");
         assert_eq!((write.slot, write.snapshot.as_str()), (SlotId(1), "a"));
         assert_eq!(games.take_due(now).err(), Some(None), "nothing waits now");
     }
@@ -329,14 +329,11 @@ mod tests {
         waiting(&mut games, 2, "x", false);
         assert_eq!(games.take_due(soon).ok().map(|w| w.slot), Some(SlotId(2)));
         // The newest snapshot goes out once the interval is over.
-        let write = games.take_due(t0 + EVERY).ok().expect("due");
+        let write = games.take_due(t0 + EVERY).expect("due");
         assert_eq!(write.snapshot, "c");
         // A game's last snapshot does not wait.
         waiting(&mut games, 1, "over", true);
-        let write = games
-            .take_due(t0 + EVERY)
-            .ok()
-            .expect("the last one at once");
+        let write = games.take_due(t0 + EVERY).expect("the last one at once");
         assert_eq!(write.snapshot, "over");
     }
 }
