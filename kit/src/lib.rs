@@ -22,7 +22,7 @@
 //! observer, `observe: &(dyn Fn(Event) + Sync)`, and calls it with a typed event of its
 //! domain: [`engine_build::BuildEvent`], [`matches::MatchEvent`],
 //! [`challenge::tournament::TournamentEvent`], [`challenge::worker::WorkerEvent`],
-//! [`challenge::pgn_facts::PgnWarning`], [`tune::TuneEvent`]. The caller decides what to do with each: the
+//! [`challenge::pgn_facts::PgnWarning`], [`tune::TuneEvent`], [`sweep::run::SweepEvent`]. The caller decides what to do with each: the
 //! command line prints its `Display` (the sentence a person reads), the server logs it, a
 //! test collects it, and `&|_| {}` ignores it. Observers are `Sync` because builds and
 //! workers report from several threads at once; one that keeps state keeps it behind a

@@ -471,6 +471,17 @@ impl HumanGame {
     /// Writes the game as PGN to `path` (creating its folder), with its result and
     /// termination once it is over.
     pub fn save(&self, path: &Path) -> Result<()> {
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir)
+                .with_context(|| format!("cannot create {}", dir.display()))?;
+        }
+        std::fs::write(path, self.pgn_text())
+            .with_context(|| format!("cannot save the game to {}", path.display()))
+    }
+
+    /// The game as PGN text, as [`HumanGame::save`] writes it: with its result and
+    /// termination once it is over (`*` before).
+    pub fn pgn_text(&self) -> String {
         let mut pgn = self.pgn.clone();
         if let Some(ending) = &self.ending {
             pgn.result = ending.result;
@@ -481,12 +492,7 @@ impl HumanGame {
             }
         }
         pgn.set_tag("PlyCount", &pgn.moves.len().to_string());
-        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-            std::fs::create_dir_all(dir)
-                .with_context(|| format!("cannot create {}", dir.display()))?;
-        }
-        std::fs::write(path, write_game(&pgn))
-            .with_context(|| format!("cannot save the game to {}", path.display()))
+        write_game(&pgn)
     }
 
     fn expect(&self, turn: Turn) -> Result<(), PlayError> {
@@ -516,9 +522,13 @@ impl HumanGame {
 
     /// The UCI `position` command for the game so far.
     fn position_command(&self) -> String {
-        let mut position = match self.pgn.tag("FEN") {
-            Some(fen) => format!("position fen {fen}"),
-            None => "position startpos".to_string(),
+        // From the game's own start: a game begun with `--fen` has no `FEN` tag until
+        // it is written, so the tag cannot say where it began.
+        let start = self.pgn.start.fen();
+        let mut position = if start == Board::startpos().fen() {
+            "position startpos".to_string()
+        } else {
+            format!("position fen {start}")
         };
         if !self.pgn.moves.is_empty() {
             position.push_str(" moves");
@@ -583,6 +593,21 @@ pub fn colour_name(color: Color) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_game_from_a_position_tells_the_bot_that_position() {
+        let tc = "60+0".parse::<TimeControl>().unwrap();
+        let fen = "8/P6k/8/8/8/8/8/4K3 w - - 0 1";
+        let mut game = HumanGame::new("b", Color::White, tc, Board::from_fen(fen).unwrap());
+        let mv = game.board().parse_uci("e1e2").unwrap();
+        game.play(mv, Instant::now()).unwrap();
+        assert_eq!(
+            game.position_command(),
+            format!("position fen {fen} moves e1e2")
+        );
+        let standard = HumanGame::new("b", Color::White, tc, Board::startpos());
+        assert_eq!(standard.position_command(), "position startpos");
+    }
 
     fn game(human: Color, tc: &str) -> HumanGame {
         HumanGame::new("bot", human, tc.parse().unwrap(), Board::startpos())

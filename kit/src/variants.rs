@@ -495,12 +495,13 @@ pub enum VariantError {
         line: usize,
     },
     /// The variant's file cannot be written.
-    #[error("cannot write {}: {source}", path.display())]
+    #[error("cannot write {}: {cause}", path.display())]
     Io {
         /// The file or directory.
         path: PathBuf,
         /// Why.
-        source: std::io::Error,
+        /// (Shown in the message, so not also a `source`: `{:#}` would show it twice.)
+        cause: std::io::Error,
     },
 }
 
@@ -823,7 +824,10 @@ pub fn write(
     let path = dir.join(file_name(base_name, &suffix));
     let io = |path: &Path| {
         let path = path.to_path_buf();
-        move |source| VariantError::Io { path, source }
+        move |source| VariantError::Io {
+            path,
+            cause: source,
+        }
     };
     fs::create_dir_all(&dir).map_err(io(&dir))?;
     let origin = dir.join(BASE_FILE);

@@ -36,6 +36,7 @@
 //! - [`watch`], [`watch_routes`]: the games in progress, shown live (`/live`), and
 //!   `challenge match --watch`'s server of them.
 //! - `routes`, `entrant`, `organiser`: the routes.
+//! - [`play`]: `challenge play --web`, a game against a bot in the browser (its own server).
 
 mod accept;
 mod entrant;
@@ -45,6 +46,7 @@ pub mod limits;
 mod live;
 mod organiser;
 mod pages;
+pub mod play;
 mod queue;
 mod routes;
 mod runner;

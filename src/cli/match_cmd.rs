@@ -250,7 +250,9 @@ fn engine_player(words: &[String], policy: LimitPolicy, default_tc: TimeControl)
             "arg" => args.push(value.clone()),
             "dir" => dir = Some(PathBuf::from(value)),
             k if k.starts_with("option.") => {
-                options.push((k["option.".len()..].to_string(), value.clone()))
+                let option = &k["option.".len()..];
+                check_option(option, value)?;
+                options.push((option.to_string(), value.clone()))
             }
             _ => bail!(
                 "--engine: unknown key `{key}` (expected name, cmd, bot, arg, dir, option.NAME, tc, st, nodes, depth, or level after `stockfish`)"
@@ -274,6 +276,26 @@ fn engine_player(words: &[String], policy: LimitPolicy, default_tc: TimeControl)
         config.dir = dir;
     }
     Ok(Player::new(config, tc))
+}
+
+/// Refuses an option that would not go to the engine as the one `setoption` line it
+/// reads as this option: a line break would start another UCI command, and a name with
+/// the word `value` in it would split elsewhere.
+fn check_option(name: &str, value: &str) -> Result<()> {
+    let shown = format!("--engine option.{}", name.escape_debug());
+    if name.trim().is_empty() {
+        bail!("{shown}: the option has no name");
+    }
+    if name.chars().chain(value.chars()).any(char::is_control) {
+        bail!("{shown}: names and values may not hold line breaks or other control characters");
+    }
+    if name
+        .split_whitespace()
+        .any(|word| word == "value" || word == "name")
+    {
+        bail!("{shown}: an option name may not contain the word `name` or `value`");
+    }
+    Ok(())
 }
 
 fn parse_sprt(words: &[String]) -> Result<Sprt> {

@@ -19,6 +19,7 @@ mod run;
 mod serve;
 mod standings;
 mod submit;
+mod sweep;
 mod tokens;
 mod tune;
 mod uci;
@@ -64,6 +65,8 @@ enum Commands {
     Analyze(Box<analyze::AnalyzeArgs>),
     /// Search fixed positions to a fixed limit (nodes, time, signature), or an EPD test suite.
     Bench(Box<bench::Args>),
+    /// Search a grid of a bot's variants over suites (resumable) and plot total nodes.
+    Sweep(Box<sweep::Args>),
     /// Run a bot as a UCI engine on stdin/stdout (register this in a chess GUI).
     Uci(uci::Args),
     /// Submit a bot file to the challenge (checked, built and smoke-tested first).
@@ -113,6 +116,7 @@ pub fn main() -> ExitCode {
         Commands::Tune(args) => tune::run(&args),
         Commands::Analyze(args) => analyze::run(*args),
         Commands::Bench(args) => bench::run(&args),
+        Commands::Sweep(args) => sweep::run(&args),
         Commands::Uci(args) => uci::run(&args),
         Commands::Submit(args) => submit::run(&args),
         Commands::Entries(args) => entries::run(&args),

@@ -2,6 +2,7 @@
 //! [`screen`], the keyboard read here).
 
 mod screen;
+mod web;
 
 use std::io::{BufRead, Write};
 use std::path::PathBuf;
@@ -28,7 +29,7 @@ pub enum Side {
     Black,
 }
 
-/// Play a game against a bot in the terminal.
+/// Play a game against a bot in the terminal, or in the browser with `--web`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// The bot to play: a name in bot/ or a path to a bot file
@@ -46,6 +47,17 @@ pub struct Args {
     /// Where to save the game (default: games/play-<date>-<time>.pgn).
     #[arg(long)]
     pgn: Option<PathBuf>,
+    /// Play in the browser: serve the game on --listen and print its address.
+    #[arg(long)]
+    web: bool,
+    /// Where `--web` listens. The default is this machine only, on a port the system picks.
+    #[arg(
+        long,
+        default_value = "127.0.0.1:0",
+        requires = "web",
+        value_name = "ADDRESS:PORT"
+    )]
+    listen: std::net::SocketAddr,
     #[command(flatten)]
     limit: LimitArgs,
 }
@@ -63,6 +75,10 @@ pub fn run(args: Args) -> Result<()> {
         policy: args.limit.policy(),
     };
     let (mut game, mut opponent) = start(&options, &|event| eprintln!("{event}"))?;
+    let path = args.pgn.unwrap_or_else(default_pgn_path);
+    if args.web {
+        return web::run(args.listen, game, opponent, path);
+    }
     println!(
         "You play {} against {}.",
         colour_name(game.human()),
@@ -85,7 +101,6 @@ pub fn run(args: Args) -> Result<()> {
     if let Some(ending) = game.ending() {
         println!("{} ({})", ending.reason, ending.result);
     }
-    let path = args.pgn.unwrap_or_else(default_pgn_path);
     game.save(&path)?;
     println!("Game saved to {}", path.display());
     Ok(())

@@ -12,8 +12,12 @@ use super::args::{DirArgs, RatingArgs};
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// The HTML file to write.
-    #[arg(long)]
+    #[arg(long, short = 'o', visible_alias = "output", value_name = "FILE")]
     html: PathBuf,
+    /// Show the games of this PGN file instead of the store's: the store's games
+    /// analysed by `challenge analyze -o FILE`, with their evaluation graphs.
+    #[arg(long, value_name = "FILE")]
+    pgn: Option<PathBuf>,
     #[command(flatten)]
     rating: RatingArgs,
     #[command(flatten)]
@@ -23,7 +27,12 @@ pub struct Args {
 /// Writes the page and says where.
 pub fn run(args: &Args) -> Result<()> {
     let store = args.dir.open(Access::Read)?;
-    let games = write_report(store.as_ref(), &args.html, &args.rating.choice())?;
+    let games = write_report(
+        store.as_ref(),
+        &args.html,
+        &args.rating.choice(),
+        args.pgn.as_deref(),
+    )?;
     eprintln!("report written to {} ({games} games)", args.html.display());
     Ok(())
 }

@@ -1,7 +1,5 @@
 //! `challenge submit`.
 
-use std::path::PathBuf;
-
 use anyhow::Result;
 use kit::challenge::submit::{SMOKE_POSITIONS, Submission, submit, submit_to};
 use kit::engine_build::BuildEvent;
@@ -13,11 +11,12 @@ use super::args::DirArgs;
 /// Submit a bot file to the challenge.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// The bot file.
-    file: PathBuf,
-    /// The entry's name (letters, digits, `_`, `-`, `.`; up to 40 characters).
+    /// The bot: a file, or a bot of the kit by name (`evil_bot`) as `match` and `play` take.
+    bot: String,
+    /// The entry's name (letters, digits, `_`, `-`, `.`; up to 40 characters); the bot's
+    /// file name without `.rs` when not given.
     #[arg(long)]
-    name: String,
+    name: Option<String>,
     /// Who wrote it.
     #[arg(long)]
     author: Option<String>,
@@ -27,9 +26,10 @@ pub struct Args {
 
 /// Submits and says what the store made of it.
 pub fn run(args: &Args) -> Result<()> {
+    let bot = kit::bots::resolve(&args.bot)?;
     let submission = Submission {
-        file: &args.file,
-        name: &args.name,
+        file: &bot.path,
+        name: args.name.as_deref().unwrap_or(&bot.name),
         author: args.author.as_deref(),
     };
     let say = |event: BuildEvent<'_>| eprintln!("{event}");

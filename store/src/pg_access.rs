@@ -67,20 +67,23 @@ const WORKER_FUNCTIONS: [&str; 9] = [
     "challenge_stopped(text)",
 ];
 
-/// What a worker's role may read: whole tables, then tables by column.
+/// What a worker's role may read whole (tables without secrets); the tables it reads by
+/// column are those the schema's steps list (`Step::worker_reads`, [`read_columns`]).
 const READ_TABLES: [&str; 3] = ["schema_version", "tournaments", "entries"];
-const READ_COLUMNS: [(&str, &str); 3] = [
-    (
-        "versions",
-        "id, entry_id, number, hash, file_name, tokens, debug_tokens, submitted",
-    ),
-    (
-        "slots",
-        "id, tournament_id, round, pair, game_in_pair, white_entry, black_entry, opening, \
-         cancelled, game_id, lease_worker, lease_expires, leased_at",
-    ),
-    ("server_settings", "name, value"),
-];
+
+/// The columns a worker's role may read, by table, gathered from the schema's steps in
+/// order, so a new column is granted by the step that adds it.
+fn read_columns() -> Vec<(&'static str, String)> {
+    let mut tables: Vec<(&'static str, String)> = Vec::new();
+    for &(table, columns) in crate::schema::STEPS.iter().flat_map(|s| s.worker_reads) {
+        let columns = columns.split_whitespace().collect::<Vec<_>>().join(" ");
+        match tables.iter_mut().find(|(t, _)| *t == table) {
+            Some((_, listed)) => *listed = format!("{listed}, {columns}"),
+            None => tables.push((table, columns)),
+        }
+    }
+    tables
+}
 
 /// The largest texts a game may carry (far above any real game: they bound what a
 /// role with a worker's rights can make the store hold).
@@ -324,7 +327,14 @@ CREATE POLICY challenge_worker_switches ON {schema}.server_settings FOR SELECT
     .replace("{S}", schema)
 }
 
-/// The fingerprint of the functions' text: equal installs are the same functions.
+/// What an install sets up in `schema`, as text: the functions and policies, and the
+/// grants every worker role gets (so a step that opens a new column to workers changes
+/// the fingerprint, and the upgrade grants it to the roles there are).
+fn installed_text(schema: &str) -> String {
+    install_sql(schema) + &grants(schema, "{role}")
+}
+
+/// The fingerprint of an install's text: equal installs are the same functions and grants.
 fn fingerprint(sql: &str) -> String {
     Sha256::digest(sql.as_bytes())
         .iter()
@@ -383,7 +393,7 @@ fn access_error(shown: &str, err: anyhow::Error) -> StoreError {
 /// DDL) refuses other functions, naming `challenge upgrade`.
 pub(crate) fn check(client: &mut Client, shown: &str) -> StoreResult<()> {
     let mut current = || -> Result<bool> {
-        let wanted = fingerprint(&install_sql(&store_schema(client)?));
+        let wanted = fingerprint(&installed_text(&store_schema(client)?));
         Ok(installed(client)?.as_deref() == Some(wanted.as_str()))
     };
     match current() {
@@ -407,7 +417,7 @@ pub(crate) fn ensure(client: &mut Client, shown: &str) -> StoreResult<bool> {
 fn install(client: &mut Client, shown: &str) -> Result<bool> {
     let schema = store_schema(client)?;
     let sql = install_sql(&schema);
-    let wanted = fingerprint(&sql);
+    let wanted = fingerprint(&installed_text(&schema));
     if installed(client)?.as_deref() == Some(wanted.as_str()) {
         return Ok(false);
     }
@@ -471,7 +481,7 @@ fn grants(schema: &str, role: &str) -> String {
     for table in READ_TABLES {
         sql += &format!("GRANT SELECT ON {schema}.{table} TO {role};\n");
     }
-    for (table, columns) in READ_COLUMNS {
+    for (table, columns) in read_columns() {
         sql += &format!("GRANT SELECT ({columns}) ON {schema}.{table} TO {role};\n");
     }
     for function in WORKER_FUNCTIONS {
@@ -483,8 +493,8 @@ fn grants(schema: &str, role: &str) -> String {
 /// The statements that take a worker's rights away from `role` (quoted).
 fn revokes(schema: &str, role: &str) -> String {
     let tables: Vec<String> = READ_TABLES
-        .iter()
-        .chain(READ_COLUMNS.iter().map(|(t, _)| t))
+        .into_iter()
+        .chain(read_columns().into_iter().map(|(t, _)| t))
         .map(|t| format!("{schema}.{t}"))
         .collect();
     let mut sql = format!("REVOKE ALL ON {} FROM {role};\n", tables.join(", "));
@@ -851,13 +861,27 @@ mod tests {
     }
 
     #[test]
+    fn the_steps_open_their_columns_to_workers_table_by_table() {
+        let columns = read_columns();
+        let tables: Vec<&str> = columns.iter().map(|(t, _)| *t).collect();
+        assert_eq!(tables, ["versions", "slots", "server_settings"]);
+        assert_eq!(
+            columns[1].1,
+            "id, tournament_id, round, pair, game_in_pair, white_entry, black_entry, opening, \
+             cancelled, game_id, lease_worker, lease_expires, leased_at"
+        );
+        // The grants are part of what an install is: opening a column changes it.
+        assert!(installed_text("s").contains("GRANT SELECT (id, entry_id, number"));
+    }
+
+    #[test]
     fn grants_read_no_secret_column() {
         let sql = grants("s", "r");
         let reads: Vec<&str> = sql
             .lines()
             .filter(|l| l.starts_with("GRANT SELECT"))
             .collect();
-        assert_eq!(reads.len(), READ_TABLES.len() + READ_COLUMNS.len());
+        assert_eq!(reads.len(), READ_TABLES.len() + read_columns().len());
         for line in reads {
             for secret in [
                 "source",

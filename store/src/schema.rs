@@ -20,6 +20,11 @@ pub struct Step {
     pub what: &'static str,
     /// Its SQL, with dialect tokens.
     pub sql: &'static str,
+    /// The columns it adds that a worker's role may read on a PostgreSQL store, as
+    /// `(table, "column, column")`, for the tables a worker reads column by column
+    /// (`versions`, `slots`, `server_settings`: `pg_access.rs` grants them). A column
+    /// left out stays closed to workers, so a secret is never listed here.
+    pub worker_reads: &'static [(&'static str, &'static str)],
 }
 
 /// The steps, in order: step `i` (0-based) takes a database from version `i` to `i + 1`.
@@ -98,11 +103,23 @@ CREATE TABLE IF NOT EXISTS games (
     finished TEXT NOT NULL DEFAULT {now}
 );
 {slots_games_fk}",
+        worker_reads: &[
+            (
+                "versions",
+                "id, entry_id, number, hash, file_name, tokens, debug_tokens, submitted",
+            ),
+            (
+                "slots",
+                "id, tournament_id, round, pair, game_in_pair, white_entry, black_entry, \
+                 opening, cancelled, game_id",
+            ),
+        ],
     },
     Step {
         what: "the rules each tournament is played under",
         // `NULL` (older tournaments) means the defaults of the time.
         sql: "ALTER TABLE tournaments ADD COLUMN rules TEXT;",
+        worker_reads: &[],
     },
     Step {
         what: "the web server's switches, entry keys and submission jobs",
@@ -125,6 +142,8 @@ CREATE TABLE jobs (
     updated TEXT NOT NULL DEFAULT {now}
 );
 CREATE INDEX jobs_unfinished ON jobs (state);",
+        // A row-level policy shows workers only the pause switch (`pg_access.rs`).
+        worker_reads: &[("server_settings", "name, value")],
     },
     Step {
         what: "workers: leases on slots, the kit version of each tournament, who played each game",
@@ -149,6 +168,8 @@ CREATE TABLE workers (
 ALTER TABLE games ADD COLUMN worker TEXT;
 ALTER TABLE games ADD COLUMN recorded_at {recorded_at};
 CREATE INDEX games_worker ON games (worker, recorded_at);",
+        // Not `lease_token`: holding the token is holding the lease.
+        worker_reads: &[("slots", "lease_worker, lease_expires, leased_at")],
     },
     Step {
         what: "games in progress, as the workers publish them for the server's live pages",
@@ -164,6 +185,8 @@ CREATE TABLE live_games (
     snapshot TEXT NOT NULL,
     updated {instant} NOT NULL DEFAULT {instant_now}
 );",
+        // Workers write it only through `challenge_live` and read none of it.
+        worker_reads: &[],
     },
 ];
 

@@ -260,3 +260,21 @@ fn serve_on_a_store_it_cannot_reach_fails_naming_it_and_serves_no_directory() {
     }
     let _ = std::fs::remove_dir_all(&cwd);
 }
+
+/// An engine option goes to the engine as one `setoption` line: a value that would start a
+/// second UCI command, or a name that would split the line elsewhere, is refused before
+/// any engine starts.
+#[test]
+fn an_engine_option_that_would_inject_a_command_is_refused() {
+    for (word, mentions) in [
+        ("option.Hash=16\ngo infinite", "line breaks"),
+        ("option.Threads=1\rquit", "line breaks"),
+        ("option.Skill value Level=3", "the word `name` or `value`"),
+        ("option. =3", "has no name"),
+    ] {
+        refused(
+            &["match", "evil_bot", "--engine", "cmd=/bin/cat", word],
+            mentions,
+        );
+    }
+}

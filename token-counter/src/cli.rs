@@ -190,7 +190,7 @@ fn write_json_error(out: &mut dyn Write, name: &str, err: &FileError) -> std::io
 /// ```
 pub fn error_json(name: &str, err: &FileError) -> serde_json::Value {
     let (message, line, column) = match err {
-        FileError::Parse { source, .. } => (
+        FileError::Parse { cause: source, .. } => (
             source.message.clone(),
             Some(source.line),
             Some(source.column),
@@ -206,7 +206,7 @@ pub fn error_json(name: &str, err: &FileError) -> serde_json::Value {
                 .to_owned();
             (message, Some(*line), Some(*column))
         }
-        FileError::Read { source, .. } => (source.to_string(), None, None),
+        FileError::Read { cause: source, .. } => (source.to_string(), None, None),
         FileError::TooLarge { .. } => (
             format!(
                 "the file is larger than {} bytes, the most a bot file may have",

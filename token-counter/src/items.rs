@@ -207,7 +207,7 @@ pub fn itemize_file(path: impl AsRef<Path>) -> Result<Itemized, FileError> {
     let source = crate::read_source(path)?;
     itemize(&source).map_err(|source| FileError::Parse {
         path: path.to_owned(),
-        source,
+        cause: source,
     })
 }
 

@@ -67,12 +67,13 @@ pub struct ParseError {
 #[derive(Debug, thiserror::Error)]
 pub enum FileError {
     /// The file could not be read.
-    #[error("{}: cannot read the file: {source}", path.display())]
+    #[error("{}: cannot read the file: {cause}", path.display())]
     Read {
         /// The file.
         path: PathBuf,
         /// The operating system's reason.
-        source: std::io::Error,
+        /// (Shown in the message, so not also a `source`: `{:#}` would show it twice.)
+        cause: std::io::Error,
     },
     /// The file is larger than [`MAX_FILE_BYTES`]; it was not read whole.
     #[error(
@@ -99,12 +100,13 @@ pub enum FileError {
         offset: usize,
     },
     /// The file does not parse as Rust.
-    #[error("{}:{source}", path.display())]
+    #[error("{}:{cause}", path.display())]
     Parse {
         /// The file.
         path: PathBuf,
         /// Where and why.
-        source: ParseError,
+        /// (Shown in the message, so not also a `source`: `{:#}` would show it twice.)
+        cause: ParseError,
     },
 }
 
@@ -292,7 +294,7 @@ pub fn analyze_file(path: impl AsRef<Path>) -> Result<Report, FileError> {
     let source = read_source(path)?;
     analyze(&source).map_err(|source| FileError::Parse {
         path: path.to_owned(),
-        source,
+        cause: source,
     })
 }
 
@@ -312,7 +314,7 @@ pub fn read_source(path: impl AsRef<Path>) -> Result<String, FileError> {
     let path = path.as_ref();
     let read_error = |source| FileError::Read {
         path: path.to_owned(),
-        source,
+        cause: source,
     };
     let file = std::fs::File::open(path).map_err(read_error)?;
     let mut bytes = Vec::new();

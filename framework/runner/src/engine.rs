@@ -203,14 +203,15 @@ impl fmt::Display for ExitInfo {
 #[derive(Debug, Error)]
 pub enum EngineError {
     /// The process could not be started at all.
-    #[error("engine `{name}`: cannot start `{command}`: {source}")]
+    #[error("engine `{name}`: cannot start `{command}`: {cause}")]
     Spawn {
         /// The engine's name.
         name: String,
         /// The command line tried.
         command: String,
         /// The OS error.
-        source: std::io::Error,
+        /// (Shown in the message, so not also a `source`: `{:#}` would show it twice.)
+        cause: std::io::Error,
     },
     /// No answer in time.
     #[error("engine `{name}`: no `{expected}` within {waited:?}")]
@@ -708,7 +709,7 @@ impl Engine {
                 .chain(config.args.iter().cloned())
                 .collect::<Vec<_>>()
                 .join(" "),
-            source,
+            cause: source,
         })?;
         let stdout = child.stdout.take().expect("stdout is piped");
         let stderr_pipe = child.stderr.take().expect("stderr is piped");

@@ -75,12 +75,13 @@ impl Opening {
 #[derive(Debug, Error)]
 pub enum OpeningError {
     /// The file could not be read.
-    #[error("cannot read opening file {path}: {source}")]
+    #[error("cannot read opening file {path}: {cause}")]
     Io {
         /// The file.
         path: String,
         /// The OS error.
-        source: std::io::Error,
+        /// (Shown in the message, so not also a `source`: `{:#}` would show it twice.)
+        cause: std::io::Error,
     },
     /// A line or game is not a valid position.
     #[error("{path}:{line}: {message}")]
@@ -180,7 +181,7 @@ pub fn load_openings(path: &Path, max_plies: Option<usize>) -> Result<Vec<Openin
     let shown = path.display().to_string();
     let text = std::fs::read_to_string(path).map_err(|source| OpeningError::Io {
         path: shown.clone(),
-        source,
+        cause: source,
     })?;
     let is_pgn = path
         .extension()

@@ -12,7 +12,8 @@ function graph() {
 }
 
 function draw() {
-  ChessBoard.draw(el("board"), game.fens[ply], {
+  // The placement and the side to move: the check flag is the mover's.
+  ChessBoard.draw(el("board"), game.fens[ply] + ((ply + game.first_black) % 2 ? " b" : " w"), {
     lastMove: ply > 0 ? game.uci[ply - 1] : null,
     check: game.checks[ply],
   });

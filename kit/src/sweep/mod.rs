@@ -4,10 +4,12 @@
 //! to skip the cells already done, and the figures ([`figures`], drawn by [`plot`]) show
 //! one chart per suite and limit: total nodes against one constant, one line per value of
 //! another, as Breuker, Uiterwijk and van den Herik (1996) drew theirs. A sweep is defined
-//! by a TOML file ([`spec`]).
+//! by a TOML file ([`spec`]), and run by [`run::Sweep`] (`challenge sweep`), which reports
+//! through [`run::SweepEvent`].
 
 pub mod plot;
 pub mod results;
+pub mod run;
 pub mod spec;
 
 use plot::{Chart, Series, XLabels};
@@ -18,7 +20,7 @@ use results::Results;
 pub struct FigureAxes {
     /// The constant along the x axis (numeric: `TT_BITS`).
     pub x: String,
-    /// The constant whose values are the lines (`SCHEME`).
+    /// The constant whose values are the lines (`SCHEME`); empty: one line, `all`.
     pub series: String,
     /// How the x values are labelled.
     pub x_labels: XLabels,
@@ -64,7 +66,8 @@ pub enum FigureError {
 /// assert_eq!(charts[0].1.series[0].points, [(13.0, 900.0), (14.0, 800.0)]);
 /// ```
 pub fn figures(results: &Results, axes: &FigureAxes) -> Result<Vec<Figure>, FigureError> {
-    for constant in [&axes.x, &axes.series] {
+    let series = Some(&axes.series).filter(|s| !s.is_empty());
+    for constant in std::iter::once(&axes.x).chain(series) {
         if !results.constants.contains(constant) {
             return Err(FigureError::NoSuchConstant(
                 constant.clone(),
@@ -93,7 +96,11 @@ pub fn figures(results: &Results, axes: &FigureAxes) -> Result<Vec<Figure>, Figu
             }
         };
         let chart = &mut charts[index].1;
-        let name = value(&axes.series);
+        let name = if axes.series.is_empty() {
+            "all"
+        } else {
+            value(&axes.series)
+        };
         match chart.series.iter_mut().find(|s| s.name == name) {
             Some(series) => series.points.push((x, cell.nodes as f64)),
             None => chart.series.push(Series {

@@ -23,17 +23,19 @@
 //! ```
 //!
 //! Every suite is searched in game sequence (the positions of one game in order, the
-//! engine's table kept between them), as the 1996 study searched its games. The grid is
+//! engine's table kept between them), as the 1996 study searched its games, unless it says
+//! `sequence = false` (then each position from `ucinewgame`). One suite file may appear
+//! several times with different depths or ids (a suite is named by its name and limit). The grid is
 //! every combination of the `vary` values: the cells are each suite with each variant, in
 //! that order, the last constant varying fastest. Unknown keys, empty lists, repeated
 //! values and a grid past [`MAX_CELLS`] are refused with what is wrong.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 use serde::Deserialize;
 
 use super::plot::XLabels;
-use super::results::{MAX_CELLS, Results};
+use super::results::{Cell, MAX_CELLS, Results};
 
 /// Most values one constant may take in a sweep.
 pub const MAX_VALUES: usize = 1000;
@@ -58,14 +60,36 @@ pub struct SuiteSpec {
     pub ids: String,
     /// The depth of every search.
     pub depth: u32,
+    /// Whether the positions of one game are searched in order, the engine's table kept
+    /// between them (default), or each from `ucinewgame`.
+    #[serde(default = "yes")]
+    pub sequence: bool,
+}
+
+fn yes() -> bool {
+    true
 }
 
 impl SuiteSpec {
-    /// The limit, as the results file writes it.
+    /// The limit, as the results file writes it: `depth 6`, or `depth 6 independent` for
+    /// a suite searched position by position.
+    ///
+    /// ```
+    /// let suite: kit::sweep::spec::SuiteSpec =
+    ///     toml::from_str("name = \"mg\"\nfile = \"s.epd\"\ndepth = 6\n").unwrap();
+    /// assert_eq!(suite.limit(), "depth 6");
+    /// ```
     pub fn limit(&self) -> String {
-        format!("depth {}", self.depth)
+        if self.sequence {
+            format!("depth {}", self.depth)
+        } else {
+            format!("depth {} independent", self.depth)
+        }
     }
 }
+
+/// The longest suite name: it becomes part of a figure's file name.
+pub const MAX_NAME: usize = 40;
 
 /// What the figures show.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
@@ -73,7 +97,8 @@ impl SuiteSpec {
 pub struct PlotSpec {
     /// The constant along the x axis.
     pub x: String,
-    /// The constant whose values are the lines.
+    /// The constant whose values are the lines (default: none, one line).
+    #[serde(default)]
     pub series: String,
     /// `values` or `powers-of-two`.
     #[serde(default = "default_labels")]
@@ -202,11 +227,31 @@ impl SweepSpec {
                     suite.name, suite.depth
                 )));
             }
-            if self.suites[..i].iter().any(|s| s.name == suite.name) {
-                return Err(SpecError(format!("suite `{}` is named twice", suite.name)));
+            let plain = suite.name.len() <= MAX_NAME
+                && suite
+                    .name
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || "_.-".contains(c));
+            if !plain {
+                return Err(SpecError(format!(
+                    "suite `{}`: a name is up to {MAX_NAME} letters, digits, `_`, `.` and `-` \
+                     (it names the figure's file)",
+                    suite.name
+                )));
+            }
+            if self.suites[..i]
+                .iter()
+                .any(|s| s.name == suite.name && s.limit() == suite.limit())
+            {
+                return Err(SpecError(format!(
+                    "suite `{}` at {} is given twice",
+                    suite.name,
+                    suite.limit()
+                )));
             }
         }
-        for constant in [&self.plot.x, &self.plot.series] {
+        let series = Some(&self.plot.series).filter(|s| !s.is_empty());
+        for constant in std::iter::once(&self.plot.x).chain(series) {
             if !self.vary.iter().any(|(name, _)| name == constant) {
                 return Err(SpecError(format!(
                     "plot: `{constant}` is not a varied constant"
@@ -284,14 +329,66 @@ impl SweepSpec {
                 listed(&wanted)
             )));
         }
+        let grid: HashSet<(String, String, String)> =
+            self.cells().iter().map(|cell| self.key(cell)).collect();
+        if let Some(cell) = results
+            .cells
+            .iter()
+            .find(|c| !grid.contains(&(c.suite.clone(), c.limit.clone(), c.bot.clone())))
+        {
+            return Err(SpecError(format!(
+                "the results file holds `{}` over {} at {}, which this sweep does not run: \
+                 it is another sweep's file; use another results file",
+                cell.bot, cell.suite, cell.limit
+            )));
+        }
+        let done: HashSet<(String, String, String)> = results
+            .cells
+            .iter()
+            .map(|c| (c.suite.clone(), c.limit.clone(), c.bot.clone()))
+            .collect();
         Ok(self
             .cells()
             .into_iter()
-            .filter(|cell| {
-                let suite = &self.suites[cell.suite];
-                !results.contains(&suite.name, &suite.limit(), &self.variant(cell))
-            })
+            .filter(|cell| !done.contains(&self.key(cell)))
             .collect())
+    }
+
+    /// The results file's key of a cell: its suite, limit and variant.
+    fn key(&self, cell: &PlannedCell) -> (String, String, String) {
+        let suite = &self.suites[cell.suite];
+        (suite.name.clone(), suite.limit(), self.variant(cell))
+    }
+
+    /// The cells of `results` in the grid's order (cells of another grid left out): how
+    /// a finished sweep writes its file, whatever order `-j` finished the cells in.
+    ///
+    /// ```
+    /// use kit::sweep::{results::Cell, spec::SweepSpec};
+    /// let spec = SweepSpec::parse("bot = \"b.rs\"\n[vary]\nK = \"1..=2\"\n\
+    ///     [[suite]]\nname = \"s\"\nfile = \"s.epd\"\ndepth = 2\n\
+    ///     [plot]\nx = \"K\"\nseries = \"K\"\n").unwrap();
+    /// let cell = |k: &str| Cell { suite: "s".into(), limit: "depth 2".into(),
+    ///     bot: format!("b.rs@K={k}"), values: vec![k.into()],
+    ///     positions: 1, nodes: 10, time_ms: 1.0, failed: 0 };
+    /// let mut results = spec.empty_results();
+    /// results.cells = vec![cell("2"), cell("1")];
+    /// assert_eq!(spec.in_grid_order(&results).cells, [cell("1"), cell("2")]);
+    /// ```
+    pub fn in_grid_order(&self, results: &Results) -> Results {
+        let by_key: HashMap<(&str, &str, &str), &Cell> = results
+            .cells
+            .iter()
+            .map(|c| ((c.suite.as_str(), c.limit.as_str(), c.bot.as_str()), c))
+            .collect();
+        let mut ordered = self.empty_results();
+        for planned in self.cells() {
+            let (suite, limit, bot) = self.key(&planned);
+            if let Some(cell) = by_key.get(&(suite.as_str(), limit.as_str(), bot.as_str())) {
+                ordered.cells.push((*cell).clone());
+            }
+        }
+        ordered
     }
 
     /// The bot spec of a cell's variant: `BOT@NAME=VALUE,...`.
@@ -457,8 +554,13 @@ x_labels = "powers-of-two"
                 "plot.x_labels is `log`",
             ),
             (
-                GOOD.replace("name = \"eg\"", "name = \"mg\""),
-                "suite `mg` is named twice",
+                GOOD.replace("name = \"eg\"", "name = \"mg\"")
+                    .replace("depth = 6", "depth = 4"),
+                "suite `mg` at depth 4 is given twice",
+            ),
+            (
+                GOOD.replace("name = \"eg\"", "name = \"e g\""),
+                "suite `e g`: a name is up to 40 letters",
             ),
             (
                 GOOD.replace("ids = \"mg.\"", "idz = \"mg.\""),

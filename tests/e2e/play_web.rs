@@ -1,0 +1,112 @@
+//! `challenge play --web` used as a learner uses it, and the report of an analysed game:
+//! headless Chromium driven by selenium from Python (tests/python/play_web.py) clicks a
+//! move and sees the bot answer, promotes through the dialog, has an illegal move posted
+//! straight to the server refused, sees a hostile bot name as text, and finds the
+//! report's board with coordinates and the evaluation graph. Screenshots go to
+//! `target/play-web-screenshots/`.
+
+use crate::common;
+use crate::common_challenge;
+
+use std::io::{BufRead, BufReader};
+use std::process::{Child, Command, Stdio};
+
+use common::outside::{self, CHROMEDRIVER, CHROMIUM, SELENIUM};
+use common_challenge::{TempDir, command, kit_bot, kit_root, ok, submit};
+
+/// A bot file name that would be markup if pasted into the page unescaped.
+const HOSTILE_NAME: &str = "<i>x&amp;";
+
+/// A game as `challenge analyze -o` writes it: an `[%eval]` comment after every move.
+const ANALYSED: &str = "[Event \"m\"]\n[Site \"challenge\"]\n[Round \"1.2\"]\n[White \"a\"]\n[Black \"b\"]\n[Result \"1-0\"]\n\n\
+1. e4 { [%eval 0.30] } e5 { [%eval 0.25] } 2. Qh5 { [%eval -0.40] } Nc6 { [%eval 0.10] } \
+3. Bc4 { [%eval 0.20] } Nf6 { [%eval #2] } 4. Qxf7# { [%eval #0] } 1-0\n";
+
+/// The server, stopped when dropped.
+struct Served(Child);
+
+impl Drop for Served {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// Starts `challenge play --web` on the hostile bot; returns it and the URL it prints.
+fn serve_game(tmp: &TempDir) -> (Served, String) {
+    let bot = tmp.path().join(format!("{HOSTILE_NAME}.rs"));
+    std::fs::copy(kit_root().join("bot/evil_bot.rs"), &bot).unwrap();
+    let mut child = command()
+        .args([
+            "play",
+            "--web",
+            "--listen",
+            "127.0.0.1:0",
+            "--fen",
+            "8/P6k/8/8/8/8/8/4K3 w - - 0 1",
+        ])
+        .arg(&bot)
+        .arg("--pgn")
+        .arg(tmp.path().join("game.pgn"))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .unwrap();
+    let stdout = child.stdout.take().unwrap();
+    let served = Served(child);
+    let mut url = None;
+    for line in BufReader::new(stdout).lines() {
+        let line = line.unwrap();
+        if let Some(rest) = line.strip_prefix("play in your browser: ") {
+            url = rest.split_whitespace().next().map(str::to_string);
+            break;
+        }
+    }
+    (served, url.expect("the server prints its address"))
+}
+
+#[test]
+fn a_learner_plays_the_bot_in_the_browser_and_reads_an_analysed_report() {
+    let Some(chromium) = outside::need(&CHROMIUM) else {
+        return;
+    };
+    let Some(driver) = outside::need(&CHROMEDRIVER) else {
+        return;
+    };
+    let python = outside::require(&SELENIUM);
+    let tmp = TempDir::new("play-web");
+    let analysed = tmp.write("analysed.pgn", ANALYSED);
+    let report = tmp.path().join("report.html");
+    submit(&tmp.challenge(), &kit_bot("my_bot"), "mine");
+    ok(
+        &tmp.challenge(),
+        &[
+            "report",
+            "-o",
+            report.to_str().unwrap(),
+            "--pgn",
+            analysed.to_str().unwrap(),
+        ],
+    );
+    let (_served, url) = serve_game(&tmp);
+    let shots = kit_root().join("target").join("play-web-screenshots");
+    let output = Command::new(python)
+        .arg(kit_root().join("tests/python/play_web.py"))
+        .arg(&url)
+        .arg(&report)
+        .arg(&shots)
+        .env("CHROMIUM", chromium)
+        .env("CHROMEDRIVER", driver)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success() && stdout.contains("play web test: ok"),
+        "the browser test failed (screenshots in {}):\n{stdout}\n{}",
+        shots.display(),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    for shot in ["play.png", "promotion.png", "report.png"] {
+        assert!(shots.join(shot).is_file(), "no screenshot {shot}");
+    }
+}
