@@ -37,7 +37,9 @@ mod types;
 pub use entries::{EntryStore, NewVersion, Submitted, Version};
 pub use error::{Cause, StoreError, StoreResult};
 pub use games::{Claim, ClaimStore, Game, NewGame};
-pub use live::{LiveEnding, LiveGame, LiveStore, LiveTicket, MAX_LIVE_SNAPSHOT_BYTES};
+pub use live::{
+    LIVE_GRACE_SECONDS, LiveEnding, LiveGame, LiveStore, LiveTicket, MAX_LIVE_SNAPSHOT_BYTES,
+};
 pub use pg_access::{WorkerGrant, check_role_name, worker_url};
 pub use pg_tls::{Encryption, SslMode};
 pub use postgres::{

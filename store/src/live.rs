@@ -8,8 +8,9 @@
 //! number of a sequence (`seq`), so a reader asks only for the snapshots changed since
 //! the last number it saw ([`LiveStore::live_games`]). A row goes with the slot's lease:
 //! recording the game or releasing the slot deletes it in the same transaction, and the
-//! next write of any worker deletes the rows of leases that ran out (a worker that died),
-//! so the table holds at most the games in flight.
+//! next write of any worker deletes the rows of leases that ran out (a worker that died;
+//! readers stop listing them [`LIVE_GRACE_SECONDS`] after), so the table holds at most
+//! the games in flight.
 //!
 //! The table is in both backends' schema (one schema), but only a PostgreSQL store has
 //! writers: on a challenge directory the server plays the games itself and follows them
@@ -56,19 +57,27 @@ pub struct LiveEnding {
 /// Reading the games in progress (writing them is a worker's:
 /// [`PostgresStore::publish_live`]).
 pub trait LiveStore {
-    /// Every game in progress (its slot still leased, its lease not run out), in slot
-    /// order, with the snapshots written after write number `since` (0: all of them).
+    /// Every game in progress (its slot still leased, its lease not run out more than
+    /// [`LIVE_GRACE_SECONDS`] ago), in slot order, with the snapshots written after write
+    /// number `since` (0: all of them).
     fn live_games(&self, since: i64) -> StoreResult<Vec<LiveGame>>;
     /// The stored game of `slot`, if it has one: where a live game that left the table
     /// went (a game that left without one was given back unplayed).
     fn live_ending(&self, slot: SlotId) -> StoreResult<Option<LiveEnding>>;
 }
 
-/// The current time as the lease columns hold it.
-fn now_instant(dialect: Dialect) -> &'static str {
+/// How long after its lease ran out a game is still listed: a worker whose heartbeat is
+/// late (a busy machine, a slow link) keeps its game on the page, and one that died has
+/// its game gone within its lease and this.
+pub const LIVE_GRACE_SECONDS: u32 = 10;
+
+/// The time [`LIVE_GRACE_SECONDS`] ago, as the lease columns hold it.
+fn grace_ago(dialect: Dialect) -> String {
     match dialect {
-        Dialect::Sqlite => "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')",
-        Dialect::Postgres => "now()",
+        Dialect::Sqlite => {
+            format!("strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-{LIVE_GRACE_SECONDS} seconds')")
+        }
+        Dialect::Postgres => format!("now() - interval '{LIVE_GRACE_SECONDS} seconds'"),
     }
 }
 
@@ -81,7 +90,7 @@ impl<B: Backend> LiveStore for B {
                  WHERE s.game_id IS NULL AND s.lease_token IS NOT NULL
                    AND s.lease_expires > {}
                  ORDER BY l.slot_id",
-                now_instant(c.dialect())
+                grace_ago(c.dialect())
             );
             c.rows(&sql, params![since], |r| {
                 Ok(LiveGame {
