@@ -421,3 +421,70 @@ impl GameWatch for LiveGames {
         );
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn view(key: i64) -> GameView {
+        let start = LiveStart {
+            key,
+            white: "a",
+            black: "b",
+            round: "round 1",
+            opening: &runner::Opening::startpos(),
+            time_controls: ["1+0".parse().expect("a time control"); 2],
+        };
+        Follow::new(&start).view().clone()
+    }
+
+    fn newest(games: &LiveGames, key: i64) -> serde_json::Value {
+        let watching = games.watch(key).expect("playing");
+        serde_json::from_slice(&watching.newest()).expect("a frame is JSON")
+    }
+
+    #[test]
+    fn a_game_played_elsewhere_is_shown_and_ends_into_its_stored_game() {
+        let games = LiveGames::new(4, true);
+        let mut first = view(5);
+        // What a worker says of the game's end is not taken: the store says it.
+        (first.over, first.result) = (true, Some("1-0".into()));
+        games.show(&first);
+        games.send_changed();
+        assert_eq!(games.keys(), [5]);
+        assert_eq!(games.playing().len(), 1);
+        assert_eq!(newest(&games, 5)["over"], false);
+        assert_eq!(newest(&games, 5)["result"], serde_json::Value::Null);
+        let mut later = view(5);
+        later.plies = 3;
+        games.show(&later);
+        games.send_changed();
+        assert_eq!(newest(&games, 5)["plies"], 3);
+
+        games.end_elsewhere(5, Some(("0-1", "mate", 9)));
+        assert!(games.playing().is_empty());
+        let last = newest(&games, 5);
+        assert_eq!(
+            (&last["over"], &last["result"], &last["stored"]),
+            (&true.into(), &"0-1".into(), &"/games/9".into())
+        );
+        games.send_changed();
+        assert!(games.keys().is_empty());
+        assert_eq!(
+            games.watch(5).err(),
+            Some(Refusal::NotPlaying(Some("/games/9".into())))
+        );
+    }
+
+    #[test]
+    fn a_slot_played_again_after_its_game_ended_is_a_game_of_its_own() {
+        let games = LiveGames::new(4, true);
+        games.show(&view(6));
+        games.end_elsewhere(6, None);
+        // Shown again before the relay let the ended game go: a new game under the key.
+        games.show(&view(6));
+        games.send_changed();
+        assert_eq!(games.keys(), [6]);
+        assert_eq!(newest(&games, 6)["over"], false);
+    }
+}
