@@ -47,6 +47,7 @@ pub mod bench;
 pub mod bots;
 pub mod challenge;
 pub mod engine_build;
+pub mod live_view;
 pub mod match_summary;
 pub mod matches;
 pub mod opponents;

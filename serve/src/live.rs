@@ -3,8 +3,9 @@
 //! switch), not per request, and every change is announced to the pages listening on
 //! `/events` (server-sent events), which then fetch the parts they show.
 
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, RwLock};
+use std::sync::{Arc, Mutex, RwLock};
 use std::time::Duration;
 
 use anyhow::Result;
@@ -14,9 +15,11 @@ use tokio::sync::{Notify, broadcast};
 
 use super::pages::{self, CROSS_LIMIT};
 use super::runner::RunnerState;
+use super::watch::LiveGames;
 use kit::challenge::standings::{GameFact, RatingChoice, Table, build_table, store_facts};
+use kit::live_view::GameView;
 use store::prelude::*;
-use store::{ServerState, SlotState, StoreRevision};
+use store::{LiveGame, ServerState, SlotId, SlotState, StoreRevision};
 
 /// How often the store is checked for changes made by another process (`challenge
 /// submit`, `challenge run`, the workers that play a PostgreSQL store's games); changes
@@ -78,10 +81,21 @@ pub struct Live {
     pub wake: Notify,
     closing: tokio::sync::watch::Sender<bool>,
     listeners: std::sync::atomic::AtomicUsize,
+    /// The workers' games last read from the store.
+    feed: Mutex<Feed>,
 }
 
 /// The most pages listening to `/events` at once (each holds a connection open).
 pub const MAX_LISTENERS: usize = 1000;
+
+/// What the refresher knows of the games the workers publish: the newest write number
+/// read, the number of each game's snapshot last read, and the games shown.
+#[derive(Debug, Default)]
+struct Feed {
+    since: i64,
+    read: BTreeMap<i64, i64>,
+    shown: BTreeSet<i64>,
+}
 
 impl Default for Live {
     fn default() -> Self {
@@ -92,6 +106,7 @@ impl Default for Live {
             wake: Notify::new(),
             closing: tokio::sync::watch::channel(false).0,
             listeners: std::sync::atomic::AtomicUsize::new(0),
+            feed: Mutex::default(),
         }
     }
 }
@@ -168,6 +183,70 @@ impl Live {
         tokio::select! {
             () = self.wake.notified() => {}
             () = tokio::time::sleep(POLL) => {}
+        }
+    }
+}
+
+impl Live {
+    /// Brings `games` up to date with the games the workers publish in the store (a
+    /// PostgreSQL store's; called by the refresher with the views, so at most every
+    /// [`POLL`]): one query for the snapshots written since the last one read, each
+    /// checked ([`GameView::from_stored`]) and shown; a game gone from the store ends,
+    /// pointing to its stored game when it has one.
+    pub fn follow_workers(&self, store: &dyn Store, games: &LiveGames) -> Result<()> {
+        let mut feed = self.feed.lock().unwrap_or_else(|p| p.into_inner());
+        let mut rows = store.live_games(feed.since)?;
+        // A write numbered below one already read may commit after it (two workers at
+        // once): its snapshot was not sent. Rare; then read them all again.
+        let missed = rows
+            .iter()
+            .any(|r| r.snapshot.is_none() && feed.read.get(&r.slot.0) != Some(&r.seq));
+        if missed {
+            rows = store.live_games(0)?;
+        }
+        let mut read = BTreeMap::new();
+        let mut shown = BTreeSet::new();
+        for row in &rows {
+            let key = row.slot.0;
+            feed.since = feed.since.max(row.seq);
+            read.insert(key, row.seq);
+            // A refused snapshot leaves the last good one up.
+            if show(row, games) || feed.shown.contains(&key) {
+                shown.insert(key);
+            }
+        }
+        for &key in feed.shown.difference(&shown) {
+            let ending = store.live_ending(SlotId(key))?;
+            let ending = ending
+                .as_ref()
+                .map(|e| (e.result.as_str(), e.detail.as_str(), e.game.0));
+            games.end_elsewhere(key, ending);
+        }
+        *feed = Feed {
+            since: feed.since,
+            read,
+            shown,
+        };
+        Ok(())
+    }
+}
+
+/// Shows a game's new snapshot; `false` when it has none or it is refused.
+fn show(row: &LiveGame, games: &LiveGames) -> bool {
+    let Some(text) = &row.snapshot else {
+        return false;
+    };
+    match GameView::from_stored(text, row.slot.0) {
+        Ok(view) => {
+            games.show(&view);
+            true
+        }
+        Err(err) => {
+            eprintln!(
+                "serve: the live snapshot of slot {} is refused: {err}",
+                row.slot.0
+            );
+            false
         }
     }
 }

@@ -87,8 +87,8 @@ impl Runner {
         }
     }
 
-    /// A runner that leaves the games to `challenge worker`s (their games are not
-    /// followed live: they are played in other processes).
+    /// A runner that leaves the games to `challenge worker`s (their games reach the
+    /// live pages from the store: `Live::follow_workers`).
     pub fn workers(games: Arc<LiveGames>) -> Runner {
         Runner {
             control: Control::new(false, games, Box::new(|| {})),

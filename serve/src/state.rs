@@ -79,9 +79,15 @@ impl AppState {
         }
     }
 
-    /// Rebuilds the live views if the store changed since they were built.
+    /// Rebuilds the live views if the store changed since they were built, and, when
+    /// workers play, follows their games in progress.
     pub fn refresh_views(&self) -> Result<()> {
-        self.live.refresh(|| self.store(), self.runner.state())
+        self.live.refresh(|| self.store(), self.runner.state())?;
+        if !self.runner.plays_here() {
+            self.live
+                .follow_workers(&*self.store()?, self.runner.games())?;
+        }
+        Ok(())
     }
 
     /// The store, for one short piece of blocking work (call from `spawn_blocking`).

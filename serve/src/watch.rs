@@ -8,6 +8,11 @@
 //! `tokio::sync::watch` channel, at most once per [`COALESCE`] per game: every watcher
 //! reads the same shared [`Bytes`], and a slow one skips to the newest frame. A game
 //! takes at most its cap of watchers ([`LiveGames::new`]); the page refuses the next.
+//!
+//! Games played elsewhere (a PostgreSQL store's `challenge worker`s) reach the same hub
+//! from the store: the refresher reads the snapshots the workers publish (`live.rs`) and
+//! hands each new one to [`LiveGames::show`], and a game that left the store's live
+//! table to [`LiveGames::end_elsewhere`]; from there on it is a game like the others.
 
 use std::collections::{BTreeMap, VecDeque};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -15,10 +20,10 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
 use axum::body::Bytes;
-use framework::chess::{Board, Color};
-use framework::notation::to_san;
+use framework::chess::Board;
+use kit::live_view::{Follow, GameView};
 use kit::watch::{GameWatch, LiveEnd, LiveStart};
-use runner::{MoveObserver, MoveUpdate, SearchInfo};
+use runner::{MoveObserver, MoveUpdate};
 use serde::Serialize;
 use tokio::sync::{Notify, watch};
 
@@ -35,54 +40,6 @@ const REMEMBERED_ENDINGS: usize = 256;
 
 /// One frame of a game: its whole state as the page draws it, in JSON.
 pub type Frame = Bytes;
-
-/// What an engine last said about its search, as the page shows it.
-#[derive(Debug, Clone, Default, Serialize)]
-struct EngineView {
-    depth: Option<u32>,
-    score: Option<String>,
-    nodes: Option<u64>,
-    pv: Vec<String>,
-}
-
-impl EngineView {
-    fn of(info: &SearchInfo) -> EngineView {
-        EngineView {
-            depth: info.depth,
-            score: info.score.map(|s| s.to_string()),
-            nodes: info.nodes,
-            pv: info.pv.clone(),
-        }
-    }
-}
-
-/// A game's state, serialised into each [`Frame`].
-#[derive(Debug, Clone, Serialize)]
-struct GameView {
-    key: i64,
-    /// Plies on the board since the start position (book moves included).
-    plies: usize,
-    white: String,
-    black: String,
-    round: String,
-    start_fen: String,
-    fen: String,
-    first_move_number: u32,
-    black_first: bool,
-    sans: Vec<String>,
-    last_move: Option<String>,
-    check: bool,
-    /// Milliseconds left, White's first (`null`: no clock).
-    clocks: [Option<u64>; 2],
-    /// The side to move, whose clock runs: `w` or `b`.
-    turn: &'static str,
-    engines: [EngineView; 2],
-    over: bool,
-    result: Option<String>,
-    detail: Option<String>,
-    /// The stored game's page, once the game is in the store.
-    stored: Option<String>,
-}
 
 /// One game in progress, as the hub keeps it.
 struct Game {
@@ -324,55 +281,33 @@ impl LiveGames {
     }
 }
 
-/// Follows one game on its thread: keeps the board and the moves' SAN, and after each
-/// move publishes the frame.
+/// Follows one game on its thread: keeps its view up to date and after each move
+/// publishes the frame.
 struct Follower {
     game: Arc<Game>,
     relay: Arc<Notify>,
-    view: GameView,
-    board: Board,
+    follow: Follow,
 }
 
 impl Follower {
     fn publish(&mut self) {
-        let json = serde_json::to_vec(&self.view).expect("a game view always serialises");
-        *lock(&self.game.latest) = (Bytes::from(json), false);
+        *lock(&self.game.latest) = (frame_of(self.follow.view()), false);
         self.relay.notify_one();
     }
 }
 
-fn millis(clocks: [Option<Duration>; 2]) -> [Option<u64>; 2] {
-    clocks.map(|c| c.map(|d| d.as_millis() as u64))
-}
-
-fn turn(board: &Board) -> &'static str {
-    match board.side_to_move() {
-        Color::White => "w",
-        Color::Black => "b",
-    }
+fn frame_of(view: &GameView) -> Frame {
+    Bytes::from(view.to_json())
 }
 
 impl MoveObserver for Follower {
     fn started(&mut self, board: &Board, clocks: [Option<Duration>; 2]) {
-        self.board = board.clone();
-        self.view.fen = board.fen();
-        self.view.clocks = millis(clocks);
-        self.view.turn = turn(board);
-        self.view.check = board.is_in_check();
+        self.follow.started(board, clocks);
         self.publish();
     }
 
     fn moved(&mut self, update: &MoveUpdate<'_>) {
-        let side = update.board.side_to_move().index();
-        self.view.sans.push(to_san(update.board, update.mv));
-        self.view.plies = self.view.sans.len();
-        self.board.make_move(update.mv);
-        self.view.fen = self.board.fen();
-        self.view.last_move = Some(update.mv.to_string());
-        self.view.check = self.board.is_in_check();
-        self.view.clocks = millis(update.clocks);
-        self.view.turn = turn(&self.board);
-        self.view.engines[side] = EngineView::of(update.info);
+        self.follow.moved(update);
         self.publish();
     }
 }
@@ -380,54 +315,18 @@ impl MoveObserver for Follower {
 impl Drop for Follower {
     fn drop(&mut self) {
         // The game is over on the board (or abandoned); its result follows from `end`.
-        self.view.over = true;
+        self.follow.end(None, None);
         self.publish();
         self.game.over.store(true, Ordering::Relaxed);
     }
 }
 
-/// The frame of a game that has not started moving: the opening on the board.
-fn first_view(start: &LiveStart<'_>) -> (GameView, Board) {
-    let opening = start.opening;
-    let mut board = opening.start.clone();
-    let first_move_number = board.fullmove_number();
-    let black_first = board.side_to_move() == Color::Black;
-    let mut sans = Vec::with_capacity(opening.moves.len());
-    for &mv in &opening.moves {
-        sans.push(to_san(&board, mv));
-        board.make_move(mv);
-    }
-    let last_move = opening.moves.last().map(|m| m.to_string());
-    let view = GameView {
-        key: start.key,
-        plies: sans.len(),
-        white: start.white.to_string(),
-        black: start.black.to_string(),
-        round: start.round.to_string(),
-        start_fen: opening.start.fen(),
-        fen: board.fen(),
-        first_move_number,
-        black_first,
-        sans,
-        last_move,
-        check: board.is_in_check(),
-        clocks: [None, None],
-        turn: turn(&board),
-        engines: [EngineView::default(), EngineView::default()],
-        over: false,
-        result: None,
-        detail: None,
-        stored: None,
-    };
-    (view, board)
-}
-
-impl GameWatch for LiveGames {
-    fn begin(&self, start: &LiveStart<'_>) -> Option<Box<dyn MoveObserver>> {
-        let (view, board) = first_view(start);
-        let frame = Bytes::from(serde_json::to_vec(&view).expect("a game view serialises"));
+impl LiveGames {
+    /// Adds a game to the hub, showing `view`.
+    fn add(&self, view: &GameView) -> Arc<Game> {
+        let frame = frame_of(view);
         let game = Arc::new(Game {
-            key: start.key,
+            key: view.key,
             white: view.white.clone(),
             black: view.black.clone(),
             round: view.round.clone(),
@@ -438,29 +337,60 @@ impl GameWatch for LiveGames {
             ended: Mutex::new(None),
             closed: AtomicBool::new(false),
         });
-        lock(&self.games).insert(start.key, Arc::clone(&game));
+        lock(&self.games).insert(view.key, Arc::clone(&game));
         self.list_changed();
-        Some(Box::new(Follower {
-            game,
-            relay: Arc::clone(&self.relay),
-            view,
-            board,
-        }))
+        game
     }
 
-    fn end(&self, end: &LiveEnd<'_>) {
-        let stored = end
-            .stored
+    /// Shows the newest state of a game played elsewhere (a `challenge worker`'s, read
+    /// from the store): added to the hub the first time, its frame replaced after.
+    /// Its end comes from [`LiveGames::end_elsewhere`], never from the view.
+    pub fn show(&self, view: &GameView) {
+        let mut view = view.clone();
+        (view.over, view.result, view.detail, view.stored) = (false, None, None, None);
+        let known = lock(&self.games).get(&view.key).cloned();
+        match known {
+            Some(game) if lock(&game.ended).is_none() => {
+                *lock(&game.latest) = (frame_of(&view), false);
+            }
+            // New, or the same slot played again after its game was given up (its lease
+            // ran out): a game of its own.
+            _ => drop(self.add(&view)),
+        }
+        self.relay.notify_one();
+    }
+
+    /// The keys of the games in the hub (playing, or ending).
+    pub fn keys(&self) -> Vec<i64> {
+        lock(&self.games).keys().copied().collect()
+    }
+
+    /// A game played elsewhere ended: with `result`, `detail` and the stored game's id
+    /// once it is stored, or without (it was given back unplayed, or abandoned).
+    pub fn end_elsewhere(&self, key: i64, ending: Option<(&str, &str, i64)>) {
+        if let Some(game) = lock(&self.games).get(&key) {
+            game.over.store(true, Ordering::Relaxed);
+        }
+        let (result, detail, stored) = match ending {
+            Some((result, detail, id)) => (Some(result), Some(detail), Some(id)),
+            None => (None, None, None),
+        };
+        self.finish(key, result, detail, stored);
+    }
+
+    /// Marks a game over in its last frame, with its result and where it was stored.
+    fn finish(&self, key: i64, result: Option<&str>, detail: Option<&str>, stored: Option<i64>) {
+        let stored = stored
             .filter(|_| self.link_stored)
             .map(|id| format!("/games/{id}"));
-        if let Some(game) = lock(&self.games).get(&end.key) {
+        if let Some(game) = lock(&self.games).get(&key) {
             let mut latest = lock(&game.latest);
             let mut view: serde_json::Value =
                 serde_json::from_slice(&latest.0).unwrap_or(serde_json::Value::Null);
             if let Some(map) = view.as_object_mut() {
                 map.insert("over".into(), true.into());
-                map.insert("result".into(), end.record.result.as_str().into());
-                map.insert("detail".into(), end.record.detail.clone().into());
+                map.insert("result".into(), result.into());
+                map.insert("detail".into(), detail.into());
                 map.insert("stored".into(), stored.clone().into());
             }
             *latest = (Bytes::from(view.to_string()), false);
@@ -468,5 +398,93 @@ impl GameWatch for LiveGames {
             *lock(&game.ended) = Some(stored);
         }
         self.relay.notify_one();
+    }
+}
+
+impl GameWatch for LiveGames {
+    fn begin(&self, start: &LiveStart<'_>) -> Option<Box<dyn MoveObserver>> {
+        let follow = Follow::new(start);
+        let game = self.add(follow.view());
+        Some(Box::new(Follower {
+            game,
+            relay: Arc::clone(&self.relay),
+            follow,
+        }))
+    }
+
+    fn end(&self, end: &LiveEnd<'_>) {
+        self.finish(
+            end.key,
+            Some(end.record.result.as_str()),
+            Some(&end.record.detail),
+            end.stored,
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn view(key: i64) -> GameView {
+        let start = LiveStart {
+            key,
+            white: "a",
+            black: "b",
+            round: "round 1",
+            opening: &runner::Opening::startpos(),
+            time_controls: ["1+0".parse().expect("a time control"); 2],
+        };
+        Follow::new(&start).view().clone()
+    }
+
+    fn newest(games: &LiveGames, key: i64) -> serde_json::Value {
+        let watching = games.watch(key).expect("playing");
+        serde_json::from_slice(&watching.newest()).expect("a frame is JSON")
+    }
+
+    #[test]
+    fn a_game_played_elsewhere_is_shown_and_ends_into_its_stored_game() {
+        let games = LiveGames::new(4, true);
+        let mut first = view(5);
+        // What a worker says of the game's end is not taken: the store says it.
+        (first.over, first.result) = (true, Some("1-0".into()));
+        games.show(&first);
+        games.send_changed();
+        assert_eq!(games.keys(), [5]);
+        assert_eq!(games.playing().len(), 1);
+        assert_eq!(newest(&games, 5)["over"], false);
+        assert_eq!(newest(&games, 5)["result"], serde_json::Value::Null);
+        let mut later = view(5);
+        later.plies = 3;
+        games.show(&later);
+        games.send_changed();
+        assert_eq!(newest(&games, 5)["plies"], 3);
+
+        games.end_elsewhere(5, Some(("0-1", "mate", 9)));
+        assert!(games.playing().is_empty());
+        let last = newest(&games, 5);
+        assert_eq!(
+            (&last["over"], &last["result"], &last["stored"]),
+            (&true.into(), &"0-1".into(), &"/games/9".into())
+        );
+        games.send_changed();
+        assert!(games.keys().is_empty());
+        assert_eq!(
+            games.watch(5).err(),
+            Some(Refusal::NotPlaying(Some("/games/9".into())))
+        );
+    }
+
+    #[test]
+    fn a_slot_played_again_after_its_game_ended_is_a_game_of_its_own() {
+        let games = LiveGames::new(4, true);
+        games.show(&view(6));
+        games.end_elsewhere(6, None);
+        // Shown again before the relay let the ended game go: a new game under the key.
+        games.show(&view(6));
+        games.send_changed();
+        assert_eq!(games.keys(), [6]);
+        assert_eq!(newest(&games, 6)["over"], false);
     }
 }

@@ -8,11 +8,12 @@
 //! and failures as [`StoreError`], whose variants say what to do (reconnect, count a lost
 //! lease, upgrade the schema).
 //!
-//! [`Store`] is four traits, one per concern, so a wrapper implements only what it
+//! [`Store`] is five traits, one per concern, so a wrapper implements only what it
 //! changes: [`EntryStore`] (entries and versions), [`TournamentStore`] (tournaments,
-//! schedules, games), [`ClaimStore`] (claim, release, record) and [`ServerStore`] (the
-//! server's settings, keys, jobs, revision). Both backends share one implementation of
-//! every statement but the claims (`sql.rs` is the connection they share); the schema is
+//! schedules, games), [`ClaimStore`] (claim, release, record), [`ServerStore`] (the
+//! server's settings, keys, jobs, revision) and [`LiveStore`] (the games in progress a
+//! PostgreSQL store's workers publish for the server's live pages). Both backends share
+//! one implementation of every statement but the claims (`sql.rs` is the connection they share); the schema is
 //! one list of steps for both ([`SCHEMA_VERSION`]).
 //!
 //! Where a stored field goes: the type and the statements that read and write it live
@@ -22,6 +23,7 @@
 mod entries;
 mod error;
 mod games;
+mod live;
 mod pg_access;
 mod pg_tls;
 mod postgres;
@@ -35,6 +37,9 @@ mod types;
 pub use entries::{EntryStore, NewVersion, Submitted, Version};
 pub use error::{Cause, StoreError, StoreResult};
 pub use games::{Claim, ClaimStore, Game, NewGame};
+pub use live::{
+    LIVE_GRACE_SECONDS, LiveEnding, LiveGame, LiveStore, LiveTicket, MAX_LIVE_SNAPSHOT_BYTES,
+};
 pub use pg_access::{WorkerGrant, check_role_name, worker_url};
 pub use pg_tls::{Encryption, SslMode};
 pub use postgres::{
@@ -54,14 +59,14 @@ use std::path::{Path, PathBuf};
 /// The store's traits, for callers that use a store of a known type:
 /// `use store::prelude::*;` brings every method into scope.
 pub mod prelude {
-    pub use crate::{ClaimStore, EntryStore, ServerStore, Store, TournamentStore};
+    pub use crate::{ClaimStore, EntryStore, LiveStore, ServerStore, Store, TournamentStore};
 }
 
-/// What the challenge needs from where its records live: the four concerns at once, for
-/// callers that use them all (`&mut dyn Store`). Every type with the four has it.
-pub trait Store: EntryStore + TournamentStore + ClaimStore + ServerStore {}
+/// What the challenge needs from where its records live: the concerns at once, for
+/// callers that use them all (`&mut dyn Store`). Every type with them all has it.
+pub trait Store: EntryStore + TournamentStore + ClaimStore + ServerStore + LiveStore {}
 
-impl<T: EntryStore + TournamentStore + ClaimStore + ServerStore + ?Sized> Store for T {}
+impl<T: EntryStore + TournamentStore + ClaimStore + ServerStore + LiveStore + ?Sized> Store for T {}
 
 /// Where a challenge's records live: a directory with its SQLite database (the default),
 /// or a PostgreSQL database shared by workers on many machines.

@@ -13,6 +13,7 @@
 //! | `challenge_release` | gives a slot back, with its token |
 //! | `challenge_record` | stores a game on a slot still leased with the token, checked: the versions are the slot's players, the result and termination are ones the kit writes, the texts are bounded |
 //! | `challenge_source` | a player's source, for a slot leased with the token |
+//! | `challenge_live` | a game's live snapshot, for a slot leased with the token, bounded in size |
 //! | `challenge_announce`, `challenge_seen`, `challenge_stopped` | a worker's row in `workers` |
 //!
 //! The store uses them for everyone, organiser or worker, so there is one code path. A
@@ -21,7 +22,8 @@
 //! `entries`; `SELECT` on the columns of `versions` but `source`, and of `slots` but
 //! `lease_token`; and `SELECT` on `server_settings`, where a row-level policy shows
 //! non-owners only the `tournament_paused` switch. No `INSERT`, `UPDATE` or `DELETE` on any
-//! table, nothing on `games`, `entry_keys`, `jobs` or `workers`, no `CREATE` anywhere.
+//! table, nothing on `games`, `live_games`, `entry_keys`, `jobs` or `workers`, no `CREATE`
+//! anywhere.
 //! Lease tokens are 64 random bits (`gen_random_uuid`, PostgreSQL 13 or newer) that no
 //! worker can read from the table, so holding the token is holding the lease.
 //!
@@ -39,6 +41,7 @@ use runner::Termination;
 use sha2::{Digest, Sha256};
 
 use crate::error::{StoreError, StoreResult};
+use crate::live::MAX_LIVE_SNAPSHOT_BYTES;
 use crate::postgres::pg_error;
 use crate::{Claim, PostgresStore, VersionId};
 
@@ -52,12 +55,13 @@ pub(crate) const REFUSED: &str = "KL002";
 const ACCESS_LOCK: i64 = 0x6b69_7401;
 
 /// The functions a worker's role may execute, with their argument types.
-const WORKER_FUNCTIONS: [&str; 8] = [
+const WORKER_FUNCTIONS: [&str; 9] = [
     "challenge_claim(bigint, text, bigint, double precision)",
     "challenge_renew(bigint[], double precision)",
     "challenge_release(bigint, bigint)",
     "challenge_record(bigint, bigint, bigint, bigint, text, text, text, text, bigint, text)",
     "challenge_source(bigint, bigint, bigint)",
+    "challenge_live(bigint, bigint, text)",
     "challenge_announce(text, text, bigint, bigint, text, double precision)",
     "challenge_seen(text)",
     "challenge_stopped(text)",
@@ -143,7 +147,11 @@ LANGUAGE plpgsql SECURITY DEFINER SET search_path = {{S}}, pg_temp AS $$
 BEGIN
     UPDATE slots SET lease_token = NULL, lease_worker = NULL, lease_expires = NULL
     WHERE id = p_slot AND lease_token = p_token;
-    RETURN FOUND;
+    IF NOT FOUND THEN
+        RETURN FALSE;
+    END IF;
+    DELETE FROM live_games WHERE slot_id = p_slot;
+    RETURN TRUE;
 END $$;
 
 CREATE FUNCTION {{S}}.challenge_source(p_slot bigint, p_token bigint, p_version bigint)
@@ -210,7 +218,42 @@ BEGIN
             p_detail, p_plies, p_pgn, s.lease_worker)
     RETURNING id INTO stored;
     UPDATE slots SET game_id = stored, lease_expires = NULL WHERE id = s.id;
+    DELETE FROM live_games WHERE slot_id = s.id;
     RETURN stored;
+END $$;
+"#
+    )
+}
+
+/// The SQL of `challenge_live`: a game's snapshot, for a slot leased with the token (the
+/// slot's row is share-locked, so a release or record waits for the write and deletes
+/// its row after it), at most [`MAX_LIVE_SNAPSHOT_BYTES`]. Each write also deletes the
+/// rows of leases that ended without one (a worker that died), skipping rows another
+/// write holds, so the table holds only the games in flight.
+fn live_function() -> String {
+    format!(
+        r#"
+CREATE FUNCTION {{S}}.challenge_live(p_slot bigint, p_token bigint, p_snapshot text)
+RETURNS void
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = {{S}}, pg_temp AS $$
+BEGIN
+    IF p_snapshot IS NULL OR octet_length(p_snapshot) > {MAX_LIVE_SNAPSHOT_BYTES} THEN
+        RAISE EXCEPTION 'a live game''s snapshot has at most {MAX_LIVE_SNAPSHOT_BYTES} bytes' USING ERRCODE = 'KL002';
+    END IF;
+    PERFORM 1 FROM slots WHERE id = p_slot AND lease_token = p_token AND game_id IS NULL
+    FOR SHARE;
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'slot % is not leased with this token', p_slot USING ERRCODE = 'KL001';
+    END IF;
+    DELETE FROM live_games WHERE slot_id IN (
+        SELECT l.slot_id FROM live_games l JOIN slots s ON s.id = l.slot_id
+        WHERE l.slot_id <> p_slot
+          AND (s.game_id IS NOT NULL OR s.lease_token IS NULL OR s.lease_expires < now())
+        FOR UPDATE OF l SKIP LOCKED);
+    INSERT INTO live_games (slot_id, seq, snapshot)
+    VALUES (p_slot, nextval('live_snapshots'), p_snapshot)
+    ON CONFLICT (slot_id) DO UPDATE SET seq = excluded.seq, snapshot = excluded.snapshot,
+        updated = now();
 END $$;
 "#
     )
@@ -261,7 +304,13 @@ fn install_sql(schema: &str) -> String {
         .iter()
         .map(|f| format!("REVOKE ALL ON FUNCTION {schema}.{f} FROM PUBLIC;\n"))
         .collect();
-    let body = [lease_functions(), record_function(), worker_functions()].concat();
+    let body = [
+        lease_functions(),
+        record_function(),
+        live_function(),
+        worker_functions(),
+    ]
+    .concat();
     format!(
         "CREATE TABLE IF NOT EXISTS {schema}.worker_roles (
     name TEXT PRIMARY KEY,
@@ -841,6 +890,7 @@ mod tests {
                 "jobs",
                 "games",
                 "workers",
+                "live_games",
             ] {
                 assert!(!line.contains(secret), "{secret} in {line}");
             }

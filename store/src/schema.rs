@@ -28,7 +28,7 @@ pub struct Step {
 }
 
 /// The steps, in order: step `i` (0-based) takes a database from version `i` to `i + 1`.
-pub const STEPS: [Step; 4] = [
+pub const STEPS: [Step; 5] = [
     Step {
         what: "the entries, tournaments and games",
         // `IF NOT EXISTS`: challenge directories from before the schema was versioned
@@ -171,13 +171,30 @@ CREATE INDEX games_worker ON games (worker, recorded_at);",
         // Not `lease_token`: holding the token is holding the lease.
         worker_reads: &[("slots", "lease_worker, lease_expires, leased_at")],
     },
+    Step {
+        what: "games in progress, as the workers publish them for the server's live pages",
+        // One row per slot being played, replaced as the game goes on (`seq` grows with
+        // every write, so a reader asks only for what changed) and deleted with the
+        // slot's lease (`live.rs`, `pg_access.rs`): the table never outgrows the games
+        // in flight.
+        sql: "
+{live_sequence}
+CREATE TABLE live_games (
+    slot_id {int} PRIMARY KEY REFERENCES slots(id),
+    seq {int} NOT NULL,
+    snapshot TEXT NOT NULL,
+    updated {instant} NOT NULL DEFAULT {instant_now}
+);",
+        // Workers write it only through `challenge_live` and read none of it.
+        worker_reads: &[],
+    },
 ];
 
 /// The schema version this kit reads and writes.
 pub const SCHEMA_VERSION: u32 = STEPS.len() as u32;
 
 /// The tokens of the steps, in SQLite and in PostgreSQL.
-const TOKENS: [(&str, &str, &str); 12] = [
+const TOKENS: [(&str, &str, &str); 13] = [
     ("id", "INTEGER PRIMARY KEY", "BIGSERIAL PRIMARY KEY"),
     ("int", "INTEGER", "BIGINT"),
     ("bool", "INTEGER", "BOOLEAN"),
@@ -206,6 +223,9 @@ const TOKENS: [(&str, &str, &str); 12] = [
     ),
     // Lease tokens come from a sequence; SQLite's claims live in memory.
     ("lease_sequence", "", "CREATE SEQUENCE lease_tokens;"),
+    // A live game's `seq` comes from a sequence; nothing writes live games on SQLite (the
+    // server plays a directory's games itself and follows them in memory).
+    ("live_sequence", "", "CREATE SEQUENCE live_snapshots;"),
 ];
 
 /// A step's SQL for `dialect`, its tokens replaced.
@@ -339,23 +359,27 @@ mod tests {
 
     #[test]
     fn old_postgres_versions_map_to_the_shared_steps() {
-        assert_eq!(Stamp::PostgresLegacy(1).missing(), Some(vec![3, 4]));
-        assert_eq!(Stamp::PostgresLegacy(2).missing(), Some(vec![3]));
-        assert_eq!(Stamp::PostgresLegacy(3).missing(), Some(vec![]));
-        assert_eq!(Stamp::PostgresLegacy(0).missing(), Some(vec![1, 2, 3, 4]));
+        assert_eq!(Stamp::PostgresLegacy(1).missing(), Some(vec![3, 4, 5]));
+        assert_eq!(Stamp::PostgresLegacy(2).missing(), Some(vec![3, 5]));
+        assert_eq!(Stamp::PostgresLegacy(3).missing(), Some(vec![5]));
+        assert_eq!(
+            Stamp::PostgresLegacy(0).missing(),
+            Some(vec![1, 2, 3, 4, 5])
+        );
         assert_eq!(Stamp::PostgresLegacy(4).missing(), None);
         assert_eq!(
             [1, 2, 3].map(|n| Stamp::PostgresLegacy(n).version()),
             [2, 2, 4]
         );
-        assert!(Stamp::PostgresLegacy(3).is_current());
+        // Every old PostgreSQL store lacks the live games (step 5).
+        assert!(!Stamp::PostgresLegacy(3).is_current());
         assert!(!Stamp::PostgresLegacy(2).is_current());
     }
 
     #[test]
     fn shared_versions_count_steps() {
-        assert_eq!(Stamp::Shared(0).missing(), Some(vec![1, 2, 3, 4]));
-        assert_eq!(Stamp::Shared(2).missing(), Some(vec![3, 4]));
+        assert_eq!(Stamp::Shared(0).missing(), Some(vec![1, 2, 3, 4, 5]));
+        assert_eq!(Stamp::Shared(2).missing(), Some(vec![3, 4, 5]));
         assert!(Stamp::Shared(SCHEMA_VERSION).is_current());
         assert_eq!(Stamp::Shared(SCHEMA_VERSION + 1).missing(), None);
         assert_eq!(Stamp::Shared(9).version(), 9);
@@ -376,7 +400,8 @@ mod tests {
                 "server_settings",
                 "entry_keys",
                 "jobs",
-                "workers"
+                "workers",
+                "live_games"
             ]
         );
     }

@@ -40,6 +40,7 @@ mod secrets_served;
 mod serve_bounds;
 mod serve_browser;
 mod serve_live;
+mod serve_live_postgres;
 mod serve_postgres;
 mod serve_security;
 mod serve_store;

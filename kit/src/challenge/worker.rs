@@ -14,12 +14,17 @@
 //! pause button sets), the threads finish the games they hold and claim nothing, looking
 //! again every `poll`.
 //!
+//! Each game is also published live as it is played (`live.rs`): its snapshot, at most
+//! one write per game every [`live::EVERY`] on a connection of the worker's own, its
+//! final state before its result, for `challenge serve --store`'s live pages.
+//!
 //! The worker announces itself (name, host, cores, threads, kit version) in the store's
 //! `workers` table and reports in while it runs, for `challenge workers`. What happens
 //! goes to the caller's observer as [`WorkerEvent`]s; what stops it is a
 //! [`TournamentError`].
 
 mod event;
+pub mod live;
 
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -30,10 +35,13 @@ use std::time::Duration;
 pub use event::WorkerEvent;
 
 use framework::notation::pgn::GameResult;
-use runner::{Engine, EngineConfig, Opening, Player, play_game};
+use runner::{Engine, EngineConfig, MoveObserver, Opening, Player, play_game_observed};
 
+use self::live::{GameFollower, Publisher};
 use super::tournament::{TournamentError, advance, new_game, write_source};
 use crate::engine_build::{self, BuildEvent};
+use crate::live_view::Follow;
+use crate::watch::LiveStart;
 use store::prelude::*;
 use store::{
     Claim, EntryId, NewWorker, PostgresStore, SlotState, StoreError, Tournament, TournamentId,
@@ -110,6 +118,8 @@ struct Shared<'a> {
     failure: Mutex<Option<TournamentError>>,
     /// The tournament the worker last said it waits on an organiser for (0: none).
     told_waiting: AtomicI64,
+    /// The games' live snapshots, on their way to the store.
+    publisher: Publisher,
 }
 
 impl Shared<'_> {
@@ -159,7 +169,9 @@ pub fn work(
         paused: AtomicBool::new(false),
         failure: Mutex::new(None),
         told_waiting: AtomicI64::new(0),
+        publisher: Publisher::default(),
     };
+    let mut live_store = store.reconnect()?;
     let mut connections = Vec::new();
     for _ in 0..options.threads.max(1) {
         let mut connection = store.reconnect()?;
@@ -183,6 +195,8 @@ pub fn work(
                 .expect("spawn a worker thread");
         }
         drop(done_tx);
+        let publisher = &shared.publisher;
+        scope.spawn(|| publisher.run(&mut live_store, &options.name, stop, observe));
         // Report in until every thread is done (the channel closes).
         while let Err(mpsc::RecvTimeoutError::Timeout) = done.recv_timeout(options.lease / 3) {
             if let Err(err) = store.worker_seen(&options.name) {
@@ -196,6 +210,7 @@ pub fn work(
                 }
             }
         }
+        shared.publisher.stop();
     });
     if store.worker_stopped(&options.name).is_err() {
         let _ = store
@@ -412,22 +427,31 @@ impl<'a> GameThread<'a> {
             white: white.player_name(),
             black: black.player_name(),
         });
+        let mut follower = self.follower(claim, &players, &opening);
         let mut engines: [Option<Engine>; 2] = [None, None];
         let [w, b] = &mut engines;
         let settings = t.rules.settings();
-        let record = play_game(
+        let record = play_game_observed(
             [&players[0], &players[1]],
             [w, b],
             &opening,
             &settings,
             self.shared.stop,
+            follower.as_mut().map(|f| f as &mut dyn MoveObserver),
         );
         for engine in engines.into_iter().flatten() {
             engine.quit(Duration::from_millis(300));
         }
+        let publisher = &self.shared.publisher;
         if record.result == GameResult::Unknown {
+            if let Some(follower) = follower {
+                publisher.forget(follower);
+            }
             self.store.release(claim)?;
             return Ok(false);
+        }
+        if let Some(follower) = follower {
+            publisher.finish(follower, record.result.as_str(), &record.detail);
         }
         let game = new_game(t, plan, [&white, &black], &record);
         match self.store.record(claim, &game) {
@@ -451,6 +475,33 @@ impl<'a> GameThread<'a> {
             }
             Err(err) => Err(err.into()),
         }
+    }
+
+    /// The live follower of a claimed game about to be played by `players` from
+    /// `opening` (none when this store no longer holds the claim's lease).
+    fn follower(
+        &self,
+        claim: &Claim,
+        players: &[Player; 2],
+        opening: &Opening,
+    ) -> Option<GameFollower<'a>> {
+        let ticket = self.store.live_ticket(claim)?;
+        let plan = claim.slot.plan;
+        let round = format!(
+            "round {}, pair {}, game {}",
+            plan.round + 1,
+            plan.pair + 1,
+            plan.game_in_pair + 1
+        );
+        let start = LiveStart {
+            key: claim.slot.id.0,
+            white: players[0].name(),
+            black: players[1].name(),
+            round: &round,
+            opening,
+            time_controls: [players[0].tc, players[1].tc],
+        };
+        Some(self.shared.publisher.follow(ticket, Follow::new(&start)))
     }
 
     /// The entry's current version (a game is played by the version current when it is

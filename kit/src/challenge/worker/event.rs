@@ -91,6 +91,17 @@ pub enum WorkerEvent<'a> {
         /// The worker.
         worker: &'a str,
     },
+    /// A game's live snapshot could not be written to the store (said once per game):
+    /// the server's live page of that game stops following it; the game is played and
+    /// recorded as ever.
+    NotLive {
+        /// The worker.
+        worker: &'a str,
+        /// The game's slot.
+        slot: SlotId,
+        /// Why.
+        error: TournamentError,
+    },
     /// The worker moved the tournament on (paired a round, or finished it).
     Tournament(TournamentEvent<'a>),
     /// An entry's engine is being built.
@@ -162,6 +173,16 @@ impl fmt::Display for WorkerEvent<'_> {
                 "{worker}: the organiser paused the tournament; claiming nothing until it is resumed"
             ),
             WorkerEvent::Resumed { worker } => write!(f, "{worker}: the tournament was resumed"),
+            WorkerEvent::NotLive {
+                worker,
+                slot,
+                error,
+            } => write!(
+                f,
+                "{worker}: warning: slot {} is not shown live: {}",
+                slot.0,
+                Chain(error)
+            ),
             WorkerEvent::Tournament(event) => event.fmt(f),
             WorkerEvent::Build(event) => event.fmt(f),
         }
