@@ -38,10 +38,11 @@
 //!
 //! Time: a move gets a 25th of the clock plus half the increment, never more than half the
 //! clock; no new iteration starts after half of that. Every node asks `should_stop` after each
-//! child and unwinds at once when told to, with a value no parent will take, so neither the
-//! chosen move nor the table ever sees a cut-short search. The move played is the best of the
-//! last completed iteration, which is the PV that iteration reported (`report`), so a GUI's
-//! last PV always starts with the move played.
+//! child and unwinds at once when told to, with a value no parent will take, so neither a
+//! chosen move nor the table ever sees a cut-short search. The move played is the best root move found so far, a
+//! cut-short iteration's included (it is searched to the full depth), and every new best root
+//! move is reported (`report`) as it is found, so a GUI's last PV always starts with the move
+//! played.
 //!
 //! Limits: `go depth N` ends the iterative deepening after depth N (`max_depth`); `go nodes N`
 //! stops the search once it has counted N nodes (one per `search` call; `should_stop` compares
@@ -97,7 +98,7 @@ pub fn eval(b: &Board) -> i32 {
 pub struct MyBot {
     /// key -> (best move, depth, value, bound: 0 exact, 1 lower, 2 upper).
     pub tt: HashMap<u64, (Move, i32, i32, i32)>,
-    /// The best root move of the last completed iteration (the move reported).
+    /// The best root move found so far (the move last reported).
     pub best: Move,
     /// Milliseconds this move may take.
     pub lim: u64,
@@ -170,6 +171,12 @@ impl MyBot {
             if v > best {
                 best = v;
                 tm = m;
+                // A better root move is played even if the clock cuts this iteration
+                // short, and reported at once, so the last PV always starts with it.
+                if ply < 1 {
+                    self.best = m;
+                    report((d - chk as i32) as u32, v * 5, &[m]);
+                }
                 a = a.max(v);
                 if v >= z {
                     break;
@@ -191,12 +198,6 @@ impl MyBot {
                 },
             ),
         );
-        // A finished root search (a cut-short one returned above): its move is the one
-        // played and the PV reported, so a GUI never sees a PV the bot does not play.
-        if ply < 1 {
-            self.best = tm;
-            report((d - chk as i32) as u32, best * 5, &[tm]);
-        }
         best
     }
 }
