@@ -50,9 +50,10 @@ pub struct Iteration {
 /// ] {
 ///     seen.observe(line);
 /// }
+/// // The search's last count (no depth) is the deepest iteration's.
 /// let cumulative: Vec<_> = seen.iter().map(|it| (it.depth, it.nodes)).collect();
-/// assert_eq!(cumulative, [(1, 20), (2, 100), (3, 700)]);
-/// assert_eq!(seen.iteration_nodes(3), Some(600));
+/// assert_eq!(cumulative, [(1, 20), (2, 100), (3, 900)]);
+/// assert_eq!(seen.iteration_nodes(3), Some(800));
 /// assert_eq!(seen.iteration_nodes(1), Some(20));
 /// ```
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -60,10 +61,21 @@ pub struct Iterations(Vec<Iteration>);
 
 impl Iterations {
     /// Takes the depth and node count of an `info` line carrying both; the last line of
-    /// a depth wins (an engine may report a depth more than once, e.g. after a failed
-    /// aspiration window). Other lines, and depths 0 or past [`MAX_DEPTH`], are ignored.
+    /// a depth wins (an engine may report a depth more than once: after a failed
+    /// aspiration window, or at each new best root move). A count without a depth (the
+    /// kit's host sends `info nodes N` before `bestmove`) belongs to the deepest
+    /// iteration begun, and raises its count: so a depth's count is the nodes searched by
+    /// its last report, and what followed it is charged to the next depth, or to the
+    /// last when none followed. Other lines, and depths 0 or past [`MAX_DEPTH`], are
+    /// ignored.
     pub fn observe(&mut self, line: &str) {
         let Some((depth, nodes)) = depth_and_nodes(line) else {
+            return;
+        };
+        let Some(depth) = depth else {
+            if let Some(deepest) = self.0.last_mut() {
+                deepest.nodes = deepest.nodes.max(nodes);
+            }
             return;
         };
         if !(1..=MAX_DEPTH).contains(&depth) {
@@ -106,9 +118,9 @@ impl Iterations {
     }
 }
 
-/// The `depth` and `nodes` of an `info` line (before any `pv` or `string`, whose words
-/// are moves and free text).
-fn depth_and_nodes(line: &str) -> Option<(u32, u64)> {
+/// The `depth` (if any) and `nodes` of an `info` line (before any `pv` or `string`,
+/// whose words are moves and free text).
+fn depth_and_nodes(line: &str) -> Option<(Option<u32>, u64)> {
     let mut words = line.split_ascii_whitespace();
     if words.next() != Some("info") {
         return None;
@@ -122,7 +134,7 @@ fn depth_and_nodes(line: &str) -> Option<(u32, u64)> {
             _ => {}
         }
     }
-    Some((depth?, nodes?))
+    Some((depth, nodes?))
 }
 
 /// One line of a run's depth table.
