@@ -101,6 +101,19 @@ pub fn method_note(table: &Table) -> String {
     )
 }
 
+/// `?part=1`: only the part of the page that live updates replace.
+#[derive(serde::Deserialize, Default)]
+pub struct Part {
+    part: Option<String>,
+}
+
+impl Part {
+    /// Whether only the part was asked for.
+    pub fn wanted(&self) -> bool {
+        self.part.is_some()
+    }
+}
+
 /// The most rows and columns the crosstable shows (the top of the standings).
 pub const CROSS_LIMIT: usize = 64;
 

@@ -18,25 +18,12 @@ use serde::Serialize;
 
 use super::http::{HttpError, html_headers, read_body_in_time, security_headers};
 use super::limits::MAX_BODY_BYTES;
-use super::pages::{self, SCRIPT, STYLE, page};
+use super::pages::{self, Part, SCRIPT, STYLE, page};
 use super::state::{AppState, Shared, blocking};
 use super::{entrant, organiser};
 use kit::challenge::report::report_game;
 use store::prelude::*;
 use store::{GameId, Version};
-
-/// `?part=1`: only the part of the page that live updates replace.
-#[derive(serde::Deserialize, Default)]
-pub struct Part {
-    part: Option<String>,
-}
-
-impl Part {
-    /// Whether only the part was asked for.
-    pub fn wanted(&self) -> bool {
-        self.part.is_some()
-    }
-}
 
 /// Every route, with the security headers on every response.
 pub fn router(state: Arc<AppState>) -> Router {

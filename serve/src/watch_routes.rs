@@ -19,8 +19,7 @@ use minijinja::context;
 
 use super::http::{HttpError, html_headers, security_headers};
 use super::limits::Limits;
-use super::pages::{self, STYLE};
-use super::routes::Part;
+use super::pages::{self, Part, STYLE};
 use super::watch::{LiveGames, Refusal, Watching};
 
 /// The live pages' script (the board itself is `kit::web::BOARD_JS`).

@@ -24,8 +24,6 @@ mod entries;
 mod error;
 mod games;
 mod live;
-mod pg_access;
-mod pg_tls;
 mod postgres;
 mod schema;
 mod server;
@@ -37,13 +35,10 @@ mod types;
 pub use entries::{EntryStore, NewVersion, Submitted, Version};
 pub use error::{Cause, StoreError, StoreResult};
 pub use games::{Claim, ClaimStore, Game, NewGame};
-pub use live::{
-    LIVE_GRACE_SECONDS, LiveEnding, LiveGame, LiveStore, LiveTicket, MAX_LIVE_SNAPSHOT_BYTES,
-};
-pub use pg_access::{WorkerGrant, check_role_name, worker_url};
-pub use pg_tls::{Encryption, SslMode};
+pub use live::{LIVE_GRACE_SECONDS, LiveEnding, LiveGame, LiveStore, LiveTicket};
 pub use postgres::{
-    Copied, DEFAULT_LEASE, NewWorker, PostgresStore, WorkerInfo, is_postgres_url, redacted_url,
+    Copied, DEFAULT_LEASE, Encryption, MAX_LIVE_SNAPSHOT_BYTES, NewWorker, PostgresStore, SslMode,
+    WorkerGrant, WorkerInfo, check_role_name, is_postgres_url, redacted_url, worker_url,
 };
 pub use schema::SCHEMA_VERSION;
 pub use server::{Job, JobState, ServerFlag, ServerState, ServerStore, StoreRevision};
@@ -143,7 +138,7 @@ pub struct Upgraded {
     /// The version now: this kit's.
     pub to: u32,
     /// Whether this kit's worker functions were installed or replaced (a PostgreSQL
-    /// store's `challenge_*` functions, `pg_access.rs`; never for a directory).
+    /// store's `challenge_*` functions, `postgres/access.rs`; never for a directory).
     pub functions_installed: bool,
 }
 

@@ -2,8 +2,8 @@
 //! and `challenge serve` shows on its live pages.
 //!
 //! A worker writes each game's snapshot (its whole state as the live page draws it, JSON
-//! the kit builds, at most [`MAX_LIVE_SNAPSHOT_BYTES`]) into `live_games`, one row per
-//! slot, through the definer function `challenge_live` (`pg_access.rs`): only for a slot
+//! the kit builds, at most [`MAX_LIVE_SNAPSHOT_BYTES`](crate::MAX_LIVE_SNAPSHOT_BYTES)) into `live_games`, one row per
+//! slot, through the definer function `challenge_live` (`postgres/access.rs`): only for a slot
 //! it holds with its lease token, and never over the size. Each write takes the next
 //! number of a sequence (`seq`), so a reader asks only for the snapshots changed since
 //! the last number it saw ([`LiveStore::live_games`]). A row goes with the slot's lease:
@@ -22,15 +22,10 @@ use framework::notation::pgn::GameResult;
 
 use crate::error::{StoreError, StoreResult};
 use crate::games::Claim;
-use crate::pg_access::{is_lease_not_held, is_refused};
+use crate::postgres::access::{is_lease_not_held, is_refused};
 use crate::postgres::{PostgresStore, pg_error};
 use crate::sql::{Backend, Dialect, params};
 use crate::{GameId, SlotId};
-
-/// The largest snapshot a game may have in the store (`challenge_live` refuses a larger
-/// one). A game's snapshot holds its moves, so the kit drops the oldest moves of a game
-/// long enough to pass it; engine text in it is bounded by the runner already.
-pub const MAX_LIVE_SNAPSHOT_BYTES: usize = 64 << 10;
 
 /// One game in progress, as [`LiveStore::live_games`] reads it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -155,7 +150,7 @@ impl PostgresStore {
     /// Writes a game's snapshot (`challenge_live`). Refused with
     /// [`StoreError::LeaseLost`] when the slot is no longer leased with the ticket's
     /// token (recorded, released, or claimed again after its lease ran out), and with
-    /// [`StoreError::Conflict`] for a snapshot over [`MAX_LIVE_SNAPSHOT_BYTES`].
+    /// [`StoreError::Conflict`] for a snapshot over [`MAX_LIVE_SNAPSHOT_BYTES`](crate::MAX_LIVE_SNAPSHOT_BYTES).
     pub fn publish_live(&mut self, ticket: &LiveTicket, snapshot: &str) -> StoreResult<()> {
         let shown = Backend::store_name(self);
         let slot = ticket.slot;

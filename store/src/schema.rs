@@ -22,7 +22,7 @@ pub struct Step {
     pub sql: &'static str,
     /// The columns it adds that a worker's role may read on a PostgreSQL store, as
     /// `(table, "column, column")`, for the tables a worker reads column by column
-    /// (`versions`, `slots`, `server_settings`: `pg_access.rs` grants them). A column
+    /// (`versions`, `slots`, `server_settings`: `postgres/access.rs` grants them). A column
     /// left out stays closed to workers, so a secret is never listed here.
     pub worker_reads: &'static [(&'static str, &'static str)],
 }
@@ -142,7 +142,7 @@ CREATE TABLE jobs (
     updated TEXT NOT NULL DEFAULT {now}
 );
 CREATE INDEX jobs_unfinished ON jobs (state);",
-        // A row-level policy shows workers only the pause switch (`pg_access.rs`).
+        // A row-level policy shows workers only the pause switch (`postgres/access.rs`).
         worker_reads: &[("server_settings", "name, value")],
     },
     Step {
@@ -175,7 +175,7 @@ CREATE INDEX games_worker ON games (worker, recorded_at);",
         what: "games in progress, as the workers publish them for the server's live pages",
         // One row per slot being played, replaced as the game goes on (`seq` grows with
         // every write, so a reader asks only for what changed) and deleted with the
-        // slot's lease (`live.rs`, `pg_access.rs`): the table never outgrows the games
+        // slot's lease (`live.rs`, `postgres/access.rs`): the table never outgrows the games
         // in flight.
         sql: "
 {live_sequence}

@@ -17,7 +17,7 @@ use super::clock::{Clock, TimeControl};
 use super::engine::{Engine, EngineConfig, EngineError, GoParams, SearchInfo, SearchResult};
 use super::observer::{MoveObserver, MoveUpdate};
 use super::openings::Opening;
-use super::search_stats::PvCheck;
+use super::pv_check::PvCheck;
 use super::text::{MAX_DETAIL_CHARS, one_line};
 
 /// One participant: how to start its engine and the time control it plays under.

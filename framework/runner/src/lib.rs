@@ -29,6 +29,7 @@ pub mod observer;
 pub mod openings;
 pub mod pool;
 pub mod process;
+pub mod pv_check;
 pub mod schedule;
 pub mod search_stats;
 pub mod stats;
@@ -54,8 +55,9 @@ pub use openings::{
 };
 pub use pool::{Pairing, Pool, Watch};
 pub use process::{EngineEnv, KIT_ENV_PREFIX, isolate};
+pub use pv_check::PvCheck;
 pub use schedule::{Format, GameJob, encounters, pairs_for_games, schedule};
-pub use search_stats::{PvCheck, SearchStats};
+pub use search_stats::SearchStats;
 pub use stats::{EloEstimate, Sprt, SprtState, Stats, Z95, score_to_elo};
 pub use termination::TerminationParseError;
 pub use tournament::{

@@ -7,8 +7,8 @@ use std::time::Duration;
 use postgres::config::Host;
 use postgres::{Client, Config};
 
+use super::tls::{self, Tls};
 use crate::error::{StoreError, StoreResult};
-use crate::pg_tls::{self, Tls};
 
 /// `true` for a `--store` value this backend opens.
 pub fn is_postgres_url(text: &str) -> bool {
@@ -56,7 +56,7 @@ pub fn redacted_url(config: &Config) -> String {
 /// unless the URL sets them, and its TLS settings (`sslmode`, `sslrootcert`).
 pub(crate) fn parse_config(url: &str) -> StoreResult<(Config, Tls)> {
     let bad = |err: anyhow::Error| StoreError::BadLocation(format!("{err:#}"));
-    let (url, mode, roots) = pg_tls::split_url(url).map_err(bad)?;
+    let (url, mode, roots) = tls::split_url(url).map_err(bad)?;
     let mut config = Config::from_str(&url).map_err(|err| {
         // The parser's message never echoes the URL, so the password stays out of it.
         StoreError::BadLocation(format!("`--store` is not a valid postgres:// URL: {err}"))
@@ -74,5 +74,5 @@ pub(crate) fn parse_config(url: &str) -> StoreResult<(Config, Tls)> {
 /// A new connection to the store, over TLS as `tls` asks; `shown` is its redacted URL.
 pub(crate) fn connect(config: &Config, tls: &Tls, shown: &str) -> StoreResult<Client> {
     tls.connect(config)
-        .map_err(|source| pg_tls::explain(source, shown, tls))
+        .map_err(|source| tls::explain(source, shown, tls))
 }

@@ -1,6 +1,6 @@
 //! Workers' leases on slots: PostgreSQL's claims.
 //!
-//! Every step goes through the store's definer functions (`pg_access.rs`), the same for
+//! Every step goes through the store's definer functions (`access.rs`), the same for
 //! the organiser and a worker's role. [`ClaimStore::claim`] (`challenge_claim`) takes
 //! pending slots with `SELECT ... FOR UPDATE SKIP LOCKED` (two workers never wait on or
 //! get the same slot) and stamps each with a fresh random token and an expiry time. While a store holds leases, a heartbeat thread on
@@ -18,12 +18,12 @@ use std::time::Duration;
 
 use postgres::{Client, Config};
 
+use super::access::{is_lease_not_held, is_refused};
 use super::connect::connect;
+use super::tls::Tls;
 use super::{PostgresStore, pg_error};
 use crate::error::{StoreError, StoreResult};
 use crate::games::{Claim, ClaimStore, NewGame, side_text};
-use crate::pg_access::{is_lease_not_held, is_refused};
-use crate::pg_tls::Tls;
 use crate::sql::{Backend, Param, count, params};
 use crate::tournaments::{SLOT_COLUMNS, slot_from_row};
 use crate::{GameId, SlotId, TournamentId};

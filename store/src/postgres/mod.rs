@@ -7,9 +7,11 @@
 //! workers themselves (`workers.rs`), the schema's version and upgrade (`upgrade.rs`),
 //! and `challenge migrate`'s copy of a challenge directory (`copy.rs`).
 
+pub(crate) mod access;
 mod connect;
 mod copy;
 mod lease;
+mod tls;
 mod upgrade;
 mod workers;
 
@@ -25,14 +27,15 @@ use crate::error::{Cause, StoreError, StoreResult};
 use crate::sql::{Backend, Conn, Dialect, Mapped, Param, Row, dollar_placeholders, params};
 use crate::{KIT_VERSION, SlotId, TournamentId, Upgraded};
 
+pub use access::{MAX_LIVE_SNAPSHOT_BYTES, WorkerGrant, check_role_name, worker_url};
 pub use connect::{is_postgres_url, redacted_url};
 pub use copy::Copied;
 pub use lease::DEFAULT_LEASE;
+pub use tls::{Encryption, SslMode};
 pub use workers::{NewWorker, WorkerInfo};
 
-use crate::pg_access;
-use crate::pg_tls::Tls;
 use lease::Heartbeat;
+use tls::Tls;
 
 /// Advisory lock keys (`pg_advisory_lock`): schema upgrades, and one per tournament for
 /// pairing its next round.
@@ -67,7 +70,7 @@ impl PostgresStore {
         let mut store = PostgresStore::connect(url)?;
         let stamp = upgrade::stamp(store.client.get_mut(), &store.shown)?;
         upgrade::require_current(stamp, &store.shown)?;
-        pg_access::check(store.client.get_mut(), &store.shown)?;
+        access::check(store.client.get_mut(), &store.shown)?;
         Ok(store)
     }
 
@@ -107,10 +110,10 @@ impl PostgresStore {
         })
     }
 
-    /// Brings the schema up to date, then the worker functions (`pg_access.rs`).
+    /// Brings the schema up to date, then the worker functions (`access.rs`).
     fn upgrade(&mut self) -> StoreResult<Upgraded> {
         let upgraded = upgrade::upgrade(self.client.get_mut(), &self.shown)?;
-        let functions_installed = pg_access::ensure(self.client.get_mut(), &self.shown)?;
+        let functions_installed = access::ensure(self.client.get_mut(), &self.shown)?;
         Ok(Upgraded {
             functions_installed,
             ..upgraded
@@ -259,8 +262,8 @@ pub(crate) fn pg_error(store: &str, err: postgres::Error) -> StoreError {
             source,
         },
         // 23505: a unique value given twice; KL002: a worker function refused the request
-        // as malformed (`pg_access.rs`), saying why.
-        Some("23505" | crate::pg_access::REFUSED) => StoreError::Conflict {
+        // as malformed (`access.rs`), saying why.
+        Some("23505" | access::REFUSED) => StoreError::Conflict {
             store,
             what: what.unwrap_or_else(|| source.to_string()),
         },

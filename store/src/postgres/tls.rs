@@ -275,7 +275,7 @@ impl crate::PostgresStore {
         self.client()
             .query_one(sql, &[])
             .and_then(|row| row.try_get(0))
-            .map_err(|err| crate::postgres::pg_error(&shown, err))
+            .map_err(|err| super::pg_error(&shown, err))
     }
 }
 

@@ -40,10 +40,14 @@ use postgres::{Client, Config, Transaction};
 use runner::Termination;
 use sha2::{Digest, Sha256};
 
+use super::pg_error;
 use crate::error::{StoreError, StoreResult};
-use crate::live::MAX_LIVE_SNAPSHOT_BYTES;
-use crate::postgres::pg_error;
 use crate::{Claim, PostgresStore, VersionId};
+
+/// The largest snapshot a game may have in the store (`challenge_live` refuses a larger
+/// one). A game's snapshot holds its moves, so the kit drops the oldest moves of a game
+/// long enough to pass it; engine text in it is bounded by the runner already.
+pub const MAX_LIVE_SNAPSHOT_BYTES: usize = 64 << 10;
 
 /// SQLSTATE of `challenge_record`, `challenge_source`: the slot is not leased with the
 /// token given (it was recorded, released, or its lease ran out and was claimed again).
@@ -776,7 +780,7 @@ fn set_password(tx: &mut Transaction<'_>, role: &str, verb: &str, extra: &str) -
 /// assert_eq!(url, "postgres://box1:pw@db.example:5433/chess?sslmode=verify-full&sslrootcert=root.crt");
 /// ```
 pub fn worker_url(store_url: &str, role: &str, password: &str) -> Result<String> {
-    let (rest, ..) = super::pg_tls::split_url(store_url)?;
+    let (rest, ..) = super::tls::split_url(store_url)?;
     let config: Config = rest
         .parse()
         .map_err(|e| anyhow::anyhow!("`--store` is not a valid postgres:// URL: {e}"))?;
