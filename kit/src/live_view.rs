@@ -106,6 +106,15 @@ pub struct GameView {
 }
 
 impl GameView {
+    /// Over: with its result and how it ended (`None`: not known), and the stored game's
+    /// page (`None`: not stored).
+    pub fn finish(&mut self, result: Option<&str>, detail: Option<&str>, stored: Option<String>) {
+        self.over = true;
+        self.result = result.map(str::to_string);
+        self.detail = detail.map(str::to_string);
+        self.stored = stored;
+    }
+
     /// The view as JSON.
     pub fn to_json(&self) -> String {
         serde_json::to_string(self).expect("a game view always serialises")
@@ -248,6 +257,12 @@ impl Follow {
         self.view.clocks = millis(update.clocks);
         self.view.turn = Turn::of(&self.board);
         self.view.engines[side] = EngineView::of(update.info);
+    }
+
+    /// The game is over, with its result, how it ended and where it was stored
+    /// ([`GameView::finish`]).
+    pub fn finish(&mut self, result: Option<&str>, detail: Option<&str>, stored: Option<String>) {
+        self.view.finish(result, detail, stored);
     }
 
     /// The game is over on the board; `result` and `detail` once they are known.

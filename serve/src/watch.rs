@@ -47,8 +47,8 @@ struct Game {
     white: String,
     black: String,
     round: String,
-    /// The newest frame and whether the relay has sent it; written by the game's thread.
-    latest: Mutex<(Frame, bool)>,
+    /// The game's newest state; the game's thread changes it, the relay serialises it.
+    latest: Mutex<Latest>,
     /// What the watchers read.
     frames: watch::Sender<Frame>,
     watchers: AtomicUsize,
@@ -59,6 +59,57 @@ struct Game {
     /// Set just before its last frame is sent: a watcher that sees it ends after
     /// sending the newest frame.
     closed: AtomicBool,
+}
+
+/// A game's newest state, and its frame once serialised: a move costs the game's thread
+/// an update of the view, and the JSON is written at most once per relay round (or for
+/// a new watcher), off that thread.
+struct Latest {
+    shown: Shown,
+    /// The view serialised, until the next change.
+    frame: Option<Frame>,
+    /// Whether the relay sent the current view.
+    sent: bool,
+}
+
+/// Where a game's view comes from.
+enum Shown {
+    /// Followed move by move on this machine.
+    Followed(Follow),
+    /// Copied from another process's frames (a `challenge worker`'s, via the store).
+    Copied(GameView),
+}
+
+impl Latest {
+    fn new(shown: Shown) -> Latest {
+        Latest {
+            shown,
+            frame: None,
+            sent: false,
+        }
+    }
+
+    fn view(&self) -> &GameView {
+        match &self.shown {
+            Shown::Followed(follow) => follow.view(),
+            Shown::Copied(view) => view,
+        }
+    }
+
+    /// The view to change; the change goes out with the relay's next round.
+    fn changed(&mut self) -> &mut Shown {
+        self.frame = None;
+        self.sent = false;
+        &mut self.shown
+    }
+
+    /// The current view as a frame, serialised once per change.
+    fn frame(&mut self) -> Frame {
+        if self.frame.is_none() {
+            self.frame = Some(frame_of(self.view()));
+        }
+        self.frame.clone().expect("just set")
+    }
 }
 
 /// A game in the now-playing list.
@@ -92,7 +143,7 @@ impl Watching {
 
     /// The game's newest frame (its last one once [closed](Watching::is_closed)).
     pub fn newest(&self) -> Frame {
-        lock(&self.game.latest).0.clone()
+        lock(&self.game.latest).frame()
     }
 }
 
@@ -245,11 +296,11 @@ impl LiveGames {
         for game in games {
             let frame = {
                 let mut latest = lock(&game.latest);
-                if !latest.1 {
-                    latest.1 = true;
-                    Some(latest.0.clone())
-                } else {
+                if latest.sent {
                     None
+                } else {
+                    latest.sent = true;
+                    Some(latest.frame())
                 }
             };
             let ended = lock(&game.ended).clone();
@@ -281,17 +332,18 @@ impl LiveGames {
     }
 }
 
-/// Follows one game on its thread: keeps its view up to date and after each move
-/// publishes the frame.
+/// Follows one game on its thread: after each move updates the game's view and wakes
+/// the relay.
 struct Follower {
     game: Arc<Game>,
     relay: Arc<Notify>,
-    follow: Follow,
 }
 
 impl Follower {
-    fn publish(&mut self) {
-        *lock(&self.game.latest) = (frame_of(self.follow.view()), false);
+    fn update(&self, change: impl FnOnce(&mut Follow)) {
+        if let Shown::Followed(follow) = lock(&self.game.latest).changed() {
+            change(follow);
+        }
         self.relay.notify_one();
     }
 }
@@ -302,42 +354,48 @@ fn frame_of(view: &GameView) -> Frame {
 
 impl MoveObserver for Follower {
     fn started(&mut self, board: &Board, clocks: [Option<Duration>; 2]) {
-        self.follow.started(board, clocks);
-        self.publish();
+        self.update(|follow| follow.started(board, clocks));
     }
 
     fn moved(&mut self, update: &MoveUpdate<'_>) {
-        self.follow.moved(update);
-        self.publish();
+        self.update(|follow| follow.moved(update));
     }
 }
 
 impl Drop for Follower {
     fn drop(&mut self) {
         // The game is over on the board (or abandoned); its result follows from `end`.
-        self.follow.end(None, None);
-        self.publish();
+        self.update(|follow| follow.end(None, None));
         self.game.over.store(true, Ordering::Relaxed);
     }
 }
 
 impl LiveGames {
     /// Adds a game to the hub, showing `view`.
-    fn add(&self, view: &GameView) -> Arc<Game> {
-        let frame = frame_of(view);
+    fn add(&self, shown: Shown) -> Arc<Game> {
+        let mut latest = Latest::new(shown);
+        let frame = latest.frame();
+        latest.sent = true;
+        let view = latest.view();
+        let (key, white, black, round) = (
+            view.key,
+            view.white.clone(),
+            view.black.clone(),
+            view.round.clone(),
+        );
         let game = Arc::new(Game {
-            key: view.key,
-            white: view.white.clone(),
-            black: view.black.clone(),
-            round: view.round.clone(),
-            latest: Mutex::new((frame.clone(), true)),
+            key,
+            white,
+            black,
+            round,
+            latest: Mutex::new(latest),
             frames: watch::channel(frame).0,
             watchers: AtomicUsize::new(0),
             over: AtomicBool::new(false),
             ended: Mutex::new(None),
             closed: AtomicBool::new(false),
         });
-        lock(&self.games).insert(view.key, Arc::clone(&game));
+        lock(&self.games).insert(key, Arc::clone(&game));
         self.list_changed();
         game
     }
@@ -351,11 +409,11 @@ impl LiveGames {
         let known = lock(&self.games).get(&view.key).cloned();
         match known {
             Some(game) if lock(&game.ended).is_none() => {
-                *lock(&game.latest) = (frame_of(&view), false);
+                *lock(&game.latest).changed() = Shown::Copied(view);
             }
             // New, or the same slot played again after its game was given up (its lease
             // ran out): a game of its own.
-            _ => drop(self.add(&view)),
+            _ => drop(self.add(Shown::Copied(view))),
         }
         self.relay.notify_one();
     }
@@ -384,17 +442,10 @@ impl LiveGames {
             .filter(|_| self.link_stored)
             .map(|id| format!("/games/{id}"));
         if let Some(game) = lock(&self.games).get(&key) {
-            let mut latest = lock(&game.latest);
-            let mut view: serde_json::Value =
-                serde_json::from_slice(&latest.0).unwrap_or(serde_json::Value::Null);
-            if let Some(map) = view.as_object_mut() {
-                map.insert("over".into(), true.into());
-                map.insert("result".into(), result.into());
-                map.insert("detail".into(), detail.into());
-                map.insert("stored".into(), stored.clone().into());
+            match lock(&game.latest).changed() {
+                Shown::Followed(follow) => follow.finish(result, detail, stored.clone()),
+                Shown::Copied(view) => view.finish(result, detail, stored.clone()),
             }
-            *latest = (Bytes::from(view.to_string()), false);
-            drop(latest);
             *lock(&game.ended) = Some(stored);
         }
         self.relay.notify_one();
@@ -403,12 +454,10 @@ impl LiveGames {
 
 impl GameWatch for LiveGames {
     fn begin(&self, start: &LiveStart<'_>) -> Option<Box<dyn MoveObserver>> {
-        let follow = Follow::new(start);
-        let game = self.add(follow.view());
+        let game = self.add(Shown::Followed(Follow::new(start)));
         Some(Box::new(Follower {
             game,
             relay: Arc::clone(&self.relay),
-            follow,
         }))
     }
 
