@@ -17,36 +17,15 @@ import shutil
 import sys
 import tempfile
 
-from selenium import webdriver
-from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
-from selenium.webdriver.support.ui import WebDriverWait
+
+from chromium import browser, js, wait
 
 
-def browser(profile):
-    options = webdriver.ChromeOptions()
-    for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--no-first-run", "--disable-component-update", "--disable-sync",
-                 "--disable-dev-shm-usage", "--window-size=1100,900",
-                 "--user-data-dir=" + profile):
-        options.add_argument(flag)
-    options.binary_location = os.environ.get("CHROMIUM", "/usr/bin/chromium")
-    service = Service(os.environ.get("CHROMEDRIVER") or shutil.which("chromedriver"))
-    return webdriver.Chrome(service=service, options=options)
 
 
-def wait(driver, seconds, condition, what):
-    try:
-        return WebDriverWait(driver, seconds, poll_frequency=0.1,
-                             ignored_exceptions=(NoSuchElementException, StaleElementReferenceException)
-                             ).until(lambda d: condition(d))
-    except Exception as err:
-        raise AssertionError(f"timed out after {seconds}s waiting for {what}") from err
 
 
-def js(driver, script, *args):
-    return driver.execute_script(script, *args)
 
 
 def square(driver, name):
@@ -143,7 +122,7 @@ def main():
     url, report_file, shots = sys.argv[1:4]
     os.makedirs(shots, exist_ok=True)
     profile = tempfile.mkdtemp(prefix="play-web-profile-")
-    driver = browser(profile)
+    driver = browser(profile, "1100,900")
     try:
         play(driver, url, shots)
         report(driver, report_file, shots)

@@ -15,41 +15,19 @@ text and attributes are read with one script call each (`text`, `games_in_table`
 """
 
 import os
-import shutil
 import sys
 import tempfile
-import time
 
-from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
-from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
-from selenium.webdriver.support.ui import Select, WebDriverWait
+from selenium.webdriver.support.ui import Select
+
+from chromium import browser, wait
 
 
-def browser(profile):
-    options = webdriver.ChromeOptions()
-    for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--no-first-run", "--disable-component-update", "--disable-sync",
-                 "--disable-dev-shm-usage", "--window-size=1280,1000",
-                 "--user-data-dir=" + profile):
-        options.add_argument(flag)
-    options.binary_location = os.environ.get("CHROMIUM", "/usr/bin/chromium")
-    service = Service(os.environ.get("CHROMEDRIVER") or shutil.which("chromedriver"))
-    return webdriver.Chrome(service=service, options=options)
 
 
-# A condition that meets a replaced element, or none yet, is asked again at the next poll.
-RETRIED = (NoSuchElementException, StaleElementReferenceException)
 
-
-def wait(driver, seconds, condition, what):
-    try:
-        return WebDriverWait(driver, seconds, poll_frequency=0.2,
-                             ignored_exceptions=RETRIED).until(lambda d: condition(d))
-    except Exception as err:
-        raise AssertionError(f"timed out after {seconds}s waiting for {what}") from err
 
 
 # Finding and reading in the page, in one call: no element reference comes back, so a

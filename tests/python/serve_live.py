@@ -14,32 +14,13 @@ import shutil
 import sys
 import tempfile
 
-from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
-from selenium.webdriver.support.ui import WebDriverWait
+from chromium import browser, js, wait
 
 
-def browser(profile):
-    options = webdriver.ChromeOptions()
-    for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--no-first-run", "--disable-component-update", "--disable-sync",
-                 "--disable-dev-shm-usage", "--window-size=1280,1000",
-                 "--user-data-dir=" + profile):
-        options.add_argument(flag)
-    options.binary_location = os.environ.get("CHROMIUM", "/usr/bin/chromium")
-    service = Service(os.environ.get("CHROMEDRIVER") or shutil.which("chromedriver"))
-    return webdriver.Chrome(service=service, options=options)
 
 
-def wait(driver, seconds, condition, what):
-    try:
-        return WebDriverWait(driver, seconds, poll_frequency=0.1).until(lambda d: condition(d))
-    except Exception as err:
-        raise AssertionError(f"timed out after {seconds}s waiting for {what}") from err
 
 
-def js(driver, script, *args):
-    return driver.execute_script(script, *args)
 
 
 PLIES = "const e = document.getElementById('live'); return e ? Number(e.dataset.plies || -1) : -1;"
