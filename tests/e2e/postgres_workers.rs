@@ -16,7 +16,7 @@ use std::process::{Child, Stdio};
 use std::time::{Duration, Instant};
 
 use common_challenge::{TempDir, command, kit_bot, ok, ok_store};
-use postgres_server::PgServer;
+use postgres_server::{PgServer, count};
 
 const BOTS: [(&str, &str); 4] = [
     ("rule_fewest_replies", "fewest"),
@@ -105,10 +105,6 @@ fn sqlite_results(dir: &Path) -> Results {
 
 fn pg(url: &str) -> postgres::Client {
     postgres::Client::connect(url, postgres::NoTls).unwrap()
-}
-
-fn count(db: &mut postgres::Client, sql: &str) -> i64 {
-    db.query_one(sql, &[]).unwrap().get(0)
 }
 
 /// The standings rows with the rating rounded (the fit sums the games in the order the

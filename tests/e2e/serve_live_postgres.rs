@@ -12,34 +12,19 @@ use crate::common_challenge;
 use crate::postgres_server;
 use crate::serve_common;
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use common_challenge::{TempDir, kit_bot, ok_store};
+use common_challenge::{TempDir, kit_bot, ok_store, wait_for};
 use framework::notation::pgn::GameResult;
 use kit::challenge::tournament::{RunOptions, schedule_tournament};
 use postgres::error::SqlState;
-use postgres_server::PgServer;
+use postgres_server::{PgServer, count};
 use runner::{AdjudicationRules, GameSettings, Termination, TimeControl};
 use store::prelude::*;
 use store::{
     EntryId, MAX_LIVE_SNAPSHOT_BYTES, NewGame, NewTournament, NewVersion, PostgresStore, SlotId,
     SlotPlan, StoreError, StoredRules, Tournament, TournamentFormat, TournamentId, VersionId,
 };
-
-fn wait_for(what: &str, seconds: u64, mut done: impl FnMut() -> bool) {
-    let start = Instant::now();
-    while !done() {
-        assert!(
-            start.elapsed() < Duration::from_secs(seconds),
-            "timed out after {seconds}s waiting for {what}"
-        );
-        std::thread::sleep(Duration::from_millis(50));
-    }
-}
-
-fn count(db: &mut postgres::Client, sql: &str) -> i64 {
-    db.query_one(sql, &[]).unwrap().get(0)
-}
 
 fn add_entry(org: &mut PostgresStore, name: &str, source: &str) -> VersionId {
     let submitted = org

@@ -9,10 +9,10 @@ use crate::common_challenge;
 use crate::postgres_server;
 use crate::serve_common;
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use common_challenge::{TempDir, kit_bot};
-use postgres_server::PgServer;
+use common_challenge::{TempDir, kit_bot, wait_for};
+use postgres_server::{PgServer, count};
 use serve_common::{ADMIN_TOKEN, Client, Server, Worker, log_in, organiser_action, submit};
 
 /// Deterministic bots that answer at once (`tests/bots/rule_*.rs`), so 24 games are quick.
@@ -25,21 +25,6 @@ const BOTS: [(&str, &str); 4] = [
 
 /// 4 entries, 2 colour-swapped pairs per encounter: 6 × 2 × 2 games.
 const GAMES: i64 = 24;
-
-fn wait_for(what: &str, seconds: u64, mut done: impl FnMut() -> bool) {
-    let start = Instant::now();
-    while !done() {
-        assert!(
-            start.elapsed() < Duration::from_secs(seconds),
-            "timed out after {seconds}s waiting for {what}"
-        );
-        std::thread::sleep(Duration::from_millis(100));
-    }
-}
-
-fn count(db: &mut postgres::Client, sql: &str) -> i64 {
-    db.query_one(sql, &[]).unwrap().get(0)
-}
 
 /// Games recorded, and slots leased by a worker that has not recorded their game yet.
 fn games_and_leases(db: &mut postgres::Client) -> (i64, i64) {

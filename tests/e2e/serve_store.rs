@@ -5,23 +5,12 @@
 use crate::common_challenge;
 use crate::serve_common;
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use common_challenge::{TempDir, kit_bot, run};
+use common_challenge::{TempDir, kit_bot, run, wait_for};
 use serve_common::{ADMIN_TOKEN, Client, Server, log_in, organiser_action, submit};
 use store::prelude::*;
 use store::{SlotState, SqliteStore};
-
-fn wait_for(what: &str, seconds: u64, mut done: impl FnMut() -> bool) {
-    let start = Instant::now();
-    while !done() {
-        assert!(
-            start.elapsed() < Duration::from_secs(seconds),
-            "timed out waiting for {what}"
-        );
-        std::thread::sleep(Duration::from_millis(200));
-    }
-}
 
 #[test]
 fn the_cli_and_the_server_share_a_challenge_directory() {

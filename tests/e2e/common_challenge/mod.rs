@@ -6,6 +6,7 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
 
 /// The kit's checkout.
 pub fn kit_root() -> PathBuf {
@@ -155,4 +156,16 @@ pub fn row<'a>(table: &'a serde_json::Value, name: &str) -> &'a serde_json::Valu
         .iter()
         .find(|r| r["name"] == name)
         .unwrap_or_else(|| panic!("no row for {name} in {table}"))
+}
+
+/// Polls `done` until it holds; fails naming `what` after `seconds`.
+pub fn wait_for(what: &str, seconds: u64, mut done: impl FnMut() -> bool) {
+    let start = Instant::now();
+    while !done() {
+        assert!(
+            start.elapsed() < Duration::from_secs(seconds),
+            "timed out after {seconds}s waiting for {what}"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
 }

@@ -365,3 +365,8 @@ impl Drop for PgServer {
         let _ = std::fs::remove_dir_all(&self.dir);
     }
 }
+
+/// The one number `sql` selects.
+pub fn count(db: &mut postgres::Client, sql: &str) -> i64 {
+    db.query_one(sql, &[]).unwrap().get(0)
+}
