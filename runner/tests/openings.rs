@@ -4,7 +4,7 @@ use runner::{Opening, load_openings, parse_epd, parse_pgn_openings, shuffle};
 
 #[test]
 fn the_default_suite_has_enough_legal_distinct_positions() {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../openings/default.epd");
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../openings/default.epd");
     let openings = load_openings(&path, None).unwrap();
     assert!(openings.len() >= 50, "{} openings", openings.len());
     let mut fens: Vec<String> = openings.iter().map(|o| o.board().fen()).collect();

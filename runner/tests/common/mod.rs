@@ -41,7 +41,7 @@ pub fn instant_engine() -> PathBuf {
 
 /// The fault-injecting Python engine, misbehaving with `fault` at its `at`-th search.
 pub fn faulty(name: &str, fault: &str, at: u32) -> EngineConfig {
-    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/engines/faulty.py");
+    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/engines/faulty.py");
     // An external engine: it needs the runner's PATH to find the python3 that has
     // python-chess (a bot's empty environment would leave the system default).
     EngineConfig::new(name, "python3")

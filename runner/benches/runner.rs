@@ -19,7 +19,7 @@ use runner::{
     TimeControl, TournamentConfig, parse_epd, run_tournament,
 };
 
-const OPENINGS: &str = include_str!("../../../openings/default.epd");
+const OPENINGS: &str = include_str!("../../openings/default.epd");
 
 fn instant_engine() -> PathBuf {
     let exe = std::env::current_exe().expect("bench executable path");
