@@ -8,8 +8,8 @@ use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 
-use kit::challenge::ratings::{RatingOptions, fit, synthetic_games};
-use kit::challenge::swiss::{SwissPlayer, pair_round};
+use league::{SwissPlayer, pair_round};
+use results::{RatingOptions, fit, synthetic_games};
 
 const PLAYERS: usize = 600;
 const GAMES: usize = 30_000;

@@ -20,9 +20,9 @@ use criterion::{Criterion, criterion_group, criterion_main};
 
 use framework::chess::Board;
 use framework::notation::pgn::{PgnGame, PgnReader, write_game};
-use kit::challenge::pgn_facts::{PgnFacts, PgnReadMode};
-use kit::challenge::ratings::{
-    self, Model, Outcome, RatingOptions, fit, synthetic_games, wide_field_games,
+use results::{
+    BAYESELO_ADVANTAGE, BAYESELO_DRAW_ELO, Model, PgnFacts, PgnReadMode, RatedGame, RatingOptions,
+    fit, synthetic_games, wide_field_games,
 };
 
 const PLAYERS: usize = 600;
@@ -33,8 +33,8 @@ fn bench(c: &mut Criterion) {
     let wide = wide_field_games(PLAYERS, GAMES, 42);
     let bayeselo = RatingOptions {
         model: Model::BayesElo {
-            advantage: ratings::BAYESELO_ADVANTAGE,
-            draw_elo: ratings::BAYESELO_DRAW_ELO,
+            advantage: BAYESELO_ADVANTAGE,
+            draw_elo: BAYESELO_DRAW_ELO,
         },
         ..RatingOptions::default()
     };
@@ -82,7 +82,7 @@ fn random_movetext(seed: u64) -> String {
 
 /// A PGN file like `scripts/wide_field_pgn.py`'s: the wide field's games, each with the
 /// usual tags and one of 300 random legal games as its moves (about 1 KB a game).
-fn wide_field_pgn(games: &[Outcome]) -> String {
+fn wide_field_pgn(games: &[RatedGame]) -> String {
     let pool: Vec<String> = (0..300).map(random_movetext).collect();
     let mut text = String::new();
     for (i, g) in games.iter().enumerate() {

@@ -136,6 +136,8 @@ def use_leaves(tree, prefix=()):
         parts = [p.strip() for p in tree.split(" as ")]
         segs = tuple(s for s in parts[0].split("::") if s)
         full = prefix + segs
+        if not full or full == ("self",):
+            return []
         name = parts[1] if len(parts) > 1 else (full[-2] if full[-1] == "self" else full[-1])
         return [(full, name)]
     head, body = tree.split("{", 1)

@@ -160,9 +160,10 @@ pub fn build_dir() -> PathBuf {
         .unwrap_or_else(|| Path::new(KIT_ROOT).join("target").join("bots"))
 }
 
-/// A built engine.
+/// A built engine: the executable a bot file became (a path; the process started from it
+/// is a `runner::Engine`).
 #[derive(Debug, Clone)]
-pub struct Engine {
+pub struct BuiltEngine {
     /// The executable.
     pub path: PathBuf,
     /// Whether it came from the cache.
@@ -241,7 +242,7 @@ pub fn prepare(
     spec: &str,
     policy: LimitPolicy,
     observe: &(dyn Fn(BuildEvent<'_>) + Sync),
-) -> Result<Engine> {
+) -> Result<BuiltEngine> {
     let bot = crate::bots::resolve(spec)?;
     crate::bots::check(&bot, policy)?;
     build(&bot, BuildKind::Local, observe)
@@ -255,7 +256,7 @@ pub fn build(
     bot: &BotFile,
     kind: BuildKind,
     observe: &(dyn Fn(BuildEvent<'_>) + Sync),
-) -> Result<Engine> {
+) -> Result<BuiltEngine> {
     build_in(&build_dir(), bot, kind, observe)
 }
 
@@ -265,7 +266,7 @@ pub fn build_in(
     bot: &BotFile,
     kind: BuildKind,
     observe: &(dyn Fn(BuildEvent<'_>) + Sync),
-) -> Result<Engine> {
+) -> Result<BuiltEngine> {
     let limits = BuildLimits::from_env()?;
     let source =
         fs::read(&bot.path).with_context(|| format!("cannot read {}", bot.path.display()))?;
@@ -303,7 +304,7 @@ pub fn build_in(
         observe,
     };
     let compiled = job.run(&source, &executable)?;
-    Ok(Engine {
+    Ok(BuiltEngine {
         path: executable,
         cached: false,
         compiled: Some(compiled),
@@ -514,12 +515,12 @@ impl Job<'_> {
 }
 
 /// The cached engine at `executable`, marked as just used (for eviction), if any.
-fn cached(executable: &Path) -> Option<Engine> {
+fn cached(executable: &Path) -> Option<BuiltEngine> {
     if !executable.is_file() {
         return None;
     }
     mark_used(executable);
-    Some(Engine {
+    Some(BuiltEngine {
         path: executable.to_path_buf(),
         cached: true,
         compiled: None,
@@ -737,9 +738,9 @@ pub fn build_all(
     bots: &[BotFile],
     kind: BuildKind,
     observe: &(dyn Fn(BuildEvent<'_>) + Sync),
-) -> Vec<Result<Engine>> {
+) -> Vec<Result<BuiltEngine>> {
     let next = AtomicUsize::new(0);
-    let results: Vec<Mutex<Option<Result<Engine>>>> =
+    let results: Vec<Mutex<Option<Result<BuiltEngine>>>> =
         bots.iter().map(|_| Mutex::new(None)).collect();
     std::thread::scope(|scope| {
         for _ in 0..build_jobs().min(bots.len()) {
@@ -1725,7 +1726,7 @@ fn disk_size(path: &Path) -> u64 {
 /// Waits for a build in progress to finish first.
 ///
 /// ```no_run
-/// let freed = kit::engine_build::clean(&kit::engine_build::build_dir(), false).unwrap();
+/// let freed = build::clean(&build::build_dir(), false).unwrap();
 /// println!("{} engines removed, {} bytes freed", freed.engines, freed.bytes);
 /// ```
 pub fn clean(dir: &Path, everything: bool) -> Result<Freed> {

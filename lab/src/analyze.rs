@@ -18,7 +18,8 @@
 //! the engine's evaluation of its start position.
 //!
 //! ```
-//! use kit::analyze::{Eval, Judgement, judge, win_percent};
+//! use lab::{Judgement, judge};
+//! use results::{Eval, win_percent};
 //! use framework::chess::Color;
 //! assert!((win_percent(Eval::Cp(0)) - 50.0).abs() < 1e-9);
 //! // Mates count as ±10.00 for Win%, as on lichess.
@@ -34,34 +35,29 @@ use std::time::Duration;
 use framework::chess::{Board, Color, Move};
 use framework::notation::pgn::PgnGame;
 use framework::notation::san::{parse_san, to_san};
-use runner::{Engine, EngineConfig, EngineError, GoParams, Score};
-
-/// lila's cap on centipawns for Win% and centipawn loss (`Eval.Cp.CEILING`).
-pub const CP_CEILING: i32 = 1000;
+use results::{Eval, parse_eval, win_percent, winning_chances};
+use runner::{Engine, EngineConfig, EngineError, GoParams};
 
 /// lila's evaluation of the standard start position, in centipawns for White (`Cp.initial`).
 pub const INITIAL_CP: i32 = 15;
 
-/// lila's Win% slope (lila pull request 11148, scalachess `WinPercent.winningChances`).
-const WIN_SLOPE: f64 = 0.003_682_08;
-
 /// How deep each position is searched.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Limit {
+pub enum AnalysisLimit {
     /// `go depth N`.
     Depth(u32),
     /// `go nodes N`.
     Nodes(u64),
 }
 
-impl Limit {
+impl AnalysisLimit {
     fn go(self) -> GoParams {
         match self {
-            Limit::Depth(depth) => GoParams {
+            AnalysisLimit::Depth(depth) => GoParams {
                 depth: Some(depth),
                 ..GoParams::default()
             },
-            Limit::Nodes(nodes) => GoParams {
+            AnalysisLimit::Nodes(nodes) => GoParams {
                 nodes: Some(nodes),
                 ..GoParams::default()
             },
@@ -69,11 +65,11 @@ impl Limit {
     }
 }
 
-impl fmt::Display for Limit {
+impl fmt::Display for AnalysisLimit {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Limit::Depth(depth) => write!(f, "depth {depth}"),
-            Limit::Nodes(nodes) => write!(f, "{nodes} nodes"),
+            AnalysisLimit::Depth(depth) => write!(f, "depth {depth}"),
+            AnalysisLimit::Nodes(nodes) => write!(f, "{nodes} nodes"),
         }
     }
 }
@@ -84,114 +80,11 @@ pub struct AnalyzeOptions {
     /// The UCI engine to start.
     pub engine: EngineConfig,
     /// The limit of every search.
-    pub limit: Limit,
+    pub limit: AnalysisLimit,
     /// How long one search may take before the engine is given up as hung.
     pub search_timeout: Duration,
     /// How long the engine may take to start and to answer `isready`.
     pub start_timeout: Duration,
-}
-
-/// An engine evaluation from White's point of view.
-///
-/// ```
-/// use kit::analyze::Eval;
-/// assert_eq!(Eval::Cp(23).to_string(), "0.23");
-/// assert_eq!(Eval::Cp(-150).to_string(), "-1.50");
-/// assert_eq!(Eval::Mate(-3).to_string(), "#-3");
-/// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Eval {
-    /// Centipawns; positive is good for White.
-    Cp(i32),
-    /// Mate in this many moves; positive: White mates, negative: Black mates. Never 0.
-    Mate(i32),
-}
-
-impl Eval {
-    /// Turns an engine's score (from the side to move) into White's view. `mate 0` means
-    /// the side to move is mated, which an engine cannot say of a position with legal moves,
-    /// so it is refused (`None`).
-    ///
-    /// ```
-    /// use kit::analyze::Eval;
-    /// use framework::chess::Color;
-    /// use runner::Score;
-    /// assert_eq!(Eval::from_engine(Score::Cp(40), Color::Black), Some(Eval::Cp(-40)));
-    /// assert_eq!(Eval::from_engine(Score::Mate(2), Color::Black), Some(Eval::Mate(-2)));
-    /// assert_eq!(Eval::from_engine(Score::Mate(0), Color::White), None);
-    /// ```
-    pub fn from_engine(score: Score, to_move: Color) -> Option<Eval> {
-        let sign = if to_move == Color::White { 1 } else { -1 };
-        match score {
-            Score::Cp(cp) => Some(Eval::Cp(cp.saturating_mul(sign))),
-            Score::Mate(0) => None,
-            Score::Mate(moves) => Some(Eval::Mate(moves.saturating_mul(sign))),
-        }
-    }
-
-    /// Centipawns capped at ±[`CP_CEILING`], mates counting as the cap (lila's
-    /// `forceAsCp` followed by `ceiled`).
-    ///
-    /// ```
-    /// use kit::analyze::Eval;
-    /// assert_eq!(Eval::Cp(-2500).ceiled_cp(), -1000);
-    /// assert_eq!(Eval::Mate(5).ceiled_cp(), 1000);
-    /// ```
-    pub fn ceiled_cp(self) -> i32 {
-        match self {
-            Eval::Cp(cp) => cp.clamp(-CP_CEILING, CP_CEILING),
-            Eval::Mate(moves) if moves > 0 => CP_CEILING,
-            Eval::Mate(_) => -CP_CEILING,
-        }
-    }
-
-    /// The comment lichess and python-chess read: `[%eval 0.23]`, `[%eval #-3]`.
-    ///
-    /// ```
-    /// use kit::analyze::Eval;
-    /// assert_eq!(Eval::Mate(4).pgn_comment(), "[%eval #4]");
-    /// ```
-    pub fn pgn_comment(self) -> String {
-        format!("[%eval {self}]")
-    }
-}
-
-impl fmt::Display for Eval {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match *self {
-            Eval::Cp(cp) => {
-                let sign = if cp < 0 { "-" } else { "" };
-                let abs = cp.unsigned_abs();
-                write!(f, "{sign}{}.{:02}", abs / 100, abs % 100)
-            }
-            Eval::Mate(moves) => write!(f, "#{moves}"),
-        }
-    }
-}
-
-/// White's winning chances in [-1, 1] for `cp` centipawns, uncapped (scalachess
-/// `WinPercent.winningChances`, which lila's advice uses directly).
-///
-/// ```
-/// use kit::analyze::winning_chances;
-/// assert_eq!(winning_chances(0.0), 0.0);
-/// assert!((winning_chances(100.0) + winning_chances(-100.0)).abs() < 1e-12);
-/// ```
-pub fn winning_chances(cp: f64) -> f64 {
-    (2.0 / (1.0 + (-WIN_SLOPE * cp).exp()) - 1.0).clamp(-1.0, 1.0)
-}
-
-/// White's Win% (0..100) in a position: `50 + 50 * winning_chances(cp)` with `cp` capped
-/// at ±10.00 and mates counting as the cap (scalachess `WinPercent.fromScore`).
-///
-/// ```
-/// use kit::analyze::{win_percent, Eval};
-/// // lichess's page: +1.00 is about 59% for White.
-/// assert_eq!(win_percent(Eval::Cp(100)).round(), 59.0);
-/// assert_eq!(win_percent(Eval::Cp(5000)), win_percent(Eval::Cp(1000)));
-/// ```
-pub fn win_percent(eval: Eval) -> f64 {
-    50.0 + 50.0 * winning_chances(f64::from(eval.ceiled_cp()))
 }
 
 /// The accuracy (0..100) of a move that took the mover's Win% from `before` to `after`
@@ -199,7 +92,7 @@ pub fn win_percent(eval: Eval) -> f64 {
 /// "uncertainty bonus", clamped; a move that does not lose Win% is 100).
 ///
 /// ```
-/// use kit::analyze::move_accuracy;
+/// use lab::move_accuracy;
 /// assert_eq!(move_accuracy(60.0, 65.0), 100.0);
 /// // The bonus point lifts tiny drops above 100: clamped.
 /// assert_eq!(move_accuracy(60.0, 59.99), 100.0);
@@ -239,7 +132,8 @@ impl fmt::Display for Judgement {
 /// `CpAdvice` when both are centipawns, else `MateAdvice`.
 ///
 /// ```
-/// use kit::analyze::{Eval, Judgement, judge};
+/// use lab::{Judgement, judge};
+/// use results::Eval;
 /// use framework::chess::Color;
 /// assert_eq!(judge(Eval::Cp(0), Eval::Cp(-50), Color::White), None);
 /// // Black lets White mate from an equal position.
@@ -303,7 +197,8 @@ fn pov_drop(before: f64, after: f64, mover: Color) -> f64 {
 /// `after` the evaluation after each move (White's view). A side without moves gets `None`.
 ///
 /// ```
-/// use kit::analyze::{Eval, game_accuracy};
+/// use lab::game_accuracy;
+/// use results::Eval;
 /// use framework::chess::Color;
 /// // lila's test "white blunders on first move": about 10% and 100%.
 /// let [white, black] = game_accuracy(Color::White, Eval::Cp(15), &[Eval::Cp(-900), Eval::Cp(-900)]);
@@ -421,7 +316,7 @@ impl SideStats {
     /// Average centipawn loss, rounded half up as lila's `AccuracyCP.mean` does.
     ///
     /// ```
-    /// use kit::analyze::SideStats;
+    /// use lab::SideStats;
     /// let s = SideStats { moves: 3, cp_loss: 230, ..SideStats::default() };
     /// assert_eq!(s.acpl(), Some(77));
     /// assert_eq!(SideStats::default().acpl(), None);
@@ -602,30 +497,6 @@ fn judgement_sentence<'a>(words: &[&'a str]) -> Option<(Judgement, &'a str)> {
         _ => return None,
     };
     Some((judgement, best))
-}
-
-/// The first `[%eval ...]` of a comment, as lichess and python-chess write it (`0.23`,
-/// `-1.5`, `#-3`, optionally followed by `,depth`).
-///
-/// ```
-/// use kit::analyze::{parse_eval, Eval};
-/// assert_eq!(parse_eval("[%eval -1.5] [%clk 0:01:00]"), Some(Eval::Cp(-150)));
-/// assert_eq!(parse_eval("[%eval #-3,20]"), Some(Eval::Mate(-3)));
-/// assert_eq!(parse_eval("[%eval 1e9]"), None);
-/// ```
-pub fn parse_eval(comment: &str) -> Option<Eval> {
-    let at = comment.find("[%eval ")?;
-    let rest = &comment[at + "[%eval ".len()..];
-    let value = rest[..rest.find(']')?].split(',').next()?.trim();
-    if let Some(mate) = value.strip_prefix('#') {
-        return mate.parse().ok().filter(|&m| m != 0).map(Eval::Mate);
-    }
-    let ok = value
-        .chars()
-        .all(|c| c.is_ascii_digit() || c == '.' || c == '-' || c == '+');
-    let pawns: f64 = value.parse().ok().filter(|_| ok)?;
-    let cp = (pawns * 100.0).round();
-    (cp.abs() <= f64::from(i32::MAX / 2)).then_some(Eval::Cp(cp as i32))
 }
 
 /// Re-reads the analysis of a game [`score_game`] annotated (from its comments), so that a
@@ -880,7 +751,7 @@ pub struct PlayerSummary {
 /// appearance.
 ///
 /// ```
-/// use kit::analyze::{summarize, SideStats};
+/// use lab::{summarize, SideStats};
 /// let a = SideStats { moves: 10, cp_loss: 200, accuracy: Some(80.0), ..SideStats::default() };
 /// let b = SideStats { moves: 10, cp_loss: 600, accuracy: Some(60.0), blunders: 1, ..SideStats::default() };
 /// let games = [(["ann", "bob"], [a.clone(), b.clone()]), (["bob", "ann"], [b, a])];
@@ -929,6 +800,8 @@ pub fn summarize(
 
 #[cfg(test)]
 mod tests {
+    use results::WIN_SLOPE;
+
     use super::*;
 
     /// lila's `AccuracyPercentTest` (`modules/analyse/src/test`), same games and tolerances:

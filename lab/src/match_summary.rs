@@ -17,7 +17,7 @@ use serde_json::{Value, json};
 ///
 /// ```
 /// use runner::Stats;
-/// use kit::match_summary::elo_text;
+/// use lab::elo_text;
 /// let one_win = Stats { wins: 1, ..Stats::default() };
 /// let text = elo_text(&one_win.elo_wdl().unwrap());
 /// assert!(text.starts_with("n/a (100% score, 95% > -"), "{text}");

@@ -19,10 +19,9 @@ use runner::{
 };
 use serde_json::{Value, json};
 
-use crate::bots::{self, LimitPolicy};
-use crate::engine_build::{self, BuildEvent};
 use crate::match_summary::summary_json;
-use crate::watch::{GameWatch, LiveEnd, LiveStart};
+use build::{BuildEvent, LimitPolicy};
+use runner::{GameWatch, LiveEnd, LiveStart};
 
 /// The match `challenge match` plays with no players named: the kit's two reference
 /// bots, the modern one first so the figures read as its gain over Turing's rules.
@@ -90,9 +89,9 @@ pub fn bot_player(
     tc: TimeControl,
     observe: &(dyn Fn(BuildEvent<'_>) + Sync),
 ) -> Result<Player> {
-    let bot = bots::resolve(spec)?;
-    bots::check(&bot, policy)?;
-    let engine = engine_build::build(&bot, engine_build::BuildKind::Local, observe)
+    let bot = build::resolve(spec)?;
+    build::check(&bot, policy)?;
+    let engine = build::build(&bot, build::BuildKind::Local, observe)
         .with_context(|| format!("cannot build bot `{}`", bot.name))?;
     Ok(Player::new(EngineConfig::new(bot.name, engine.path), tc))
 }
@@ -105,7 +104,7 @@ pub fn openings(choice: &OpeningChoice) -> Result<(Vec<Opening>, String)> {
             path.display().to_string(),
         ),
         None => {
-            let default = Path::new(bots::KIT_ROOT)
+            let default = Path::new(build::KIT_ROOT)
                 .join("openings")
                 .join("default.epd");
             if default.exists() {

@@ -18,7 +18,7 @@
 //! | 8 | 20 | 22 | 1000 ms |
 //!
 //! ```
-//! use kit::opponents::StockfishLevel;
+//! use lab::StockfishLevel;
 //! let three = StockfishLevel::get(3).unwrap();
 //! assert_eq!((three.skill, three.depth, three.movetime_ms), (-1, 5, 150));
 //! // Stock Stockfish takes Skill Level 0..=20 and ignores a value outside it.
@@ -98,7 +98,7 @@ impl StockfishLevel {
     /// The limits of every move: `go movetime T depth D`, no clock.
     ///
     /// ```
-    /// use kit::opponents::StockfishLevel;
+    /// use lab::StockfishLevel;
     /// let tc = StockfishLevel::get(8).unwrap().time_control();
     /// assert_eq!((tc.to_string(), tc.depth), ("1/move".to_string(), Some(22)));
     /// ```
@@ -117,7 +117,7 @@ impl StockfishLevel {
     /// Stockfish at this level, run as `command`: its Skill Level option, its limits.
     ///
     /// ```
-    /// use kit::opponents::StockfishLevel;
+    /// use lab::StockfishLevel;
     /// let sf = StockfishLevel::get(5).unwrap().player("/usr/games/stockfish");
     /// assert_eq!(sf.name(), "stockfish-level5");
     /// assert_eq!(sf.engine.options, [("Skill Level".to_string(), "7".to_string())]);

@@ -9,14 +9,6 @@ use runner::SearchStats;
 use serde_json::{Value, json};
 
 /// A count per second with a k/M/G suffix: `950`, `41.3k`, `1.25M`.
-///
-/// ```
-/// use kit::search_summary::per_second;
-/// assert_eq!(per_second(950.4), "950");
-/// assert_eq!(per_second(41_320.0), "41.3k");
-/// assert_eq!(per_second(1_254_000.0), "1.25M");
-/// assert_eq!(per_second(3.1e9), "3.10G");
-/// ```
 pub fn per_second(x: f64) -> String {
     if x >= 1e9 {
         format!("{:.2}G", x / 1e9)
@@ -51,23 +43,6 @@ fn row(stats: &SearchStats) -> [String; 4] {
 /// Appends the search table (one row per player, `names` and `stats` in the same order)
 /// and a warning per player whose `bestmove` did not start its last PV, as fastchess
 /// warns. Nothing when no player made a move.
-///
-/// ```
-/// use std::time::Duration;
-/// use runner::SearchStats;
-/// use kit::search_summary::search_lines;
-/// let talker = SearchStats {
-///     moves: 2, time: Duration::from_millis(200), depth_moves: 2, depth_sum: 9,
-///     node_moves: 2, nodes: 20_000, node_time: Duration::from_millis(200),
-///     pv_moves: 2, pv_mismatches: 1,
-/// };
-/// let silent = SearchStats { moves: 2, time: Duration::from_millis(2), ..SearchStats::default() };
-/// let mut out = String::new();
-/// search_lines(&mut out, &["talker".into(), "silent".into()], &[talker, silent]);
-/// assert!(out.contains("  talker      4.50   100.0k      100.0 ms          1 / 2\n"), "{out}");
-/// assert!(out.contains("  silent         -        -        1.0 ms              -\n"), "{out}");
-/// assert!(out.contains("Warning: talker's bestmove did not match the beginning of its last PV 1 time"), "{out}");
-/// ```
 pub fn search_lines(out: &mut String, names: &[String], stats: &[SearchStats]) {
     if stats.iter().all(|s| s.moves == 0) {
         return;
@@ -111,14 +86,6 @@ pub fn search_lines(out: &mut String, names: &[String], stats: &[SearchStats]) {
 /// `nodes_per_second`, `time_per_move_ms` (each `null` when the engine never reported
 /// what it needs), `moves_with_depth`, `moves_with_nodes`, `nodes`, `pv_moves` and
 /// `pv_mismatches`.
-///
-/// ```
-/// use runner::SearchStats;
-/// use kit::search_summary::search_json;
-/// let silent = search_json(&SearchStats::default());
-/// assert!(silent["average_depth"].is_null() && silent["nodes_per_second"].is_null());
-/// assert_eq!(silent["pv_mismatches"], 0);
-/// ```
 pub fn search_json(stats: &SearchStats) -> Value {
     json!({
         "moves": stats.moves,
@@ -132,4 +99,68 @@ pub fn search_json(stats: &SearchStats) -> Value {
         "pv_moves": stats.pv_moves,
         "pv_mismatches": stats.pv_mismatches,
     })
+}
+
+/// The examples this module's documentation had, as tests (its items are the crate's own).
+#[cfg(test)]
+mod documented {
+    use super::*;
+
+    #[test]
+    fn per_second_as_documented() {
+        assert_eq!(per_second(950.4), "950");
+        assert_eq!(per_second(41_320.0), "41.3k");
+        assert_eq!(per_second(1_254_000.0), "1.25M");
+        assert_eq!(per_second(3.1e9), "3.10G");
+    }
+
+    #[test]
+    fn search_lines_as_documented() {
+        use runner::SearchStats;
+        use std::time::Duration;
+        let talker = SearchStats {
+            moves: 2,
+            time: Duration::from_millis(200),
+            depth_moves: 2,
+            depth_sum: 9,
+            node_moves: 2,
+            nodes: 20_000,
+            node_time: Duration::from_millis(200),
+            pv_moves: 2,
+            pv_mismatches: 1,
+        };
+        let silent = SearchStats {
+            moves: 2,
+            time: Duration::from_millis(2),
+            ..SearchStats::default()
+        };
+        let mut out = String::new();
+        search_lines(
+            &mut out,
+            &["talker".into(), "silent".into()],
+            &[talker, silent],
+        );
+        assert!(
+            out.contains("  talker      4.50   100.0k      100.0 ms          1 / 2\n"),
+            "{out}"
+        );
+        assert!(
+            out.contains("  silent         -        -        1.0 ms              -\n"),
+            "{out}"
+        );
+        assert!(
+            out.contains(
+                "Warning: talker's bestmove did not match the beginning of its last PV 1 time"
+            ),
+            "{out}"
+        );
+    }
+
+    #[test]
+    fn search_json_as_documented() {
+        use runner::SearchStats;
+        let silent = search_json(&SearchStats::default());
+        assert!(silent["average_depth"].is_null() && silent["nodes_per_second"].is_null());
+        assert_eq!(silent["pv_mismatches"], 0);
+    }
 }

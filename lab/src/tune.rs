@@ -58,8 +58,8 @@
 //!
 //! ```no_run
 //! use std::sync::atomic::AtomicBool;
-//! let request = kit::tune::TuneRequest::new("my_bot");
-//! let outcome = kit::tune::run(&request, &AtomicBool::new(false), &|event| eprintln!("{event}"))?;
+//! let request = lab::TuneRequest::new("my_bot");
+//! let outcome = lab::tune(&request, &AtomicBool::new(false), &|event| eprintln!("{event}"))?;
 //! print!("{}", outcome.tuned.diff);
 //! # Ok::<(), anyhow::Error>(())
 //! ```
@@ -77,11 +77,10 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use anyhow::{Context, Result, bail, ensure};
 use sha2::{Digest, Sha256};
 
-use crate::bots::{self, BotFile, LimitPolicy};
-use crate::variants::{self, MarkKind, Values};
+use build::{BotFile, LimitPolicy, MarkKind, Values};
 use driver::Driver;
 use spsa::{Param, Schedule};
-use state::{Limit, Plan, State};
+use state::{Plan, State, TuneLimit};
 use step::Context as StepContext;
 
 pub use step::Fault;
@@ -115,7 +114,7 @@ pub struct TuneRequest {
     /// The seed of the flips and openings (default: from the clock).
     pub seed: Option<u64>,
     /// How moves are limited.
-    pub limit: Option<Limit>,
+    pub limit: Option<TuneLimit>,
     /// `c_end` overrides: for the constant named, or (`None`) for all.
     pub c_end: Vec<(Option<String>, f64)>,
     /// `r_end` overrides, like `c_end`.
@@ -168,7 +167,7 @@ pub enum TuneEvent<'a> {
     /// A game ended by an engine's fault (a crash, an illegal move, ...).
     Fault(&'a Fault),
     /// A variant's build said something (it is being compiled, a cache warning).
-    Build(crate::engine_build::BuildEvent<'a>),
+    Build(build::BuildEvent<'a>),
 }
 
 /// A step applied: where the run stands.
@@ -269,7 +268,7 @@ pub struct Tuned {
 
 /// How a run ended.
 #[derive(Debug, Clone)]
-pub struct Outcome {
+pub struct TuneOutcome {
     /// The bot tuned.
     pub bot: BotFile,
     /// The state as written last.
@@ -293,7 +292,7 @@ pub fn run(
     request: &TuneRequest,
     stop: &AtomicBool,
     observe: &(dyn Fn(TuneEvent<'_>) + Sync),
-) -> Result<Outcome> {
+) -> Result<TuneOutcome> {
     let bot = tunable_bot(&request.bot, request.policy)?;
     let source = token_counter::read_source(&bot.path)?;
     let params = params(&bot, &source, request)?;
@@ -330,7 +329,7 @@ pub fn run(
     };
     let tuned = write_tuned(&bot, &source, &state)?;
     let sprt_command = sprt_command(&tuned.path, &bot.path, &state.plan.limit);
-    Ok(Outcome {
+    Ok(TuneOutcome {
         bot,
         state,
         stopped,
@@ -341,18 +340,18 @@ pub fn run(
 
 /// The bot to tune: a bot file (a variant has no marks of its own to tune), within the rules.
 fn tunable_bot(spec: &str, policy: LimitPolicy) -> Result<BotFile> {
-    let bot = bots::resolve(spec)?;
+    let bot = build::resolve(spec)?;
     ensure!(
         !bot.name.contains('@'),
         "`{spec}` is a variant: tune the bot file itself; its `// tune` marks are the parameters"
     );
-    bots::check(&bot, policy)?;
+    build::check(&bot, policy)?;
     Ok(bot)
 }
 
 /// The bot's `tune` marks as parameters, with the request's `c_end` and `r_end`.
 fn params(bot: &BotFile, source: &str, request: &TuneRequest) -> Result<Vec<Param>> {
-    let marks = variants::marks(source)
+    let marks = build::marks(source)
         .with_context(|| format!("cannot read the marks of {}", bot.path.display()))?;
     let mut params = Vec::new();
     for mark in marks.iter().filter(|m| m.kind == MarkKind::Tune) {
@@ -362,8 +361,8 @@ fn params(bot: &BotFile, source: &str, request: &TuneRequest) -> Result<Vec<Para
             Values::List(_) => continue,
         };
         let start = match mark.current {
-            variants::Value::Int(n) => n as f64,
-            variants::Value::Float(x) => x,
+            build::Value::Int(n) => n as f64,
+            build::Value::Float(x) => x,
             _ => bail!(
                 "`{}` (line {}) is not a number: only numbers are tuned",
                 mark.name,
@@ -431,7 +430,10 @@ fn plan(request: &TuneRequest, params: Vec<Param>) -> Result<Plan> {
                 .duration_since(UNIX_EPOCH)
                 .map_or(0, |d| d.as_nanos() as u64)
         }),
-        limit: request.limit.clone().unwrap_or(Limit::Nodes(DEFAULT_NODES)),
+        limit: request
+            .limit
+            .clone()
+            .unwrap_or(TuneLimit::Nodes(DEFAULT_NODES)),
         params,
     };
     plan.check()?;
@@ -537,7 +539,7 @@ fn differences(plan: &Plan, params: &[Param], request: &TuneRequest) -> Vec<Stri
 
 /// `target/tune/<bot>.json` in the kit.
 pub fn default_state_path(bot: &BotFile) -> PathBuf {
-    Path::new(bots::KIT_ROOT)
+    Path::new(build::KIT_ROOT)
         .join("target")
         .join("tune")
         .join(format!("{}.json", bot.name))
@@ -590,7 +592,7 @@ fn write_tuned(bot: &BotFile, source: &str, state: &State) -> Result<Tuned> {
         .zip(&state.theta)
         .map(|(p, &t)| (p.name.clone(), spsa::value_text(p, t)))
         .collect();
-    let text = variants::apply(source, &values)
+    let text = build::apply(source, &values)
         .with_context(|| format!("cannot set the tuned values in {}", bot.path.display()))?;
     let path = tuned_path(&bot.path);
     let partial = path.with_extension(format!("rs.{}.partial", std::process::id()));
@@ -606,7 +608,7 @@ fn write_tuned(bot: &BotFile, source: &str, state: &State) -> Result<Tuned> {
 }
 
 /// `match TUNED BOT LIMIT --sprt ...`: the tuned file against the bot at the run's limit.
-fn sprt_command(tuned: &Path, bot: &Path, limit: &Limit) -> Vec<String> {
+fn sprt_command(tuned: &Path, bot: &Path, limit: &TuneLimit) -> Vec<String> {
     let mut args = vec![
         "match".to_string(),
         tuned.display().to_string(),

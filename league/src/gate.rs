@@ -11,7 +11,7 @@
 //! (`challenge worker`s, in other processes, read the same switch from the store before
 //! each claim instead: [`Store::tournament_paused`](store::Store::tournament_paused).)
 
-use crate::watch::GameWatch;
+use runner::GameWatch;
 
 /// A gate that will not open again in this run (the server is stopping): the run ends,
 /// the games stored so far stay stored, the rest are played at the next run.
@@ -23,7 +23,7 @@ pub struct Closed(pub String);
 ///
 /// ```
 /// use std::sync::atomic::{AtomicBool, Ordering};
-/// use kit::challenge::gate::{Closed, Gate};
+/// use league::{Closed, Gate};
 ///
 /// /// Closed for good once `stopping` is set.
 /// struct UntilStopped(AtomicBool);
@@ -61,7 +61,7 @@ pub trait Gate: Sync {
 /// The gate of a run nobody pauses (`challenge run`): always open, tells no one.
 ///
 /// ```
-/// use kit::challenge::gate::{Gate, Open};
+/// use league::{Gate, Open};
 /// assert!(Open.is_open());
 /// assert!(Open.wait_open().is_ok());
 /// ```

@@ -14,7 +14,7 @@ use framework::notation::to_san;
 use runner::{MoveUpdate, SearchInfo};
 use serde::{Deserialize, Serialize};
 
-use crate::watch::LiveStart;
+use runner::LiveStart;
 
 /// What an engine last said about its search, as the page shows it.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -125,10 +125,10 @@ impl GameView {
     /// enough.
     ///
     /// ```
-    /// # use kit::live_view::GameView;
-    /// # let start = kit::watch::LiveStart { key: 1, white: "a", black: "b", round: "1",
+    /// # use league::GameView;
+    /// # let start = runner::LiveStart { key: 1, white: "a", black: "b", round: "1",
     /// #     opening: &runner::Opening::startpos(), time_controls: ["1+0".parse().unwrap(); 2] };
-    /// let mut view = kit::live_view::Follow::new(&start).view().clone();
+    /// let mut view = league::Follow::new(&start).view().clone();
     /// view.sans = vec!["Nf3".into(); 1001];
     /// let short = view.to_bounded_json(2000).unwrap();
     /// let back = GameView::from_stored(&short, 1).unwrap();

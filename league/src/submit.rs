@@ -13,7 +13,7 @@ use anyhow::{Context, Result, bail};
 use framework::chess::Board;
 use runner::{Engine, EngineConfig, EngineError, GoParams};
 
-use crate::engine_build::{self, BuildEvent};
+use build::BuildEvent;
 use store::{NewVersion, SqliteStore, Store, Submitted};
 
 /// The positions of the smoke test, with what each one exercises.
@@ -155,12 +155,11 @@ fn accept(
 ) -> Result<Submitted> {
     let shown = args.file.display().to_string();
     let source = checked.source;
-    let bot = engine_build::materialize(work_dir, args.name, &source)?;
-    let engine =
-        engine_build::build(&bot, engine_build::BuildKind::Untrusted, observe).map_err(|err| {
-            let text = format!("{err:#}").replace(&bot.path.display().to_string(), &shown);
-            anyhow::anyhow!("refused: {shown} does not build:\n{text}")
-        })?;
+    let bot = build::materialize(work_dir, args.name, &source)?;
+    let engine = build::build(&bot, build::BuildKind::Untrusted, observe).map_err(|err| {
+        let text = format!("{err:#}").replace(&bot.path.display().to_string(), &shown);
+        anyhow::anyhow!("refused: {shown} does not build:\n{text}")
+    })?;
     smoke_test(args.name, &engine.path)
         .map_err(|err| anyhow::anyhow!("refused: {shown} failed the smoke test: {err:#}"))?;
 
@@ -169,7 +168,7 @@ fn accept(
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_else(|| shown.clone());
-    let hash = engine_build::content_hash(&source);
+    let hash = build::content_hash(&source);
     let stored = store.add_version(&NewVersion {
         name: args.name,
         author: args.author,

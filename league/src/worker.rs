@@ -3,7 +3,7 @@
 //! Each of a worker's `threads` has its own connection and loops: claim the next pending
 //! slot (a lease, kept alive by the store's heartbeat while the game plays), build the two
 //! entries' current versions from the sources in the store (cached on this machine by
-//! content hash, [`crate::engine_build`]), play the game, and record it; the store stores
+//! content hash, [`build`]), play the game, and record it; the store stores
 //! it only while the lease is still this worker's. When no slot is left to claim but some
 //! are still leased by others, the thread waits (a lease that runs out is claimed again,
 //! here or elsewhere); when none is pending at all, the thread that gets the tournament's
@@ -39,9 +39,9 @@ use runner::{Engine, EngineConfig, MoveObserver, Opening, Player, play_game_obse
 
 use self::live::{GameFollower, Publisher};
 use super::tournament::{TournamentError, advance, new_game, write_source};
-use crate::engine_build::{self, BuildEvent};
 use crate::live_view::Follow;
-use crate::watch::LiveStart;
+use build::BuildEvent;
+use runner::LiveStart;
 use store::prelude::*;
 use store::{
     Claim, EntryId, NewWorker, PostgresStore, SlotState, StoreError, Tournament, TournamentId,
@@ -91,7 +91,7 @@ pub struct WorkerReport {
 /// Where a worker writes out stored sources to build them: `sources/` under the kit's
 /// bot build directory's `store/` (so `$CHALLENGE_BUILD_DIR` moves it too).
 pub fn local_work_dir() -> PathBuf {
-    engine_build::build_dir().join("store")
+    build::build_dir().join("store")
 }
 
 /// This machine's name, for a worker's default name and its `host`.
@@ -538,11 +538,11 @@ impl<'a> GameThread<'a> {
         let source = self.store.claimed_source(claim, version.id)?;
         let bot = write_source(&self.shared.options.work_dir, version, &source)?;
         let observe = self.shared.observe;
-        let engine = engine_build::build(
-            &bot,
-            engine_build::BuildKind::Untrusted,
-            &|event: BuildEvent<'_>| observe(WorkerEvent::Build(event)),
-        )
+        let engine = build::build(&bot, build::BuildKind::Untrusted, &|event: BuildEvent<
+            '_,
+        >| {
+            observe(WorkerEvent::Build(event))
+        })
         .map_err(|source| TournamentError::Build {
             name: version.name.clone(),
             number: version.number,

@@ -10,13 +10,13 @@
 //! ```
 //! use std::time::Instant;
 //! use framework::chess::{Board, Color};
-//! use kit::play::{Command, HumanGame, Turn, parse_command};
+//! use play::{HumanCommand, HumanGame, Turn, parse_command};
 //! use runner::TimeControl;
 //!
 //! let tc = "60+0".parse::<TimeControl>().unwrap();
 //! let mut game = HumanGame::new("evil_bot", Color::White, tc, Board::startpos());
 //! assert_eq!(game.turn(), Turn::Human);
-//! let Ok(Command::Move(mv)) = parse_command(game.board(), "e4") else { unreachable!() };
+//! let Ok(HumanCommand::Move(mv)) = parse_command(game.board(), "e4") else { unreachable!() };
 //! game.play(mv, Instant::now()).unwrap();
 //! assert_eq!(game.turn(), Turn::Bot); // next: game.bot_move(&mut opponent)
 //! assert_eq!(game.move_list(), "1. e4");
@@ -35,8 +35,7 @@ use runner::{
     Termination, TimeControl, ask_move,
 };
 
-use crate::bots::{self, LimitPolicy};
-use crate::engine_build::{self, BuildEvent};
+use build::{BuildEvent, LimitPolicy};
 
 /// A game against a bot.
 #[derive(Debug, Clone)]
@@ -82,7 +81,7 @@ pub enum Turn {
 
 /// What the human typed, read by [`parse_command`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Command {
+pub enum HumanCommand {
     /// A legal move.
     Move(Move),
     /// Take back the human's last move and the bot's reply.
@@ -124,23 +123,23 @@ pub enum PlayError {
 ///
 /// ```
 /// use framework::chess::Board;
-/// use kit::play::{Command, PlayError, parse_command};
+/// use play::{HumanCommand, PlayError, parse_command};
 ///
 /// let board = Board::startpos();
-/// assert_eq!(parse_command(&board, " undo "), Ok(Command::Undo));
+/// assert_eq!(parse_command(&board, " undo "), Ok(HumanCommand::Undo));
 /// assert_eq!(parse_command(&board, "Nf3"), parse_command(&board, "g1f3"));
 /// assert_eq!(parse_command(&board, "e2e5"), Err(PlayError::Illegal("e2e5".into())));
 /// ```
-pub fn parse_command(board: &Board, input: &str) -> Result<Command, PlayError> {
+pub fn parse_command(board: &Board, input: &str) -> Result<HumanCommand, PlayError> {
     let input = input.trim();
     Ok(match input {
-        "" => Command::Nothing,
-        "help" | "?" => Command::Help,
-        "flip" => Command::Flip,
-        "undo" => Command::Undo,
-        "resign" => Command::Resign,
-        "quit" | "exit" => Command::Quit,
-        _ => Command::Move(parse_move(board, input)?),
+        "" => HumanCommand::Nothing,
+        "help" | "?" => HumanCommand::Help,
+        "flip" => HumanCommand::Flip,
+        "undo" => HumanCommand::Undo,
+        "resign" => HumanCommand::Resign,
+        "quit" | "exit" => HumanCommand::Quit,
+        _ => HumanCommand::Move(parse_move(board, input)?),
     })
 }
 
@@ -181,9 +180,9 @@ pub fn start(
         None => Board::startpos(),
     };
     let spec = options.bot.clone().unwrap_or_else(default_opponent);
-    let bot = bots::resolve(&spec)?;
-    bots::check(&bot, options.policy)?;
-    let built = engine_build::build(&bot, engine_build::BuildKind::Local, observe)?;
+    let bot = build::resolve(&spec)?;
+    build::check(&bot, options.policy)?;
+    let built = build::build(&bot, build::BuildKind::Local, observe)?;
     let mut engine = Engine::start(
         &EngineConfig::new(bot.name.clone(), &built.path),
         Duration::from_secs(10),
@@ -225,7 +224,7 @@ fn construction_breach(engine: &Engine, bot_name: &str, human: Color) -> Option<
 
 /// The bot played when none is named: turochamp_modern if present, else evil_bot.
 pub fn default_opponent() -> String {
-    let names = bots::available();
+    let names = build::available();
     ["turochamp_modern", "evil_bot"]
         .into_iter()
         .find(|n| names.iter().any(|a| a == n))
@@ -615,7 +614,7 @@ mod tests {
 
     fn mv(game: &HumanGame, text: &str) -> Move {
         match parse_command(game.board(), text) {
-            Ok(Command::Move(mv)) => mv,
+            Ok(HumanCommand::Move(mv)) => mv,
             other => panic!("{text}: {other:?}"),
         }
     }
@@ -642,8 +641,8 @@ mod tests {
             parse_command(&pinned, "e2d3"),
             Err(PlayError::Illegal("e2d3".into()))
         );
-        assert_eq!(parse_command(&board, "  "), Ok(Command::Nothing));
-        assert_eq!(parse_command(&board, "exit"), Ok(Command::Quit));
+        assert_eq!(parse_command(&board, "  "), Ok(HumanCommand::Nothing));
+        assert_eq!(parse_command(&board, "exit"), Ok(HumanCommand::Quit));
     }
 
     #[test]

@@ -199,7 +199,7 @@ impl PgnFacts {
     /// not rated as it stands goes to `observe`, in file order.
     ///
     /// ```
-    /// use kit::challenge::pgn_facts::{PgnFacts, PgnReadMode};
+    /// use results::{PgnFacts, PgnReadMode};
     ///
     /// let text = "[White \"A\"]\n[Black \"B\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Ke3 1-0\n";
     /// let mut facts = PgnFacts::default();

@@ -33,7 +33,7 @@
 //! finite maximum-likelihood rating, and the fit says so instead of inventing one).
 //!
 //! ```ignore
-//! let games = [Outcome { white: 0, black: 1, score: 1.0 }; 3];
+//! let games = [RatedGame { white: 0, black: 1, score: 1.0 }; 3];
 //! let fit = fit(2, &games, &RatingOptions { prior: 0.5, ..RatingOptions::default() });
 //! assert!(fit.ratings[0].unwrap().elo > 0.0 && fit.converged);
 //! ```
@@ -145,7 +145,7 @@ impl RatingChoice {
 
 /// One finished game: the players' indices and White's score (1, ½ or 0).
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Outcome {
+pub struct RatedGame {
     /// White's index.
     pub white: usize,
     /// Black's index.
@@ -226,11 +226,11 @@ pub struct Fit {
 /// Fits ratings for `players` players from `games`.
 ///
 /// ```ignore
-/// let games = [Outcome { white: 0, black: 1, score: 1.0 }, Outcome { white: 1, black: 0, score: 1.0 }];
+/// let games = [RatedGame { white: 0, black: 1, score: 1.0 }, RatedGame { white: 1, black: 0, score: 1.0 }];
 /// let fit = fit(2, &games, &RatingOptions::default());
 /// assert!(fit.ratings[0].unwrap().elo.abs() < 1e-6);
 /// ```
-pub fn fit(players: usize, games: &[Outcome], options: &RatingOptions) -> Fit {
+pub fn fit(players: usize, games: &[RatedGame], options: &RatingOptions) -> Fit {
     let mut problem = Problem::new(players, games, options);
     let solution = problem.solve();
     problem.delta = solution.delta;
@@ -299,7 +299,7 @@ struct Solution {
 }
 
 impl Problem {
-    fn new(players: usize, games: &[Outcome], options: &RatingOptions) -> Problem {
+    fn new(players: usize, games: &[RatedGame], options: &RatingOptions) -> Problem {
         let coloured = matches!(options.model, Model::BayesElo { .. });
         let mut slot = vec![usize::MAX; players];
         let mut active = Vec::new();
@@ -1010,7 +1010,7 @@ fn draw_result(rng: &mut SplitMix, diff: f64, advantage: f64, draw_elo: f64) -> 
 /// Generated games for benchmarks: `players` players with true strengths spread over
 /// 800 Elo, each game between random opponents, results drawn from the model
 /// (deterministic per seed). A narrow field: every player meets every level.
-pub fn synthetic_games(players: usize, games: usize, seed: u64) -> Vec<Outcome> {
+pub fn synthetic_games(players: usize, games: usize, seed: u64) -> Vec<RatedGame> {
     let mut rng = SplitMix(seed);
     let strength: Vec<f64> = (0..players)
         .map(|i| (i as f64 / players.max(1) as f64 - 0.5) * 800.0)
@@ -1023,7 +1023,7 @@ pub fn synthetic_games(players: usize, games: usize, seed: u64) -> Vec<Outcome> 
                 black = (white + 1) % players;
             }
             let score = draw_result(&mut rng, strength[white] - strength[black], 0.0, 100.0);
-            Outcome {
+            RatedGame {
                 white,
                 black,
                 score,
@@ -1037,7 +1037,7 @@ pub fn synthetic_games(players: usize, games: usize, seed: u64) -> Vec<Outcome> 
 /// meets others of similar standing (strength plus noise), random colours, White
 /// advantage 30 and draw parameter 100. A wide field: most pairs never meet, and the
 /// ratings span far more than any one game's information.
-pub fn wide_field_games(players: usize, games: usize, seed: u64) -> Vec<Outcome> {
+pub fn wide_field_games(players: usize, games: usize, seed: u64) -> Vec<RatedGame> {
     let mut rng = SplitMix(seed);
     let strength: Vec<f64> = (0..players)
         .map(|i| (i as f64 / (players.max(2) - 1) as f64 - 0.5) * 4400.0)
@@ -1057,7 +1057,7 @@ pub fn wide_field_games(players: usize, games: usize, seed: u64) -> Vec<Outcome>
                 std::mem::swap(&mut white, &mut black);
             }
             let score = draw_result(&mut rng, strength[white] - strength[black], 30.0, 100.0);
-            out.push(Outcome {
+            out.push(RatedGame {
                 white,
                 black,
                 score,
@@ -1070,7 +1070,7 @@ pub fn wide_field_games(players: usize, games: usize, seed: u64) -> Vec<Outcome>
 mod tests {
     use super::*;
 
-    fn games(white: usize, black: usize, w: usize, d: usize, l: usize) -> Vec<Outcome> {
+    fn games(white: usize, black: usize, w: usize, d: usize, l: usize) -> Vec<RatedGame> {
         let mut out = Vec::new();
         for (count, score) in [(w, 1.0), (d, 0.5), (l, 0.0)] {
             for k in 0..count {
@@ -1080,7 +1080,7 @@ mod tests {
                 } else {
                     (black, white, 1.0 - score)
                 };
-                out.push(Outcome {
+                out.push(RatedGame {
                     white: wh,
                     black: bl,
                     score: s,

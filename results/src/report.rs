@@ -25,12 +25,12 @@ const TEMPLATE: &str = include_str!("report.html");
 /// The shared board script ([`crate::web::BOARD_JS`]) and the report's own, as one inline
 /// script (the policy names it by its hash).
 const SCRIPT: &str = concat!(
-    include_str!("../web/board.js"),
+    include_str!("web/board.js"),
     "\n",
     include_str!("report.js")
 );
 /// The shared board style ([`crate::web::BOARD_CSS`]) and the report's own.
-const STYLE: &str = concat!(include_str!("../web/board.css"), include_str!("report.css"));
+const STYLE: &str = concat!(include_str!("web/board.css"), include_str!("report.css"));
 
 /// One game as the page's script replays it.
 #[derive(Debug, Clone, Serialize)]
@@ -474,7 +474,7 @@ pub fn write_report(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::challenge::standings::{PlayerInfo, build_table};
+    use crate::standings::{PlayerInfo, build_table};
 
     #[test]
     fn replays_a_game_ply_by_ply() {

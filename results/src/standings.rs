@@ -6,7 +6,7 @@ use anyhow::{Context, Result, bail};
 use serde::Serialize;
 
 pub use super::ratings::RatingChoice;
-use super::ratings::{Model, Outcome, fit};
+use super::ratings::{Model, RatedGame, fit};
 use framework::chess::Color;
 use runner::Termination;
 use store::{Store, VersionId};
@@ -164,9 +164,9 @@ pub fn build_table(
             None => None,
         };
     let options = args.options(anchor)?;
-    let outcomes: Vec<Outcome> = games
+    let outcomes: Vec<RatedGame> = games
         .iter()
-        .map(|g| Outcome {
+        .map(|g| RatedGame {
             white: g.white,
             black: g.black,
             score: g.score,

@@ -12,6 +12,7 @@
 //! - [`text`]: engine-provided text made one printable, capped line.
 //! - [`search_stats`]: each player's depth, speed, time per move and PV mismatches.
 //! - [`stats`]: W/D/L, pentanomial, Elo, normalized Elo, LOS, SPRT.
+//! - [`GameWatch`]: the seam to whoever shows games live while a loop plays them.
 //!
 //! ```
 //! use runner::{Stats, pairs_for_games};
@@ -36,6 +37,7 @@ pub mod stats;
 pub mod termination;
 pub mod text;
 pub mod tournament;
+mod watch;
 
 pub use adjudication::{
     AdjudicationRules, Adjudicator, DrawRule, ResignRule, Ruling, can_possibly_mate,
@@ -64,3 +66,4 @@ pub use tournament::{
     GameEvent, Standings, StopReason, TournamentConfig, TournamentResult, run_tournament,
     run_tournament_watched,
 };
+pub use watch::{GameWatch, LiveEnd, LiveStart};

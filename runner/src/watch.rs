@@ -7,7 +7,7 @@
 //! when the game is over (and, in a tournament, which stored game it became). Nothing is
 //! asked of anyone when no watch is given.
 
-use runner::{GameRecord, MoveObserver, Opening, TimeControl};
+use crate::{GameRecord, MoveObserver, Opening, TimeControl};
 
 /// A game about to be played.
 #[derive(Debug, Clone, Copy)]
@@ -41,7 +41,7 @@ pub struct LiveEnd<'a> {
 /// Who watches the games of a loop.
 ///
 /// ```
-/// use kit::watch::{GameWatch, LiveEnd, LiveStart};
+/// use runner::{GameWatch, LiveEnd, LiveStart};
 /// use runner::MoveObserver;
 /// /// Watches nothing, follows no move.
 /// struct Nobody;

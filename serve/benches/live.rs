@@ -31,11 +31,11 @@ use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use framework::chess::Board;
-use kit::watch::{GameWatch, LiveEnd, LiveStart};
 use runner::{
     AdjudicationRules, Engine, EngineConfig, GameRecord, GameSettings, MoveObserver, MoveUpdate,
     Opening, Player, TimeControl, parse_epd, play_game_observed,
 };
+use runner::{GameWatch, LiveEnd, LiveStart};
 use serve::watch::{COALESCE, LiveGames};
 use serve::watch_routes::serve_live;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};

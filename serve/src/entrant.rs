@@ -174,7 +174,7 @@ pub(super) async fn withdraw(
     Form(form): Form<HashMap<String, String>>,
 ) -> Result<Response, HttpError> {
     state.posts.check(peer.ip())?;
-    kit::challenge::submit::check_name(&name)
+    league::check_name(&name)
         .map_err(|_| HttpError::not_found(format!("no entry named `{name}`")))?;
     let path = format!("/entries/{name}/withdraw");
     check_csrf(

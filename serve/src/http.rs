@@ -78,8 +78,8 @@ impl HttpError {
 pub fn is_store_lost(err: &anyhow::Error) -> bool {
     err.chain().any(|cause| {
         let store = cause.downcast_ref::<store::StoreError>().or_else(|| {
-            match cause.downcast_ref::<kit::challenge::tournament::TournamentError>() {
-                Some(kit::challenge::tournament::TournamentError::Store(store)) => Some(store),
+            match cause.downcast_ref::<league::TournamentError>() {
+                Some(league::TournamentError::Store(store)) => Some(store),
                 _ => None,
             }
         });

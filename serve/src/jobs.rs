@@ -14,7 +14,7 @@ use super::limits::{BUILD_RETRY_AFTER, ClientKey, MAX_SOURCE_BYTES};
 use super::queue::Ticket;
 use super::secrets::{hash_secret, new_secret, secret_matches};
 use super::state::AppState;
-use kit::challenge::submit::{Submission, check_name, submit_to};
+use league::{Submission, check_name, submit_to};
 use store::{Access, Job, JobState, Submitted};
 
 /// A submission as received.

@@ -143,10 +143,7 @@ pub fn serve(options: &ServeOptions) -> Result<()> {
                 );
                 (runner, dir.clone())
             }
-            StoreLocation::Postgres(_) => (
-                Runner::workers(games),
-                kit::challenge::worker::local_work_dir(),
-            ),
+            StoreLocation::Postgres(_) => (Runner::workers(games), league::local_work_dir()),
         };
         AppState::new(options.location.clone(), work_dir, store, runner, limits)
     });

@@ -16,8 +16,8 @@ use tokio::sync::{Notify, broadcast};
 use super::pages::{self, CROSS_LIMIT};
 use super::runner::RunnerState;
 use super::watch::LiveGames;
-use kit::challenge::standings::{GameFact, RatingChoice, Table, build_table, store_facts};
-use kit::live_view::GameView;
+use league::GameView;
+use results::{GameFact, RatingChoice, Table, build_table, store_facts};
 use store::prelude::*;
 use store::{LiveGame, ServerState, SlotId, SlotState, StoreRevision};
 

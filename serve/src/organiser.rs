@@ -15,7 +15,7 @@ use super::http::{ADMIN_COOKIE, FormTokens, HttpError, check_csrf, cookie, see_o
 use super::pages::page;
 use super::secrets::secret_matches;
 use super::state::{AppState, Shared, blocking};
-use kit::challenge::tournament::{RunOptions, schedule_tournament};
+use league::{RunOptions, schedule_tournament};
 use store::{ServerFlag, TournamentFormat};
 
 /// The actions of the organiser's page, each a form posting to `/organiser/<action>`.

@@ -8,9 +8,9 @@ use axum::http::StatusCode;
 use minijinja::{AutoEscape, Environment, context};
 use serde::Serialize;
 
-pub use kit::challenge::report::standing_rows;
-use kit::challenge::report::{Chart, chart};
-use kit::challenge::standings::{GameFact, Table};
+pub use results::standing_rows;
+use results::{Chart, chart};
+use results::{GameFact, Table};
 
 /// The server's script and style, served from `/static/` (the CSP allows no inline ones).
 pub const SCRIPT: &str = include_str!("static/app.js");

@@ -1,5 +1,5 @@
 //! `challenge play --web`: a game against a bot in the browser. The server owns the game
-//! ([`kit::play::HumanGame`], the same state machine as the terminal's `challenge play`)
+//! ([`play::HumanGame`], the same state machine as the terminal's `challenge play`)
 //! and the bot's engine, which plays through the runner's host as everywhere else; the
 //! page only shows the game and posts the human's moves, which are checked here.
 //!
@@ -26,7 +26,7 @@ use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use governor::{DefaultDirectRateLimiter, Quota, RateLimiter};
-use kit::play::{HumanGame, Opponent, PlayError, Turn};
+use play::{HumanGame, Opponent, PlayError, Turn};
 use subtle::ConstantTimeEq;
 
 use super::http::security_headers;
@@ -152,11 +152,11 @@ fn router(shared: Arc<Shared>) -> Router {
         .route("/game.pgn", get(pgn))
         .route(
             "/static/board.js",
-            get(|| async { asset("text/javascript; charset=utf-8", kit::web::BOARD_JS) }),
+            get(|| async { asset("text/javascript; charset=utf-8", results::BOARD_JS) }),
         )
         .route(
             "/static/board.css",
-            get(|| async { asset("text/css; charset=utf-8", kit::web::BOARD_CSS) }),
+            get(|| async { asset("text/css; charset=utf-8", results::BOARD_CSS) }),
         )
         .route(
             "/static/play.js",

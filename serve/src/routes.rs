@@ -21,7 +21,7 @@ use super::limits::MAX_BODY_BYTES;
 use super::pages::{self, Part, SCRIPT, STYLE, page};
 use super::state::{AppState, Shared, blocking};
 use super::{entrant, organiser};
-use kit::challenge::report::report_game;
+use results::report_game;
 use store::prelude::*;
 use store::{GameId, Version};
 
@@ -310,11 +310,11 @@ async fn style() -> Response {
 }
 
 async fn board_script() -> Response {
-    asset("text/javascript; charset=utf-8", kit::web::BOARD_JS)
+    asset("text/javascript; charset=utf-8", results::BOARD_JS)
 }
 
 async fn board_style() -> Response {
-    asset("text/css; charset=utf-8", kit::web::BOARD_CSS)
+    asset("text/css; charset=utf-8", results::BOARD_CSS)
 }
 
 async fn not_found() -> HttpError {

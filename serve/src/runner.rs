@@ -22,9 +22,9 @@ use std::time::Duration;
 
 use anyhow::{Result, bail};
 
-use kit::challenge::gate::{Closed, Gate};
-use kit::challenge::tournament::{RunOptions, TournamentEvent, run_gated};
-use kit::watch::GameWatch;
+use league::{Closed, Gate};
+use league::{RunOptions, TournamentEvent, run_gated};
+use runner::GameWatch;
 use store::SqliteStore;
 
 use super::watch::LiveGames;

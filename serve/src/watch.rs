@@ -21,8 +21,8 @@ use std::time::Duration;
 
 use axum::body::Bytes;
 use framework::chess::Board;
-use kit::live_view::{Follow, GameView};
-use kit::watch::{GameWatch, LiveEnd, LiveStart};
+use league::{Follow, GameView};
+use runner::{GameWatch, LiveEnd, LiveStart};
 use runner::{MoveObserver, MoveUpdate};
 use serde::Serialize;
 use tokio::sync::{Notify, watch};

@@ -22,7 +22,7 @@ use super::limits::Limits;
 use super::pages::{self, Part, STYLE};
 use super::watch::{LiveGames, Refusal, Watching};
 
-/// The live pages' script (the board itself is `kit::web::BOARD_JS`).
+/// The live pages' script (the board itself is `results::BOARD_JS`).
 pub const LIVE_SCRIPT: &str = include_str!("static/live.js");
 
 /// The live pages' style.
@@ -256,11 +256,11 @@ pub fn serve_live(bind: SocketAddr, cap: usize) -> Result<LiveServer> {
         )
         .route(
             "/static/board.css",
-            get(|| async { asset("text/css; charset=utf-8", kit::web::BOARD_CSS) }),
+            get(|| async { asset("text/css; charset=utf-8", results::BOARD_CSS) }),
         )
         .route(
             "/static/board.js",
-            get(|| async { asset("text/javascript; charset=utf-8", kit::web::BOARD_JS) }),
+            get(|| async { asset("text/javascript; charset=utf-8", results::BOARD_JS) }),
         )
         .fallback(|| async { HttpError::new(StatusCode::NOT_FOUND, "no such page") })
         .layer(middleware::from_fn(security_headers))

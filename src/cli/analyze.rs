@@ -1,4 +1,4 @@
-//! `challenge analyze`: the command line of [`kit::analyze`]: reading the games, the
+//! `challenge analyze`: the command line of [`lab`]: reading the games, the
 //! progress bar, writing each annotated game as soon as it is done, Ctrl-C and the summary.
 
 use std::fs::{self, File, OpenOptions};
@@ -14,9 +14,9 @@ use indicatif::{ProgressBar, ProgressStyle};
 use runner::EngineConfig;
 use serde_json::json;
 
-use kit::analyze::{
-    AnalyzeOptions, Analyzer, GameAnalysis, Limit, PlayerSummary, SideStats, rescore_annotated,
-    summarize,
+use lab::{
+    AnalysisLimit, AnalyzeOptions, Analyzer, GameAnalysis, PlayerSummary, SideStats,
+    rescore_annotated, summarize,
 };
 
 /// Check every move of every game with a UCI engine: average centipawn loss, accuracy and
@@ -151,8 +151,8 @@ pub(super) fn analyze_options(args: &AnalyzeArgs) -> Result<AnalyzeOptions> {
         engine = engine.option(name.trim(), value.trim());
     }
     let limit = match (args.depth, args.nodes) {
-        (_, Some(nodes)) => Limit::Nodes(nodes),
-        (depth, None) => Limit::Depth(depth.unwrap_or(12)),
+        (_, Some(nodes)) => AnalysisLimit::Nodes(nodes),
+        (depth, None) => AnalysisLimit::Depth(depth.unwrap_or(12)),
     };
     Ok(AnalyzeOptions {
         engine,
@@ -383,7 +383,12 @@ fn side_text(side: &SideStats) -> String {
     )
 }
 
-fn print_summary(done: &[(PgnGame, GameAnalysis)], engine: &str, limit: Limit, failed: usize) {
+fn print_summary(
+    done: &[(PgnGame, GameAnalysis)],
+    engine: &str,
+    limit: AnalysisLimit,
+    failed: usize,
+) {
     let totals = summarize(
         done.iter()
             .map(|(game, analysis)| (players(game), analysis.sides.clone())),

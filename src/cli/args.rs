@@ -6,9 +6,9 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use anyhow::{Context, Result, bail};
-use kit::bots::LimitPolicy;
-use kit::challenge::ratings::ModelName;
-use kit::challenge::standings::RatingChoice;
+use build::LimitPolicy;
+use results::ModelName;
+use results::RatingChoice;
 use runner::{AdjudicationRules, DrawRule, GameSettings, ResignRule, TimeControl};
 use store::{Access, Store, StoreLocation, open_store};
 
@@ -47,7 +47,7 @@ impl DirArgs {
     pub fn work_dir(&self) -> Result<PathBuf> {
         Ok(match self.location()? {
             StoreLocation::Dir(dir) => dir,
-            StoreLocation::Postgres(_) => kit::challenge::worker::local_work_dir(),
+            StoreLocation::Postgres(_) => league::local_work_dir(),
         })
     }
 }
@@ -320,7 +320,7 @@ pub struct BuildJobs {
 impl BuildJobs {
     /// Sets the process's build slots; says so when memory allows fewer than asked.
     pub fn apply(&self) -> usize {
-        use kit::engine_build::{default_build_jobs, set_build_jobs};
+        use build::{default_build_jobs, set_build_jobs};
         let asked = self
             .build_jobs
             .map_or_else(default_build_jobs, |jobs| jobs as usize);

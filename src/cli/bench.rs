@@ -7,11 +7,11 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use anyhow::{Context, Result, bail, ensure};
-use kit::bench::depths::DepthRow;
-use kit::bench::epd::{EpdRecord, read_epd_file};
-use kit::bench::export::{run_out, write_csv, write_json};
-use kit::bench::suite::{SuiteReport, score_report};
-use kit::bench::{BenchReport, BenchRow, Limit, Mode, Searcher, bench_positions, run_bench};
+use lab::DepthRow;
+use lab::{BenchLimit, BenchReport, BenchRow, Mode, Searcher, bench_positions, run_bench};
+use lab::{EpdRecord, read_epd_file};
+use lab::{SuiteReport, score_report};
+use lab::{run_out, write_csv, write_json};
 use runner::EngineConfig;
 
 use super::args::LimitArgs;
@@ -136,7 +136,7 @@ impl PositionSet {
             path.display()
         );
         if mode == Mode::Sequence {
-            kit::bench::sequence::games(&file.records)
+            lab::record_games(&file.records)
                 .map_err(|err| anyhow::anyhow!("{}, {err}", path.display()))?;
         }
         Ok(PositionSet {
@@ -148,11 +148,11 @@ impl PositionSet {
     }
 
     /// The first line of the table.
-    fn title(&self, engine: &str, limit: Limit) -> String {
+    fn title(&self, engine: &str, limit: BenchLimit) -> String {
         let how = match self.mode {
             Mode::Independent => "each from `ucinewgame`".to_string(),
             Mode::Sequence => {
-                let games = kit::bench::sequence::games(&self.records).map_or(0, |games| {
+                let games = lab::record_games(&self.records).map_or(0, |games| {
                     let mut starts = 0;
                     let mut last = None;
                     for game in games {
@@ -226,13 +226,13 @@ fn sink(path: Option<&Path>, suite: Option<&Path>, flag: &str) -> Result<Option<
 }
 
 /// The limit asked for, or the mode's default.
-fn limit(args: &Args) -> Limit {
+fn limit(args: &Args) -> BenchLimit {
     match (args.depth, args.nodes, args.movetime) {
-        (Some(depth), _, _) => Limit::Depth(depth),
-        (_, Some(nodes), _) => Limit::Nodes(nodes),
-        (_, _, Some(ms)) => Limit::MoveTime(ms),
-        _ if args.suite.is_some() => Limit::MoveTime(DEFAULT_SUITE_MS),
-        _ => Limit::Depth(DEFAULT_DEPTH),
+        (Some(depth), _, _) => BenchLimit::Depth(depth),
+        (_, Some(nodes), _) => BenchLimit::Nodes(nodes),
+        (_, _, Some(ms)) => BenchLimit::MoveTime(ms),
+        _ if args.suite.is_some() => BenchLimit::MoveTime(DEFAULT_SUITE_MS),
+        _ => BenchLimit::Depth(DEFAULT_DEPTH),
     }
 }
 
@@ -240,10 +240,10 @@ fn limit(args: &Args) -> Limit {
 fn engine_config(args: &Args) -> Result<EngineConfig> {
     let mut config = match (&args.bot, &args.engine) {
         (Some(bot), _) => {
-            let engine = kit::engine_build::prepare(bot, args.limit.policy(), &|event| {
+            let engine = build::prepare(bot, args.limit.policy(), &|event| {
                 eprintln!("{event}");
             })?;
-            EngineConfig::new(kit::bots::resolve(bot)?.name, engine.path)
+            EngineConfig::new(build::resolve(bot)?.name, engine.path)
         }
         (None, Some(command)) => {
             let name = command.file_stem().map_or_else(
@@ -327,7 +327,7 @@ fn bench(searcher: &mut Searcher, args: &Args, set: &PositionSet, sinks: &mut Si
 fn export(
     sinks: &mut Sinks,
     engine: &str,
-    limit: Limit,
+    limit: BenchLimit,
     set: &PositionSet,
     report: &BenchReport,
 ) -> Result<()> {
@@ -367,7 +367,7 @@ fn bench_line(index: usize, row: &BenchRow, record: &EpdRecord) -> String {
 
 /// `ok Qg6`, or `failed` with the move played and what was expected.
 fn verdict(record: &EpdRecord, row: &BenchRow) -> String {
-    let scored = kit::bench::suite::score(record, row.result.clone());
+    let scored = lab::score_record(record, row.result.clone());
     let played = scored.result.map(|(played, _)| played).unwrap_or_default();
     if scored.solved {
         format!("ok      {}", clip(&played, 40))
@@ -377,7 +377,7 @@ fn verdict(record: &EpdRecord, row: &BenchRow) -> String {
     }
 }
 
-fn print_totals(out: &mut dyn Write, report: &BenchReport, limit: Limit) -> Result<()> {
+fn print_totals(out: &mut dyn Write, report: &BenchReport, limit: BenchLimit) -> Result<()> {
     let time = report.total_time();
     writeln!(out)?;
     let reported = report
@@ -420,7 +420,7 @@ fn print_totals(out: &mut dyn Write, report: &BenchReport, limit: Limit) -> Resu
     Ok(())
 }
 
-fn print_solved(out: &mut dyn Write, suite: &SuiteReport, limit: Limit) -> Result<()> {
+fn print_solved(out: &mut dyn Write, suite: &SuiteReport, limit: BenchLimit) -> Result<()> {
     let (solved, scored) = (suite.solved(), suite.scored());
     writeln!(
         out,
@@ -436,7 +436,7 @@ fn print_solved(out: &mut dyn Write, suite: &SuiteReport, limit: Limit) -> Resul
 }
 
 /// The depth table: cumulative nodes, each iteration's own, and the effective branching
-/// factor (`kit::bench::depths` defines them).
+/// factor (`lab` defines them).
 fn print_depth_table(out: &mut dyn Write, rows: &[DepthRow]) -> Result<()> {
     writeln!(out)?;
     if rows.is_empty() {

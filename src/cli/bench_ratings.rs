@@ -4,8 +4,8 @@
 use std::time::Instant;
 
 use anyhow::{Result, bail};
-use kit::challenge::ratings::{RatingOptions, fit, synthetic_games, wide_field_games};
-use kit::challenge::swiss::{SwissPlayer, pair_round};
+use league::{SwissPlayer, pair_round};
+use results::{RatingOptions, fit, synthetic_games, wide_field_games};
 
 /// Time the rating fit and a Swiss pairing on generated data.
 #[derive(clap::Args, Debug)]

@@ -1,5 +1,5 @@
 //! `challenge match`: the command line of a match (players, `--engine` words, options);
-//! playing it is [`kit::matches`], and its progress on the terminal is [`progress`].
+//! playing it is [`lab`], and its progress on the terminal is [`progress`].
 
 mod analysis;
 mod known;
@@ -12,9 +12,9 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use anyhow::{Context, Result, bail, ensure};
-use kit::bots::{self, LimitPolicy};
-use kit::engine_build::BuildEvent;
-use kit::matches::{
+use build::BuildEvent;
+use build::LimitPolicy;
+use lab::{
     DEFAULT_PLAYERS, MatchEvent, MatchOptions, OpeningChoice, bot_player, openings,
     run_match_watched, tournament, unique_names,
 };
@@ -317,7 +317,7 @@ fn parse_sprt(words: &[String]) -> Result<Sprt> {
 
 /// The players: the bots named (or the default match), then the `--engine`s.
 fn players(args: &Args, policy: LimitPolicy, tc: TimeControl) -> Result<Vec<Player>> {
-    let available = bots::available();
+    let available = build::available();
     let default_match = DEFAULT_PLAYERS
         .iter()
         .all(|b| available.iter().any(|a| a == b));

@@ -1,4 +1,4 @@
-//! `challenge play`: the terminal around [`kit::play`]'s game (the board drawn in
+//! `challenge play`: the terminal around [`play`]'s game (the board drawn in
 //! [`screen`], the keyboard read here).
 
 mod screen;
@@ -10,9 +10,9 @@ use std::time::Instant;
 
 use anyhow::Result;
 use framework::chess::Color;
-use kit::play::{
-    Command, HumanGame, Opponent, PlayOptions, Turn, colour_name, default_pgn_path, parse_command,
-    start,
+use play::{
+    HumanCommand, HumanGame, Opponent, PlayOptions, Turn, colour_name, default_pgn_path,
+    parse_command, start,
 };
 use runner::TimeControl;
 
@@ -145,26 +145,26 @@ fn command(
     lines: &mut impl Iterator<Item = std::io::Result<String>>,
 ) {
     let done = match parse_command(game.board(), line) {
-        Ok(Command::Nothing) => Ok(()),
-        Ok(Command::Help) => {
+        Ok(HumanCommand::Nothing) => Ok(()),
+        Ok(HumanCommand::Help) => {
             print_help();
             pause(lines);
             Ok(())
         }
-        Ok(Command::Flip) => {
+        Ok(HumanCommand::Flip) => {
             screen.flip();
             Ok(())
         }
-        Ok(Command::Undo) => game.undo(Instant::now()),
-        Ok(Command::Resign) => {
+        Ok(HumanCommand::Undo) => game.undo(Instant::now()),
+        Ok(HumanCommand::Resign) => {
             game.resign();
             Ok(())
         }
-        Ok(Command::Quit) => {
+        Ok(HumanCommand::Quit) => {
             game.leave();
             Ok(())
         }
-        Ok(Command::Move(mv)) => game.play(mv, Instant::now()),
+        Ok(HumanCommand::Move(mv)) => game.play(mv, Instant::now()),
         Err(err) => {
             println!("{err}");
             pause(lines);

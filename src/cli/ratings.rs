@@ -3,8 +3,8 @@
 use std::path::PathBuf;
 
 use anyhow::{Context, Result, bail};
-use kit::challenge::pgn_facts::{PgnFacts, PgnReadMode};
-use kit::challenge::standings::build_table;
+use results::build_table;
+use results::{PgnFacts, PgnReadMode};
 
 use super::args::RatingArgs;
 use super::standings::print_table;

@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 
 use anyhow::Result;
-use kit::challenge::report::write_report;
+use results::write_report;
 use store::Access;
 
 use super::args::{DirArgs, RatingArgs};

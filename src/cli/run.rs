@@ -4,9 +4,9 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use anyhow::Result;
-use kit::challenge::standings::{RatingChoice, render_text, store_table};
-use kit::challenge::tournament::{RunOptions, run as run_tournament, schedule_tournament};
-use kit::challenge::worker::{WorkerOptions, host_name, local_work_dir, work};
+use league::{RunOptions, run as run_tournament, schedule_tournament};
+use league::{WorkerOptions, host_name, local_work_dir, work};
+use results::{RatingChoice, render_text, store_table};
 use runner::TimeControl;
 use store::{
     DEFAULT_LEASE, PostgresStore, SlotState, SqliteStore, Store, StoreLocation, TournamentFormat,

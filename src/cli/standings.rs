@@ -1,7 +1,7 @@
 //! `challenge standings`.
 
 use anyhow::Result;
-use kit::challenge::standings::{Table, render_csv, render_text, store_table};
+use results::{Table, render_csv, render_text, store_table};
 use store::Access;
 
 use super::args::{DirArgs, RatingArgs};

@@ -1,8 +1,8 @@
 //! `challenge submit`.
 
 use anyhow::Result;
-use kit::challenge::submit::{SMOKE_POSITIONS, Submission, submit, submit_to};
-use kit::engine_build::BuildEvent;
+use build::BuildEvent;
+use league::{SMOKE_POSITIONS, Submission, submit, submit_to};
 use store::StoreLocation;
 use store::Submitted;
 
@@ -26,7 +26,7 @@ pub struct Args {
 
 /// Submits and says what the store made of it.
 pub fn run(args: &Args) -> Result<()> {
-    let bot = kit::bots::resolve(&args.bot)?;
+    let bot = build::resolve(&args.bot)?;
     let submission = Submission {
         file: &bot.path,
         name: args.name.as_deref().unwrap_or(&bot.name),

@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use anyhow::Result;
 use indicatif::{ProgressBar, ProgressStyle};
-use kit::sweep::run::{MAX_JOBS, Outcome, RunOptions, Sweep, SweepEvent};
+use lab::{MAX_JOBS, Sweep, SweepEvent, SweepOptions, SweepOutcome};
 
 use super::args::LimitArgs;
 
@@ -74,7 +74,7 @@ pub fn run(args: &Args) -> Result<()> {
     let progress = Progress::new(args.quiet);
     let observe = |event: SweepEvent<'_>| progress.show(&event);
     if !args.plot_only {
-        let options = RunOptions {
+        let options = SweepOptions {
             jobs: args.jobs as usize,
             policy: args.limit.policy(),
             timeout: Duration::from_secs(args.timeout),
@@ -100,7 +100,7 @@ pub fn run(args: &Args) -> Result<()> {
     Ok(())
 }
 
-fn print_stopped(sweep: &Sweep, outcome: Outcome) {
+fn print_stopped(sweep: &Sweep, outcome: SweepOutcome) {
     println!(
         "stopped: {} cells run, {} left; {} keeps every finished cell, so the same command resumes",
         outcome.ran,

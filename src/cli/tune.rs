@@ -1,4 +1,4 @@
-//! `challenge tune`: the command line of a tuning run; the run itself is [`kit::tune`].
+//! `challenge tune`: the command line of a tuning run; the run itself is [`lab`].
 
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -6,10 +6,10 @@ use std::sync::Mutex;
 use std::time::Duration;
 
 use anyhow::{Context, Result};
+use build::BuildEvent;
 use indicatif::{ProgressBar, ProgressStyle};
-use kit::engine_build::BuildEvent;
-use kit::tune::state::{Limit, MAX_CONCURRENCY, MAX_ITERATIONS, MAX_PAIRS};
-use kit::tune::{Outcome, TuneEvent, TuneRequest};
+use lab::{MAX_CONCURRENCY, MAX_ITERATIONS, MAX_PAIRS, TuneLimit};
+use lab::{TuneEvent, TuneOutcome, TuneRequest};
 
 use super::args::{LimitArgs, time_control};
 
@@ -77,7 +77,7 @@ pub struct Args {
     a_ratio: Option<f64>,
 
     /// Stop after this many steps in a row with a game lost by an engine's fault.
-    #[arg(long = "max-crashes", value_name = "N", default_value_t = kit::tune::DEFAULT_MAX_FAULTY, allow_negative_numbers = true, value_parser = clap::value_parser!(u64).range(1..=1000))]
+    #[arg(long = "max-crashes", value_name = "N", default_value_t = lab::DEFAULT_MAX_FAULTY, allow_negative_numbers = true, value_parser = clap::value_parser!(u64).range(1..=1000))]
     max_crashes: u64,
 
     /// The state file (default: target/tune/BOT.json in the kit).
@@ -120,8 +120,8 @@ fn named_number(text: &str) -> Result<(Option<String>, f64), String> {
 impl Args {
     fn request(&self) -> TuneRequest {
         let limit = match (self.nodes, &self.tc) {
-            (Some(n), _) => Some(Limit::Nodes(n)),
-            (None, Some(tc)) => Some(Limit::Tc(tc.clone())),
+            (Some(n), _) => Some(TuneLimit::Nodes(n)),
+            (None, Some(tc)) => Some(TuneLimit::Tc(tc.clone())),
             (None, None) => None,
         };
         TuneRequest {
@@ -186,7 +186,7 @@ pub fn run(args: &Args) -> Result<()> {
         quiet: args.quiet,
     });
     let stop = super::match_cmd::stop_on_ctrl_c();
-    let outcome = kit::tune::run(&args.request(), &stop, &|event| {
+    let outcome = lab::tune(&args.request(), &stop, &|event| {
         progress
             .lock()
             .unwrap_or_else(|p| p.into_inner())
@@ -199,7 +199,7 @@ pub fn run(args: &Args) -> Result<()> {
     Ok(())
 }
 
-fn print_outcome(outcome: &Outcome) {
+fn print_outcome(outcome: &TuneOutcome) {
     let state = &outcome.state;
     let plan = &state.plan;
     if outcome.stopped {
@@ -249,7 +249,7 @@ fn shell_word(word: &str) -> String {
 }
 
 /// Time per game pair: builds and bookkeeping against the games' own time.
-fn timing_line(outcome: &Outcome) -> String {
+fn timing_line(outcome: &TuneOutcome) -> String {
     let state = &outcome.state;
     let pairs = state.pairs_done().max(1) as f64;
     let t = &state.timing;

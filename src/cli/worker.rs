@@ -4,7 +4,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use anyhow::{Result, bail};
-use kit::challenge::worker::{WorkerOptions, host_name, local_work_dir, work};
+use league::{WorkerOptions, host_name, local_work_dir, work};
 use store::{Encryption, PostgresStore};
 
 use super::args::seconds;

@@ -13,8 +13,8 @@ use std::time::{Duration, Instant};
 
 use common::kit_root;
 use common::outside::{self, CHROMEDRIVER, CHROMIUM, PYTHON_CHESS, SELENIUM};
-use kit::watch::{GameWatch, LiveEnd, LiveStart};
 use runner::{GameRecord, Opening, Player, TimeControl, play_game_observed};
+use runner::{GameWatch, LiveEnd, LiveStart};
 use serve::watch_routes::serve_live;
 
 const HOSTILE_NAME: &str = "<i>evil</i>";

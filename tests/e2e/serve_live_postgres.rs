@@ -16,7 +16,7 @@ use std::time::Duration;
 
 use common_challenge::{TempDir, kit_bot, ok_store, wait_for};
 use framework::notation::pgn::GameResult;
-use kit::challenge::tournament::{RunOptions, schedule_tournament};
+use league::{RunOptions, schedule_tournament};
 use postgres::error::SqlState;
 use postgres_server::{PgServer, count};
 use runner::{AdjudicationRules, GameSettings, Termination, TimeControl};

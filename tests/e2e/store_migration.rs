@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 
 use framework::chess::Color;
 use framework::notation::pgn::GameResult;
-use kit::challenge::standings::{RatingChoice, store_table};
+use results::{RatingChoice, store_table};
 use runner::Termination;
 use serde_json::Value;
 use store::prelude::*;

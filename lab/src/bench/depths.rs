@@ -36,26 +36,6 @@ pub struct Iteration {
 }
 
 /// The iterations of one search, in increasing depth.
-///
-/// ```
-/// use kit::bench::depths::Iterations;
-/// let mut seen = Iterations::default();
-/// for line in [
-///     "info depth 1 score cp 20 nodes 20 pv e2e4",
-///     "info depth 2 currmove e2e4 currmovenumber 1",
-///     "info depth 2 score cp 0 nodes 100 pv e2e4 e7e5",
-///     "info depth 3 score cp 15 nodes 700 pv e2e4",
-///     "info nodes 900 time 3",
-///     "info string depth 9 nodes 1",
-/// ] {
-///     seen.observe(line);
-/// }
-/// // The search's last count (no depth) is the deepest iteration's.
-/// let cumulative: Vec<_> = seen.iter().map(|it| (it.depth, it.nodes)).collect();
-/// assert_eq!(cumulative, [(1, 20), (2, 100), (3, 900)]);
-/// assert_eq!(seen.iteration_nodes(3), Some(800));
-/// assert_eq!(seen.iteration_nodes(1), Some(20));
-/// ```
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Iterations(Vec<Iteration>);
 
@@ -154,23 +134,6 @@ pub struct DepthRow {
 }
 
 /// The depth table of a run: one row per depth any search reported, shallowest first.
-///
-/// ```
-/// use kit::bench::depths::{Iterations, depth_table};
-/// let search = |lines: &[&str]| {
-///     let mut it = Iterations::default();
-///     lines.iter().for_each(|line| it.observe(line));
-///     it
-/// };
-/// let a = search(&["info depth 1 nodes 10", "info depth 2 nodes 40", "info depth 3 nodes 160"]);
-/// let b = search(&["info depth 1 nodes 30", "info depth 2 nodes 120"]);
-/// let table = depth_table([&a, &b]);
-/// assert_eq!(table.len(), 3);
-/// assert_eq!((table[1].positions, table[1].nodes, table[1].iteration_nodes), (2, 160, 120));
-/// assert_eq!(table[1].ebf, Some(120.0 / 40.0));
-/// assert_eq!(table[2].ebf, Some(120.0 / 30.0)); // only position a reached depth 3
-/// assert_eq!(table[0].ebf, None);
-/// ```
 pub fn depth_table<'a>(searches: impl IntoIterator<Item = &'a Iterations>) -> Vec<DepthRow> {
     let searches: Vec<&Iterations> = searches.into_iter().collect();
     let mut depths: Vec<u32> = searches
@@ -258,5 +221,55 @@ mod tests {
         assert!(table.iter().all(|row| row.ebf.is_none()), "{table:?}");
         assert_eq!(table[2].nodes, 900);
         assert_eq!(table[2].iteration_nodes, 0);
+    }
+}
+
+/// The examples this module's documentation had, as tests (its items are the crate's own).
+#[cfg(test)]
+mod documented {
+    use super::*;
+
+    #[test]
+    fn iterations_as_documented() {
+        let mut seen = Iterations::default();
+        for line in [
+            "info depth 1 score cp 20 nodes 20 pv e2e4",
+            "info depth 2 currmove e2e4 currmovenumber 1",
+            "info depth 2 score cp 0 nodes 100 pv e2e4 e7e5",
+            "info depth 3 score cp 15 nodes 700 pv e2e4",
+            "info nodes 900 time 3",
+            "info string depth 9 nodes 1",
+        ] {
+            seen.observe(line);
+        }
+        // The search's last count (no depth) is the deepest iteration's.
+        let cumulative: Vec<_> = seen.iter().map(|it| (it.depth, it.nodes)).collect();
+        assert_eq!(cumulative, [(1, 20), (2, 100), (3, 900)]);
+        assert_eq!(seen.iteration_nodes(3), Some(800));
+        assert_eq!(seen.iteration_nodes(1), Some(20));
+    }
+
+    #[test]
+    fn depth_table_as_documented() {
+        let search = |lines: &[&str]| {
+            let mut it = Iterations::default();
+            lines.iter().for_each(|line| it.observe(line));
+            it
+        };
+        let a = search(&[
+            "info depth 1 nodes 10",
+            "info depth 2 nodes 40",
+            "info depth 3 nodes 160",
+        ]);
+        let b = search(&["info depth 1 nodes 30", "info depth 2 nodes 120"]);
+        let table = depth_table([&a, &b]);
+        assert_eq!(table.len(), 3);
+        assert_eq!(
+            (table[1].positions, table[1].nodes, table[1].iteration_nodes),
+            (2, 160, 120)
+        );
+        assert_eq!(table[1].ebf, Some(120.0 / 40.0));
+        assert_eq!(table[2].ebf, Some(120.0 / 30.0)); // only position a reached depth 3
+        assert_eq!(table[0].ebf, None);
     }
 }

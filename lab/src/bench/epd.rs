@@ -72,7 +72,7 @@ impl EpdRecord {
     /// and none of the moves to avoid.
     ///
     /// ```
-    /// use kit::bench::epd::EpdRecord;
+    /// use lab::EpdRecord;
     /// let record = EpdRecord::parse("6k1/5ppp/8/8/8/8/8/R5K1 w - - bm Ra8#; id \"mate\";", 1).unwrap();
     /// let mate = record.board.parse_uci("a1a8").unwrap();
     /// let other = record.board.parse_uci("a1a2").unwrap();
@@ -85,7 +85,7 @@ impl EpdRecord {
     /// Reads one record; `line` is its line number, for the `id` default and errors.
     ///
     /// ```
-    /// use kit::bench::epd::EpdRecord;
+    /// use lab::EpdRecord;
     /// let r = EpdRecord::parse("4k3/8/8/8/8/8/8/R3K3 w Q - am O-O-O; c0 \"x; y\";", 7).unwrap();
     /// assert_eq!((r.id.as_str(), r.avoid_san.as_slice()), ("line 7", &["O-O-O".to_string()][..]));
     /// let err = EpdRecord::parse("4k3/8/8/8/8/8/8/R3K3 w Q - bm Rb8", 3).unwrap_err();
@@ -140,7 +140,7 @@ impl EpdRecord {
 /// Reads every record of `text`, keeping the good ones and an error for each bad line.
 ///
 /// ```
-/// use kit::bench::epd::read_epd;
+/// use lab::read_epd;
 /// let text = "# a comment\n\
 ///     6k1/5ppp/8/8/8/8/8/R5K1 w - - bm Ra8#; id \"mate\";\n\
 ///     6k1/5ppp/8/8/8/8/8/R5K1 w - - bm Ra9; id \"typo\";\n";

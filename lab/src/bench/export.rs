@@ -32,7 +32,7 @@ use serde::Serialize;
 use super::depths::{DepthRow, Iteration};
 use super::epd::EpdRecord;
 use super::suite::score;
-use super::{BenchReport, Limit, Mode};
+use super::{BenchLimit, BenchReport, Mode};
 
 /// The CSV's columns, in order.
 pub const CSV_COLUMNS: [&str; 12] = [
@@ -128,7 +128,7 @@ pub struct RunOut {
 ///
 /// ```
 /// use std::time::Duration;
-/// use kit::bench::{BenchReport, BenchRow, Limit, Mode, Searched, epd::read_epd, export::*};
+/// use lab::{BenchLimit, BenchReport, BenchRow, Mode, Searched, read_epd, run_out, write_csv};
 /// let file = read_epd("6k1/5ppp/8/8/8/8/8/R5K1 w - - bm Ra8#; id \"mate, in one\";");
 /// let record = &file.records[0];
 /// let searched = Searched { bestmove: "a1a8".into(), legal_move: record.board.parse_uci("a1a8").ok(),
@@ -137,7 +137,7 @@ pub struct RunOut {
 /// // An id with a quote (a caller's own row; EPD strings hold none) is quoted as CSV asks.
 /// let id = format!("{} \"Ra8\"", record.id);
 /// let report = BenchReport { rows: vec![BenchRow { id, game: None, result: Ok(searched) }] };
-/// let run = run_out("an engine", Limit::Depth(3), Mode::Independent, &file.records, &report);
+/// let run = run_out("an engine", BenchLimit::Depth(3), Mode::Independent, &file.records, &report);
 /// assert_eq!((run.totals.nps, run.totals.solved), (Some(500_000), Some(1)));
 /// let mut csv = Vec::new();
 /// write_csv(&run, &mut csv).unwrap();
@@ -151,7 +151,7 @@ pub struct RunOut {
 /// ```
 pub fn run_out(
     engine: &str,
-    limit: Limit,
+    limit: BenchLimit,
     mode: Mode,
     records: &[EpdRecord],
     report: &BenchReport,
@@ -216,16 +216,16 @@ fn totals_out(positions: &[PositionOut], report: &BenchReport) -> TotalsOut {
     }
 }
 
-fn limit_out(limit: Limit) -> LimitOut {
+fn limit_out(limit: BenchLimit) -> LimitOut {
     let mut out = LimitOut {
         depth: None,
         nodes: None,
         movetime_ms: None,
     };
     match limit {
-        Limit::Depth(depth) => out.depth = Some(depth),
-        Limit::Nodes(nodes) => out.nodes = Some(nodes),
-        Limit::MoveTime(ms) => out.movetime_ms = Some(ms),
+        BenchLimit::Depth(depth) => out.depth = Some(depth),
+        BenchLimit::Nodes(nodes) => out.nodes = Some(nodes),
+        BenchLimit::MoveTime(ms) => out.movetime_ms = Some(ms),
     }
     out
 }

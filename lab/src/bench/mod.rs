@@ -43,7 +43,7 @@ pub const BENCH_EPD: &str = include_str!("../../../suites/bench.epd");
 /// The fixed positions `challenge bench` searches, in order.
 ///
 /// ```
-/// let positions = kit::bench::bench_positions().unwrap();
+/// let positions = lab::bench_positions().unwrap();
 /// assert_eq!(positions.len(), 30);
 /// assert!(positions[0].id.starts_with("bench.01"));
 /// ```
@@ -57,7 +57,7 @@ pub fn bench_positions() -> Result<Vec<EpdRecord>> {
 
 /// How far the engine searches each position: what goes into `go`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Limit {
+pub enum BenchLimit {
     /// `go depth N`: plies.
     Depth(u32),
     /// `go nodes N`.
@@ -66,20 +66,20 @@ pub enum Limit {
     MoveTime(u64),
 }
 
-impl Limit {
+impl BenchLimit {
     /// The `go` parameters for this limit.
     ///
     /// ```
-    /// use kit::bench::Limit;
-    /// assert_eq!(Limit::Nodes(5000).go().command(), "go nodes 5000");
-    /// assert_eq!(Limit::Depth(6).go().command(), "go depth 6");
+    /// use lab::BenchLimit;
+    /// assert_eq!(BenchLimit::Nodes(5000).go().command(), "go nodes 5000");
+    /// assert_eq!(BenchLimit::Depth(6).go().command(), "go depth 6");
     /// ```
     pub fn go(self) -> GoParams {
         let mut go = GoParams::default();
         match self {
-            Limit::Depth(depth) => go.depth = Some(depth),
-            Limit::Nodes(nodes) => go.nodes = Some(nodes),
-            Limit::MoveTime(ms) => go.movetime = Some(ms),
+            BenchLimit::Depth(depth) => go.depth = Some(depth),
+            BenchLimit::Nodes(nodes) => go.nodes = Some(nodes),
+            BenchLimit::MoveTime(ms) => go.movetime = Some(ms),
         }
         go
     }
@@ -87,16 +87,16 @@ impl Limit {
     /// Whether a deterministic engine searches the same tree every run under this limit
     /// (a time limit depends on the machine's speed and load).
     pub fn is_reproducible(self) -> bool {
-        !matches!(self, Limit::MoveTime(_))
+        !matches!(self, BenchLimit::MoveTime(_))
     }
 }
 
-impl fmt::Display for Limit {
+impl fmt::Display for BenchLimit {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Limit::Depth(depth) => write!(f, "depth {depth}"),
-            Limit::Nodes(nodes) => write!(f, "{nodes} nodes"),
-            Limit::MoveTime(ms) => write!(f, "{ms} ms per move"),
+            BenchLimit::Depth(depth) => write!(f, "depth {depth}"),
+            BenchLimit::Nodes(nodes) => write!(f, "{nodes} nodes"),
+            BenchLimit::MoveTime(ms) => write!(f, "{ms} ms per move"),
         }
     }
 }
@@ -171,7 +171,7 @@ impl Searcher {
     /// Searches `board` from a fresh game (`ucinewgame` first, so each position's result
     /// does not depend on the ones before it). An error is the engine's failure, said in
     /// words; the engine is restarted for the next search.
-    pub fn search(&mut self, board: &Board, limit: Limit) -> Result<Searched, String> {
+    pub fn search(&mut self, board: &Board, limit: BenchLimit) -> Result<Searched, String> {
         self.search_in_game(board, limit, true)
     }
 
@@ -182,7 +182,7 @@ impl Searcher {
     pub fn search_in_game(
         &mut self,
         board: &Board,
-        limit: Limit,
+        limit: BenchLimit,
         new_game: bool,
     ) -> Result<Searched, String> {
         let result = self.try_search(board, limit, new_game);
@@ -197,7 +197,7 @@ impl Searcher {
     fn try_search(
         &mut self,
         board: &Board,
-        limit: Limit,
+        limit: BenchLimit,
         new_game: bool,
     ) -> Result<Searched, EngineError> {
         let engine = match &mut self.engine {
@@ -209,7 +209,7 @@ impl Searcher {
         }
         let position = format!("position fen {}", board.fen());
         let deadline = match limit {
-            Limit::MoveTime(ms) => Duration::from_millis(ms) + self.timeout,
+            BenchLimit::MoveTime(ms) => Duration::from_millis(ms) + self.timeout,
             _ => self.timeout,
         };
         let mut iterations = Iterations::default();
@@ -293,7 +293,7 @@ impl BenchReport {
     ///
     /// ```
     /// use std::time::Duration;
-    /// use kit::bench::{BenchReport, BenchRow, Searched};
+    /// use lab::{BenchReport, BenchRow, Searched};
     /// let row = |nodes| BenchRow { id: "p".into(), game: None, result: Ok(Searched {
     ///     bestmove: "e2e4".into(), legal_move: None, nodes: Some(nodes), depth: Some(3),
     ///     iterations: Default::default(), elapsed: Duration::from_millis(nodes) }) };
@@ -348,7 +348,7 @@ pub enum Mode {
 pub fn run_bench(
     searcher: &mut Searcher,
     positions: &[EpdRecord],
-    limit: Limit,
+    limit: BenchLimit,
     mode: Mode,
     mut on_row: impl FnMut(usize, &BenchRow),
 ) -> Result<BenchReport, SplitGame> {

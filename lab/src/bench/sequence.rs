@@ -12,22 +12,6 @@
 //! A game's positions must stand together in the file: a game that begins again after
 //! another one is an error naming both lines, since searching it in two parts would
 //! lose the table the mode exists to keep.
-//!
-//! ```
-//! use kit::bench::epd::read_epd;
-//! use kit::bench::sequence::{game_of, games};
-//! assert_eq!(game_of("Kasparov-Timman.23"), Some("Kasparov-Timman"));
-//! assert_eq!(game_of("Wch 1995.g10.ply 32"), Some("Wch 1995.g10"));
-//! assert_eq!(game_of("line 7"), None);
-//! let fen = "4k3/8/8/8/8/8/8/4K2R w K -";
-//! let file = read_epd(&format!("{fen} id \"a.1\";\n{fen} id \"a.2\";\n{fen} id \"b.1\";\n"));
-//! let plan = games(&file.records).unwrap();
-//! assert_eq!(plan, [Some("a".to_string()), Some("a".to_string()), Some("b".to_string())]);
-//! let file = read_epd(&format!("{fen} id \"a.1\";\n{fen} id \"b.1\";\n{fen} id \"a.2\";\n"));
-//! let err = games(&file.records).unwrap_err();
-//! assert_eq!(err.to_string(), "line 3: position `a.2` belongs to game `a`, which line 1 \
-//!     began and line 2 left for game `b`; put each game's positions together, in order");
-//! ```
 
 use std::fmt;
 
@@ -106,4 +90,40 @@ pub fn games(records: &[EpdRecord]) -> Result<Vec<Option<String>>, SplitGame> {
         plan.push(game.map(str::to_string));
     }
     Ok(plan)
+}
+
+/// The examples this module's documentation had, as tests (its items are the crate's own).
+#[cfg(test)]
+mod documented {
+    use super::super::epd::read_epd;
+    use super::*;
+
+    #[test]
+    fn games_stand_together_as_documented() {
+        assert_eq!(game_of("Kasparov-Timman.23"), Some("Kasparov-Timman"));
+        assert_eq!(game_of("Wch 1995.g10.ply 32"), Some("Wch 1995.g10"));
+        assert_eq!(game_of("line 7"), None);
+        let fen = "4k3/8/8/8/8/8/8/4K2R w K -";
+        let file = read_epd(&format!(
+            "{fen} id \"a.1\";\n{fen} id \"a.2\";\n{fen} id \"b.1\";\n"
+        ));
+        let plan = games(&file.records).unwrap();
+        assert_eq!(
+            plan,
+            [
+                Some("a".to_string()),
+                Some("a".to_string()),
+                Some("b".to_string())
+            ]
+        );
+        let file = read_epd(&format!(
+            "{fen} id \"a.1\";\n{fen} id \"b.1\";\n{fen} id \"a.2\";\n"
+        ));
+        let err = games(&file.records).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "line 3: position `a.2` belongs to game `a`, which line 1 \
+            began and line 2 left for game `b`; put each game's positions together, in order"
+        );
+    }
 }

@@ -53,7 +53,7 @@ impl SuiteReport {
 ///
 /// ```
 /// use std::time::Duration;
-/// use kit::bench::{Searched, epd::EpdRecord, suite::score};
+/// use lab::{EpdRecord, Searched, score_record as score};
 /// let record = EpdRecord::parse("6k1/5ppp/8/8/8/8/8/R5K1 w - - bm Ra8#;", 1).unwrap();
 /// let searched = |text: &str| Searched { bestmove: text.into(),
 ///     legal_move: record.board.parse_uci(text).ok(), nodes: None, depth: None,

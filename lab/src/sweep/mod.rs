@@ -52,19 +52,6 @@ pub enum FigureError {
 /// One chart per suite and limit (in the order they first appear): total nodes against
 /// `axes.x`, one line per value of `axes.series` (in the order those first appear).
 /// Cells with a failed search are left out: their totals are not comparable.
-///
-/// ```
-/// use kit::sweep::{FigureAxes, figures, plot::XLabels, results::Results};
-/// let text = "suite,limit,bot,SCHEME,TT_BITS,positions,nodes,time_ms,failed\n\
-///     mg,depth 5,a,DEEP,13,94,900,1,0\nmg,depth 5,b,DEEP,14,94,800,1,0\n\
-///     mg,depth 5,c,NEW,13,94,990,1,0\neg,depth 8,d,NEW,13,112,5000,1,0\n";
-/// let axes = FigureAxes { x: "TT_BITS".into(), series: "SCHEME".into(),
-///     x_labels: XLabels::PowersOfTwo, x_label: "table size (entries)".into() };
-/// let charts = figures(&Results::read(text).unwrap(), &axes).unwrap();
-/// assert_eq!(charts.len(), 2);
-/// assert_eq!(charts[0].1.title, "mg, depth 5: total nodes of 94 positions");
-/// assert_eq!(charts[0].1.series[0].points, [(13.0, 900.0), (14.0, 800.0)]);
-/// ```
 pub fn figures(results: &Results, axes: &FigureAxes) -> Result<Vec<Figure>, FigureError> {
     let series = Some(&axes.series).filter(|s| !s.is_empty());
     for constant in std::iter::once(&axes.x).chain(series) {
@@ -127,5 +114,31 @@ fn empty_chart(cell: &results::Cell, axes: &FigureAxes) -> Chart {
         y_label: "nodes searched".into(),
         x_labels: axes.x_labels,
         series: Vec::new(),
+    }
+}
+
+/// The examples this module's documentation had, as tests (its items are the crate's own).
+#[cfg(test)]
+mod documented {
+    use super::*;
+
+    #[test]
+    fn figures_as_documented() {
+        let text = "suite,limit,bot,SCHEME,TT_BITS,positions,nodes,time_ms,failed\n\
+            mg,depth 5,a,DEEP,13,94,900,1,0\nmg,depth 5,b,DEEP,14,94,800,1,0\n\
+            mg,depth 5,c,NEW,13,94,990,1,0\neg,depth 8,d,NEW,13,112,5000,1,0\n";
+        let axes = FigureAxes {
+            x: "TT_BITS".into(),
+            series: "SCHEME".into(),
+            x_labels: XLabels::PowersOfTwo,
+            x_label: "table size (entries)".into(),
+        };
+        let charts = figures(&Results::read(text).unwrap(), &axes).unwrap();
+        assert_eq!(charts.len(), 2);
+        assert_eq!(
+            charts[0].1.title,
+            "mg, depth 5: total nodes of 94 positions"
+        );
+        assert_eq!(charts[0].1.series[0].points, [(13.0, 900.0), (14.0, 800.0)]);
     }
 }

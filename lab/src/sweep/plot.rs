@@ -72,10 +72,6 @@ const COLOURS: [&str; 7] = [
 const DASHES: [&str; 4] = ["", "6 3", "2 3", "8 3 2 3"];
 
 /// Text made safe inside an SVG element or attribute.
-///
-/// ```
-/// assert_eq!(kit::sweep::plot::escape("<a & \"b\">"), "&lt;a &amp; &quot;b&quot;&gt;");
-/// ```
 pub fn escape(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
@@ -95,10 +91,6 @@ pub fn escape(text: &str) -> String {
 
 /// Round tick values covering `low..=high`: about five steps of 1, 2 or 5 times a power
 /// of ten.
-///
-/// ```
-/// assert_eq!(kit::sweep::plot::ticks(3.0, 17.0), [0.0, 5.0, 10.0, 15.0, 20.0]);
-/// ```
 pub fn ticks(low: f64, high: f64) -> Vec<f64> {
     let (low, high) = if high > low {
         (low, high)
@@ -118,12 +110,6 @@ pub fn ticks(low: f64, high: f64) -> Vec<f64> {
 }
 
 /// A count in few characters: `950`, `12.5K`, `3.25M`, `1.2G`.
-///
-/// ```
-/// use kit::sweep::plot::short_count;
-/// assert_eq!((short_count(950.0), short_count(12_500.0), short_count(3_250_000.0)),
-///     ("950".to_string(), "12.5K".to_string(), "3.25M".to_string()));
-/// ```
 pub fn short_count(value: f64) -> String {
     let (scaled, unit) = [(1e9, "G"), (1e6, "M"), (1e3, "K")]
         .into_iter()
@@ -200,19 +186,6 @@ fn span(ticks: &[f64]) -> (f64, f64) {
 }
 
 /// The chart as a standalone SVG document.
-///
-/// ```
-/// use kit::sweep::plot::{Chart, Series, XLabels, svg};
-/// let chart = Chart {
-///     title: "Middlegame".into(),
-///     x_label: "table size (entries)".into(),
-///     y_label: "nodes".into(),
-///     x_labels: XLabels::PowersOfTwo,
-///     series: vec![Series { name: "DEEP".into(), points: vec![(13.0, 9e6), (14.0, 8e6)] }],
-/// };
-/// let svg = svg(&chart).unwrap();
-/// assert!(svg.starts_with("<svg ") && svg.contains(">8K</text>") && svg.contains(">DEEP</text>"));
-/// ```
 pub fn svg(chart: &Chart) -> Result<String, PlotError> {
     check(chart)?;
     let frame = Frame::of(chart);
@@ -478,5 +451,51 @@ mod tests {
         assert_eq!(x_label(20.0, XLabels::Values), "20");
         assert_eq!(short_count(1_000_000.0), "1M");
         assert_eq!(escape("a\u{1}b"), "a\u{FFFD}b");
+    }
+}
+
+/// The examples this module's documentation had, as tests (its items are the crate's own).
+#[cfg(test)]
+mod documented {
+    use super::*;
+
+    #[test]
+    fn escape_as_documented() {
+        assert_eq!(escape("<a & \"b\">"), "&lt;a &amp; &quot;b&quot;&gt;");
+    }
+
+    #[test]
+    fn ticks_as_documented() {
+        assert_eq!(ticks(3.0, 17.0), [0.0, 5.0, 10.0, 15.0, 20.0]);
+    }
+
+    #[test]
+    fn short_count_as_documented() {
+        assert_eq!(
+            (
+                short_count(950.0),
+                short_count(12_500.0),
+                short_count(3_250_000.0)
+            ),
+            ("950".to_string(), "12.5K".to_string(), "3.25M".to_string())
+        );
+    }
+
+    #[test]
+    fn svg_as_documented() {
+        let chart = Chart {
+            title: "Middlegame".into(),
+            x_label: "table size (entries)".into(),
+            y_label: "nodes".into(),
+            x_labels: XLabels::PowersOfTwo,
+            series: vec![Series {
+                name: "DEEP".into(),
+                points: vec![(13.0, 9e6), (14.0, 8e6)],
+            }],
+        };
+        let svg = svg(&chart).unwrap();
+        assert!(
+            svg.starts_with("<svg ") && svg.contains(">8K</text>") && svg.contains(">DEEP</text>")
+        );
     }
 }

@@ -94,14 +94,6 @@ fn check_constant(name: &str) -> Result<(), String> {
 
 impl Results {
     /// An empty results file for these varied constants.
-    ///
-    /// ```
-    /// use kit::sweep::results::Results;
-    /// let results = Results::new(vec!["SCHEME".into(), "TT_BITS".into()]).unwrap();
-    /// assert_eq!(results.header().join(","),
-    ///     "suite,limit,bot,SCHEME,TT_BITS,positions,nodes,time_ms,failed");
-    /// assert!(Results::new(vec!["nodes".into()]).is_err());
-    /// ```
     pub fn new(constants: Vec<String>) -> Result<Results, ResultsError> {
         if constants.len() > MAX_CONSTANTS {
             return Err(error(
@@ -145,17 +137,6 @@ impl Results {
     }
 
     /// Reads a whole results file.
-    ///
-    /// ```
-    /// use kit::sweep::results::Results;
-    /// let text = "suite,limit,bot,TT_BITS,positions,nodes,time_ms,failed\n\
-    ///             mg,depth 5,tt_lab@TT_BITS=13,13,94,7265113,1204.5,0\n";
-    /// let results = Results::read(text).unwrap();
-    /// assert_eq!(results.cells[0].nodes, 7_265_113);
-    /// assert_eq!(results.value(&results.cells[0], "TT_BITS"), Some("13"));
-    /// let bad = Results::read(&text.replace("7265113", "lots")).unwrap_err();
-    /// assert_eq!(bad.to_string(), "line 2: `nodes` is `lots`, not a whole number");
-    /// ```
     pub fn read(text: &str) -> Result<Results, ResultsError> {
         let mut reader = csv::ReaderBuilder::new()
             .has_headers(false)
@@ -292,19 +273,6 @@ impl Results {
     }
 
     /// Writes one cell's row (in one write, so a stopped sweep leaves whole lines).
-    ///
-    /// ```
-    /// use kit::sweep::results::{Cell, Results};
-    /// let results = Results::new(vec!["TT_BITS".into()]).unwrap();
-    /// let cell = Cell { suite: "mg".into(), limit: "depth 5".into(),
-    ///     bot: "tt_lab@SCHEME=DEEP,TT_BITS=13".into(), values: vec!["13".into()],
-    ///     positions: 94, nodes: 7_265_113, time_ms: 1204.5, failed: 0 };
-    /// let mut text = Vec::new();
-    /// results.write_header(&mut text).unwrap();
-    /// results.write_cell(&cell, &mut text).unwrap();
-    /// let back = Results::read(std::str::from_utf8(&text).unwrap()).unwrap();
-    /// assert_eq!(back.cells, [cell]);
-    /// ```
     pub fn write_cell(&self, cell: &Cell, out: impl Write) -> std::io::Result<()> {
         let mut row = vec![cell.suite.clone(), cell.limit.clone(), cell.bot.clone()];
         row.extend(cell.values.iter().cloned());
@@ -431,5 +399,55 @@ mod tests {
         assert!(!back.contains(&odd.suite, "depth 6", "lab@SCHEME=NEW"));
         assert_eq!(back.value(&back.cells[0], "SCHEME"), Some("NEW"));
         assert_eq!(back.value(&back.cells[0], "TT_BITS"), None);
+    }
+}
+
+/// The examples this module's documentation had, as tests (its items are the crate's own).
+#[cfg(test)]
+mod documented {
+    use super::*;
+
+    #[test]
+    fn new_as_documented() {
+        let results = Results::new(vec!["SCHEME".into(), "TT_BITS".into()]).unwrap();
+        assert_eq!(
+            results.header().join(","),
+            "suite,limit,bot,SCHEME,TT_BITS,positions,nodes,time_ms,failed"
+        );
+        assert!(Results::new(vec!["nodes".into()]).is_err());
+    }
+
+    #[test]
+    fn read_as_documented() {
+        let text = "suite,limit,bot,TT_BITS,positions,nodes,time_ms,failed\n\
+                    mg,depth 5,tt_lab@TT_BITS=13,13,94,7265113,1204.5,0\n";
+        let results = Results::read(text).unwrap();
+        assert_eq!(results.cells[0].nodes, 7_265_113);
+        assert_eq!(results.value(&results.cells[0], "TT_BITS"), Some("13"));
+        let bad = Results::read(&text.replace("7265113", "lots")).unwrap_err();
+        assert_eq!(
+            bad.to_string(),
+            "line 2: `nodes` is `lots`, not a whole number"
+        );
+    }
+
+    #[test]
+    fn write_cell_as_documented() {
+        let results = Results::new(vec!["TT_BITS".into()]).unwrap();
+        let cell = Cell {
+            suite: "mg".into(),
+            limit: "depth 5".into(),
+            bot: "tt_lab@SCHEME=DEEP,TT_BITS=13".into(),
+            values: vec!["13".into()],
+            positions: 94,
+            nodes: 7_265_113,
+            time_ms: 1204.5,
+            failed: 0,
+        };
+        let mut text = Vec::new();
+        results.write_header(&mut text).unwrap();
+        results.write_cell(&cell, &mut text).unwrap();
+        let back = Results::read(std::str::from_utf8(&text).unwrap()).unwrap();
+        assert_eq!(back.cells, [cell]);
     }
 }

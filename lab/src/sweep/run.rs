@@ -25,9 +25,8 @@ use super::results::{Cell, Results};
 use super::spec::{PlannedCell, SweepSpec};
 use super::{FigureAxes, figures};
 use crate::bench::epd::{EpdRecord, read_epd_file};
-use crate::bench::{Limit, Searched, Searcher, sequence};
-use crate::bots::{self, BotFile, LimitPolicy};
-use crate::engine_build::{self, BuildEvent, BuildKind};
+use crate::bench::{BenchLimit, Searched, Searcher, sequence};
+use build::{BotFile, BuildEvent, BuildKind, LimitPolicy};
 
 /// The largest definition file read.
 pub const MAX_SPEC_BYTES: u64 = 256 * 1024;
@@ -38,7 +37,7 @@ pub const MAX_JOBS: usize = 64;
 
 /// How the cells are run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct RunOptions {
+pub struct SweepOptions {
     /// Cells run at once, each with its own engine process.
     pub jobs: usize,
     /// What to do with a variant over the token limit (a lab bot's variant is a lab bot).
@@ -51,7 +50,7 @@ pub struct RunOptions {
 /// `Display` is the line a person reads.
 ///
 /// ```
-/// use kit::sweep::run::SweepEvent;
+/// use lab::SweepEvent;
 /// let event = SweepEvent::Searched { variant: "lab@TT_BITS=9", id: "mg.a.1", failure: Some("hung") };
 /// assert_eq!(event.to_string(), "lab@TT_BITS=9, position mg.a.1: the search failed: hung");
 /// ```
@@ -161,7 +160,7 @@ impl std::fmt::Display for SweepEvent<'_> {
 
 /// How a run ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Outcome {
+pub struct SweepOutcome {
     /// Cells finished and recorded by this run.
     pub ran: usize,
     /// Cells still missing from the results file.
@@ -204,7 +203,7 @@ impl Sweep {
     /// let spec = dir.join("depth.toml");
     /// std::fs::write(&spec, "bot = \"turochamp_faithful\"\n[vary]\nDEPTH = [2, 9]\n\
     ///     [[suite]]\nname = \"s\"\nfile = \"s.epd\"\ndepth = 1\n[plot]\nx = \"DEPTH\"\n").unwrap();
-    /// let err = kit::sweep::run::Sweep::open(&spec, None).err().unwrap();
+    /// let err = lab::Sweep::open(&spec, None).err().unwrap();
     /// assert!(format!("{err:#}").contains("`DEPTH=9` is outside its mark `vary 1..=4`"));
     /// # std::fs::remove_dir_all(&dir).unwrap();
     /// ```
@@ -265,10 +264,10 @@ impl Sweep {
     /// variant that does not build) stops the other workers the same way and is returned.
     pub fn run(
         &mut self,
-        options: &RunOptions,
+        options: &SweepOptions,
         stop: &AtomicBool,
         observe: &(dyn Fn(SweepEvent<'_>) + Sync),
-    ) -> Result<Outcome> {
+    ) -> Result<SweepOutcome> {
         let pending = self.pending();
         let cells = self.spec.cells().len();
         observe(SweepEvent::Started {
@@ -282,7 +281,7 @@ impl Sweep {
         });
         if let Some(first) = pending.first() {
             // The rules first, so a variant the policy refuses stops the run before a build.
-            bots::check(&self.variant_bot(first)?, options.policy)?;
+            build::check(&self.variant_bot(first)?, options.policy)?;
         }
         let recorder = Mutex::new(Recorder {
             file: self.open_for_append()?,
@@ -318,7 +317,7 @@ impl Sweep {
             return Err(err);
         }
         let left = self.pending().len();
-        Ok(Outcome {
+        Ok(SweepOutcome {
             ran: recorder.ran,
             left,
             stopped: left > 0,
@@ -394,8 +393,8 @@ impl Sweep {
             .zip(&cell.values)
             .map(|((name, _), value)| format!("{name}={value}"))
             .collect();
-        let made = crate::variants::write(
-            &bots::variants_dir(),
+        let made = build::write_variant(
+            &build::variants_dir(),
             &self.base.name,
             &self.base.path,
             &self.source,
@@ -430,7 +429,7 @@ impl Sweep {
 /// What the workers share while a run goes on.
 struct Work<'a> {
     sweep: &'a Sweep,
-    options: &'a RunOptions,
+    options: &'a SweepOptions,
     pending: &'a [PlannedCell],
     next: &'a AtomicUsize,
     stop: &'a AtomicBool,
@@ -498,8 +497,8 @@ impl Work<'_> {
         let sweep = self.sweep;
         let variant = sweep.spec.variant(planned);
         let bot = sweep.variant_bot(planned)?;
-        bots::check(&bot, self.options.policy)?;
-        let engine = engine_build::build(&bot, BuildKind::Local, &|event| {
+        build::check(&bot, self.options.policy)?;
+        let engine = build::build(&bot, BuildKind::Local, &|event| {
             (self.observe)(SweepEvent::Build {
                 variant: &variant,
                 event,
@@ -554,7 +553,7 @@ impl Work<'_> {
             last_game = Some(game);
             // Engines run in a process group of their own, so a terminal's Ctrl-C does
             // not cut this search short: its count is whole even when a stop comes.
-            let result = searcher.search_in_game(&record.board, Limit::Depth(depth), new_game);
+            let result = searcher.search_in_game(&record.board, BenchLimit::Depth(depth), new_game);
             if let Ok(Searched { nodes: None, .. }) = result {
                 bail!(
                     "`{}` reported no node count (`info ... nodes`) for position {}: a sweep \
@@ -599,7 +598,7 @@ fn resolve_bot(bot: &str, dir: &Path) -> Result<BotFile> {
     } else {
         bot.to_string()
     };
-    bots::resolve(&spec).with_context(|| {
+    build::resolve(&spec).with_context(|| {
         format!(
             "bot `{bot}` is neither a file beside the definition ({}) nor a kit bot",
             beside.display()
@@ -610,11 +609,10 @@ fn resolve_bot(bot: &str, dir: &Path) -> Result<BotFile> {
 /// Every value of every varied constant checked against the bot's marks, one at a time,
 /// so the error names the first value the bot cannot take.
 fn check_values(spec: &SweepSpec, source: &str) -> Result<()> {
-    let marks = crate::variants::marks(source).context("the bot's marks cannot be read")?;
+    let marks = build::marks(source).context("the bot's marks cannot be read")?;
     for (name, values) in &spec.vary {
         for value in values {
-            crate::variants::settings(&marks, &[(name, value)])
-                .with_context(|| format!("vary.{name}"))?;
+            build::settings(&marks, &[(name, value)]).with_context(|| format!("vary.{name}"))?;
         }
     }
     Ok(())

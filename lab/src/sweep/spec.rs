@@ -73,12 +73,6 @@ fn yes() -> bool {
 impl SuiteSpec {
     /// The limit, as the results file writes it: `depth 6`, or `depth 6 independent` for
     /// a suite searched position by position.
-    ///
-    /// ```
-    /// let suite: kit::sweep::spec::SuiteSpec =
-    ///     toml::from_str("name = \"mg\"\nfile = \"s.epd\"\ndepth = 6\n").unwrap();
-    /// assert_eq!(suite.limit(), "depth 6");
-    /// ```
     pub fn limit(&self) -> String {
         if self.sequence {
             format!("depth {}", self.depth)
@@ -168,26 +162,6 @@ pub struct PlannedCell {
 
 impl SweepSpec {
     /// Reads and checks a definition.
-    ///
-    /// ```
-    /// let spec = kit::sweep::spec::SweepSpec::parse(r#"
-    ///     bot = "bot/lab/tt_lab.rs"
-    ///     [vary]
-    ///     SCHEME = ["DEEP", "NEW"]
-    ///     TT_BITS = "10..=12"
-    ///     [[suite]]
-    ///     name = "mg"
-    ///     file = "suites/breuker1996.epd"
-    ///     ids = "mg."
-    ///     depth = 4
-    ///     [plot]
-    ///     x = "TT_BITS"
-    ///     series = "SCHEME"
-    /// "#).unwrap();
-    /// let cells = spec.cells();
-    /// assert_eq!(cells.len(), 6);
-    /// assert_eq!(spec.variant(&cells[1]), "bot/lab/tt_lab.rs@SCHEME=DEEP,TT_BITS=11");
-    /// ```
     pub fn parse(text: &str) -> Result<SweepSpec, SpecError> {
         let raw: RawSpec =
             toml::from_str(text).map_err(|e| SpecError(e.to_string().trim_end().to_string()))?;
@@ -307,19 +281,6 @@ impl SweepSpec {
 
     /// The cells `results` does not hold yet, in order: what a resumed sweep still runs.
     /// Results of another grid (other constants) are refused rather than mixed in.
-    ///
-    /// ```
-    /// use kit::sweep::{results::Cell, spec::SweepSpec};
-    /// let spec = SweepSpec::parse("bot = \"b.rs\"\n[vary]\nK = \"1..=3\"\n\
-    ///     [[suite]]\nname = \"s\"\nfile = \"s.epd\"\ndepth = 2\n\
-    ///     [plot]\nx = \"K\"\nseries = \"K\"\n").unwrap();
-    /// let mut results = spec.empty_results();
-    /// results.cells.push(Cell { suite: "s".into(), limit: "depth 2".into(),
-    ///     bot: "b.rs@K=2".into(), values: vec!["2".into()],
-    ///     positions: 1, nodes: 10, time_ms: 1.0, failed: 0 });
-    /// let left: Vec<String> = spec.pending(&results).unwrap().iter().map(|c| spec.variant(c)).collect();
-    /// assert_eq!(left, ["b.rs@K=1", "b.rs@K=3"]);
-    /// ```
     pub fn pending(&self, results: &Results) -> Result<Vec<PlannedCell>, SpecError> {
         let wanted = self.empty_results().constants;
         if results.constants != wanted {
@@ -362,19 +323,6 @@ impl SweepSpec {
 
     /// The cells of `results` in the grid's order (cells of another grid left out): how
     /// a finished sweep writes its file, whatever order `-j` finished the cells in.
-    ///
-    /// ```
-    /// use kit::sweep::{results::Cell, spec::SweepSpec};
-    /// let spec = SweepSpec::parse("bot = \"b.rs\"\n[vary]\nK = \"1..=2\"\n\
-    ///     [[suite]]\nname = \"s\"\nfile = \"s.epd\"\ndepth = 2\n\
-    ///     [plot]\nx = \"K\"\nseries = \"K\"\n").unwrap();
-    /// let cell = |k: &str| Cell { suite: "s".into(), limit: "depth 2".into(),
-    ///     bot: format!("b.rs@K={k}"), values: vec![k.into()],
-    ///     positions: 1, nodes: 10, time_ms: 1.0, failed: 0 };
-    /// let mut results = spec.empty_results();
-    /// results.cells = vec![cell("2"), cell("1")];
-    /// assert_eq!(spec.in_grid_order(&results).cells, [cell("1"), cell("2")]);
-    /// ```
     pub fn in_grid_order(&self, results: &Results) -> Results {
         let by_key: HashMap<(&str, &str, &str), &Cell> = results
             .cells
@@ -591,5 +539,96 @@ x_labels = "powers-of-two"
             "the results file varies TT_BITS, this sweep varies SCHEME, TT_BITS: use another results file"
         );
         assert_eq!(spec.pending(&spec.empty_results()).unwrap().len(), 8);
+    }
+}
+
+/// The examples this module's documentation had, as tests (its items are the crate's own).
+#[cfg(test)]
+mod documented {
+    use super::*;
+
+    #[test]
+    fn limit_as_documented() {
+        let suite: SuiteSpec =
+            toml::from_str("name = \"mg\"\nfile = \"s.epd\"\ndepth = 6\n").unwrap();
+        assert_eq!(suite.limit(), "depth 6");
+    }
+
+    #[test]
+    fn parse_as_documented() {
+        let spec = SweepSpec::parse(
+            r#"
+            bot = "bot/lab/tt_lab.rs"
+            [vary]
+            SCHEME = ["DEEP", "NEW"]
+            TT_BITS = "10..=12"
+            [[suite]]
+            name = "mg"
+            file = "suites/breuker1996.epd"
+            ids = "mg."
+            depth = 4
+            [plot]
+            x = "TT_BITS"
+            series = "SCHEME"
+        "#,
+        )
+        .unwrap();
+        let cells = spec.cells();
+        assert_eq!(cells.len(), 6);
+        assert_eq!(
+            spec.variant(&cells[1]),
+            "bot/lab/tt_lab.rs@SCHEME=DEEP,TT_BITS=11"
+        );
+    }
+
+    #[test]
+    fn pending_as_documented() {
+        let spec = SweepSpec::parse(
+            "bot = \"b.rs\"\n[vary]\nK = \"1..=3\"\n\
+            [[suite]]\nname = \"s\"\nfile = \"s.epd\"\ndepth = 2\n\
+            [plot]\nx = \"K\"\nseries = \"K\"\n",
+        )
+        .unwrap();
+        let mut results = spec.empty_results();
+        results.cells.push(Cell {
+            suite: "s".into(),
+            limit: "depth 2".into(),
+            bot: "b.rs@K=2".into(),
+            values: vec!["2".into()],
+            positions: 1,
+            nodes: 10,
+            time_ms: 1.0,
+            failed: 0,
+        });
+        let left: Vec<String> = spec
+            .pending(&results)
+            .unwrap()
+            .iter()
+            .map(|c| spec.variant(c))
+            .collect();
+        assert_eq!(left, ["b.rs@K=1", "b.rs@K=3"]);
+    }
+
+    #[test]
+    fn in_grid_order_as_documented() {
+        let spec = SweepSpec::parse(
+            "bot = \"b.rs\"\n[vary]\nK = \"1..=2\"\n\
+            [[suite]]\nname = \"s\"\nfile = \"s.epd\"\ndepth = 2\n\
+            [plot]\nx = \"K\"\nseries = \"K\"\n",
+        )
+        .unwrap();
+        let cell = |k: &str| Cell {
+            suite: "s".into(),
+            limit: "depth 2".into(),
+            bot: format!("b.rs@K={k}"),
+            values: vec![k.into()],
+            positions: 1,
+            nodes: 10,
+            time_ms: 1.0,
+            failed: 0,
+        };
+        let mut results = spec.empty_results();
+        results.cells = vec![cell("2"), cell("1")];
+        assert_eq!(spec.in_grid_order(&results).cells, [cell("1"), cell("2")]);
     }
 }

@@ -50,11 +50,6 @@ pub struct Schedule {
 impl Schedule {
     /// Fishtest's schedule for `iterations` game pairs: `A` is `a_ratio` of them, rounded
     /// down (fishtest's `int(A_ratio * num_games / 2)`), with the usual exponents.
-    ///
-    /// ```
-    /// let s = kit::tune::spsa::Schedule::fishtest(1000, 0.1);
-    /// assert_eq!((s.big_a, s.alpha, s.gamma), (100.0, 0.602, 0.101));
-    /// ```
     pub fn fishtest(iterations: u64, a_ratio: f64) -> Schedule {
         Schedule {
             iterations,
@@ -66,14 +61,6 @@ impl Schedule {
 
     /// `c_k`, the perturbation of `param` at pair `k` (from 1): `c / k^gamma` with
     /// `c = c_end * N^gamma`, so that `c_N = c_end`.
-    ///
-    /// ```
-    /// use kit::tune::spsa::{Param, Schedule};
-    /// let p = Param { name: "K".into(), min: 0.0, max: 400.0, start: 100.0, integer: true, c_end: 20.0, r_end: 0.002 };
-    /// let s = Schedule::fishtest(1000, 0.1);
-    /// assert!((s.c_k(&p, 1000) - 20.0).abs() < 1e-9);
-    /// assert!((s.c_k(&p, 1) - 20.0 * 1000f64.powf(0.101)).abs() < 1e-9);
-    /// ```
     pub fn c_k(&self, param: &Param, k: u64) -> f64 {
         let c = param.c_end * (self.iterations as f64).powf(self.gamma);
         c / (k as f64).powf(self.gamma)
@@ -106,18 +93,6 @@ impl Schedule {
     /// The update after `pairs` game pairs played from pair `k` on with the same probes
     /// (fishtest's batch): `θ ← clamp(θ + a_k / c_k * result * Δ)` for each parameter,
     /// `result` being the `plus` player's wins minus its losses over those pairs.
-    ///
-    /// ```
-    /// use kit::tune::spsa::{Param, Schedule};
-    /// let p = Param { name: "K".into(), min: 100.0, max: 500.0, start: 100.0, integer: true, c_end: 20.0, r_end: 0.002 };
-    /// let s = Schedule::fishtest(100, 0.1);
-    /// let mut theta = vec![100.0];
-    /// s.update(&[p.clone()], &mut theta, 1, &[1], 2);
-    /// let step = s.a_k(&p, 1) / s.c_k(&p, 1) * 2.0;
-    /// assert!((theta[0] - (100.0 + step)).abs() < 1e-9 && step > 0.0);
-    /// s.update(&[p], &mut theta, 2, &[1], -100);
-    /// assert_eq!(theta[0], 100.0); // clamped to the mark's lower bound
-    /// ```
     pub fn update(&self, params: &[Param], theta: &mut [f64], k: u64, flips: &[i8], result: i64) {
         for ((p, t), &flip) in params.iter().zip(theta.iter_mut()).zip(flips) {
             let c_k = self.c_k(p, k);
@@ -138,19 +113,78 @@ pub fn variant_value(param: &Param, value: f64) -> f64 {
 }
 
 /// `value` as Rust source for `param`'s constant: `153` for an integer, `2.5` for a float.
-///
-/// ```
-/// use kit::tune::spsa::{Param, value_text};
-/// let p = Param { name: "K".into(), min: 0.0, max: 9.0, start: 1.0, integer: true, c_end: 1.0, r_end: 0.002 };
-/// assert_eq!(value_text(&p, 3.49), "3");
-/// let f = Param { integer: false, ..p };
-/// assert_eq!(value_text(&f, 3.0), "3.0");
-/// ```
 pub fn value_text(param: &Param, value: f64) -> String {
     let value = variant_value(param, value);
     if param.integer {
         format!("{}", value as i128)
     } else {
         format!("{value:?}")
+    }
+}
+
+/// The examples this module's documentation had, as tests (its items are the crate's own).
+#[cfg(test)]
+mod documented {
+    use super::*;
+
+    #[test]
+    fn fishtest_as_documented() {
+        let s = Schedule::fishtest(1000, 0.1);
+        assert_eq!((s.big_a, s.alpha, s.gamma), (100.0, 0.602, 0.101));
+    }
+
+    #[test]
+    fn c_k_as_documented() {
+        let p = Param {
+            name: "K".into(),
+            min: 0.0,
+            max: 400.0,
+            start: 100.0,
+            integer: true,
+            c_end: 20.0,
+            r_end: 0.002,
+        };
+        let s = Schedule::fishtest(1000, 0.1);
+        assert!((s.c_k(&p, 1000) - 20.0).abs() < 1e-9);
+        assert!((s.c_k(&p, 1) - 20.0 * 1000f64.powf(0.101)).abs() < 1e-9);
+    }
+
+    #[test]
+    fn update_as_documented() {
+        let p = Param {
+            name: "K".into(),
+            min: 100.0,
+            max: 500.0,
+            start: 100.0,
+            integer: true,
+            c_end: 20.0,
+            r_end: 0.002,
+        };
+        let s = Schedule::fishtest(100, 0.1);
+        let mut theta = vec![100.0];
+        s.update(&[p.clone()], &mut theta, 1, &[1], 2);
+        let step = s.a_k(&p, 1) / s.c_k(&p, 1) * 2.0;
+        assert!((theta[0] - (100.0 + step)).abs() < 1e-9 && step > 0.0);
+        s.update(&[p], &mut theta, 2, &[1], -100);
+        assert_eq!(theta[0], 100.0); // clamped to the mark's lower bound
+    }
+
+    #[test]
+    fn value_text_as_documented() {
+        let p = Param {
+            name: "K".into(),
+            min: 0.0,
+            max: 9.0,
+            start: 1.0,
+            integer: true,
+            c_end: 1.0,
+            r_end: 0.002,
+        };
+        assert_eq!(value_text(&p, 3.49), "3");
+        let f = Param {
+            integer: false,
+            ..p
+        };
+        assert_eq!(value_text(&f, 3.0), "3.0");
     }
 }

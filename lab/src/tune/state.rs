@@ -32,30 +32,30 @@ pub const MAX_PARAMS: usize = 256;
 /// How each move is limited.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
-pub enum Limit {
+pub enum TuneLimit {
     /// `go nodes N` for every move, no clock: a game repeats move for move.
     Nodes(u64),
     /// A clock, as `challenge match --tc` reads it (`2+0.02`).
     Tc(String),
 }
 
-impl Limit {
+impl TuneLimit {
     /// The time control the games are played at.
     pub fn time_control(&self) -> Result<runner::TimeControl> {
         match self {
-            Limit::Nodes(n) => Ok(runner::TimeControl {
+            TuneLimit::Nodes(n) => Ok(runner::TimeControl {
                 nodes: Some(*n),
                 ..Default::default()
             }),
-            Limit::Tc(text) => Ok(text.parse()?),
+            TuneLimit::Tc(text) => Ok(text.parse()?),
         }
     }
 
     /// The limit as `challenge match` options: `--nodes 5000` or `--tc 2+0.02`.
     pub fn match_args(&self) -> [String; 2] {
         match self {
-            Limit::Nodes(n) => ["--nodes".into(), n.to_string()],
-            Limit::Tc(text) => ["--tc".into(), text.clone()],
+            TuneLimit::Nodes(n) => ["--nodes".into(), n.to_string()],
+            TuneLimit::Tc(text) => ["--tc".into(), text.clone()],
         }
     }
 }
@@ -73,7 +73,7 @@ pub struct Plan {
     /// The seed of the flips and openings.
     pub seed: u64,
     /// How each move is limited.
-    pub limit: Limit,
+    pub limit: TuneLimit,
     /// The tuned constants, in the bot's order.
     pub params: Vec<Param>,
 }
@@ -119,7 +119,7 @@ impl Plan {
             self.concurrency
         );
         match &self.limit {
-            Limit::Nodes(0) => bail!("the node limit must be at least 1"),
+            TuneLimit::Nodes(0) => bail!("the node limit must be at least 1"),
             limit => {
                 limit.time_control()?;
             }

@@ -9,10 +9,8 @@ use runner::{EngineConfig, GameSettings, Opening, Player, SplitMix64, TimeContro
 use super::TuneEvent;
 use super::spsa::{self, Param};
 use super::state::Plan;
-use crate::bots::{self, BotFile, LimitPolicy};
-use crate::engine_build::{self, BuildKind};
 use crate::matches::{OpeningChoice, openings};
-use crate::variants;
+use build::{BotFile, BuildKind, LimitPolicy};
 
 /// What every step shares: the bot, the openings, how games are played.
 pub struct Context {
@@ -156,7 +154,7 @@ pub fn play(
     let started = Instant::now();
     let mut players = Vec::new();
     for (bot, sign) in bots.iter().zip(["+", "−"]) {
-        let engine = engine_build::build(bot, BuildKind::Local, &|event| {
+        let engine = build::build(bot, BuildKind::Local, &|event| {
             observe(TuneEvent::Build(event))
         })
         .with_context(|| {
@@ -196,8 +194,8 @@ fn variant(ctx: &Context, values: &[f64], job: &Job, sign: &str) -> Result<BotFi
         .zip(values)
         .map(|(p, &v)| format!("{}={}", p.name, spsa::value_text(p, v)))
         .collect();
-    let made = variants::write(
-        &bots::variants_dir(),
+    let made = build::write_variant(
+        &build::variants_dir(),
         &ctx.bot.name,
         &ctx.bot.path,
         &ctx.source,
@@ -214,7 +212,7 @@ fn variant(ctx: &Context, values: &[f64], job: &Job, sign: &str) -> Result<BotFi
         name: made.name,
         path: made.path,
     };
-    bots::check(&bot, ctx.policy)?;
+    build::check(&bot, ctx.policy)?;
     Ok(bot)
 }
 

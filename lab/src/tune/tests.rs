@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use super::driver::Driver;
 use super::spsa::{Param, Schedule};
-use super::state::{Limit, Pending, Plan, State};
+use super::state::{Pending, Plan, State, TuneLimit};
 use super::step::{self, Finished, Job};
 use super::*;
 
@@ -29,7 +29,7 @@ fn plan(iterations: u64, pairs: u64, concurrency: usize) -> Plan {
         pairs,
         concurrency,
         seed: 7,
-        limit: Limit::Nodes(1000),
+        limit: TuneLimit::Nodes(1000),
         params: vec![
             param("KNIGHT", 100.0, 500.0, 100.0),
             param("BISHOP", 200.0, 400.0, 320.0),
@@ -287,14 +287,14 @@ fn a_resumed_run_refuses_settings_other_than_its_own() {
     let mut request = TuneRequest::new("b");
     assert!(differences(&plan, &plan.params, &request).is_empty());
     request.iterations = Some(100);
-    request.limit = Some(Limit::Nodes(1000));
+    request.limit = Some(TuneLimit::Nodes(1000));
     assert!(
         differences(&plan, &plan.params, &request).is_empty(),
         "the same values agree"
     );
     request.iterations = Some(200);
     request.concurrency = Some(3);
-    request.limit = Some(Limit::Tc("2+0.02".into()));
+    request.limit = Some(TuneLimit::Tc("2+0.02".into()));
     let mut changed = plan.params.clone();
     changed[0].c_end = 50.0;
     request.c_end = vec![(Some("KNIGHT".into()), 50.0)];
@@ -467,7 +467,7 @@ fn the_sprt_command_names_the_tuned_file_first_at_the_runs_limit() {
     let command = sprt_command(
         Path::new("/b/x.tuned.rs"),
         Path::new("/b/x.rs"),
-        &Limit::Nodes(800),
+        &TuneLimit::Nodes(800),
     );
     assert_eq!(
         command[..5],

@@ -10,7 +10,7 @@ use store::{EntryId, TournamentId};
 /// reads, naming the store, entry or file and what to do.
 ///
 /// ```
-/// use kit::challenge::tournament::TournamentError;
+/// use league::TournamentError;
 ///
 /// let err = TournamentError::TooFewEntries { location: "./challenge".into(), entries: 1 };
 /// assert!(err.to_string().starts_with("a tournament needs at least two entries, and ./challenge has 1"));
@@ -91,7 +91,7 @@ pub enum TournamentError {
     },
     /// The run's gate closed for good (the server that plays it is stopping).
     #[error(transparent)]
-    GateClosed(#[from] crate::challenge::gate::Closed),
+    GateClosed(#[from] crate::gate::Closed),
     /// The store failed (its message names the store and the cause; its variant says
     /// whether reconnecting may help).
     #[error(transparent)]

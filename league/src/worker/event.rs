@@ -6,8 +6,8 @@ use std::fmt;
 use runner::GameRecord;
 use store::{GameId, SlotId, TournamentId};
 
-use crate::challenge::tournament::{TournamentError, TournamentEvent};
-use crate::engine_build::BuildEvent;
+use crate::tournament::{TournamentError, TournamentEvent};
+use build::BuildEvent;
 
 /// What `challenge worker` (and `challenge run --store`) reports, from any of its game
 /// threads, to the observer its caller passes. Its `Display` is the line a person reads.

@@ -10,7 +10,7 @@ use std::fmt::Write as _;
 
 use framework::notation::pgn::PgnGame;
 
-use crate::analyze::{Eval, parse_eval, win_percent};
+use crate::eval::{Eval, parse_eval, win_percent};
 
 /// The graph's size in CSS pixels: as wide as the board.
 pub const WIDTH: f64 = 388.0;
@@ -19,16 +19,6 @@ pub const HEIGHT: f64 = 96.0;
 
 /// The evaluation before the first move and after every move (`None` where a comment has
 /// none); `None` for a game without any `[%eval]`, which gets no graph.
-///
-/// ```
-/// use framework::notation::pgn::read_games;
-/// use kit::analyze::Eval;
-/// use kit::web::eval_graph::evals;
-///
-/// let game = &read_games("1. e4 { [%eval 0.3] } e5 { [%eval -1.5] } 2. Qh5 *").games[0];
-/// assert_eq!(evals(game), Some(vec![None, Some(Eval::Cp(30)), Some(Eval::Cp(-150)), None]));
-/// assert_eq!(evals(&read_games("1. e4 { best } *").games[0]), None);
-/// ```
 pub fn evals(game: &PgnGame) -> Option<Vec<Option<Eval>>> {
     let of = |comment: &Option<String>| comment.as_deref().and_then(parse_eval);
     let all: Vec<Option<Eval>> = std::iter::once(of(&game.intro))
@@ -43,15 +33,6 @@ pub fn evals(game: &PgnGame) -> Option<Vec<Option<Eval>>> {
 /// ply on the board, and every ply has a `<title>` with its move and evaluation.
 ///
 /// `sans` names the moves; they are untrusted text and are escaped.
-///
-/// ```
-/// use kit::analyze::Eval;
-/// use kit::web::eval_graph::svg;
-///
-/// let graph = svg(&[Some(Eval::Cp(20)), Some(Eval::Mate(-2))], &["<b>".to_string()]);
-/// assert!(graph.starts_with("<svg ") && graph.ends_with("</svg>"));
-/// assert!(graph.contains("1. &lt;b&gt; #-2") && !graph.contains("<b>"));
-/// ```
 pub fn svg(evals: &[Option<Eval>], sans: &[String]) -> String {
     let last = evals.len().saturating_sub(1);
     let step = WIDTH / last.max(1) as f64;
@@ -136,7 +117,29 @@ fn escape(text: &str) -> String {
 
 #[cfg(test)]
 mod tests {
+    use framework::notation::pgn::read_games;
+
     use super::*;
+
+    #[test]
+    fn evals_come_from_the_comments_and_a_game_without_any_has_none() {
+        let game = &read_games("1. e4 { [%eval 0.3] } e5 { [%eval -1.5] } 2. Qh5 *").games[0];
+        assert_eq!(
+            evals(game),
+            Some(vec![None, Some(Eval::Cp(30)), Some(Eval::Cp(-150)), None])
+        );
+        assert_eq!(evals(&read_games("1. e4 { best } *").games[0]), None);
+    }
+
+    #[test]
+    fn the_graph_is_one_svg_element_with_escaped_moves() {
+        let graph = svg(
+            &[Some(Eval::Cp(20)), Some(Eval::Mate(-2))],
+            &["<b>".to_string()],
+        );
+        assert!(graph.starts_with("<svg ") && graph.ends_with("</svg>"));
+        assert!(graph.contains("1. &lt;b&gt; #-2") && !graph.contains("<b>"));
+    }
 
     #[test]
     fn the_curve_follows_white_s_chances() {

@@ -7,11 +7,11 @@
 //! `ChessBoard.moveList(el, sans, opts)`, so a board is drawn, and tested, once.
 //!
 //! ```
-//! assert!(kit::web::BOARD_JS.contains("const ChessBoard"));
-//! assert!(kit::web::BOARD_CSS.contains(".chessboard"));
+//! assert!(results::BOARD_JS.contains("const ChessBoard"));
+//! assert!(results::BOARD_CSS.contains(".chessboard"));
 //! ```
 
-pub mod eval_graph;
+pub(crate) mod eval_graph;
 
 /// The board script: defines the global `ChessBoard` with `draw`, `moveList` and
 /// `evalGraph` (see the comment at its top for the options).
@@ -24,7 +24,7 @@ pub const BOARD_CSS: &str = include_str!("board.css");
 /// match` writes `pair.game`; anything else is shown as it is.
 ///
 /// ```
-/// use kit::web::round_label;
+/// use results::round_label;
 /// assert_eq!(round_label("3.1.2"), "round 3, pair 1, game 2");
 /// assert_eq!(round_label("4.2"), "pair 4, game 2");
 /// assert_eq!(round_label("-"), "-");

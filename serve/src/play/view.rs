@@ -3,8 +3,8 @@
 
 use anyhow::Result;
 use framework::chess::{Board, Color, Move, MoveError};
-use kit::play::{HumanGame, Turn, colour_name};
 use minijinja::{AutoEscape, Environment, context};
+use play::{HumanGame, Turn, colour_name};
 use serde::Serialize;
 
 /// The page, rendered with HTML auto-escaping (the title names the bot).

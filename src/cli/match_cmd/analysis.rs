@@ -1,6 +1,6 @@
 //! `challenge match --analyze`: the games of the match, once played, analysed by Stockfish
 //! exactly as `challenge analyze` analyses a PGN file (accuracy, average centipawn loss and
-//! judgements per player; [`kit::analyze`]).
+//! judgements per player; [`lab`]).
 
 use std::path::PathBuf;
 use std::sync::Mutex;
@@ -8,8 +8,8 @@ use std::sync::atomic::AtomicBool;
 
 use anyhow::Result;
 use framework::notation::pgn::{GameResult, PgnGame};
-use kit::analyze::AnalyzeOptions;
-use kit::opponents::find_stockfish;
+use lab::AnalyzeOptions;
+use lab::find_stockfish;
 use runner::GameRecord;
 
 use crate::cli::analyze::{AnalyzeArgs, analyze_games, analyze_options};

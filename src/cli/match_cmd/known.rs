@@ -1,8 +1,8 @@
 //! `--engine stockfish [level=N] ...`: Stockfish as a known opponent, at one of lichess's
-//! AI levels ([`kit::opponents`]) or at full strength.
+//! AI levels ([`lab`]) or at full strength.
 
 use anyhow::{Context, Result, bail};
-use kit::opponents::{StockfishLevel, find_stockfish};
+use lab::{StockfishLevel, find_stockfish};
 use runner::{EngineConfig, TimeControl};
 
 /// The word that starts the preset.

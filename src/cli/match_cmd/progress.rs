@@ -6,8 +6,8 @@ use std::sync::OnceLock;
 use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressStyle};
-use kit::match_summary::{describe_tcs, elo_text, summary_text};
-use kit::matches::{MatchEvent, MatchOptions};
+use lab::{MatchEvent, MatchOptions};
+use lab::{describe_tcs, elo_text, summary_text};
 use runner::{GameEvent, SearchStats, TournamentResult};
 
 /// What the match shows: progress on stderr, the summary on stdout.

@@ -4,7 +4,7 @@
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 
 use anyhow::Result;
-use kit::matches::MatchEvent;
+use lab::MatchEvent;
 use runner::Standings;
 use serve::watch::{LiveGames, MAX_WATCHERS_PER_GAME, StandingLine};
 use serve::watch_routes::{LiveServer, serve_live};

@@ -5,7 +5,7 @@ use std::io::IsTerminal;
 use std::time::Duration;
 
 use framework::chess::{Color, PieceType, Square};
-use kit::play::{HumanGame, colour_name};
+use play::{HumanGame, colour_name};
 
 /// How the board is drawn: which side is at the bottom, and whether in colour.
 pub struct Screen {
@@ -152,7 +152,7 @@ fn format_clock(left: Duration) -> String {
 mod tests {
     use super::*;
     use framework::chess::Board;
-    use kit::play::{Command, parse_command};
+    use play::{HumanCommand, parse_command};
 
     #[test]
     fn clocks_read_as_minutes_seconds_tenths() {
@@ -175,7 +175,7 @@ mod tests {
             "60+0".parse().unwrap(),
             Board::startpos(),
         );
-        let Ok(Command::Move(e4)) = parse_command(game.board(), "e4") else {
+        let Ok(HumanCommand::Move(e4)) = parse_command(game.board(), "e4") else {
             panic!("e4 is a move");
         };
         game.play(e4, std::time::Instant::now()).unwrap();

@@ -5,7 +5,7 @@ use std::net::SocketAddr;
 use std::path::PathBuf;
 
 use anyhow::Result;
-use kit::play::{HumanGame, Opponent, colour_name};
+use play::{HumanGame, Opponent, colour_name};
 use serve::play::{PlayWebEvent, play_web};
 
 /// Serves the game until the process is stopped (Ctrl-C).

@@ -1,0 +1,52 @@
+//! The bot author's lab: the tools that say whether a change made a bot stronger or
+//! faster.
+//!
+//! - Matches ([`run_match_watched`], [`MatchOptions`], [`MatchEvent`]): `challenge
+//!   match`, its players, output and summary ([`summary_text`]), each player's search
+//!   statistics.
+//! - Known opponents ([`StockfishLevel`], [`find_stockfish`]): Stockfish at lichess's AI
+//!   levels (`stockfish level=N`).
+//! - Benches ([`run_bench`], [`Searcher`], [`BenchLimit`]): `challenge bench`, fixed
+//!   positions to a fixed limit, EPD test suites ([`read_epd_file`], [`score_report`]),
+//!   CSV and JSON ([`write_csv`], [`write_json`]).
+//! - Analysis ([`Analyzer`], [`summarize`]): engine analysis of played games (accuracy,
+//!   centipawn loss, judgements), as lichess computes them.
+//! - Tuning ([`tune`], [`TuneRequest`], [`TuneEvent`]): `challenge tune`, a bot's
+//!   `// tune` constants tuned by SPSA from games.
+//! - Sweeps ([`Sweep`], [`SweepEvent`]): a grid of bot variants × suites, its results
+//!   file and its plots.
+//!
+//! The library never prints: each tool reports through the caller's observer as typed
+//! events ([`MatchEvent`], [`TuneEvent`], [`SweepEvent`]), and errors are returned.
+
+mod analyze;
+mod bench;
+mod match_summary;
+mod matches;
+mod opponents;
+mod search_summary;
+mod sweep;
+mod tune;
+
+pub use analyze::{
+    AnalysisLimit, AnalyzeOptions, Analyzer, GameAnalysis, Judgement, PlayerSummary, SideStats,
+    game_accuracy, judge, move_accuracy, rescore_annotated, summarize,
+};
+pub use bench::depths::DepthRow;
+pub use bench::epd::{EpdRecord, read_epd, read_epd_file};
+pub use bench::export::{CSV_COLUMNS, run_out, write_csv, write_json};
+pub use bench::sequence::games as record_games;
+pub use bench::suite::{SuiteReport, score as score_record, score_report};
+pub use bench::{
+    BENCH_EPD, BenchLimit, BenchReport, BenchRow, Mode, Searched, Searcher, bench_positions,
+    run_bench,
+};
+pub use match_summary::{describe_tcs, elo_text, summary_text};
+pub use matches::{
+    DEFAULT_PLAYERS, MatchEvent, MatchOptions, OpeningChoice, bot_player, openings, run_match,
+    run_match_watched, tournament, unique_names,
+};
+pub use opponents::{StockfishLevel, find_stockfish};
+pub use sweep::run::{MAX_JOBS, Sweep, SweepEvent, SweepOptions, SweepOutcome};
+pub use tune::state::{MAX_CONCURRENCY, MAX_ITERATIONS, MAX_PAIRS, TuneLimit};
+pub use tune::{DEFAULT_MAX_FAULTY, TuneEvent, TuneOutcome, TuneRequest, run as tune};

@@ -1,0 +1,49 @@
+//! Reading results: Elo ratings by maximum likelihood, the standings table (from a
+//! challenge's store or from PGN files), the self-contained HTML report, and what the web
+//! pages share (the board script and style, a game's evaluation graph).
+//!
+//! - Ratings ([`fit`], [`RatingOptions`], [`ModelName`]): Elo with draws modelled
+//!   (BayesElo's model), with 95% intervals.
+//! - Standings ([`store_table`], [`build_table`], [`Table`], [`render_text`],
+//!   [`render_csv`]): the table as text, JSON or CSV; [`PgnFacts`] reads PGN files' games
+//!   on all cores.
+//! - The report ([`write_report`], [`report_game`], [`chart`]): the HTML page and the
+//!   parts of it the server's pages show too.
+//! - Evaluations ([`Eval`], [`parse_eval`], [`win_percent`]): `[%eval]` comments and
+//!   lichess's Win%, which the evaluation graph draws.
+//! - [`BOARD_JS`] and [`BOARD_CSS`]: the one board and move list of every page.
+//!
+//! The library never prints: reading PGN files reports what it skips to the caller's
+//! observer as [`PgnWarning`]s, and errors are returned.
+//!
+//! ```
+//! use std::sync::Mutex;
+//! use results::{PgnFacts, PgnReadMode, PgnWarning};
+//!
+//! let pgn = "[White \"A\"]\n[Black \"B\"]\n[Result \"*\"]\n\n1. e4 *\n";
+//! let warnings = Mutex::new(Vec::new());
+//! let mut facts = PgnFacts::default();
+//! facts.read_text("t.pgn", pgn, PgnReadMode::default(), &|warning: PgnWarning| {
+//!     warnings.lock().unwrap().push(warning.to_string());
+//! });
+//! assert_eq!(warnings.into_inner().unwrap(), ["t.pgn:1: game 1 skipped: no result (`*`)"]);
+//! ```
+
+mod eval;
+mod pgn_facts;
+mod ratings;
+mod report;
+mod standings;
+mod web;
+
+pub use eval::{CP_CEILING, Eval, WIN_SLOPE, parse_eval, win_percent, winning_chances};
+pub use pgn_facts::{PgnFacts, PgnReadMode, PgnWarning};
+pub use ratings::{
+    BAYESELO_ADVANTAGE, BAYESELO_DRAW_ELO, Model, ModelName, RatedGame, RatingChoice,
+    RatingOptions, fit, synthetic_games, wide_field_games,
+};
+pub use report::{Chart, chart, report_game, standing_rows, write_report};
+pub use standings::{
+    GameFact, Table, build_table, render_csv, render_text, store_facts, store_table,
+};
+pub use web::{BOARD_CSS, BOARD_JS, round_label};
