@@ -1,6 +1,6 @@
 //! The bot author's loop: edit one line of a bot, get its rebuilt engine. Measured on a
 //! copy of `bot/turochamp_modern.rs` (a real bot of the full 1024 tokens) at a fixed path,
-//! with the framework already compiled, through `build::build` (what every
+//! with the framework already compiled, through `bot_build::build` (what every
 //! command that takes a bot does). Each edit changes a piece value, a real code change,
 //! and a comment with a fresh nonce, so the result is never a cache hit.
 //!
@@ -19,8 +19,8 @@
 use std::path::Path;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-use build::BotFile;
-use build::{BuildKind, build};
+use bot_build::BotFile;
+use bot_build::{BuildKind, build};
 
 fn bot_at(path: &Path) -> BotFile {
     BotFile {
@@ -53,7 +53,7 @@ fn main() {
         .skip(1)
         .find_map(|arg| arg.parse().ok())
         .unwrap_or(5);
-    let root = Path::new(build::KIT_ROOT);
+    let root = Path::new(bot_build::KIT_ROOT);
     let original = std::fs::read_to_string(root.join("bot").join("turochamp_modern.rs"))
         .expect("the reference bot");
     let dir = root.join("target").join("tmp").join("edit-loop-bench");

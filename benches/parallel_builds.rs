@@ -1,7 +1,7 @@
 //! Bots built per minute from an empty engine cache: what a fresh worker meeting a large
 //! field spends before it plays at full speed. A field of distinct bots (copies of the
 //! kit's `bot/*.rs`, each with a constant of its own, so no two share a cache entry) is
-//! built through `build::build` as `Untrusted` builds (how `run`, `worker`
+//! built through `bot_build::build` as `Untrusted` builds (how `run`, `worker`
 //! and `serve` build entries), with 1, then 2, ... builds at once.
 //!
 //! Each figure starts from a build directory of its own whose framework is already
@@ -16,12 +16,12 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
-use build::BotFile;
-use build::{BuildKind, build};
+use bot_build::BotFile;
+use bot_build::{BuildKind, build};
 
 /// Writes `count` distinct bots into `dir`, round-robin over the kit's bot files.
 fn field(dir: &Path, count: usize) -> Vec<BotFile> {
-    let root = Path::new(build::KIT_ROOT).join("bot");
+    let root = Path::new(bot_build::KIT_ROOT).join("bot");
     let mut sources: Vec<PathBuf> = ["my_bot.rs", "turochamp_modern.rs", "turochamp_faithful.rs"]
         .iter()
         .map(|name| root.join(name))
@@ -70,7 +70,7 @@ fn main() {
         Some(rest) if !rest.is_empty() => rest.to_vec(),
         _ => vec![1, 2],
     };
-    let base = Path::new(build::KIT_ROOT)
+    let base = Path::new(bot_build::KIT_ROOT)
         .join("target")
         .join("tmp")
         .join("parallel-builds-bench");
@@ -109,7 +109,7 @@ fn main() {
 
 /// Allows `jobs` builds at once in this process (the build API's own bound).
 fn set_jobs(jobs: usize) {
-    let allowed = build::set_build_jobs(jobs);
+    let allowed = bot_build::set_build_jobs(jobs);
     assert_eq!(
         allowed, jobs,
         "the machine's memory allows {allowed} builds at once"

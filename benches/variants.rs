@@ -2,7 +2,7 @@
 //! on copies of `bot/turochamp_faithful.rs` (a reference bot of the full 1024 tokens, whose
 //! `DEPTH` is marked `// vary 1..=4`), each copy at a fresh path so that its variants are
 //! a bot the kit has never seen, with the framework already compiled, through
-//! `build::resolve` and `build::build` (what every command that takes a bot
+//! `bot_build::resolve` and `bot_build::build` (what every command that takes a bot
 //! spec does).
 //!
 //! Four figures from the same run, per round:
@@ -20,13 +20,13 @@
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-use build::{BuildKind, build};
+use bot_build::{BuildKind, build};
 
 /// Makes and builds the variant `spec`, as a command does: its time, and whether its
 /// engine came from the cache.
 fn timed(spec: &str) -> (Duration, bool, PathBuf) {
     let start = Instant::now();
-    let bot = build::resolve(spec).expect("the variant is made");
+    let bot = bot_build::resolve(spec).expect("the variant is made");
     let engine = build(&bot, BuildKind::Local, &|_| {}).expect("the variant builds");
     (start.elapsed(), engine.cached, bot.path)
 }
@@ -47,7 +47,7 @@ fn main() {
         .skip(1)
         .find_map(|arg| arg.parse().ok())
         .unwrap_or(5);
-    let root = Path::new(build::KIT_ROOT);
+    let root = Path::new(bot_build::KIT_ROOT);
     let original = std::fs::read_to_string(root.join("bot").join("turochamp_faithful.rs"))
         .expect("the reference bot");
     let scratch = root.join("target").join("tmp").join("variants-bench");

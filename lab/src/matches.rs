@@ -20,7 +20,7 @@ use runner::{
 use serde_json::{Value, json};
 
 use crate::match_summary::summary_json;
-use build::{BuildEvent, LimitPolicy};
+use bot_build::{BuildEvent, LimitPolicy};
 use runner::{GameWatch, LiveEnd, LiveStart};
 
 /// The match `challenge match` plays with no players named: the kit's two reference
@@ -89,9 +89,9 @@ pub fn bot_player(
     tc: TimeControl,
     observe: &(dyn Fn(BuildEvent<'_>) + Sync),
 ) -> Result<Player> {
-    let bot = build::resolve(spec)?;
-    build::check(&bot, policy)?;
-    let engine = build::build(&bot, build::BuildKind::Local, observe)
+    let bot = bot_build::resolve(spec)?;
+    bot_build::check(&bot, policy)?;
+    let engine = bot_build::build(&bot, bot_build::BuildKind::Local, observe)
         .with_context(|| format!("cannot build bot `{}`", bot.name))?;
     Ok(Player::new(EngineConfig::new(bot.name, engine.path), tc))
 }
@@ -104,7 +104,7 @@ pub fn openings(choice: &OpeningChoice) -> Result<(Vec<Opening>, String)> {
             path.display().to_string(),
         ),
         None => {
-            let default = Path::new(build::KIT_ROOT)
+            let default = Path::new(bot_build::KIT_ROOT)
                 .join("openings")
                 .join("default.epd");
             if default.exists() {

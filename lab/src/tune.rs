@@ -77,7 +77,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use anyhow::{Context, Result, bail, ensure};
 use sha2::{Digest, Sha256};
 
-use build::{BotFile, LimitPolicy, MarkKind, Values};
+use bot_build::{BotFile, LimitPolicy, MarkKind, Values};
 use driver::Driver;
 use spsa::{Param, Schedule};
 use state::{Plan, State, TuneLimit};
@@ -167,7 +167,7 @@ pub enum TuneEvent<'a> {
     /// A game ended by an engine's fault (a crash, an illegal move, ...).
     Fault(&'a Fault),
     /// A variant's build said something (it is being compiled, a cache warning).
-    Build(build::BuildEvent<'a>),
+    Build(bot_build::BuildEvent<'a>),
 }
 
 /// A step applied: where the run stands.
@@ -340,18 +340,18 @@ pub fn run(
 
 /// The bot to tune: a bot file (a variant has no marks of its own to tune), within the rules.
 fn tunable_bot(spec: &str, policy: LimitPolicy) -> Result<BotFile> {
-    let bot = build::resolve(spec)?;
+    let bot = bot_build::resolve(spec)?;
     ensure!(
         !bot.name.contains('@'),
         "`{spec}` is a variant: tune the bot file itself; its `// tune` marks are the parameters"
     );
-    build::check(&bot, policy)?;
+    bot_build::check(&bot, policy)?;
     Ok(bot)
 }
 
 /// The bot's `tune` marks as parameters, with the request's `c_end` and `r_end`.
 fn params(bot: &BotFile, source: &str, request: &TuneRequest) -> Result<Vec<Param>> {
-    let marks = build::marks(source)
+    let marks = bot_build::marks(source)
         .with_context(|| format!("cannot read the marks of {}", bot.path.display()))?;
     let mut params = Vec::new();
     for mark in marks.iter().filter(|m| m.kind == MarkKind::Tune) {
@@ -361,8 +361,8 @@ fn params(bot: &BotFile, source: &str, request: &TuneRequest) -> Result<Vec<Para
             Values::List(_) => continue,
         };
         let start = match mark.current {
-            build::Value::Int(n) => n as f64,
-            build::Value::Float(x) => x,
+            bot_build::Value::Int(n) => n as f64,
+            bot_build::Value::Float(x) => x,
             _ => bail!(
                 "`{}` (line {}) is not a number: only numbers are tuned",
                 mark.name,
@@ -539,7 +539,7 @@ fn differences(plan: &Plan, params: &[Param], request: &TuneRequest) -> Vec<Stri
 
 /// `target/tune/<bot>.json` in the kit.
 pub fn default_state_path(bot: &BotFile) -> PathBuf {
-    Path::new(build::KIT_ROOT)
+    Path::new(bot_build::KIT_ROOT)
         .join("target")
         .join("tune")
         .join(format!("{}.json", bot.name))
@@ -592,7 +592,7 @@ fn write_tuned(bot: &BotFile, source: &str, state: &State) -> Result<Tuned> {
         .zip(&state.theta)
         .map(|(p, &t)| (p.name.clone(), spsa::value_text(p, t)))
         .collect();
-    let text = build::apply(source, &values)
+    let text = bot_build::apply(source, &values)
         .with_context(|| format!("cannot set the tuned values in {}", bot.path.display()))?;
     let path = tuned_path(&bot.path);
     let partial = path.with_extension(format!("rs.{}.partial", std::process::id()));

@@ -13,7 +13,7 @@ use anyhow::{Context, Result, bail};
 use framework::chess::Board;
 use runner::{Engine, EngineConfig, EngineError, GoParams};
 
-use build::BuildEvent;
+use bot_build::BuildEvent;
 use store::{NewVersion, SqliteStore, Store, Submitted};
 
 /// The positions of the smoke test, with what each one exercises.
@@ -155,11 +155,12 @@ fn accept(
 ) -> Result<Submitted> {
     let shown = args.file.display().to_string();
     let source = checked.source;
-    let bot = build::materialize(work_dir, args.name, &source)?;
-    let engine = build::build(&bot, build::BuildKind::Untrusted, observe).map_err(|err| {
-        let text = format!("{err:#}").replace(&bot.path.display().to_string(), &shown);
-        anyhow::anyhow!("refused: {shown} does not build:\n{text}")
-    })?;
+    let bot = bot_build::materialize(work_dir, args.name, &source)?;
+    let engine =
+        bot_build::build(&bot, bot_build::BuildKind::Untrusted, observe).map_err(|err| {
+            let text = format!("{err:#}").replace(&bot.path.display().to_string(), &shown);
+            anyhow::anyhow!("refused: {shown} does not build:\n{text}")
+        })?;
     smoke_test(args.name, &engine.path)
         .map_err(|err| anyhow::anyhow!("refused: {shown} failed the smoke test: {err:#}"))?;
 
@@ -168,7 +169,7 @@ fn accept(
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_else(|| shown.clone());
-    let hash = build::content_hash(&source);
+    let hash = bot_build::content_hash(&source);
     let stored = store.add_version(&NewVersion {
         name: args.name,
         author: args.author,

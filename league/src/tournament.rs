@@ -35,7 +35,7 @@ use runner::{
 
 use super::gate::{Gate, Open};
 use super::swiss::{SwissPlayer, pair_round};
-use build::BuildEvent;
+use bot_build::BuildEvent;
 use runner::{LiveEnd, LiveStart};
 use store::{
     Claim, EntryId, NewGame, NewRound, NewTournament, SlotPlan, SlotState, Store, StoredOpening,
@@ -85,7 +85,7 @@ const DEFAULT_OPENINGS: [&str; 8] = [
 type Result<T, E = TournamentError> = std::result::Result<T, E>;
 
 fn stored_openings(args: &RunOptions) -> Result<Vec<StoredOpening>> {
-    let kit_suite = Path::new(build::KIT_ROOT)
+    let kit_suite = Path::new(bot_build::KIT_ROOT)
         .join("openings")
         .join("default.epd");
     let file = match &args.openings {
@@ -485,7 +485,7 @@ impl Field {
         // The entries in the order the claimed games need them, built [`build_jobs`] at a
         // time: the first games' engines come first.
         //
-        // [`build_jobs`]: build::build_jobs
+        // [`build_jobs`]: bot_build::build_jobs
         let mut needed: Vec<&Version> = Vec::new();
         for claim in claims {
             for entry in [claim.slot.plan.white, claim.slot.plan.black] {
@@ -501,11 +501,11 @@ impl Field {
             .iter()
             .map(|version| write_out(store, work_dir, version))
             .collect::<Result<Vec<_>>>()?;
-        let built = build::build_all(&bots, build::BuildKind::Untrusted, &|event: BuildEvent<
-            '_,
-        >| {
-            observe(TournamentEvent::Build(event))
-        });
+        let built = bot_build::build_all(
+            &bots,
+            bot_build::BuildKind::Untrusted,
+            &|event: BuildEvent<'_>| observe(TournamentEvent::Build(event)),
+        );
         let mut field = Field {
             players: Vec::new(),
             versions: Vec::new(),
@@ -722,7 +722,7 @@ pub(crate) fn write_out(
     store: &dyn Store,
     work_dir: &Path,
     version: &Version,
-) -> Result<build::BotFile> {
+) -> Result<bot_build::BotFile> {
     let source = store.source(version.id)?;
     write_source(work_dir, version, &source)
 }
@@ -732,10 +732,12 @@ pub(crate) fn write_source(
     work_dir: &Path,
     version: &Version,
     source: &str,
-) -> Result<build::BotFile> {
-    build::materialize(work_dir, &version.name, source).map_err(|source| TournamentError::Source {
-        name: version.name.clone(),
-        source,
+) -> Result<bot_build::BotFile> {
+    bot_build::materialize(work_dir, &version.name, source).map_err(|source| {
+        TournamentError::Source {
+            name: version.name.clone(),
+            source,
+        }
     })
 }
 

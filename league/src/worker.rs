@@ -40,7 +40,7 @@ use runner::{Engine, EngineConfig, MoveObserver, Opening, Player, play_game_obse
 use self::live::{GameFollower, Publisher};
 use super::tournament::{TournamentError, advance, new_game, write_source};
 use crate::live_view::Follow;
-use build::BuildEvent;
+use bot_build::BuildEvent;
 use runner::LiveStart;
 use store::prelude::*;
 use store::{
@@ -91,7 +91,7 @@ pub struct WorkerReport {
 /// Where a worker writes out stored sources to build them: `sources/` under the kit's
 /// bot build directory's `store/` (so `$CHALLENGE_BUILD_DIR` moves it too).
 pub fn local_work_dir() -> PathBuf {
-    build::build_dir().join("store")
+    bot_build::build_dir().join("store")
 }
 
 /// This machine's name, for a worker's default name and its `host`.
@@ -538,11 +538,11 @@ impl<'a> GameThread<'a> {
         let source = self.store.claimed_source(claim, version.id)?;
         let bot = write_source(&self.shared.options.work_dir, version, &source)?;
         let observe = self.shared.observe;
-        let engine = build::build(&bot, build::BuildKind::Untrusted, &|event: BuildEvent<
-            '_,
-        >| {
-            observe(WorkerEvent::Build(event))
-        })
+        let engine = bot_build::build(
+            &bot,
+            bot_build::BuildKind::Untrusted,
+            &|event: BuildEvent<'_>| observe(WorkerEvent::Build(event)),
+        )
         .map_err(|source| TournamentError::Build {
             name: version.name.clone(),
             number: version.number,

@@ -35,7 +35,7 @@ use runner::{
     Termination, TimeControl, ask_move,
 };
 
-use build::{BuildEvent, LimitPolicy};
+use bot_build::{BuildEvent, LimitPolicy};
 
 /// A game against a bot.
 #[derive(Debug, Clone)]
@@ -180,9 +180,9 @@ pub fn start(
         None => Board::startpos(),
     };
     let spec = options.bot.clone().unwrap_or_else(default_opponent);
-    let bot = build::resolve(&spec)?;
-    build::check(&bot, options.policy)?;
-    let built = build::build(&bot, build::BuildKind::Local, observe)?;
+    let bot = bot_build::resolve(&spec)?;
+    bot_build::check(&bot, options.policy)?;
+    let built = bot_build::build(&bot, bot_build::BuildKind::Local, observe)?;
     let mut engine = Engine::start(
         &EngineConfig::new(bot.name.clone(), &built.path),
         Duration::from_secs(10),
@@ -224,7 +224,7 @@ fn construction_breach(engine: &Engine, bot_name: &str, human: Color) -> Option<
 
 /// The bot played when none is named: turochamp_modern if present, else evil_bot.
 pub fn default_opponent() -> String {
-    let names = build::available();
+    let names = bot_build::available();
     ["turochamp_modern", "evil_bot"]
         .into_iter()
         .find(|n| names.iter().any(|a| a == n))

@@ -72,7 +72,7 @@ impl AppState {
             queue: BuildQueue::with_builders(
                 limits.max_pending_builds,
                 limits.max_pending_builds_per_client,
-                build::build_jobs(),
+                bot_build::build_jobs(),
             ),
             limits,
             runner,

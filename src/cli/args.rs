@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use anyhow::{Context, Result, bail};
-use build::LimitPolicy;
+use bot_build::LimitPolicy;
 use results::ModelName;
 use results::RatingChoice;
 use runner::{AdjudicationRules, DrawRule, GameSettings, ResignRule, TimeControl};
@@ -320,7 +320,7 @@ pub struct BuildJobs {
 impl BuildJobs {
     /// Sets the process's build slots; says so when memory allows fewer than asked.
     pub fn apply(&self) -> usize {
-        use build::{default_build_jobs, set_build_jobs};
+        use bot_build::{default_build_jobs, set_build_jobs};
         let asked = self
             .build_jobs
             .map_or_else(default_build_jobs, |jobs| jobs as usize);

@@ -240,10 +240,10 @@ fn limit(args: &Args) -> BenchLimit {
 fn engine_config(args: &Args) -> Result<EngineConfig> {
     let mut config = match (&args.bot, &args.engine) {
         (Some(bot), _) => {
-            let engine = build::prepare(bot, args.limit.policy(), &|event| {
+            let engine = bot_build::prepare(bot, args.limit.policy(), &|event| {
                 eprintln!("{event}");
             })?;
-            EngineConfig::new(build::resolve(bot)?.name, engine.path)
+            EngineConfig::new(bot_build::resolve(bot)?.name, engine.path)
         }
         (None, Some(command)) => {
             let name = command.file_stem().map_or_else(

@@ -15,7 +15,7 @@ pub struct Args {
 
 /// Builds (or finds cached) and prints the executable's path.
 pub fn run(args: &Args) -> Result<()> {
-    let engine = build::prepare(&args.bot, args.limit.policy(), &|event| {
+    let engine = bot_build::prepare(&args.bot, args.limit.policy(), &|event| {
         eprintln!("{event}");
     })?;
     if engine.cached {

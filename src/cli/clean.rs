@@ -1,7 +1,7 @@
 //! `challenge clean`: empties the bot cache.
 
 use anyhow::Result;
-use build::{build_dir, clean};
+use bot_build::{build_dir, clean};
 
 /// Remove the cached bot engines and the bots' build directories (`target/bots`, or
 /// `$CHALLENGE_BUILD_DIR`), and say how much space that freed.

@@ -12,8 +12,8 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use anyhow::{Context, Result, bail, ensure};
-use build::BuildEvent;
-use build::LimitPolicy;
+use bot_build::BuildEvent;
+use bot_build::LimitPolicy;
 use lab::{
     DEFAULT_PLAYERS, MatchEvent, MatchOptions, OpeningChoice, bot_player, openings,
     run_match_watched, tournament, unique_names,
@@ -317,7 +317,7 @@ fn parse_sprt(words: &[String]) -> Result<Sprt> {
 
 /// The players: the bots named (or the default match), then the `--engine`s.
 fn players(args: &Args, policy: LimitPolicy, tc: TimeControl) -> Result<Vec<Player>> {
-    let available = build::available();
+    let available = bot_build::available();
     let default_match = DEFAULT_PLAYERS
         .iter()
         .all(|b| available.iter().any(|a| a == b));

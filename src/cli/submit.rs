@@ -1,7 +1,7 @@
 //! `challenge submit`.
 
 use anyhow::Result;
-use build::BuildEvent;
+use bot_build::BuildEvent;
 use league::{SMOKE_POSITIONS, Submission, submit, submit_to};
 use store::StoreLocation;
 use store::Submitted;
@@ -26,7 +26,7 @@ pub struct Args {
 
 /// Submits and says what the store made of it.
 pub fn run(args: &Args) -> Result<()> {
-    let bot = build::resolve(&args.bot)?;
+    let bot = bot_build::resolve(&args.bot)?;
     let submission = Submission {
         file: &bot.path,
         name: args.name.as_deref().unwrap_or(&bot.name),

@@ -44,7 +44,7 @@ pub fn run(args: Args) -> ExitCode {
     }
     // Bot names and variants (`BOT@NAME=VALUE`, whose file is made here) become files.
     let specs = args.diff.as_ref().unwrap_or(&args.count.files);
-    let files = match build::count_paths(specs) {
+    let files = match bot_build::count_paths(specs) {
         Ok(files) => files,
         Err(err) => {
             eprintln!("error: {err:#}");

@@ -6,7 +6,7 @@ use std::sync::Mutex;
 use std::time::Duration;
 
 use anyhow::{Context, Result};
-use build::BuildEvent;
+use bot_build::BuildEvent;
 use indicatif::{ProgressBar, ProgressStyle};
 use lab::{MAX_CONCURRENCY, MAX_ITERATIONS, MAX_PAIRS, TuneLimit};
 use lab::{TuneEvent, TuneOutcome, TuneRequest};

@@ -19,7 +19,7 @@ pub struct Args {
 /// only the three standard descriptors, so nothing of the GUI's (or the user's shell's)
 /// reaches a bot someone else wrote.
 pub fn run(args: &Args) -> Result<()> {
-    let engine = build::prepare(&args.bot, args.limit.policy(), &|event| {
+    let engine = bot_build::prepare(&args.bot, args.limit.policy(), &|event| {
         eprintln!("{event}");
     })?;
     run_in_place(&engine.path)

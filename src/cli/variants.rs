@@ -1,7 +1,7 @@
 //! `challenge variants`: a bot's marked constants and the grid of variants they make.
 
 use anyhow::{Context, Result};
-use build::{Mark, MarkKind, Setting, Value, Values};
+use bot_build::{Mark, MarkKind, Setting, Value, Values};
 use serde_json::{Value as Json, json};
 
 /// List a bot's marked constants and the grid of variants its `vary` marks make.
@@ -28,12 +28,12 @@ const LISTED: usize = 1000;
 
 /// Prints the marks and the grid.
 pub fn run(args: &Args) -> Result<()> {
-    let bot = build::resolve(&args.bot)?;
+    let bot = bot_build::resolve(&args.bot)?;
     let source = token_counter::read_source(&bot.path)?;
-    let marks = build::marks(&source)
+    let marks = bot_build::marks(&source)
         .with_context(|| format!("cannot read the marks of {}", bot.path.display()))?;
     let base = base_spec(&args.bot, &bot.path);
-    let grid = build::grid(&marks);
+    let grid = bot_build::grid(&marks);
     let size = grid.size();
     let specs: Vec<String> = grid.take(LISTED).map(|set| spec(base, &set)).collect();
     if args.json {
@@ -57,7 +57,7 @@ pub fn run(args: &Args) -> Result<()> {
 /// The spec the grid's variants are named from: the one given, or, for a variant, the
 /// bot it is a variant of.
 fn base_spec<'a>(given: &'a str, path: &std::path::Path) -> &'a str {
-    let is_variant = build::family(path, &build::variants_dir()).is_some();
+    let is_variant = bot_build::family(path, &bot_build::variants_dir()).is_some();
     match given.rsplit_once('@') {
         Some((base, _)) if is_variant => base,
         _ => given,
@@ -68,11 +68,11 @@ fn spec(base: &str, set: &[Setting]) -> String {
     if set.is_empty() {
         base.to_string()
     } else {
-        format!("{base}@{}", build::spec_text(set))
+        format!("{base}@{}", bot_build::spec_text(set))
     }
 }
 
-fn print_text(bot: &build::BotFile, marks: &[Mark], size: Option<u128>, specs: &[String]) {
+fn print_text(bot: &bot_build::BotFile, marks: &[Mark], size: Option<u128>, specs: &[String]) {
     let count = match marks.len() {
         0 => "no marked constant".to_string(),
         1 => "1 marked constant".to_string(),

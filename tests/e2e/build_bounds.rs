@@ -280,7 +280,7 @@ fn bad_disk_bounds_are_named() {
 
 #[test]
 fn builds_of_different_bots_run_at_the_same_time() {
-    use build::{BuildKind, build_in, set_build_jobs};
+    use bot_build::{BuildKind, build_in, set_build_jobs};
     if set_build_jobs(2) < 2 {
         eprintln!("skipped: this machine's memory allows one build at a time");
         return;
@@ -288,7 +288,7 @@ fn builds_of_different_bots_run_at_the_same_time() {
     let dir = warm_build_dir("build-bounds-parallel");
     let bots: Vec<_> = ["my_bot", "evil_bot"]
         .iter()
-        .map(|name| build::BotFile {
+        .map(|name| bot_build::BotFile {
             name: format!("parallel_{name}"),
             path: kit_root().join("bot").join(format!("{name}.rs")),
         })

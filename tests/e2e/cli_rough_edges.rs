@@ -62,7 +62,7 @@ fn no_error_message_repeats_its_source() {
         "runner",
         "token-counter/src",
         "store/src",
-        "build/src",
+        "bot-build/src",
         "results/src",
         "league/src",
         "play/src",

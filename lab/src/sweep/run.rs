@@ -26,7 +26,7 @@ use super::spec::{PlannedCell, SweepSpec};
 use super::{FigureAxes, figures};
 use crate::bench::epd::{EpdRecord, read_epd_file};
 use crate::bench::{BenchLimit, Searched, Searcher, sequence};
-use build::{BotFile, BuildEvent, BuildKind, LimitPolicy};
+use bot_build::{BotFile, BuildEvent, BuildKind, LimitPolicy};
 
 /// The largest definition file read.
 pub const MAX_SPEC_BYTES: u64 = 256 * 1024;
@@ -281,7 +281,7 @@ impl Sweep {
         });
         if let Some(first) = pending.first() {
             // The rules first, so a variant the policy refuses stops the run before a build.
-            build::check(&self.variant_bot(first)?, options.policy)?;
+            bot_build::check(&self.variant_bot(first)?, options.policy)?;
         }
         let recorder = Mutex::new(Recorder {
             file: self.open_for_append()?,
@@ -393,8 +393,8 @@ impl Sweep {
             .zip(&cell.values)
             .map(|((name, _), value)| format!("{name}={value}"))
             .collect();
-        let made = build::write_variant(
-            &build::variants_dir(),
+        let made = bot_build::write_variant(
+            &bot_build::variants_dir(),
             &self.base.name,
             &self.base.path,
             &self.source,
@@ -497,8 +497,8 @@ impl Work<'_> {
         let sweep = self.sweep;
         let variant = sweep.spec.variant(planned);
         let bot = sweep.variant_bot(planned)?;
-        build::check(&bot, self.options.policy)?;
-        let engine = build::build(&bot, BuildKind::Local, &|event| {
+        bot_build::check(&bot, self.options.policy)?;
+        let engine = bot_build::build(&bot, BuildKind::Local, &|event| {
             (self.observe)(SweepEvent::Build {
                 variant: &variant,
                 event,
@@ -598,7 +598,7 @@ fn resolve_bot(bot: &str, dir: &Path) -> Result<BotFile> {
     } else {
         bot.to_string()
     };
-    build::resolve(&spec).with_context(|| {
+    bot_build::resolve(&spec).with_context(|| {
         format!(
             "bot `{bot}` is neither a file beside the definition ({}) nor a kit bot",
             beside.display()
@@ -609,10 +609,11 @@ fn resolve_bot(bot: &str, dir: &Path) -> Result<BotFile> {
 /// Every value of every varied constant checked against the bot's marks, one at a time,
 /// so the error names the first value the bot cannot take.
 fn check_values(spec: &SweepSpec, source: &str) -> Result<()> {
-    let marks = build::marks(source).context("the bot's marks cannot be read")?;
+    let marks = bot_build::marks(source).context("the bot's marks cannot be read")?;
     for (name, values) in &spec.vary {
         for value in values {
-            build::settings(&marks, &[(name, value)]).with_context(|| format!("vary.{name}"))?;
+            bot_build::settings(&marks, &[(name, value)])
+                .with_context(|| format!("vary.{name}"))?;
         }
     }
     Ok(())

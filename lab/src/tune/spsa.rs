@@ -162,7 +162,7 @@ mod documented {
         };
         let s = Schedule::fishtest(100, 0.1);
         let mut theta = vec![100.0];
-        s.update(&[p.clone()], &mut theta, 1, &[1], 2);
+        s.update(std::slice::from_ref(&p), &mut theta, 1, &[1], 2);
         let step = s.a_k(&p, 1) / s.c_k(&p, 1) * 2.0;
         assert!((theta[0] - (100.0 + step)).abs() < 1e-9 && step > 0.0);
         s.update(&[p], &mut theta, 2, &[1], -100);

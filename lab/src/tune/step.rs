@@ -10,7 +10,7 @@ use super::TuneEvent;
 use super::spsa::{self, Param};
 use super::state::Plan;
 use crate::matches::{OpeningChoice, openings};
-use build::{BotFile, BuildKind, LimitPolicy};
+use bot_build::{BotFile, BuildKind, LimitPolicy};
 
 /// What every step shares: the bot, the openings, how games are played.
 pub struct Context {
@@ -154,7 +154,7 @@ pub fn play(
     let started = Instant::now();
     let mut players = Vec::new();
     for (bot, sign) in bots.iter().zip(["+", "−"]) {
-        let engine = build::build(bot, BuildKind::Local, &|event| {
+        let engine = bot_build::build(bot, BuildKind::Local, &|event| {
             observe(TuneEvent::Build(event))
         })
         .with_context(|| {
@@ -194,8 +194,8 @@ fn variant(ctx: &Context, values: &[f64], job: &Job, sign: &str) -> Result<BotFi
         .zip(values)
         .map(|(p, &v)| format!("{}={}", p.name, spsa::value_text(p, v)))
         .collect();
-    let made = build::write_variant(
-        &build::variants_dir(),
+    let made = bot_build::write_variant(
+        &bot_build::variants_dir(),
         &ctx.bot.name,
         &ctx.bot.path,
         &ctx.source,
@@ -212,7 +212,7 @@ fn variant(ctx: &Context, values: &[f64], job: &Job, sign: &str) -> Result<BotFi
         name: made.name,
         path: made.path,
     };
-    build::check(&bot, ctx.policy)?;
+    bot_build::check(&bot, ctx.policy)?;
     Ok(bot)
 }
 

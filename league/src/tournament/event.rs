@@ -5,7 +5,7 @@ use std::fmt;
 use runner::GameRecord;
 use store::{EntryId, Tournament, TournamentFormat, TournamentId};
 
-use build::BuildEvent;
+use bot_build::BuildEvent;
 
 /// What `challenge run` (and the server's tournament, and a worker moving a tournament
 /// on) reports, to the observer its caller passes. Its `Display` is the line a person

@@ -7,7 +7,7 @@ use runner::GameRecord;
 use store::{GameId, SlotId, TournamentId};
 
 use crate::tournament::{TournamentError, TournamentEvent};
-use build::BuildEvent;
+use bot_build::BuildEvent;
 
 /// What `challenge worker` (and `challenge run --store`) reports, from any of its game
 /// threads, to the observer its caller passes. Its `Display` is the line a person reads.

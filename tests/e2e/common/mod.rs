@@ -50,11 +50,11 @@ pub fn build(bot: impl AsRef<Path>) -> PathBuf {
 /// generated crate, host and sandbox), but without the rules check that
 /// `challenge build` runs first: the hostile test bots break the rules on purpose.
 pub fn build_unchecked(name: &str) -> PathBuf {
-    let bot = build::BotFile {
+    let bot = bot_build::BotFile {
         name: format!("sandbox_test_{name}"),
         path: test_bot(name),
     };
-    match build::build(&bot, build::BuildKind::Untrusted, &|_| {}) {
+    match bot_build::build(&bot, bot_build::BuildKind::Untrusted, &|_| {}) {
         Ok(engine) => engine.path,
         Err(err) => panic!("building {name} failed: {err:#}"),
     }

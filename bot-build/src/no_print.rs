@@ -12,7 +12,7 @@ use quote::ToTokens;
 const PRINTING_MACROS: [&str; 5] = ["println", "eprintln", "print", "eprint", "dbg"];
 
 /// The crates of the domain (folders of the workspace), which report and never print.
-const DOMAIN_CRATES: [&str; 5] = ["build", "results", "league", "play", "lab"];
+const DOMAIN_CRATES: [&str; 5] = ["bot-build", "results", "league", "play", "lab"];
 
 /// The terminal's own streams, named through `io::`.
 const STREAMS: [&str; 3] = ["stdout", "stderr", "stdin"];

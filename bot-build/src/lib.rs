@@ -14,8 +14,8 @@
 //! [`BuildEvent`]s, and errors are returned.
 //!
 //! ```
-//! let bot = build::resolve("evil_bot").unwrap();
-//! build::check(&bot, build::LimitPolicy::Enforce).unwrap();
+//! let bot = bot_build::resolve("evil_bot").unwrap();
+//! bot_build::check(&bot, bot_build::LimitPolicy::Enforce).unwrap();
 //! assert_eq!(bot.name, "evil_bot");
 //! ```
 

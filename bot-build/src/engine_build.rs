@@ -1726,7 +1726,7 @@ fn disk_size(path: &Path) -> u64 {
 /// Waits for a build in progress to finish first.
 ///
 /// ```no_run
-/// let freed = build::clean(&build::build_dir(), false).unwrap();
+/// let freed = bot_build::clean(&bot_build::build_dir(), false).unwrap();
 /// println!("{} engines removed, {} bytes freed", freed.engines, freed.bytes);
 /// ```
 pub fn clean(dir: &Path, everything: bool) -> Result<Freed> {

@@ -40,15 +40,15 @@ pub fn lab_dir() -> PathBuf {
 /// [`variants_dir`] and named `BOT@` and the settings in the file's order.
 ///
 /// ```
-/// let bot = build::resolve("evil_bot").unwrap();
+/// let bot = bot_build::resolve("evil_bot").unwrap();
 /// assert_eq!(bot.name, "evil_bot");
-/// assert_eq!(build::resolve("bot/evil_bot.rs").unwrap(), bot);
-/// assert!(build::resolve("no_such_bot").is_err());
-/// let variant = build::resolve("turochamp_faithful@DEPTH=2").unwrap();
+/// assert_eq!(bot_build::resolve("bot/evil_bot.rs").unwrap(), bot);
+/// assert!(bot_build::resolve("no_such_bot").is_err());
+/// let variant = bot_build::resolve("turochamp_faithful@DEPTH=2").unwrap();
 /// assert_eq!(variant.name, "turochamp_faithful@DEPTH=2");
-/// let err = build::resolve("turochamp_faithful@DEPTH=9").unwrap_err();
+/// let err = bot_build::resolve("turochamp_faithful@DEPTH=9").unwrap_err();
 /// assert!(format!("{err:#}").contains("`DEPTH=9` is outside its mark `vary 1..=4`"));
-/// assert_eq!(build::resolve("bot/lab/tt_lab.rs").unwrap().name, "tt_lab");
+/// assert_eq!(bot_build::resolve("bot/lab/tt_lab.rs").unwrap().name, "tt_lab");
 /// ```
 pub fn resolve(spec: &str) -> Result<BotFile> {
     let plain = resolve_file(spec);
@@ -183,7 +183,7 @@ pub enum LimitPolicy {
 /// [`resolve`] does) lies directly in [`lab_dir`], or it is a variant of such a file.
 ///
 /// ```
-/// use build::{is_lab_bot, resolve};
+/// use bot_build::{is_lab_bot, resolve};
 /// assert!(is_lab_bot(&resolve("bot/lab/tt_lab.rs").unwrap()));
 /// assert!(!is_lab_bot(&resolve("evil_bot").unwrap()));
 /// assert!(is_lab_bot(&resolve("bot/lab/tt_lab.rs@TT_BITS=12").unwrap()));

@@ -28,12 +28,12 @@
 //!
 //! ```
 //! let bot = "const DEPTH: i32 = 3; // vary 1..=4\nconst V: i32 = 7;\n";
-//! let marks = build::marks(bot)?;
+//! let marks = bot_build::marks(bot)?;
 //! assert_eq!((marks[0].name.as_str(), marks[0].line), ("DEPTH", 1));
-//! assert_eq!(build::grid(&marks).size(), Some(4));
-//! let variant = build::apply(bot, &[("DEPTH", "2")])?;
+//! assert_eq!(bot_build::grid(&marks).size(), Some(4));
+//! let variant = bot_build::apply(bot, &[("DEPTH", "2")])?;
 //! assert_eq!(variant, "const DEPTH: i32 = 2; // vary 1..=4\nconst V: i32 = 7;\n");
-//! # Ok::<(), build::VariantError>(())
+//! # Ok::<(), bot_build::VariantError>(())
 //! ```
 
 use std::fmt;
@@ -116,7 +116,7 @@ impl Values {
     /// How many values there are: `None` for a float range, or past `u128`.
     ///
     /// ```
-    /// use build::Values;
+    /// use bot_build::Values;
     /// assert_eq!(Values::Ints { min: 0, max: 300, step: 50 }.count(), Some(7));
     /// assert_eq!(Values::Ints { min: 0, max: 100, step: 30 }.count(), Some(4));
     /// assert_eq!(Values::Floats { min: 0.5, max: 2.0 }.count(), None);
@@ -144,7 +144,7 @@ impl Values {
     /// Whether `value` is one of these values (for a float range: within its bounds).
     ///
     /// ```
-    /// use build::{Value, Values};
+    /// use bot_build::{Value, Values};
     /// let margins = Values::Ints { min: 50, max: 300, step: 50 };
     /// assert!(margins.contains(&Value::Int(150)));
     /// assert!(!margins.contains(&Value::Int(120)));
@@ -510,7 +510,7 @@ pub enum VariantError {
 /// The file must be one the token counter reads (it parses, within the counter's bounds).
 ///
 /// ```
-/// use build::{MarkKind, Value, Values, marks};
+/// use bot_build::{MarkKind, Value, Values, marks};
 /// let found = marks("const K: f64 = 3.0; // tune 2.5..=4.0 // a knight, in pawns\n")?;
 /// assert_eq!(found[0].kind, MarkKind::Tune);
 /// assert_eq!(found[0].current, Value::Float(3.0));
@@ -518,7 +518,7 @@ pub enum VariantError {
 /// let bad = marks("const D: i32 = 3;\n// vary 1..=4\n").unwrap_err();
 /// assert_eq!(bad.line, 2);
 /// assert!(bad.to_string().contains("names nothing"));
-/// # Ok::<(), build::MarkError>(())
+/// # Ok::<(), bot_build::MarkError>(())
 /// ```
 pub fn marks(source: &str) -> Result<Vec<Mark>, MarkError> {
     // The counter's bounds (size, nesting, token count) first: they keep the parse below
@@ -535,12 +535,12 @@ pub fn marks(source: &str) -> Result<Vec<Mark>, MarkError> {
 /// `2.0` for a float constant).
 ///
 /// ```
-/// let marks = build::marks("const D: i32 = 3; // vary 1..=4\n")?;
-/// let set = build::settings(&marks, &[("D", "0x2")])?;
+/// let marks = bot_build::marks("const D: i32 = 3; // vary 1..=4\n")?;
+/// let set = bot_build::settings(&marks, &[("D", "0x2")])?;
 /// assert_eq!(set[0].to_string(), "D=2");
-/// let err = build::settings(&marks, &[("D", "1.5")]).unwrap_err();
+/// let err = bot_build::settings(&marks, &[("D", "1.5")]).unwrap_err();
 /// assert_eq!(err.to_string(), "`D=1.5`: `D` is i32, and `1.5` is not a value of that type");
-/// # Ok::<(), build::VariantError>(())
+/// # Ok::<(), bot_build::VariantError>(())
 /// ```
 pub fn settings<N: AsRef<str>, V: AsRef<str>>(
     marks: &[Mark],
@@ -623,11 +623,11 @@ fn settle(mark: &Mark, text: &str) -> Result<Setting, VariantError> {
 ///
 /// ```
 /// let bot = "const S: Scheme = Scheme::Deep; // vary Scheme::Deep|Scheme::New\n";
-/// let variant = build::apply(bot, &[("S", "Scheme::New")])?;
+/// let variant = bot_build::apply(bot, &[("S", "Scheme::New")])?;
 /// assert_eq!(variant, bot.replace("= Scheme::Deep", "= Scheme::New"));
-/// let err = build::apply(bot, &[("S", "Scheme::Old")]).unwrap_err();
+/// let err = bot_build::apply(bot, &[("S", "Scheme::Old")]).unwrap_err();
 /// assert!(err.to_string().starts_with("`S=Scheme::Old` is outside its mark"));
-/// # Ok::<(), build::VariantError>(())
+/// # Ok::<(), bot_build::VariantError>(())
 /// ```
 pub fn apply<N: AsRef<str>, V: AsRef<str>>(
     source: &str,
@@ -662,10 +662,10 @@ fn splice(source: &str, marks: &[Mark], settings: &[Setting]) -> String {
 /// The text after `@` in a bot spec as name and value pairs: `A=1,B=Scheme::New`.
 ///
 /// ```
-/// let pairs = build::parse_spec("TT_BITS=16, SCHEME=2")?;
+/// let pairs = bot_build::parse_spec("TT_BITS=16, SCHEME=2")?;
 /// assert_eq!(pairs, [("TT_BITS".to_string(), "16".to_string()), ("SCHEME".into(), "2".into())]);
-/// assert!(build::parse_spec("TT_BITS").is_err());
-/// # Ok::<(), build::VariantError>(())
+/// assert!(bot_build::parse_spec("TT_BITS").is_err());
+/// # Ok::<(), bot_build::VariantError>(())
 /// ```
 pub fn parse_spec(spec: &str) -> Result<Vec<(String, String)>, VariantError> {
     let refuse = |reason: &str| VariantError::Spec {
@@ -703,12 +703,12 @@ pub const MAX_SPEC_BYTES: usize = 4096;
 ///
 /// ```
 /// let bot = "const A: u8 = 1; // vary 1|2\nconst B: bool = true; // vary true|false\n";
-/// let marks = build::marks(bot)?;
-/// let specs: Vec<String> = build::grid(&marks)
-///     .map(|set| build::spec_text(&set))
+/// let marks = bot_build::marks(bot)?;
+/// let specs: Vec<String> = bot_build::grid(&marks)
+///     .map(|set| bot_build::spec_text(&set))
 ///     .collect();
 /// assert_eq!(specs, ["A=1,B=true", "A=1,B=false", "A=2,B=true", "A=2,B=false"]);
-/// # Ok::<(), build::MarkError>(())
+/// # Ok::<(), bot_build::MarkError>(())
 /// ```
 pub fn grid(marks: &[Mark]) -> Grid<'_> {
     let marks: Vec<&Mark> = marks.iter().filter(|m| m.kind == MarkKind::Vary).collect();
@@ -801,12 +801,12 @@ pub const KEPT_VARIANTS: usize = 256;
 /// let root = std::env::temp_dir().join(format!("kit-variants-doc-{}", std::process::id()));
 /// let base = std::path::Path::new("/bots/deep.rs");
 /// let source = "const D: i32 = 3; // vary 1..=4\n";
-/// let made = build::write_variant(&root, "deep", base, source, "D=2")?;
+/// let made = bot_build::write_variant(&root, "deep", base, source, "D=2")?;
 /// assert_eq!(made.name, "deep@D=2");
 /// assert_eq!(std::fs::read_to_string(&made.path).unwrap(), source.replace("= 3", "= 2"));
-/// assert_eq!(build::family(&made.path, &root), made.path.parent().map(Into::into));
+/// assert_eq!(bot_build::family(&made.path, &root), made.path.parent().map(Into::into));
 /// # std::fs::remove_dir_all(&root).unwrap();
-/// # Ok::<(), build::VariantError>(())
+/// # Ok::<(), bot_build::VariantError>(())
 /// ```
 pub fn write(
     root: &Path,
