@@ -287,7 +287,7 @@ impl Rule {
             Rule::FrameworkPath => "use the framework only through `use framework::prelude::*;`",
             Rule::MissingMyBot => "define the bot type: `#[derive(Default)] pub struct MyBot;`",
             Rule::MissingBotImpl => {
-                "implement the trait: `impl Bot for MyBot { fn think(&mut self, board: &mut Board, timer: &Timer) -> Move { ... } }`"
+                "implement the trait: `impl Bot for MyBot { fn think(&mut self, board: Board, timer: Timer) -> Move { ... } }`"
             }
             Rule::InvisibleCharacter => {
                 "delete it: write the file as it reads, with `\\u{...}` escapes in strings if needed"

@@ -315,24 +315,20 @@ fn spawn_bot_thread<B: Bot + 'static>(
                         }
                     }
                     Job::Think {
-                        mut board,
+                        board,
                         timer,
                         until_stop,
                     } => {
                         let bot = construct(&mut bot, &options, &values);
-                        let before = board.fen();
-                        let mv = bot.think(&mut board, &timer);
-                        if board.fen() != before {
-                            eprintln!(
-                                "bot error: think() left the board changed (was {before}, now {})",
-                                board.fen()
-                            );
-                        }
+                        // The bot's own copies: it may keep or change them (the timer's
+                        // clone shares the node count `report_nodes` reads).
+                        let mv = bot.think((*board).clone(), timer.clone());
                         if mv.is_null() {
                             eprintln!("bot error: think() returned the null move");
                         } else if !board.is_legal(mv) {
                             eprintln!(
-                                "bot error: think() returned the illegal move {mv} in {before}"
+                                "bot error: think() returned the illegal move {mv} in {}",
+                                board.fen()
                             );
                         }
                         while until_stop && !stop.load(Ordering::SeqCst) {
