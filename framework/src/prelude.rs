@@ -6,5 +6,6 @@
 
 pub use crate::bot::Bot;
 pub use crate::chess::*;
+pub use crate::table::Table;
 pub use crate::timer::{SearchLimits, Timer};
 pub use crate::uci::report;
