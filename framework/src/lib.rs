@@ -4,6 +4,7 @@
 //! - [`bot`]: the [`Bot`](bot::Bot) trait a bot file implements.
 //! - [`timer`]: the [`Timer`](timer::Timer) a bot reads its clock from.
 //! - [`notation`]: SAN and PGN.
+//! - [`search`]: ending a search from any depth ([`abort_search`](search::abort_search)).
 //! - [`uci`]: the UCI host that turns a bot into an engine process.
 //! - [`prelude`]: everything a bot file needs, in one `use framework::prelude::*;`.
 
@@ -11,5 +12,6 @@ pub mod bot;
 pub mod chess;
 pub mod notation;
 pub mod prelude;
+pub mod search;
 pub mod timer;
 pub mod uci;

@@ -13,6 +13,8 @@ use super::{
     bishop_attacks, king_attacks, knight_attacks, pawn_attacks, queen_attacks, rook_attacks,
 };
 
+mod forced;
+
 /// Zobrist keys for the en-passant file. cozy hashes the en-passant file after every
 /// double push; the kit only hashes it when a capture is actually legal (FIDE's rule for
 /// repetition), so it uses cozy's ep-free hash and its own file keys.
@@ -76,6 +78,14 @@ pub struct Board {
     /// updates one length, not three (see [`history_keys`](Self::history_keys)).
     keys: Vec<u64>,
     moves: Vec<Move>,
+    /// The stack length at which `push_position` leaves its straight path:
+    /// `states.capacity()`, or 0 while a turn skipped in check is on the stack (see
+    /// `forced`), so one comparison covers both and the hot path pays nothing for either.
+    push_limit: usize,
+    /// The indices in `states` of turns skipped in check ([`force_skip_turn`](Self::force_skip_turn)):
+    /// positions cozy cannot hold, whose successors are rebuilt. Entries at or past
+    /// `states.len()` were undone and are forgotten at the next push.
+    forced: Vec<usize>,
 }
 
 impl PartialEq for Board {
@@ -100,6 +110,8 @@ impl Clone for Board {
             start_halfmove: self.start_halfmove,
             keys: Vec::new(),
             moves: Vec::new(),
+            push_limit: 0,
+            forced: self.live_forced().to_vec(),
         };
         board.reserve_stacks(self.states.len() + RESERVE);
         board.states.extend_from_slice(&self.states);
@@ -192,6 +204,8 @@ impl Board {
             start_halfmove: halfmove,
             keys,
             moves: Vec::new(),
+            push_limit: 1,
+            forced: Vec::new(),
         }
     }
 
@@ -218,6 +232,21 @@ impl Board {
     pub fn from_fen(fen: &str) -> Result<Board, FenError> {
         let p = fen::parse(fen)?;
         Ok(Board::from_inner(p.inner, p.halfmove, p.start_ply))
+    }
+
+    /// The FEN of the position the board was created from, before any move of its history:
+    /// C#'s `GameStartFenString`.
+    ///
+    /// ```
+    /// use framework::prelude::*;
+    /// let mut b = Board::startpos();
+    /// let e4 = b.parse_uci("e2e4").unwrap();
+    /// b.make_move(e4);
+    /// assert_eq!(b.start_fen(), Board::startpos().fen());
+    /// ```
+    #[doc(alias = "GameStartFenString")]
+    pub fn start_fen(&self) -> String {
+        Board::from_inner(self.states[0].clone(), self.start_halfmove, self.start_ply).fen()
     }
 
     /// The position as FEN. The en-passant square is written after every double pawn
@@ -342,6 +371,26 @@ impl Board {
         list
     }
 
+    /// The legal captures when `captures_only`, else all legal moves: C#'s
+    /// `GetLegalMoves(capturesOnly)`, for a search that picks one or the other by a
+    /// computed condition (a quiescence search that is also the main search). Nothing is
+    /// allocated: the list is on the stack, as [`legal_moves`](Self::legal_moves)' is.
+    ///
+    /// ```
+    /// use framework::prelude::*;
+    /// let b = Board::from_fen("4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1").unwrap();
+    /// let depth = 0;
+    /// assert_eq!(b.moves(depth <= 0), b.captures());
+    /// assert_eq!(b.moves(false), b.legal_moves());
+    /// ```
+    #[doc(alias = "GetLegalMoves")]
+    #[inline]
+    pub fn moves(&self, captures_only: bool) -> MoveList {
+        let mut list = MoveList::new();
+        self.legal_moves_into(&mut list, captures_only);
+        list
+    }
+
     /// Appends the legal moves (or only the captures, as in [`captures`](Self::captures))
     /// to `list` after clearing it. Lets a search reuse one buffer per ply.
     // The move generator's hot loop: pins, checks and every piece kind in one frame, so
@@ -349,6 +398,9 @@ impl Board {
     #[allow(clippy::too_many_lines)]
     #[inline]
     pub fn legal_moves_into(&self, list: &mut MoveList, captures_only: bool) {
+        if self.push_limit == 0 {
+            return self.legal_moves_near_forced(list, captures_only);
+        }
         movegen::legal_moves_into(self.inner(), list, captures_only);
     }
 
@@ -401,6 +453,9 @@ impl Board {
     /// ```
     #[inline]
     pub fn legal_move_count(&self) -> usize {
+        if self.push_limit == 0 && self.is_forced_position() {
+            return self.legal_moves().len();
+        }
         let mut n = 0;
         self.inner().generate_moves(|pm| {
             n += pm.len();
@@ -412,6 +467,9 @@ impl Board {
     /// `true` if the side to move has at least one legal move.
     #[inline]
     pub fn has_legal_moves(&self) -> bool {
+        if self.push_limit == 0 && self.is_forced_position() {
+            return !self.legal_moves().is_empty();
+        }
         self.inner().generate_moves(|_| true)
     }
 
@@ -500,7 +558,7 @@ impl Board {
     /// assert!(!b.is_legal(Move::NULL));
     /// ```
     pub fn is_legal(&self, mv: Move) -> bool {
-        if mv.is_null() {
+        if mv.is_null() || self.push_limit == 0 && self.takes_the_king(mv) {
             return false;
         }
         self.build_move(mv.from(), mv.to(), mv.promotion()) == Some(mv)
@@ -557,9 +615,16 @@ impl Board {
     #[inline(always)]
     fn push_position(&mut self, mv: Move, play: impl FnOnce(&mut cz::Board)) {
         let n = self.states.len();
-        if n == self.states.capacity() {
-            self.reserve_stacks(RESERVE);
+        if n >= self.push_limit && self.prepare_push() {
+            return self.push_after_forced(mv, play);
         }
+        self.write_next(mv, play);
+    }
+
+    /// `push_position` once there is room: the copy, the move played on it, its key.
+    #[inline(always)]
+    fn write_next(&mut self, mv: Move, play: impl FnOnce(&mut cz::Board)) {
+        let n = self.states.len();
         self.debug_check_stacks();
         // SAFETY: `n >= 1` (the stack is never empty) and, by the capacity invariant of
         // `reserve_stacks`, slot `n` of `states` and `keys` and slot `n - 1` of `moves`
@@ -603,6 +668,31 @@ impl Board {
             self.keys.set_len(0);
             self.moves.set_len(0);
         }
+        self.set_push_limit();
+    }
+
+    /// `push_position`'s way off its straight path: makes room for one more position, and
+    /// says whether the current position is a turn skipped in check (which the caller then
+    /// plays from through [`push_after_forced`](Self::push_after_forced)).
+    #[cold]
+    #[inline(never)]
+    fn prepare_push(&mut self) -> bool {
+        let live = self.live_forced().len();
+        self.forced.truncate(live);
+        if self.states.len() == self.states.capacity() {
+            self.reserve_stacks(RESERVE);
+        }
+        self.set_push_limit();
+        self.is_forced_position()
+    }
+
+    /// Keeps `push_limit` as its field's documentation says.
+    fn set_push_limit(&mut self) {
+        self.push_limit = if self.forced.is_empty() {
+            self.states.capacity()
+        } else {
+            0
+        };
     }
 
     /// The stacks' length and capacity invariants, checked in debug builds.
@@ -612,6 +702,7 @@ impl Board {
         debug_assert!(self.keys.is_empty() && self.moves.is_empty());
         debug_assert!(self.keys.capacity() >= self.states.capacity());
         debug_assert!(self.moves.capacity() + 1 >= self.states.capacity());
+        debug_assert!(self.push_limit <= self.states.capacity());
     }
 
     /// Plays `mv` if it is legal (see [`is_legal`](Self::is_legal)); otherwise leaves the
@@ -640,8 +731,9 @@ impl Board {
     }
 
     /// Passes the turn (a null move, recorded as [`Move::NULL`]) and returns `true`, or
-    /// refuses and returns `false` if the side to move is in check. Counts as a
-    /// half-move for the fifty-move counter and clears any en-passant possibility.
+    /// refuses and returns `false` if the side to move is in check: C#'s `TrySkipTurn`.
+    /// Counts as a half-move for the fifty-move counter and clears any en-passant
+    /// possibility. [`force_skip_turn`](Self::force_skip_turn) passes in check too.
     ///
     /// ```
     /// use framework::prelude::*;
@@ -651,6 +743,7 @@ impl Board {
     /// b.undo_skip_turn();
     /// assert_eq!(b, Board::startpos());
     /// ```
+    #[doc(alias = "TrySkipTurn")]
     pub fn skip_turn(&mut self) -> bool {
         let Some(board) = self.inner().null_move() else {
             return false;
@@ -669,6 +762,9 @@ impl Board {
             "undo_skip_turn: last move was not a skipped turn"
         );
         self.undo_move();
+        let live = self.live_forced().len();
+        self.forced.truncate(live);
+        self.set_push_limit();
     }
 
     // ----- game state -----
@@ -806,9 +902,44 @@ impl Board {
         }
     }
 
-    /// `true` if the arbiter rules the game drawn (see [`draw_reason`](Self::draw_reason)).
+    /// `true` if the arbiter rules the game drawn (see [`draw_reason`](Self::draw_reason)):
+    /// a position on the board for the **third** time, and the rest.
+    ///
+    /// **Not C#'s `IsDraw()`**, which is already true at the first repetition; that one is
+    /// [`is_search_draw`](Self::is_search_draw), what a search should score as a draw.
+    ///
+    /// ```
+    /// use framework::prelude::*;
+    /// let mut b = Board::startpos();
+    /// for m in ["g1f3", "g8f6", "f3g1", "f6g8"] {
+    ///     let mv = b.parse_uci(m).unwrap();
+    ///     b.make_move(mv);
+    /// }
+    /// assert!(!b.is_draw()); // the start position's second time: the game goes on
+    /// assert!(b.is_search_draw()); // but a search scores it as a draw
+    /// ```
     pub fn is_draw(&self) -> bool {
         self.draw_reason().is_some()
+    }
+
+    /// C#'s `IsDraw()`: `true` if the position is drawn for a search's purposes: the
+    /// fifty-move rule, insufficient material, stalemate, or a position that has occurred
+    /// **once** before ([`is_repeated_position`](Self::is_repeated_position)): repeating
+    /// gains nothing, so a search scores it as a draw without waiting for the third time.
+    /// The arbiter's ruling, which waits, is [`is_draw`](Self::is_draw).
+    ///
+    /// ```
+    /// use framework::prelude::*;
+    /// assert!(Board::from_fen("8/8/4k3/8/8/3NK3/8/8 w - - 0 1").unwrap().is_search_draw());
+    /// assert!(Board::from_fen("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1").unwrap().is_search_draw()); // stalemate
+    /// assert!(!Board::startpos().is_search_draw());
+    /// ```
+    #[doc(alias = "IsDraw")]
+    pub fn is_search_draw(&self) -> bool {
+        self.is_fifty_move_draw()
+            || self.is_insufficient_material()
+            || self.is_repeated_position()
+            || self.is_stalemate()
     }
 
     /// The arbiter's ruling: `Some` once the game is over (checkmate first, then the draws

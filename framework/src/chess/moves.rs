@@ -251,6 +251,57 @@ impl Move {
         }
     }
 
+    /// The moving piece's C# number, pawn 1 … king 6 ([`PieceType::number`]): C#'s
+    /// `(int)move.MovePieceType`.
+    ///
+    /// ```
+    /// use framework::prelude::*;
+    /// let mv = Board::startpos().parse_uci("g1f3").unwrap();
+    /// assert_eq!(mv.piece_number(), 2);
+    /// ```
+    #[doc(alias = "MovePieceType")]
+    #[inline(always)]
+    pub const fn piece_number(self) -> usize {
+        self.piece().number()
+    }
+
+    /// The captured piece's C# number, pawn 1 … queen 5, or 0 when the move captures
+    /// nothing: C#'s `(int)move.CapturePieceType`, so a table of values indexed by it needs
+    /// no `match` on an `Option` (a pawn for en passant).
+    ///
+    /// ```
+    /// use framework::prelude::*;
+    /// const VALUES: [i32; 7] = [0, 100, 300, 320, 500, 900, 0];
+    /// let b = Board::from_fen("4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1").unwrap();
+    /// let take = b.parse_uci("e4d5").unwrap();
+    /// let push = b.parse_uci("e4e5").unwrap();
+    /// assert_eq!((take.captured_number(), push.captured_number()), (1, 0));
+    /// assert_eq!(VALUES[take.captured_number()] - VALUES[push.captured_number()], 100);
+    /// ```
+    #[doc(alias = "CapturePieceType")]
+    #[inline(always)]
+    pub const fn captured_number(self) -> usize {
+        (self.0 >> CAPTURED_SHIFT & 7) as usize
+    }
+
+    /// The promotion piece's C# number, knight 2 … queen 5, or 0 when the move does not
+    /// promote: C#'s `(int)move.PromotionPieceType`.
+    ///
+    /// ```
+    /// use framework::prelude::*;
+    /// let b = Board::from_fen("4k3/P7/8/8/8/8/8/4K3 w - - 0 1").unwrap();
+    /// assert_eq!(b.parse_uci("a7a8q").unwrap().promotion_number(), 5);
+    /// assert_eq!(b.parse_uci("e1e2").unwrap().promotion_number(), 0);
+    /// ```
+    #[doc(alias = "PromotionPieceType")]
+    #[inline(always)]
+    pub const fn promotion_number(self) -> usize {
+        match self.promotion_code() {
+            0 => 0,
+            code => code + 1,
+        }
+    }
+
     /// `true` if the move takes a piece (including en passant).
     #[inline(always)]
     pub const fn is_capture(self) -> bool {
