@@ -543,6 +543,7 @@ impl Board {
             },
         };
         self.build_move(from, to, promotion)
+            .filter(|&mv| self.push_limit != 0 || !self.takes_the_king(mv))
             .ok_or_else(|| MoveError::Illegal(s.to_string()))
     }
 
