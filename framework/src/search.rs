@@ -72,16 +72,16 @@ pub fn try_search<T>(board: &mut Board, search: impl FnOnce(&mut Board) -> T) ->
 /// use framework::prelude::*;
 ///
 /// #[derive(Default)]
-/// struct MyBot { b: Board, t: Timer, best: Move }
+/// struct MyBot { b: Board, t: Timer, depth: i32 }
 ///
 /// impl MyBot {
 ///     fn search(&mut self, depth: i32) -> i32 {
 ///         if self.t.should_stop(0, 0) { abort_search() }
+///         if depth == 0 { return 0 }
 ///         for m in self.b.legal_moves() {
 ///             self.b.make_move(m);
-///             if depth > 0 { self.search(depth - 1); }
+///             self.search(depth - 1);
 ///             self.b.undo_move();
-///             self.best = m;
 ///         }
 ///         0
 ///     }
@@ -91,16 +91,20 @@ pub fn try_search<T>(board: &mut Board, search: impl FnOnce(&mut Board) -> T) ->
 ///     fn think(&mut self, board: &mut Board, timer: &Timer) -> Move {
 ///         self.b = board.clone();
 ///         self.t = timer.clone();
-///         self.best = board.legal_moves()[0];
-///         catch_abort(|| for depth in 0.. { self.search(depth); });
-///         self.best
+///         // Deeper and deeper until the time is up: only the abort ends this loop.
+///         catch_abort(|| loop {
+///             self.depth += 1;
+///             self.search(self.depth);
+///         });
+///         board.legal_moves()[0]
 ///     }
 /// }
 ///
-/// let timer = Timer::new(20, 20, 0); // the budget of 0 ms is spent at once
-/// let mut board = Board::startpos();
-/// let mv = MyBot::default().think(&mut board, &timer);
-/// assert!(board.legal_moves().contains(&mv));
+/// let timer = Timer::new(20, 20, 0); // a budget of 0 ms: spent within a millisecond
+/// let mut bot = MyBot::default();
+/// let mv = bot.think(&mut Board::startpos(), &timer);
+/// assert_eq!(mv, Board::startpos().legal_moves()[0]);
+/// assert!(bot.depth >= 1);
 /// ```
 pub fn catch_abort<T>(search: impl FnOnce() -> T) -> Option<T> {
     match catch_unwind(AssertUnwindSafe(search)) {

@@ -24,7 +24,9 @@ impl Board {
     ///   offers: the kit never takes a king. Playing one of them gives a real position,
     ///   in which the side that passed may still be in check;
     /// - bitboards, attacks ([`is_square_attacked`](Self::is_square_attacked)), the key
-    ///   and the clocks are those of the position after a null move;
+    ///   and the clocks are those of the position after a null move (except when the side
+    ///   that passed has nothing but its king and the rooks it may castle with: then this
+    ///   one position shows it without castling rights; the next has them again);
     /// - [`undo_skip_turn`](Self::undo_skip_turn) (or [`undo_move`](Self::undo_move))
     ///   restores the position exactly: the side to move is in check again, where C#'s
     ///   board would wrongly say it is not.
@@ -100,7 +102,8 @@ impl Board {
         play(&mut next);
         let Some(next) = rebuild(&next, before) else {
             panic!(
-                "make_move: {mv} takes the king after a turn skipped in check ({})",
+                "make_move: {mv} is not legal after a turn skipped in check ({}): only taking \
+                 the king leaves no position",
                 self.fen()
             )
         };
@@ -167,6 +170,11 @@ fn arrive(board: &cz::Board, piece: cz::Piece, from: cz::Square, to: cz::Square)
 /// `next` built again from its pieces, so its checks and pins are computed from scratch,
 /// with the castling rights the side that passed had `before` it passed (those its rook
 /// or king still allow). `None` if `next` has lost a king.
+///
+/// After a double pawn push, cozy accepts an en-passant square only with the checks a
+/// double push can give (by the pawn, or discovered through its origin), while here the
+/// side that passed may still be in check from before. Such a square is dropped: taking
+/// en passant could then only be legal by blocking a check on that very square.
 fn rebuild(next: &cz::Board, before: &cz::Board) -> Option<cz::Board> {
     let passer = before.side_to_move();
     let mut builder = cz::BoardBuilder::from_board(next);
@@ -174,8 +182,12 @@ fn rebuild(next: &cz::Board, before: &cz::Board) -> Option<cz::Board> {
     let mut tries = [had, had, had, *next.castle_rights(passer)];
     tries[1].long = None;
     tries[2].short = None;
-    tries.into_iter().find_map(|rights| {
-        builder.castle_rights[passer as usize] = rights;
-        builder.build().ok()
+    let en_passant = [builder.en_passant, None];
+    en_passant.into_iter().find_map(|square| {
+        builder.en_passant = square;
+        tries.into_iter().find_map(|rights| {
+            builder.castle_rights[passer as usize] = rights;
+            builder.build().ok()
+        })
     })
 }
