@@ -608,7 +608,7 @@ impl Board {
     #[inline(always)]
     pub fn make_move(&mut self, mv: Move) {
         debug_assert!(self.is_legal(mv), "illegal move {mv:?} in {}", self.fen());
-        self.push_position(mv, |top| top.play_unchecked(mv.to_cz()));
+        self.push_position(mv, move |top| top.play_unchecked(mv.to_cz()));
     }
 
     /// Pushes a copy of the current position, lets `play` turn it into the next one,
@@ -616,16 +616,30 @@ impl Board {
     #[inline(always)]
     fn push_position(&mut self, mv: Move, play: impl FnOnce(&mut cz::Board)) {
         let n = self.states.len();
-        if n >= self.push_limit && self.prepare_push() {
-            return self.push_after_forced(mv, play);
+        if n >= self.push_limit {
+            return self.push_position_slow(mv, play);
         }
-        self.write_next(mv, play);
+        self.write_next(n, mv, play);
     }
 
-    /// `push_position` once there is room: the copy, the move played on it, its key.
+    /// `push_position` off its straight path: the stacks are full, or a turn skipped in
+    /// check is on the stack. Out of line and not merging back, so the straight path keeps
+    /// its registers.
+    #[cold]
+    #[inline(never)]
+    fn push_position_slow(&mut self, mv: Move, play: impl FnOnce(&mut cz::Board)) {
+        if self.prepare_push() {
+            self.push_after_forced(mv, play);
+        } else {
+            self.write_next(self.states.len(), mv, play);
+        }
+    }
+
+    /// `push_position` once there is room for position `n` (`states.len()`): the copy,
+    /// the move played on it, its key.
     #[inline(always)]
-    fn write_next(&mut self, mv: Move, play: impl FnOnce(&mut cz::Board)) {
-        let n = self.states.len();
+    fn write_next(&mut self, n: usize, mv: Move, play: impl FnOnce(&mut cz::Board)) {
+        debug_assert_eq!(n, self.states.len());
         self.debug_check_stacks();
         // SAFETY: `n >= 1` (the stack is never empty) and, by the capacity invariant of
         // `reserve_stacks`, slot `n` of `states` and `keys` and slot `n - 1` of `moves`
@@ -672,11 +686,9 @@ impl Board {
         self.set_push_limit();
     }
 
-    /// `push_position`'s way off its straight path: makes room for one more position, and
-    /// says whether the current position is a turn skipped in check (which the caller then
-    /// plays from through [`push_after_forced`](Self::push_after_forced)).
-    #[cold]
-    #[inline(never)]
+    /// Makes room for one more position, and says whether the current position is a turn
+    /// skipped in check (which the caller then plays from through
+    /// [`push_after_forced`](Self::push_after_forced)).
     fn prepare_push(&mut self) -> bool {
         let live = self.live_forced().len();
         self.forced.truncate(live);

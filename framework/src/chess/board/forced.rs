@@ -107,7 +107,7 @@ impl Board {
                 self.fen()
             )
         };
-        self.write_next(mv, |top| *top = next);
+        self.write_next(self.states.len(), mv, |top| *top = next);
     }
 }
 
