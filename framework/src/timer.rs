@@ -308,6 +308,7 @@ impl Timer {
     }
 
     /// Milliseconds left on the bot's clock now (0 once stopped or flagged).
+    #[doc(alias = "MillisecondsRemaining")]
     pub fn ms_remaining(&self) -> u64 {
         if self.is_stopped() {
             return 0;
@@ -317,21 +318,25 @@ impl Timer {
     }
 
     /// Milliseconds since this turn started.
+    #[doc(alias = "MillisecondsElapsedThisTurn")]
     pub fn ms_elapsed_this_turn(&self) -> u64 {
         self.turn_start.elapsed().as_millis() as u64
     }
 
     /// Milliseconds left on the opponent's clock when this turn started.
+    #[doc(alias = "OpponentMillisecondsRemaining")]
     pub fn opponent_ms_remaining(&self) -> u64 {
         self.opponent_remaining
     }
 
     /// Milliseconds each clock started the game with.
+    #[doc(alias = "GameStartTimeMilliseconds")]
     pub fn game_start_ms(&self) -> u64 {
         self.game_start
     }
 
     /// Milliseconds added to the bot's clock after each of its moves.
+    #[doc(alias = "IncrementMilliseconds")]
     pub fn increment_ms(&self) -> u64 {
         self.increment
     }

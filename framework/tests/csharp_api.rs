@@ -55,7 +55,11 @@ fn piece_lists_come_in_csharps_order_with_every_piece_once() {
             assert_eq!(list.is_white(), color.is_white());
             assert_eq!(*list, b.piece_list(list.piece_type(), color));
             let squares: Bitboard = list.iter().copied().collect();
-            assert_eq!(squares, b.pieces(list.piece_type(), color), "{fen} list {i}");
+            assert_eq!(
+                squares,
+                b.pieces(list.piece_type(), color),
+                "{fen} list {i}"
+            );
             assert_eq!(list.len(), squares.count() as usize);
             // Lowest square first, each piece once, and the board agrees on each.
             assert!(list.windows(2).all(|w| w[0] < w[1]));
@@ -108,8 +112,14 @@ fn piece_numbers_are_csharps_for_every_move_of_real_positions() {
         let b = board(fen);
         for m in b.legal_moves() {
             assert_eq!(m.piece_number(), m.piece().index() + 1);
-            assert_eq!(m.captured_number(), m.captured().map_or(0, PieceType::number));
-            assert_eq!(m.promotion_number(), m.promotion().map_or(0, PieceType::number));
+            assert_eq!(
+                m.captured_number(),
+                m.captured().map_or(0, PieceType::number)
+            );
+            assert_eq!(
+                m.promotion_number(),
+                m.promotion().map_or(0, PieceType::number)
+            );
             assert_eq!(PieceType::from_number(m.piece_number()), Some(m.piece()));
         }
     }
@@ -134,9 +144,19 @@ fn reparsed(b: &Board) -> Board {
 /// position parsed from its FEN does.
 fn assert_real(b: &Board, context: &str) {
     let fresh = reparsed(b);
-    assert_eq!(b.is_in_check(), fresh.is_in_check(), "{context}: {}", b.fen());
+    assert_eq!(
+        b.is_in_check(),
+        fresh.is_in_check(),
+        "{context}: {}",
+        b.fen()
+    );
     assert_eq!(b.checkers(), fresh.checkers(), "{context}: {}", b.fen());
-    assert_eq!(uci(&b.legal_moves()), uci(&fresh.legal_moves()), "{context}: {}", b.fen());
+    assert_eq!(
+        uci(&b.legal_moves()),
+        uci(&fresh.legal_moves()),
+        "{context}: {}",
+        b.fen()
+    );
     assert_eq!(b.legal_move_count(), fresh.legal_move_count());
     assert_eq!(b.captures(), fresh.captures(), "{context}: {}", b.fen());
     assert_eq!(b.key(), fresh.key(), "{context}: {}", b.fen());
@@ -205,14 +225,20 @@ fn a_turn_skipped_in_check_gives_the_opponent_every_move_but_taking_the_king() {
         assert_eq!(b.legal_move_count(), b.legal_moves().len());
         assert!(b.has_legal_moves());
         let king = before.king_square(before.side_to_move());
-        assert!(b.is_attacked_by(king, b.side_to_move()), "the king is still attacked");
+        assert!(
+            b.is_attacked_by(king, b.side_to_move()),
+            "the king is still attacked"
+        );
         assert!(b.captures().iter().all(|m| m.to() != king));
         assert_eq!(b.ply_count(), before.ply_count() + 1);
         assert_eq!(b.history_moves().last(), Some(&Move::NULL));
         assert_ne!(b.key(), before.key());
         b.undo_skip_turn();
         assert_eq!(b, before);
-        assert!(b.is_in_check(), "undoing the skip restores the check: {fen}");
+        assert!(
+            b.is_in_check(),
+            "undoing the skip restores the check: {fen}"
+        );
         assert_real(&b, fen);
     }
 }
@@ -302,7 +328,10 @@ fn perft_with_skips(b: &mut Board, depth: u32) -> u64 {
             assert!(b.is_legal(m));
             b.make_move(m);
             assert_real(b, "after a reply to a skip in check");
-            assert!(b.attackers_to(b.king_square(!b.side_to_move()), b.side_to_move()).is_empty());
+            assert!(
+                b.attackers_to(b.king_square(!b.side_to_move()), b.side_to_move())
+                    .is_empty()
+            );
             nodes += perft_with_skips(b, depth - 1);
             b.undo_move();
         }
@@ -317,7 +346,13 @@ fn perft_with_skips(b: &mut Board, depth: u32) -> u64 {
 
 #[test]
 fn searches_that_skip_turns_anywhere_only_ever_reach_real_positions() {
-    for fen in [POSITIONS[1], POSITIONS[2], POSITIONS[3], POSITIONS[4], POSITIONS[6]] {
+    for fen in [
+        POSITIONS[1],
+        POSITIONS[2],
+        POSITIONS[3],
+        POSITIONS[4],
+        POSITIONS[6],
+    ] {
         let mut b = board(fen);
         let before = b.clone();
         assert!(perft_with_skips(&mut b, 3) > 0);

@@ -53,7 +53,10 @@ fn an_abort_nothing_catches_ends_the_engine_with_a_message() {
     let status = engine.wait_exit(SHORT).expect("the engine exits");
     assert_eq!(status.code(), Some(101));
     let stderr = engine.stderr();
-    assert!(stderr.contains("abort_search() was called outside try_search"), "{stderr}");
+    assert!(
+        stderr.contains("abort_search() was called outside try_search"),
+        "{stderr}"
+    );
 }
 
 #[test]
@@ -61,10 +64,23 @@ fn the_docs_page_shows_the_port_that_is_built_and_counted() {
     let page = read("docs/csharp.md");
     let rust = read("docs/csharp/my_bot.rs");
     let csharp = read("docs/csharp/MyBot.cs");
-    assert!(page.contains(&rust), "docs/csharp.md must show docs/csharp/my_bot.rs as it is");
-    assert!(page.contains(&csharp), "docs/csharp.md must show docs/csharp/MyBot.cs as it is");
-    let counted = challenge(&["tokens", kit_file("docs/csharp/my_bot.rs").to_str().unwrap()]);
-    assert!(counted.status.success(), "{}", String::from_utf8_lossy(&counted.stderr));
+    assert!(
+        page.contains(&rust),
+        "docs/csharp.md must show docs/csharp/my_bot.rs as it is"
+    );
+    assert!(
+        page.contains(&csharp),
+        "docs/csharp.md must show docs/csharp/MyBot.cs as it is"
+    );
+    let counted = challenge(&[
+        "tokens",
+        kit_file("docs/csharp/my_bot.rs").to_str().unwrap(),
+    ]);
+    assert!(
+        counted.status.success(),
+        "{}",
+        String::from_utf8_lossy(&counted.stderr)
+    );
     let text = String::from_utf8_lossy(&counted.stdout);
     let tokens = text
         .split_whitespace()

@@ -229,6 +229,7 @@ impl Board {
     /// assert_eq!(b.king_square(Color::Black), Square::H1);
     /// assert!(matches!(Board::from_fen("8/8/8/8/8/8/8/K6k x - - 0 1"), Err(FenError::SideToMove(_))));
     /// ```
+    #[doc(alias = "CreateBoardFromFEN")]
     pub fn from_fen(fen: &str) -> Result<Board, FenError> {
         let p = fen::parse(fen)?;
         Ok(Board::from_inner(p.inner, p.halfmove, p.start_ply))
@@ -258,6 +259,7 @@ impl Board {
     /// let fen = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 120 70";
     /// assert_eq!(Board::from_fen(fen).unwrap().fen(), fen);
     /// ```
+    #[doc(alias = "GetFenString")]
     pub fn fen(&self) -> String {
         let mut s = String::with_capacity(90);
         for rank in (0..8).rev() {
@@ -321,6 +323,7 @@ impl Board {
     /// use framework::prelude::*;
     /// assert!(Board::startpos().diagram().contains("r n b q k b n r"));
     /// ```
+    #[doc(alias = "CreateDiagram")]
     pub fn diagram(&self) -> String {
         let mut s = String::new();
         for rank in (0..8).rev() {
@@ -348,6 +351,7 @@ impl Board {
     /// let b = Board::startpos();
     /// assert_eq!(b.legal_moves().iter().filter(|m| m.piece() == PieceType::Knight).count(), 4);
     /// ```
+    #[doc(alias = "GetLegalMoves")]
     #[inline]
     pub fn legal_moves(&self) -> MoveList {
         let mut list = MoveList::new();
@@ -395,6 +399,7 @@ impl Board {
     /// to `list` after clearing it. Lets a search reuse one buffer per ply.
     // The move generator's hot loop: pins, checks and every piece kind in one frame, so
     // nothing on the hottest path of every search depends on the inliner.
+    #[doc(alias = "GetLegalMovesNonAlloc")]
     #[allow(clippy::too_many_lines)]
     #[inline]
     pub fn legal_moves_into(&self, list: &mut MoveList, captures_only: bool) {
@@ -605,6 +610,7 @@ impl Board {
     /// [`legal_moves`](Self::legal_moves) or [`parse_uci`](Self::parse_uci) is).
     /// Playing an illegal move is a logic error: the board may be corrupted or panic;
     /// use [`try_make_move`](Self::try_make_move) for untrusted input.
+    #[doc(alias = "MakeMove")]
     #[inline(always)]
     pub fn make_move(&mut self, mv: Move) {
         debug_assert!(self.is_legal(mv), "illegal move {mv:?} in {}", self.fen());
@@ -733,6 +739,7 @@ impl Board {
     ///
     /// # Panics
     /// If there is nothing to undo (the board is at the position it was created from).
+    #[doc(alias = "UndoMove")]
     #[inline(always)]
     pub fn undo_move(&mut self) {
         let n = self.states.len() - 1;
@@ -769,6 +776,7 @@ impl Board {
     ///
     /// # Panics
     /// If the last thing played was not a skipped turn.
+    #[doc(alias = "UndoSkipTurn")]
     pub fn undo_skip_turn(&mut self) {
         assert!(
             self.history_moves().last().is_some_and(|m| m.is_null()),
@@ -783,6 +791,7 @@ impl Board {
     // ----- game state -----
 
     /// `true` if the side to move is in check.
+    #[doc(alias = "IsInCheck")]
     #[inline(always)]
     pub fn is_in_check(&self) -> bool {
         !self.inner().checkers().is_empty()
@@ -795,11 +804,13 @@ impl Board {
     }
 
     /// `true` if the side to move is checkmated.
+    #[doc(alias = "IsInCheckmate")]
     pub fn is_checkmate(&self) -> bool {
         self.is_in_check() && !self.has_legal_moves()
     }
 
     /// `true` if the side to move is stalemated.
+    #[doc(alias = "IsInStalemate")]
     pub fn is_stalemate(&self) -> bool {
         !self.is_in_check() && !self.has_legal_moves()
     }
@@ -820,6 +831,7 @@ impl Board {
     /// assert!(b.is_repeated_position());
     /// assert!(!b.is_draw()); // only the second occurrence
     /// ```
+    #[doc(alias = "IsRepeatedPosition")]
     #[inline]
     pub fn is_repeated_position(&self) -> bool {
         self.repetitions(1)
@@ -856,6 +868,7 @@ impl Board {
 
     /// `true` once 100 half-moves have passed without a capture or pawn move. Note that a
     /// checkmate on the 100th half-move still wins: [`outcome`](Self::outcome) checks mate first.
+    #[doc(alias = "IsFiftyMoveDraw")]
     #[inline]
     pub fn is_fifty_move_draw(&self) -> bool {
         self.inner().halfmove_clock() >= 100
@@ -870,6 +883,7 @@ impl Board {
     /// assert!(Board::from_fen("8/8/4k3/8/8/3NK3/8/8 w - - 0 1").unwrap().is_insufficient_material());
     /// assert!(!Board::from_fen("8/8/4k3/8/8/2NNK3/8/8 w - - 0 1").unwrap().is_insufficient_material());
     /// ```
+    #[doc(alias = "IsInsufficientMaterial")]
     pub fn is_insufficient_material(&self) -> bool {
         let b = self.inner();
         if !(b.pieces(cz::Piece::Pawn) | b.pieces(cz::Piece::Rook) | b.pieces(cz::Piece::Queen))
@@ -975,12 +989,14 @@ impl Board {
     }
 
     /// `true` if White is to move.
+    #[doc(alias = "IsWhiteToMove")]
     #[inline(always)]
     pub fn is_white_to_move(&self) -> bool {
         self.inner().side_to_move() == cz::Color::White
     }
 
     /// `true` if `color` may still castle kingside (the right, not whether it is legal now).
+    #[doc(alias = "HasKingsideCastleRight")]
     #[inline]
     pub fn has_kingside_castle_right(&self, color: Color) -> bool {
         self.inner()
@@ -990,6 +1006,7 @@ impl Board {
     }
 
     /// `true` if `color` may still castle queenside (the right, not whether it is legal now).
+    #[doc(alias = "HasQueensideCastleRight")]
     #[inline]
     pub fn has_queenside_castle_right(&self, color: Color) -> bool {
         self.inner()
@@ -1009,6 +1026,7 @@ impl Board {
     }
 
     /// The square of `color`'s king.
+    #[doc(alias = "GetKingSquare")]
     #[inline(always)]
     pub fn king_square(&self, color: Color) -> Square {
         from_cz_sq(self.inner().king(to_cz_color(color)))
@@ -1020,6 +1038,7 @@ impl Board {
     /// use framework::prelude::*;
     /// assert_eq!(Board::startpos().piece_at(Square::D8), Some(Piece::new(PieceType::Queen, Color::Black)));
     /// ```
+    #[doc(alias = "GetPiece")]
     #[inline]
     pub fn piece_at(&self, sq: Square) -> Option<Piece> {
         let s = to_cz_sq(sq);
@@ -1034,6 +1053,7 @@ impl Board {
     /// use framework::prelude::*;
     /// assert_eq!(Board::startpos().pieces(PieceType::Pawn, Color::White), Bitboard::rank(1));
     /// ```
+    #[doc(alias = "GetPieceBitboard")]
     #[inline(always)]
     pub fn pieces(&self, piece_type: PieceType, color: Color) -> Bitboard {
         Bitboard(
@@ -1056,18 +1076,21 @@ impl Board {
     }
 
     /// The squares of White's pieces.
+    #[doc(alias = "WhitePiecesBitboard")]
     #[inline(always)]
     pub fn white(&self) -> Bitboard {
         self.color_bitboard(Color::White)
     }
 
     /// The squares of Black's pieces.
+    #[doc(alias = "BlackPiecesBitboard")]
     #[inline(always)]
     pub fn black(&self) -> Bitboard {
         self.color_bitboard(Color::Black)
     }
 
     /// All occupied squares.
+    #[doc(alias = "AllPiecesBitboard")]
     #[inline(always)]
     pub fn occupied(&self) -> Bitboard {
         Bitboard(self.inner().occupied().0)
@@ -1103,6 +1126,7 @@ impl Board {
     /// assert!(b.is_square_attacked(Square::F6));
     /// assert!(!b.is_square_attacked(Square::E4));
     /// ```
+    #[doc(alias = "SquareIsAttackedByOpponent")]
     #[inline]
     pub fn is_square_attacked(&self, sq: Square) -> bool {
         self.is_attacked_by(sq, !self.side_to_move())
@@ -1120,6 +1144,7 @@ impl Board {
     /// let b = Board::from_fen("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1").unwrap();
     /// assert_eq!(a.key(), b.key());
     /// ```
+    #[doc(alias = "ZobristKey")]
     #[inline(always)]
     pub fn key(&self) -> u64 {
         let keys = self.history_keys();
@@ -1128,6 +1153,7 @@ impl Board {
 
     /// The keys of every position of the game, oldest first: the starting position's,
     /// then one per move or skipped turn; the last is [`key`](Self::key).
+    #[doc(alias = "GameRepetitionHistory")]
     #[inline(always)]
     pub fn history_keys(&self) -> &[u64] {
         // SAFETY: the first `states.len()` keys are initialised (see `Board::keys`).
@@ -1137,6 +1163,7 @@ impl Board {
     /// Every move of the game since the board was created from its FEN (including those
     /// the host played before the bot got the board), oldest first; skipped turns appear
     /// as [`Move::NULL`].
+    #[doc(alias = "GameMoveHistory")]
     #[inline(always)]
     pub fn history_moves(&self) -> &[Move] {
         // SAFETY: the first `states.len() - 1` moves are initialised (see `Board::keys`).
@@ -1151,12 +1178,14 @@ impl Board {
     /// let b = Board::from_fen("4k3/8/8/8/8/8/8/4K3 b - - 0 10").unwrap();
     /// assert_eq!(b.ply_count(), 19);
     /// ```
+    #[doc(alias = "PlyCount")]
     #[inline(always)]
     pub fn ply_count(&self) -> u32 {
         self.start_ply + (self.states.len() - 1) as u32
     }
 
     /// Half-moves since the last capture or pawn move (not capped at 100).
+    #[doc(alias = "FiftyMoveCounter")]
     #[inline(always)]
     pub fn fifty_move_counter(&self) -> u32 {
         self.halfmove()

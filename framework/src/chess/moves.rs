@@ -196,6 +196,7 @@ impl Move {
 
     /// The packed value, for transposition tables and killer slots.
     /// [`from_raw`](Self::from_raw) restores it.
+    #[doc(alias = "RawValue")]
     #[inline(always)]
     pub const fn raw(self) -> u32 {
         self.0
@@ -209,18 +210,21 @@ impl Move {
     }
 
     /// The square the piece leaves (the king's square for castling).
+    #[doc(alias = "StartSquare")]
     #[inline(always)]
     pub const fn from(self) -> Square {
         Square::from_index((self.0 >> FROM_SHIFT & 63) as u8)
     }
 
     /// The square the piece lands on (g1/c1/g8/c8 for castling).
+    #[doc(alias = "TargetSquare")]
     #[inline(always)]
     pub const fn to(self) -> Square {
         Square::from_index((self.0 >> TO_SHIFT & 63) as u8)
     }
 
     /// The type of the moving piece (a pawn for promotions, the king for castling).
+    #[doc(alias = "MovePieceType")]
     #[inline(always)]
     pub const fn piece(self) -> PieceType {
         match PieceType::from_index((self.0 >> PIECE_SHIFT & 7) as usize) {
@@ -230,6 +234,7 @@ impl Move {
     }
 
     /// The captured piece type, if any (a pawn for en passant).
+    #[doc(alias = "CapturePieceType")]
     #[inline(always)]
     pub const fn captured(self) -> Option<PieceType> {
         let c = (self.0 >> CAPTURED_SHIFT & 7) as usize;
@@ -241,6 +246,7 @@ impl Move {
     }
 
     /// The promotion piece type, if this is a promotion.
+    #[doc(alias = "PromotionPieceType")]
     #[inline(always)]
     pub const fn promotion(self) -> Option<PieceType> {
         let p = (self.0 >> PROMO_SHIFT & 7) as usize;
@@ -315,6 +321,7 @@ impl Move {
     }
 
     /// `true` for castling (either side).
+    #[doc(alias = "IsCastles")]
     #[inline(always)]
     pub const fn is_castle(self) -> bool {
         self.0 & CASTLE_MASK != 0

@@ -107,7 +107,9 @@ impl<'a> IntoIterator for &'a PieceList {
 impl std::fmt::Debug for PieceList {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "PieceList({} ", self.piece)?;
-        f.debug_list().entries(self.iter().map(ToString::to_string)).finish()?;
+        f.debug_list()
+            .entries(self.iter().map(ToString::to_string))
+            .finish()?;
         f.write_str(")")
     }
 }

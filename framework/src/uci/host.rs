@@ -362,7 +362,8 @@ fn spawn_bot_thread<B: Bot + 'static>(
 /// `catch_abort` around it): the bot's thread would otherwise end without a move, and the
 /// client wait for one. Panics never get here: the panic hook ends the process first.
 fn think_caught<B: Bot>(bot: &mut B, board: &mut Board, timer: &Timer) -> Move {
-    let thought = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| bot.think(board, timer)));
+    let thought =
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| bot.think(board, timer)));
     thought.unwrap_or_else(|_| {
         eprintln!(
             "bot error: abort_search() was called outside try_search or catch_abort; the engine exits"

@@ -137,7 +137,12 @@ pub(super) fn pass_in_check(board: &cz::Board) -> cz::Board {
 /// `board` with `piece` of the side to move played from `from` (empty) onto its own
 /// square `to`, if the position with it on `from` is one cozy accepts and the move plays
 /// as a plain move (no double pawn push, no promotion).
-fn arrive(board: &cz::Board, piece: cz::Piece, from: cz::Square, to: cz::Square) -> Option<cz::Board> {
+fn arrive(
+    board: &cz::Board,
+    piece: cz::Piece,
+    from: cz::Square,
+    to: cz::Square,
+) -> Option<cz::Board> {
     let us = board.side_to_move();
     if piece == cz::Piece::Pawn {
         let double_push = matches!(from.rank(), cz::Rank::Second | cz::Rank::Seventh)
