@@ -8,18 +8,8 @@
 use framework::chess::perft::perft;
 use framework::prelude::*;
 
-fn board(fen: &str) -> Board {
-    Board::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"))
-}
-
-fn play(b: &mut Board, moves: &str) {
-    for m in moves.split_whitespace() {
-        let mv = b
-            .parse_uci(m)
-            .unwrap_or_else(|e| panic!("{m} in {}: {e}", b.fen()));
-        b.make_move(mv);
-    }
-}
+mod common;
+use common::{CPW_POSITIONS, board, play};
 
 fn uci(moves: &[Move]) -> Vec<String> {
     let mut v: Vec<String> = moves.iter().map(ToString::to_string).collect();
@@ -27,25 +17,23 @@ fn uci(moves: &[Move]) -> Vec<String> {
     v
 }
 
-/// Positions of every kind: the CPW perft positions (castling, en passant, promotions,
-/// pins, checks) and a few endgames.
-const POSITIONS: [&str; 9] = [
-    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-    "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-    "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
-    "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
-    "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
-    "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10",
-    "4k3/8/8/8/1b6/8/8/4K2R w K - 0 1",
-    "8/8/8/3k4/4P3/8/8/4K3 b - e3 0 1",
-    "1k6/8/8/8/8/8/8/KNNNNNNN w - - 0 1",
-];
+/// Positions of every kind: the CPW perft positions, a check by a bishop beside a castling
+/// right, a check by a pawn that has just moved two squares, fifteen knights.
+fn positions() -> impl Iterator<Item = &'static str> {
+    CPW_POSITIONS.into_iter().chain([
+        IN_CHECK,
+        "8/8/8/3k4/4P3/8/8/4K3 b - e3 0 1",
+        "1k6/8/8/8/8/8/8/KNNNNNNN w - - 0 1",
+    ])
+}
+
+const IN_CHECK: &str = "4k3/8/8/8/1b6/8/8/4K2R w K - 0 1";
 
 // ----- piece lists -----
 
 #[test]
 fn piece_lists_come_in_csharps_order_with_every_piece_once() {
-    for fen in POSITIONS {
+    for fen in positions() {
         let b = board(fen);
         let lists = b.piece_lists();
         for (i, list) in lists.iter().enumerate() {
@@ -97,7 +85,7 @@ fn a_piece_list_holds_the_most_pieces_of_one_kind_a_side_can_have() {
 
 #[test]
 fn moves_by_flag_are_the_captures_or_all_legal_moves() {
-    for fen in POSITIONS {
+    for fen in positions() {
         let b = board(fen);
         assert_eq!(b.moves(true), b.captures(), "{fen}");
         assert_eq!(b.moves(false), b.legal_moves(), "{fen}");
@@ -108,7 +96,7 @@ fn moves_by_flag_are_the_captures_or_all_legal_moves() {
 
 #[test]
 fn piece_numbers_are_csharps_for_every_move_of_real_positions() {
-    for fen in POSITIONS {
+    for fen in positions() {
         let b = board(fen);
         for m in b.legal_moves() {
             assert_eq!(m.piece_number(), m.piece().index() + 1);
@@ -164,7 +152,7 @@ fn assert_real(b: &Board, context: &str) {
 
 #[test]
 fn force_skip_turn_out_of_check_is_skip_turn() {
-    for fen in POSITIONS {
+    for fen in positions() {
         let b = board(fen);
         if b.is_in_check() {
             continue;
@@ -181,7 +169,7 @@ fn force_skip_turn_out_of_check_is_skip_turn() {
 
 #[test]
 fn skip_turn_still_refuses_in_check() {
-    let mut b = board("4k3/8/8/8/1b6/8/8/4K2R w K - 0 1");
+    let mut b = board(IN_CHECK);
     let before = b.clone();
     assert!(!b.skip_turn());
     assert_eq!(b, before);
@@ -346,16 +334,18 @@ fn perft_with_skips(b: &mut Board, depth: u32) -> u64 {
 
 #[test]
 fn searches_that_skip_turns_anywhere_only_ever_reach_real_positions() {
-    for fen in [
-        POSITIONS[1],
-        POSITIONS[2],
-        POSITIONS[3],
-        POSITIONS[4],
-        POSITIONS[6],
-    ] {
+    // Three plies where the tree is small, two where it is wide.
+    let cases = [
+        (CPW_POSITIONS[1], 2),
+        (CPW_POSITIONS[2], 3),
+        (CPW_POSITIONS[3], 2),
+        (CPW_POSITIONS[4], 2),
+        (IN_CHECK, 3),
+    ];
+    for (fen, depth) in cases {
         let mut b = board(fen);
         let before = b.clone();
-        assert!(perft_with_skips(&mut b, 3) > 0);
+        assert!(perft_with_skips(&mut b, depth) > 0);
         assert_eq!(b, before);
         // Ordinary perft is unchanged afterwards.
         assert_eq!(perft(&mut b, 2), perft(&mut before.clone(), 2));

@@ -92,6 +92,65 @@ fn the_docs_page_shows_the_port_that_is_built_and_counted() {
     );
 }
 
+/// The kit's count of `docs/csharp/costs/NAME.rs`.
+fn cost(name: &str) -> i64 {
+    let path = kit_file(&format!("docs/csharp/costs/{name}.rs"));
+    let counted = challenge(&["tokens", path.to_str().unwrap()]);
+    assert!(
+        counted.status.success(),
+        "{}",
+        String::from_utf8_lossy(&counted.stderr)
+    );
+    let text = String::from_utf8_lossy(&counted.stdout);
+    text.split_whitespace()
+        .find_map(|w| w.parse::<i64>().ok())
+        .unwrap_or_else(|| panic!("no count in {text}"))
+}
+
+#[test]
+fn the_docs_page_gives_what_each_shape_saves_as_the_counter_counts_it() {
+    let page = read("docs/csharp.md");
+    let rows = [
+        (
+            "moves_by_flag_*.rs",
+            "moves_by_flag_before",
+            "moves_by_flag_after",
+        ),
+        (
+            "captured_number_*.rs",
+            "captured_number_before",
+            "captured_number_after",
+        ),
+        (
+            "piece_lists_*.rs",
+            "piece_lists_before",
+            "piece_lists_after",
+        ),
+        (
+            "search_draw_*.rs",
+            "search_draw_before",
+            "search_draw_after",
+        ),
+        ("abort_*.rs", "abort_before", "abort_after"),
+        (
+            "kept_board_and_timer.rs",
+            "abort_after",
+            "kept_board_and_timer",
+        ),
+    ];
+    for (mark, before, after) in rows {
+        let saved = cost(before) - cost(after);
+        let row = page
+            .lines()
+            .find(|l| l.starts_with("| ") && l.contains(&format!("(`{mark}`")))
+            .unwrap_or_else(|| panic!("docs/csharp.md has no row for {mark}"));
+        assert!(
+            row.ends_with(&format!("| {saved} |")),
+            "{mark} saves {saved}: {row}"
+        );
+    }
+}
+
 #[test]
 fn the_worked_port_plays_legal_games() {
     let dir = scratch("csharp_port_match");
