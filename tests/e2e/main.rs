@@ -21,6 +21,7 @@ mod challenge_report;
 mod challenge_run;
 mod challenge_submit;
 mod clean;
+mod csharp_pairs;
 mod cli_bad_input;
 mod cli_rough_edges;
 mod known_opponents;
