@@ -17,8 +17,18 @@ fn the_rust_ports_build_and_play_legal_games() {
     args.push("evil_bot".into());
     // The PVS port is over the limit today: that is what its pair measures.
     let options = [
-        "--games", "2", "--tc", "1+0.05", "--maxmoves", "80", "--allow-over-limit",
-        "--pgn", "games.pgn", "--json", "summary.json", "-q",
+        "--games",
+        "2",
+        "--tc",
+        "1+0.05",
+        "--maxmoves",
+        "80",
+        "--allow-over-limit",
+        "--pgn",
+        "games.pgn",
+        "--json",
+        "summary.json",
+        "-q",
     ];
     args.extend(options.map(String::from));
     run_match_ok(&dir, &args);
@@ -36,5 +46,10 @@ fn the_rust_ports_build_and_play_legal_games() {
     }
     let summary = json(&dir.join("summary.json"));
     assert_eq!(summary["games_played"], 12);
-    assert_eq!(summary["faults"].as_array().map(Vec::len), Some(0), "{}", summary["faults"]);
+    assert_eq!(
+        summary["faults"].as_array().map(Vec::len),
+        Some(0),
+        "{}",
+        summary["faults"]
+    );
 }
