@@ -35,7 +35,6 @@ or API change would make free or cheaper; the first that fits a token takes it:
 
 import json
 import os
-import re
 import subprocess
 import sys
 
@@ -289,12 +288,9 @@ def classify_csharp(toks):
     for i in range(n - 2):
         if toks[i].cat is not None:
             continue
-        if (text[i] in CS_TYPES or text[i] == "IEnumerable") and toks[i + 1].kind == "identifier" \
-                and text[i + 2] == "(" and (i == 0 or text[i - 1] in (";", "{", "}", ")")):
-            if text[i] == "IEnumerable":
-                start_name = i + 4  # IEnumerable < Move > Name
-            else:
-                start_name = i + 1
+        start_name = i + 4 if text[i] == "IEnumerable" else i + 1  # IEnumerable < Move > Name
+        if text[i] in CS_TYPES and start_name + 1 < n and toks[start_name].kind == "identifier" \
+                and text[start_name + 1] == "(" and (i == 0 or text[i - 1] in (";", "{", "}", ")")):
             close = csharp_matching(toks, start_name + 1)
             after = text[close + 1]
             if after not in ("{", "=>"):
