@@ -41,6 +41,7 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
+sys.dont_write_bytecode = True  # no __pycache__ beside the kit's scripts
 import csharp_tokens  # noqa: E402
 
 CATEGORIES = ["skeleton", "construction", "board/timer", "receiver", "self.", "signature",
