@@ -26,9 +26,7 @@ impl MyBot {
             alpha = eval;
         }
         let mut moves = if d < 1 { b.captures() } else { b.legal_moves() };
-        moves.sort_by_key(|&m| {
-            std::cmp::Reverse((m == self.best, m.captured(), -(m.piece() as i32)))
-        });
+        moves.sort_by_key(|&m| std::cmp::Reverse((m == self.best, m.captured(), -(m.piece() as i32))));
         for m in moves {
             if alpha >= beta {
                 break;

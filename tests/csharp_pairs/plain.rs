@@ -33,13 +33,11 @@ impl MyBot {
     /// The last best move first, then captures, most valuable victim first and least
     /// valuable attacker first among them.
     fn order(&self, mut moves: MoveList) -> MoveList {
-        moves.sort_by_key(|&m| {
-            std::cmp::Reverse(if m == self.best_move {
-                10000
-            } else {
-                m.captured().map_or(0, |c| PIECE_VALUES[c.index()]) - m.piece() as i32
-            })
-        });
+        moves.sort_by_key(|&m| std::cmp::Reverse(if m == self.best_move {
+            10000
+        } else {
+            m.captured().map_or(0, |c| PIECE_VALUES[c.index()]) - m.piece() as i32
+        }));
         moves
     }
 

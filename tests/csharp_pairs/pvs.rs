@@ -89,14 +89,12 @@ impl Default for MyBot {
         MyBot {
             tables: PACKED_TABLES
                 .iter()
-                .map(|packed| {
-                    packed
-                        .to_le_bytes()
-                        .iter()
-                        .zip(material)
-                        .map(|(&b, m)| (b as i8 as f64 * 1.5) as i32 + m)
-                        .collect()
-                })
+                .map(|packed| packed
+                    .to_le_bytes()
+                    .iter()
+                    .zip(material)
+                    .map(|(&b, m)| (b as i8 as f64 * 1.5) as i32 + m)
+                    .collect())
                 .collect(),
             tt: vec![(0, Move::NULL, 0, 0, 0); 0x400000],
             killers: [Move::NULL; 256],
@@ -189,16 +187,14 @@ impl MyBot {
         if !qs && moves.is_empty() {
             return Some(if in_check { ply as i32 - 99999 } else { 0 });
         }
-        moves.sort_by_key(|&m| {
-            if m == tt_move && tt_key == key {
-                -1000000
-            } else if let Some(captured) = m.captured() {
-                m.piece() as i32 - 1000 * (captured as i32 + 1)
-            } else if m == self.killers[ply] {
-                0
-            } else {
-                -self.history[m.piece().index()][m.to().index()]
-            }
+        moves.sort_by_key(|&m| if m == tt_move && tt_key == key {
+            -1000000
+        } else if let Some(captured) = m.captured() {
+            m.piece() as i32 - 1000 * (captured as i32 + 1)
+        } else if m == self.killers[ply] {
+            0
+        } else {
+            -self.history[m.piece().index()][m.to().index()]
         });
 
         let mut best_move = Move::NULL;
