@@ -6,9 +6,10 @@ use crate::common;
 use crate::match_common;
 
 use std::path::PathBuf;
+use std::process::Command;
 use std::time::Duration;
 
-use common::{Engine, build, challenge, test_bot};
+use common::{Engine, build, challenge, outside, test_bot};
 use match_common::{read_pgn_with_python_chess, run_match_ok, scratch};
 
 const SHORT: Duration = Duration::from_secs(10);
@@ -89,6 +90,24 @@ fn the_docs_page_shows_the_port_that_is_built_and_counted() {
     assert!(
         page.contains(&format!("**{tokens} kit tokens**")),
         "docs/csharp.md must give the port's count, {tokens}: {text}"
+    );
+    let Some(python) = outside::need(&outside::PYTHON3) else {
+        return;
+    };
+    let counted = Command::new(python)
+        .arg(kit_file("scripts/csharp_tokens.py"))
+        .arg(kit_file("docs/csharp/MyBot.cs"))
+        .output()
+        .expect("run scripts/csharp_tokens.py");
+    let text = String::from_utf8_lossy(&counted.stdout);
+    assert!(counted.status.success(), "{text}");
+    let tokens = text
+        .split_whitespace()
+        .find_map(|w| w.parse::<u32>().ok())
+        .unwrap_or_else(|| panic!("no count in {text}"));
+    assert!(
+        page.contains(&format!("**{tokens} C# tokens**")),
+        "docs/csharp.md must give the C# bot's count, {tokens}: {text}"
     );
 }
 
