@@ -13,7 +13,7 @@ const GOOD: &str = "use framework::prelude::*;\n\
 #[derive(Default)]\n\
 pub struct MyBot;\n\
 impl Bot for MyBot {\n\
-    fn think(&mut self, board: &mut Board, _timer: &Timer) -> Move {\n\
+    fn think(&mut self, board: Board, _timer: Timer) -> Move {\n\
         board.legal_moves()[0]\n\
     }\n\
 }\n";

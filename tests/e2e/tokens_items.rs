@@ -99,7 +99,7 @@ fn the_items_table_lists_the_costliest_first_and_the_total() {
 /// `order` added, `think` keeps its cost, one line of `search` becomes a #DEBUG line.
 fn two_versions(dir: &Path) -> (String, String) {
     let head = "use framework::prelude::*;\n#[derive(Default)]\npub struct MyBot;\n\
-                impl Bot for MyBot {\n    fn think(&mut self, b: &mut Board, _: &Timer) -> Move {\n        \
+                impl Bot for MyBot {\n    fn think(&mut self, b: Board, _: Timer) -> Move {\n        \
                 b.legal_moves()[0]\n    }\n}\n";
     let old =
         format!("{head}fn search(x: i32) -> i32 {{\n    x + 1\n}}\nfn eval() -> i32 {{ 3 }}\n");

@@ -15,7 +15,7 @@ use super::output::{
 };
 use super::sandbox;
 use crate::bot::Bot;
-use crate::chess::{Board, Color};
+use crate::chess::{Board, Color, Move};
 use crate::timer::{SearchLimits, Timer};
 
 /// Constructing a bot may take at most this long; longer is reported as a breach.
@@ -321,8 +321,8 @@ fn spawn_bot_thread<B: Bot + 'static>(
                     } => {
                         let bot = construct(&mut bot, &options, &values);
                         // The bot's own copies: it may keep or change them (the timer's
-                        // clone shares the node count `report_nodes` reads).
-                        let mv = bot.think((*board).clone(), timer.clone());
+                        // clone shares the stop flag and the node count `report_nodes` reads).
+                        let mv = think_caught(bot, (*board).clone(), timer.clone());
                         if mv.is_null() {
                             eprintln!("bot error: think() returned the null move");
                         } else if !board.is_legal(mv) {
@@ -352,6 +352,20 @@ fn spawn_bot_thread<B: Bot + 'static>(
         std::process::exit(2);
     }
     (job_tx, ready_rx)
+}
+
+/// `bot.think`, ending the process if an `abort_search` escapes it (no `try_search` or
+/// `catch_abort` around it): the bot's thread would otherwise end without a move, and the
+/// client wait for one. Panics never get here: the panic hook ends the process first.
+fn think_caught<B: Bot>(bot: &mut B, board: Board, timer: Timer) -> Move {
+    let thought =
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| bot.think(board, timer)));
+    thought.unwrap_or_else(|_| {
+        eprintln!(
+            "bot error: abort_search() was called outside try_search or catch_abort; the engine exits"
+        );
+        std::process::exit(101)
+    })
 }
 
 /// The nodes the bot counted through `Timer::should_stop`, as GUIs and benches read
