@@ -81,7 +81,7 @@ fn each_broken_submission_is_refused_with_its_reason_and_nothing_is_stored() {
         &dir,
         &debug_over,
         "debug_over",
-        "counting its 6 #DEBUG tokens",
+        "counting its 5 #DEBUG tokens",
     );
 
     refused(
