@@ -241,7 +241,7 @@ fn a_pinned_piece_counts_only_its_legal_moves() {
 fn faithful_trades_when_ahead_because_of_the_ratio() {
     // A knight up, White trades rooks: the difference stays a knight but the ratio goes
     // from 16/10 to 6/0.
-    let mut b = board("3rk3/8/8/8/8/2N5/8/3R2K1 w - - 0 1");
+    let b = board("3rk3/8/8/8/8/2N5/8/3R2K1 w - - 0 1");
     let m = faithful::MyBot.think(b.clone(), Timer::new(1000, 1000, 0));
     assert_eq!(m.to_string(), "d1d8");
 }
@@ -360,7 +360,7 @@ fn modern_keeps_to_its_time() {
     for fen in MIDDLEGAMES {
         // A clock of 1 s + 10 ms, and one already run out.
         for (clock, increment) in [(1000, 10), (0, 0)] {
-            let mut b = board(fen);
+            let b = board(fen);
             let timer = Timer::new(clock, clock, increment);
             let mut bot = modern::MyBot::default();
             let mv = bot.think(b.clone(), timer.clone());
@@ -455,7 +455,7 @@ fn modern_answers_stop_under_go_infinite() {
     // Told to stop before it starts: the first look at its timer ends the search, which
     // has then followed one line at most (the captures after the first move).
     for fen in MIDDLEGAMES {
-        let mut b = board(fen);
+        let b = board(fen);
         let mut bot = modern::MyBot::default();
         let mv = bot.think(b.clone(), infinite(&Arc::new(AtomicBool::new(true))));
         assert!(b.is_legal(mv), "{fen}: {mv}");
@@ -470,7 +470,7 @@ fn modern_answers_stop_under_go_infinite() {
             stop.store(true, Ordering::SeqCst);
         })
     };
-    let mut b = board(MIDDLEGAMES[1]);
+    let b = board(MIDDLEGAMES[1]);
     let mv = modern::MyBot::default().think(b.clone(), infinite(&stop));
     let stopped_first = stop.load(Ordering::SeqCst);
     stopper.join().unwrap();
