@@ -14,6 +14,8 @@ use serde::Serialize;
 use crate::count::{Context, StandardNames};
 use crate::tokens::{Pos, Tok};
 
+mod trait_objects;
+
 /// The standard-library modules a bot may name, after `std::`, `core::` or
 /// `alloc::`.
 pub const ALLOWED_STD_MODULES: &[&str] = &[
@@ -162,6 +164,14 @@ pub enum Rule {
     /// The name `Sized`: a `?Sized` blanket impl also covers trait objects,
     /// which rust-lang/rust#57893 turns into a transmute.
     MaybeSized,
+    /// The names `Target` and `Index`: `Deref::Target` and `Index::Output`
+    /// may be trait objects, and an impl for one (through a projection) is a
+    /// transmute, rust-lang/rust#152783.
+    UnsizedAssociatedType,
+    /// A trait impl whose self type is a projection, a trait object, a type
+    /// macro or a macro variable, or a type alias that stands for one of them:
+    /// the construction behind rust-lang/rust#152783, as written.
+    ImplSelfType,
     /// `mod x;`, which loads another file.
     ModWithoutBody,
     /// `#[path]`, `#[link]`, `#[no_mangle]`, `#[export_name]`,
@@ -197,11 +207,13 @@ pub enum Rule {
 
 impl Rule {
     /// Every rule, in the order the spec lists them.
-    pub const ALL: [Rule; 17] = [
+    pub const ALL: [Rule; 19] = [
         Rule::Unsafe,
         Rule::Extern,
         Rule::NamedLifetime,
         Rule::MaybeSized,
+        Rule::UnsizedAssociatedType,
+        Rule::ImplSelfType,
         Rule::ModWithoutBody,
         Rule::ForbiddenAttribute,
         Rule::ForbiddenMacro,
@@ -228,6 +240,8 @@ impl Rule {
             Rule::Extern => "extern",
             Rule::NamedLifetime => "named-lifetime",
             Rule::MaybeSized => "maybe-sized",
+            Rule::UnsizedAssociatedType => "unsized-associated-type",
+            Rule::ImplSelfType => "impl-self-type",
             Rule::ModWithoutBody => "mod-without-body",
             Rule::ForbiddenAttribute => "forbidden-attribute",
             Rule::ForbiddenMacro => "forbidden-macro",
@@ -254,6 +268,14 @@ impl Rule {
             }
             Rule::MaybeSized => {
                 "make the generic parameter sized (drop `?Sized`), or take a slice or `&str` instead"
+            }
+            Rule::UnsizedAssociatedType => {
+                "write a method instead of implementing `Deref` or `Index` (`self.0[i]`, \
+                 `fn at(&self, i: usize) -> i32`), and name no type `Target`"
+            }
+            Rule::ImplSelfType => {
+                "implement the trait for a type the file names (`impl Tr for MyType`), written \
+                 out rather than passed into a macro, and give a type alias a named type"
             }
             Rule::ModWithoutBody => "a bot is one file: give the module a body, `mod name { ... }`",
             Rule::ForbiddenAttribute => {
@@ -374,17 +396,12 @@ pub(crate) fn check_tokens(
                         "`mod` without a body `{ ... }`",
                     )),
                     Some("use") => check_use_names(&toks[i + 1..], out),
+                    Some("impl") => trait_objects::check_impl(&toks[i + 1..], out),
+                    Some("type") => trait_objects::check_alias(&toks[i + 1..], out),
                     _ => {}
                 }
                 check_name_printer(name, tok.pos(), out);
-                if name == "Sized" {
-                    out.push(Violation::new(
-                        Rule::MaybeSized,
-                        tok.pos(),
-                        "`Sized` is refused: a `?Sized` generic impl also covers trait objects, \
-                         which rustc turns into a transmute (rust-lang/rust#57893)",
-                    ));
-                }
+                trait_objects::check_name(name, tok.pos(), out);
                 if name == "macro_rules"
                     && next.is_some_and(|t| t.is_punct("!"))
                     && toks.get(i + 2).is_some_and(|t| t.is_punct("$"))

@@ -88,6 +88,55 @@ impl Bot for MyBot {
 }
 "#;
 
+/// rust-lang/rust#152783 with std's `Deref::Target`: `dyn Cast<u8, Out =
+/// usize>` implements `Cast<u8>` itself with `Out = usize`; the impl below
+/// reaches the same type through `Box`'s `Deref::Target`, which coherence does
+/// not see through, and says `Out = &'static mut usize`. `word` is checked
+/// generically, where only the impl applies, and called at `u8`, where the
+/// built-in impl does: any address becomes a reference to it. No `unsafe`, no
+/// named lifetime, no `?Sized`, no refused path.
+const TARGET_CAST: &str = r#"use std::ops::Deref;
+
+trait Cast<T> {
+    type Out;
+}
+
+type Object = <Box<dyn Cast<u8, Out = usize>> as Deref>::Target;
+
+impl<T> Cast<T> for Object {
+    type Out = &'static mut usize;
+}
+
+fn word<T>(address: <Object as Cast<T>>::Out) -> &'static mut usize {
+    address
+}
+"#;
+
+/// A bot around [`TARGET_CAST`]: it reads and writes a word at any address,
+/// and calls any address by writing it into a function pointer. Built against
+/// the framework, it passed the checker and `challenge submit` before
+/// `impl-self-type` and `unsized-associated-type`.
+const TARGET_BOT_SHELL: &str = r#"
+#[derive(Default)]
+pub struct MyBot;
+
+impl Bot for MyBot {
+    fn think(&mut self, board: &mut Board, _timer: &Timer) -> Move {
+        let peek = word::<u8>(0x1000);
+        let mut call: fn() = || {};
+        if *peek == 0 {
+            *word::<u8>(&mut call as *mut fn() as usize) = *peek;
+            call();
+        }
+        board.legal_moves()[0]
+    }
+}
+"#;
+
+fn target_bot() -> String {
+    format!("use framework::prelude::*;\n{TARGET_CAST}{TARGET_BOT_SHELL}")
+}
+
 /// The rules `src` breaks, with the position of each.
 fn refusals(src: &str) -> Vec<(Rule, usize, usize)> {
     analyze(src)
@@ -123,6 +172,256 @@ fn the_trait_object_bot_is_refused_for_sized_only() {
         found,
         [(Rule::MaybeSized, 7, 13), (Rule::MaybeSized, 11, 16)]
     );
+}
+
+#[test]
+fn the_deref_target_bot_is_refused_where_it_names_target_and_impls_the_projection() {
+    let bot = target_bot();
+    assert_eq!(
+        refusals(&bot),
+        [
+            // `type Object = <... as Deref>::Target;`
+            (Rule::ImplSelfType, 8, 15),
+            (Rule::UnsizedAssociatedType, 8, 58),
+        ]
+    );
+    // Small enough to leave room for a whole engine.
+    assert!(analyze(&bot).unwrap().tokens < 200);
+}
+
+/// rustc's own verdict: the technique compiles and, run, reads and writes a
+/// word it was only given the address of. If this test fails because rustc
+/// refuses the file, rust-lang/rust#152783 is fixed in that rustc: say so in
+/// docs/rules.md's table (the refusals may stay; they cost a bot nothing).
+#[test]
+fn the_deref_target_technique_reads_and_writes_any_address() {
+    let program = format!(
+        "{TARGET_CAST}
+fn main() {{
+    let secret = Box::new(0x5ec2e7_usize);
+    let address = &*secret as *const usize as usize;
+    let read = *word::<u8>(address);
+    *word::<u8>(address) = read + 1;
+    println!(\"{{read:x}} {{:x}}\", **std::hint::black_box(&secret));
+}}
+"
+    );
+    let out = rustc_run("target_cast", &program).unwrap_or_else(|e| {
+        panic!(
+            "rustc no longer accepts rust-lang/rust#152783's technique (update docs/rules.md):\n{e}"
+        )
+    });
+    assert_eq!(out, "5ec2e7 5ec2e8\n");
+}
+
+/// The routes to rust-lang/rust#152783 found: the file (after [`CAST`], and
+/// [`VIA`] unless it has its own), and the rules that refuse it, in the order
+/// of their names.
+/// The last two are why names are refused, not only the construction: a
+/// macro can assemble the impl header from parts where `impl-self-type`
+/// never sees it, but it cannot assemble the name `Target`.
+const ROUTES: [(&str, &str, &[Rule]); 9] = [
+    (
+        // The issue's own shape: an associated type of the file's own,
+        // declared `?Sized`, behind an alias.
+        "the_issue_as_filed",
+        "pub trait Hold { type It: ?Sized; }
+pub struct W;
+impl Hold for W { type It = dyn Cast<u8, Out = u64>; }
+type P = <W as Hold>::It;
+impl<T> Cast<T> for P { type Out = &'static u64; }
+",
+        &[Rule::ImplSelfType, Rule::MaybeSized],
+    ),
+    (
+        "deref_target_as_the_self_type",
+        "use std::ops::Deref;
+type P = dyn Cast<u8, Out = u64>;
+impl<T> Cast<T> for <Box<P> as Deref>::Target { type Out = &'static u64; }
+",
+        &[Rule::ImplSelfType, Rule::UnsizedAssociatedType],
+    ),
+    (
+        "parenthesized",
+        "type P = dyn Cast<u8, Out = u64>;
+impl<T> Cast<T> for (<Box<P> as std::ops::Deref>::Target) { type Out = &'static u64; }
+",
+        &[Rule::ImplSelfType, Rule::UnsizedAssociatedType],
+    ),
+    (
+        "deref_target_on_a_generic_parameter",
+        "use std::ops::Deref;
+pub struct W;
+impl Deref for W { type Target = dyn Cast<W, Out = u64>; fn deref(&self) -> &Self::Target { loop {} } }
+impl<D: Deref> Cast<D> for D::Target { type Out = &'static u64; }
+pub fn via<T: Deref>(x: <T::Target as Cast<T>>::Out) -> &'static u64 { x }
+pub fn cast(x: u64) -> &'static u64 { via::<W>(x) }
+",
+        &[Rule::ImplSelfType, Rule::UnsizedAssociatedType],
+    ),
+    (
+        "index_output",
+        "use std::ops::Index;
+pub struct W;
+type P = <W as Index<u8>>::Output;
+impl Index<u8> for W { type Output = dyn Cast<u8, Out = u64>; fn index(&self, _: u8) -> &Self::Output { loop {} } }
+impl<T> Cast<T> for <W as Index<u8>>::Output { type Out = &'static u64; }
+",
+        &[Rule::ImplSelfType, Rule::UnsizedAssociatedType],
+    ),
+    (
+        "a_type_macro",
+        "macro_rules! p { () => { <Box<dyn Cast<u8, Out = u64>> as std::ops::Deref>::Target } }
+type P = p!();
+impl<T> Cast<T> for p!() { type Out = &'static u64; }
+",
+        &[Rule::ImplSelfType, Rule::UnsizedAssociatedType],
+    ),
+    (
+        "a_macro_variable",
+        "macro_rules! m { ($t:ty) => { impl<T> Cast<T> for $t { type Out = &'static u64; } } }
+type P = <Box<dyn Cast<u8, Out = u64>> as std::ops::Deref>::Target;
+m!(P);
+",
+        &[Rule::ImplSelfType, Rule::UnsizedAssociatedType],
+    ),
+    (
+        "keywords_spliced_by_a_macro",
+        "macro_rules! m { ($i:tt $f:tt) => {
+$i<T> Cast<T> $f <Box<dyn Cast<u8, Out = u64>> as std::ops::Deref>::Target { type Out = &'static u64; }
+} }
+m!(impl for);
+type Q = dyn Cast<u8, Out = u64>;
+pub fn via<T>(x: <<Box<Q> as std::ops::Deref>::Target as Cast<T>>::Out) -> &'static u64 { x }
+pub fn cast(x: u64) -> &'static u64 { via::<u8>(x) }
+",
+        &[Rule::UnsizedAssociatedType],
+    ),
+    (
+        "every_token_from_a_macro",
+        "macro_rules! m { ($($t:tt)*) => { $($t)* } }
+m!(impl<T> Cast<T> for <Box<dyn Cast<u8, Out = u64>> as std::ops::Deref>::Target { type Out = &'static u64; });
+type P = dyn Cast<u8, Out = u64>;
+pub fn via<T>(x: <<Box<P> as std::ops::Deref>::Target as Cast<T>>::Out) -> &'static u64 { x }
+pub fn cast(x: u64) -> &'static u64 { via::<u8>(x) }
+",
+        &[Rule::ImplSelfType, Rule::UnsizedAssociatedType],
+    ),
+];
+
+/// The trait whose object gets a second impl.
+const CAST: &str = "pub trait Cast<T> { type Out; }\n";
+
+/// `P` checked generically (only the second impl applies) and called at
+/// `u8` (the object's own impl applies): a `u64` becomes a reference.
+const VIA: &str = "pub fn via<T>(x: <P as Cast<T>>::Out) -> &'static u64 { x }
+pub fn cast(x: u64) -> &'static u64 { via::<u8>(x) }
+";
+
+/// The same hole by every route in [`ROUTES`]: each compiles with the kit's
+/// rustc (so each is a real transmute) and each is refused by the rules named.
+#[test]
+fn every_route_to_an_impl_for_a_trait_object_compiles_and_is_refused() {
+    for (name, body, want) in ROUTES {
+        let src = if body.contains("pub fn cast") {
+            format!("{CAST}{body}")
+        } else {
+            format!("{CAST}{body}{VIA}")
+        };
+        if let Err(e) = rustc_check(name, &src) {
+            panic!(
+                "{name}: rustc no longer accepts this route to rust-lang/rust#152783 \
+                 (update docs/rules.md):\n{e}\n{src}"
+            );
+        }
+        let mut found = rules(&src);
+        found.sort_by_key(|r| r.name());
+        found.dedup();
+        assert_eq!(found, want, "{name}:\n{src}");
+    }
+}
+
+/// The routes rustc closes itself: an impl written for the trait object
+/// (E0371), also behind an alias, and the projection route to a supertrait,
+/// where rustc prefers the object's own impl. The checker still refuses the
+/// first (it costs nothing) and lets the alias be: aliasing a trait object is
+/// ordinary code. If rustc ever accepts one, this test says so.
+#[test]
+fn the_routes_rustc_refuses_stay_refused() {
+    let routes = [
+        (
+            "impl_for_the_object",
+            "pub trait Cast<T> { type Out; }
+impl<T> Cast<T> for dyn Cast<u8, Out = u64> { type Out = &'static u64; }
+",
+            "E0371",
+            vec![Rule::ImplSelfType],
+        ),
+        (
+            "impl_for_an_alias_of_the_object",
+            "pub trait Cast<T> { type Out; }
+type P = dyn Cast<u8, Out = u64>;
+impl<T> Cast<T> for P { type Out = &'static u64; }
+",
+            "E0371",
+            vec![],
+        ),
+        (
+            "supertrait_through_a_projection",
+            "pub trait Sup { type Out; }
+pub trait Sub: Sup<Out = u64> {}
+type P = dyn Sub;
+impl Sup for <Box<P> as std::ops::Deref>::Target { type Out = &'static u64; }
+pub fn via(x: <<Box<P> as std::ops::Deref>::Target as Sup>::Out) -> &'static u64 { x }
+pub fn cast(x: u64) -> &'static u64 { via(x) }
+",
+            "E0308",
+            vec![Rule::ImplSelfType, Rule::UnsizedAssociatedType],
+        ),
+    ];
+    for (name, src, code, want) in routes {
+        match rustc_check(name, src) {
+            Ok(()) => panic!("{name}: rustc now accepts it; docs/rules.md must say so:\n{src}"),
+            Err(e) => assert!(e.contains(code), "{name}: refused for another reason:\n{e}"),
+        }
+        let mut found = rules(src);
+        found.sort_by_key(|r| r.name());
+        found.dedup();
+        assert_eq!(found, want, "{name}");
+    }
+}
+
+/// What ordinary bots write stays allowed: impls for their own types,
+/// references, tuples and generic parameters; associated types with `Output`;
+/// aliases of trait objects and of types; `impl Trait` in signatures; loops.
+#[test]
+fn ordinary_impls_aliases_and_loops_stay_allowed() {
+    for src in [
+        "impl Bot for MyBot { fn think(&mut self, b: &mut Board, _: &Timer) -> Move { b.legal_moves()[0] } }",
+        "impl Default for MyBot { fn default() -> MyBot { MyBot } }",
+        "impl<T: Clone> Tr for Vec<T> {}",
+        "impl<T> Tr for T {}",
+        "impl Tr for &MyBot {}",
+        "impl Tr for (u8, i32) {}",
+        "impl Tr for [i32; 64] {}",
+        "impl Tr for fn(&Board) -> i32 {}",
+        "impl Tr for crate::m::S {}",
+        "impl Tr for Box<dyn Fn(&Board) -> i32> {}",
+        "impl std::ops::Add for Score { type Output = Score; fn add(self, o: Score) -> Score { Score(self.0 + o.0) } }",
+        "impl Iterator for Gen { type Item = Move; fn next(&mut self) -> Option<Move> { None } }",
+        "type Eval = dyn Fn(&Board) -> i32;",
+        "type Table = [[i32; 64]; 6];",
+        "type Pair<T> = (T, T);",
+        "fn f(b: &Board) -> impl Iterator<Item = Move> + '_ { b.legal_moves().into_iter() }",
+        "fn f(g: impl Fn(u8) -> u8, x: u8) -> u8 { g(x) }",
+        "fn f(g: Box<impl Fn(u8) -> u8>) -> u8 { g(1) }",
+        "fn f(v: &[Move]) { for m in v { let _ = m; } for (i, m) in v.iter().enumerate() {} }",
+        "fn f(v: &mut Vec<Vec<i32>>) -> i32 { v[0][1] }",
+        "macro_rules! m { ($x:expr) => { for i in 0..$x { let _ = i; } }; }",
+        "fn f(target: u8, index: usize) -> usize { target as usize + index }",
+    ] {
+        assert_eq!(rules(src), vec![], "{src:?} should break no rule");
+    }
 }
 
 #[test]
@@ -241,6 +540,31 @@ fn rustc_check(name: &str, src: &str) -> Result<(), String> {
     }
 }
 
+/// `src` as a program, built and run: its standard output, or rustc's
+/// messages.
+fn rustc_run(name: &str, src: &str) -> Result<String, String> {
+    let dir = scratch(name);
+    let file = dir.join("main.rs");
+    let exe = dir.join("main");
+    std::fs::write(&file, src).unwrap();
+    let rustc = std::env::var_os("RUSTC").unwrap_or_else(|| "rustc".into());
+    let built = Command::new(rustc)
+        .args(["--edition", "2024", "-o"])
+        .arg(&exe)
+        .arg(&file)
+        .output()
+        .expect("rustc runs");
+    let result = if built.status.success() {
+        let ran = Command::new(&exe).output().expect("the program runs");
+        assert!(ran.status.success(), "{name} failed: {ran:?}");
+        Ok(String::from_utf8_lossy(&ran.stdout).into_owned())
+    } else {
+        Err(String::from_utf8_lossy(&built.stderr).into_owned())
+    };
+    std::fs::remove_dir_all(&dir).ok();
+    result
+}
+
 /// The attacker's next tries: the same lifetime extension without writing a
 /// named lifetime. Each passes the checker, and rustc refuses each, because
 /// elided lifetimes are each fresh and a lifetime carried by `Self` or a type
@@ -340,10 +664,13 @@ fn fixture_counts_are_unchanged() {
         };
         assert_eq!((report.tokens, report.debug_tokens), want, "{name}");
         assert!(
-            !report
-                .violations
-                .iter()
-                .any(|v| matches!(v.rule, Rule::NamedLifetime | Rule::MaybeSized)),
+            !report.violations.iter().any(|v| matches!(
+                v.rule,
+                Rule::NamedLifetime
+                    | Rule::MaybeSized
+                    | Rule::UnsizedAssociatedType
+                    | Rule::ImplSelfType
+            )),
             "{name}"
         );
     }
