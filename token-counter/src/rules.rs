@@ -14,6 +14,7 @@ use serde::Serialize;
 use crate::count::{Context, StandardNames};
 use crate::tokens::{Pos, Tok};
 
+mod breaks;
 mod trait_objects;
 
 /// The standard-library modules a bot may name, after `std::`, `core::` or
@@ -172,6 +173,10 @@ pub enum Rule {
     /// macro or a macro variable, or a type alias that stands for one of them:
     /// the construction behind rust-lang/rust#152783, as written.
     ImplSelfType,
+    /// A `break` or `continue` that leaves the arguments of a call or a macro:
+    /// rustc's two-phase borrows then lose track of the call's borrow,
+    /// rust-lang/rust#160598.
+    BreakOutOfCall,
     /// `mod x;`, which loads another file.
     ModWithoutBody,
     /// `#[path]`, `#[link]`, `#[no_mangle]`, `#[export_name]`,
@@ -207,13 +212,14 @@ pub enum Rule {
 
 impl Rule {
     /// Every rule, in the order the spec lists them.
-    pub const ALL: [Rule; 19] = [
+    pub const ALL: [Rule; 20] = [
         Rule::Unsafe,
         Rule::Extern,
         Rule::NamedLifetime,
         Rule::MaybeSized,
         Rule::UnsizedAssociatedType,
         Rule::ImplSelfType,
+        Rule::BreakOutOfCall,
         Rule::ModWithoutBody,
         Rule::ForbiddenAttribute,
         Rule::ForbiddenMacro,
@@ -242,6 +248,7 @@ impl Rule {
             Rule::MaybeSized => "maybe-sized",
             Rule::UnsizedAssociatedType => "unsized-associated-type",
             Rule::ImplSelfType => "impl-self-type",
+            Rule::BreakOutOfCall => "break-out-of-call",
             Rule::ModWithoutBody => "mod-without-body",
             Rule::ForbiddenAttribute => "forbidden-attribute",
             Rule::ForbiddenMacro => "forbidden-macro",
@@ -272,6 +279,10 @@ impl Rule {
             Rule::UnsizedAssociatedType => {
                 "write a method instead of implementing `Deref` or `Index` (`self.0[i]`, \
                  `fn at(&self, i: usize) -> i32`), and name no type `Target`"
+            }
+            Rule::BreakOutOfCall => {
+                "compute the value before the call: `let x = match y { Some(x) => x, None => continue }; \
+                 v.push(x);`"
             }
             Rule::ImplSelfType => {
                 "implement the trait for a type the file names (`impl Tr for MyType`), written \
@@ -362,16 +373,23 @@ impl fmt::Display for Violation {
     }
 }
 
-/// Runs every token-level check over `toks` and, recursively, their groups.
-// One pass over the token stream with every check side by side, so each rule sees
-// the same context; split it when a rule needs state of its own.
-#[allow(clippy::too_many_lines)]
-pub(crate) fn check_tokens(
+/// Runs every check of the file's tokens: [`check_tokens`] token by token,
+/// and the checks that follow a token's way out through its groups.
+pub(crate) fn check_file(
     toks: &[Tok],
     ctx: Context,
     standard: &StandardNames,
     out: &mut Vec<Violation>,
 ) {
+    check_tokens(toks, ctx, standard, out);
+    breaks::check(toks, out);
+}
+
+/// Runs every token-level check over `toks` and, recursively, their groups.
+// One pass over the token stream with every check side by side, so each rule sees
+// the same context; split it when a rule needs state of its own.
+#[allow(clippy::too_many_lines)]
+fn check_tokens(toks: &[Tok], ctx: Context, standard: &StandardNames, out: &mut Vec<Violation>) {
     let in_macro = ctx != Context::Code;
     for (i, tok) in toks.iter().enumerate() {
         let next = toks.get(i + 1);

@@ -391,6 +391,141 @@ pub fn cast(x: u64) -> &'static u64 { via(x) }
     }
 }
 
+/// rust-lang/rust#160598 as a transmute: `slot.insert(...)` reserves `&mut
+/// slot`, the `break` leaves before the call, and rustc 1.95 then lets the
+/// `&mut` the call returns live beside a shared borrow of `slot`. Read through
+/// the shared one as `Ref`, written through the other as `Word`: an integer
+/// read as a reference. No `unsafe`, no named lifetime, nothing else refused.
+const TWO_PHASE_CAST: &str = r#"enum Two {
+    Word(usize),
+    Ref(&'static usize),
+}
+
+fn read(address: usize, go: bool) -> usize {
+    let mut slot: Option<Two> = None;
+    let mut write: Option<&mut Two> = None;
+    'b: {
+        write = Some(slot.insert(match go {
+            false => break 'b,
+            true => Two::Ref(&0),
+        }));
+    }
+    let shared = &slot;
+    let Some(Two::Ref(r)) = shared else { return 0 };
+    *write.unwrap() = Two::Word(address);
+    **r
+}
+"#;
+
+#[test]
+fn the_two_phase_borrow_technique_is_refused_at_its_break_only() {
+    assert_eq!(
+        refusals(TWO_PHASE_CAST),
+        [(Rule::MissingMyBot, 1, 1), (Rule::BreakOutOfCall, 11, 22)]
+    );
+}
+
+/// rustc's own verdict on [`TWO_PHASE_CAST`]: it compiles and reads a word it
+/// was only given the address of. If rustc refuses it, rust-lang/rust#160598
+/// is fixed in that rustc: say so in docs/rules.md's table.
+#[test]
+fn the_two_phase_borrow_technique_reads_any_address() {
+    let program = format!(
+        "{TWO_PHASE_CAST}
+fn main() {{
+    let secret = Box::new(0x5ec2e7_usize);
+    let address = &*secret as *const usize as usize;
+    println!(\"{{:x}}\", read(address, std::hint::black_box(true)));
+}}
+"
+    );
+    let out = rustc_run("two_phase_cast", &program).unwrap_or_else(|e| {
+        panic!(
+            "rustc no longer accepts rust-lang/rust#160598's technique (update docs/rules.md):\n{e}"
+        )
+    });
+    assert_eq!(out, "5ec2e7\n");
+}
+
+/// Every way found for a `break` to leave a call's arguments after the borrow
+/// is reserved: each compiles with the kit's rustc (a `&mut` and a `&` to
+/// `v` at once) and each is refused. The function takes `c` so that no
+/// constant folds the break away.
+#[test]
+fn every_break_out_of_a_call_compiles_and_is_refused() {
+    const AFTER: &str = "    let s = &v;
+    let before = s.clone();
+    *r.unwrap() = 2;
+    before == *s
+}
+";
+    let routes = [
+        (
+            "labeled_block",
+            "'b: { r = Some(v.insert(match c { false => break 'b, true => 1 })); }",
+        ),
+        (
+            "loop",
+            "loop { r = Some(v.insert(if c { 1 } else { break })); break; }",
+        ),
+        (
+            "inside_a_standard_macro",
+            "'b: { r = Some(v.insert(vec![match c { false => break 'b, true => 1 }][0])); }",
+        ),
+        (
+            "a_macro_body",
+            "macro_rules! pick { ($c:expr) => { match $c { false => break, true => 1 } } }
+    loop { r = Some(v.insert(pick!(c))); break; }",
+        ),
+        (
+            "spliced_from_a_macro_argument",
+            "macro_rules! pick { ($c:expr, $b:tt) => { match $c { false => $b, true => 1 } } }
+    loop { r = Some(v.insert(pick!(c, break))); break; }",
+        ),
+        (
+            "a_reborrowed_argument",
+            "let v = &mut v;
+    'b: { r = Some(Option::insert(v, match c { false => break 'b, true => 1 })); }
+    let v = &*v;",
+        ),
+    ];
+    for (name, body) in routes {
+        let src = format!(
+            "pub fn f(c: bool) -> bool {{
+    let mut v = Some(0i32);
+    let mut r: Option<&mut i32> = None;
+    {body}
+{AFTER}"
+        );
+        if let Err(e) = rustc_check(name, &src) {
+            panic!(
+                "{name}: rustc no longer accepts this route to rust-lang/rust#160598 \
+                 (update docs/rules.md):\n{e}\n{src}"
+            );
+        }
+        assert_eq!(rules(&src), [Rule::BreakOutOfCall], "{name}:\n{src}");
+    }
+}
+
+/// Breaks that stay where they are written: out of a loop or block in the
+/// arguments, out of a loop around the call, computed before the call.
+#[test]
+fn breaks_inside_their_own_loop_stay_allowed() {
+    for src in [
+        "fn f(v: &mut Vec<u32>, w: &[Option<u32>]) { for x in w { let y = match x { Some(y) => *y, None => continue }; v.push(y); } }",
+        "fn f(w: &[u32]) { 'outer: for a in w { for b in w { if a == b { continue 'outer; } } } }",
+        "fn f(v: &mut Vec<u32>) { v.push(loop { break 3 }); }",
+        "fn f(v: &mut Vec<u32>, w: &[u32]) { v.extend(w.iter().map(|m| { let mut s = *m; for i in 0..3 { if i > 1 { break; } s += i; } s })); }",
+        "fn f(v: &[u32]) -> Option<usize> { v.iter().position(|x| { while *x > 0 { break; } true }) }",
+        "fn f(v: &mut Vec<u32>) { v.push('c: { if v.is_empty() { break 'c 0; } 1 }); }",
+        "fn f(v: &mut Vec<u32>) { while let Some(x) = v.pop() { if x > 3 { break; } } }",
+        "fn f() { println!(\"{}\", loop { break 1 }); }",
+        "macro_rules! m { ($v:expr) => { for x in $v { if x > 0 { break; } } }; }",
+    ] {
+        assert_eq!(rules(src), vec![], "{src:?} should break no rule");
+    }
+}
+
 /// What ordinary bots write stays allowed: impls for their own types,
 /// references, tuples and generic parameters; associated types with `Output`;
 /// aliases of trait objects and of types; `impl Trait` in signatures; loops.
