@@ -15,6 +15,7 @@ use crate::count::{Context, StandardNames};
 use crate::tokens::{Pos, Tok};
 
 mod breaks;
+mod guards;
 mod trait_objects;
 
 /// The standard-library modules a bot may name, after `std::`, `core::` or
@@ -177,6 +178,10 @@ pub enum Rule {
     /// rustc's two-phase borrows then lose track of the call's borrow,
     /// rust-lang/rust#160598.
     BreakOutOfCall,
+    /// A match guard that names the variable its match reads (or calls a
+    /// macro the file defines): rustc's guard checks have holes that let a
+    /// guard change the matched place, rust-lang/rust#160599 and #161578.
+    MatchGuard,
     /// `mod x;`, which loads another file.
     ModWithoutBody,
     /// `#[path]`, `#[link]`, `#[no_mangle]`, `#[export_name]`,
@@ -212,7 +217,7 @@ pub enum Rule {
 
 impl Rule {
     /// Every rule, in the order the spec lists them.
-    pub const ALL: [Rule; 20] = [
+    pub const ALL: [Rule; 21] = [
         Rule::Unsafe,
         Rule::Extern,
         Rule::NamedLifetime,
@@ -220,6 +225,7 @@ impl Rule {
         Rule::UnsizedAssociatedType,
         Rule::ImplSelfType,
         Rule::BreakOutOfCall,
+        Rule::MatchGuard,
         Rule::ModWithoutBody,
         Rule::ForbiddenAttribute,
         Rule::ForbiddenMacro,
@@ -249,6 +255,7 @@ impl Rule {
             Rule::UnsizedAssociatedType => "unsized-associated-type",
             Rule::ImplSelfType => "impl-self-type",
             Rule::BreakOutOfCall => "break-out-of-call",
+            Rule::MatchGuard => "match-guard",
             Rule::ModWithoutBody => "mod-without-body",
             Rule::ForbiddenAttribute => "forbidden-attribute",
             Rule::ForbiddenMacro => "forbidden-macro",
@@ -283,6 +290,10 @@ impl Rule {
             Rule::BreakOutOfCall => {
                 "compute the value before the call: `let x = match y { Some(x) => x, None => continue }; \
                  v.push(x);`"
+            }
+            Rule::MatchGuard => {
+                "read what the guard needs before the match (`let depth = self.depth;`), or test \
+                 it inside the arm"
             }
             Rule::ImplSelfType => {
                 "implement the trait for a type the file names (`impl Tr for MyType`), written \
@@ -383,6 +394,7 @@ pub(crate) fn check_file(
 ) {
     check_tokens(toks, ctx, standard, out);
     breaks::check(toks, out);
+    guards::check(toks, standard, out);
 }
 
 /// Runs every token-level check over `toks` and, recursively, their groups.

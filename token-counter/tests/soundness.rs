@@ -526,6 +526,141 @@ fn breaks_inside_their_own_loop_stay_allowed() {
     }
 }
 
+/// rust-lang/rust#160599 as a transmute: the guard moves `p` to `b` (after
+/// assigning through it, which is what loses rustc's check), so the next arm,
+/// chosen by `a`'s variant, binds `b`'s bytes: an integer read as a reference.
+const GUARD_CAST: &str = r#"enum Two {
+    Ref(&'static usize),
+    Word(usize),
+}
+
+fn read(address: usize) -> usize {
+    let mut a = (Two::Ref(&0), 0u8);
+    let mut b = (Two::Word(address), 0u8);
+    let mut p = &mut a;
+    match p.0 {
+        Two::Ref(_) if { p.1 = 1; p = &mut b; false } => 0,
+        Two::Ref(r) => *r,
+        Two::Word(_) => 0,
+    }
+}
+"#;
+
+#[test]
+fn the_match_guard_technique_is_refused_at_its_guard() {
+    assert_eq!(
+        refusals(GUARD_CAST),
+        [(Rule::MissingMyBot, 1, 1), (Rule::MatchGuard, 11, 26)]
+    );
+}
+
+/// rustc's own verdict on [`GUARD_CAST`]: it compiles and reads a word it
+/// was only given the address of. If rustc refuses it, rust-lang/rust#160599
+/// is fixed in that rustc: say so in docs/rules.md's table.
+#[test]
+fn the_match_guard_technique_reads_any_address() {
+    let program = format!(
+        "{GUARD_CAST}
+fn main() {{
+    let secret = Box::new(0x5ec2e7_usize);
+    println!(\"{{:x}}\", read(&*secret as *const usize as usize));
+}}
+"
+    );
+    let out = rustc_run("guard_cast", &program).unwrap_or_else(|e| {
+        panic!(
+            "rustc no longer accepts rust-lang/rust#160599's technique (update docs/rules.md):\n{e}"
+        )
+    });
+    assert_eq!(out, "5ec2e7\n");
+}
+
+/// Every guard found that changes the place its match reads, each compiled
+/// by the kit's rustc and refused: rust-lang/rust#161578's guards, whose
+/// success is unreachable, by assignment, by a `&mut` method, by a `&mut`
+/// argument, diverging by `panic!`, `loop`, or a call that returns an
+/// uninhabited type; #160599's without a block; and the same through macros.
+#[test]
+fn every_guard_that_changes_its_match_compiles_and_is_refused() {
+    const BEFORE: &str = "pub enum Void {}
+pub fn die() -> Void { loop {} }
+pub fn stop(x: &mut Option<Box<u64>>) -> bool { x.take(); false }
+pub fn read(c: bool) -> u64 {
+    let mut x: Option<Box<u64>> = Some(Box::new(7));
+    // Defined after `x`, the macro's body sees it (local variables are
+    // resolved where a macro is defined).
+    macro_rules! taken { () => { x.take().is_none() } }
+    let _ = c;
+";
+    let routes = [
+        (
+            "assigned",
+            "Some(_) if { x = None; false } && panic!() => 0,",
+        ),
+        ("taken", "Some(_) if x.take().is_none() && panic!() => 0,"),
+        ("passed_as_mut", "Some(_) if stop(&mut x) && panic!() => 0,"),
+        (
+            "diverging_loop",
+            "Some(_) if { x = None; false } && loop {} => 0,",
+        ),
+        (
+            "diverging_uninhabited_call",
+            "Some(_) if x.take().is_none() && { die(); true } => 0,",
+        ),
+        ("through_a_macro", "Some(_) if taken!() && panic!() => 0,"),
+    ];
+    for (name, arm) in routes {
+        let src = format!(
+            "{BEFORE}    match x {{
+        {arm}
+        Some(ref b) => **b,
+        None => 1,
+    }}
+}}
+"
+        );
+        if let Err(e) = rustc_check(name, &src) {
+            panic!(
+                "{name}: rustc no longer accepts this guard (rust-lang/rust#161578 fixed?): \
+                 update docs/rules.md:\n{e}\n{src}"
+            );
+        }
+        assert_eq!(rules(&src), [Rule::MatchGuard], "{name}:\n{src}");
+    }
+    // #160599 without a block, and a match a macro writes on its input.
+    for src in [
+        "pub fn f() -> usize {
+    let mut a = (Some(&1usize), 0u8);
+    let mut b = (None::<&usize>, 0u8);
+    let mut p = &mut a;
+    match p.0 { Some(_) if (p.1 = 1, p = &mut b, false).2 => 0, Some(r) => *r, None => 0 }
+}",
+        "macro_rules! m { ($x:ident) => { match $x { Some(_) if $x.take().is_none() && panic!() => 0, Some(ref b) => **b, None => 1 } } }
+pub fn f() -> u64 { let mut x: Option<Box<u64>> = Some(Box::new(7)); m!(x) }",
+    ] {
+        rustc_check("guard_variant", src)
+            .unwrap_or_else(|e| panic!("rustc no longer accepts it:\n{e}\n{src}"));
+        assert_eq!(rules(src), [Rule::MatchGuard], "{src}");
+    }
+}
+
+/// Guards as bots write them: on the arm's own bindings, on other variables,
+/// on anything when the match reads a value (a call's result); `if`s that are
+/// arm bodies, not guards.
+#[test]
+fn ordinary_guards_stay_allowed() {
+    for src in [
+        "fn f(p: Piece, heavy: i32) -> i32 { match p.piece_type() { PieceType::King if heavy > 2 => 1, _ => 0 } }",
+        "fn f(x: Option<i32>) -> i32 { match x { Some(m) if m > 0 => m, _ => 0 } }",
+        "fn f(n: u8) -> u8 { match n { k if k % 2 == 0 => 1, k if matches!(k, 1 | 3) => 2, _ => 3 } }",
+        "impl S { fn f(&self, sq: Square) -> i32 { match self.board.piece_at(sq) { Some(p) if self.depth > 2 => 1, _ => 0 } } }",
+        "impl S { fn f(&self) -> i32 { match self.phase { 0 => if self.n > 0 { 1 } else { 2 }, 1 => 3, _ if 2 > 1 => 4, _ => 5 } } }",
+        "fn f(v: &[u8], d: u8) -> u8 { match v[0] { x if x > d => x, _ => d } }",
+    ] {
+        assert_eq!(rules(src), vec![], "{src:?} should break no rule");
+    }
+}
+
 /// What ordinary bots write stays allowed: impls for their own types,
 /// references, tuples and generic parameters; associated types with `Output`;
 /// aliases of trait objects and of types; `impl Trait` in signatures; loops.
