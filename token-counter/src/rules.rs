@@ -16,6 +16,7 @@ use crate::tokens::{Pos, Tok};
 
 mod breaks;
 mod guards;
+mod statics;
 mod trait_objects;
 
 /// The standard-library modules a bot may name, after `std::`, `core::` or
@@ -178,6 +179,10 @@ pub enum Rule {
     /// rustc's two-phase borrows then lose track of the call's borrow,
     /// rust-lang/rust#160598.
     BreakOutOfCall,
+    /// `'static` anywhere but on a reference to a type that mentions no
+    /// generic parameter: a `'static` bound lets rustc take a closure's
+    /// associated types to be `'static`, rust-lang/rust#84366.
+    StaticBound,
     /// A match guard that names the variable its match reads (or calls a
     /// macro the file defines): rustc's guard checks have holes that let a
     /// guard change the matched place, rust-lang/rust#160599 and #161578.
@@ -217,10 +222,11 @@ pub enum Rule {
 
 impl Rule {
     /// Every rule, in the order the spec lists them.
-    pub const ALL: [Rule; 21] = [
+    pub const ALL: [Rule; 22] = [
         Rule::Unsafe,
         Rule::Extern,
         Rule::NamedLifetime,
+        Rule::StaticBound,
         Rule::MaybeSized,
         Rule::UnsizedAssociatedType,
         Rule::ImplSelfType,
@@ -251,6 +257,7 @@ impl Rule {
             Rule::Unsafe => "unsafe",
             Rule::Extern => "extern",
             Rule::NamedLifetime => "named-lifetime",
+            Rule::StaticBound => "static-bound",
             Rule::MaybeSized => "maybe-sized",
             Rule::UnsizedAssociatedType => "unsized-associated-type",
             Rule::ImplSelfType => "impl-self-type",
@@ -279,6 +286,10 @@ impl Rule {
             Rule::NamedLifetime => {
                 "let the compiler infer lifetimes: elide them (`fn f(x: &Board) -> &str`), \
                  write `'_` where one must be shown, or `'static`; labels (`'outer: loop`) stay allowed"
+            }
+            Rule::StaticBound => {
+                "write `'static` only on a reference to a concrete type (`&'static str`); drop the \
+                 bound, or take the value by reference"
             }
             Rule::MaybeSized => {
                 "make the generic parameter sized (drop `?Sized`), or take a slice or `&str` instead"
@@ -395,6 +406,7 @@ pub(crate) fn check_file(
     check_tokens(toks, ctx, standard, out);
     breaks::check(toks, out);
     guards::check(toks, standard, out);
+    statics::check(toks, out);
 }
 
 /// Runs every token-level check over `toks` and, recursively, their groups.

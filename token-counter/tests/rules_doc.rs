@@ -353,10 +353,20 @@ fn example_the_lifetime_extension_skeleton_is_refused() {
         .into_iter()
         .filter(|v| v.rule != Rule::MissingMyBot)
         .collect();
-    // Every named lifetime, where it is written; `'static` is not one.
-    let at: Vec<_> = v.iter().map(|v| (v.line, v.column)).collect();
-    assert_eq!(at, [(1, 12), (1, 16), (1, 27), (1, 31), (1, 42), (1, 56)]);
-    assert!(v.iter().all(|v| v.rule == Rule::NamedLifetime));
+    // Every named lifetime, where it is written; `'static` is not one, but
+    // `&'static mut T` on the generic `T` breaks `static-bound`.
+    let at = |rule: Rule| -> Vec<_> {
+        v.iter()
+            .filter(|v| v.rule == rule)
+            .map(|v| (v.line, v.column))
+            .collect()
+    };
+    assert_eq!(
+        at(Rule::NamedLifetime),
+        [(1, 12), (1, 16), (1, 27), (1, 31), (1, 42), (1, 56)]
+    );
+    assert_eq!(at(Rule::StaticBound), [(2, 30), (3, 30)]);
+    assert_eq!(v.len(), 8);
     assert_eq!(
         v[0].to_string().lines().next().unwrap(),
         "1:12: error[named-lifetime]: the lifetime `'s` is refused: a bot writes only \

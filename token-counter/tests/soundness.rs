@@ -148,7 +148,7 @@ fn refusals(src: &str) -> Vec<(Rule, usize, usize)> {
 }
 
 #[test]
-fn the_lifetime_extension_bot_is_refused_for_its_lifetimes_only() {
+fn the_lifetime_extension_bot_is_refused_for_its_lifetimes() {
     let found = refusals(STRETCH_BOT);
     assert_eq!(
         found,
@@ -159,6 +159,10 @@ fn the_lifetime_extension_bot_is_refused_for_its_lifetimes_only() {
             (Rule::NamedLifetime, 3, 31),
             (Rule::NamedLifetime, 3, 42),
             (Rule::NamedLifetime, 3, 56),
+            // `&'static mut T` on a generic `T`, and `B: Copy + 'static`.
+            (Rule::StaticBound, 7, 30),
+            (Rule::StaticBound, 8, 30),
+            (Rule::StaticBound, 17, 22),
         ]
     );
     // It is a small bot: the limit does not stop it.
@@ -656,6 +660,151 @@ fn ordinary_guards_stay_allowed() {
         "impl S { fn f(&self, sq: Square) -> i32 { match self.board.piece_at(sq) { Some(p) if self.depth > 2 => 1, _ => 0 } } }",
         "impl S { fn f(&self) -> i32 { match self.phase { 0 => if self.n > 0 { 1 } else { 2 }, 1 => 3, _ if 2 > 1 => 4, _ => 5 } } }",
         "fn f(v: &[u8], d: u8) -> u8 { match v[0] { x if x > d => x, _ => d } }",
+    ] {
+        assert_eq!(rules(src), vec![], "{src:?} should break no rule");
+    }
+}
+
+/// rust-lang/rust#84366 as a transmute, with no named lifetime: `from_fn(||
+/// None)` is a `'static` iterator whose `Item` is a borrow of `slot`, and
+/// `keep`'s bound `T: 'static` lets rustc box that borrow for ever. The
+/// borrow then outlives the switch of `slot` from `Ref` to `Word`: an integer
+/// read as a reference.
+const STATIC_CAST: &str = r#"enum Two {
+    Ref(&'static usize),
+    Word(usize),
+}
+
+trait Peek {
+    fn peek(&self) -> usize;
+}
+
+impl Peek for &&'static usize {
+    fn peek(&self) -> usize {
+        ***self
+    }
+}
+
+fn keep<T: Iterator + 'static>(_: &T, x: T::Item) -> Box<dyn Peek>
+where
+    T::Item: Peek,
+{
+    Box::new(x)
+}
+
+fn read(address: usize) -> usize {
+    let mut slot = Two::Ref(&0);
+    let Two::Ref(r) = &slot else { return 0 };
+    let peek = keep(&std::iter::from_fn(|| None), r);
+    slot = Two::Word(address);
+    let _ = &slot;
+    peek.peek()
+}
+"#;
+
+#[test]
+fn the_static_closure_technique_is_refused_at_its_bound() {
+    assert_eq!(
+        refusals(STATIC_CAST),
+        [(Rule::MissingMyBot, 1, 1), (Rule::StaticBound, 16, 23)]
+    );
+}
+
+/// rustc's own verdict on [`STATIC_CAST`]: it compiles and reads a word it
+/// was only given the address of. If rustc refuses it, rust-lang/rust#84366
+/// is fixed in that rustc: say so in docs/rules.md's table.
+#[test]
+fn the_static_closure_technique_reads_any_address() {
+    let program = format!(
+        "{STATIC_CAST}
+fn main() {{
+    let secret = Box::new(0x5ec2e7_usize);
+    println!(\"{{:x}}\", read(&*secret as *const usize as usize));
+}}
+"
+    );
+    let out = rustc_run("static_cast", &program).unwrap_or_else(|e| {
+        panic!(
+            "rustc no longer accepts rust-lang/rust#84366's technique (update docs/rules.md):\n{e}"
+        )
+    });
+    assert_eq!(out, "5ec2e7\n");
+}
+
+/// Every way found to give a generic function `T: 'static` for a closure
+/// type: the bound written, `&'static T`, `impl Trait` behind `&'static`, a
+/// type's `'static` lifetime argument, a supertrait. Each compiles with the
+/// kit's rustc, keeping a borrow as `Box<dyn Display>`, and each is refused.
+#[test]
+fn every_static_bound_route_compiles_and_is_refused() {
+    const BOX: &str = "Box<dyn std::fmt::Display>";
+    const SHOWN: &str = "T::Item: std::fmt::Display { Box::new(x) }";
+    const MAKE: &str = "let it = std::iter::from_fn(|| None);";
+    let routes = [
+        (
+            "bound",
+            format!(
+                "pub fn transfer<T: Iterator + 'static>(_: &T, x: T::Item) -> {BOX} where {SHOWN}"
+            ),
+            format!("{MAKE} transfer(&it, s)"),
+        ),
+        (
+            "where_clause",
+            format!(
+                "pub fn transfer<T: Iterator>(_: &T, x: T::Item) -> {BOX} where T: 'static, {SHOWN}"
+            ),
+            format!("{MAKE} transfer(&it, s)"),
+        ),
+        (
+            "implied_by_a_static_reference",
+            format!(
+                "pub fn transfer<T: Iterator>(_: &'static T, x: T::Item) -> {BOX} where {SHOWN}"
+            ),
+            "transfer(Box::leak(Box::new(std::iter::from_fn(|| None))), s)".to_owned(),
+        ),
+        (
+            "implied_by_a_lifetime_argument",
+            format!(
+                "pub fn transfer<T: Iterator>(_: std::slice::Iter<'static, T>, x: T::Item) -> {BOX} where {SHOWN}"
+            ),
+            "let it: &'static [_] = Box::leak(Box::new([std::iter::from_fn(|| None)]));
+    transfer(it.iter(), s)"
+                .to_owned(),
+        ),
+        (
+            "a_static_supertrait",
+            format!(
+                "pub trait Forever: Iterator + 'static {{}}
+impl<T: Iterator + 'static> Forever for T {{}}
+pub fn transfer<T: Forever>(_: &T, x: T::Item) -> {BOX} where {SHOWN}"
+            ),
+            format!("{MAKE} transfer(&it, s)"),
+        ),
+    ];
+    for (name, transfer, make) in routes {
+        let src = format!("{transfer}\npub fn make(s: &str) -> {BOX} {{\n    {make}\n}}\n");
+        if let Err(e) = rustc_check(name, &src) {
+            panic!(
+                "{name}: rustc no longer accepts this route to rust-lang/rust#84366 \
+                 (update docs/rules.md):\n{e}\n{src}"
+            );
+        }
+        let mut found = rules(&src);
+        found.dedup();
+        assert_eq!(found, [Rule::StaticBound], "{name}:\n{src}");
+    }
+}
+
+/// `'static` as bots write it: on references to concrete types.
+#[test]
+fn static_references_to_concrete_types_stay_allowed() {
+    for src in [
+        "const NAME: &'static str = \"x\";",
+        "static TABLE: &'static [[i32; 8]; 8] = &[[0; 8]; 8];",
+        "struct S { names: Vec<&'static str> }",
+        "fn f(b: &Board) -> impl Iterator<Item = Move> + '_ { b.legal_moves().into_iter() }",
+        "fn f<T: Copy>(x: T, s: &'static str) -> (T, &'static str) { (x, s) }",
+        "fn f(v: &[Move]) -> Option<&'static str> { v.first().map(|_| \"a\") }",
     ] {
         assert_eq!(rules(src), vec![], "{src:?} should break no rule");
     }
