@@ -434,21 +434,11 @@ fn the_two_phase_borrow_technique_is_refused_at_its_break_only() {
 /// is fixed in that rustc: say so in docs/rules.md's table.
 #[test]
 fn the_two_phase_borrow_technique_reads_any_address() {
-    let program = format!(
-        "{TWO_PHASE_CAST}
-fn main() {{
-    let secret = Box::new(0x5ec2e7_usize);
-    let address = &*secret as *const usize as usize;
-    println!(\"{{:x}}\", read(address, std::hint::black_box(true)));
-}}
-"
+    assert_reads_any_address(
+        "rust-lang/rust#160598",
+        TWO_PHASE_CAST,
+        "read(address, std::hint::black_box(true))",
     );
-    let out = rustc_run("two_phase_cast", &program).unwrap_or_else(|e| {
-        panic!(
-            "rustc no longer accepts rust-lang/rust#160598's technique (update docs/rules.md):\n{e}"
-        )
-    });
-    assert_eq!(out, "5ec2e7\n");
 }
 
 /// Every way found for a `break` to leave a call's arguments after the borrow
@@ -563,20 +553,7 @@ fn the_match_guard_technique_is_refused_at_its_guard() {
 /// is fixed in that rustc: say so in docs/rules.md's table.
 #[test]
 fn the_match_guard_technique_reads_any_address() {
-    let program = format!(
-        "{GUARD_CAST}
-fn main() {{
-    let secret = Box::new(0x5ec2e7_usize);
-    println!(\"{{:x}}\", read(&*secret as *const usize as usize));
-}}
-"
-    );
-    let out = rustc_run("guard_cast", &program).unwrap_or_else(|e| {
-        panic!(
-            "rustc no longer accepts rust-lang/rust#160599's technique (update docs/rules.md):\n{e}"
-        )
-    });
-    assert_eq!(out, "5ec2e7\n");
+    assert_reads_any_address("rust-lang/rust#160599", GUARD_CAST, "read(address)");
 }
 
 /// Every guard found that changes the place its match reads, each compiled
@@ -715,20 +692,7 @@ fn the_static_closure_technique_is_refused_at_its_bound() {
 /// is fixed in that rustc: say so in docs/rules.md's table.
 #[test]
 fn the_static_closure_technique_reads_any_address() {
-    let program = format!(
-        "{STATIC_CAST}
-fn main() {{
-    let secret = Box::new(0x5ec2e7_usize);
-    println!(\"{{:x}}\", read(&*secret as *const usize as usize));
-}}
-"
-    );
-    let out = rustc_run("static_cast", &program).unwrap_or_else(|e| {
-        panic!(
-            "rustc no longer accepts rust-lang/rust#84366's technique (update docs/rules.md):\n{e}"
-        )
-    });
-    assert_eq!(out, "5ec2e7\n");
+    assert_reads_any_address("rust-lang/rust#84366", STATIC_CAST, "read(address)");
 }
 
 /// Every way found to give a generic function `T: 'static` for a closure
@@ -957,6 +921,27 @@ fn rustc_check(name: &str, src: &str) -> Result<(), String> {
     } else {
         Err(String::from_utf8_lossy(&out.stderr).into_owned())
     }
+}
+
+/// rustc's own verdict on a technique: `technique` built with a `main` that
+/// hands `read` the address of a secret word, and run. It must print the
+/// secret. If rustc refuses the file, `issue` is fixed in that rustc: the
+/// message says to update docs/rules.md's table.
+fn assert_reads_any_address(issue: &str, technique: &str, read: &str) {
+    let program = format!(
+        "{technique}
+fn main() {{
+    let secret = Box::new(0x5ec2e7_usize);
+    let address = &*secret as *const usize as usize;
+    println!(\"{{:x}}\", {read});
+}}
+"
+    );
+    let name = issue.replace(['/', '#', '-'], "_");
+    let out = rustc_run(&name, &program).unwrap_or_else(|e| {
+        panic!("rustc no longer accepts {issue}'s technique (update docs/rules.md):\n{e}")
+    });
+    assert_eq!(out, "5ec2e7\n", "{issue}");
 }
 
 /// `src` as a program, built and run: its standard output, or rustc's
