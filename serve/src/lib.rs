@@ -167,7 +167,10 @@ pub fn serve(options: &ServeOptions) -> Result<()> {
 /// `limits` fitted to the open-file limit, raised first as far as the system allows.
 fn fit_limits(limits: Limits) -> (Limits, limits::OpenFiles) {
     let open_files = limits::raise_open_file_limit();
-    (limits::fit_to_open_files(limits, open_files.now), open_files)
+    (
+        limits::fit_to_open_files(limits, open_files.now),
+        open_files,
+    )
 }
 
 /// What the server runs with, as it says at start: its open-file limit, its caps, and
@@ -176,7 +179,10 @@ fn bounds_line(limits: &Limits, open_files: limits::OpenFiles) -> String {
     let files = if open_files.now > open_files.given {
         format!("{} (raised from {})", open_files.now, open_files.given)
     } else {
-        format!("{} (raise `ulimit -n` for more connections)", open_files.now)
+        format!(
+            "{} (raise `ulimit -n` for more connections)",
+            open_files.now
+        )
     };
     let (ipv4, ipv6) = limits.fewest_clients_to_fill();
     format!(
@@ -256,5 +262,40 @@ async fn forget_idle_posters(state: Arc<AppState>) {
     loop {
         every.tick().await;
         state.posts.forget_idle();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_server_says_what_it_runs_with() {
+        let raised = limits::OpenFiles {
+            given: 1024,
+            now: 20_000,
+        };
+        let line = bounds_line(&Limits::default(), raised);
+        assert!(
+            line.contains("open files 20000 (raised from 1024)"),
+            "{line}"
+        );
+        assert!(
+            line.contains("connections 4096 in all, 16 per client"),
+            "{line}"
+        );
+        assert!(
+            line.contains("takes 256 IPv4 addresses or 128 IPv6 /56s"),
+            "{line}"
+        );
+        let stuck = limits::OpenFiles {
+            given: 1024,
+            now: 1024,
+        };
+        let fitted = limits::fit_to_open_files(Limits::default(), stuck.now);
+        let line = bounds_line(&fitted, stuck);
+        assert!(line.contains("raise `ulimit -n`"), "{line}");
+        assert!(line.contains("connections 768 in all"), "{line}");
+        assert!(line.contains("takes 48 IPv4 addresses"), "{line}");
     }
 }

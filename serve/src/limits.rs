@@ -430,7 +430,10 @@ mod tests {
             Refusal::Network,
             "another /64 of the same /56"
         );
-        assert!(places.admit(key("2001:db8:0:100::1")).is_ok(), "another /56");
+        assert!(
+            places.admit(key("2001:db8:0:100::1")).is_ok(),
+            "another /56"
+        );
         drop(held);
         assert!(places.admit(key("2001:db8:0:ff::1")).is_ok());
         // An IPv4 address is its own network: the network cap is never below the client's.

@@ -179,9 +179,14 @@ fn apply(state: &AppState, action: &str, form: &HashMap<String, String>) -> Resu
         "invitations-on" => flag(ServerFlag::InvitationsRequired, true),
         "invitations-off" => flag(ServerFlag::InvitationsRequired, false),
         "revoke" => {
-            let hash = form.get("invitation").map(String::as_str).unwrap_or_default();
+            let hash = form
+                .get("invitation")
+                .map(String::as_str)
+                .unwrap_or_default();
             if !state.store()?.revoke_invitation(hash)? {
-                return Err(HttpError::not_found("no such invitation code (revoked already?)"));
+                return Err(HttpError::not_found(
+                    "no such invitation code (revoked already?)",
+                ));
             }
             Ok(())
         }
@@ -225,7 +230,11 @@ pub(super) async fn invite(
         Ok(s.store()?.add_invitation(&hash, uses)?)
     })
     .await?;
-    let body = page("invitation.html", "Invitation code", context! { code, uses })?;
+    let body = page(
+        "invitation.html",
+        "Invitation code",
+        context! { code, uses },
+    )?;
     Ok((super::http::html_headers(), body).into_response())
 }
 

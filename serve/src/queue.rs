@@ -124,8 +124,8 @@ struct Usage {
 
 impl Usage {
     fn at(self, now: Instant) -> f64 {
-        let halvings = now.saturating_duration_since(self.at).as_secs_f64()
-            / USAGE_HALF_LIFE.as_secs_f64();
+        let halvings =
+            now.saturating_duration_since(self.at).as_secs_f64() / USAGE_HALF_LIFE.as_secs_f64();
         self.seconds * 0.5f64.powf(halvings)
     }
 }
@@ -198,9 +198,7 @@ impl BuildQueue {
 type Claim = (usize, f64, u64);
 
 fn by_claim(a: &Claim, b: &Claim) -> Ordering {
-    a.0.cmp(&b.0)
-        .then(a.1.total_cmp(&b.1))
-        .then(a.2.cmp(&b.2))
+    a.0.cmp(&b.0).then(a.1.total_cmp(&b.1)).then(a.2.cmp(&b.2))
 }
 
 impl State {
@@ -272,9 +270,7 @@ impl State {
             .iter()
             .filter(|(_, p)| matches!(p.stage, Stage::Waiting(_)))
             .map(|(number, p)| (weight(self, p.client.network(), 0), *number))
-            .max_by(|(a, an), (b, bn)| {
-                a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)).then(an.cmp(bn))
-            });
+            .max_by(|(a, an), (b, bn)| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)).then(an.cmp(bn)));
         let Some((theirs, number)) = heaviest else {
             return Err(QueueFull::Server);
         };

@@ -52,7 +52,13 @@ impl Streams {
     /// The streams of a server under `limits`.
     pub fn new(limits: &Limits) -> Arc<Streams> {
         let per_network = limits.max_streams_per_client * 2;
-        let places = || Places::new(limits.max_streams, limits.max_streams_per_client, per_network);
+        let places = || {
+            Places::new(
+                limits.max_streams,
+                limits.max_streams_per_client,
+                per_network,
+            )
+        };
         Arc::new(Streams {
             events: places(),
             live_list: places(),
@@ -194,9 +200,10 @@ mod tests {
         let slot = streams.admit(Endpoint::LiveGame, a).unwrap();
         let one = stream::iter([Ok(change_event(1))]).chain(stream::pending());
         let bounded = streams.bound(one, slot);
-        let seen: Vec<_> = tokio::time::timeout(Duration::from_secs(30), bounded.collect::<Vec<_>>())
-            .await
-            .expect("the idle limit ended the stream");
+        let seen: Vec<_> =
+            tokio::time::timeout(Duration::from_secs(30), bounded.collect::<Vec<_>>())
+                .await
+                .expect("the idle limit ended the stream");
         assert_eq!(seen.len(), 1);
         assert_eq!(streams.held(Endpoint::LiveGame), 0);
     }
@@ -215,12 +222,9 @@ mod tests {
             tokio::time::sleep(Duration::from_millis(10)).await;
             event
         });
-        let seen = tokio::time::timeout(
-            Duration::from_secs(30),
-            streams.bound(busy, slot).count(),
-        )
-        .await
-        .expect("the lifetime ended the stream");
+        let seen = tokio::time::timeout(Duration::from_secs(30), streams.bound(busy, slot).count())
+            .await
+            .expect("the lifetime ended the stream");
         assert!(seen >= 1, "{seen}");
     }
 
@@ -232,6 +236,10 @@ mod tests {
         assert_eq!(missed(&headers, 5).count().await, 0, "nothing missed");
         assert_eq!(missed(&headers, 6).count().await, 1, "one change missed");
         headers.insert("last-event-id", "x".parse().unwrap());
-        assert_eq!(missed(&headers, 6).count().await, 0, "an id that is not ours");
+        assert_eq!(
+            missed(&headers, 6).count().await,
+            0,
+            "an id that is not ours"
+        );
     }
 }

@@ -214,7 +214,9 @@ async fn list_events(
         let number = *changes.borrow_and_update();
         Some((Ok(streams::change_event(number)), changes))
     });
-    let bounded = state.streams.bound(futures_util::StreamExt::chain(opening, rest), slot);
+    let bounded = state
+        .streams
+        .bound(futures_util::StreamExt::chain(opening, rest), slot);
     Ok(Sse::new(bounded)
         .keep_alive(KeepAlive::default())
         .into_response())

@@ -226,7 +226,11 @@ fn invitation_uses(c: &mut dyn Conn, hash: &str) -> StoreResult<Option<u32>> {
 /// Sets the uses left of the invitation with `hash` from `from` to `to`, only if it
 /// still has `from` (a compare-and-set: `false` when another took or gave one first).
 fn swap_invitation_uses(c: &mut dyn Conn, hash: &str, from: u32, to: u32) -> StoreResult<bool> {
-    let (name, from, to) = (format!("{INVITATION}{hash}"), from.to_string(), to.to_string());
+    let (name, from, to) = (
+        format!("{INVITATION}{hash}"),
+        from.to_string(),
+        to.to_string(),
+    );
     let changed = c.execute(
         "UPDATE server_settings SET value = ?1 WHERE name = ?2 AND value = ?3",
         params![to.as_str(), name.as_str(), from.as_str()],
@@ -447,13 +451,18 @@ mod tests {
         store.give_back_invitation("aa").unwrap();
         assert_eq!(store.invitations().unwrap(), [("aa".to_string(), 1)]);
         assert!(store.take_invitation("aa").unwrap());
-        store.set_server_flag(ServerFlag::InvitationsRequired, true).unwrap();
+        store
+            .set_server_flag(ServerFlag::InvitationsRequired, true)
+            .unwrap();
         let state = store.server_state().unwrap();
         assert!(state.invitations_required);
         assert!(!state.submissions_closed, "an invitation is no switch");
         assert!(store.revoke_invitation("aa").unwrap());
         store.give_back_invitation("aa").unwrap();
-        assert!(store.invitations().unwrap().is_empty(), "a revoked code stays gone");
+        assert!(
+            store.invitations().unwrap().is_empty(),
+            "a revoked code stays gone"
+        );
         drop(store);
         let _ = std::fs::remove_dir_all(&dir);
     }

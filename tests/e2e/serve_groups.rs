@@ -22,7 +22,9 @@ use serve_common::{
 /// The `n`th address of the group (127.0.1.1 and on: never the honest 127.0.0.x).
 fn member(n: usize) -> IpAddr {
     let n = u32::try_from(n).expect("a small group");
-    IpAddr::V4(Ipv4Addr::from(u32::from(Ipv4Addr::new(127, 0, 1, 0)) + 1 + n))
+    IpAddr::V4(Ipv4Addr::from(
+        u32::from(Ipv4Addr::new(127, 0, 1, 0)) + 1 + n,
+    ))
 }
 
 /// Opens an event stream on `path` from `source` and reads its answer's head: the
@@ -107,7 +109,11 @@ fn streams_from_thirty_two_addresses_leave_pages_and_health_to_the_others() {
     }
     // Four streams an address on each endpoint; every other request refused at once.
     assert_eq!(held.len(), 32 * 2 * 4, "{statuses:?}");
-    assert_eq!(statuses.get(&Some(503)), Some(&(32 * 2 * 16)), "{statuses:?}");
+    assert_eq!(
+        statuses.get(&Some(503)),
+        Some(&(32 * 2 * 16)),
+        "{statuses:?}"
+    );
     pages_answer(&server);
     // The honest visitor's own pages follow the changes too.
     let (_mine, status) = open_stream("127.0.0.1".parse().unwrap(), &server, "/events");
@@ -159,7 +165,7 @@ fn an_event_stream_ends_when_idle_and_a_returning_page_is_told_what_it_missed() 
     back.write_all(
         b"GET /events HTTP/1.1\r\nHost: x\r\nLast-Event-ID: 999\r\nConnection: close\r\n\r\n",
     )
-        .unwrap();
+    .unwrap();
     let seen = read_until_closed(&mut back, Duration::from_secs(20))
         .unwrap_or_else(|err| panic!("the stream did not end: {err:?}"));
     assert!(seen.contains("event: change"), "{seen}");
@@ -195,7 +201,11 @@ fn sixteen_addresses_flooding_the_queue_leave_a_newcomer_its_place() {
     let mut honest = Client::from_source(&server, "127.0.0.2".parse().unwrap());
     let source = std::fs::read(kit_bot("my_bot")).unwrap();
     let posted = post_submission(&mut honest, "honest", &source);
-    assert_eq!(posted.status, 200, "the newcomer is queued: {}", posted.body);
+    assert_eq!(
+        posted.status, 200,
+        "the newcomer is queued: {}",
+        posted.body
+    );
     let mine = job_and_key(&posted.body).0;
     assert_eq!(job_state(&mut honest, &mine), "queued");
     // A flood submission gave its place, and was told why.
@@ -222,9 +232,17 @@ fn invitation(organiser: &mut Client, uses: &str) -> String {
 }
 
 /// Posts a new entry with an invitation code; returns the answer.
-fn post_invited(client: &mut Client, name: &str, code: &str, source: &[u8]) -> serve_common::Response {
+fn post_invited(
+    client: &mut Client,
+    name: &str,
+    code: &str,
+    source: &[u8],
+) -> serve_common::Response {
     let form = client.get("/submit");
-    assert!(form.body.contains("name=\"invitation\""), "the form asks for the code");
+    assert!(
+        form.body.contains("name=\"invitation\""),
+        "the form asks for the code"
+    );
     let token = csrf_token(&form.body, "/submit");
     client.post_multipart(
         "/submit",
@@ -246,10 +264,18 @@ fn with_invitations_on_only_a_code_enters_a_new_entry_and_a_refusal_gives_its_us
     let source = std::fs::read(kit_bot("my_bot")).unwrap();
     let none = post_invited(&mut entrant, "invited", "", &source);
     assert_eq!(none.status, 403, "{}", none.body);
-    assert!(none.body.contains("need an invitation code"), "{}", none.body);
+    assert!(
+        none.body.contains("need an invitation code"),
+        "{}",
+        none.body
+    );
     let wrong = post_invited(&mut entrant, "invited", "not-a-code", &source);
     assert_eq!(wrong.status, 403, "{}", wrong.body);
-    assert!(wrong.body.contains("not one the organiser made"), "{}", wrong.body);
+    assert!(
+        wrong.body.contains("not one the organiser made"),
+        "{}",
+        wrong.body
+    );
     // A bot that does not build is refused, and the code's use comes back.
     let broken = post_invited(&mut entrant, "invited", &code, b"fn broken( {}\n");
     assert_eq!(broken.status, 200, "{}", broken.body);
@@ -265,7 +291,11 @@ fn with_invitations_on_only_a_code_enters_a_new_entry_and_a_refusal_gives_its_us
     assert_eq!(again.status, 403, "{}", again.body);
     assert!(again.body.contains("used up"), "{}", again.body);
     let page = organiser.get("/organiser");
-    assert!(page.body.contains("by invitation code only"), "{}", page.body);
+    assert!(
+        page.body.contains("by invitation code only"),
+        "{}",
+        page.body
+    );
     assert!(!page.body.contains(&code), "only the code's hash is kept");
     let mut newer = source.clone();
     newer.extend_from_slice(b"\n// v2\n");

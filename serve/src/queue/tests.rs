@@ -15,10 +15,12 @@ fn has_turn(ticket: &mut Ticket) -> bool {
 
 /// Whether `ticket` was displaced.
 fn displaced(ticket: &mut Ticket) -> bool {
-    ticket
-        .turn
-        .as_mut()
-        .is_some_and(|turn| matches!(turn.try_recv(), Ok(Turn::Displaced) | Err(oneshot::error::TryRecvError::Closed)))
+    ticket.turn.as_mut().is_some_and(|turn| {
+        matches!(
+            turn.try_recv(),
+            Ok(Turn::Displaced) | Err(oneshot::error::TryRecvError::Closed)
+        )
+    })
 }
 
 #[test]
@@ -52,10 +54,20 @@ async fn a_newcomer_is_next_after_the_build_in_progress() {
     let mut waiting: Vec<_> = (0..3).map(|_| queue.admit(flood).unwrap()).collect();
     let mut honest = queue.admit(key("192.0.2.7")).unwrap();
     drop(first);
-    assert!(has_turn(&mut honest), "the newcomer goes before the flood's second");
+    assert!(
+        has_turn(&mut honest),
+        "the newcomer goes before the flood's second"
+    );
     assert!(!waiting.iter_mut().any(has_turn));
     drop(honest);
-    assert_eq!(waiting.iter_mut().map(has_turn).filter(|&turn| turn).count(), 1);
+    assert_eq!(
+        waiting
+            .iter_mut()
+            .map(has_turn)
+            .filter(|&turn| turn)
+            .count(),
+        1
+    );
 }
 
 #[test]
@@ -68,7 +80,10 @@ fn a_network_that_has_built_goes_behind_one_that_has_not() {
     let mut again = queue.admit(key("192.0.2.1")).unwrap();
     let mut fresh = queue.admit(key("192.0.2.2")).unwrap();
     drop(busy);
-    assert!(has_turn(&mut fresh), "a fresh network first, though it came later");
+    assert!(
+        has_turn(&mut fresh),
+        "a fresh network first, though it came later"
+    );
     assert!(!has_turn(&mut again));
 }
 
@@ -82,7 +97,10 @@ fn the_64s_of_one_56_share_their_build_time() {
     let mut other = queue.admit(key("2001:db8:1::1")).unwrap();
     drop(busy);
     assert!(has_turn(&mut other), "another /56 goes first");
-    assert!(!has_turn(&mut sibling), "a /64 of the same /56 has built already");
+    assert!(
+        !has_turn(&mut sibling),
+        "a /64 of the same /56 has built already"
+    );
 }
 
 #[test]
@@ -96,7 +114,10 @@ fn a_full_queue_makes_room_for_a_lighter_network_and_no_other() {
     assert_eq!(queue.pending(), 32);
     let mut honest = queue.admit(key("198.51.100.1")).expect("room made");
     assert_eq!(queue.pending(), 32);
-    assert_eq!(flood.iter_mut().map(displaced).filter(|&gone| gone).count(), 1);
+    assert_eq!(
+        flood.iter_mut().map(displaced).filter(|&gone| gone).count(),
+        1
+    );
     assert!(!has_turn(&mut honest), "the build in progress first");
     // One submission each from fresh networks is as light as a newcomer: the queue is
     // full for real.
@@ -119,7 +140,11 @@ async fn a_displaced_submission_is_told_so() {
     let _honest = queue.admit(key("192.0.2.2")).unwrap();
     assert_eq!(second.wait_turn().await, Err(Displaced));
     drop(second);
-    assert_eq!(queue.pending(), 2, "the displaced one's place is not given back twice");
+    assert_eq!(
+        queue.pending(),
+        2,
+        "the displaced one's place is not given back twice"
+    );
 }
 
 #[test]
