@@ -262,7 +262,7 @@ async fn events(
 ) -> Result<Response, HttpError> {
     let slot = match state.streams.admit(Endpoint::Events, peer.ip()) {
         Ok(slot) => slot,
-        Err(refused) => return Ok(refused),
+        Err(refused) => return Ok(refused.into_response()),
     };
     let receiver = state.live.listen().ok_or_else(|| {
         HttpError::new(

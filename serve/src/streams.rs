@@ -16,8 +16,8 @@ use std::time::Duration;
 use axum::http::HeaderMap;
 #[cfg(test)]
 use axum::http::StatusCode;
-use axum::response::Response;
 use axum::response::sse::Event;
+use axum::response::{IntoResponse, Response};
 use futures_util::stream::{self, Stream, StreamExt};
 
 use super::http::{HttpError, closing};
@@ -42,6 +42,16 @@ pub struct Streams {
     live_game: Arc<Places>,
     lifetime: Duration,
     idle: Duration,
+}
+
+/// A stream refused: a 503 that closes its connection.
+#[derive(Debug)]
+pub struct Refused(HttpError);
+
+impl IntoResponse for Refused {
+    fn into_response(self) -> Response {
+        closing(self.0)
+    }
 }
 
 /// One admitted stream's place, given back when the stream ends.
@@ -71,8 +81,8 @@ impl Streams {
     /// A place on `endpoint` for a stream to `peer`, or a 503 saying why there is none,
     /// which closes its connection (a client refused a stream keeps nothing of the
     /// server's, not even an idle connection).
-    pub fn admit(&self, endpoint: Endpoint, peer: IpAddr) -> Result<StreamSlot, Response> {
-        self.place(endpoint, peer).map_err(closing)
+    pub fn admit(&self, endpoint: Endpoint, peer: IpAddr) -> Result<StreamSlot, Refused> {
+        self.place(endpoint, peer).map_err(Refused)
     }
 
     fn place(&self, endpoint: Endpoint, peer: IpAddr) -> Result<StreamSlot, HttpError> {

@@ -163,7 +163,7 @@ async fn game_events(
     let key = parse_key(&key)?;
     let slot = match state.streams.admit(Endpoint::LiveGame, peer.ip()) {
         Ok(slot) => slot,
-        Err(refused) => return Ok(refused),
+        Err(refused) => return Ok(refused.into_response()),
     };
     let watching = match state.games.watch(key) {
         Ok(watching) => watching,
@@ -205,7 +205,7 @@ async fn list_events(
 ) -> Result<Response, HttpError> {
     let slot = match state.streams.admit(Endpoint::LiveList, peer.ip()) {
         Ok(slot) => slot,
-        Err(refused) => return Ok(refused),
+        Err(refused) => return Ok(refused.into_response()),
     };
     let mut changes = state.games.list_changes();
     let opening = streams::missed(&headers, *changes.borrow_and_update());

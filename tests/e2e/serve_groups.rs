@@ -62,6 +62,11 @@ fn open_stream_with(
         .split_whitespace()
         .nth(1)
         .and_then(|code| code.parse().ok());
+    if status != Some(200) {
+        // A refusal closes its connection: wait for the close, so the next request does
+        // not find this one still counted.
+        let _ = stream.read_to_end(&mut Vec::new());
+    }
     (stream, status)
 }
 
