@@ -4,7 +4,8 @@
 //! documented order (promotions or castlings first, then captures, then quiet moves).
 //!
 //! The reference here is built from cozy's generator and `Board::parse_uci` alone, over
-//! every position of the perft suite and of random games from them.
+//! every position of the perft suite and of random games from them. The same games check
+//! that the key counts an en-passant square exactly when cozy generates the capture.
 
 use cozy_chess as cz;
 use framework::prelude::*;
@@ -71,11 +72,32 @@ impl Rng {
     }
 }
 
+/// `board`'s key counts its en-passant square exactly when cozy generates an en-passant
+/// capture there (FIDE's rule for repetition, which the key follows).
+fn check_key(board: &Board) {
+    let fen = board.fen();
+    let fields: Vec<&str> = fen.split(' ').collect();
+    if fields[3] == "-" {
+        return;
+    }
+    let raw: cz::Board = fen.parse().unwrap();
+    let mut capture = false;
+    raw.generate_moves(|moves| {
+        capture |= moves.piece == cz::Piece::Pawn
+            && moves.into_iter().any(|mv| raw.piece_on(mv.to).is_none() && mv.from.file() != mv.to.file());
+        false
+    });
+    let without = [&fields[..3], &["-"], &fields[4..]].concat().join(" ");
+    let plain = Board::from_fen(&without).unwrap();
+    assert_eq!(board.key() != plain.key(), capture, "{fen}");
+}
+
 /// Every position of a random game of up to `plies` from `board`.
 fn random_game(mut board: Board, plies: usize, rng: &mut Rng) -> usize {
     let mut checked = 0;
     for _ in 0..plies {
         check(&board);
+        check_key(&board);
         checked += 1;
         let moves = board.legal_moves();
         if moves.is_empty() || board.fifty_move_counter() >= 100 {

@@ -157,24 +157,52 @@ fn from_cz_color(c: cz::Color) -> Color {
 /// en-passant capture is legal (see [`Board::key`]).
 #[inline(always)]
 fn key_of(b: &cz::Board) -> u64 {
-    let Some(f) = b.en_passant() else {
-        return b.hash();
-    };
-    let mut key = b.hash_without_ep();
-    let stm = b.side_to_move();
-    let ep = cz::Square::new(f, cz::Rank::Sixth.relative_to(stm));
-    let capturers = cz::get_pawn_attacks(ep, !stm) & b.colored_pieces(stm, cz::Piece::Pawn);
-    for from in capturers {
-        if b.is_legal(cz::Move {
-            from,
-            to: ep,
-            promotion: None,
-        }) {
-            key ^= EP_KEYS[f as usize];
-            break;
-        }
+    match b.en_passant() {
+        None => b.hash(),
+        Some(file) => key_after_double_push(b, file),
     }
-    key
+}
+
+/// [`key_of`] after a double push onto `file`: cozy's hash without its en-passant file,
+/// and the kit's own file key if a pawn beside the pushed one may take it en passant.
+/// Most double pushes land beside no enemy pawn, which a table tells. Out of line and
+/// a leaf in that common case, so the hot path of `make_move` keeps its registers.
+#[inline(never)]
+fn key_after_double_push(b: &cz::Board, file: cz::File) -> u64 {
+    let key = b.hash_without_ep();
+    let stm = b.side_to_move();
+    let capturers = BESIDE_PUSHED[stm as usize][file as usize]
+        & b.colored_pieces(stm, cz::Piece::Pawn).0;
+    if capturers == 0 {
+        return key;
+    }
+    key_with_capturers(b, file, capturers, key)
+}
+
+/// The squares beside a pawn that just advanced two squares on each file, by the colour
+/// of the side that may take it: where an en-passant capturer stands.
+const BESIDE_PUSHED: [[u64; 8]; 2] = {
+    let mut table = [[0; 8]; 2];
+    let mut file = 0;
+    while file < 8 {
+        // White takes on the fifth rank (index 4), Black on the fourth (index 3).
+        let beside = (1_u64 << file >> 1) | (1_u64 << file << 1 & 0xFF);
+        table[0][file] = beside << 32;
+        table[1][file] = beside << 24;
+        file += 1;
+    }
+    table
+};
+
+/// [`key_after_double_push`] when pawns stand beside the pushed one: `key`, with the
+/// file's key if one of `capturers` may take. Out of line: rare.
+#[inline(never)]
+fn key_with_capturers(b: &cz::Board, file: cz::File, capturers: u64, key: u64) -> u64 {
+    let dest = cz::Square::new(file, cz::Rank::Sixth.relative_to(b.side_to_move()));
+    if movegen::en_passant_capturers(b, capturers, dest) == 0 {
+        return key;
+    }
+    key ^ EP_KEYS[file as usize]
 }
 
 impl Board {

@@ -67,6 +67,19 @@ struct Generator<'a> {
     /// The captured-piece code of each square, bit-sliced: bit `i` of the code of
     /// square `sq` is `victims[i] >> sq & 1`.
     victims: [u64; 3],
+    /// Their pieces by how they attack, for the king's safety and en passant.
+    their: Attackers,
+}
+
+/// The other side's pieces, grouped by how they attack.
+struct Attackers {
+    pawns: u64,
+    knights: u64,
+    king: u64,
+    /// Bishops and queens.
+    diagonal: u64,
+    /// Rooks and queens.
+    orthogonal: u64,
 }
 
 /// The cozy square of index `i` (below 64). `& 63` lets the optimiser drop cozy's range check.
@@ -134,6 +147,13 @@ impl<'a> Generator<'a> {
             king_target: !ours & only,
             // Codes: pawn 1, knight 2, bishop 3, rook 4, queen 5 (kings are never taken).
             victims: [pawns | bishops | queens, knights | bishops, rooks | queens],
+            their: Attackers {
+                pawns: pawns & them,
+                knights: knights & them,
+                king: pieces(cz::Piece::King) & them,
+                diagonal: (bishops | queens) & them,
+                orthogonal: (rooks | queens) & them,
+            },
         }
     }
 
@@ -274,41 +294,20 @@ impl<'a> Generator<'a> {
         if capturers == 0 {
             return out;
         }
-        self.en_passant_captures::<WHITE>(capturers, dest, out)
+        self.en_passant_captures(capturers, dest, out)
     }
 
-    /// Writes the en-passant captures onto `dest` of `capturers` that do not leave our
-    /// king to a slider along the rank or diagonal the capture opens. Pinned capturers
-    /// are judged the same way, and no check is looked at: cozy's rule, which is
-    /// enough for positions a game reaches. Out of line: rare.
+    /// Writes the en-passant captures onto `dest` of those of `capturers` that may take
+    /// (see [`en_passant_capturers`]). Out of line: rare.
     #[inline(never)]
-    fn en_passant_captures<'w, const WHITE: bool>(
+    fn en_passant_captures<'w>(
         &self,
         capturers: u64,
         dest: cz::Square,
         mut out: MoveWriter<'w>,
     ) -> MoveWriter<'w> {
-        let b = self.board;
-        let victim = if WHITE {
-            dest as u32 - 8
-        } else {
-            dest as u32 + 8
-        };
-        let theirs = |p, q| self.them & (b.pieces(p).0 | b.pieces(q).0);
-        let diagonal = theirs(cz::Piece::Bishop, cz::Piece::Queen);
-        let orthogonal = theirs(cz::Piece::Rook, cz::Piece::Queen);
         let to = Square::from_index(dest as u8);
-        for from in squares(capturers) {
-            let after = self.occupied ^ 1 << victim ^ 1 << from | 1 << dest as u32;
-            let after = cz::BitBoard(after);
-            let bares = |rays: cz::BitBoard, moves: fn(_, _) -> cz::BitBoard, sliders: u64| {
-                rays.0 & sliders != 0 && moves(self.king, after).0 & sliders != 0
-            };
-            if bares(cz::get_bishop_rays(self.king), cz::get_bishop_moves, diagonal)
-                || bares(cz::get_rook_rays(self.king), cz::get_rook_moves, orthogonal)
-            {
-                continue;
-            }
+        for from in squares(en_passant_capturers(self.board, capturers, dest)) {
             let from = Square::from_index(from as u8);
             let pawn = Some(PieceType::Pawn);
             out.push(Move::new(from, to, PieceType::Pawn, pawn, None, true, false));
@@ -320,9 +319,11 @@ impl<'a> Generator<'a> {
     /// its steps onto safe squares.
     #[inline(always)]
     fn king_moves<'w>(&self, castling: bool, mut out: MoveWriter<'w>) -> MoveWriter<'w> {
-        let from = self.king as u32;
         if castling {
-            out = self.castles(out);
+            let rights = self.board.castle_rights(self.board.side_to_move());
+            if rights.long.is_some() || rights.short.is_some() {
+                out = self.castles(rights, out);
+            }
         }
         let mut safe = 0;
         for to in squares(cz::get_king_moves(self.king).0 & self.king_target) {
@@ -330,59 +331,69 @@ impl<'a> Generator<'a> {
                 safe |= 1 << to;
             }
         }
-        self.plain(Move::base(from, PieceType::King), safe, out)
+        self.plain(Move::base(self.king as u32, PieceType::King), safe, out)
     }
 
     /// `true` if no piece of theirs attacks `sq` once our king has left its square.
+    /// A slider's attack is only looked up if one of theirs is on its lines at all.
     #[inline(always)]
     fn king_safe_on(&self, sq: cz::Square) -> bool {
-        let b = self.board;
-        let theirs = |p| self.them & b.pieces(p).0;
+        let their = &self.their;
         let blockers = cz::BitBoard(self.occupied ^ 1 << self.king as u32 | 1 << sq as u32);
-        let queens = theirs(cz::Piece::Queen);
-        let color = b.side_to_move();
-        cz::get_knight_moves(sq).0 & theirs(cz::Piece::Knight) == 0
-            && cz::get_pawn_attacks(sq, color).0 & theirs(cz::Piece::Pawn) == 0
-            && cz::get_king_moves(sq).0 & theirs(cz::Piece::King) == 0
-            && cz::get_bishop_moves(sq, blockers).0 & (theirs(cz::Piece::Bishop) | queens) == 0
-            && cz::get_rook_moves(sq, blockers).0 & (theirs(cz::Piece::Rook) | queens) == 0
+        let color = self.board.side_to_move();
+        let slides = |rays: cz::BitBoard, attacks: fn(_, _) -> cz::BitBoard, sliders: u64| {
+            rays.0 & sliders != 0 && attacks(sq, blockers).0 & sliders != 0
+        };
+        cz::get_knight_moves(sq).0 & their.knights == 0
+            && cz::get_pawn_attacks(sq, color).0 & their.pawns == 0
+            && cz::get_king_moves(sq).0 & their.king == 0
+            && !slides(cz::get_bishop_rays(sq), cz::get_bishop_moves, their.diagonal)
+            && !slides(cz::get_rook_rays(sq), cz::get_rook_moves, their.orthogonal)
     }
 
-    /// Writes the legal castlings, queenside first (cozy's order: by the rook's
-    /// square), king-to-destination (`e1c1`, `e1g1`). Out of line: most positions
-    /// have no castling rights left, and the test is long.
+    /// Writes the legal castlings with `rights`, queenside first (cozy's order: by the
+    /// rook's square), king-to-destination (`e1c1`, `e1g1`). Out of line: most
+    /// positions have no castling rights left.
     #[inline(never)]
-    fn castles<'w>(&self, mut out: MoveWriter<'w>) -> MoveWriter<'w> {
-        let stm = self.board.side_to_move();
-        let rights = self.board.castle_rights(stm);
-        let back = cz::Rank::First.relative_to(stm);
-        let from = Square::from_index(self.king as u8);
-        for (rook, king_to, rook_to) in [
-            (rights.long, cz::File::C, cz::File::D),
-            (rights.short, cz::File::G, cz::File::F),
-        ] {
-            let Some(rook) = rook else { continue };
-            let [rook, king_to, rook_to] = [rook, king_to, rook_to].map(|f| cz::Square::new(f, back));
-            if self.can_castle(rook, king_to, rook_to) {
-                let dest = Square::from_index(king_to as u8);
-                out.push(Move::new(from, dest, PieceType::King, None, None, false, true));
-            }
+    fn castles<'w>(&self, rights: &cz::CastleRights, mut out: MoveWriter<'w>) -> MoveWriter<'w> {
+        let back = cz::Rank::First.relative_to(self.board.side_to_move());
+        let on_back = |file| cz::Square::new(file, back);
+        if let Some(rook) = rights.long {
+            let (king_to, rook_to) = (on_back(cz::File::C), on_back(cz::File::D));
+            out = self.castle(on_back(rook), king_to, rook_to, out);
+        }
+        if let Some(rook) = rights.short {
+            let (king_to, rook_to) = (on_back(cz::File::G), on_back(cz::File::F));
+            out = self.castle(on_back(rook), king_to, rook_to, out);
         }
         out
     }
 
-    /// `true` if our king may castle with the rook on `rook`, ending on `king_to` and
-    /// `rook_to`: the rook is not pinned, every square either crosses is empty but for
-    /// the two of them, and the squares the king crosses and ends on are not attacked.
+    /// Writes our king's castling with the rook on `rook`, ending on `king_to` and
+    /// `rook_to`, if it is legal: every square either crosses is empty but for the two
+    /// of them, the rook is not pinned, and the squares the king crosses and ends on
+    /// are not attacked.
     #[inline(always)]
-    fn can_castle(&self, rook: cz::Square, king_to: cz::Square, rook_to: cz::Square) -> bool {
-        let blockers = self.occupied ^ 1 << self.king as u32 ^ 1 << rook as u32;
+    fn castle<'w>(
+        &self,
+        rook: cz::Square,
+        king_to: cz::Square,
+        rook_to: cz::Square,
+        mut out: MoveWriter<'w>,
+    ) -> MoveWriter<'w> {
+        let others = self.occupied ^ 1 << self.king as u32 ^ 1 << rook as u32;
         let must_be_safe = cz::get_between_rays(self.king, king_to).0 | 1 << king_to as u32;
         let must_be_empty =
             must_be_safe | cz::get_between_rays(self.king, rook).0 | 1 << rook_to as u32;
-        self.pinned >> rook as u32 & 1 == 0
-            && blockers & must_be_empty == 0
+        if others & must_be_empty == 0
+            && self.pinned >> rook as u32 & 1 == 0
             && squares(must_be_safe).all(|sq| self.king_safe_on(cz_square(sq)))
+        {
+            let from = Square::from_index(self.king as u8);
+            let to = Square::from_index(king_to as u8);
+            out.push(Move::new(from, to, PieceType::King, None, None, false, true));
+        }
+        out
     }
 
     /// `PieceType` index + 1 of the piece on square index `sq`, branch-free: the
@@ -416,6 +427,44 @@ impl<'a> Generator<'a> {
         }
         out
     }
+}
+
+/// Those of `capturers`, pawns of the side to move in `b` beside the pawn that just
+/// advanced two squares, that may take it en passant onto `dest`, by cozy's rule (its
+/// generator's, and so the kit's, for the moves and for [`Board::key`]): none in double
+/// check, and each only if the capture bares our king to no slider on the rank or
+/// diagonal it opens or the line it leaves open (a pinned capturer is judged the same
+/// way). A single check needs no test of its own: cozy's board refuses an en-passant
+/// square no double push can have led to, so the check comes from the pushed pawn,
+/// which the capture takes, or from a slider, which the test sees.
+///
+/// [`Board::key`]: super::Board::key
+pub(super) fn en_passant_capturers(b: &cz::Board, capturers: u64, dest: cz::Square) -> u64 {
+    let checkers = b.checkers().0;
+    if checkers & checkers.wrapping_sub(1) != 0 {
+        return 0;
+    }
+    let stm = b.side_to_move();
+    let king = cz_square(b.colored_pieces(stm, cz::Piece::King).0.trailing_zeros());
+    let them = b.colors(!stm).0;
+    let theirs = |p, q| them & (b.pieces(p).0 | b.pieces(q).0);
+    let diagonal = theirs(cz::Piece::Bishop, cz::Piece::Queen);
+    let orthogonal = theirs(cz::Piece::Rook, cz::Piece::Queen);
+    let victim = cz::Square::new(dest.file(), cz::Rank::Fifth.relative_to(stm)) as u32;
+    let mut legal = 0;
+    for from in squares(capturers) {
+        let after = b.occupied().0 ^ 1 << victim ^ 1 << from | 1 << dest as u32;
+        let after = cz::BitBoard(after);
+        let bares = |rays: cz::BitBoard, moves: fn(_, _) -> cz::BitBoard, sliders: u64| {
+            rays.0 & sliders != 0 && moves(king, after).0 & sliders != 0
+        };
+        if !bares(cz::get_bishop_rays(king), cz::get_bishop_moves, diagonal)
+            && !bares(cz::get_rook_rays(king), cz::get_rook_moves, orthogonal)
+        {
+            legal |= 1 << from;
+        }
+    }
+    legal
 }
 
 #[inline(always)]
