@@ -26,6 +26,11 @@ const PROMO_RANKS: u64 = 0xFF00_0000_0000_00FF;
 /// The ranks a pawn reaches by one step from its starting rank, per colour.
 const RANK_3: u64 = 0x0000_0000_00FF_0000;
 const RANK_6: u64 = 0x0000_FF00_0000_0000;
+/// The ranks a pawn promotes from, per colour.
+const RANK_2: u64 = 0x0000_0000_0000_FF00;
+const RANK_7: u64 = 0x00FF_0000_0000_0000;
+const FILE_A: u64 = 0x0101_0101_0101_0101;
+const FILE_H: u64 = FILE_A << 7;
 
 /// Clears `list` and fills it with the legal moves of `b`, or only its captures (en
 /// passant and capture-promotions included) when `captures_only`.
@@ -50,7 +55,8 @@ pub(super) fn legal_moves_into(b: &cz::Board, list: &mut MoveList, captures_only
     });
 }
 
-/// What generation needs to know about the position, gathered once.
+/// What generation needs to know about the position, gathered once. Functions that are
+/// not inlined take the board, not this, so it can live in registers.
 struct Generator<'a> {
     board: &'a cz::Board,
     them: u64,
@@ -67,19 +73,6 @@ struct Generator<'a> {
     /// The captured-piece code of each square, bit-sliced: bit `i` of the code of
     /// square `sq` is `victims[i] >> sq & 1`.
     victims: [u64; 3],
-    /// Their pieces by how they attack, for the king's safety and en passant.
-    their: Attackers,
-}
-
-/// The other side's pieces, grouped by how they attack.
-struct Attackers {
-    pawns: u64,
-    knights: u64,
-    king: u64,
-    /// Bishops and queens.
-    diagonal: u64,
-    /// Rooks and queens.
-    orthogonal: u64,
 }
 
 /// The cozy square of index `i` (below 64). `& 63` lets the optimiser drop cozy's range check.
@@ -114,13 +107,19 @@ const fn color<const WHITE: bool>() -> cz::Color {
     }
 }
 
+/// The square of the side to move's king.
+#[inline(always)]
+fn our_king(b: &cz::Board) -> cz::Square {
+    cz_square(b.colored_pieces(b.side_to_move(), cz::Piece::King).0.trailing_zeros())
+}
+
 impl<'a> Generator<'a> {
     #[inline(always)]
     fn new(b: &'a cz::Board, captures_only: bool) -> Generator<'a> {
         let stm = b.side_to_move();
         let ours = b.colors(stm).0;
         let them = b.colors(!stm).0;
-        let king = cz_square(b.colored_pieces(stm, cz::Piece::King).0.trailing_zeros());
+        let king = our_king(b);
         let checkers = b.checkers().0;
         // With two checkers only the king moves, and it does not use `target`.
         let check_target = if checkers == 0 {
@@ -147,13 +146,6 @@ impl<'a> Generator<'a> {
             king_target: !ours & only,
             // Codes: pawn 1, knight 2, bishop 3, rook 4, queen 5 (kings are never taken).
             victims: [pawns | bishops | queens, knights | bishops, rooks | queens],
-            their: Attackers {
-                pawns: pawns & them,
-                knights: knights & them,
-                king: pieces(cz::Piece::King) & them,
-                diagonal: (bishops | queens) & them,
-                orthogonal: (rooks | queens) & them,
-            },
         }
     }
 
@@ -213,30 +205,94 @@ impl<'a> Generator<'a> {
         cz::get_line_rays(self.king, cz_square(from)).0
     }
 
-    /// The pushes and captures of `pawns` (en passant apart).
+    /// The pushes and captures of `pawns` (en passant apart), pawn by pawn in
+    /// ascending order: those that cannot promote all at once ([`pawn_set`]), those
+    /// about to promote (rank 7 for White, the highest squares; rank 2 for Black, the
+    /// lowest) one by one, then the pinned ones.
+    ///
+    /// [`pawn_set`]: Self::pawn_set
     #[inline(always)]
     fn pawns<'w, const WHITE: bool, const IN_CHECK: bool>(
         &self,
         pawns: u64,
         mut out: MoveWriter<'w>,
     ) -> MoveWriter<'w> {
+        let free = pawns & !self.pinned;
+        let promoting = free & if WHITE { RANK_7 } else { RANK_2 };
+        if !WHITE {
+            out = self.pawns_one_by_one::<WHITE>(promoting, 0, out);
+        }
+        out = self.pawn_set::<WHITE>(free & !promoting, out);
+        if WHITE {
+            out = self.pawns_one_by_one::<WHITE>(promoting, 0, out);
+        }
+        if !IN_CHECK {
+            out = self.pawns_one_by_one::<WHITE>(pawns & self.pinned, self.pinned, out);
+        }
+        out
+    }
+
+    /// The moves of `pawns` (none about to promote), computed for all of them at once
+    /// by shifting the set, then written pawn by pawn: captures towards the a-file and
+    /// towards the h-file, then pushes, each in ascending order of destination.
+    #[inline(always)]
+    fn pawn_set<'w, const WHITE: bool>(&self, pawns: u64, mut out: MoveWriter<'w>) -> MoveWriter<'w> {
+        // Each set is shifted back to the pawns' own squares, so one bit test per kind
+        // of move tells a pawn's moves.
+        let forward = |bb: u64, by: u32| if WHITE { bb << by } else { bb >> by };
+        let back = |bb: u64, by: u32| if WHITE { bb >> by } else { bb << by };
+        let (empty, third) = (!self.occupied, if WHITE { RANK_3 } else { RANK_6 });
+        let (towards_a, towards_h) = if WHITE { (7, 9) } else { (9, 7) };
+        let captures = self.them & self.target;
+        let to_a = back(forward(pawns & !FILE_A, towards_a) & captures, towards_a);
+        let to_h = back(forward(pawns & !FILE_H, towards_h) & captures, towards_h);
+        let one = forward(pawns, 8) & empty;
+        let two = back(forward(one & third, 8) & empty & self.target, 16);
+        let one = back(one & self.target, 8);
+        let destination = |from: u32, by: u32| if WHITE { from + by } else { from - by };
+        for from in squares(to_a | to_h | one | two) {
+            let base = Move::base(from, PieceType::Pawn);
+            let push = |out: &mut MoveWriter<'_>, set: u64, by: u32, victim: bool| {
+                if set >> from & 1 != 0 {
+                    let to = destination(from, by);
+                    let code = if victim { self.victim_code(to) } else { 0 };
+                    out.push(base.with_destination(to, code));
+                }
+            };
+            push(&mut out, to_a, towards_a, true);
+            push(&mut out, to_h, towards_h, true);
+            // Ascending: the single push first for White, the double push for Black.
+            if WHITE {
+                push(&mut out, one, 8, false);
+                push(&mut out, two, 16, false);
+            } else {
+                push(&mut out, two, 16, false);
+                push(&mut out, one, 8, false);
+            }
+        }
+        out
+    }
+
+    /// The moves of `pawns`, one at a time, each kept to `along_pin` if pinned.
+    #[inline(always)]
+    fn pawns_one_by_one<'w, const WHITE: bool>(
+        &self,
+        pawns: u64,
+        pinned: u64,
+        mut out: MoveWriter<'w>,
+    ) -> MoveWriter<'w> {
         let empty = !self.occupied;
         let up = |bb: u64| if WHITE { bb << 8 } else { bb >> 8 };
         let third = if WHITE { RANK_3 } else { RANK_6 };
-        let destinations = |from: u32| {
+        for from in squares(pawns) {
             let one = up(1 << from) & empty;
             let two = up(one & third) & empty;
             let captures = cz::get_pawn_attacks(cz_square(from), color::<WHITE>()).0;
-            one | two | captures & self.them
-        };
-        for from in squares(pawns & !self.pinned) {
-            out = self.pawn(from, destinations(from) & self.target, out);
-        }
-        if !IN_CHECK {
-            for from in squares(pawns & self.pinned) {
-                let to = destinations(from) & self.target & self.along_pin(from);
-                out = self.pawn(from, to, out);
+            let mut to = (one | two | captures & self.them) & self.target;
+            if pinned >> from & 1 != 0 {
+                to &= self.along_pin(from);
             }
+            out = self.pawn(from, to, out);
         }
         out
     }
@@ -246,32 +302,9 @@ impl<'a> Generator<'a> {
     fn pawn<'w>(&self, from: u32, to: u64, mut out: MoveWriter<'w>) -> MoveWriter<'w> {
         let promotions = to & PROMO_RANKS;
         if promotions != 0 {
-            out = self.promotions(from, promotions, out);
+            out = promotions_of(self.board, from, promotions, out);
         }
         self.plain(Move::base(from, PieceType::Pawn), to & !PROMO_RANKS, out)
-    }
-
-    /// Writes a pawn's promotions on the squares of `to`, each to a queen, rook,
-    /// bishop and knight. Out of line: they are rare, and keeping them out keeps the
-    /// common path short.
-    #[inline(never)]
-    fn promotions<'w>(&self, from: u32, to: u64, mut out: MoveWriter<'w>) -> MoveWriter<'w> {
-        let from = Square::from_index(from as u8);
-        for sq in squares(to) {
-            let dest = Square::from_index(sq as u8);
-            let captured = self.victim(sq);
-            for promotion in [
-                PieceType::Queen,
-                PieceType::Rook,
-                PieceType::Bishop,
-                PieceType::Knight,
-            ] {
-                let promotion = Some(promotion);
-                let mv = Move::new(from, dest, PieceType::Pawn, captured, promotion, false, false);
-                out.push(mv);
-            }
-        }
-        out
     }
 
     /// The en-passant captures of `pawns`, if the last move was a double push.
@@ -294,25 +327,7 @@ impl<'a> Generator<'a> {
         if capturers == 0 {
             return out;
         }
-        self.en_passant_captures(capturers, dest, out)
-    }
-
-    /// Writes the en-passant captures onto `dest` of those of `capturers` that may take
-    /// (see [`en_passant_capturers`]). Out of line: rare.
-    #[inline(never)]
-    fn en_passant_captures<'w>(
-        &self,
-        capturers: u64,
-        dest: cz::Square,
-        mut out: MoveWriter<'w>,
-    ) -> MoveWriter<'w> {
-        let to = Square::from_index(dest as u8);
-        for from in squares(en_passant_capturers(self.board, capturers, dest)) {
-            let from = Square::from_index(from as u8);
-            let pawn = Some(PieceType::Pawn);
-            out.push(Move::new(from, to, PieceType::Pawn, pawn, None, true, false));
-        }
-        out
+        en_passant_captures(self.board, capturers, dest, out)
     }
 
     /// The king's moves: castlings (when `castling` may be considered) first, then
@@ -322,78 +337,21 @@ impl<'a> Generator<'a> {
         if castling {
             let rights = self.board.castle_rights(self.board.side_to_move());
             if rights.long.is_some() || rights.short.is_some() {
-                out = self.castles(rights, out);
+                out = castles(self.board, rights, out);
             }
         }
+        let steps = cz::get_king_moves(self.king).0 & self.king_target;
+        if steps == 0 {
+            return out;
+        }
+        let safety = Safety::new(self.board);
         let mut safe = 0;
-        for to in squares(cz::get_king_moves(self.king).0 & self.king_target) {
-            if self.king_safe_on(cz_square(to)) {
+        for to in squares(steps) {
+            if safety.king_safe_on(cz_square(to)) {
                 safe |= 1 << to;
             }
         }
         self.plain(Move::base(self.king as u32, PieceType::King), safe, out)
-    }
-
-    /// `true` if no piece of theirs attacks `sq` once our king has left its square.
-    /// A slider's attack is only looked up if one of theirs is on its lines at all.
-    #[inline(always)]
-    fn king_safe_on(&self, sq: cz::Square) -> bool {
-        let their = &self.their;
-        let blockers = cz::BitBoard(self.occupied ^ 1 << self.king as u32 | 1 << sq as u32);
-        let color = self.board.side_to_move();
-        let slides = |rays: cz::BitBoard, attacks: fn(_, _) -> cz::BitBoard, sliders: u64| {
-            rays.0 & sliders != 0 && attacks(sq, blockers).0 & sliders != 0
-        };
-        cz::get_knight_moves(sq).0 & their.knights == 0
-            && cz::get_pawn_attacks(sq, color).0 & their.pawns == 0
-            && cz::get_king_moves(sq).0 & their.king == 0
-            && !slides(cz::get_bishop_rays(sq), cz::get_bishop_moves, their.diagonal)
-            && !slides(cz::get_rook_rays(sq), cz::get_rook_moves, their.orthogonal)
-    }
-
-    /// Writes the legal castlings with `rights`, queenside first (cozy's order: by the
-    /// rook's square), king-to-destination (`e1c1`, `e1g1`). Out of line: most
-    /// positions have no castling rights left.
-    #[inline(never)]
-    fn castles<'w>(&self, rights: &cz::CastleRights, mut out: MoveWriter<'w>) -> MoveWriter<'w> {
-        let back = cz::Rank::First.relative_to(self.board.side_to_move());
-        let on_back = |file| cz::Square::new(file, back);
-        if let Some(rook) = rights.long {
-            let (king_to, rook_to) = (on_back(cz::File::C), on_back(cz::File::D));
-            out = self.castle(on_back(rook), king_to, rook_to, out);
-        }
-        if let Some(rook) = rights.short {
-            let (king_to, rook_to) = (on_back(cz::File::G), on_back(cz::File::F));
-            out = self.castle(on_back(rook), king_to, rook_to, out);
-        }
-        out
-    }
-
-    /// Writes our king's castling with the rook on `rook`, ending on `king_to` and
-    /// `rook_to`, if it is legal: every square either crosses is empty but for the two
-    /// of them, the rook is not pinned, and the squares the king crosses and ends on
-    /// are not attacked.
-    #[inline(always)]
-    fn castle<'w>(
-        &self,
-        rook: cz::Square,
-        king_to: cz::Square,
-        rook_to: cz::Square,
-        mut out: MoveWriter<'w>,
-    ) -> MoveWriter<'w> {
-        let others = self.occupied ^ 1 << self.king as u32 ^ 1 << rook as u32;
-        let must_be_safe = cz::get_between_rays(self.king, king_to).0 | 1 << king_to as u32;
-        let must_be_empty =
-            must_be_safe | cz::get_between_rays(self.king, rook).0 | 1 << rook_to as u32;
-        if others & must_be_empty == 0
-            && self.pinned >> rook as u32 & 1 == 0
-            && squares(must_be_safe).all(|sq| self.king_safe_on(cz_square(sq)))
-        {
-            let from = Square::from_index(self.king as u8);
-            let to = Square::from_index(king_to as u8);
-            out.push(Move::new(from, to, PieceType::King, None, None, false, true));
-        }
-        out
     }
 
     /// `PieceType` index + 1 of the piece on square index `sq`, branch-free: the
@@ -403,15 +361,6 @@ impl<'a> Generator<'a> {
         (self.victims[0] >> sq & 1) as u32
             | ((self.victims[1] >> sq & 1) as u32) << 1
             | ((self.victims[2] >> sq & 1) as u32) << 2
-    }
-
-    /// The piece of theirs on square index `sq`, if any.
-    #[inline(always)]
-    fn victim(&self, sq: u32) -> Option<PieceType> {
-        if self.them >> sq & 1 == 0 {
-            return None;
-        }
-        PieceType::from_index(self.victim_code(sq) as usize - 1)
     }
 
     /// Writes the moves of the piece of `base` to `to`, none of them special: captures,
@@ -426,6 +375,169 @@ impl<'a> Generator<'a> {
             out.push(base.with_destination(sq, 0));
         }
         out
+    }
+}
+
+/// Writes the promotions of the pawn on `from` on the squares of `to`, each to a queen,
+/// rook, bishop and knight. Out of line: they are rare, and keeping them out keeps the
+/// common path short.
+#[inline(never)]
+fn promotions_of<'w>(b: &cz::Board, from: u32, to: u64, mut out: MoveWriter<'w>) -> MoveWriter<'w> {
+    let from = Square::from_index(from as u8);
+    for sq in squares(to) {
+        let dest = Square::from_index(sq as u8);
+        let captured = b.piece_on(cz_square(sq)).map(from_cz_piece);
+        for promotion in [
+            PieceType::Queen,
+            PieceType::Rook,
+            PieceType::Bishop,
+            PieceType::Knight,
+        ] {
+            let promotion = Some(promotion);
+            let mv = Move::new(from, dest, PieceType::Pawn, captured, promotion, false, false);
+            out.push(mv);
+        }
+    }
+    out
+}
+
+/// Writes the en-passant captures onto `dest` of those of `capturers` that may take
+/// (see [`en_passant_capturers`]). Out of line: rare.
+#[inline(never)]
+fn en_passant_captures<'w>(
+    b: &cz::Board,
+    capturers: u64,
+    dest: cz::Square,
+    mut out: MoveWriter<'w>,
+) -> MoveWriter<'w> {
+    let to = Square::from_index(dest as u8);
+    for from in squares(en_passant_capturers(b, capturers, dest)) {
+        let from = Square::from_index(from as u8);
+        let pawn = Some(PieceType::Pawn);
+        out.push(Move::new(from, to, PieceType::Pawn, pawn, None, true, false));
+    }
+    out
+}
+
+/// Writes the legal castlings with `rights`, queenside first (cozy's order: by the
+/// rook's square), king-to-destination (`e1c1`, `e1g1`). Out of line: most positions
+/// have no castling rights left, or pieces between king and rook.
+#[inline(never)]
+fn castles<'w>(b: &cz::Board, rights: &cz::CastleRights, mut out: MoveWriter<'w>) -> MoveWriter<'w> {
+    let back = cz::Rank::First.relative_to(b.side_to_move());
+    let on_back = |file| cz::Square::new(file, back);
+    let king = our_king(b);
+    let long = rights.long.map(|rook| Castling::new(king, on_back(rook), on_back(cz::File::C), on_back(cz::File::D)));
+    let short = rights.short.map(|rook| Castling::new(king, on_back(rook), on_back(cz::File::G), on_back(cz::File::F)));
+    let open = |castling: &Castling| castling.is_open(b);
+    let (long, short) = (long.filter(open), short.filter(open));
+    if long.is_none() && short.is_none() {
+        return out;
+    }
+    let safety = Safety::new(b);
+    for castling in [long, short].into_iter().flatten() {
+        if castling.is_safe(&safety) {
+            let from = Square::from_index(king as u8);
+            let to = Square::from_index(castling.king_to as u8);
+            out.push(Move::new(from, to, PieceType::King, None, None, false, true));
+        }
+    }
+    out
+}
+
+/// One castling of our king: legal if it [is open](Self::is_open) and [safe](Self::is_safe).
+struct Castling {
+    rook: cz::Square,
+    king_to: cz::Square,
+    /// The squares the king crosses and ends on.
+    must_be_safe: u64,
+    /// The squares the king and rook cross and end on.
+    must_be_empty: u64,
+    /// The king's and the rook's squares.
+    movers: u64,
+}
+
+impl Castling {
+    /// The castling with the rook on `rook`, ending on `king_to` and `rook_to`.
+    #[inline(always)]
+    fn new(king: cz::Square, rook: cz::Square, king_to: cz::Square, rook_to: cz::Square) -> Castling {
+        let must_be_safe = cz::get_between_rays(king, king_to).0 | 1 << king_to as u32;
+        Castling {
+            rook,
+            king_to,
+            must_be_safe,
+            must_be_empty: must_be_safe | cz::get_between_rays(king, rook).0 | 1 << rook_to as u32,
+            movers: 1 << king as u32 | 1 << rook as u32,
+        }
+    }
+
+    /// `true` if every square the king and rook cross or end on is empty but for the two
+    /// of them, and the rook is not pinned.
+    #[inline(always)]
+    fn is_open(&self, b: &cz::Board) -> bool {
+        (b.occupied().0 ^ self.movers) & self.must_be_empty == 0 && !b.pinned().has(self.rook)
+    }
+
+    /// `true` if no square the king crosses or ends on is attacked.
+    #[inline(always)]
+    fn is_safe(&self, safety: &Safety) -> bool {
+        let mut path = self.must_be_safe;
+        while path != 0 {
+            if !safety.king_safe_on(cz_square(path.trailing_zeros())) {
+                return false;
+            }
+            path &= path - 1;
+        }
+        true
+    }
+}
+
+/// What tells whether a square is safe for the side to move's king.
+struct Safety {
+    occupied: u64,
+    king: cz::Square,
+    color: cz::Color,
+    their_pawns: u64,
+    their_knights: u64,
+    their_king: u64,
+    /// Their bishops and queens.
+    diagonal: u64,
+    /// Their rooks and queens.
+    orthogonal: u64,
+}
+
+impl Safety {
+    #[inline(always)]
+    fn new(b: &cz::Board) -> Safety {
+        let color = b.side_to_move();
+        let them = b.colors(!color).0;
+        let theirs = |p| them & b.pieces(p).0;
+        let queens = theirs(cz::Piece::Queen);
+        Safety {
+            occupied: b.occupied().0,
+            king: our_king(b),
+            color,
+            their_pawns: theirs(cz::Piece::Pawn),
+            their_knights: theirs(cz::Piece::Knight),
+            their_king: theirs(cz::Piece::King),
+            diagonal: theirs(cz::Piece::Bishop) | queens,
+            orthogonal: theirs(cz::Piece::Rook) | queens,
+        }
+    }
+
+    /// `true` if no piece of theirs attacks `sq` once our king has left its square.
+    /// A slider's attack is only looked up if one of theirs is on its lines at all.
+    #[inline(always)]
+    fn king_safe_on(&self, sq: cz::Square) -> bool {
+        let blockers = cz::BitBoard(self.occupied ^ 1 << self.king as u32 | 1 << sq as u32);
+        let slides = |rays: cz::BitBoard, attacks: fn(_, _) -> cz::BitBoard, sliders: u64| {
+            rays.0 & sliders != 0 && attacks(sq, blockers).0 & sliders != 0
+        };
+        cz::get_knight_moves(sq).0 & self.their_knights == 0
+            && cz::get_pawn_attacks(sq, self.color).0 & self.their_pawns == 0
+            && cz::get_king_moves(sq).0 & self.their_king == 0
+            && !slides(cz::get_bishop_rays(sq), cz::get_bishop_moves, self.diagonal)
+            && !slides(cz::get_rook_rays(sq), cz::get_rook_moves, self.orthogonal)
     }
 }
 
@@ -445,7 +557,7 @@ pub(super) fn en_passant_capturers(b: &cz::Board, capturers: u64, dest: cz::Squa
         return 0;
     }
     let stm = b.side_to_move();
-    let king = cz_square(b.colored_pieces(stm, cz::Piece::King).0.trailing_zeros());
+    let king = our_king(b);
     let them = b.colors(!stm).0;
     let theirs = |p, q| them & (b.pieces(p).0 | b.pieces(q).0);
     let diagonal = theirs(cz::Piece::Bishop, cz::Piece::Queen);
