@@ -603,7 +603,9 @@ impl Board {
             std::ptr::copy_nonoverlapping(states.add(n - 1), states.add(n), 1);
             let top = &mut *states.add(n);
             play(top);
-            self.keys.as_mut_ptr().add(n).write(key_of(top));
+            // The key first: it may call out, and nothing else need survive that call.
+            let key = key_of(top);
+            self.keys.as_mut_ptr().add(n).write(key);
             self.states.set_len(n + 1);
         }
     }

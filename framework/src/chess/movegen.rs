@@ -424,50 +424,78 @@ fn en_passant_captures<'w>(
 /// have no castling rights left, or pieces between king and rook.
 #[inline(never)]
 fn castles<'w>(b: &cz::Board, rights: &cz::CastleRights, mut out: MoveWriter<'w>) -> MoveWriter<'w> {
-    let back = cz::Rank::First.relative_to(b.side_to_move());
-    let on_back = |file| cz::Square::new(file, back);
+    let stm = b.side_to_move();
     let king = our_king(b);
-    let long = rights.long.map(|rook| Castling::new(king, on_back(rook), on_back(cz::File::C), on_back(cz::File::D)));
-    let short = rights.short.map(|rook| Castling::new(king, on_back(rook), on_back(cz::File::G), on_back(cz::File::F)));
-    let open = |castling: &Castling| castling.is_open(b);
-    let (long, short) = (long.filter(open), short.filter(open));
+    let [long, short] = &STANDARD_CASTLINGS[stm as usize];
+    let castling = |right: Option<cz::File>, standard: &Castling, king_to, rook_to| {
+        let rook = cz::Square::new(right?, cz::Rank::First.relative_to(stm));
+        let castling = if standard.king == king && standard.rook == rook {
+            *standard
+        } else {
+            let on_back = |file| cz::Square::new(file, cz::Rank::First.relative_to(stm));
+            Castling::new(king, rook, on_back(king_to), on_back(rook_to))
+        };
+        castling.is_open(b).then_some(castling)
+    };
+    let long = castling(rights.long, long, cz::File::C, cz::File::D);
+    let short = castling(rights.short, short, cz::File::G, cz::File::F);
     if long.is_none() && short.is_none() {
         return out;
     }
     let safety = Safety::new(b);
-    for castling in [long, short].into_iter().flatten() {
-        if castling.is_safe(&safety) {
-            let from = Square::from_index(king as u8);
-            let to = Square::from_index(castling.king_to as u8);
-            out.push(Move::new(from, to, PieceType::King, None, None, false, true));
-        }
+    if let Some(long) = long
+        && long.is_safe(&safety)
+    {
+        out.push(long.mv);
+    }
+    if let Some(short) = short
+        && short.is_safe(&safety)
+    {
+        out.push(short.mv);
     }
     out
 }
 
+/// The castlings of standard chess by colour, queenside then kingside: the only ones a
+/// position the kit accepts has (its FEN parser takes `KQkq` rights alone), worked out
+/// once. [`castles`] still works any other out, as cozy would.
+const STANDARD_CASTLINGS: [[Castling; 2]; 2] = {
+    use cz::Square as S;
+    [
+        [Castling::new(S::E1, S::A1, S::C1, S::D1), Castling::new(S::E1, S::H1, S::G1, S::F1)],
+        [Castling::new(S::E8, S::A8, S::C8, S::D8), Castling::new(S::E8, S::H8, S::G8, S::F8)],
+    ]
+};
+
 /// One castling of our king: legal if it [is open](Self::is_open) and [safe](Self::is_safe).
+#[derive(Clone, Copy)]
 struct Castling {
+    king: cz::Square,
     rook: cz::Square,
-    king_to: cz::Square,
     /// The squares the king crosses and ends on.
     must_be_safe: u64,
     /// The squares the king and rook cross and end on.
     must_be_empty: u64,
     /// The king's and the rook's squares.
     movers: u64,
+    /// The move, king-to-destination.
+    mv: Move,
 }
 
 impl Castling {
-    /// The castling with the rook on `rook`, ending on `king_to` and `rook_to`.
-    #[inline(always)]
-    fn new(king: cz::Square, rook: cz::Square, king_to: cz::Square, rook_to: cz::Square) -> Castling {
+    /// The castling of the king on `king` with the rook on `rook`, ending on `king_to`
+    /// and `rook_to`.
+    const fn new(king: cz::Square, rook: cz::Square, king_to: cz::Square, rook_to: cz::Square) -> Castling {
         let must_be_safe = cz::get_between_rays(king, king_to).0 | 1 << king_to as u32;
+        let from = Square::from_index(king as u8);
+        let to = Square::from_index(king_to as u8);
         Castling {
+            king,
             rook,
-            king_to,
             must_be_safe,
             must_be_empty: must_be_safe | cz::get_between_rays(king, rook).0 | 1 << rook_to as u32,
             movers: 1 << king as u32 | 1 << rook as u32,
+            mv: Move::new(from, to, PieceType::King, None, None, false, true),
         }
     }
 
@@ -551,6 +579,7 @@ impl Safety {
 /// which the capture takes, or from a slider, which the test sees.
 ///
 /// [`Board::key`]: super::Board::key
+#[inline(always)]
 pub(super) fn en_passant_capturers(b: &cz::Board, capturers: u64, dest: cz::Square) -> u64 {
     let checkers = b.checkers().0;
     if checkers & checkers.wrapping_sub(1) != 0 {
@@ -558,25 +587,36 @@ pub(super) fn en_passant_capturers(b: &cz::Board, capturers: u64, dest: cz::Squa
     }
     let stm = b.side_to_move();
     let king = our_king(b);
-    let them = b.colors(!stm).0;
+    let victim = cz::Square::new(dest.file(), cz::Rank::Fifth.relative_to(stm));
+    let mut legal = 0;
+    for from in squares(capturers) {
+        // Out of check, only a square the capture empties on a line through our king
+        // can let a slider in.
+        let from = cz_square(from);
+        let opens = cz::get_line_rays(king, from).0 | cz::get_line_rays(king, victim).0;
+        if (checkers != 0 || opens != 0) && bares_king(b, king, from, victim, dest) {
+            continue;
+        }
+        legal |= 1 << from as u32;
+    }
+    legal
+}
+
+/// `true` if a slider of theirs attacks our `king` once the pawn on `from` has taken the
+/// one on `victim` en passant, landing on `dest`.
+#[inline(never)]
+fn bares_king(b: &cz::Board, king: cz::Square, from: cz::Square, victim: cz::Square, dest: cz::Square) -> bool {
+    let them = b.colors(!b.side_to_move()).0;
     let theirs = |p, q| them & (b.pieces(p).0 | b.pieces(q).0);
     let diagonal = theirs(cz::Piece::Bishop, cz::Piece::Queen);
     let orthogonal = theirs(cz::Piece::Rook, cz::Piece::Queen);
-    let victim = cz::Square::new(dest.file(), cz::Rank::Fifth.relative_to(stm)) as u32;
-    let mut legal = 0;
-    for from in squares(capturers) {
-        let after = b.occupied().0 ^ 1 << victim ^ 1 << from | 1 << dest as u32;
-        let after = cz::BitBoard(after);
-        let bares = |rays: cz::BitBoard, moves: fn(_, _) -> cz::BitBoard, sliders: u64| {
-            rays.0 & sliders != 0 && moves(king, after).0 & sliders != 0
-        };
-        if !bares(cz::get_bishop_rays(king), cz::get_bishop_moves, diagonal)
-            && !bares(cz::get_rook_rays(king), cz::get_rook_moves, orthogonal)
-        {
-            legal |= 1 << from;
-        }
-    }
-    legal
+    let after = b.occupied().0 ^ 1 << victim as u32 ^ 1 << from as u32 | 1 << dest as u32;
+    let after = cz::BitBoard(after);
+    let slides = |rays: cz::BitBoard, moves: fn(_, _) -> cz::BitBoard, sliders: u64| {
+        rays.0 & sliders != 0 && moves(king, after).0 & sliders != 0
+    };
+    slides(cz::get_bishop_rays(king), cz::get_bishop_moves, diagonal)
+        || slides(cz::get_rook_rays(king), cz::get_rook_moves, orthogonal)
 }
 
 #[inline(always)]
