@@ -167,6 +167,8 @@ fn key_of(b: &cz::Board) -> u64 {
 /// and the kit's own file key if a pawn beside the pushed one may take it en passant.
 /// Most double pushes land beside no enemy pawn, which a table tells. Out of line and
 /// a leaf in that common case, so the hot path of `make_move` keeps its registers.
+/// Marked cold so that path, the move without en passant, falls straight through.
+#[cold]
 #[inline(never)]
 fn key_after_double_push(b: &cz::Board, file: cz::File) -> u64 {
     let key = b.hash_without_ep();

@@ -334,14 +334,13 @@ impl<'a> Generator<'a> {
     /// its steps onto safe squares.
     #[inline(always)]
     fn king_moves<'w>(&self, castling: bool, mut out: MoveWriter<'w>) -> MoveWriter<'w> {
-        if castling {
-            let rights = self.board.castle_rights(self.board.side_to_move());
-            if rights.long.is_some() || rights.short.is_some() {
-                out = castles(self.board, rights, out);
-            }
-        }
         let steps = cz::get_king_moves(self.king).0 & self.king_target;
+        let rights = self.board.castle_rights(self.board.side_to_move());
+        let castling = castling && (rights.long.is_some() || rights.short.is_some());
         if steps == 0 {
+            if castling {
+                out = castles(self.board, rights, None, out);
+            }
             return out;
         }
         let safety = Safety::new(self.board);
@@ -350,6 +349,14 @@ impl<'a> Generator<'a> {
             if safety.king_safe_on(cz_square(to)) {
                 safe |= 1 << to;
             }
+        }
+        if castling {
+            // Written before the steps; the squares next to the king are judged once.
+            let judged = Judged {
+                squares: steps,
+                safe,
+            };
+            out = castles(self.board, rights, Some((&safety, judged)), out);
         }
         self.plain(Move::base(self.king as u32, PieceType::King), safe, out)
     }
@@ -423,7 +430,12 @@ fn en_passant_captures<'w>(
 /// rook's square), king-to-destination (`e1c1`, `e1g1`). Out of line: most positions
 /// have no castling rights left, or pieces between king and rook.
 #[inline(never)]
-fn castles<'w>(b: &cz::Board, rights: &cz::CastleRights, mut out: MoveWriter<'w>) -> MoveWriter<'w> {
+fn castles<'w>(
+    b: &cz::Board,
+    rights: &cz::CastleRights,
+    judged: Option<(&Safety, Judged)>,
+    mut out: MoveWriter<'w>,
+) -> MoveWriter<'w> {
     let stm = b.side_to_move();
     let king = our_king(b);
     let [long, short] = &STANDARD_CASTLINGS[stm as usize];
@@ -442,18 +454,32 @@ fn castles<'w>(b: &cz::Board, rights: &cz::CastleRights, mut out: MoveWriter<'w>
     if long.is_none() && short.is_none() {
         return out;
     }
-    let safety = Safety::new(b);
-    if let Some(long) = long
-        && long.is_safe(&safety)
-    {
-        out.push(long.mv);
-    }
-    if let Some(short) = short
-        && short.is_safe(&safety)
-    {
-        out.push(short.mv);
+    let own;
+    let (safety, judged) = match judged {
+        Some((safety, judged)) => (safety, judged),
+        None => {
+            own = Safety::new(b);
+            let nothing = Judged {
+                squares: 0,
+                safe: 0,
+            };
+            (&own, nothing)
+        }
+    };
+    for castling in [long, short] {
+        if let Some(castling) = castling
+            && castling.is_safe(safety, &judged)
+        {
+            out.push(castling.mv);
+        }
     }
     out
+}
+
+/// Squares whose safety for the king is already known: `squares`, of which `safe` are safe.
+struct Judged {
+    squares: u64,
+    safe: u64,
 }
 
 /// The castlings of standard chess by colour, queenside then kingside: the only ones a
@@ -506,10 +532,14 @@ impl Castling {
         (b.occupied().0 ^ self.movers) & self.must_be_empty == 0 && !b.pinned().has(self.rook)
     }
 
-    /// `true` if no square the king crosses or ends on is attacked.
+    /// `true` if no square the king crosses or ends on is attacked (some may be
+    /// `judged` already).
     #[inline(always)]
-    fn is_safe(&self, safety: &Safety) -> bool {
-        let mut path = self.must_be_safe;
+    fn is_safe(&self, safety: &Safety, judged: &Judged) -> bool {
+        if self.must_be_safe & judged.squares & !judged.safe != 0 {
+            return false;
+        }
+        let mut path = self.must_be_safe & !judged.squares;
         while path != 0 {
             if !safety.king_safe_on(cz_square(path.trailing_zeros())) {
                 return false;
@@ -585,26 +615,39 @@ pub(super) fn en_passant_capturers(b: &cz::Board, capturers: u64, dest: cz::Squa
     if checkers & checkers.wrapping_sub(1) != 0 {
         return 0;
     }
-    let stm = b.side_to_move();
     let king = our_king(b);
-    let victim = cz::Square::new(dest.file(), cz::Rank::Fifth.relative_to(stm));
-    let mut legal = 0;
+    let victim = cz::Square::new(dest.file(), cz::Rank::Fifth.relative_to(b.side_to_move()));
+    // Out of check, only a square the capture empties on a line through our king can
+    // let a slider in; most captures empty none.
+    let opens_victim = cz::get_line_rays(king, victim).0 != 0;
+    let mut doubtful = 0;
     for from in squares(capturers) {
-        // Out of check, only a square the capture empties on a line through our king
-        // can let a slider in.
-        let from = cz_square(from);
-        let opens = cz::get_line_rays(king, from).0 | cz::get_line_rays(king, victim).0;
-        if (checkers != 0 || opens != 0) && bares_king(b, king, from, victim, dest) {
-            continue;
+        if checkers != 0 || opens_victim || cz::get_line_rays(king, cz_square(from)).0 != 0 {
+            doubtful |= 1 << from;
         }
-        legal |= 1 << from as u32;
     }
-    legal
+    if doubtful == 0 {
+        return capturers;
+    }
+    capturers & !exposing(b, king, doubtful, victim, dest)
+}
+
+/// Those of `capturers` whose en-passant capture of the pawn on `victim`, landing on
+/// `dest`, lets a slider of theirs attack our `king`. Out of line: rare.
+#[inline(never)]
+fn exposing(b: &cz::Board, king: cz::Square, capturers: u64, victim: cz::Square, dest: cz::Square) -> u64 {
+    let mut exposing = 0;
+    for from in squares(capturers) {
+        if bares_king(b, king, cz_square(from), victim, dest) {
+            exposing |= 1 << from;
+        }
+    }
+    exposing
 }
 
 /// `true` if a slider of theirs attacks our `king` once the pawn on `from` has taken the
 /// one on `victim` en passant, landing on `dest`.
-#[inline(never)]
+#[inline(always)]
 fn bares_king(b: &cz::Board, king: cz::Square, from: cz::Square, victim: cz::Square, dest: cz::Square) -> bool {
     let them = b.colors(!b.side_to_move()).0;
     let theirs = |p, q| them & (b.pieces(p).0 | b.pieces(q).0);
