@@ -20,7 +20,9 @@ fn reference(board: &Board) -> Vec<Move> {
         let mut moves: Vec<(u8, usize, usize, Move)> = piece_moves
             .into_iter()
             .map(|mv| {
-                let kit = board.parse_uci(&mv.to_string()).expect("cozy's move is legal");
+                let kit = board
+                    .parse_uci(&mv.to_string())
+                    .expect("cozy's move is legal");
                 let class = if kit.is_promotion() || kit.is_castle() || kit.is_en_passant() {
                     0
                 } else if kit.is_capture() {
@@ -54,7 +56,12 @@ fn check(board: &Board) {
     let expected = reference(board);
     assert_eq!(board.legal_moves().as_slice(), expected, "{}", board.fen());
     let captures: Vec<Move> = expected.into_iter().filter(|m| m.is_capture()).collect();
-    assert_eq!(board.captures().as_slice(), captures, "captures of {}", board.fen());
+    assert_eq!(
+        board.captures().as_slice(),
+        captures,
+        "captures of {}",
+        board.fen()
+    );
     let mut reused = board.legal_moves();
     board.legal_moves_into(&mut reused, true);
     assert_eq!(reused.as_slice(), captures, "reused list, {}", board.fen());
@@ -84,7 +91,9 @@ fn check_key(board: &Board) {
     let mut capture = false;
     raw.generate_moves(|moves| {
         capture |= moves.piece == cz::Piece::Pawn
-            && moves.into_iter().any(|mv| raw.piece_on(mv.to).is_none() && mv.from.file() != mv.to.file());
+            && moves
+                .into_iter()
+                .any(|mv| raw.piece_on(mv.to).is_none() && mv.from.file() != mv.to.file());
         false
     });
     let without = [&fields[..3], &["-"], &fields[4..]].concat().join(" ");

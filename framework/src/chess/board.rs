@@ -185,8 +185,8 @@ fn key_of(b: &cz::Board) -> u64 {
 fn key_after_double_push(b: &cz::Board, file: cz::File) -> u64 {
     let key = b.hash_without_ep();
     let stm = b.side_to_move();
-    let capturers = BESIDE_PUSHED[stm as usize][file as usize]
-        & b.colored_pieces(stm, cz::Piece::Pawn).0;
+    let capturers =
+        BESIDE_PUSHED[stm as usize][file as usize] & b.colored_pieces(stm, cz::Piece::Pawn).0;
     if capturers == 0 {
         return key;
     }
@@ -427,10 +427,7 @@ impl Board {
 
     /// Appends the legal moves (or only the captures, as in [`captures`](Self::captures))
     /// to `list` after clearing it. Lets a search reuse one buffer per ply.
-    // The move generator's hot loop: pins, checks and every piece kind in one frame, so
-    // nothing on the hottest path of every search depends on the inliner.
     #[doc(alias = "GetLegalMovesNonAlloc")]
-    #[allow(clippy::too_many_lines)]
     #[inline]
     pub fn legal_moves_into(&self, list: &mut MoveList, captures_only: bool) {
         if self.push_limit == 0 {

@@ -110,7 +110,11 @@ const fn color<const WHITE: bool>() -> cz::Color {
 /// The square of the side to move's king.
 #[inline(always)]
 fn our_king(b: &cz::Board) -> cz::Square {
-    cz_square(b.colored_pieces(b.side_to_move(), cz::Piece::King).0.trailing_zeros())
+    cz_square(
+        b.colored_pieces(b.side_to_move(), cz::Piece::King)
+            .0
+            .trailing_zeros(),
+    )
 }
 
 impl<'a> Generator<'a> {
@@ -236,7 +240,11 @@ impl<'a> Generator<'a> {
     /// by shifting the set, then written pawn by pawn: captures towards the a-file and
     /// towards the h-file, then pushes, each in ascending order of destination.
     #[inline(always)]
-    fn pawn_set<'w, const WHITE: bool>(&self, pawns: u64, mut out: MoveWriter<'w>) -> MoveWriter<'w> {
+    fn pawn_set<'w, const WHITE: bool>(
+        &self,
+        pawns: u64,
+        mut out: MoveWriter<'w>,
+    ) -> MoveWriter<'w> {
         // Each set is shifted back to the pawns' own squares, so one bit test per kind
         // of move tells a pawn's moves.
         let forward = |bb: u64, by: u32| if WHITE { bb << by } else { bb >> by };
@@ -309,11 +317,7 @@ impl<'a> Generator<'a> {
 
     /// The en-passant captures of `pawns`, if the last move was a double push.
     #[inline(always)]
-    fn en_passant<'w, const WHITE: bool>(
-        &self,
-        pawns: u64,
-        out: MoveWriter<'w>,
-    ) -> MoveWriter<'w> {
+    fn en_passant<'w, const WHITE: bool>(&self, pawns: u64, out: MoveWriter<'w>) -> MoveWriter<'w> {
         let Some(file) = self.board.en_passant() else {
             return out;
         };
@@ -401,7 +405,15 @@ fn promotions_of<'w>(b: &cz::Board, from: u32, to: u64, mut out: MoveWriter<'w>)
             PieceType::Knight,
         ] {
             let promotion = Some(promotion);
-            let mv = Move::new(from, dest, PieceType::Pawn, captured, promotion, false, false);
+            let mv = Move::new(
+                from,
+                dest,
+                PieceType::Pawn,
+                captured,
+                promotion,
+                false,
+                false,
+            );
             out.push(mv);
         }
     }
@@ -421,7 +433,15 @@ fn en_passant_captures<'w>(
     for from in squares(en_passant_capturers(b, capturers, dest)) {
         let from = Square::from_index(from as u8);
         let pawn = Some(PieceType::Pawn);
-        out.push(Move::new(from, to, PieceType::Pawn, pawn, None, true, false));
+        out.push(Move::new(
+            from,
+            to,
+            PieceType::Pawn,
+            pawn,
+            None,
+            true,
+            false,
+        ));
     }
     out
 }
@@ -488,8 +508,14 @@ struct Judged {
 const STANDARD_CASTLINGS: [[Castling; 2]; 2] = {
     use cz::Square as S;
     [
-        [Castling::new(S::E1, S::A1, S::C1, S::D1), Castling::new(S::E1, S::H1, S::G1, S::F1)],
-        [Castling::new(S::E8, S::A8, S::C8, S::D8), Castling::new(S::E8, S::H8, S::G8, S::F8)],
+        [
+            Castling::new(S::E1, S::A1, S::C1, S::D1),
+            Castling::new(S::E1, S::H1, S::G1, S::F1),
+        ],
+        [
+            Castling::new(S::E8, S::A8, S::C8, S::D8),
+            Castling::new(S::E8, S::H8, S::G8, S::F8),
+        ],
     ]
 };
 
@@ -511,7 +537,12 @@ struct Castling {
 impl Castling {
     /// The castling of the king on `king` with the rook on `rook`, ending on `king_to`
     /// and `rook_to`.
-    const fn new(king: cz::Square, rook: cz::Square, king_to: cz::Square, rook_to: cz::Square) -> Castling {
+    const fn new(
+        king: cz::Square,
+        rook: cz::Square,
+        king_to: cz::Square,
+        rook_to: cz::Square,
+    ) -> Castling {
         let must_be_safe = cz::get_between_rays(king, king_to).0 | 1 << king_to as u32;
         let from = Square::from_index(king as u8);
         let to = Square::from_index(king_to as u8);
@@ -635,7 +666,13 @@ pub(super) fn en_passant_capturers(b: &cz::Board, capturers: u64, dest: cz::Squa
 /// Those of `capturers` whose en-passant capture of the pawn on `victim`, landing on
 /// `dest`, lets a slider of theirs attack our `king`. Out of line: rare.
 #[inline(never)]
-fn exposing(b: &cz::Board, king: cz::Square, capturers: u64, victim: cz::Square, dest: cz::Square) -> u64 {
+fn exposing(
+    b: &cz::Board,
+    king: cz::Square,
+    capturers: u64,
+    victim: cz::Square,
+    dest: cz::Square,
+) -> u64 {
     let mut exposing = 0;
     for from in squares(capturers) {
         if bares_king(b, king, cz_square(from), victim, dest) {
@@ -648,7 +685,13 @@ fn exposing(b: &cz::Board, king: cz::Square, capturers: u64, victim: cz::Square,
 /// `true` if a slider of theirs attacks our `king` once the pawn on `from` has taken the
 /// one on `victim` en passant, landing on `dest`.
 #[inline(always)]
-fn bares_king(b: &cz::Board, king: cz::Square, from: cz::Square, victim: cz::Square, dest: cz::Square) -> bool {
+fn bares_king(
+    b: &cz::Board,
+    king: cz::Square,
+    from: cz::Square,
+    victim: cz::Square,
+    dest: cz::Square,
+) -> bool {
     let them = b.colors(!b.side_to_move()).0;
     let theirs = |p, q| them & (b.pieces(p).0 | b.pieces(q).0);
     let diagonal = theirs(cz::Piece::Bishop, cz::Piece::Queen);
