@@ -374,7 +374,7 @@ fn analyze_on_this_thread(source: &str) -> Result<Analysis, ParseError> {
     count::count(&toks, count::Context::Code, &standard, &mut tally);
 
     let mut violations = characters::check(text);
-    rules::check_tokens(&toks, count::Context::Code, &standard, &mut violations);
+    rules::check_file(&toks, count::Context::Code, &standard, &mut violations);
     rules::check_bot_shape(&file, &mut violations);
     violations.sort_by_key(|v| (v.line, v.column));
 
