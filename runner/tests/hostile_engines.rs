@@ -119,7 +119,7 @@ fn stderr_with_escapes_and_forged_pgn_is_made_harmless() {
 /// The places an engine can name about its host, as `faulty.py leakpaths` prints them.
 fn host_strings() -> Vec<String> {
     let script = std::fs::canonicalize(
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/engines"),
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/engines"),
     )
     .unwrap();
     let mut found = vec![
