@@ -34,6 +34,7 @@ use runner::{
 };
 
 use super::gate::{Gate, Open};
+use super::organiser::{Organiser, Progress};
 use super::swiss::{SwissPlayer, pair_round};
 use crate::engine_build::{self, BuildEvent};
 use crate::watch::{LiveEnd, LiveStart};
@@ -170,11 +171,13 @@ pub fn run_gated(
     let tournament = schedule_tournament(store, args, observe)?;
     let openings = to_openings(&tournament.openings)?;
     let stop = AtomicBool::new(false);
+    let mut organiser = Organiser::default();
     let mut played_now = 0usize;
     loop {
-        let cancelled = store.cancel_withdrawn(tournament.id)?;
-        if cancelled > 0 {
-            observe(TournamentEvent::Cancelled { games: cancelled });
+        match organiser.step(store, observe)? {
+            Progress::Playing { .. } => {}
+            Progress::Paired { .. } => continue,
+            Progress::Finished { .. } | Progress::Idle => break,
         }
         let slots = store.slots(tournament.id)?;
         let total = slots
@@ -185,12 +188,6 @@ pub fn run_gated(
             .iter()
             .filter(|s| s.state == SlotState::Pending)
             .count();
-        if pending == 0 {
-            if advance(store, &tournament, observe)? {
-                continue;
-            }
-            break;
-        }
         let budget = args.max_games.map(|m| m.saturating_sub(played_now));
         if budget == Some(0) {
             observe(TournamentEvent::Stopped { played: played_now });
@@ -217,8 +214,9 @@ pub fn run_gated(
 
 /// What comes after a tournament's last pending game: a Swiss tournament with rounds to
 /// go gets its next round paired (`true`); otherwise the tournament is marked finished
-/// (`false`). Call it only when no slot is pending.
-pub fn advance(
+/// (`false`). Only the organiser's step calls it ([`Organiser::step`]), when no slot is
+/// pending, its games checked, under the tournament's lock.
+pub(crate) fn advance(
     store: &mut dyn Store,
     tournament: &Tournament,
     observe: &(dyn Fn(TournamentEvent<'_>) + Sync),
