@@ -3,8 +3,9 @@
 use anyhow::{Context, Result};
 use store::{PostgresStore, WorkerInfo, worker_url};
 
-/// List the workers of a PostgreSQL store: what each is playing, games per hour; or give
-/// a role a worker's rights (`grant`), or take them away (`revoke`).
+/// List the workers of a PostgreSQL store: what each is playing, games per hour; give a
+/// role a worker's rights (`grant`) or take them away (`revoke`); free the games a gone
+/// worker holds (`free`); bound what a worker's role may hold (`limits`).
 #[derive(clap::Args, Debug)]
 #[command(subcommand_negates_reqs = true, args_conflicts_with_subcommands = true)]
 pub struct Args {
@@ -29,8 +30,52 @@ enum Action {
     /// printed once) if it does not exist.
     Grant(RoleArgs),
     /// Take a worker's rights on the store away from ROLE (the role stays; `DROP ROLE`
-    /// removes it).
+    /// removes it), and give the games its workers hold back to the others.
     Revoke(RoleArgs),
+    /// Give the games worker NAME holds leased back to the others at once (a worker
+    /// stopped or gone, whose leases would otherwise run out by themselves), and mark it
+    /// stopped. Should it still be playing, its results are refused.
+    Free(FreeArgs),
+    /// Show, or set, what a worker's role may hold: games at once, the longest lease,
+    /// the longest it may keep one game. The store's functions enforce them.
+    Limits(LimitArgs),
+}
+
+#[derive(clap::Args, Debug)]
+struct FreeArgs {
+    /// The worker's name, as `challenge workers` lists it.
+    name: String,
+    /// The store (with the organiser's credentials): `postgres://USER:PASSWORD@HOST:PORT/DATABASE`.
+    #[arg(
+        long,
+        value_name = "URL",
+        env = "CHALLENGE_STORE",
+        hide_env_values = true
+    )]
+    store: String,
+}
+
+#[derive(clap::Args, Debug)]
+struct LimitArgs {
+    /// Games a role may hold leased at once, over all its workers.
+    #[arg(long, value_name = "N")]
+    max_leases: Option<u64>,
+    /// The longest lease a worker may ask for (seconds): one silent for longer loses its
+    /// games. Longer `--lease`s are lowered to it.
+    #[arg(long, value_name = "SECONDS")]
+    max_lease: Option<u64>,
+    /// The longest a worker may keep one game, renewals included (seconds): its build and
+    /// the game must fit; after it the game goes to another worker.
+    #[arg(long, value_name = "SECONDS")]
+    max_hold: Option<u64>,
+    /// The store (with the organiser's credentials to set them).
+    #[arg(
+        long,
+        value_name = "URL",
+        env = "CHALLENGE_STORE",
+        hide_env_values = true
+    )]
+    store: String,
 }
 
 #[derive(clap::Args, Debug)]
@@ -55,6 +100,8 @@ pub fn run(args: &Args) -> Result<()> {
     match &args.action {
         Some(Action::Grant(role)) => grant(role),
         Some(Action::Revoke(role)) => revoke(role),
+        Some(Action::Free(free)) => free_leases(free),
+        Some(Action::Limits(limits)) => set_limits(limits),
         None => list(args.store.as_deref().context("--store URL is needed")?),
     }
 }
@@ -94,9 +141,9 @@ fn revoke(args: &RoleArgs) -> Result<()> {
         anyhow::bail!("--new-password goes with `grant`, not `revoke`");
     }
     let mut store = PostgresStore::open(&args.store)?;
-    let had = store.revoke_worker(&args.role)?;
+    let revoked = store.revoke_worker(&args.role)?;
     let role = &args.role;
-    if had {
+    if revoked.granted {
         println!(
             "role {role} can no longer read or write this store; `DROP ROLE {role}` removes the login itself"
         );
@@ -105,6 +152,40 @@ fn revoke(args: &RoleArgs) -> Result<()> {
             "role {role} was not granted a worker's rights on this store; the rights a grant gives are revoked all the same"
         );
     }
+    println!(
+        "{} games its workers held are free for the other workers",
+        revoked.freed
+    );
+    Ok(())
+}
+
+fn free_leases(args: &FreeArgs) -> Result<()> {
+    let mut store = PostgresStore::open(&args.store)?;
+    let freed = store.free_worker_leases(&args.name)?;
+    println!(
+        "{freed} games worker {} held are free for the other workers (should it still be playing them, their results will be refused)",
+        args.name
+    );
+    Ok(())
+}
+
+fn set_limits(args: &LimitArgs) -> Result<()> {
+    let mut store = PostgresStore::open(&args.store)?;
+    let mut limits = store.worker_session()?.limits;
+    let change = args.max_leases.is_some() || args.max_lease.is_some() || args.max_hold.is_some();
+    if change {
+        limits.max_leases = args.max_leases.unwrap_or(limits.max_leases);
+        limits.max_lease_seconds = args.max_lease.unwrap_or(limits.max_lease_seconds);
+        limits.max_hold_seconds = args.max_hold.unwrap_or(limits.max_hold_seconds);
+        store.set_worker_limits(&limits)?;
+    }
+    println!(
+        "a worker's role may hold {} games at once, ask for leases of at most {} s, and keep one game at most {} s{}",
+        limits.max_leases,
+        limits.max_lease_seconds,
+        limits.max_hold_seconds,
+        if change { " (set now)" } else { "" }
+    );
     Ok(())
 }
 
