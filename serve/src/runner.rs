@@ -274,7 +274,10 @@ fn organise(control: &Control, location: &StoreLocation) {
         let state = match stepped {
             Ok(progress) => {
                 wait = ORGANISE_EVERY;
-                if matches!(progress, Progress::Paired { .. } | Progress::Finished { .. }) {
+                if matches!(
+                    progress,
+                    Progress::Paired { .. } | Progress::Finished { .. }
+                ) {
                     (control.on_game)();
                 }
                 RunnerState::Workers

@@ -455,11 +455,15 @@ fn mark(game: &mut ReportGame, verdict: Option<&Verdict>, worker: Option<&str>) 
         }
         Some(Verdict::Claimed) => {
             game.verdict = "claimed";
-            format!("counted as {worker}, which recorded it, reports it: its moves cannot show this ending")
+            format!(
+                "counted as {worker}, which recorded it, reports it: its moves cannot show this ending"
+            )
         }
         Some(Verdict::Refused(reason)) => {
             game.verdict = "refused";
-            format!("NOT COUNTED: its result disagrees with its moves ({reason}); recorded by {worker}")
+            format!(
+                "NOT COUNTED: its result disagrees with its moves ({reason}); recorded by {worker}"
+            )
         }
     };
     game.detail = if game.detail.is_empty() {

@@ -24,8 +24,8 @@ use framework::chess::{Board, DrawReason, Outcome};
 use framework::notation::pgn::{GameResult, PgnGame, PgnReader};
 use runner::{TERMINATION_DETAILS_TAG, Termination, can_possibly_mate};
 use store::{
-    Game, GameId, SlotId, Store, StoreResult, StoredOpening, StoredRules, Tournament,
-    TournamentId, Version, VersionId,
+    Game, GameId, SlotId, Store, StoreResult, StoredOpening, StoredRules, Tournament, TournamentId,
+    Version, VersionId,
 };
 
 /// What a game's moves say about its recorded result.
@@ -151,7 +151,10 @@ fn check_tags(pgn: &PgnGame, game: &Game, expected: &Expected<'_>) -> Result<(),
     }
     let tagged = |name: &str, value: &str| pgn.tag(name).is_none_or(|v| v == value);
     if !tagged(TERMINATION_DETAILS_TAG, game.termination.tag()) {
-        return Err(format!("its PGN ends otherwise than by {}", game.termination));
+        return Err(format!(
+            "its PGN ends otherwise than by {}",
+            game.termination
+        ));
     }
     if !tagged("PlyCount", &game.plies.to_string()) {
         return Err("its PGN's PlyCount is not the plies recorded".into());
@@ -167,9 +170,7 @@ fn check_opening(pgn: &PgnGame, opening: Option<&StoredOpening>) -> Result<usize
     };
     let start_fen = |fen: &str| fen.split(' ').take(4).collect::<Vec<_>>().join(" ");
     let book: Vec<String> = pgn.moves.iter().map(ToString::to_string).collect();
-    if start_fen(&pgn.start.fen()) != start_fen(&opening.fen)
-        || !book.starts_with(&opening.moves)
-    {
+    if start_fen(&pgn.start.fen()) != start_fen(&opening.fen) || !book.starts_with(&opening.moves) {
         return Err("it does not start from its slot's opening".into());
     }
     Ok(opening.moves.len())
@@ -214,7 +215,9 @@ impl Ending<'_> {
             return self.fault();
         }
         if self.faulty.is_some() {
-            return Err(format!("{t} is no engine's fault, yet a side is named at fault"));
+            return Err(format!(
+                "{t} is no engine's fault, yet a side is named at fault"
+            ));
         }
         let (result, rule) = match t {
             Termination::MaxLength => {
@@ -224,7 +227,9 @@ impl Ending<'_> {
                 }
                 return self.expect(GameResult::Draw, Verdict::Shown);
             }
-            Termination::AdjudicatedDraw => (Some(GameResult::Draw), rules.map(|r| r.draw.is_some())),
+            Termination::AdjudicatedDraw => {
+                (Some(GameResult::Draw), rules.map(|r| r.draw.is_some()))
+            }
             Termination::AdjudicatedResign => (None, rules.map(|r| r.resign.is_some())),
             _ => return Err(format!("its final position is no {t}")),
         };

@@ -46,8 +46,8 @@ use crate::live_view::Follow;
 use crate::watch::LiveStart;
 use store::prelude::*;
 use store::{
-    Claim, EntryId, NewWorker, PostgresStore, StoreError, Tournament, TournamentId,
-    Version, VersionId,
+    Claim, EntryId, NewWorker, PostgresStore, StoreError, Tournament, TournamentId, Version,
+    VersionId,
 };
 
 /// What a worker's steps return.

@@ -31,10 +31,11 @@ fn game(
     termination: Termination,
     faulty: Option<Color>,
 ) -> Game {
-    let plies = moves.split_whitespace().filter(|t| !t.ends_with('.')).count();
-    let setup = fen.map_or(String::new(), |f| {
-        format!("[SetUp \"1\"]\n[FEN \"{f}\"]\n")
-    });
+    let plies = moves
+        .split_whitespace()
+        .filter(|t| !t.ends_with('.'))
+        .count();
+    let setup = fen.map_or(String::new(), |f| format!("[SetUp \"1\"]\n[FEN \"{f}\"]\n"));
     let pgn = format!(
         "[White \"ann\"]\n[Black \"bob\"]\n[Result \"{result}\"]\n{setup}[WhiteVersion \"hash1\"]\n\
          [BlackVersion \"hash2\"]\n[{TERMINATION_DETAILS_TAG} \"{}\"]\n[PlyCount \"{plies}\"]\n\n{moves} {result}\n",
@@ -85,8 +86,7 @@ const REPETITION: &str = "1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8";
 
 use GameResult::{BlackWins, Draw, WhiteWins};
 use Termination::{
-    AdjudicatedResign, Checkmate, Crash, FailedStart, MaxLength, Repetition, Stalemate,
-    TimeForfeit,
+    AdjudicatedResign, Checkmate, Crash, FailedStart, MaxLength, Repetition, Stalemate, TimeForfeit,
 };
 
 #[test]
@@ -97,7 +97,13 @@ fn endings_on_the_board_are_shown_when_they_are_the_final_positions() {
     assert_eq!(verdict(&stalemate, None, None), Verdict::Shown);
     let repetition = game(REPETITION, None, Draw, Repetition, None);
     assert_eq!(verdict(&repetition, None, None), Verdict::Shown);
-    let bare = game("", Some("8/8/4k3/8/8/3NK3/8/8 w - - 0 1"), Draw, Termination::InsufficientMaterial, None);
+    let bare = game(
+        "",
+        Some("8/8/4k3/8/8/3NK3/8/8 w - - 0 1"),
+        Draw,
+        Termination::InsufficientMaterial,
+        None,
+    );
     assert_eq!(verdict(&bare, None, None), Verdict::Shown);
 }
 
@@ -105,28 +111,51 @@ fn endings_on_the_board_are_shown_when_they_are_the_final_positions() {
 fn a_win_for_the_side_that_was_mated_is_refused() {
     // The finding: "1-0 checkmate" with a PGN in which Black mates.
     let lie = game(FOOLS_MATE, None, WhiteWins, Checkmate, None);
-    assert!(refused(&lie).contains("its moves give 0-1"), "{}", refused(&lie));
+    assert!(
+        refused(&lie).contains("its moves give 0-1"),
+        "{}",
+        refused(&lie)
+    );
     // A checkmate claimed where the final position is none.
     let no_mate = game("1. f3 e5 2. g4", None, BlackWins, Checkmate, None);
-    assert!(refused(&no_mate).contains("no checkmate"), "{}", refused(&no_mate));
+    assert!(
+        refused(&no_mate).contains("no checkmate"),
+        "{}",
+        refused(&no_mate)
+    );
     // A draw rule where the board shows something else.
     let not_stalemate = game(FOOLS_MATE, None, Draw, Stalemate, None);
-    assert!(refused(&not_stalemate).contains("by checkmate"), "{}", refused(&not_stalemate));
+    assert!(
+        refused(&not_stalemate).contains("by checkmate"),
+        "{}",
+        refused(&not_stalemate)
+    );
 }
 
 #[test]
 fn a_crash_that_the_board_contradicts_is_refused_and_one_it_allows_is_a_claim() {
     // The finding: a crash that never happened, recorded on a mated position.
     let crash_on_mate = game(FOOLS_MATE, None, BlackWins, Crash, Some(Color::White));
-    assert!(refused(&crash_on_mate).contains("by checkmate"), "{}", refused(&crash_on_mate));
+    assert!(
+        refused(&crash_on_mate).contains("by checkmate"),
+        "{}",
+        refused(&crash_on_mate)
+    );
     // The board cannot show a crash: on a game still going, it is the worker's claim,
     // with the result the runner gives (the crashed side loses).
     let crash = game("1. e4 e5", None, BlackWins, Crash, Some(Color::White));
     assert_eq!(verdict(&crash, None, None), Verdict::Claimed);
     let crash_wrong_winner = game("1. e4 e5", None, WhiteWins, Crash, Some(Color::White));
-    assert!(matches!(verdict(&crash_wrong_winner, None, None), Verdict::Refused(_)));
+    assert!(matches!(
+        verdict(&crash_wrong_winner, None, None),
+        Verdict::Refused(_)
+    ));
     let no_side = game("1. e4 e5", None, BlackWins, Crash, None);
-    assert!(refused(&no_side).contains("names no side"), "{}", refused(&no_side));
+    assert!(
+        refused(&no_side).contains("names no side"),
+        "{}",
+        refused(&no_side)
+    );
 }
 
 #[test]
@@ -134,7 +163,11 @@ fn faults_on_the_move_are_the_movers_and_a_flag_against_bare_kings_is_a_draw() {
     let flag = game("1. e4 e5", None, BlackWins, TimeForfeit, Some(Color::White));
     assert_eq!(verdict(&flag, None, None), Verdict::Claimed);
     let not_on_move = game("1. e4 e5", None, WhiteWins, TimeForfeit, Some(Color::Black));
-    assert!(refused(&not_on_move).contains("not to move"), "{}", refused(&not_on_move));
+    assert!(
+        refused(&not_on_move).contains("not to move"),
+        "{}",
+        refused(&not_on_move)
+    );
     // White (to move, with a rook) flags against a lone king, which cannot mate: a draw
     // (FIDE 6.9), not a win.
     let fen = Some("8/8/4k3/8/8/8/R7/4K3 w - - 0 1");
@@ -148,20 +181,35 @@ fn faults_on_the_move_are_the_movers_and_a_flag_against_bare_kings_is_a_draw() {
         fen: Board::startpos().fen(),
         moves: vec!["e2e4".into()],
     };
-    assert!(matches!(verdict(&late_start, None, Some(&opening)), Verdict::Refused(_)));
+    assert!(matches!(
+        verdict(&late_start, None, Some(&opening)),
+        Verdict::Refused(_)
+    ));
 }
 
 #[test]
 fn the_move_count_players_opening_and_result_must_be_the_recorded_ones() {
     let mut plies = game(FOOLS_MATE, None, BlackWins, Checkmate, None);
     plies.plies = 6;
-    assert!(refused(&plies).contains("6 plies recorded, 4"), "{}", refused(&plies));
+    assert!(
+        refused(&plies).contains("6 plies recorded, 4"),
+        "{}",
+        refused(&plies)
+    );
     let mut players = game(FOOLS_MATE, None, BlackWins, Checkmate, None);
     players.pgn = players.pgn.replace("\"bob\"", "\"eve\"");
-    assert!(refused(&players).contains("names Black `eve`"), "{}", refused(&players));
+    assert!(
+        refused(&players).contains("names Black `eve`"),
+        "{}",
+        refused(&players)
+    );
     let mut result = game(FOOLS_MATE, None, BlackWins, Checkmate, None);
     result.result = Draw;
-    assert!(refused(&result).contains("its PGN says 0-1"), "{}", refused(&result));
+    assert!(
+        refused(&result).contains("its PGN says 0-1"),
+        "{}",
+        refused(&result)
+    );
     let two = game(FOOLS_MATE, None, BlackWins, Checkmate, None);
     let mut twice = two.clone();
     twice.pgn = format!("{}\n{}", two.pgn, two.pgn);
@@ -171,7 +219,9 @@ fn the_move_count_players_opening_and_result_must_be_the_recorded_ones() {
         moves: vec!["e2e4".into()],
     };
     let mate = game(FOOLS_MATE, None, BlackWins, Checkmate, None);
-    assert!(matches!(verdict(&mate, None, Some(&opening)), Verdict::Refused(r) if r.contains("opening")));
+    assert!(
+        matches!(verdict(&mate, None, Some(&opening)), Verdict::Refused(r) if r.contains("opening"))
+    );
     let from_f3 = StoredOpening {
         moves: vec!["f2f3".into(), "e7e5".into()],
         ..opening
@@ -181,7 +231,13 @@ fn the_move_count_players_opening_and_result_must_be_the_recorded_ones() {
 
 #[test]
 fn a_game_that_goes_on_after_its_end_is_refused() {
-    let on = game(&format!("{REPETITION} 5. Nf3 Nf6"), None, Draw, Repetition, None);
+    let on = game(
+        &format!("{REPETITION} 5. Nf3 Nf6"),
+        None,
+        Draw,
+        Repetition,
+        None,
+    );
     assert!(refused(&on).contains("goes on after"), "{}", refused(&on));
 }
 
@@ -195,11 +251,18 @@ fn length_and_adjudications_follow_the_tournaments_rules() {
     let four = game("1. e4 e5 2. Nf3 Nc6", None, Draw, MaxLength, None);
     assert_eq!(verdict(&four, Some(&rules), None), Verdict::Shown);
     let six = game("1. e4 e5 2. Nf3 Nc6 3. Bb5 a6", None, Draw, MaxLength, None);
-    assert!(matches!(verdict(&six, Some(&rules), None), Verdict::Refused(r) if r.contains("past the length limit")));
+    assert!(
+        matches!(verdict(&six, Some(&rules), None), Verdict::Refused(r) if r.contains("past the length limit"))
+    );
     let two = game("1. e4 e5", None, Draw, MaxLength, None);
-    assert!(matches!(verdict(&two, Some(&rules), None), Verdict::Refused(_)));
+    assert!(matches!(
+        verdict(&two, Some(&rules), None),
+        Verdict::Refused(_)
+    ));
     let resign = game("1. e4 e5", None, WhiteWins, AdjudicatedResign, None);
-    assert!(matches!(verdict(&resign, Some(&rules), None), Verdict::Refused(r) if r.contains("no adjudication")));
+    assert!(
+        matches!(verdict(&resign, Some(&rules), None), Verdict::Refused(r) if r.contains("no adjudication"))
+    );
     let with_resign = StoredRules {
         resign: Some((3, 1000)),
         ..rules
