@@ -18,6 +18,7 @@
 //! was not over, the side at fault was to move, the result is the one the runner would
 //! give) and counted as the claim of the worker that recorded it ([`Verdict::Claimed`]).
 
+use std::collections::hash_map::Entry;
 use std::collections::{HashMap, HashSet};
 
 use framework::chess::{Board, DrawReason, Outcome};
@@ -377,8 +378,8 @@ impl Verdicts {
         let Some(id) = game.tournament else {
             return Ok((None, None));
         };
-        if !self.tournaments.contains_key(&id) {
-            self.tournaments.insert(id, store.tournament(id)?);
+        if let Entry::Vacant(vacant) = self.tournaments.entry(id) {
+            vacant.insert(store.tournament(id)?);
         }
         if let Some(slot) = game.slot
             && !self.openings.contains_key(&slot)

@@ -17,7 +17,8 @@
 //! | `challenge_live` | a game's live snapshot, for a slot leased with the token, bounded in size |
 //! | `challenge_announce`, `challenge_seen`, `challenge_stopped` | a worker's row in `workers` |
 //!
-//! A worker's role is bound further by what the organiser set ([`WorkerLimits`], in
+//! A worker's role is bound further by what the organiser set
+//! ([`WorkerLimits`](super::WorkerLimits), in
 //! `server_settings`), checked inside the functions, not by the client: it holds at most
 //! `max_leases` games at once, asks for leases of at most `max_lease_seconds`, and keeps
 //! no game past `max_hold_seconds` after claiming it, renewals included. Its workers act
@@ -119,7 +120,7 @@ const SESSION_ORGANISER: &str = "pg_has_role(session_user, (SELECT c.relowner FR
 const HELD_BY_SESSION: &str = "(h.lease_worker = session_user::text OR left(h.lease_worker, length(session_user) + 1) = session_user || '.')";
 
 /// The organiser's limits on a worker role's leases, in `server_settings` (unset: the
-/// defaults), by the names [`WorkerLimits`] stores them under.
+/// defaults), by their names there.
 pub(crate) const MAX_LEASES_SETTING: &str = "worker_max_leases";
 pub(crate) const MAX_LEASE_SETTING: &str = "worker_max_lease_seconds";
 pub(crate) const MAX_HOLD_SETTING: &str = "worker_max_hold_seconds";
@@ -167,16 +168,15 @@ fn check_lease() -> String {
 /// A fresh lease token: 64 bits of `gen_random_uuid`'s strong randomness.
 const NEW_TOKEN: &str = "('x' || substr(md5(gen_random_uuid()::text), 1, 16))::bit(64)::bigint";
 
-/// The SQL of the lease functions (`{S}`: the schema, quoted). A worker's role is
-/// bounded by the organiser's limits ([`WorkerLimits`]): `challenge_claim` leases no
-/// more than its role may hold at once (counted under a per-role lock, so claims at once
-/// cannot pass it together), and no lease, renewed or not, outlasts the longest hold
-/// after it was claimed.
-fn lease_functions() -> String {
+/// The SQL of `challenge_claim` (`{S}`: the schema, quoted). A worker's role is bounded
+/// by the organiser's limits ([`WorkerLimits`](super::WorkerLimits)): it leases no more
+/// than its role may hold at once (counted under a per-role lock, so claims at once
+/// cannot pass it together), and no lease, renewed or not (`challenge_renew`), outlasts
+/// the longest hold after it was claimed.
+fn claim_function() -> String {
     let (check_name, check_lease) = (check_name(), check_lease());
     let max_leases = setting(MAX_LEASES_SETTING, DEFAULT_LIMITS.max_leases);
     let max_hold = setting(MAX_HOLD_SETTING, DEFAULT_LIMITS.max_hold_seconds);
-    let max_lease = setting(MAX_LEASE_SETTING, DEFAULT_LIMITS.max_lease_seconds);
     format!(
         r#"
 CREATE FUNCTION {{S}}.challenge_claim(p_tournament bigint, p_name text, p_max bigint, p_lease double precision)
@@ -210,7 +210,18 @@ BEGIN{check_name}{check_lease}
                   s.opening, s.game_id, s.cancelled, s.lease_token)
     SELECT * FROM claimed ORDER BY 1;
 END $$;
+"#
+    )
+}
 
+/// The SQL of the other lease functions: renewing, the limits, giving back, a source.
+fn lease_functions() -> String {
+    let check_lease = check_lease();
+    let max_leases = setting(MAX_LEASES_SETTING, DEFAULT_LIMITS.max_leases);
+    let max_hold = setting(MAX_HOLD_SETTING, DEFAULT_LIMITS.max_hold_seconds);
+    let max_lease = setting(MAX_LEASE_SETTING, DEFAULT_LIMITS.max_lease_seconds);
+    format!(
+        r#"
 CREATE FUNCTION {{S}}.challenge_renew(p_tokens bigint[], p_lease double precision)
 RETURNS bigint
 LANGUAGE plpgsql SECURITY DEFINER SET search_path = {{S}}, pg_temp AS $$
@@ -398,6 +409,7 @@ fn install_sql(schema: &str) -> String {
         .map(|f| format!("REVOKE ALL ON FUNCTION {schema}.{f} FROM PUBLIC;\n"))
         .collect();
     let body = [
+        claim_function(),
         lease_functions(),
         record_function(),
         live_function(),
