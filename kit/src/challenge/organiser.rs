@@ -20,10 +20,17 @@
 //! aside (kept, in no slot) and its slot played again, so a Swiss round is paired, and a
 //! tournament finished, only on games an organiser checked.
 
-use store::{Store, TournamentId};
+use std::collections::{HashMap, HashSet};
 
-use super::tournament::{TournamentError, TournamentEvent, advance};
+use store::{EntryId, NewRound, SlotState, Store, Tournament, TournamentFormat, TournamentId};
+
+use super::swiss::{SwissPlayer, pair_round, round_slots};
+use super::tournament::error::TournamentError;
+use super::tournament::event::TournamentEvent;
 use super::verify::{Verdict, Verdicts};
+
+/// What the organiser's steps return.
+type Result<T, E = TournamentError> = std::result::Result<T, E>;
 
 /// Where the unfinished tournament stands after a step.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -65,7 +72,7 @@ impl Organiser {
         &mut self,
         store: &mut dyn Store,
         observe: &(dyn Fn(TournamentEvent<'_>) + Sync),
-    ) -> Result<Progress, TournamentError> {
+    ) -> Result<Progress> {
         let Some(t) = store.unfinished_tournament()? else {
             return Ok(Progress::Idle);
         };
@@ -94,7 +101,7 @@ impl Organiser {
         store: &mut dyn Store,
         id: TournamentId,
         observe: &(dyn Fn(TournamentEvent<'_>) + Sync),
-    ) -> Result<Progress, TournamentError> {
+    ) -> Result<Progress> {
         // Another organiser may have moved it on meanwhile.
         let t = match store.tournament(id)? {
             Some(t) if !t.finished => t,
@@ -120,7 +127,7 @@ impl Organiser {
         store: &mut dyn Store,
         id: TournamentId,
         observe: &(dyn Fn(TournamentEvent<'_>) + Sync),
-    ) -> Result<usize, TournamentError> {
+    ) -> Result<usize> {
         let games: Vec<_> = store
             .games(false)?
             .into_iter()
@@ -142,4 +149,132 @@ impl Organiser {
         }
         Ok(set_aside)
     }
+}
+
+/// What comes after a tournament's last pending game: a Swiss tournament with rounds to
+/// go gets its next round paired (`true`); otherwise the tournament is marked finished
+/// (`false`). Only the organiser's step calls it, when no slot is pending, its games
+/// checked, under the tournament's lock.
+fn advance(
+    store: &mut dyn Store,
+    tournament: &Tournament,
+    observe: &(dyn Fn(TournamentEvent<'_>) + Sync),
+) -> Result<bool> {
+    if tournament.format == TournamentFormat::Swiss {
+        let slots = store.slots(tournament.id)?;
+        let paired = slots.iter().map(|s| s.plan.round + 1).max().unwrap_or(0);
+        let paired = paired.max(store.byes(tournament.id)?.len() as u32);
+        if paired < tournament.rounds && pair_next_round(store, tournament, paired, observe)? {
+            return Ok(true);
+        }
+    }
+    store.finish_tournament(tournament.id)?;
+    observe(TournamentEvent::Finished {
+        tournament: tournament.id,
+    });
+    Ok(false)
+}
+
+/// The Swiss players of a tournament's remaining field, with their scores and byes so far.
+/// Pairs of players (by index, smaller first) that have met.
+type Met = HashSet<(usize, usize)>;
+
+fn swiss_field(
+    store: &dyn Store,
+    t: &Tournament,
+    entries: &[EntryId],
+) -> Result<(Vec<SwissPlayer>, Met)> {
+    let position: HashMap<EntryId, usize> =
+        entries.iter().enumerate().map(|(i, &e)| (e, i)).collect();
+    let mut players: Vec<SwissPlayer> = (0..entries.len())
+        .map(|seed| SwissPlayer {
+            score: 0.0,
+            seed,
+            had_bye: false,
+        })
+        .collect();
+    for entry in store.byes(t.id)? {
+        if let Some(&i) = position.get(&entry) {
+            players[i].score += 1.0;
+            players[i].had_bye = true;
+        }
+    }
+    let slots = store.slots(t.id)?;
+    let mut met = HashSet::new();
+    for slot in slots.iter().filter(|s| s.state != SlotState::Cancelled) {
+        if let (Some(&a), Some(&b)) = (
+            position.get(&slot.plan.white),
+            position.get(&slot.plan.black),
+        ) {
+            met.insert((a.min(b), a.max(b)));
+        }
+    }
+    let slot_players: HashMap<_, _> = slots
+        .iter()
+        .map(|s| (s.id, (s.plan.white, s.plan.black)))
+        .collect();
+    for game in store.games(false)? {
+        if game.tournament != Some(t.id) {
+            continue;
+        }
+        let Some(&(white, black)) = game.slot.and_then(|s| slot_players.get(&s)) else {
+            continue;
+        };
+        let white_score = game.white_score();
+        if let Some(&i) = position.get(&white) {
+            players[i].score += white_score;
+        }
+        if let Some(&i) = position.get(&black) {
+            players[i].score += 1.0 - white_score;
+        }
+    }
+    Ok((players, met))
+}
+
+/// Pairs Swiss round `round` (0-based) from the results so far; `false` when fewer than
+/// two entries are left to pair.
+fn pair_next_round(
+    store: &mut dyn Store,
+    t: &Tournament,
+    round: u32,
+    observe: &(dyn Fn(TournamentEvent<'_>) + Sync),
+) -> Result<bool> {
+    let withdrawn: HashSet<EntryId> = store
+        .versions()?
+        .iter()
+        .filter(|v| v.withdrawn)
+        .map(|v| v.entry_id)
+        .collect();
+    let entries: Vec<EntryId> = store
+        .participants(t.id)?
+        .into_iter()
+        .filter(|e| !withdrawn.contains(e))
+        .collect();
+    if entries.len() < 2 {
+        return Ok(false);
+    }
+    let (players, met) = swiss_field(store, t, &entries)?;
+    let paired = pair_round(&players, |a, b| met.contains(&(a.min(b), a.max(b))));
+    let first_pair = store
+        .slots(t.id)?
+        .iter()
+        .map(|s| s.plan.pair + 1)
+        .max()
+        .unwrap_or(0);
+    let new_slots = round_slots(&paired.pairs, &entries, round, first_pair, t.openings.len());
+    let bye: Vec<EntryId> = paired.bye.map(|b| entries[b]).into_iter().collect();
+    store.add_round(&NewRound {
+        tournament: t.id,
+        round,
+        slots: &new_slots,
+        byes: &bye,
+    })?;
+    observe(TournamentEvent::RoundPaired {
+        round: round + 1,
+        rounds: t.rounds,
+        games: new_slots.len(),
+        bye: paired.bye.map(|b| entries[b]),
+        rematches: paired.rematches,
+    });
+    Ok(true)
 }

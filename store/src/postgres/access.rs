@@ -52,7 +52,9 @@ use runner::Termination;
 use sha2::{Digest, Sha256};
 
 use super::pg_error;
-use super::workers::{DEFAULT_LIMITS, Holder, free_leases};
+use super::workers::{
+    DEFAULT_LIMITS, Holder, MAX_HOLD_SETTING, MAX_LEASE_SETTING, MAX_LEASES_SETTING, free_leases,
+};
 use crate::error::{StoreError, StoreResult};
 use crate::{Claim, PostgresStore, VersionId};
 
@@ -118,12 +120,6 @@ const SESSION_ORGANISER: &str = "pg_has_role(session_user, (SELECT c.relowner FR
 /// Whether the lease on row `h` of `slots` is held by a worker of the session's role:
 /// its worker's name is the role's, or the role's and `.` and more.
 const HELD_BY_SESSION: &str = "(h.lease_worker = session_user::text OR left(h.lease_worker, length(session_user) + 1) = session_user || '.')";
-
-/// The organiser's limits on a worker role's leases, in `server_settings` (unset: the
-/// defaults), by their names there.
-pub(crate) const MAX_LEASES_SETTING: &str = "worker_max_leases";
-pub(crate) const MAX_LEASE_SETTING: &str = "worker_max_lease_seconds";
-pub(crate) const MAX_HOLD_SETTING: &str = "worker_max_hold_seconds";
 
 /// A setting of `server_settings` as a number, or `default` when unset.
 fn setting(name: &str, default: u64) -> String {

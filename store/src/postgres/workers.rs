@@ -28,6 +28,11 @@ pub struct WorkerLimits {
     pub max_hold_seconds: u64,
 }
 
+/// The names the limits are kept under in `server_settings` (unset: the defaults).
+pub(crate) const MAX_LEASES_SETTING: &str = "worker_max_leases";
+pub(crate) const MAX_LEASE_SETTING: &str = "worker_max_lease_seconds";
+pub(crate) const MAX_HOLD_SETTING: &str = "worker_max_hold_seconds";
+
 /// The limits of a store whose organiser set none.
 pub const DEFAULT_LIMITS: WorkerLimits = WorkerLimits {
     max_leases: 16,
@@ -215,9 +220,9 @@ impl PostgresStore {
         self.require_owner("set the workers' limits")?;
         let mut tx = self.client().transaction()?;
         for (name, value) in [
-            (super::access::MAX_LEASES_SETTING, limits.max_leases),
-            (super::access::MAX_LEASE_SETTING, limits.max_lease_seconds),
-            (super::access::MAX_HOLD_SETTING, limits.max_hold_seconds),
+            (MAX_LEASES_SETTING, limits.max_leases),
+            (MAX_LEASE_SETTING, limits.max_lease_seconds),
+            (MAX_HOLD_SETTING, limits.max_hold_seconds),
         ] {
             tx.execute(
                 "INSERT INTO server_settings (name, value) VALUES ($1, $2)
