@@ -24,6 +24,7 @@ mod fen;
 mod movegen;
 mod moves;
 pub mod perft;
+mod piece_list;
 mod rules;
 mod types;
 
@@ -35,5 +36,6 @@ pub use bitboard::{Bitboard, BitboardIter};
 pub use board::Board;
 pub use fen::FenError;
 pub use moves::{MAX_MOVES, Move, MoveError, MoveList, MoveListIntoIter};
+pub use piece_list::PieceList;
 pub use rules::{DrawReason, Outcome};
 pub use types::{Color, Piece, PieceType, Square, SquareParseError};

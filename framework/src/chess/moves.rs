@@ -196,6 +196,7 @@ impl Move {
 
     /// The packed value, for transposition tables and killer slots.
     /// [`from_raw`](Self::from_raw) restores it.
+    #[doc(alias = "RawValue")]
     #[inline(always)]
     pub const fn raw(self) -> u32 {
         self.0
@@ -209,18 +210,21 @@ impl Move {
     }
 
     /// The square the piece leaves (the king's square for castling).
+    #[doc(alias = "StartSquare")]
     #[inline(always)]
     pub const fn from(self) -> Square {
         Square::from_index((self.0 >> FROM_SHIFT & 63) as u8)
     }
 
     /// The square the piece lands on (g1/c1/g8/c8 for castling).
+    #[doc(alias = "TargetSquare")]
     #[inline(always)]
     pub const fn to(self) -> Square {
         Square::from_index((self.0 >> TO_SHIFT & 63) as u8)
     }
 
     /// The type of the moving piece (a pawn for promotions, the king for castling).
+    #[doc(alias = "MovePieceType")]
     #[inline(always)]
     pub const fn piece(self) -> PieceType {
         match PieceType::from_index((self.0 >> PIECE_SHIFT & 7) as usize) {
@@ -230,6 +234,7 @@ impl Move {
     }
 
     /// The captured piece type, if any (a pawn for en passant).
+    #[doc(alias = "CapturePieceType")]
     #[inline(always)]
     pub const fn captured(self) -> Option<PieceType> {
         let c = (self.0 >> CAPTURED_SHIFT & 7) as usize;
@@ -241,6 +246,7 @@ impl Move {
     }
 
     /// The promotion piece type, if this is a promotion.
+    #[doc(alias = "PromotionPieceType")]
     #[inline(always)]
     pub const fn promotion(self) -> Option<PieceType> {
         let p = (self.0 >> PROMO_SHIFT & 7) as usize;
@@ -248,6 +254,57 @@ impl Move {
             None
         } else {
             PieceType::from_index(p)
+        }
+    }
+
+    /// The moving piece's C# number, pawn 1 … king 6 ([`PieceType::number`]): C#'s
+    /// `(int)move.MovePieceType`.
+    ///
+    /// ```
+    /// use framework::prelude::*;
+    /// let mv = Board::startpos().parse_uci("g1f3").unwrap();
+    /// assert_eq!(mv.piece_number(), 2);
+    /// ```
+    #[doc(alias = "MovePieceType")]
+    #[inline(always)]
+    pub const fn piece_number(self) -> usize {
+        self.piece().number()
+    }
+
+    /// The captured piece's C# number, pawn 1 … queen 5, or 0 when the move captures
+    /// nothing: C#'s `(int)move.CapturePieceType`, so a table of values indexed by it needs
+    /// no `match` on an `Option` (a pawn for en passant).
+    ///
+    /// ```
+    /// use framework::prelude::*;
+    /// const VALUES: [i32; 7] = [0, 100, 300, 320, 500, 900, 0];
+    /// let b = Board::from_fen("4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1").unwrap();
+    /// let take = b.parse_uci("e4d5").unwrap();
+    /// let push = b.parse_uci("e4e5").unwrap();
+    /// assert_eq!((take.captured_number(), push.captured_number()), (1, 0));
+    /// assert_eq!(VALUES[take.captured_number()] - VALUES[push.captured_number()], 100);
+    /// ```
+    #[doc(alias = "CapturePieceType")]
+    #[inline(always)]
+    pub const fn captured_number(self) -> usize {
+        (self.0 >> CAPTURED_SHIFT & 7) as usize
+    }
+
+    /// The promotion piece's C# number, knight 2 … queen 5, or 0 when the move does not
+    /// promote: C#'s `(int)move.PromotionPieceType`.
+    ///
+    /// ```
+    /// use framework::prelude::*;
+    /// let b = Board::from_fen("4k3/P7/8/8/8/8/8/4K3 w - - 0 1").unwrap();
+    /// assert_eq!(b.parse_uci("a7a8q").unwrap().promotion_number(), 5);
+    /// assert_eq!(b.parse_uci("e1e2").unwrap().promotion_number(), 0);
+    /// ```
+    #[doc(alias = "PromotionPieceType")]
+    #[inline(always)]
+    pub const fn promotion_number(self) -> usize {
+        match self.promotion_code() {
+            0 => 0,
+            code => code + 1,
         }
     }
 
@@ -264,6 +321,7 @@ impl Move {
     }
 
     /// `true` for castling (either side).
+    #[doc(alias = "IsCastles")]
     #[inline(always)]
     pub const fn is_castle(self) -> bool {
         self.0 & CASTLE_MASK != 0
