@@ -7,19 +7,13 @@ use anyhow::{Result, bail};
 use kit::challenge::worker::{WorkerOptions, host_name, local_work_dir, work};
 use store::{Encryption, PostgresStore, WorkerSession};
 
-use super::args::seconds;
+use super::args::{StoreUrl, seconds};
 
 /// Play a PostgreSQL store's tournament on this machine, beside workers on others.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// The store: `postgres://USER:PASSWORD@HOST:PORT/DATABASE`.
-    #[arg(
-        long,
-        value_name = "URL",
-        env = "CHALLENGE_STORE",
-        hide_env_values = true
-    )]
-    store: String,
+    #[command(flatten)]
+    store: StoreUrl,
     /// Games played at once, each on its own pair of engine processes.
     #[arg(short = 'j', long, default_value_t = 1, allow_negative_numbers = true, value_parser = clap::value_parser!(u32).range(1..=1024))]
     concurrency: u32,
@@ -120,7 +114,7 @@ pub fn run(args: &Args) -> Result<()> {
     if args.lease < Duration::from_secs(1) {
         bail!("--lease must be at least 1 second");
     }
-    let mut store = PostgresStore::open(&args.store)?;
+    let mut store = PostgresStore::open(&args.store.url)?;
     warn_if_unverified(&mut store)?;
     let session = store.worker_session()?;
     let name = worker_name(args.name.as_deref(), &session)?;

@@ -1,7 +1,10 @@
-//! `challenge workers`: the list, and `grant`/`revoke` of a worker's role.
+//! `challenge workers`: the list, `grant`/`revoke` of a worker's role, `free` of a gone
+//! worker's games, and the organiser's `limits`.
 
 use anyhow::{Context, Result};
 use store::{PostgresStore, WorkerInfo, worker_url};
+
+use super::args::StoreUrl;
 
 /// List the workers of a PostgreSQL store: what each is playing, games per hour; give a
 /// role a worker's rights (`grant`) or take them away (`revoke`); free the games a gone
@@ -45,14 +48,9 @@ enum Action {
 struct FreeArgs {
     /// The worker's name, as `challenge workers` lists it.
     name: String,
-    /// The store (with the organiser's credentials): `postgres://USER:PASSWORD@HOST:PORT/DATABASE`.
-    #[arg(
-        long,
-        value_name = "URL",
-        env = "CHALLENGE_STORE",
-        hide_env_values = true
-    )]
-    store: String,
+    /// The store, with the organiser's credentials.
+    #[command(flatten)]
+    store: StoreUrl,
 }
 
 #[derive(clap::Args, Debug)]
@@ -68,28 +66,18 @@ struct LimitArgs {
     /// the game must fit; after it the game goes to another worker.
     #[arg(long, value_name = "SECONDS")]
     max_hold: Option<u64>,
-    /// The store (with the organiser's credentials to set them).
-    #[arg(
-        long,
-        value_name = "URL",
-        env = "CHALLENGE_STORE",
-        hide_env_values = true
-    )]
-    store: String,
+    /// The store, with the organiser's credentials to set them.
+    #[command(flatten)]
+    store: StoreUrl,
 }
 
 #[derive(clap::Args, Debug)]
 struct RoleArgs {
     /// The role: lowercase letters, digits and `_`, starting with a letter.
     role: String,
-    /// The store (with the organiser's credentials): `postgres://USER:PASSWORD@HOST:PORT/DATABASE`.
-    #[arg(
-        long,
-        value_name = "URL",
-        env = "CHALLENGE_STORE",
-        hide_env_values = true
-    )]
-    store: String,
+    /// The store, with the organiser's credentials.
+    #[command(flatten)]
+    store: StoreUrl,
     /// `grant` only: set a new generated password on an existing role (printed once).
     #[arg(long)]
     new_password: bool,
@@ -107,7 +95,7 @@ pub fn run(args: &Args) -> Result<()> {
 }
 
 fn grant(args: &RoleArgs) -> Result<()> {
-    let mut store = PostgresStore::open(&args.store)?;
+    let mut store = PostgresStore::open(&args.store.url)?;
     let granted = store.grant_worker(&args.role, args.new_password)?;
     let role = &granted.role;
     println!(
@@ -121,7 +109,10 @@ fn grant(args: &RoleArgs) -> Result<()> {
     match &granted.password {
         Some(password) => {
             println!("password (shown once, not stored anywhere readable): {password}");
-            println!("worker URL: {}", worker_url(&args.store, role, password)?);
+            println!(
+                "worker URL: {}",
+                worker_url(&args.store.url, role, password)?
+            );
             println!(
                 "  give it to the worker machine in CHALLENGE_STORE (not on the command line), with the certificate of the authority that signed the server's in root.crt, and the host name in that certificate"
             );
@@ -140,7 +131,7 @@ fn revoke(args: &RoleArgs) -> Result<()> {
     if args.new_password {
         anyhow::bail!("--new-password goes with `grant`, not `revoke`");
     }
-    let mut store = PostgresStore::open(&args.store)?;
+    let mut store = PostgresStore::open(&args.store.url)?;
     let revoked = store.revoke_worker(&args.role)?;
     let role = &args.role;
     if revoked.granted {
@@ -160,7 +151,7 @@ fn revoke(args: &RoleArgs) -> Result<()> {
 }
 
 fn free_leases(args: &FreeArgs) -> Result<()> {
-    let mut store = PostgresStore::open(&args.store)?;
+    let mut store = PostgresStore::open(&args.store.url)?;
     let freed = store.free_worker_leases(&args.name)?;
     println!(
         "{freed} games worker {} held are free for the other workers (should it still be playing them, their results will be refused)",
@@ -170,7 +161,7 @@ fn free_leases(args: &FreeArgs) -> Result<()> {
 }
 
 fn set_limits(args: &LimitArgs) -> Result<()> {
-    let mut store = PostgresStore::open(&args.store)?;
+    let mut store = PostgresStore::open(&args.store.url)?;
     let mut limits = store.worker_session()?.limits;
     let change = args.max_leases.is_some() || args.max_lease.is_some() || args.max_hold.is_some();
     if change {

@@ -10,7 +10,7 @@ use crate::serve_common;
 
 use common_challenge::{TempDir, kit_bot, ok_store, wait_for};
 use postgres_server::{PgServer, as_role, count, password_of};
-use serve_common::{ADMIN_TOKEN, Client, Server, Worker, log_in, organiser_action};
+use serve_common::{ADMIN_TOKEN, Client, Server, Worker, log_in, logs, organiser_action};
 
 /// Deterministic bots that take a moment per move (`tests/bots/rule_*.rs`), so a worker
 /// can be killed while it plays.
@@ -20,13 +20,6 @@ const BOTS: [(&str, &str); 4] = [
     ("rule_captures", "captures"),
     ("rule_spread", "spread"),
 ];
-
-fn logs(workers: &[Worker]) -> String {
-    workers
-        .iter()
-        .map(|w| format!("--- {}\n{}", w.name, w.log()))
-        .collect()
-}
 
 /// The tournament's games stored, its slots, and whether it is finished.
 fn progress(db: &mut postgres::Client, tournament: i64) -> (i64, i64, bool) {
@@ -132,8 +125,11 @@ fn serve_alone_organises_tournaments_that_worker_roles_play_through_a_killed_wor
         format!("SELECT COUNT(*) FROM games WHERE slot_id = {killed_in} AND worker = 'box2'");
     assert_eq!(count(&mut db, &replayed), 1, "{}", logs(&workers));
     assert!(workers[1].is_running(), "box2 stopped:\n{}", logs(&workers));
-    let page = Client::new(&server).get("/?part=1").body;
-    assert!(page.contains(">finished<"), "{page}");
+    // The server's pages follow within their refresh (0.5 s).
+    let mut visitor = Client::new(&server);
+    wait_for("the status line to say finished", 30, || {
+        visitor.get("/?part=1").body.contains(">finished<")
+    });
 
     // A 3-round Swiss scheduled from the command line: the server pairs rounds 2 and 3
     // and finishes it (4 entries: 2 pairings a round, 2 games each).

@@ -502,3 +502,11 @@ impl Drop for Worker {
         self.kill();
     }
 }
+
+/// What each worker printed, for assertion messages.
+pub fn logs(workers: &[Worker]) -> String {
+    workers
+        .iter()
+        .map(|w| format!("--- {}\n{}", w.name, w.log()))
+        .collect()
+}
