@@ -8,6 +8,8 @@
 //! - [`schedule_tournament`], [`run`], [`run_gated`]: `challenge run`, resumable; what it
 //!   does goes to the caller's observer as [`TournamentEvent`]s, what stops it is a
 //!   [`TournamentError`].
+//! - [`Organiser`]: the step that moves a tournament on (rounds, the finish), called by
+//!   every organiser process.
 //! - [`Gate`]: what a run asks before it starts games (the server's pause).
 //! - [`pair_round`]: pairing a Swiss round.
 //! - [`work`]: `challenge worker`: claim, build, play, record on a PostgreSQL store,
@@ -16,6 +18,7 @@
 
 mod gate;
 mod live_view;
+mod organiser;
 mod submit;
 mod swiss;
 mod tournament;
@@ -23,6 +26,7 @@ mod worker;
 
 pub use gate::{Closed, Gate, Open};
 pub use live_view::{Follow, GameView};
+pub use organiser::{Organiser, Progress};
 pub use submit::{SMOKE_POSITIONS, Submission, check_name, submit, submit_to};
 pub use swiss::{SwissPlayer, pair_round};
 pub use tournament::{

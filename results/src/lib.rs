@@ -11,6 +11,8 @@
 //!   parts of it the server's pages show too.
 //! - Evaluations ([`Eval`], [`parse_eval`], [`win_percent`]): `[%eval]` comments and
 //!   lichess's Win%, which the evaluation graph draws.
+//! - Trust ([`Verdicts`], [`check_game`]): whether a stored game's result agrees with its
+//!   moves (a worker is not trusted).
 //! - [`BOARD_JS`] and [`BOARD_CSS`]: the one board and move list of every page.
 //!
 //! The library never prints: reading PGN files reports what it skips to the caller's
@@ -34,6 +36,7 @@ mod pgn_facts;
 mod ratings;
 mod report;
 mod standings;
+mod verify;
 mod web;
 
 pub use eval::{CP_CEILING, Eval, WIN_SLOPE, parse_eval, win_percent, winning_chances};
@@ -46,4 +49,5 @@ pub use report::{Chart, chart, report_game, standing_rows, write_report};
 pub use standings::{
     GameFact, Table, build_table, render_csv, render_text, store_facts, store_table,
 };
+pub use verify::{Expected, Verdict, Verdicts, check as check_game};
 pub use web::{BOARD_CSS, BOARD_JS, round_label};
