@@ -32,7 +32,7 @@ pub enum Side {
 /// Play a game against a bot in the terminal, or in the browser with `--web`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// The bot to play: a name in bot/ or a path to a bot file
+    /// The bot to play: a name (./bot/NAME.rs, else the kit's) or a path to a bot file
     /// (default: turochamp_modern if present, else evil_bot).
     bot: Option<String>,
     /// The side you play.

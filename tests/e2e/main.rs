@@ -15,6 +15,7 @@ mod serve_common;
 mod analyze;
 mod bench;
 mod bot_engines;
+mod bot_names;
 mod build_bounds;
 mod challenge_ratings;
 mod challenge_report;
