@@ -31,7 +31,7 @@
 //! | `alpha` | 0.602 | [`spsa::ALPHA`]; Spall, fishtest |
 //! | `gamma` | 0.101 | [`spsa::GAMMA`]; Spall, fishtest |
 //! | `A` | a tenth of the run's pairs, rounded down | [`spsa::A_RATIO`]; fishtest's form |
-//! | `c_end` | `(max − min) / 20` | [`spsa::C_END_PART`]; Stockfish's `TUNE()` printout |
+//! | `c_end` | `(max − min) / 20`, at least 1 for an integer | [`spsa::C_END_PART`]; Stockfish's `TUNE()` printout; [`spsa::MIN_INTEGER_C_END`] |
 //! | `r_end` | 0.002 | [`spsa::R_END`]; Stockfish's `TUNE()` printout |
 //! | pairs | 500 | [`DEFAULT_ITERATIONS`] |
 //! | pairs per step | 1 | [`DEFAULT_PAIRS`] |
@@ -229,6 +229,13 @@ impl std::fmt::Display for TuneEvent<'_> {
                         "\n  {} = {} in {}..={}: c_end {}, r_end {}",
                         p.name, p.start, p.min, p.max, p.c_end, p.r_end
                     )?;
+                    if spsa::probes_round_together(p) {
+                        write!(
+                            f,
+                            " (warning: an integer's variants are built with its value rounded, so with c_end under 0.5 both players mostly get the same value, their games come out even and `{}` hardly moves; give --c-end {}=1 or more)",
+                            p.name, p.name
+                        )?;
+                    }
                 }
                 Ok(())
             }
@@ -385,7 +392,10 @@ fn params(bot: &BotFile, source: &str, request: &TuneRequest) -> Result<Vec<Para
             max,
             start,
             integer: mark.is_integer(),
-            c_end: pick(&request.c_end, (max - min) * spsa::C_END_PART),
+            c_end: pick(
+                &request.c_end,
+                spsa::default_c_end(min, max, mark.is_integer()),
+            ),
             r_end: pick(&request.r_end, spsa::R_END),
         };
         state::check_param(&param)
