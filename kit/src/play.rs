@@ -313,6 +313,21 @@ impl HumanGame {
         &self.board
     }
 
+    /// Where the game is played, for its PGN's `Site` tag: `terminal` unless set
+    /// (`challenge play --web` plays it in the `browser`).
+    ///
+    /// ```
+    /// # use kit::play::HumanGame;
+    /// # use framework::chess::{Board, Color};
+    /// let mut game = HumanGame::new("evil_bot", Color::White, "60+0".parse().unwrap(), Board::startpos());
+    /// assert!(game.pgn_text().contains("[Site \"terminal\"]"));
+    /// game.set_site("browser");
+    /// assert!(game.pgn_text().contains("[Site \"browser\"]"));
+    /// ```
+    pub fn set_site(&mut self, site: &str) {
+        self.pgn.set_tag("Site", site);
+    }
+
     /// The side the human plays.
     pub fn human(&self) -> Color {
         self.human

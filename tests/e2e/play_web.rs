@@ -110,3 +110,58 @@ fn a_learner_plays_the_bot_in_the_browser_and_reads_an_analysed_report() {
         assert!(shots.join(shot).is_file(), "no screenshot {shot}");
     }
 }
+
+/// Ctrl-C while a game is played in the browser: the game is saved as it stands, left by
+/// the human, with the server's `Site`, and the program says where, as the terminal's
+/// `challenge play` does.
+#[cfg(unix)]
+#[test]
+fn ctrl_c_saves_the_game_played_in_the_browser_and_says_where() {
+    use crate::serve_common::Client;
+    let tmp = TempDir::new("play-web-stop");
+    let pgn = tmp.path().join("stopped.pgn");
+    let mut child = command()
+        .args(["play", "--web", "--listen", "127.0.0.1:0", "evil_bot", "--pgn"])
+        .arg(&pgn)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .unwrap();
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    let url = lines
+        .by_ref()
+        .map_while(Result::ok)
+        .find_map(|line| {
+            let rest = line.strip_prefix("play in your browser: http://")?;
+            Some(rest.split('/').next()?.to_string())
+        })
+        .expect("the server prints its address");
+    let served = Served(child);
+    let mut client = Client::at(&url);
+    let page = client.get("/").body;
+    let token = page
+        .split("name=\"play-token\" content=\"")
+        .nth(1)
+        .and_then(|rest| rest.split('"').next())
+        .expect("the page carries its token")
+        .to_string();
+    let played = client.send(
+        "POST",
+        "/move",
+        Some(("application/json", br#"{"move": "e2e4"}"#.to_vec())),
+        &[("x-play-token", &token)],
+    );
+    assert_eq!(played.status, 200, "{}", played.body);
+    // SAFETY: kill(2) on the child's pid, which has not been waited for.
+    unsafe { libc::kill(served.0.id() as libc::pid_t, libc::SIGINT) };
+    let said: Vec<String> = lines.map_while(Result::ok).collect();
+    let said = said.join("\n");
+    assert!(
+        said.contains(&format!("Game saved to {}", pgn.display())),
+        "{said}"
+    );
+    let text = std::fs::read_to_string(&pgn).expect("the game is saved");
+    assert!(text.contains("[Site \"browser\"]"), "{text}");
+    assert!(text.contains("1. e4"), "{text}");
+    assert!(text.contains("[Termination \"abandoned\"]"), "{text}");
+}
