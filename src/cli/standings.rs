@@ -1,8 +1,10 @@
 //! `challenge standings`.
 
 use anyhow::Result;
-use kit::challenge::standings::{Table, render_csv, render_text, store_table};
-use store::Access;
+use kit::challenge::standings::{
+    Table, build_table, render_csv, render_text, store_table, tournament_facts,
+};
+use store::{Access, TournamentId};
 
 use super::args::{DirArgs, RatingArgs};
 
@@ -15,6 +17,9 @@ pub struct Args {
     /// Print CSV instead of a table.
     #[arg(long)]
     csv: bool,
+    /// Only this tournament's games (tournaments are numbered from 1).
+    #[arg(long, value_name = "N")]
+    tournament: Option<i64>,
     #[command(flatten)]
     rating: RatingArgs,
     #[command(flatten)]
@@ -24,11 +29,15 @@ pub struct Args {
 /// Prints the table (read-only: works on a read-only challenge directory).
 pub fn run(args: &Args) -> Result<()> {
     let store = args.dir.open(Access::Read)?;
-    print_table(
-        &store_table(store.as_ref(), &args.rating.choice())?,
-        args.json,
-        args.csv,
-    )
+    let choice = args.rating.choice();
+    let table = match args.tournament {
+        Some(t) => {
+            let (players, games) = tournament_facts(store.as_ref(), TournamentId(t))?;
+            build_table(players, &games, &choice)?
+        }
+        None => store_table(store.as_ref(), &choice)?,
+    };
+    print_table(&table, args.json, args.csv)
 }
 
 /// Prints a table as text, JSON or CSV.

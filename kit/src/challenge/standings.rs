@@ -9,7 +9,7 @@ pub use super::ratings::RatingChoice;
 use super::ratings::{Model, Outcome, fit};
 use framework::chess::Color;
 use runner::Termination;
-use store::{Store, VersionId};
+use store::{Game, Store, TournamentId, VersionId};
 
 /// Who a rated player is.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
@@ -263,8 +263,54 @@ fn count_game(rows: &mut [Row], g: &GameFact) {
 /// The store's players (every version that played, and every active entry's current
 /// version) and games.
 pub fn store_facts(store: &dyn Store) -> Result<(Vec<PlayerInfo>, Vec<GameFact>)> {
+    games_facts(store, store.games(false)?, true)
+}
+
+/// The players and games of one tournament of the store: the versions that played in it,
+/// and its games.
+///
+/// # Errors
+/// The store cannot be read, or holds no game of that tournament (the message lists the
+/// tournaments it holds games of).
+pub fn tournament_facts(
+    store: &dyn Store,
+    tournament: TournamentId,
+) -> Result<(Vec<PlayerInfo>, Vec<GameFact>)> {
+    let all = store.games(false)?;
+    let games: Vec<Game> = all
+        .iter()
+        .filter(|g| g.tournament == Some(tournament))
+        .cloned()
+        .collect();
+    if games.is_empty() {
+        let held = tournaments_of(&all);
+        let held: Vec<String> = held.iter().map(|t| t.0.to_string()).collect();
+        bail!(
+            "no game of tournament {} in {} (it has games of tournaments: {})",
+            tournament.0,
+            store.location(),
+            if held.is_empty() { "none".to_string() } else { held.join(", ") }
+        );
+    }
+    games_facts(store, games, false)
+}
+
+/// The tournaments `games` belong to, in order.
+pub fn tournaments_of(games: &[Game]) -> Vec<TournamentId> {
+    let mut held: Vec<TournamentId> = games.iter().filter_map(|g| g.tournament).collect();
+    held.sort_unstable_by_key(|t| t.0);
+    held.dedup();
+    held
+}
+
+/// The players of `games` (and, with `field`, every active entry's current version) and
+/// the games as facts.
+fn games_facts(
+    store: &dyn Store,
+    games: Vec<Game>,
+    field: bool,
+) -> Result<(Vec<PlayerInfo>, Vec<GameFact>)> {
     let versions = store.versions()?;
-    let games = store.games(false)?;
     let mut played: HashMap<VersionId, usize> = HashMap::new();
     for g in &games {
         *played.entry(g.white).or_default() += 1;
@@ -273,7 +319,7 @@ pub fn store_facts(store: &dyn Store) -> Result<(Vec<PlayerInfo>, Vec<GameFact>)
     let mut index = HashMap::new();
     let mut players = Vec::new();
     for v in &versions {
-        let in_field = v.current && !v.withdrawn;
+        let in_field = field && v.current && !v.withdrawn;
         if !played.contains_key(&v.id) && !in_field {
             continue;
         }

@@ -38,7 +38,7 @@ use framework::notation::pgn::GameResult;
 use runner::{Engine, EngineConfig, MoveObserver, Opening, Player, play_game_observed};
 
 use self::live::{GameFollower, Publisher};
-use super::tournament::{TournamentError, advance, new_game, write_source};
+use super::tournament::{TournamentError, advance, live_label, new_game, write_source};
 use crate::engine_build::{self, BuildEvent};
 use crate::live_view::Follow;
 use crate::watch::LiveStart;
@@ -486,13 +486,7 @@ impl<'a> GameThread<'a> {
         opening: &Opening,
     ) -> Option<GameFollower<'a>> {
         let ticket = self.store.live_ticket(claim)?;
-        let plan = claim.slot.plan;
-        let round = format!(
-            "round {}, pair {}, game {}",
-            plan.round + 1,
-            plan.pair + 1,
-            plan.game_in_pair + 1
-        );
+        let round = live_label(claim);
         let start = LiveStart {
             key: claim.slot.id.0,
             white: players[0].name(),
