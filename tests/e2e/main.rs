@@ -42,6 +42,7 @@ mod serve_bounds;
 mod serve_browser;
 mod serve_live;
 mod serve_live_postgres;
+mod serve_pages;
 mod serve_postgres;
 mod serve_security;
 mod serve_store;
