@@ -24,6 +24,7 @@ mod challenge_submit;
 mod clean;
 mod cli_bad_input;
 mod cli_rough_edges;
+mod csharp_pairs;
 mod known_opponents;
 mod match_cli;
 mod match_faults;

@@ -97,6 +97,15 @@ pub const SELENIUM: Program = Program {
               (or `pip install selenium`)",
 };
 
+/// A plain python3 (standard library only), for the kit's scripts under `scripts/`.
+pub const PYTHON3: Program = Program {
+    name: "python3",
+    env: None,
+    candidates: &["python3"],
+    probe: &["-c", "import json"],
+    install: "`apt-get install python3` (the kit's setup needs it already)",
+};
+
 /// A python3 that imports python-chess (a real UCI client and PGN reader).
 pub const PYTHON_CHESS: Program = Program {
     name: "python-chess",

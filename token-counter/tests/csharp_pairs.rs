@@ -1,0 +1,202 @@
+//! The C#/Rust bot pairs of `tests/csharp_pairs/`: what a Rust token buys against a C# one.
+//!
+//! Each pair is one bot written twice, in C# against the C# challenge's
+//! `ChessChallenge.API` and in Rust for the kit as it is, with the same algorithm and
+//! constants. These tests pin both counts, the C# one by `scripts/csharp_tokens.py`
+//! (the C# challenge's published counting rules) and the Rust one by this crate, so a
+//! change to either counter or to a bot is a visible, reviewed change. They also check
+//! the C# counter on hand-counted files (`tests/csharp_pairs/counter_cases.txt`).
+//!
+//! The script needs python3: outside CI a missing python3 skips these tests with a
+//! note; under CI it fails them.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use common::outside::{self, PYTHON3};
+
+/// Pair name -> (C# tokens by the challenge's rules, Rust tokens by the kit's).
+const PAIRS: &[(&str, usize, usize)] =
+    &[("pvs", 980, 1173), ("plain", 442, 567), ("golf", 207, 325)];
+
+fn kit_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+/// `(file, tokens, debug_tokens)` for each file, from the script's `--json` output.
+fn csharp_counts(python: &Path, files: &[PathBuf]) -> Vec<(String, usize, usize)> {
+    let out = Command::new(python)
+        .arg(kit_root().join("scripts/csharp_tokens.py"))
+        .arg("--json")
+        .args(files)
+        .output()
+        .expect("run scripts/csharp_tokens.py");
+    let stdout = String::from_utf8(out.stdout).expect("UTF-8 output");
+    let lines: Vec<serde_json::Value> = stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
+        .collect();
+    assert_eq!(lines.len(), files.len(), "one line per file: {stdout}");
+    lines
+        .iter()
+        .map(|v| {
+            assert!(v.get("error").is_none(), "the script refused a file: {v}");
+            let n = |k: &str| v[k].as_u64().unwrap_or_else(|| panic!("no {k} in {v}")) as usize;
+            (
+                v["file"].as_str().unwrap().to_owned(),
+                n("tokens"),
+                n("debug_tokens"),
+            )
+        })
+        .collect()
+}
+
+/// A hand-counted case of `counter_cases.txt`.
+struct Case {
+    name: String,
+    tokens: usize,
+    debug: usize,
+    source: String,
+}
+
+fn cases() -> Vec<Case> {
+    let text = std::fs::read_to_string(kit_root().join("tests/csharp_pairs/counter_cases.txt"))
+        .expect("read counter_cases.txt");
+    let mut cases = Vec::new();
+    for block in text.split("\n=== ").skip(1) {
+        let (head, body) = block.split_once('\n').unwrap_or((block, ""));
+        let (name, numbers) = head.rsplit_once(": ").expect("`NAME: TOTAL DEBUG`");
+        let numbers: Vec<&str> = numbers.split_whitespace().collect();
+        let source: Vec<&str> = body.lines().filter(|l| !l.starts_with("--- ")).collect();
+        let mut source = source.join("\n").trim_end_matches('\n').to_owned();
+        if !source.is_empty() && numbers.get(2) != Some(&"nonl") {
+            source.push('\n');
+        }
+        cases.push(Case {
+            name: name.to_owned(),
+            tokens: numbers[0].parse().expect("TOTAL"),
+            debug: numbers[1].parse().expect("DEBUG"),
+            source,
+        });
+    }
+    cases
+}
+
+#[test]
+fn the_csharp_counter_agrees_with_every_hand_counted_file() {
+    let Some(python) = outside::need(&PYTHON3) else {
+        return;
+    };
+    let cases = cases();
+    assert!(
+        cases.len() >= 25,
+        "the case file was read whole: {} cases",
+        cases.len()
+    );
+    let dir = std::env::temp_dir().join(format!("csharp-cases-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let files: Vec<PathBuf> = cases
+        .iter()
+        .enumerate()
+        .map(|(i, case)| {
+            let path = dir.join(format!("case{i}.cs"));
+            std::fs::write(&path, &case.source).unwrap();
+            path
+        })
+        .collect();
+    let counted = csharp_counts(&python, &files);
+    std::fs::remove_dir_all(&dir).ok();
+    let wrong: Vec<String> = cases
+        .iter()
+        .zip(&counted)
+        .filter(|(case, (_, t, d))| (case.tokens, case.debug) != (*t, *d))
+        .map(|(case, (_, t, d))| {
+            format!(
+                "{}: hand count ({}, {}), script ({t}, {d})",
+                case.name, case.tokens, case.debug
+            )
+        })
+        .collect();
+    assert!(wrong.is_empty(), "\n{}", wrong.join("\n"));
+}
+
+#[test]
+fn the_csharp_counter_refuses_what_it_cannot_lex() {
+    let Some(python) = outside::need(&PYTHON3) else {
+        return;
+    };
+    let dir = std::env::temp_dir().join(format!("csharp-bad-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let bad = [
+        (
+            "unterminated.cs",
+            "class A { string s = \"abc; }\n",
+            "1:22: a string without its closing \"",
+        ),
+        (
+            "stray.cs",
+            "class A { int x = 1 ` 2; }\n",
+            "1:21: unexpected character '`'",
+        ),
+        (
+            "endif.cs",
+            "#endif\nclass A { }\n",
+            "1:1: an #endif without its #if",
+        ),
+    ];
+    for (name, source, message) in bad {
+        let path = dir.join(name);
+        std::fs::write(&path, source).unwrap();
+        let out = Command::new(&python)
+            .arg(kit_root().join("scripts/csharp_tokens.py"))
+            .arg(&path)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{name}: {stderr}");
+        assert!(
+            stderr.contains(message),
+            "{name}: expected {message:?} in {stderr:?}"
+        );
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn every_pair_has_its_pinned_counts() {
+    let Some(python) = outside::need(&PYTHON3) else {
+        return;
+    };
+    let dir = kit_root().join("tests/csharp_pairs");
+    let cs: Vec<PathBuf> = PAIRS
+        .iter()
+        .map(|(n, _, _)| dir.join(format!("{n}.cs")))
+        .collect();
+    let counted = csharp_counts(&python, &cs);
+    let mut problems = Vec::new();
+    for (&(name, want_cs, want_rs), (_, got_cs, cs_debug)) in PAIRS.iter().zip(&counted) {
+        let rs = dir.join(format!("{name}.rs"));
+        let report = token_counter::analyze_file(&rs).unwrap_or_else(|e| panic!("{e}"));
+        let pinned = (want_cs, 0, want_rs, 0);
+        let actual = (*got_cs, *cs_debug, report.tokens, report.debug_tokens);
+        if pinned != actual {
+            problems.push(format!(
+                "{name}: pinned (C#, #DEBUG, Rust, #DEBUG) {pinned:?}, counted {actual:?}"
+            ));
+        }
+        // The ports break no rule of the challenge; being over the limit is what the
+        // pair measures.
+        let rules: Vec<_> = report.violations.iter().map(|v| v.rule).collect();
+        if !rules.is_empty() {
+            problems.push(format!("{name}.rs breaks {rules:?}"));
+        }
+        println!(
+            "{name}: C# {got_cs}, Rust {}, Rust/C# {:.2}",
+            report.tokens,
+            report.tokens as f64 / *got_cs as f64
+        );
+    }
+    assert!(problems.is_empty(), "\n{}", problems.join("\n"));
+}
