@@ -33,7 +33,7 @@ pub fn lab_dir() -> PathBuf {
 /// The folder of the user's own bots: `bot/` in the current directory, where a bare
 /// name is looked up first.
 pub fn local_bot_dir() -> PathBuf {
-    Path::new("bot").to_path_buf()
+    PathBuf::from("bot")
 }
 
 /// Where the files the kit makes go (variants, a tuning's state): `target/` in the
@@ -162,8 +162,8 @@ fn from_path(file: &Path, spec: &str) -> Result<BotFile> {
 
 impl BotFile {
     /// Which file the bot is, as a command's header says it: `/home/me/work/bot/my_bot.rs`;
-    /// a bot bundled with the kit is marked so when the current directory has a `bot/` of
-    /// its own, and a variant names the file it was made from.
+    /// a bot bundled with the kit is marked so unless the command runs in the kit's own
+    /// checkout ([`is_bundled`]), and a variant names the file it was made from.
     ///
     /// ```
     /// let bot = kit::bots::resolve("evil_bot").unwrap();
@@ -188,7 +188,8 @@ impl BotFile {
 }
 
 /// Whether `file` is one of the kit's own bots while the user works elsewhere: it lies in
-/// the kit's `bot/` (or `bot/lab/`) and the current directory's `bot/` is another folder.
+/// the kit's `bot/` (or `bot/lab/`), and the current directory's `bot/` is not that
+/// folder (it is another one, or there is none).
 pub fn is_bundled(file: &Path) -> bool {
     let canonical = |dir: PathBuf| dir.canonicalize().ok();
     let kit = canonical(bot_dir());

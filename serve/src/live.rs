@@ -17,7 +17,7 @@ use super::pages::{self, CROSS_LIMIT};
 use super::runner::RunnerState;
 use super::watch::LiveGames;
 use kit::challenge::standings::{
-    GameFact, RatingChoice, Table, build_table, store_facts, tournament_facts, tournaments_of,
+    GameFact, RatingChoice, Table, build_table, facts_of, tournament_facts, tournaments_of,
 };
 use kit::live_view::GameView;
 use store::prelude::*;
@@ -309,9 +309,14 @@ where
 {
     let (players, facts, status, tournaments) = {
         let store = store()?;
-        let (players, facts) = store_facts(&*store)?;
-        let tournaments = tournaments_of(&store.games(false)?);
-        (players, facts, status(&*store, &key)?, tournaments)
+        let games = store.games(false)?;
+        let (players, facts) = facts_of(&*store, &games)?;
+        (
+            players,
+            facts,
+            status(&*store, &key)?,
+            tournaments_of(&games),
+        )
     };
     let tournaments: Vec<i64> = tournaments.iter().map(|t| t.0).collect();
     let table = build_table(players, &facts, &RatingChoice::default())?;

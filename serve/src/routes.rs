@@ -19,8 +19,8 @@ use serde::Serialize;
 
 use super::http::{HttpError, html_headers, read_body_in_time, security_headers};
 use super::limits::MAX_BODY_BYTES;
-use super::pages::{self, Part, SCRIPT, STYLE, page};
 use super::live::Views;
+use super::pages::{self, Part, SCRIPT, STYLE, page};
 use super::state::{AppState, Shared, blocking};
 use super::{entrant, organiser};
 use kit::challenge::report::report_game;
@@ -93,7 +93,10 @@ struct TournamentChoice {
 
 /// The views of every game, or of the tournament `choice` names (404 for one without
 /// games).
-async fn views_of(state: &Arc<AppState>, choice: &TournamentChoice) -> Result<Arc<Views>, HttpError> {
+async fn views_of(
+    state: &Arc<AppState>,
+    choice: &TournamentChoice,
+) -> Result<Arc<Views>, HttpError> {
     let snapshot = state.live.snapshot();
     let Some(text) = choice.tournament.as_deref().filter(|t| !t.is_empty()) else {
         return Ok(Arc::clone(&snapshot.all));
@@ -106,7 +109,11 @@ async fn views_of(state: &Arc<AppState>, choice: &TournamentChoice) -> Result<Ar
             let held: Vec<String> = snapshot.tournaments.iter().map(i64::to_string).collect();
             HttpError::not_found(format!(
                 "no game of tournament {t} here (tournaments with games: {})",
-                if held.is_empty() { "none yet".to_string() } else { held.join(", ") }
+                if held.is_empty() {
+                    "none yet".to_string()
+                } else {
+                    held.join(", ")
+                }
             ))
         })
     })
@@ -171,7 +178,12 @@ async fn entry(
         let store = s.store()?;
         let (versions, games) = entry_view(&*store, &lookup)?;
         let keyed = store.entry_key_hash(&lookup)?.is_some();
-        Ok((versions, games, store.server_state()?.sources_published, keyed))
+        Ok((
+            versions,
+            games,
+            store.server_state()?.sources_published,
+            keyed,
+        ))
     })
     .await?;
     let current = versions.last().cloned().expect("an entry has a version");

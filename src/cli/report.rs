@@ -45,7 +45,13 @@ pub fn run(args: &Args) -> Result<()> {
         pgn => {
             let store = args.dir.open(Access::Read)?;
             let tournament = args.tournament.map(TournamentId);
-            write_report(store.as_ref(), &args.html, &rating, pgn.as_deref(), tournament)?
+            write_report(
+                store.as_ref(),
+                &args.html,
+                &rating,
+                pgn.as_deref(),
+                tournament,
+            )?
         }
     };
     eprintln!("report written to {} ({games} games)", args.html.display());

@@ -576,7 +576,10 @@ mod tests {
         let parent = scratch("parent");
         let dir = parent.join("challenge");
         drop(SqliteStore::create(&dir).unwrap());
-        let text = SqliteStore::open_read_only(&parent).err().unwrap().to_string();
+        let text = SqliteStore::open_read_only(&parent)
+            .err()
+            .unwrap()
+            .to_string();
         let full = std::path::absolute(&parent).unwrap();
         assert!(
             text.contains(&format!("looked for {DB_FILE} in {}", full.display())),
@@ -587,7 +590,10 @@ mod tests {
             "{text}"
         );
         let gone = parent.join("nowhere");
-        let text = SqliteStore::open_read_only(&gone).err().unwrap().to_string();
+        let text = SqliteStore::open_read_only(&gone)
+            .err()
+            .unwrap()
+            .to_string();
         assert!(text.contains("there is no folder"), "{text}");
         let _ = std::fs::remove_dir_all(&parent);
     }

@@ -50,7 +50,9 @@ fn a_bare_name_is_the_current_directory_s_bot_first_and_every_command_names_its_
 
     let played = challenge_in(
         tmp.path(),
-        &["match", "my_bot", "evil_bot", "-n", "2", "--nodes", "200", "-q"],
+        &[
+            "match", "my_bot", "evil_bot", "-n", "2", "--nodes", "200", "-q",
+        ],
     );
     assert!(played.status.success(), "{}", text(&played));
     let said = stderr(&played);
@@ -89,7 +91,10 @@ fn a_name_found_nowhere_says_where_it_was_looked_for() {
             && said.contains(&kit_root().join("bot").display().to_string()),
         "both places are named: {said}"
     );
-    assert!(said.contains("my_bot") && said.contains("evil_bot"), "{said}");
+    assert!(
+        said.contains("my_bot") && said.contains("evil_bot"),
+        "{said}"
+    );
 }
 
 #[test]
@@ -108,7 +113,16 @@ fn variants_are_made_in_the_current_directory_not_in_the_kit() {
 
 /// One step of tuning `bot` at `nodes` a move, run in `dir`.
 fn tune_one_step(dir: &Path, bot: &str, nodes: &str) -> Output {
-    let args = ["tune", bot, "--iterations", "1", "--nodes", nodes, "-j", "1"];
+    let args = [
+        "tune",
+        bot,
+        "--iterations",
+        "1",
+        "--nodes",
+        nodes,
+        "-j",
+        "1",
+    ];
     let out = challenge_in(dir, &args);
     assert!(out.status.success(), "{}", text(&out));
     out
@@ -144,7 +158,11 @@ fn a_tuning_run_names_its_bot_and_keeps_what_it_makes_in_the_work_folder() {
 fn a_bundled_bot_s_tuned_file_goes_into_the_work_folder() {
     let (tmp, _) = work_folder("names-tune-bundled");
     let out = tune_one_step(tmp.path(), "turochamp_modern", "100");
-    assert!(stderr(&out).contains("bundled with the kit"), "{}", text(&out));
+    assert!(
+        stderr(&out).contains("bundled with the kit"),
+        "{}",
+        text(&out)
+    );
     let here = tmp.path().canonicalize().unwrap();
     assert!(here.join("bot/turochamp_modern.tuned.rs").is_file());
     assert!(!kit_root().join("bot/turochamp_modern.tuned.rs").exists());

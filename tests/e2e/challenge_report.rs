@@ -156,38 +156,59 @@ fn page_games(html: &str) -> Vec<serde_json::Value> {
     data["games"].as_array().unwrap().clone()
 }
 
+/// `challenge ARGS` run in `dir`.
+fn challenge_in(dir: &Path, args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_challenge"))
+        .current_dir(dir)
+        .args(args)
+        .output()
+        .unwrap()
+}
+
 /// `report --pgn FILE` of a match's games, with no challenge anywhere: the standings are
 /// rated from the file (it was refused with "no challenge in challenge").
 #[test]
 fn a_report_of_any_pgn_file_needs_no_store() {
     let tmp = TempDir::new("report-pgn");
-    let games = tmp.path().join("match.pgn");
-    let played = common_challenge::command()
-        .args(["match", "evil_bot", "my_bot", "-n", "2", "--nodes", "200", "-q"])
-        .arg("--pgn")
-        .arg(&games)
-        .output()
-        .unwrap();
-    assert!(played.status.success(), "{}", common_challenge::text(&played));
-    let page = tmp.path().join("match.html");
-    let output = Command::new(env!("CARGO_BIN_EXE_challenge"))
-        .current_dir(tmp.path())
-        .args(["report", "--pgn", "match.pgn", "-o", "match.html"])
-        .output()
-        .unwrap();
-    assert!(output.status.success(), "{}", common_challenge::text(&output));
-    let html = std::fs::read_to_string(&page).unwrap();
+    let args = ["match", "evil_bot", "my_bot", "-n", "2", "--nodes", "200"];
+    let played = challenge_in(
+        tmp.path(),
+        &[&args[..], &["-q", "--pgn", "match.pgn"]].concat(),
+    );
+    assert!(
+        played.status.success(),
+        "{}",
+        common_challenge::text(&played)
+    );
+    let output = challenge_in(
+        tmp.path(),
+        &["report", "--pgn", "match.pgn", "-o", "match.html"],
+    );
+    assert!(
+        output.status.success(),
+        "{}",
+        common_challenge::text(&output)
+    );
+    let html = std::fs::read_to_string(tmp.path().join("match.html")).unwrap();
     assert_eq!(page_games(&html).len(), 2);
     for name in ["evil_bot", "my_bot"] {
-        assert!(html.contains(&format!(">{name}<")), "{name} is in the standings");
+        assert!(
+            html.contains(&format!(">{name}<")),
+            "{name} is in the standings"
+        );
     }
     assert!(html.contains("from match.pgn"), "the page says where from");
     // Naming a store still takes its standings: a missing one is an error saying where.
-    let output = Command::new(env!("CARGO_BIN_EXE_challenge"))
-        .current_dir(tmp.path())
-        .args(["report", "--pgn", "match.pgn", "-o", "x.html", "--dir", "nowhere"])
-        .output()
-        .unwrap();
+    let args = [
+        "report",
+        "--pgn",
+        "match.pgn",
+        "-o",
+        "x.html",
+        "--dir",
+        "nowhere",
+    ];
+    let output = challenge_in(tmp.path(), &args);
     assert!(!output.status.success());
     let said = String::from_utf8_lossy(&output.stderr);
     assert!(said.contains("there is no folder"), "{said}");
@@ -199,24 +220,22 @@ fn a_report_of_any_pgn_file_needs_no_store() {
 fn a_missing_challenge_names_the_folder_and_the_challenge_inside_it() {
     let tmp = TempDir::new("report-parent");
     submit(&tmp.challenge(), &kit_bot("my_bot"), "mine");
-    let output = Command::new(env!("CARGO_BIN_EXE_challenge"))
-        .args(["standings", "--dir"])
-        .arg(tmp.path())
-        .output()
-        .unwrap();
+    let parent = tmp.path().to_str().unwrap();
+    let output = challenge_in(tmp.path(), &["standings", "--dir", parent]);
     assert!(!output.status.success());
     let said = String::from_utf8_lossy(&output.stderr);
     let inside = tmp.challenge();
-    assert!(
-        said.contains(&format!("pass `--dir {}`", inside.display())),
-        "{said}"
+    let hint = format!("pass `--dir {}`", inside.display());
+    assert!(said.contains(&hint), "{said}");
+    let hinted = challenge_in(
+        tmp.path(),
+        &["standings", "--dir", inside.to_str().unwrap()],
     );
-    let hinted = Command::new(env!("CARGO_BIN_EXE_challenge"))
-        .args(["standings", "--dir"])
-        .arg(&inside)
-        .output()
-        .unwrap();
-    assert!(hinted.status.success(), "{}", common_challenge::text(&hinted));
+    assert!(
+        hinted.status.success(),
+        "{}",
+        common_challenge::text(&hinted)
+    );
 }
 
 /// Two tournaments: each game's label names its tournament (both first games were
@@ -237,12 +256,24 @@ fn the_report_tells_tournaments_apart_and_shows_one_alone() {
         .map(|g| g["round_label"].as_str().unwrap())
         .collect();
     assert_eq!(labels.len(), 4, "{labels:?}");
-    assert!(labels.contains(&"tournament 1, round 1, pair 1, game 1"), "{labels:?}");
-    assert!(labels.contains(&"tournament 2, round 1, pair 1, game 1"), "{labels:?}");
+    assert!(
+        labels.contains(&"tournament 1, round 1, pair 1, game 1"),
+        "{labels:?}"
+    );
+    assert!(
+        labels.contains(&"tournament 2, round 1, pair 1, game 1"),
+        "{labels:?}"
+    );
     let second = tmp.path().join("second.html");
     ok(
         &dir,
-        &["report", "-o", second.to_str().unwrap(), "--tournament", "2"],
+        &[
+            "report",
+            "-o",
+            second.to_str().unwrap(),
+            "--tournament",
+            "2",
+        ],
     );
     let html = std::fs::read_to_string(&second).unwrap();
     let games = page_games(&html);

@@ -146,14 +146,22 @@ fn a_closed_pipe_ends_a_command_quietly() {
     };
     // stdout closed: the moves' lines cannot be written; stderr closed: its one line (the
     // speed) cannot.
-    let cases: [(&[&str], bool); 2] = [(&["perft", "3", "--divide"], true), (&["perft", "2"], false)];
+    let cases: [(&[&str], bool); 2] = [
+        (&["perft", "3", "--divide"], true),
+        (&["perft", "2"], false),
+    ];
     for (args, stdout_closed) in cases {
         let (out, err) = if stdout_closed {
             (Stdio::from(closed()), Stdio::piped())
         } else {
             (Stdio::piped(), Stdio::from(closed()))
         };
-        let output = command().args(args).stdout(out).stderr(err).output().unwrap();
+        let output = command()
+            .args(args)
+            .stdout(out)
+            .stderr(err)
+            .output()
+            .unwrap();
         assert_eq!(
             output.status.signal(),
             Some(libc::SIGPIPE),

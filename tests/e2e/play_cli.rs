@@ -121,7 +121,11 @@ fn ctrl_c_at_the_prompt_saves_the_game_and_says_where() {
     // read the bytes as they come.
     let mut out = BufReader::new(child.stdout.take().unwrap());
     let mut seen = Vec::new();
-    while String::from_utf8_lossy(&seen).matches("Your move: ").count() < 2 {
+    while String::from_utf8_lossy(&seen)
+        .matches("Your move: ")
+        .count()
+        < 2
+    {
         let buffer = out.fill_buf().unwrap();
         assert!(!buffer.is_empty(), "{}", String::from_utf8_lossy(&seen));
         seen.extend_from_slice(buffer);

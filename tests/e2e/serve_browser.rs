@@ -43,7 +43,13 @@ pub fn browser() -> Option<Browser> {
 
 /// Runs `tests/python/SCRIPT` with `args` in the browser, screenshots in `shots`; its
 /// stdout, which must end well with the line `ok`.
-pub fn run_script(browser: &Browser, script: &str, args: &[OsString], shots: &Path, ok: &str) -> String {
+pub fn run_script(
+    browser: &Browser,
+    script: &str,
+    args: &[OsString],
+    shots: &Path,
+    ok: &str,
+) -> String {
     let output = Command::new(&browser.python)
         .arg(kit_root().join("tests/python").join(script))
         .args(args)
@@ -79,7 +85,13 @@ fn browse(browser: &Browser, server: &Server, label: &str) {
         kit_bot("evil_bot").into(),
         shots.clone().into(),
     ];
-    let stdout = run_script(browser, "serve_browser.py", &args, &shots, "browser test: ok");
+    let stdout = run_script(
+        browser,
+        "serve_browser.py",
+        &args,
+        &shots,
+        "browser test: ok",
+    );
     assert!(stdout.contains("standings changed"), "{stdout}");
     for shot in ["submitted-mine.png", "standings.png", "game.png"] {
         assert!(shots.join(shot).is_file(), "no screenshot {shot}");

@@ -21,9 +21,7 @@ use serde::Serialize;
 use sha2::{Digest, Sha256};
 
 use super::pgn_facts::{PgnFacts, PgnReadMode, PgnWarning};
-use super::standings::{
-    GameFact, RatingChoice, Table, build_table, store_facts, tournament_facts,
-};
+use super::standings::{GameFact, RatingChoice, Table, build_table, store_facts, tournament_facts};
 use store::{Store, TournamentId};
 
 const TEMPLATE: &str = include_str!("report.html");

@@ -263,7 +263,13 @@ fn count_game(rows: &mut [Row], g: &GameFact) {
 /// The store's players (every version that played, and every active entry's current
 /// version) and games.
 pub fn store_facts(store: &dyn Store) -> Result<(Vec<PlayerInfo>, Vec<GameFact>)> {
-    games_facts(store, store.games(false)?, true)
+    facts_of(store, &store.games(false)?)
+}
+
+/// [`store_facts`] of `games`, read from `store` already (a caller that also wants their
+/// [`tournaments_of`] reads them once).
+pub fn facts_of(store: &dyn Store, games: &[Game]) -> Result<(Vec<PlayerInfo>, Vec<GameFact>)> {
+    games_facts(store, games, true)
 }
 
 /// The players and games of one tournament of the store: the versions that played in it,
@@ -289,10 +295,14 @@ pub fn tournament_facts(
             "no game of tournament {} in {} (it has games of tournaments: {})",
             tournament.0,
             store.location(),
-            if held.is_empty() { "none".to_string() } else { held.join(", ") }
+            if held.is_empty() {
+                "none".to_string()
+            } else {
+                held.join(", ")
+            }
         );
     }
-    games_facts(store, games, false)
+    games_facts(store, &games, false)
 }
 
 /// The tournaments `games` belong to, in order.
@@ -307,12 +317,12 @@ pub fn tournaments_of(games: &[Game]) -> Vec<TournamentId> {
 /// the games as facts.
 fn games_facts(
     store: &dyn Store,
-    games: Vec<Game>,
+    games: &[Game],
     field: bool,
 ) -> Result<(Vec<PlayerInfo>, Vec<GameFact>)> {
     let versions = store.versions()?;
     let mut played: HashMap<VersionId, usize> = HashMap::new();
-    for g in &games {
+    for g in games {
         *played.entry(g.white).or_default() += 1;
         *played.entry(g.black).or_default() += 1;
     }

@@ -278,7 +278,10 @@ fn a_narrow_integer_range_still_gets_two_players_that_differ() {
         resumed: None,
     }
     .to_string();
-    assert!(said.contains("c_end under 0.5") && said.contains("--c-end K=1"), "{said}");
+    assert!(
+        said.contains("c_end under 0.5") && said.contains("--c-end K=1"),
+        "{said}"
+    );
 }
 
 #[test]
