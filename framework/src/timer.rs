@@ -1,6 +1,5 @@
 //! The bot's clock for one move, and the limits the client set for it.
 
-use std::cell::Cell;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
@@ -131,11 +130,64 @@ pub struct Timer {
     deadline: Deadline,
     stop: Option<Arc<AtomicBool>>,
     /// The most nodes the bot said it had searched ([`should_stop`](Timer::should_stop)):
-    /// the host reports them, so a bot gets `info nodes` for no tokens of its own.
-    nodes_seen: Cell<Option<u64>>,
+    /// the host reports them, so a bot gets `info nodes` for no tokens of its own. Shared
+    /// by clones, so a bot's own copy of its timer counts for the host too.
+    nodes_seen: Arc<NodesSeen>,
     /// Where the host reads [`nodes_seen`](Self::nodes_seen) from while the bot thinks
     /// (for the `nodes` of `info depth` lines the bot sends with `report`).
     node_sink: Option<&'static AtomicU64>,
+}
+
+/// The node count behind [`Timer::nodes_searched`]: `most` is meaningful once `any` is set.
+/// Only the bot's thread writes it (the host reads it after the move), so relaxed loads
+/// and stores are enough.
+#[derive(Debug, Default)]
+struct NodesSeen {
+    any: AtomicBool,
+    most: AtomicU64,
+}
+
+/// A timer for a bot's own struct to start with ([`Timer::untimed`] with no limits): a
+/// bot that keeps the timer for its helpers instead of passing it down derives `Default`
+/// and stores the one `think` gets. Clones share the original's stop flag and node
+/// count, so the host's `stop` and its node report work through the bot's copy.
+///
+/// ```
+/// use framework::prelude::*;
+///
+/// #[derive(Default)]
+/// struct MyBot { t: Timer, nodes: u64 }
+///
+/// impl MyBot {
+///     fn search(&mut self, b: &mut Board, depth: i32) -> i32 {
+///         self.nodes += 1;
+///         if depth == 0 || self.t.should_stop(50, self.nodes) { return 0 }
+///         for m in b.legal_moves() {
+///             b.make_move(m);
+///             self.search(b, depth - 1);
+///             b.undo_move();
+///         }
+///         0
+///     }
+/// }
+///
+/// impl Bot for MyBot {
+///     fn think(&mut self, mut board: Board, timer: Timer) -> Move {
+///         self.t = timer;
+///         self.search(&mut board, 2);
+///         board.legal_moves()[0]
+///     }
+/// }
+///
+/// let timer = Timer::untimed(SearchLimits { depth: Some(2), ..SearchLimits::default() });
+/// MyBot::default().think(Board::startpos(), timer.clone());
+/// // Asked at the root and its 20 children (the last one the 401st node searched):
+/// assert_eq!(timer.nodes_searched(), Some(401)); // counted through the bot's copy
+/// ```
+impl Default for Timer {
+    fn default() -> Self {
+        Timer::untimed(SearchLimits::default())
+    }
 }
 
 impl Timer {
@@ -164,7 +216,7 @@ impl Timer {
             limits: SearchLimits::default(),
             deadline: Deadline::Budget,
             stop: None,
-            nodes_seen: Cell::new(None),
+            nodes_seen: Arc::default(),
             node_sink: None,
         }
     }
@@ -256,6 +308,7 @@ impl Timer {
     }
 
     /// Milliseconds left on the bot's clock now (0 once stopped or flagged).
+    #[doc(alias = "MillisecondsRemaining")]
     pub fn ms_remaining(&self) -> u64 {
         if self.is_stopped() {
             return 0;
@@ -265,21 +318,25 @@ impl Timer {
     }
 
     /// Milliseconds since this turn started.
+    #[doc(alias = "MillisecondsElapsedThisTurn")]
     pub fn ms_elapsed_this_turn(&self) -> u64 {
         self.turn_start.elapsed().as_millis() as u64
     }
 
     /// Milliseconds left on the opponent's clock when this turn started.
+    #[doc(alias = "OpponentMillisecondsRemaining")]
     pub fn opponent_ms_remaining(&self) -> u64 {
         self.opponent_remaining
     }
 
     /// Milliseconds each clock started the game with.
+    #[doc(alias = "GameStartTimeMilliseconds")]
     pub fn game_start_ms(&self) -> u64 {
         self.game_start
     }
 
     /// Milliseconds added to the bot's clock after each of its moves.
+    #[doc(alias = "IncrementMilliseconds")]
     pub fn increment_ms(&self) -> u64 {
         self.increment
     }
@@ -329,7 +386,10 @@ impl Timer {
     /// assert_eq!(timer.nodes_searched(), Some(40));
     /// ```
     pub fn nodes_searched(&self) -> Option<u64> {
-        self.nodes_seen.get()
+        self.nodes_seen
+            .any
+            .load(Ordering::Relaxed)
+            .then(|| self.nodes_seen.most.load(Ordering::Relaxed))
     }
 
     /// Whether the bot should stop searching now, having searched `nodes`
@@ -353,8 +413,10 @@ impl Timer {
     /// assert!(by_nodes.should_stop(0, 100));
     /// ```
     pub fn should_stop(&self, budget_ms: u64, nodes: u64) -> bool {
-        let most = self.nodes_seen.get().map_or(nodes, |seen| seen.max(nodes));
-        self.nodes_seen.set(Some(most));
+        let seen = &self.nodes_seen;
+        let most = seen.most.load(Ordering::Relaxed).max(nodes);
+        seen.most.store(most, Ordering::Relaxed);
+        seen.any.store(true, Ordering::Relaxed);
         if let Some(sink) = self.node_sink {
             sink.store(most, Ordering::Relaxed);
         }

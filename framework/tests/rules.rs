@@ -3,18 +3,8 @@
 use framework::chess::perft::perft;
 use framework::prelude::*;
 
-fn board(fen: &str) -> Board {
-    Board::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"))
-}
-
-fn play(b: &mut Board, moves: &str) {
-    for m in moves.split_whitespace() {
-        let mv = b
-            .parse_uci(m)
-            .unwrap_or_else(|e| panic!("{m} in {}: {e}", b.fen()));
-        b.make_move(mv);
-    }
-}
+mod common;
+use common::{board, play};
 
 fn uci_moves(b: &Board) -> Vec<String> {
     let mut v: Vec<String> = b.legal_moves().iter().map(|m| m.to_string()).collect();

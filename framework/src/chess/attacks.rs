@@ -34,6 +34,7 @@ pub(crate) fn to_cz_bb(bb: Bitboard) -> cz::BitBoard {
 /// use framework::prelude::*;
 /// assert_eq!(knight_attacks(Square::A1).count(), 2);
 /// ```
+#[doc(alias = "GetKnightAttacks")]
 #[inline(always)]
 pub fn knight_attacks(sq: Square) -> Bitboard {
     Bitboard(cz::get_knight_moves(to_cz_sq(sq)).0)
@@ -45,6 +46,7 @@ pub fn knight_attacks(sq: Square) -> Bitboard {
 /// use framework::prelude::*;
 /// assert_eq!(king_attacks(Square::E4).count(), 8);
 /// ```
+#[doc(alias = "GetKingAttacks")]
 #[inline(always)]
 pub fn king_attacks(sq: Square) -> Bitboard {
     Bitboard(cz::get_king_moves(to_cz_sq(sq)).0)
@@ -57,6 +59,7 @@ pub fn king_attacks(sq: Square) -> Bitboard {
 /// let a = pawn_attacks(Square::E4, Color::White);
 /// assert!(a.contains(Square::D5) && a.contains(Square::F5) && a.count() == 2);
 /// ```
+#[doc(alias = "GetPawnAttacks")]
 #[inline(always)]
 pub fn pawn_attacks(sq: Square, color: Color) -> Bitboard {
     Bitboard(cz::get_pawn_attacks(to_cz_sq(sq), to_cz_color(color)).0)
@@ -92,6 +95,7 @@ pub fn rook_attacks(sq: Square, blockers: Bitboard) -> Bitboard {
 /// use framework::prelude::*;
 /// assert_eq!(queen_attacks(Square::D4, Bitboard::EMPTY).count(), 27);
 /// ```
+#[doc(alias = "GetSliderAttacks")]
 #[inline(always)]
 pub fn queen_attacks(sq: Square, blockers: Bitboard) -> Bitboard {
     bishop_attacks(sq, blockers) | rook_attacks(sq, blockers)
@@ -106,6 +110,7 @@ pub fn queen_attacks(sq: Square, blockers: Bitboard) -> Bitboard {
 /// let a = piece_attacks(PieceType::Knight, Square::G1, b.occupied(), Color::White);
 /// assert!(a.contains(Square::F3));
 /// ```
+#[doc(alias = "GetPieceAttacks")]
 #[inline]
 pub fn piece_attacks(
     piece_type: PieceType,

@@ -43,30 +43,35 @@ impl Bitboard {
     }
 
     /// `true` if `sq` is in the set.
+    #[doc(alias = "SquareIsSet")]
     #[inline(always)]
     pub const fn contains(self, sq: Square) -> bool {
         self.0 >> sq.index() & 1 != 0
     }
 
     /// Adds `sq`.
+    #[doc(alias = "SetSquare")]
     #[inline(always)]
     pub fn set(&mut self, sq: Square) {
         self.0 |= 1 << sq.index();
     }
 
     /// Removes `sq`.
+    #[doc(alias = "ClearSquare")]
     #[inline(always)]
     pub fn clear(&mut self, sq: Square) {
         self.0 &= !(1 << sq.index());
     }
 
     /// Adds `sq` if absent, removes it if present.
+    #[doc(alias = "ToggleSquare")]
     #[inline(always)]
     pub fn toggle(&mut self, sq: Square) {
         self.0 ^= 1 << sq.index();
     }
 
     /// The number of squares in the set.
+    #[doc(alias = "GetNumberOfSetBits")]
     #[inline(always)]
     pub const fn count(self) -> u32 {
         self.0.count_ones()
@@ -95,6 +100,7 @@ impl Bitboard {
     }
 
     /// Removes and returns the lowest-index square, or `None` if empty.
+    #[doc(alias = "ClearAndGetIndexOfLSB")]
     #[inline(always)]
     pub fn pop_lsb(&mut self) -> Option<Square> {
         let sq = self.lsb()?;

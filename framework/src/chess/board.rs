@@ -13,6 +13,8 @@ use super::{
     bishop_attacks, king_attacks, knight_attacks, pawn_attacks, queen_attacks, rook_attacks,
 };
 
+mod forced;
+
 /// Zobrist keys for the en-passant file. cozy hashes the en-passant file after every
 /// double push; the kit only hashes it when a capture is actually legal (FIDE's rule for
 /// repetition), so it uses cozy's ep-free hash and its own file keys.
@@ -76,6 +78,14 @@ pub struct Board {
     /// updates one length, not three (see [`history_keys`](Self::history_keys)).
     keys: Vec<u64>,
     moves: Vec<Move>,
+    /// The stack length at which `push_position` leaves its straight path:
+    /// `states.capacity()`, or 0 while a turn skipped in check is on the stack (see
+    /// `forced`), so one comparison covers both and the hot path pays nothing for either.
+    push_limit: usize,
+    /// The indices in `states` of turns skipped in check ([`force_skip_turn`](Self::force_skip_turn)):
+    /// positions cozy cannot hold, whose successors are rebuilt. Entries at or past
+    /// `states.len()` were undone and are forgotten at the next push.
+    forced: Vec<usize>,
 }
 
 impl PartialEq for Board {
@@ -100,6 +110,8 @@ impl Clone for Board {
             start_halfmove: self.start_halfmove,
             keys: Vec::new(),
             moves: Vec::new(),
+            push_limit: 0,
+            forced: self.live_forced().to_vec(),
         };
         board.reserve_stacks(self.states.len() + RESERVE);
         board.states.extend_from_slice(&self.states);
@@ -157,24 +169,54 @@ fn from_cz_color(c: cz::Color) -> Color {
 /// en-passant capture is legal (see [`Board::key`]).
 #[inline(always)]
 fn key_of(b: &cz::Board) -> u64 {
-    let Some(f) = b.en_passant() else {
-        return b.hash();
-    };
-    let mut key = b.hash_without_ep();
-    let stm = b.side_to_move();
-    let ep = cz::Square::new(f, cz::Rank::Sixth.relative_to(stm));
-    let capturers = cz::get_pawn_attacks(ep, !stm) & b.colored_pieces(stm, cz::Piece::Pawn);
-    for from in capturers {
-        if b.is_legal(cz::Move {
-            from,
-            to: ep,
-            promotion: None,
-        }) {
-            key ^= EP_KEYS[f as usize];
-            break;
-        }
+    match b.en_passant() {
+        None => b.hash(),
+        Some(file) => key_after_double_push(b, file),
     }
-    key
+}
+
+/// [`key_of`] after a double push onto `file`: cozy's hash without its en-passant file,
+/// and the kit's own file key if a pawn beside the pushed one may take it en passant.
+/// Most double pushes land beside no enemy pawn, which a table tells. Out of line and
+/// a leaf in that common case, so the hot path of `make_move` keeps its registers.
+/// Marked cold so that path, the move without en passant, falls straight through.
+#[cold]
+#[inline(never)]
+fn key_after_double_push(b: &cz::Board, file: cz::File) -> u64 {
+    let key = b.hash_without_ep();
+    let stm = b.side_to_move();
+    let capturers =
+        BESIDE_PUSHED[stm as usize][file as usize] & b.colored_pieces(stm, cz::Piece::Pawn).0;
+    if capturers == 0 {
+        return key;
+    }
+    key_with_capturers(b, file, capturers, key)
+}
+
+/// The squares beside a pawn that just advanced two squares on each file, by the colour
+/// of the side that may take it: where an en-passant capturer stands.
+const BESIDE_PUSHED: [[u64; 8]; 2] = {
+    let mut table = [[0; 8]; 2];
+    let mut file = 0;
+    while file < 8 {
+        // White takes on the fifth rank (index 4), Black on the fourth (index 3).
+        let beside = (1_u64 << file >> 1) | (1_u64 << file << 1 & 0xFF);
+        table[0][file] = beside << 32;
+        table[1][file] = beside << 24;
+        file += 1;
+    }
+    table
+};
+
+/// [`key_after_double_push`] when pawns stand beside the pushed one: `key`, with the
+/// file's key if one of `capturers` may take. Out of line: rare.
+#[inline(never)]
+fn key_with_capturers(b: &cz::Board, file: cz::File, capturers: u64, key: u64) -> u64 {
+    let dest = cz::Square::new(file, cz::Rank::Sixth.relative_to(b.side_to_move()));
+    if movegen::en_passant_capturers(b, capturers, dest) == 0 {
+        return key;
+    }
+    key ^ EP_KEYS[file as usize]
 }
 
 impl Board {
@@ -192,6 +234,8 @@ impl Board {
             start_halfmove: halfmove,
             keys,
             moves: Vec::new(),
+            push_limit: 1,
+            forced: Vec::new(),
         }
     }
 
@@ -215,9 +259,25 @@ impl Board {
     /// assert_eq!(b.king_square(Color::Black), Square::H1);
     /// assert!(matches!(Board::from_fen("8/8/8/8/8/8/8/K6k x - - 0 1"), Err(FenError::SideToMove(_))));
     /// ```
+    #[doc(alias = "CreateBoardFromFEN")]
     pub fn from_fen(fen: &str) -> Result<Board, FenError> {
         let p = fen::parse(fen)?;
         Ok(Board::from_inner(p.inner, p.halfmove, p.start_ply))
+    }
+
+    /// The FEN of the position the board was created from, before any move of its history:
+    /// C#'s `GameStartFenString`.
+    ///
+    /// ```
+    /// use framework::prelude::*;
+    /// let mut b = Board::startpos();
+    /// let e4 = b.parse_uci("e2e4").unwrap();
+    /// b.make_move(e4);
+    /// assert_eq!(b.start_fen(), Board::startpos().fen());
+    /// ```
+    #[doc(alias = "GameStartFenString")]
+    pub fn start_fen(&self) -> String {
+        Board::from_inner(self.states[0].clone(), self.start_halfmove, self.start_ply).fen()
     }
 
     /// The position as FEN. The en-passant square is written after every double pawn
@@ -229,6 +289,7 @@ impl Board {
     /// let fen = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 120 70";
     /// assert_eq!(Board::from_fen(fen).unwrap().fen(), fen);
     /// ```
+    #[doc(alias = "GetFenString")]
     pub fn fen(&self) -> String {
         let mut s = String::with_capacity(90);
         for rank in (0..8).rev() {
@@ -292,6 +353,7 @@ impl Board {
     /// use framework::prelude::*;
     /// assert!(Board::startpos().diagram().contains("r n b q k b n r"));
     /// ```
+    #[doc(alias = "CreateDiagram")]
     pub fn diagram(&self) -> String {
         let mut s = String::new();
         for rank in (0..8).rev() {
@@ -319,6 +381,7 @@ impl Board {
     /// let b = Board::startpos();
     /// assert_eq!(b.legal_moves().iter().filter(|m| m.piece() == PieceType::Knight).count(), 4);
     /// ```
+    #[doc(alias = "GetLegalMoves")]
     #[inline]
     pub fn legal_moves(&self) -> MoveList {
         let mut list = MoveList::new();
@@ -342,13 +405,34 @@ impl Board {
         list
     }
 
+    /// The legal captures when `captures_only`, else all legal moves: C#'s
+    /// `GetLegalMoves(capturesOnly)`, for a search that picks one or the other by a
+    /// computed condition (a quiescence search that is also the main search). Nothing is
+    /// allocated: the list is on the stack, as [`legal_moves`](Self::legal_moves)' is.
+    ///
+    /// ```
+    /// use framework::prelude::*;
+    /// let b = Board::from_fen("4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1").unwrap();
+    /// let depth = 0;
+    /// assert_eq!(b.moves(depth <= 0), b.captures());
+    /// assert_eq!(b.moves(false), b.legal_moves());
+    /// ```
+    #[doc(alias = "GetLegalMoves")]
+    #[inline]
+    pub fn moves(&self, captures_only: bool) -> MoveList {
+        let mut list = MoveList::new();
+        self.legal_moves_into(&mut list, captures_only);
+        list
+    }
+
     /// Appends the legal moves (or only the captures, as in [`captures`](Self::captures))
     /// to `list` after clearing it. Lets a search reuse one buffer per ply.
-    // The move generator's hot loop: pins, checks and every piece kind in one frame, so
-    // nothing on the hottest path of every search depends on the inliner.
-    #[allow(clippy::too_many_lines)]
+    #[doc(alias = "GetLegalMovesNonAlloc")]
     #[inline]
     pub fn legal_moves_into(&self, list: &mut MoveList, captures_only: bool) {
+        if self.push_limit == 0 {
+            return self.legal_moves_near_forced(list, captures_only);
+        }
         movegen::legal_moves_into(self.inner(), list, captures_only);
     }
 
@@ -401,6 +485,9 @@ impl Board {
     /// ```
     #[inline]
     pub fn legal_move_count(&self) -> usize {
+        if self.push_limit == 0 && self.is_forced_position() {
+            return self.legal_moves().len();
+        }
         let mut n = 0;
         self.inner().generate_moves(|pm| {
             n += pm.len();
@@ -412,6 +499,9 @@ impl Board {
     /// `true` if the side to move has at least one legal move.
     #[inline]
     pub fn has_legal_moves(&self) -> bool {
+        if self.push_limit == 0 && self.is_forced_position() {
+            return !self.legal_moves().is_empty();
+        }
         self.inner().generate_moves(|_| true)
     }
 
@@ -485,6 +575,7 @@ impl Board {
             },
         };
         self.build_move(from, to, promotion)
+            .filter(|&mv| self.push_limit != 0 || !self.takes_the_king(mv))
             .ok_or_else(|| MoveError::Illegal(s.to_string()))
     }
 
@@ -500,7 +591,7 @@ impl Board {
     /// assert!(!b.is_legal(Move::NULL));
     /// ```
     pub fn is_legal(&self, mv: Move) -> bool {
-        if mv.is_null() {
+        if mv.is_null() || self.push_limit == 0 && self.takes_the_king(mv) {
             return false;
         }
         self.build_move(mv.from(), mv.to(), mv.promotion()) == Some(mv)
@@ -546,10 +637,11 @@ impl Board {
     /// [`legal_moves`](Self::legal_moves) or [`parse_uci`](Self::parse_uci) is).
     /// Playing an illegal move is a logic error: the board may be corrupted or panic;
     /// use [`try_make_move`](Self::try_make_move) for untrusted input.
+    #[doc(alias = "MakeMove")]
     #[inline(always)]
     pub fn make_move(&mut self, mv: Move) {
         debug_assert!(self.is_legal(mv), "illegal move {mv:?} in {}", self.fen());
-        self.push_position(mv, |top| top.play_unchecked(mv.to_cz()));
+        self.push_position(mv, move |top| top.play_unchecked(mv.to_cz()));
     }
 
     /// Pushes a copy of the current position, lets `play` turn it into the next one,
@@ -557,9 +649,30 @@ impl Board {
     #[inline(always)]
     fn push_position(&mut self, mv: Move, play: impl FnOnce(&mut cz::Board)) {
         let n = self.states.len();
-        if n == self.states.capacity() {
-            self.reserve_stacks(RESERVE);
+        if n >= self.push_limit {
+            return self.push_position_slow(mv, play);
         }
+        self.write_next(n, mv, play);
+    }
+
+    /// `push_position` off its straight path: the stacks are full, or a turn skipped in
+    /// check is on the stack. Out of line and not merging back, so the straight path keeps
+    /// its registers.
+    #[cold]
+    #[inline(never)]
+    fn push_position_slow(&mut self, mv: Move, play: impl FnOnce(&mut cz::Board)) {
+        if self.prepare_push() {
+            self.push_after_forced(mv, play);
+        } else {
+            self.write_next(self.states.len(), mv, play);
+        }
+    }
+
+    /// `push_position` once there is room for position `n` (`states.len()`): the copy,
+    /// the move played on it, its key.
+    #[inline(always)]
+    fn write_next(&mut self, n: usize, mv: Move, play: impl FnOnce(&mut cz::Board)) {
+        debug_assert_eq!(n, self.states.len());
         self.debug_check_stacks();
         // SAFETY: `n >= 1` (the stack is never empty) and, by the capacity invariant of
         // `reserve_stacks`, slot `n` of `states` and `keys` and slot `n - 1` of `moves`
@@ -575,7 +688,9 @@ impl Board {
             std::ptr::copy_nonoverlapping(states.add(n - 1), states.add(n), 1);
             let top = &mut *states.add(n);
             play(top);
-            self.keys.as_mut_ptr().add(n).write(key_of(top));
+            // The key first: it may call out, and nothing else need survive that call.
+            let key = key_of(top);
+            self.keys.as_mut_ptr().add(n).write(key);
             self.states.set_len(n + 1);
         }
     }
@@ -603,6 +718,29 @@ impl Board {
             self.keys.set_len(0);
             self.moves.set_len(0);
         }
+        self.set_push_limit();
+    }
+
+    /// Makes room for one more position, and says whether the current position is a turn
+    /// skipped in check (which the caller then plays from through
+    /// [`push_after_forced`](Self::push_after_forced)).
+    fn prepare_push(&mut self) -> bool {
+        let live = self.live_forced().len();
+        self.forced.truncate(live);
+        if self.states.len() == self.states.capacity() {
+            self.reserve_stacks(RESERVE);
+        }
+        self.set_push_limit();
+        self.is_forced_position()
+    }
+
+    /// Keeps `push_limit` as its field's documentation says.
+    fn set_push_limit(&mut self) {
+        self.push_limit = if self.forced.is_empty() {
+            self.states.capacity()
+        } else {
+            0
+        };
     }
 
     /// The stacks' length and capacity invariants, checked in debug builds.
@@ -612,6 +750,7 @@ impl Board {
         debug_assert!(self.keys.is_empty() && self.moves.is_empty());
         debug_assert!(self.keys.capacity() >= self.states.capacity());
         debug_assert!(self.moves.capacity() + 1 >= self.states.capacity());
+        debug_assert!(self.push_limit <= self.states.capacity());
     }
 
     /// Plays `mv` if it is legal (see [`is_legal`](Self::is_legal)); otherwise leaves the
@@ -629,6 +768,7 @@ impl Board {
     ///
     /// # Panics
     /// If there is nothing to undo (the board is at the position it was created from).
+    #[doc(alias = "UndoMove")]
     #[inline(always)]
     pub fn undo_move(&mut self) {
         let n = self.states.len() - 1;
@@ -640,8 +780,9 @@ impl Board {
     }
 
     /// Passes the turn (a null move, recorded as [`Move::NULL`]) and returns `true`, or
-    /// refuses and returns `false` if the side to move is in check. Counts as a
-    /// half-move for the fifty-move counter and clears any en-passant possibility.
+    /// refuses and returns `false` if the side to move is in check: C#'s `TrySkipTurn`.
+    /// Counts as a half-move for the fifty-move counter and clears any en-passant
+    /// possibility. [`force_skip_turn`](Self::force_skip_turn) passes in check too.
     ///
     /// ```
     /// use framework::prelude::*;
@@ -651,6 +792,7 @@ impl Board {
     /// b.undo_skip_turn();
     /// assert_eq!(b, Board::startpos());
     /// ```
+    #[doc(alias = "TrySkipTurn")]
     pub fn skip_turn(&mut self) -> bool {
         let Some(board) = self.inner().null_move() else {
             return false;
@@ -663,17 +805,22 @@ impl Board {
     ///
     /// # Panics
     /// If the last thing played was not a skipped turn.
+    #[doc(alias = "UndoSkipTurn")]
     pub fn undo_skip_turn(&mut self) {
         assert!(
             self.history_moves().last().is_some_and(|m| m.is_null()),
             "undo_skip_turn: last move was not a skipped turn"
         );
         self.undo_move();
+        let live = self.live_forced().len();
+        self.forced.truncate(live);
+        self.set_push_limit();
     }
 
     // ----- game state -----
 
     /// `true` if the side to move is in check.
+    #[doc(alias = "IsInCheck")]
     #[inline(always)]
     pub fn is_in_check(&self) -> bool {
         !self.inner().checkers().is_empty()
@@ -686,11 +833,13 @@ impl Board {
     }
 
     /// `true` if the side to move is checkmated.
+    #[doc(alias = "IsInCheckmate")]
     pub fn is_checkmate(&self) -> bool {
         self.is_in_check() && !self.has_legal_moves()
     }
 
     /// `true` if the side to move is stalemated.
+    #[doc(alias = "IsInStalemate")]
     pub fn is_stalemate(&self) -> bool {
         !self.is_in_check() && !self.has_legal_moves()
     }
@@ -711,6 +860,7 @@ impl Board {
     /// assert!(b.is_repeated_position());
     /// assert!(!b.is_draw()); // only the second occurrence
     /// ```
+    #[doc(alias = "IsRepeatedPosition")]
     #[inline]
     pub fn is_repeated_position(&self) -> bool {
         self.repetitions(1)
@@ -747,6 +897,7 @@ impl Board {
 
     /// `true` once 100 half-moves have passed without a capture or pawn move. Note that a
     /// checkmate on the 100th half-move still wins: [`outcome`](Self::outcome) checks mate first.
+    #[doc(alias = "IsFiftyMoveDraw")]
     #[inline]
     pub fn is_fifty_move_draw(&self) -> bool {
         self.inner().halfmove_clock() >= 100
@@ -761,6 +912,7 @@ impl Board {
     /// assert!(Board::from_fen("8/8/4k3/8/8/3NK3/8/8 w - - 0 1").unwrap().is_insufficient_material());
     /// assert!(!Board::from_fen("8/8/4k3/8/8/2NNK3/8/8 w - - 0 1").unwrap().is_insufficient_material());
     /// ```
+    #[doc(alias = "IsInsufficientMaterial")]
     pub fn is_insufficient_material(&self) -> bool {
         let b = self.inner();
         if !(b.pieces(cz::Piece::Pawn) | b.pieces(cz::Piece::Rook) | b.pieces(cz::Piece::Queen))
@@ -806,9 +958,44 @@ impl Board {
         }
     }
 
-    /// `true` if the arbiter rules the game drawn (see [`draw_reason`](Self::draw_reason)).
+    /// `true` if the arbiter rules the game drawn (see [`draw_reason`](Self::draw_reason)):
+    /// a position on the board for the **third** time, and the rest.
+    ///
+    /// **Not C#'s `IsDraw()`**, which is already true at the first repetition; that one is
+    /// [`is_search_draw`](Self::is_search_draw), what a search should score as a draw.
+    ///
+    /// ```
+    /// use framework::prelude::*;
+    /// let mut b = Board::startpos();
+    /// for m in ["g1f3", "g8f6", "f3g1", "f6g8"] {
+    ///     let mv = b.parse_uci(m).unwrap();
+    ///     b.make_move(mv);
+    /// }
+    /// assert!(!b.is_draw()); // the start position's second time: the game goes on
+    /// assert!(b.is_search_draw()); // but a search scores it as a draw
+    /// ```
     pub fn is_draw(&self) -> bool {
         self.draw_reason().is_some()
+    }
+
+    /// C#'s `IsDraw()`: `true` if the position is drawn for a search's purposes: the
+    /// fifty-move rule, insufficient material, stalemate, or a position that has occurred
+    /// **once** before ([`is_repeated_position`](Self::is_repeated_position)): repeating
+    /// gains nothing, so a search scores it as a draw without waiting for the third time.
+    /// The arbiter's ruling, which waits, is [`is_draw`](Self::is_draw).
+    ///
+    /// ```
+    /// use framework::prelude::*;
+    /// assert!(Board::from_fen("8/8/4k3/8/8/3NK3/8/8 w - - 0 1").unwrap().is_search_draw());
+    /// assert!(Board::from_fen("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1").unwrap().is_search_draw()); // stalemate
+    /// assert!(!Board::startpos().is_search_draw());
+    /// ```
+    #[doc(alias = "IsDraw")]
+    pub fn is_search_draw(&self) -> bool {
+        self.is_fifty_move_draw()
+            || self.is_insufficient_material()
+            || self.is_repeated_position()
+            || self.is_stalemate()
     }
 
     /// The arbiter's ruling: `Some` once the game is over (checkmate first, then the draws
@@ -831,12 +1018,14 @@ impl Board {
     }
 
     /// `true` if White is to move.
+    #[doc(alias = "IsWhiteToMove")]
     #[inline(always)]
     pub fn is_white_to_move(&self) -> bool {
         self.inner().side_to_move() == cz::Color::White
     }
 
     /// `true` if `color` may still castle kingside (the right, not whether it is legal now).
+    #[doc(alias = "HasKingsideCastleRight")]
     #[inline]
     pub fn has_kingside_castle_right(&self, color: Color) -> bool {
         self.inner()
@@ -846,6 +1035,7 @@ impl Board {
     }
 
     /// `true` if `color` may still castle queenside (the right, not whether it is legal now).
+    #[doc(alias = "HasQueensideCastleRight")]
     #[inline]
     pub fn has_queenside_castle_right(&self, color: Color) -> bool {
         self.inner()
@@ -865,6 +1055,7 @@ impl Board {
     }
 
     /// The square of `color`'s king.
+    #[doc(alias = "GetKingSquare")]
     #[inline(always)]
     pub fn king_square(&self, color: Color) -> Square {
         from_cz_sq(self.inner().king(to_cz_color(color)))
@@ -876,6 +1067,7 @@ impl Board {
     /// use framework::prelude::*;
     /// assert_eq!(Board::startpos().piece_at(Square::D8), Some(Piece::new(PieceType::Queen, Color::Black)));
     /// ```
+    #[doc(alias = "GetPiece")]
     #[inline]
     pub fn piece_at(&self, sq: Square) -> Option<Piece> {
         let s = to_cz_sq(sq);
@@ -890,6 +1082,7 @@ impl Board {
     /// use framework::prelude::*;
     /// assert_eq!(Board::startpos().pieces(PieceType::Pawn, Color::White), Bitboard::rank(1));
     /// ```
+    #[doc(alias = "GetPieceBitboard")]
     #[inline(always)]
     pub fn pieces(&self, piece_type: PieceType, color: Color) -> Bitboard {
         Bitboard(
@@ -912,18 +1105,21 @@ impl Board {
     }
 
     /// The squares of White's pieces.
+    #[doc(alias = "WhitePiecesBitboard")]
     #[inline(always)]
     pub fn white(&self) -> Bitboard {
         self.color_bitboard(Color::White)
     }
 
     /// The squares of Black's pieces.
+    #[doc(alias = "BlackPiecesBitboard")]
     #[inline(always)]
     pub fn black(&self) -> Bitboard {
         self.color_bitboard(Color::Black)
     }
 
     /// All occupied squares.
+    #[doc(alias = "AllPiecesBitboard")]
     #[inline(always)]
     pub fn occupied(&self) -> Bitboard {
         Bitboard(self.inner().occupied().0)
@@ -959,6 +1155,7 @@ impl Board {
     /// assert!(b.is_square_attacked(Square::F6));
     /// assert!(!b.is_square_attacked(Square::E4));
     /// ```
+    #[doc(alias = "SquareIsAttackedByOpponent")]
     #[inline]
     pub fn is_square_attacked(&self, sq: Square) -> bool {
         self.is_attacked_by(sq, !self.side_to_move())
@@ -976,6 +1173,7 @@ impl Board {
     /// let b = Board::from_fen("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1").unwrap();
     /// assert_eq!(a.key(), b.key());
     /// ```
+    #[doc(alias = "ZobristKey")]
     #[inline(always)]
     pub fn key(&self) -> u64 {
         let keys = self.history_keys();
@@ -984,6 +1182,7 @@ impl Board {
 
     /// The keys of every position of the game, oldest first: the starting position's,
     /// then one per move or skipped turn; the last is [`key`](Self::key).
+    #[doc(alias = "GameRepetitionHistory")]
     #[inline(always)]
     pub fn history_keys(&self) -> &[u64] {
         // SAFETY: the first `states.len()` keys are initialised (see `Board::keys`).
@@ -993,6 +1192,7 @@ impl Board {
     /// Every move of the game since the board was created from its FEN (including those
     /// the host played before the bot got the board), oldest first; skipped turns appear
     /// as [`Move::NULL`].
+    #[doc(alias = "GameMoveHistory")]
     #[inline(always)]
     pub fn history_moves(&self) -> &[Move] {
         // SAFETY: the first `states.len() - 1` moves are initialised (see `Board::keys`).
@@ -1007,12 +1207,14 @@ impl Board {
     /// let b = Board::from_fen("4k3/8/8/8/8/8/8/4K3 b - - 0 10").unwrap();
     /// assert_eq!(b.ply_count(), 19);
     /// ```
+    #[doc(alias = "PlyCount")]
     #[inline(always)]
     pub fn ply_count(&self) -> u32 {
         self.start_ply + (self.states.len() - 1) as u32
     }
 
     /// Half-moves since the last capture or pawn move (not capped at 100).
+    #[doc(alias = "FiftyMoveCounter")]
     #[inline(always)]
     pub fn fifty_move_counter(&self) -> u32 {
         self.halfmove()

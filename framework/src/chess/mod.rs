@@ -1,8 +1,10 @@
 //! The chess core: [`Board`], [`Move`], [`Bitboard`], attack tables, rules and FEN.
 //!
-//! Move generation is cozy-chess's; the kit wraps it in its own types (no cozy-chess
-//! type appears in this API) and adds what cozy lacks: undo, game history, repetition,
-//! insufficient material, attack queries and standard `e1g1` castling notation.
+//! Positions, playing a move and the attack tables are cozy-chess's; the kit wraps them in
+//! its own types (no cozy-chess type appears in this API), generates the legal moves
+//! itself, straight into its own moves and in cozy's order, and adds what cozy lacks:
+//! undo, game history, repetition, insufficient material, attack queries and standard
+//! `e1g1` castling notation.
 //!
 //! ```
 //! use framework::prelude::*;
@@ -24,6 +26,7 @@ mod fen;
 mod movegen;
 mod moves;
 pub mod perft;
+mod piece_list;
 mod rules;
 mod types;
 
@@ -35,5 +38,6 @@ pub use bitboard::{Bitboard, BitboardIter};
 pub use board::Board;
 pub use fen::FenError;
 pub use moves::{MAX_MOVES, Move, MoveError, MoveList, MoveListIntoIter};
+pub use piece_list::PieceList;
 pub use rules::{DrawReason, Outcome};
 pub use types::{Color, Piece, PieceType, Square, SquareParseError};

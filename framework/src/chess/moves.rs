@@ -140,13 +140,14 @@ impl Move {
         )
     }
 
-    /// This move with its destination cleared, as a base for [`with_destination`](Self::with_destination).
+    /// The base of the moves of a `piece` on square index `from` (below 64), for
+    /// [`with_destination`](Self::with_destination).
     #[inline(always)]
-    pub(crate) const fn without_destination(self) -> Move {
-        Move(self.0 & !(63 << TO_SHIFT))
+    pub(crate) const fn base(from: u32, piece: PieceType) -> Move {
+        Move(from << FROM_SHIFT | (piece as u32) << PIECE_SHIFT)
     }
 
-    /// A base move from [`without_destination`](Self::without_destination) sent to square
+    /// A [`base`](Self::base) move sent to square
     /// index `to`, capturing the piece whose `PieceType` index is `captured_code - 1`
     /// (0 for no capture). Lets move generation skip `new`'s option handling.
     #[inline(always)]
@@ -196,6 +197,7 @@ impl Move {
 
     /// The packed value, for transposition tables and killer slots.
     /// [`from_raw`](Self::from_raw) restores it.
+    #[doc(alias = "RawValue")]
     #[inline(always)]
     pub const fn raw(self) -> u32 {
         self.0
@@ -209,18 +211,21 @@ impl Move {
     }
 
     /// The square the piece leaves (the king's square for castling).
+    #[doc(alias = "StartSquare")]
     #[inline(always)]
     pub const fn from(self) -> Square {
         Square::from_index((self.0 >> FROM_SHIFT & 63) as u8)
     }
 
     /// The square the piece lands on (g1/c1/g8/c8 for castling).
+    #[doc(alias = "TargetSquare")]
     #[inline(always)]
     pub const fn to(self) -> Square {
         Square::from_index((self.0 >> TO_SHIFT & 63) as u8)
     }
 
     /// The type of the moving piece (a pawn for promotions, the king for castling).
+    #[doc(alias = "MovePieceType")]
     #[inline(always)]
     pub const fn piece(self) -> PieceType {
         match PieceType::from_index((self.0 >> PIECE_SHIFT & 7) as usize) {
@@ -230,6 +235,7 @@ impl Move {
     }
 
     /// The captured piece type, if any (a pawn for en passant).
+    #[doc(alias = "CapturePieceType")]
     #[inline(always)]
     pub const fn captured(self) -> Option<PieceType> {
         let c = (self.0 >> CAPTURED_SHIFT & 7) as usize;
@@ -241,6 +247,7 @@ impl Move {
     }
 
     /// The promotion piece type, if this is a promotion.
+    #[doc(alias = "PromotionPieceType")]
     #[inline(always)]
     pub const fn promotion(self) -> Option<PieceType> {
         let p = (self.0 >> PROMO_SHIFT & 7) as usize;
@@ -248,6 +255,57 @@ impl Move {
             None
         } else {
             PieceType::from_index(p)
+        }
+    }
+
+    /// The moving piece's C# number, pawn 1 … king 6 ([`PieceType::number`]): C#'s
+    /// `(int)move.MovePieceType`.
+    ///
+    /// ```
+    /// use framework::prelude::*;
+    /// let mv = Board::startpos().parse_uci("g1f3").unwrap();
+    /// assert_eq!(mv.piece_number(), 2);
+    /// ```
+    #[doc(alias = "MovePieceType")]
+    #[inline(always)]
+    pub const fn piece_number(self) -> usize {
+        self.piece().number()
+    }
+
+    /// The captured piece's C# number, pawn 1 … queen 5, or 0 when the move captures
+    /// nothing: C#'s `(int)move.CapturePieceType`, so a table of values indexed by it needs
+    /// no `match` on an `Option` (a pawn for en passant).
+    ///
+    /// ```
+    /// use framework::prelude::*;
+    /// const VALUES: [i32; 7] = [0, 100, 300, 320, 500, 900, 0];
+    /// let b = Board::from_fen("4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1").unwrap();
+    /// let take = b.parse_uci("e4d5").unwrap();
+    /// let push = b.parse_uci("e4e5").unwrap();
+    /// assert_eq!((take.captured_number(), push.captured_number()), (1, 0));
+    /// assert_eq!(VALUES[take.captured_number()] - VALUES[push.captured_number()], 100);
+    /// ```
+    #[doc(alias = "CapturePieceType")]
+    #[inline(always)]
+    pub const fn captured_number(self) -> usize {
+        (self.0 >> CAPTURED_SHIFT & 7) as usize
+    }
+
+    /// The promotion piece's C# number, knight 2 … queen 5, or 0 when the move does not
+    /// promote: C#'s `(int)move.PromotionPieceType`.
+    ///
+    /// ```
+    /// use framework::prelude::*;
+    /// let b = Board::from_fen("4k3/P7/8/8/8/8/8/4K3 w - - 0 1").unwrap();
+    /// assert_eq!(b.parse_uci("a7a8q").unwrap().promotion_number(), 5);
+    /// assert_eq!(b.parse_uci("e1e2").unwrap().promotion_number(), 0);
+    /// ```
+    #[doc(alias = "PromotionPieceType")]
+    #[inline(always)]
+    pub const fn promotion_number(self) -> usize {
+        match self.promotion_code() {
+            0 => 0,
+            code => code + 1,
         }
     }
 
@@ -264,6 +322,7 @@ impl Move {
     }
 
     /// `true` for castling (either side).
+    #[doc(alias = "IsCastles")]
     #[inline(always)]
     pub const fn is_castle(self) -> bool {
         self.0 & CASTLE_MASK != 0
@@ -458,21 +517,16 @@ impl<'a> IntoIterator for &'a MoveList {
     }
 }
 
-/// Appends to a [`MoveList`] with the length kept in a local (a register, once
-/// inlined) and stored back when dropped: move generation writes through it without
-/// reloading and storing the list's length for every move.
+/// Writes a [`MoveList`]'s moves with the length kept in a local (a register, once
+/// inlined): move generation writes through it without reloading and storing the list's
+/// length for every move. Passed by value to functions that are not inlined (and handed
+/// back), so its length never has to live in memory. See [`MoveList::refill`].
 pub(crate) struct MoveWriter<'a> {
-    list: &'a mut MoveList,
+    moves: &'a mut [MaybeUninit<Move>; MAX_MOVES],
     len: usize,
 }
 
-impl<'a> MoveWriter<'a> {
-    #[inline(always)]
-    pub(crate) fn new(list: &'a mut MoveList) -> MoveWriter<'a> {
-        let len = list.len;
-        MoveWriter { list, len }
-    }
-
+impl MoveWriter<'_> {
     /// Appends `mv`.
     ///
     /// # Panics
@@ -480,15 +534,22 @@ impl<'a> MoveWriter<'a> {
     #[inline(always)]
     pub(crate) fn push(&mut self, mv: Move) {
         assert!(self.len < MAX_MOVES, "MoveList overflow");
-        self.list.moves[self.len] = MaybeUninit::new(mv);
+        self.moves[self.len] = MaybeUninit::new(mv);
         self.len += 1;
     }
 }
 
-impl Drop for MoveWriter<'_> {
+impl MoveList {
+    /// Clears the list and fills it through the writer `fill` is given and hands back.
     #[inline(always)]
-    fn drop(&mut self) {
-        self.list.len = self.len;
+    pub(crate) fn refill(&mut self, fill: impl FnOnce(MoveWriter<'_>) -> MoveWriter<'_>) {
+        // A panic in `fill` leaves the list empty (every entry below `len` stays initialised).
+        self.len = 0;
+        let written = fill(MoveWriter {
+            moves: &mut self.moves,
+            len: 0,
+        });
+        self.len = written.len;
     }
 }
 

@@ -101,7 +101,8 @@ impl PieceType {
         PieceType::King,
     ];
 
-    /// 0 (pawn) to 5 (king), for indexing tables such as piece values.
+    /// 0 (pawn) to 5 (king), for indexing tables such as piece values. C#'s numbering,
+    /// where the pawn is 1, is [`number`](Self::number).
     #[inline(always)]
     pub const fn index(self) -> usize {
         self as usize
@@ -114,6 +115,43 @@ impl PieceType {
             Some(Self::ALL[index])
         } else {
             None
+        }
+    }
+
+    /// The C# challenge's number for this type: pawn 1, knight 2, bishop 3, rook 4,
+    /// queen 5, king 6 (C#'s `(int)PieceType`, where 0 is `None`). A table indexed this
+    /// way keeps a C# bot's constants as they are; [`Move::captured_number`] gives 0 for no
+    /// capture, so `VALUES[m.captured_number()]` needs no `match`.
+    ///
+    /// [`Move::captured_number`]: super::Move::captured_number
+    ///
+    /// ```
+    /// use framework::prelude::*;
+    /// const VALUES: [i32; 7] = [0, 100, 300, 320, 500, 900, 0]; // None, P, N, B, R, Q, K
+    /// assert_eq!(VALUES[PieceType::Rook.number()], 500);
+    /// assert_eq!(PieceType::Pawn.number(), PieceType::Pawn.index() + 1);
+    /// ```
+    #[doc(alias = "PieceType")]
+    #[inline(always)]
+    pub const fn number(self) -> usize {
+        self as usize + 1
+    }
+
+    /// The piece type with the C# challenge's number `number` (1 = pawn … 6 = king): what
+    /// C#'s `(PieceType)i` cast gives. `None` for 0 (C#'s `PieceType.None`) and above 6.
+    ///
+    /// ```
+    /// use framework::prelude::*;
+    /// assert_eq!(PieceType::from_number(1), Some(PieceType::Pawn));
+    /// assert_eq!(PieceType::from_number(6), Some(PieceType::King));
+    /// assert_eq!(PieceType::from_number(0), None);
+    /// ```
+    #[doc(alias = "(PieceType)")]
+    #[inline]
+    pub const fn from_number(number: usize) -> Option<PieceType> {
+        match number {
+            0 => None,
+            n => Self::from_index(n - 1),
         }
     }
 

@@ -1,0 +1,160 @@
+//! Piece lists: the squares of one colour's pieces of one type, as the C# challenge's
+//! `PieceList` gives them, read from the board's bitboards when asked for.
+
+use std::ops::Deref;
+
+use super::{Board, Color, Piece, PieceType, Square};
+
+/// The most pieces of one type and colour a board can hold: sixteen pieces a side, one of
+/// them the king.
+const CAPACITY: usize = 15;
+
+/// The squares of one colour's pieces of one type, lowest square (a1) first: C#'s
+/// `PieceList`. A snapshot: it does not follow moves made after it was taken.
+///
+/// It derefs to a slice of squares, so `len()`, `is_empty()`, `list[i]` and `iter()` work
+/// as on any slice, and iterating it gives each piece's square (C#'s `piece.Square`); the
+/// type and colour are the list's ([`piece_type`](Self::piece_type),
+/// [`color`](Self::color), [`is_white`](Self::is_white)).
+///
+/// ```
+/// use framework::prelude::*;
+/// let board = Board::startpos();
+/// let knights = board.piece_list(PieceType::Knight, Color::Black);
+/// assert_eq!(knights.len(), 2);
+/// assert_eq!(knights[0], Square::B8);
+/// assert!(!knights.is_white());
+/// let files: Vec<u8> = knights.iter().map(|s| s.file()).collect();
+/// assert_eq!(files, [1, 6]);
+/// ```
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct PieceList {
+    piece: Piece,
+    len: u8,
+    squares: [Square; CAPACITY],
+}
+
+impl PieceList {
+    /// The list of `piece`'s squares on `board`.
+    fn of(board: &Board, piece: Piece) -> PieceList {
+        let mut list = PieceList {
+            piece,
+            len: 0,
+            squares: [Square::A1; CAPACITY],
+        };
+        for square in board.pieces(piece.piece_type(), piece.color()) {
+            list.squares[usize::from(list.len)] = square;
+            list.len += 1;
+        }
+        list
+    }
+
+    /// The type of the pieces in the list: C#'s `TypeOfPieceInList`.
+    #[doc(alias = "TypeOfPieceInList")]
+    #[inline(always)]
+    pub const fn piece_type(&self) -> PieceType {
+        self.piece.piece_type()
+    }
+
+    /// The colour of the pieces in the list.
+    #[inline(always)]
+    pub const fn color(&self) -> Color {
+        self.piece.color()
+    }
+
+    /// `true` for a list of White's pieces: C#'s `IsWhitePieceList`.
+    #[doc(alias = "IsWhitePieceList")]
+    #[inline(always)]
+    pub const fn is_white(&self) -> bool {
+        self.piece.is_white()
+    }
+
+    /// The type and colour of the pieces in the list.
+    #[inline(always)]
+    pub const fn piece(&self) -> Piece {
+        self.piece
+    }
+}
+
+impl Deref for PieceList {
+    type Target = [Square];
+    /// The squares, lowest first: `list.len()` is C#'s `Count`, `list[i]` its indexer's square.
+    #[inline(always)]
+    fn deref(&self) -> &[Square] {
+        &self.squares[..usize::from(self.len)]
+    }
+}
+
+impl IntoIterator for PieceList {
+    type Item = Square;
+    type IntoIter = std::iter::Take<std::array::IntoIter<Square, CAPACITY>>;
+    /// Each piece's square, lowest first (C#'s `foreach (Piece p in list)` with `p.Square`).
+    #[inline(always)]
+    fn into_iter(self) -> Self::IntoIter {
+        self.squares.into_iter().take(usize::from(self.len))
+    }
+}
+
+impl<'a> IntoIterator for &'a PieceList {
+    type Item = &'a Square;
+    type IntoIter = std::slice::Iter<'a, Square>;
+    #[inline(always)]
+    fn into_iter(self) -> Self::IntoIter {
+        self.iter()
+    }
+}
+
+impl std::fmt::Debug for PieceList {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "PieceList({} ", self.piece)?;
+        f.debug_list()
+            .entries(self.iter().map(ToString::to_string))
+            .finish()?;
+        f.write_str(")")
+    }
+}
+
+impl Board {
+    /// The list of `color`'s pieces of type `piece_type`: C#'s `GetPieceList`. For only the
+    /// squares as a set, [`pieces`](Board::pieces) is cheaper.
+    ///
+    /// ```
+    /// use framework::prelude::*;
+    /// let board = Board::startpos();
+    /// let king = board.piece_list(PieceType::King, Color::White);
+    /// assert_eq!(king[0], Square::E1);
+    /// assert_eq!(king.piece(), Piece::new(PieceType::King, Color::White));
+    /// ```
+    #[doc(alias = "GetPieceList")]
+    pub fn piece_list(&self, piece_type: PieceType, color: Color) -> PieceList {
+        PieceList::of(self, Piece::new(piece_type, color))
+    }
+
+    /// All twelve piece lists, in C#'s order: White's pawns, knights, bishops, rooks,
+    /// queens and king, then Black's in the same order (C#'s `GetAllPieceLists`). Lists
+    /// of pieces no longer on the board are there, empty, so `lists[i]` is always the
+    /// same type and colour.
+    ///
+    /// ```
+    /// use framework::prelude::*;
+    /// // Material, the C# way: every list, each piece, signed by its colour.
+    /// const VALUES: [i32; 6] = [100, 300, 320, 500, 900, 0];
+    /// let board = Board::from_fen("4k3/8/8/8/8/8/3PP3/R3K3 w Q - 0 1").unwrap();
+    /// let mut score = 0;
+    /// for list in board.piece_lists() {
+    ///     for _square in list {
+    ///         score += VALUES[list.piece_type().index()] * list.color().sign();
+    ///     }
+    /// }
+    /// assert_eq!(score, 700);
+    /// assert_eq!(board.piece_lists()[3][0], Square::A1); // White's rooks
+    /// assert!(board.piece_lists()[10].is_empty()); // Black's queens
+    /// ```
+    #[doc(alias = "GetAllPieceLists")]
+    pub fn piece_lists(&self) -> [PieceList; 12] {
+        std::array::from_fn(|i| {
+            let color = if i < 6 { Color::White } else { Color::Black };
+            PieceList::of(self, Piece::new(PieceType::ALL[i % 6], color))
+        })
+    }
+}
