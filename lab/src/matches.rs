@@ -89,10 +89,7 @@ pub fn bot_player(
     tc: TimeControl,
     observe: &(dyn Fn(BuildEvent<'_>) + Sync),
 ) -> Result<Player> {
-    let bot = bot_build::resolve(spec)?;
-    bot_build::check(&bot, policy)?;
-    let engine = bot_build::build(&bot, bot_build::BuildKind::Local, observe)
-        .with_context(|| format!("cannot build bot `{}`", bot.name))?;
+    let (bot, engine) = bot_build::prepare(spec, policy, observe)?;
     Ok(Player::new(EngineConfig::new(bot.name, engine.path), tc))
 }
 

@@ -25,7 +25,7 @@ mod tournament;
 mod worker;
 
 pub use gate::{Closed, Gate, Open};
-pub use live_view::{Follow, GameView};
+pub use live_view::{EngineView, Follow, GameView};
 pub use organiser::{Organiser, Progress};
 pub use submit::{SMOKE_POSITIONS, Submission, check_name, submit, submit_to};
 pub use swiss::{SwissPlayer, pair_round};

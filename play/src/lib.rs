@@ -40,7 +40,8 @@ use bot_build::{BuildEvent, LimitPolicy};
 /// A game against a bot.
 #[derive(Debug, Clone)]
 pub struct PlayOptions {
-    /// The bot: a name in bot/ or a path to a bot file (`None`: [`default_opponent`]).
+    /// The bot: a name (`./bot/NAME.rs`, else the kit's) or a path to a bot file (`None`:
+    /// [`default_opponent`]).
     pub bot: Option<String>,
     /// The side the human plays.
     pub human: Color,
@@ -180,9 +181,7 @@ pub fn start(
         None => Board::startpos(),
     };
     let spec = options.bot.clone().unwrap_or_else(default_opponent);
-    let bot = bot_build::resolve(&spec)?;
-    bot_build::check(&bot, options.policy)?;
-    let built = bot_build::build(&bot, bot_build::BuildKind::Local, observe)?;
+    let (bot, built) = bot_build::prepare(&spec, options.policy, observe)?;
     let mut engine = Engine::start(
         &EngineConfig::new(bot.name.clone(), &built.path),
         Duration::from_secs(10),
@@ -311,6 +310,21 @@ impl HumanGame {
     /// The position.
     pub fn board(&self) -> &Board {
         &self.board
+    }
+
+    /// Where the game is played, for its PGN's `Site` tag: `terminal` unless set
+    /// (`challenge play --web` plays it in the `browser`).
+    ///
+    /// ```
+    /// # use play::HumanGame;
+    /// # use framework::chess::{Board, Color};
+    /// let mut game = HumanGame::new("evil_bot", Color::White, "60+0".parse().unwrap(), Board::startpos());
+    /// assert!(game.pgn_text().contains("[Site \"terminal\"]"));
+    /// game.set_site("browser");
+    /// assert!(game.pgn_text().contains("[Site \"browser\"]"));
+    /// ```
+    pub fn set_site(&mut self, site: &str) {
+        self.pgn.set_tag("Site", site);
     }
 
     /// The side the human plays.

@@ -45,9 +45,10 @@ pub use ratings::{
     BAYESELO_ADVANTAGE, BAYESELO_DRAW_ELO, Model, ModelName, RatedGame, RatingChoice,
     RatingOptions, fit, synthetic_games, wide_field_games,
 };
-pub use report::{Chart, chart, report_game, standing_rows, write_report};
+pub use report::{Chart, chart, report_game, standing_rows, write_pgn_report, write_report};
 pub use standings::{
-    GameFact, Table, build_table, render_csv, render_text, store_facts, store_table,
+    GameFact, Table, build_table, facts_of, render_csv, render_text, store_facts, store_table,
+    tournament_facts, tournaments_of,
 };
 pub use verify::{Expected, Verdict, Verdicts, check as check_game};
-pub use web::{BOARD_CSS, BOARD_JS, round_label};
+pub use web::{BOARD_CSS, BOARD_JS, TOURNAMENT_EVENT, place_label, round_label, tournament_of};
