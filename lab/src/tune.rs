@@ -549,7 +549,7 @@ fn differences(plan: &Plan, params: &[Param], request: &TuneRequest) -> Vec<Stri
     differ
 }
 
-/// `target/tune/<bot>.json` in the current directory ([`bots::work_target_dir`]).
+/// `target/tune/<bot>.json` in the current directory ([`bot_build::work_target_dir`]).
 pub fn default_state_path(bot: &BotFile) -> PathBuf {
     bot_build::work_target_dir()
         .join("tune")
@@ -594,8 +594,8 @@ pub fn tuned_path(bot: &BotFile) -> PathBuf {
         .file_stem()
         .map_or_else(|| "bot".into(), |s| s.to_string_lossy().into_owned());
     let file = format!("{stem}.tuned.rs");
-    if bots::is_bundled(&bot.path) {
-        bots::local_bot_dir().join(file)
+    if bot_build::is_bundled(&bot.path) {
+        bot_build::local_bot_dir().join(file)
     } else {
         bot.path.with_file_name(file)
     }
