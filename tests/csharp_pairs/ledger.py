@@ -208,6 +208,8 @@ def classify_rust(toks):
             set_cat(toks, i, matching(toks, i + 1) + 1, "skeleton")
         if text[i:i + 2] in (["struct", "MyBot"],):
             set_cat(toks, i, i + 3 if text[i + 2] == "{" else i + 2, "skeleton")
+        if text[i:i + 2] == ["fn", "think"]:
+            set_cat(toks, i, text.index("{", i) + 1, "skeleton")
         if x == "impl" and text[i + 1] in ("Bot", "MyBot"):
             end = text.index("{", i)
             set_cat(toks, i, end + 1, "skeleton")
