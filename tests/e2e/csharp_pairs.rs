@@ -77,7 +77,10 @@ fn the_rust_ports_move_from_a_position_the_game_has_been_in_before() {
         let mv = board.parse_uci(m).unwrap();
         board.make_move(mv);
     }
-    assert!(board.is_search_draw(), "the root is the start position again");
+    assert!(
+        board.is_search_draw(),
+        "the root is the start position again"
+    );
     for name in PORTS {
         let mut engine = Engine::start(&build(port(name)));
         engine.handshake();
@@ -85,7 +88,9 @@ fn the_rust_ports_move_from_a_position_the_game_has_been_in_before() {
         engine.send("go wtime 3000 btime 3000");
         let best = engine.expect("bestmove", Duration::from_secs(10));
         let mv = best.split_whitespace().nth(1).unwrap_or_default();
-        let legal = board.parse_uci(mv).is_ok_and(|parsed| board.is_legal(parsed));
+        let legal = board
+            .parse_uci(mv)
+            .is_ok_and(|parsed| board.is_legal(parsed));
         assert!(legal, "{name}: {best:?} ({})", engine.stderr());
         engine.send("quit");
         engine.wait_exit(Duration::from_secs(10));

@@ -273,6 +273,9 @@ fn every_port_meets_its_target_ratio_or_is_listed_as_missing_it() {
         );
     }
     let (pvs, _) = kit_count("pvs", &mut problems);
-    assert!(pvs <= LIMIT, "the PVS port must fit in {LIMIT} tokens: {pvs}");
+    assert!(
+        pvs <= LIMIT,
+        "the PVS port must fit in {LIMIT} tokens: {pvs}"
+    );
     assert!(problems.is_empty(), "\n{}", problems.join("\n"));
 }
