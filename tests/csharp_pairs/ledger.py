@@ -35,8 +35,8 @@ the first that fits a token takes it:
                `abort_search()` and `catch_abort(||`; C#: `throw null`, `try`, `catch`
   option       reading the API's `Option`s: `.unwrap()`, `.map_or(0, |c| ...)`'s `map_or`,
                `(`, `0`, `|`, `c`
-  piece tests  asking a piece's type: `== PieceType::Pawn`; C#: `.IsPawn` (the `piece.`
-               or `list.` before it is logic in both)
+  piece tests  asking a piece's type: `.is_pawn()` or `.piece_type() == PieceType::Pawn`;
+               C#: `.IsPawn` (the `piece` or `list` before it is logic in both)
   logic        everything else: the algorithm itself, in both languages
 """
 
@@ -57,6 +57,7 @@ CATEGORIES = ["skeleton", "construction", "board/timer", "signature", "types", "
 RUST_PUNCT = ["<<=", ">>=", "...", "..=", "::", "->", "=>", "==", "!=", "<=", ">=", "&&", "||",
               "+=", "-=", "*=", "/=", "%=", "^=", "&=", "|=", "<<", ">>", ".."]
 RUST_FREE = {";", ",", ")", "]", "}", "pub"}
+IS_TYPE = {"is_pawn", "is_knight", "is_bishop", "is_rook", "is_queen", "is_king"}
 
 
 class Tok:
@@ -239,6 +240,8 @@ def classify_rust(toks):
             set_cat(toks, i, i + (3 if text[i + 2] in (")", "||") else 2), "abort")
         if text[i:i + 5] == [".", "piece_type", "(", ")", "=="] and text[i + 5:i + 7] == ["PieceType", "::"]:
             set_cat(toks, i, i + 8, "piece tests")
+        if x == "." and text[i + 1] in IS_TYPE and text[i + 2] == "(":
+            set_cat(toks, i, i + 4, "piece tests")
     # Signatures.
     for i, x in enumerate(text):
         if x != "fn" or toks[i].cat is not None:

@@ -1,7 +1,7 @@
 //! The Rust port of plain.cs for the kit: the same search, the same constants, written as
 //! a careful Rust entrant would with the kit's C#-shaped API (the board and timer kept in
-//! the struct as C# keeps them in fields, piece lists, `captured_number()`,
-//! `is_search_draw()`).
+//! the struct as C# keeps them in fields, piece lists and their `is_pawn()`,
+//! `captured_number()`, `is_search_draw()`).
 use framework::prelude::*;
 
 const PIECE_VALUES: [i32; 7] = [0, 100, 320, 330, 500, 900, 0];
@@ -51,8 +51,7 @@ impl MyBot {
         if self.b.is_checkmate() {
             return ply - 100000;
         }
-        // C#'s IsDraw() never sees a repetition at the root; the kit's answers there too.
-        if ply > 0 && self.b.is_search_draw() {
+        if self.b.is_search_draw() {
             return 0;
         }
         if depth <= 0 {
@@ -109,10 +108,10 @@ impl MyBot {
                     PIECE_VALUES[list.piece_type().number()],
                     square.rank() as i32,
                 );
-                if list.piece_type() == PieceType::Pawn {
+                if list.is_pawn() {
                     value += 8 * if list.is_white() { rank } else { 7 - rank };
                 }
-                if list.piece_type() == PieceType::Knight {
+                if list.is_knight() {
                     value -= 5 * ((2 * square.file() as i32 - 7).abs() + (2 * rank - 7).abs());
                 }
                 score += if list.is_white() { value } else { -value };

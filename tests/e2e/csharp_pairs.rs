@@ -66,9 +66,11 @@ fn the_rust_ports_build_and_play_legal_games() {
     );
 }
 
-/// C#'s `IsDraw()` never sees a repetition at the root, the kit's `is_search_draw()`
-/// does: a port that scored its root as a draw would find no root move in a position
-/// the game has been in before. Each port answers there with a legal move.
+/// C#'s `IsDraw()` never sees a repetition at the position `Think` is handed, and the
+/// kit's `is_search_draw()` does not either, so the plain port scores draws from its
+/// root on, as its C# twin does. Were the root scored as a draw, the port would find
+/// no root move in a position the game has been in before: each port answers there with
+/// a legal move.
 #[test]
 fn the_rust_ports_move_from_a_position_the_game_has_been_in_before() {
     let moves = ["g1f3", "g8f6", "f3g1", "f6g8"];
