@@ -246,8 +246,8 @@ fn none_of_the_crates_own_files_is_taken_for_a_bot() {
         2,
         "a library and its build script: {sources:?}"
     );
-    let scanned = [kit::bots::bot_dir(), kit::bots::lab_dir()];
-    let available = kit::bots::available();
+    let scanned = [bot_build::bot_dir(), bot_build::lab_dir()];
+    let available = bot_build::available();
     assert!(available.contains(&"my_bot".to_string()), "{available:?}");
     for source in &sources {
         let folder = source.parent().unwrap();
@@ -259,7 +259,7 @@ fn none_of_the_crates_own_files_is_taken_for_a_bot() {
         let stem = source.file_stem().unwrap().to_str().unwrap();
         assert!(!available.iter().any(|bot| bot == stem), "{available:?}");
         assert!(
-            kit::bots::resolve(stem).is_err(),
+            bot_build::resolve(stem).is_err(),
             "`{stem}` resolves to a bot"
         );
     }
