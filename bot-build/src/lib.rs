@@ -27,8 +27,8 @@ mod variants;
 mod no_print;
 
 pub use bots::{
-    BotFile, KIT_ROOT, LimitPolicy, available, check, count_paths, is_bundled, is_lab_bot,
-    local_bot_dir, resolve, variants_dir, work_target_dir,
+    BotFile, KIT_ROOT, LimitPolicy, available, bot_dir, check, count_paths, is_bundled, is_lab_bot,
+    lab_dir, local_bot_dir, resolve, variants_dir, work_target_dir,
 };
 pub use engine_build::{
     BuildEvent, BuildKind, BuiltEngine, build, build_all, build_dir, build_in, build_jobs, clean,
