@@ -29,7 +29,7 @@ fn docs() -> Vec<Doc> {
         }
     }
     let mut docs: Vec<Doc> = paths.iter().map(|p| read_doc(p, None)).collect();
-    docs.push(read_doc(Path::new("CHANGELOG.md"), Some("## Unreleased")));
+    docs.push(read_doc(Path::new("CHANGELOG.md"), Some("## [Unreleased]")));
     docs
 }
 
