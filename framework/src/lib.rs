@@ -29,6 +29,8 @@ pub mod uci;
 pub mod manual {
     #[doc = include_str!("../../README.md")]
     pub struct Readme;
+    #[doc = include_str!("../../docs/guide/README.md")]
+    pub struct Guide;
     #[doc = include_str!("../../docs/guide/writing-a-bot.md")]
     pub struct WritingABot;
     #[doc = include_str!("../../docs/guide/rules.md")]

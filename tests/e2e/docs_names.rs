@@ -164,13 +164,11 @@ impl Cli {
                 flags.extend(self.help(&path).flags);
             } else if i == 0 && !word.starts_with('-') {
                 return Some(format!("`challenge {word}`: no such subcommand"));
-            } else if let Some(flag) = flag_name(word) {
-                if !flags.contains(flag) {
-                    return Some(format!(
-                        "`challenge {}` has no flag `{flag}`",
-                        path.join(" ")
-                    ));
-                }
+            } else if let Some(flag) = flag_name(word)
+                && !flags.contains(flag)
+            {
+                let command = path.join(" ");
+                return Some(format!("`challenge {command}` has no flag `{flag}`"));
             }
         }
         None
@@ -516,5 +514,20 @@ fn the_check_finds_each_kind_of_missing_name_and_passes_real_ones() {
     assert!(
         found[2].contains("`challenge match` has no flag `--no-such-flag`"),
         "{found:#?}"
+    );
+}
+
+#[test]
+fn every_guide_page_runs_its_examples_as_doctests() {
+    let hook = std::fs::read_to_string(kit_root().join("framework/src/lib.rs")).unwrap();
+    let pages = markdown_under(&kit_root(), Path::new("docs/guide"));
+    let missing: Vec<String> = pages
+        .iter()
+        .map(|page| page.display().to_string())
+        .filter(|page| !hook.contains(&format!("include_str!(\"../../{page}\")")))
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "framework/src/lib.rs's `manual` module does not include {missing:?}: their Rust examples would not run"
     );
 }
