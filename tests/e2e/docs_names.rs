@@ -531,3 +531,14 @@ fn every_guide_page_runs_its_examples_as_doctests() {
         "framework/src/lib.rs's `manual` module does not include {missing:?}: their Rust examples would not run"
     );
 }
+
+#[test]
+fn the_readme_stays_short() {
+    let bytes = std::fs::metadata(kit_root().join("README.md"))
+        .unwrap()
+        .len();
+    assert!(
+        bytes < 15 * 1024,
+        "README.md is {bytes} bytes: it holds the two commands, a first bot and the maps, in under 15 KiB; move the rest into a page of docs/guide/"
+    );
+}
