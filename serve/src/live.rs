@@ -17,6 +17,7 @@ use super::pages::{self, CROSS_LIMIT};
 use super::runner::RunnerState;
 use super::watch::LiveGames;
 use kit::challenge::standings::{GameFact, RatingChoice, Table, build_table, store_facts};
+use kit::challenge::verify::Verdicts;
 use kit::live_view::GameView;
 use store::prelude::*;
 use store::{LiveGame, ServerState, SlotId, SlotState, StoreRevision};
@@ -83,6 +84,8 @@ pub struct Live {
     listeners: std::sync::atomic::AtomicUsize,
     /// The workers' games last read from the store.
     feed: Mutex<Feed>,
+    /// Each stored game's check against its moves, made once.
+    verdicts: Mutex<Verdicts>,
 }
 
 /// The most pages listening to `/events` at once (each holds a connection open).
@@ -107,6 +110,7 @@ impl Default for Live {
             closing: tokio::sync::watch::channel(false).0,
             listeners: std::sync::atomic::AtomicUsize::new(0),
             feed: Mutex::default(),
+            verdicts: Mutex::default(),
         }
     }
 }
@@ -178,7 +182,8 @@ impl Live {
         if self.snapshot().key.as_ref() == Some(&key) {
             return Ok(());
         }
-        let snapshot = build(store, key)?;
+        let mut verdicts = self.verdicts.lock().unwrap_or_else(|p| p.into_inner());
+        let snapshot = build(store, key, &mut verdicts)?;
         self.publish(snapshot);
         Ok(())
     }
@@ -257,13 +262,13 @@ fn show(row: &LiveGame, games: &LiveGames) -> bool {
     }
 }
 
-fn build<G>(store: impl Fn() -> Result<G>, key: Key) -> Result<Snapshot>
+fn build<G>(store: impl Fn() -> Result<G>, key: Key, verdicts: &mut Verdicts) -> Result<Snapshot>
 where
     G: std::ops::Deref<Target = dyn Store>,
 {
     let (players, facts, status) = {
         let store = store()?;
-        let (players, facts) = store_facts(&*store)?;
+        let (players, facts) = store_facts(&*store, verdicts)?;
         (players, facts, status(&*store, &key)?)
     };
     let table = build_table(players, &facts, &RatingChoice::default())?;

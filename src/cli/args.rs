@@ -31,6 +31,21 @@ pub struct DirArgs {
     pub store: Option<String>,
 }
 
+/// `--store URL` alone: the commands that only work on a PostgreSQL store (`worker`,
+/// `workers grant`...).
+#[derive(clap::Args, Debug, Clone)]
+pub struct StoreUrl {
+    /// The store: `postgres://USER:PASSWORD@HOST:PORT/DATABASE` (better in
+    /// `CHALLENGE_STORE`: the command line is visible to every user of the machine).
+    #[arg(
+        long = "store",
+        value_name = "URL",
+        env = "CHALLENGE_STORE",
+        hide_env_values = true
+    )]
+    pub url: String,
+}
+
 impl DirArgs {
     /// The store these options name.
     pub fn location(&self) -> Result<StoreLocation> {

@@ -35,6 +35,8 @@ mod play_cli;
 mod play_web;
 mod postgres_access;
 mod postgres_migrate;
+mod postgres_organiser;
+mod postgres_roles;
 mod postgres_store;
 mod postgres_workers;
 mod sandbox;

@@ -19,6 +19,7 @@ use serde::Serialize;
 use sha2::{Digest, Sha256};
 
 use super::standings::{GameFact, RatingChoice, Table, build_table, store_facts};
+use super::verify::{Verdict, Verdicts};
 use store::Store;
 
 const TEMPLATE: &str = include_str!("report.html");
@@ -49,8 +50,13 @@ pub struct ReportGame {
     pub result: String,
     /// Why it ended.
     pub termination: String,
-    /// The runner's sentence about the ending.
+    /// The runner's sentence about the ending, and, for a store's game counted on its
+    /// worker's word or not counted, a note saying so.
     pub detail: String,
+    /// For a store's game: `shown` (its moves show the ending), `claimed` (counted as
+    /// the process that recorded it reports an ending the moves cannot show) or
+    /// `refused` (not counted: its result disagrees with its moves); empty otherwise.
+    pub verdict: &'static str,
     /// The moves in SAN.
     pub san: Vec<String>,
     /// The moves in UCI (for highlighting).
@@ -212,6 +218,7 @@ fn replay(id: i64, game: &PgnGame, detail: &str) -> ReportGame {
             .map_or(game.tag("Termination").unwrap_or(""), |t| t.tag())
             .to_string(),
         detail: detail.to_string(),
+        verdict: "",
         san,
         uci,
         fens,
@@ -437,6 +444,35 @@ pub fn render(
         .context("cannot render the report")
 }
 
+/// Marks a store's game with its verdict: the page shows whether it counts on the word of
+/// the process that recorded it, or not at all.
+fn mark(game: &mut ReportGame, verdict: Option<&Verdict>, worker: Option<&str>) {
+    let worker = worker.unwrap_or("an unknown process");
+    let note = match verdict {
+        Some(Verdict::Shown) | None => {
+            game.verdict = "shown";
+            return;
+        }
+        Some(Verdict::Claimed) => {
+            game.verdict = "claimed";
+            format!(
+                "counted as {worker}, which recorded it, reports it: its moves cannot show this ending"
+            )
+        }
+        Some(Verdict::Refused(reason)) => {
+            game.verdict = "refused";
+            format!(
+                "NOT COUNTED: its result disagrees with its moves ({reason}); recorded by {worker}"
+            )
+        }
+    };
+    game.detail = if game.detail.is_empty() {
+        note
+    } else {
+        format!("{}; {note}", game.detail)
+    };
+}
+
 /// Writes the report on `store` to `html`; returns how many games it shows. The games
 /// are the store's, or those of the PGN file `pgn` when one is given (the store's games
 /// analysed by `challenge analyze -o`, whose evaluation graphs the page then shows).
@@ -446,15 +482,17 @@ pub fn write_report(
     rating: &RatingChoice,
     pgn: Option<&std::path::Path>,
 ) -> Result<usize> {
-    let (players, facts) = store_facts(store)?;
+    let mut verdicts = Verdicts::default();
+    let (players, facts) = store_facts(store, &mut verdicts)?;
     let table = build_table(players, &facts, rating)?;
     let mut games = Vec::new();
     if let Some(path) = pgn {
         games = pgn_file_games(path)?;
     } else {
         for g in store.games(true)? {
-            let replay = report_game(g.id.0, &g.pgn, &g.detail)
+            let mut replay = report_game(g.id.0, &g.pgn, &g.detail)
                 .with_context(|| format!("game {} in the store does not read back as PGN", g.id))?;
+            mark(&mut replay, verdicts.get(g.id), g.worker.as_deref());
             games.push(replay);
         }
     }

@@ -489,11 +489,24 @@ impl Worker {
     pub fn is_running(&mut self) -> bool {
         self.child.try_wait().expect("wait on the worker").is_none()
     }
+
+    /// Kills it at once (SIGKILL: no goodbye, no lease given back).
+    pub fn kill(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
 }
 
 impl Drop for Worker {
     fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        self.kill();
     }
+}
+
+/// What each worker printed, for assertion messages.
+pub fn logs(workers: &[Worker]) -> String {
+    workers
+        .iter()
+        .map(|w| format!("--- {}\n{}", w.name, w.log()))
+        .collect()
 }
