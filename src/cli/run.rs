@@ -114,7 +114,7 @@ fn print_standings(store: &dyn Store) -> Result<()> {
     println!();
     print!(
         "{}",
-        render_text(&store_table(store, &RatingChoice::default())?)
+        render_text(&store_table(store, &RatingChoice::default(), None)?)
     );
     Ok(())
 }

@@ -10,7 +10,7 @@ use super::ratings::{Model, Outcome, fit};
 use super::verify::{Verdict, Verdicts};
 use framework::chess::Color;
 use runner::Termination;
-use store::{Game, Store, Version, VersionId};
+use store::{Game, Store, TournamentId, Version, VersionId};
 
 /// Who a rated player is.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
@@ -297,21 +297,87 @@ pub fn store_facts(
     store: &dyn Store,
     verdicts: &mut Verdicts,
 ) -> Result<(Vec<PlayerInfo>, Vec<GameFact>)> {
-    let (players, facts, _) = checked_facts(store, verdicts)?;
+    facts_of(store, &store.games(false)?, verdicts)
+}
+
+/// [`store_facts`] of `games`, read from `store` already (a caller that also wants their
+/// [`tournaments_of`] reads them once).
+pub fn facts_of(
+    store: &dyn Store,
+    games: &[Game],
+    verdicts: &mut Verdicts,
+) -> Result<(Vec<PlayerInfo>, Vec<GameFact>)> {
+    let (players, facts, _) = checked_facts(store, games, verdicts, true)?;
     Ok((players, facts))
+}
+
+/// The players and games of one tournament of the store: the versions that played in it,
+/// and its games that count (checked as [`store_facts`] checks them).
+///
+/// # Errors
+/// The store cannot be read, or holds no game of that tournament (the message lists the
+/// tournaments it holds games of).
+pub fn tournament_facts(
+    store: &dyn Store,
+    tournament: TournamentId,
+    verdicts: &mut Verdicts,
+) -> Result<(Vec<PlayerInfo>, Vec<GameFact>)> {
+    let games = tournament_games(store, tournament)?;
+    let (players, facts, _) = checked_facts(store, &games, verdicts, false)?;
+    Ok((players, facts))
+}
+
+/// The store's games of `tournament`; an error listing the tournaments it has games of
+/// if it has none of that one.
+fn tournament_games(store: &dyn Store, tournament: TournamentId) -> Result<Vec<Game>> {
+    let all = store.games(false)?;
+    let games: Vec<Game> = all
+        .iter()
+        .filter(|g| g.tournament == Some(tournament))
+        .cloned()
+        .collect();
+    if games.is_empty() {
+        let held: Vec<String> = tournaments_of(&all)
+            .iter()
+            .map(|t| t.0.to_string())
+            .collect();
+        bail!(
+            "no game of tournament {} in {} (it has games of tournaments: {})",
+            tournament.0,
+            store.location(),
+            if held.is_empty() {
+                "none".to_string()
+            } else {
+                held.join(", ")
+            }
+        );
+    }
+    Ok(games)
+}
+
+/// The tournaments `games` belong to, in order.
+pub fn tournaments_of(games: &[Game]) -> Vec<TournamentId> {
+    let mut held: Vec<TournamentId> = games.iter().filter_map(|g| g.tournament).collect();
+    held.sort_unstable_by_key(|t| t.0);
+    held.dedup();
+    held
 }
 
 /// The games counted on their workers' word, and those not counted.
 type Notes = (Vec<GameNote>, Vec<GameNote>);
 
+/// The players of `games` (and, with `field`, every active entry's current version), the
+/// games that count as facts, and the notes on those counted on a worker's word or not
+/// counted.
 fn checked_facts(
     store: &dyn Store,
+    all: &[Game],
     verdicts: &mut Verdicts,
+    field: bool,
 ) -> Result<(Vec<PlayerInfo>, Vec<GameFact>, Notes)> {
     let versions = store.versions()?;
-    let all = store.games(false)?;
-    verdicts.check_new(store, &all)?;
-    let notes = notes(&all, &versions, verdicts);
+    verdicts.check_new(store, all)?;
+    let notes = notes(all, &versions, verdicts);
     let games: Vec<&Game> = all.iter().filter(|g| !verdicts.is_refused(g.id)).collect();
     let mut played: HashMap<VersionId, usize> = HashMap::new();
     for g in &games {
@@ -321,7 +387,7 @@ fn checked_facts(
     let mut index = HashMap::new();
     let mut players = Vec::new();
     for v in &versions {
-        let in_field = v.current && !v.withdrawn;
+        let in_field = field && v.current && !v.withdrawn;
         if !played.contains_key(&v.id) && !in_field {
             continue;
         }
@@ -561,8 +627,17 @@ pub fn render_csv(table: &Table) -> String {
 
 /// The store's standings table, with the games counted on their workers' word and those
 /// not counted.
-pub fn store_table(store: &dyn Store, choice: &RatingChoice) -> Result<Table> {
-    let (players, games, (claimed, refused)) = checked_facts(store, &mut Verdicts::default())?;
+pub fn store_table(
+    store: &dyn Store,
+    choice: &RatingChoice,
+    tournament: Option<TournamentId>,
+) -> Result<Table> {
+    let (all, field) = match tournament {
+        Some(t) => (tournament_games(store, t)?, false),
+        None => (store.games(false)?, true),
+    };
+    let (players, games, (claimed, refused)) =
+        checked_facts(store, &all, &mut Verdicts::default(), field)?;
     let mut table = build_table(players, &games, choice)?;
     table.claimed = claimed;
     table.refused = refused;

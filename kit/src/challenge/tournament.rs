@@ -496,15 +496,9 @@ struct LiveGame<'a> {
 
 impl<'a> LiveGame<'a> {
     fn new(claim: &Claim, pairing: &Pairing, field: &'a Field, openings: &'a [Opening]) -> Self {
-        let plan = claim.slot.plan;
         LiveGame {
             key: claim.slot.id.0,
-            round: format!(
-                "round {}, pair {}, game {}",
-                plan.round + 1,
-                plan.pair + 1,
-                plan.game_in_pair + 1
-            ),
+            round: live_label(claim),
             players: [&field.players[pairing.white], &field.players[pairing.black]],
             opening: &openings[pairing.opening % openings.len()],
         }
@@ -522,6 +516,22 @@ impl<'a> LiveGame<'a> {
     }
 }
 
+/// A slot's `Round` tag: `round.pair.game`, each from 1.
+fn round_tag(plan: SlotPlan) -> String {
+    format!(
+        "{}.{}.{}",
+        plan.round + 1,
+        plan.pair + 1,
+        plan.game_in_pair + 1
+    )
+}
+
+/// A claimed game's place as the live pages show it: the same words as its stored game's
+/// page once it is recorded ([`crate::web::place_label`] of its tags).
+pub fn live_label(claim: &Claim) -> String {
+    crate::web::place_label(Some(claim.tournament.0), &round_tag(claim.slot.plan))
+}
+
 /// The game to store for a slot played by `players` (White's and Black's versions): its
 /// result and its PGN with the challenge's tags.
 pub fn new_game(
@@ -534,22 +544,14 @@ pub fn new_game(
     let mut pgn = record.to_pgn();
     pgn.set_tag(
         "Event",
-        &format!("Challenge tournament {}", tournament.id.0),
+        &format!("{}{}", crate::web::TOURNAMENT_EVENT, tournament.id.0),
     );
     pgn.set_tag("Site", "challenge");
     pgn.set_tag(
         "Date",
         &framework::notation::pgn_date(std::time::SystemTime::now()),
     );
-    pgn.set_tag(
-        "Round",
-        &format!(
-            "{}.{}.{}",
-            plan.round + 1,
-            plan.pair + 1,
-            plan.game_in_pair + 1
-        ),
-    );
+    pgn.set_tag("Round", &round_tag(plan));
     pgn.set_tag("WhiteVersion", &white.hash);
     pgn.set_tag("BlackVersion", &black.hash);
     NewGame {

@@ -40,7 +40,7 @@ use runner::{Engine, EngineConfig, MoveObserver, Opening, Player, play_game_obse
 
 use self::live::{GameFollower, Publisher};
 use super::organiser::{Organiser, Progress};
-use super::tournament::{TournamentError, new_game, write_source};
+use super::tournament::{TournamentError, live_label, new_game, write_source};
 use crate::engine_build::{self, BuildEvent};
 use crate::live_view::Follow;
 use crate::watch::LiveStart;
@@ -481,13 +481,7 @@ impl<'a> GameThread<'a> {
         opening: &Opening,
     ) -> Option<GameFollower<'a>> {
         let ticket = self.store.live_ticket(claim)?;
-        let plan = claim.slot.plan;
-        let round = format!(
-            "round {}, pair {}, game {}",
-            plan.round + 1,
-            plan.pair + 1,
-            plan.game_in_pair + 1
-        );
+        let round = live_label(claim);
         let start = LiveStart {
             key: claim.slot.id.0,
             white: players[0].name(),

@@ -156,6 +156,15 @@ impl Client {
         }
     }
 
+    /// A client of the server at `address` (`127.0.0.1:PORT`), started by other means.
+    pub fn at(address: &str) -> Client {
+        Client {
+            address: address.to_string(),
+            source: None,
+            cookies: HashMap::new(),
+        }
+    }
+
     /// A client of `server` connecting from `source` (another loopback address).
     pub fn from_source(server: &Server, source: IpAddr) -> Client {
         Client {
