@@ -32,7 +32,7 @@ pub struct Args {
     rating: RatingArgs,
 }
 
-/// Reads the files (each whole, on all cores), rates their finished games and prints
+/// Reads the files (each through a fixed buffer), rates their finished games and prints
 /// the table, with the count of games skipped or rated by their result alone, each also
 /// reported on stderr with its place.
 pub fn run(args: &Args) -> Result<()> {
@@ -43,11 +43,12 @@ pub fn run(args: &Args) -> Result<()> {
     let mut facts = PgnFacts::default();
     for path in &args.files {
         let cannot = || format!("cannot read the PGN file {}", path.display());
-        let bytes = std::fs::read(path).with_context(cannot)?;
-        let text = String::from_utf8(bytes).with_context(cannot)?;
-        facts.read_text(&path.display().to_string(), &text, mode, &|warning| {
-            eprintln!("{warning}");
-        });
+        let file = std::fs::File::open(path).with_context(cannot)?;
+        facts
+            .read(&path.display().to_string(), file, mode, &|warning| {
+                eprintln!("{warning}");
+            })
+            .with_context(cannot)?;
     }
     let (skipped, unread) = (facts.skipped, facts.unread);
     if facts.games.is_empty() {

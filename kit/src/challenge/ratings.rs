@@ -33,7 +33,7 @@
 //! finite maximum-likelihood rating, and the fit says so instead of inventing one).
 //!
 //! ```ignore
-//! let games = [Outcome { white: 0, black: 1, score: 1.0 }; 3];
+//! let games = [Outcome { white: 0, black: 1, score: 1.0, count: 3 }];
 //! let fit = fit(2, &games, &RatingOptions { prior: 0.5, ..RatingOptions::default() });
 //! assert!(fit.ratings[0].unwrap().elo > 0.0 && fit.converged);
 //! ```
@@ -143,7 +143,8 @@ impl RatingChoice {
     }
 }
 
-/// One finished game: the players' indices and White's score (1, ½ or 0).
+/// Finished games with one result: the players' indices, White's score (1, ½ or 0) and
+/// how many such games there were (so a file's games take the room of its pairings).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Outcome {
     /// White's index.
@@ -152,6 +153,8 @@ pub struct Outcome {
     pub black: usize,
     /// White's score.
     pub score: f64,
+    /// How many games (1 for one game).
+    pub count: u32,
 }
 
 /// The model and its fixed parameters.
@@ -226,7 +229,7 @@ pub struct Fit {
 /// Fits ratings for `players` players from `games`.
 ///
 /// ```ignore
-/// let games = [Outcome { white: 0, black: 1, score: 1.0 }, Outcome { white: 1, black: 0, score: 1.0 }];
+/// let games = [Outcome { white: 0, black: 1, score: 1.0, count: 1 }, Outcome { white: 1, black: 0, score: 1.0, count: 1 }];
 /// let fit = fit(2, &games, &RatingOptions::default());
 /// assert!(fit.ratings[0].unwrap().elo.abs() < 1e-6);
 /// ```
@@ -331,12 +334,13 @@ impl Problem {
                 pairs.len() - 1
             });
             let p = &mut pairs[k];
+            let count = f64::from(g.count);
             if score > 0.75 {
-                p.w += 1.0;
+                p.w += count;
             } else if score < 0.25 {
-                p.l += 1.0;
+                p.l += count;
             } else {
-                p.d += 1.0;
+                p.d += count;
             }
         }
         let (group, groups) = connected_groups(active.len(), &pairs);
@@ -1027,6 +1031,7 @@ pub fn synthetic_games(players: usize, games: usize, seed: u64) -> Vec<Outcome> 
                 white,
                 black,
                 score,
+                count: 1,
             }
         })
         .collect()
@@ -1061,6 +1066,7 @@ pub fn wide_field_games(players: usize, games: usize, seed: u64) -> Vec<Outcome>
                 white,
                 black,
                 score,
+                count: 1,
             });
         }
     }
@@ -1084,6 +1090,7 @@ mod tests {
                     white: wh,
                     black: bl,
                     score: s,
+                    count: 1,
                 });
             }
         }

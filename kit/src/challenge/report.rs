@@ -527,6 +527,7 @@ mod tests {
                 score: if i % 3 == 0 { 0.5 } else { 1.0 },
                 termination: runner::Termination::ALL.get(i).copied(),
                 faulty: None,
+                count: 1,
             })
             .collect();
         let args = RatingChoice {
