@@ -414,13 +414,15 @@ impl Board {
     /// generating every move, the squares a piece could come from are found by looking
     /// from `to` (a knight on `x` reaches `to` if a knight on `to` reaches `x`; a pawn
     /// comes from one of six squares behind; a castling king from its own square), and
-    /// each is checked alone. A king move given king-takes-rook is read as castling (see
-    /// `build_move`), so the caller matches the destination too.
+    /// each is checked alone, if it is in `hints` (the origin file or rank the SAN names).
+    /// A king move given king-takes-rook is read as castling (see `build_move`), so the
+    /// caller matches the destination too.
     pub(crate) fn legal_moves_to(
         &self,
         piece: PieceType,
         to: Square,
         promotion: Option<PieceType>,
+        hints: Bitboard,
         list: &mut MoveList,
     ) {
         let stm = self.side_to_move();
@@ -437,8 +439,20 @@ impl Board {
             PieceType::Pawn => Bitboard(pawn_origins(to, stm)),
         };
         list.clear();
-        for from in Bitboard(origins.0 & ours.0) {
-            if let Some(mv) = self.build_move(from, to, promotion) {
+        // Pieces other than kings (castling) and pawns (their own rules) take the short
+        // check.
+        let quick = promotion.is_none()
+            && matches!(
+                piece,
+                PieceType::Knight | PieceType::Bishop | PieceType::Rook | PieceType::Queen
+            );
+        for from in Bitboard(origins.0 & ours.0 & hints.0) {
+            let mv = if quick {
+                self.piece_move_to(piece, from, to)
+            } else {
+                self.build_move(from, to, promotion)
+            };
+            if let Some(mv) = mv {
                 list.push(mv);
             }
         }
@@ -480,6 +494,33 @@ impl Board {
 
     /// The full [`Move`] for `from`-`to`(-`promotion`) if that is legal here.
     /// Castling may be given king-to-destination (e1g1) or king-takes-rook (e1h1).
+    /// [`build_move`](Self::build_move) for a knight, bishop, rook or queen on `from`
+    /// found among the squares that piece attacks from `to` (so a slider's path is
+    /// clear): only what can still make the move illegal is checked, a piece of ours on
+    /// `to`, a pin off its line, a check it does not answer.
+    fn piece_move_to(&self, piece: PieceType, from: Square, to: Square) -> Option<Move> {
+        let b = self.inner();
+        let stm = b.side_to_move();
+        let (from_cz, to_cz) = (to_cz_sq(from), to_cz_sq(to));
+        if b.colors(stm).has(to_cz) {
+            return None;
+        }
+        let king = b.king(stm);
+        if b.pinned().has(from_cz) && !cz::get_line_rays(king, from_cz).has(to_cz) {
+            return None;
+        }
+        let checkers = b.checkers();
+        if !checkers.is_empty() {
+            let checker = checkers.next_square()?;
+            let answers = cz::get_between_rays(king, checker) | checker.bitboard();
+            if checkers.len() > 1 || !answers.has(to_cz) {
+                return None;
+            }
+        }
+        let captured = b.piece_on(to_cz).map(from_cz_piece);
+        Some(Move::new(from, to, piece, captured, None, false, false))
+    }
+
     fn build_move(&self, from: Square, to: Square, promotion: Option<PieceType>) -> Option<Move> {
         let b = self.inner();
         let stm = b.side_to_move();

@@ -127,8 +127,8 @@ impl<'a> Lexer<'a> {
 
     /// The next token, skipping whitespace, `%` escape lines and `e.p.` markers.
     pub(crate) fn next_token(&mut self) -> Option<Result<Spanned<'a>, LexError>> {
-        if let Some(queued) = self.queued.take() {
-            return Some(Ok(queued));
+        if self.queued.is_some() {
+            return self.queued.take().map(Ok);
         }
         loop {
             let &b = self.bytes().get(self.pos)?;
@@ -256,9 +256,9 @@ impl<'a> Lexer<'a> {
         }
         let digits = bytes.iter().take_while(|b| b.is_ascii_digit()).count();
         if digits > 0 && bytes.get(digits) == Some(&b'.') {
-            let san = word[digits..].trim_start_matches('.');
-            if !san.is_empty() {
-                let token = Token::San(san);
+            let dots = bytes[digits..].iter().take_while(|&&b| b == b'.').count();
+            if digits + dots < bytes.len() {
+                let token = Token::San(&word[digits + dots..]);
                 // The move's own start: it is never a game's first token.
                 self.queued = Some(Spanned { token, line, start });
             }
