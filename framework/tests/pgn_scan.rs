@@ -80,7 +80,9 @@ fn same_as_reader(text: &str) -> Result<(), String> {
     for buffer in [1, 5, 64] {
         let streamed = streamed(text, buffer);
         if streamed != scanned {
-            return Err(format!("buffer {buffer}: {streamed:?}\nvs {scanned:?}\n{text:?}"));
+            return Err(format!(
+                "buffer {buffer}: {streamed:?}\nvs {scanned:?}\n{text:?}"
+            ));
         }
     }
     Ok(())
@@ -103,7 +105,14 @@ fn describe(game: &ScannedGame<'_>) -> Described {
         .map(|(n, v)| ((*n).to_string(), v.to_string()))
         .collect();
     let moves = game.moves.clone();
-    (game.number, game.line, tags, moves, game.result, game.error.clone())
+    (
+        game.number,
+        game.line,
+        tags,
+        moves,
+        game.result,
+        game.error.clone(),
+    )
 }
 
 /// The games of `text` read by a stream through a buffer of `buffer` bytes.
@@ -220,7 +229,9 @@ fn big_text() -> String {
         text.push_str(&random_game(usize::from(k % 4), &choices, 5, k as u8));
         text.push('\n');
         if k == 900 {
-            text.push_str("[White \"x\"]\n1. e4 e4 *\n[Bad tag]\n1. e4 {\n[Event \"in a comment\"]\n} *\n");
+            text.push_str(
+                "[White \"x\"]\n1. e4 e4 *\n[Bad tag]\n1. e4 {\n[Event \"in a comment\"]\n} *\n",
+            );
             text.push_str("[A \"only tags\"]\n\n% an escape line\n; a comment line\n");
         }
         k += 1;
@@ -253,19 +264,29 @@ fn a_stream_names_the_line_that_is_not_utf8_after_handing_on_the_games_before() 
         .for_each(|game| plies.push(game.moves.len()))
         .unwrap_err();
     assert_eq!(plies, [1, 1]);
-    assert_eq!(error.to_string(), "line 4 is not UTF-8 text (PGN files are read as UTF-8)");
+    assert_eq!(
+        error.to_string(),
+        "line 4 is not UTF-8 text (PGN files are read as UTF-8)"
+    );
 }
 
 #[test]
 fn a_stream_stops_at_a_game_longer_than_any_real_one() {
     use std::io::Read;
-    let input = "1. e4 *\n1. d4 {".as_bytes().chain(std::io::repeat(b' ').take(65 << 20));
+    let input = "1. e4 *\n1. d4 {"
+        .as_bytes()
+        .chain(std::io::repeat(b' ').take(65 << 20));
     let mut games = 0;
     let error = PgnStream::new(input, ScanOptions::default())
         .for_each(|_| games += 1)
         .unwrap_err();
     assert_eq!(games, 1);
-    assert!(error.to_string().starts_with("the game starting at line 2 runs past 64 MiB"), "{error}");
+    assert!(
+        error
+            .to_string()
+            .starts_with("the game starting at line 2 runs past 64 MiB"),
+        "{error}"
+    );
 }
 
 /// The C# challenge's writer disambiguated by file where the rank was needed: with queens

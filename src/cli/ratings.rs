@@ -51,14 +51,20 @@ pub fn run(args: &Args) -> Result<()> {
             .with_context(cannot)?;
     }
     let (skipped, unread) = (facts.skipped, facts.unread);
-    if facts.games.is_empty() {
+    // The players and games are all the fit needs: the reader's indexes go first.
+    let (players, games) = (
+        std::mem::take(&mut facts.players),
+        std::mem::take(&mut facts.games),
+    );
+    drop(facts);
+    if games.is_empty() {
         let names: Vec<String> = args.files.iter().map(|p| p.display().to_string()).collect();
         bail!(
             "no finished games to rate in {} ({skipped} skipped)",
             names.join(", ")
         );
     }
-    let mut table = build_table(facts.players, &facts.games, &args.rating.choice())?;
+    let mut table = build_table(players, &games, &args.rating.choice())?;
     table.skipped = skipped;
     table.unread = unread;
     print_table(&table, args.json, args.csv)

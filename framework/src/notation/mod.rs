@@ -24,7 +24,7 @@ pub mod scan;
 pub mod stream;
 
 pub use pgn::{
-    GameResult, PgnError, PgnGame, PgnReadResult, PgnReader, pgn_date, read_games,
-    read_games_from, write_game, write_games,
+    GameResult, PgnError, PgnGame, PgnReadResult, PgnReader, pgn_date, read_games, read_games_from,
+    write_game, write_games,
 };
 pub use san::{SanError, SanExt, parse_san, to_san};

@@ -32,7 +32,6 @@
 //! assert!(!scanner.next_into(&mut game));
 //! ```
 
-
 use std::borrow::Cow;
 
 use super::lex::{LexError, Lexer, Spanned, Token};

@@ -554,4 +554,3 @@ impl Iterator for Lexer<'_> {
         }
     }
 }
-

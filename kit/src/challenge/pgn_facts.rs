@@ -312,7 +312,13 @@ impl PgnFacts {
                 _ => None,
             });
         // Scores are 0, ½ or 1: twice the score tells them apart exactly.
-        let key = (white, black, (score * 2.0) as u8, record.termination, faulty);
+        let key = (
+            white,
+            black,
+            (score * 2.0) as u8,
+            record.termination,
+            faulty,
+        );
         match self.kinds.get(&key) {
             Some(&i) => self.games[i].count += 1,
             None => {
