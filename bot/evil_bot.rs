@@ -13,7 +13,7 @@ pub struct MyBot {
 }
 
 impl Bot for MyBot {
-    fn think(&mut self, board: &mut Board, timer: &Timer) -> Move {
+    fn think(&mut self, mut board: Board, timer: Timer) -> Move {
         if self.seed == 0 {
             // Seeded from the clock so that games differ, unless the client asks for
             // a reproducible search.

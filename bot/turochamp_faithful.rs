@@ -219,7 +219,7 @@ pub fn choose(b: &mut Board, depth: i32) -> Move {
 pub struct MyBot;
 
 impl Bot for MyBot {
-    fn think(&mut self, b: &mut Board, _: &Timer) -> Move {
-        choose(b, DEPTH)
+    fn think(&mut self, mut b: Board, _: Timer) -> Move {
+        choose(&mut b, DEPTH)
     }
 }

@@ -464,7 +464,7 @@ impl MyBot {
 }
 
 impl Bot for MyBot {
-    fn think(&mut self, b: &mut Board, t: &Timer) -> Move {
-        self.think_scored(b, t).0
+    fn think(&mut self, mut b: Board, t: Timer) -> Move {
+        self.think_scored(&mut b, &t).0
     }
 }

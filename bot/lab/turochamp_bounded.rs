@@ -198,7 +198,7 @@ impl MyBot {
 }
 
 impl Bot for MyBot {
-    fn think(&mut self, b: &mut Board, t: &Timer) -> Move {
+    fn think(&mut self, mut b: Board, t: Timer) -> Move {
         let r = t.ms_remaining();
         self.lim = (r / 25 + t.increment_ms() / 2).min(r / 2);
         self.tt.resize(1 << 18, Default::default());
@@ -206,7 +206,7 @@ impl Bot for MyBot {
         self.best = b.legal_moves()[0];
         self.n = 0;
         for d in 1..=t.max_depth() {
-            let v = self.search(b, t, d, 0, -30000, 30000);
+            let v = self.search(&mut b, &t, d, 0, -30000, 30000);
             if t.should_stop(self.lim / 2, self.n) {
                 break;
             }

@@ -10,10 +10,10 @@ pub struct MyBot {
 }
 
 impl Bot for MyBot {
-    fn think(&mut self, board: &mut Board, timer: &Timer) -> Move {
-        self.b = board.clone();
-        self.t = timer.clone();
-        self.best = board.legal_moves()[0];
+    fn think(&mut self, board: Board, timer: Timer) -> Move {
+        self.b = board;
+        self.t = timer;
+        self.best = self.b.legal_moves()[0];
         catch_abort(|| {
             for depth in 1.. {
                 self.search(depth, -99999, 99999, true);

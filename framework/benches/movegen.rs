@@ -14,7 +14,7 @@ use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use framework::prelude::*;
 
 mod common;
-use common::cozy_moves;
+use common::{cozy_buffer, cozy_moves_into};
 
 /// A spread of openings, middlegames and endgames (the CPW perft positions).
 const POSITIONS: [&str; 6] = [
@@ -46,8 +46,8 @@ fn bench_movegen(c: &mut Criterion) {
         b.iter(|| {
             let mut total = 0;
             for bd in &raws {
-                let (buf, n) = cozy_moves(bd);
-                total += black_box(&buf[..n]).len();
+                let mut buf = cozy_buffer();
+                total += black_box(cozy_moves_into(bd, &mut buf)).len();
             }
             total
         })
@@ -103,10 +103,7 @@ fn bench_movegen(c: &mut Criterion) {
     });
     let raw_moves: Vec<Vec<cz::Move>> = raws
         .iter()
-        .map(|bd| {
-            let (buf, n) = cozy_moves(bd);
-            buf[..n].to_vec()
-        })
+        .map(|bd| cozy_moves_into(bd, &mut cozy_buffer()).to_vec())
         .collect();
     group.bench_function(BenchmarkId::new("cozy", "copy_play"), |b| {
         b.iter(|| {

@@ -7,9 +7,10 @@ use crate::timer::Timer;
 ///
 /// The host builds the bot with [`Default`] when a game begins (construction may
 /// take at most 5 seconds) and calls [`think`](Bot::think) whenever it is the
-/// bot's turn. The board carries the whole game history, so repetition queries
-/// see every earlier position. A bot may change the board while searching but
-/// must leave it as it found it.
+/// bot's turn, with a board and a timer of the bot's own: it may change them, keep
+/// them in its struct for its helpers (`self.board = board;`), or drop them. The
+/// board carries the whole game history, so repetition queries see every earlier
+/// position.
 ///
 /// The smallest complete bot plays the first legal move:
 ///
@@ -20,13 +21,13 @@ use crate::timer::Timer;
 /// struct MyBot;
 ///
 /// impl Bot for MyBot {
-///     fn think(&mut self, board: &mut Board, _timer: &Timer) -> Move {
+///     fn think(&mut self, board: Board, _timer: Timer) -> Move {
 ///         board.legal_moves()[0]
 ///     }
 /// }
 ///
-/// let mut board = Board::startpos();
-/// let mv = MyBot::default().think(&mut board, &Timer::new(1000, 1000, 0));
+/// let board = Board::startpos();
+/// let mv = MyBot::default().think(board.clone(), Timer::new(1000, 1000, 0));
 /// assert!(board.legal_moves().contains(&mv));
 /// ```
 pub trait Bot: Default {
@@ -63,7 +64,7 @@ pub trait Bot: Default {
     ///     fn set_option(&mut self, _name: &str, value: i64) {
     ///         self.bits = value; // one option: no need to look at the name
     ///     }
-    ///     fn think(&mut self, board: &mut Board, _timer: &Timer) -> Move {
+    ///     fn think(&mut self, board: Board, _timer: Timer) -> Move {
     ///         board.legal_moves()[0]
     ///     }
     /// }
@@ -80,6 +81,36 @@ pub trait Bot: Default {
     fn set_option(&mut self, _name: &str, _value: i64) {}
 
     /// Chooses the move to play on `board` within the time and the search
-    /// limits `timer` gives ([`Timer::should_stop`], [`Timer::max_depth`]).
-    fn think(&mut self, board: &mut Board, timer: &Timer) -> Move;
+    /// limits `timer` gives ([`Timer::should_stop`], [`Timer::max_depth`]). Both
+    /// are the bot's own for the turn, as C#'s `Think(Board board, Timer timer)`
+    /// hands over its objects: a bot that searches in helper methods keeps them in
+    /// its struct rather than passing them down.
+    ///
+    /// ```
+    /// use framework::prelude::*;
+    ///
+    /// #[derive(Default)]
+    /// struct MyBot { board: Board, timer: Timer }
+    ///
+    /// impl MyBot {
+    ///     fn best(&mut self) -> Move {
+    ///         let mut moves = self.board.legal_moves();
+    ///         moves.sort_by_key(|m| !m.is_capture()); // captures first
+    ///         moves[0]
+    ///     }
+    /// }
+    ///
+    /// impl Bot for MyBot {
+    ///     fn think(&mut self, board: Board, timer: Timer) -> Move {
+    ///         self.board = board;
+    ///         self.timer = timer;
+    ///         self.best()
+    ///     }
+    /// }
+    ///
+    /// let board: Board = "4k3/8/8/8/8/8/3p4/4K3 w - - 0 1".parse().unwrap();
+    /// let mv = MyBot::default().think(board, Timer::new(1000, 1000, 0));
+    /// assert_eq!(mv.to_string(), "e1d2");
+    /// ```
+    fn think(&mut self, board: Board, timer: Timer) -> Move;
 }

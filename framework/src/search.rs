@@ -88,9 +88,9 @@ pub fn try_search<T>(board: &mut Board, search: impl FnOnce(&mut Board) -> T) ->
 /// }
 ///
 /// impl Bot for MyBot {
-///     fn think(&mut self, board: &mut Board, timer: &Timer) -> Move {
+///     fn think(&mut self, board: Board, timer: Timer) -> Move {
 ///         self.b = board.clone();
-///         self.t = timer.clone();
+///         self.t = timer;
 ///         // Deeper and deeper until the time is up: only the abort ends this loop.
 ///         catch_abort(|| loop {
 ///             self.depth += 1;
@@ -102,7 +102,7 @@ pub fn try_search<T>(board: &mut Board, search: impl FnOnce(&mut Board) -> T) ->
 ///
 /// let timer = Timer::new(20, 20, 0); // a budget of 0 ms: spent within a millisecond
 /// let mut bot = MyBot::default();
-/// let mv = bot.think(&mut Board::startpos(), &timer);
+/// let mv = bot.think(Board::startpos(), timer);
 /// assert_eq!(mv, Board::startpos().legal_moves()[0]);
 /// assert!(bot.depth >= 1);
 /// ```

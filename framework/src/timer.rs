@@ -149,8 +149,8 @@ struct NodesSeen {
 
 /// A timer for a bot's own struct to start with ([`Timer::untimed`] with no limits): a
 /// bot that keeps the timer for its helpers instead of passing it down derives `Default`
-/// and stores a clone of the one `think` gets. Clones share the original's stop flag and
-/// node count, so the host's `stop` and its node report work through the copy.
+/// and stores the one `think` gets. Clones share the original's stop flag and node
+/// count, so the host's `stop` and its node report work through the bot's copy.
 ///
 /// ```
 /// use framework::prelude::*;
@@ -172,15 +172,15 @@ struct NodesSeen {
 /// }
 ///
 /// impl Bot for MyBot {
-///     fn think(&mut self, board: &mut Board, timer: &Timer) -> Move {
-///         self.t = timer.clone();
-///         self.search(board, 2);
+///     fn think(&mut self, mut board: Board, timer: Timer) -> Move {
+///         self.t = timer;
+///         self.search(&mut board, 2);
 ///         board.legal_moves()[0]
 ///     }
 /// }
 ///
 /// let timer = Timer::untimed(SearchLimits { depth: Some(2), ..SearchLimits::default() });
-/// MyBot::default().think(&mut Board::startpos(), &timer);
+/// MyBot::default().think(Board::startpos(), timer.clone());
 /// // Asked at the root and its 20 children (the last one the 401st node searched):
 /// assert_eq!(timer.nodes_searched(), Some(401)); // counted through the bot's copy
 /// ```

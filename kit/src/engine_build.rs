@@ -18,7 +18,7 @@
 //!
 //! A bot file is untrusted code, and compiling it runs its constant
 //! evaluation and macros: every build is bounded in time
-//! ([`BUILD_TIMEOUT_ENV`], 120 s), memory ([`BUILD_MEMORY_ENV`], 4 GiB of
+//! ([`BUILD_TIMEOUT_ENV`], 30 s), memory ([`BUILD_MEMORY_ENV`], 4 GiB of
 //! address space for cargo and rustc) and disk ([`BUILD_DISK_ENV`], 256 MiB: no
 //! file cargo, rustc or the linker writes may be larger, and the bot's whole build
 //! output, watched while it runs and measured after, may not be either), and killed
@@ -779,7 +779,11 @@ pub const BUILD_DIR_LIMIT_ENV: &str = "CHALLENGE_BUILD_DIR_MB";
 pub const MAX_ENGINE_BYTES: u64 = 64 * MIB;
 
 const MIB: u64 = 1024 * 1024;
-const DEFAULT_BUILD_SECONDS: u64 = 120;
+/// A reference bot (`bot/*.rs`) is submitted, built from an empty engine cache and
+/// smoke-tested in 4 to 6 s on two cores shared with other compilers; 30 s is five times
+/// the slowest, and bounds how long one submission holds a server's builder (a bot whose
+/// build runs to the limit is what a flood of submissions sends).
+const DEFAULT_BUILD_SECONDS: u64 = 30;
 const DEFAULT_BUILD_MEMORY_MB: u64 = 4096;
 /// A reference bot's build leaves 15 to 20 MB with its incremental state (and its engine);
 /// an ordinary bot stays far below this, a bot with a huge `static` or `const` does not.

@@ -1,5 +1,5 @@
 //! The server's own accept loop (in place of `axum::serve`, which hides what is needed
-//! here): each connection takes a place under the per-client and total caps or is turned
+//! here): each connection takes a place under the per-client, per-network and total caps or is turned
 //! away at once with a 503, and is served by hyper with a time limit on every request's
 //! headers, which also closes idle keep-alive connections.
 
@@ -19,7 +19,7 @@ use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::watch;
 use tower::ServiceExt;
 
-use super::limits::{CONNECTION_RETRY_AFTER, Connections, Limits, Refusal, Slot, client_key};
+use super::limits::{CONNECTION_RETRY_AFTER, Limits, Places, Refusal, Slot, client_key};
 
 /// How long a stopping server waits for the requests in progress to be answered.
 const SHUTDOWN_GRACE: Duration = Duration::from_secs(5);
@@ -32,7 +32,11 @@ pub async fn serve(
     limits: Limits,
     shutdown: impl Future<Output = ()>,
 ) {
-    let connections = Connections::new(limits.max_connections, limits.max_connections_per_client);
+    let connections = Places::new(
+        limits.max_connections,
+        limits.max_connections_per_client,
+        limits.max_connections_per_network,
+    );
     let (stop, stopping) = watch::channel(false);
     let mut shutdown = pin!(shutdown);
     loop {

@@ -24,17 +24,15 @@ pub(super) async fn submit_form(
     axum::extract::State(state): Shared,
     headers: HeaderMap,
 ) -> Result<Response, HttpError> {
-    let closed = blocking(&state, |s| {
-        Ok(s.store()?.server_state()?.submissions_closed)
-    })
-    .await?;
+    let server = blocking(&state, |s| Ok(s.store()?.server_state()?)).await?;
     let forms = FormTokens::new(&state.csrf, &headers);
     let body = page(
         "submit.html",
         "Submit a bot",
         context! {
             csrf => forms.token(SUBMIT_PATH),
-            closed,
+            closed => server.submissions_closed,
+            invitations => server.invitations_required,
             max_bytes => MAX_SOURCE_BYTES,
             limit => token_counter::LIMIT,
         },
@@ -78,10 +76,14 @@ async fn read_form(mut form: Multipart) -> Result<(HashMap<String, String>, Uplo
         .get("author")
         .map(|a| a.trim().to_string())
         .filter(|a| !a.is_empty());
-    upload.key = fields
-        .get("key")
-        .map(|k| k.trim().to_string())
-        .filter(|k| !k.is_empty());
+    let secret = |name: &str| {
+        fields
+            .get(name)
+            .map(|k| k.trim().to_string())
+            .filter(|k| !k.is_empty())
+    };
+    upload.key = secret("key");
+    upload.invitation = secret("invitation");
     Ok((fields, upload))
 }
 

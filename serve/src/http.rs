@@ -312,8 +312,9 @@ pub async fn read_body_in_time(
     }
 }
 
-/// An error response that closes its connection (the rest of the body is not read).
-fn closing(error: HttpError) -> axum::response::Response {
+/// An error response that closes its connection (the rest of the body is not read, or the
+/// connection is not worth keeping: a refused event stream's).
+pub fn closing(error: HttpError) -> axum::response::Response {
     let mut response = error.into_response();
     response
         .headers_mut()

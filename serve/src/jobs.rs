@@ -11,7 +11,7 @@ use axum::http::StatusCode;
 
 use super::http::HttpError;
 use super::limits::{BUILD_RETRY_AFTER, ClientKey, MAX_SOURCE_BYTES};
-use super::queue::Ticket;
+use super::queue::{Displaced, Ticket};
 use super::secrets::{hash_secret, new_secret, secret_matches};
 use super::state::AppState;
 use kit::challenge::submit::{Submission, check_name, submit_to};
@@ -26,6 +26,8 @@ pub struct Upload {
     pub author: Option<String>,
     /// The entry's key, for a new version of an existing entry.
     pub key: Option<String>,
+    /// The organiser's invitation code, for a new entry while invitations are required.
+    pub invitation: Option<String>,
     /// The bot source.
     pub source: String,
     /// The file name it came from, for messages.
@@ -41,6 +43,8 @@ pub struct Received {
     pub key: Option<String>,
     /// The submission's place in the build queue.
     pub ticket: Ticket,
+    /// The hash of the invitation code whose use it took: given back if it is refused.
+    pub invitation: Option<String>,
 }
 
 /// A bot file's bytes as text: refused (413) above the rules' size, (415) when they are
@@ -102,7 +106,8 @@ pub fn receive(
         ));
     }
     let mut store = state.store()?;
-    if store.server_state()?.submissions_closed {
+    let server = store.server_state()?;
+    if server.submissions_closed {
         return Err(HttpError::forbidden(
             "submissions are closed: the organiser is no longer taking entries",
         ));
@@ -127,6 +132,51 @@ pub fn receive(
         }
         (false, _) => Some(new_secret()),
     };
+    let invitation = if !exists && server.invitations_required {
+        Some(take_invitation(&mut *store, upload.invitation.as_deref())?)
+    } else {
+        None
+    };
+    let queued = queue(state, &mut *store, upload, client);
+    if queued.is_err()
+        && let Some(hash) = &invitation
+    {
+        store.give_back_invitation(hash)?;
+    }
+    let (job, ticket) = queued?;
+    Ok(Received {
+        job,
+        key,
+        ticket,
+        invitation,
+    })
+}
+
+/// Takes one use of the invitation `code` (a new entry while invitations are required),
+/// returning its hash, or refuses with 403 saying why.
+fn take_invitation(store: &mut dyn store::Store, code: Option<&str>) -> Result<String, HttpError> {
+    let Some(code) = code.filter(|c| !c.is_empty()) else {
+        return Err(HttpError::forbidden(
+            "refused: new entries need an invitation code from the organiser; a new version of your entry needs its entry key instead",
+        ));
+    };
+    let hash = hash_secret(code);
+    if !store.take_invitation(&hash)? {
+        return Err(HttpError::forbidden(
+            "refused: this invitation code is not one the organiser made, or it is used up or revoked",
+        ));
+    }
+    Ok(hash)
+}
+
+/// Queues the submission and stores its job: its place in the build queue (or 503 with
+/// `Retry-After` when full), one at a time per entry (409).
+fn queue(
+    state: &AppState,
+    store: &mut dyn store::Store,
+    upload: &Upload,
+    client: ClientKey,
+) -> Result<(Job, Ticket), HttpError> {
     let ticket = state
         .queue
         .admit(client)
@@ -152,7 +202,7 @@ pub fn receive(
         lock(&state.building).remove(&upload.name);
         return Err(err.into());
     }
-    Ok(Received { job, key, ticket })
+    Ok((job, ticket))
 }
 
 fn lock<T>(mutex: &std::sync::Mutex<T>) -> std::sync::MutexGuard<'_, T> {
@@ -163,32 +213,59 @@ fn lock<T>(mutex: &std::sync::Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 /// smoke-tests, stores the version and the new entry's key hash, and records the outcome.
 pub async fn run(state: Arc<AppState>, received: Received, upload: Upload) {
     let Received {
-        job,
+        mut job,
         key,
         mut ticket,
+        invitation,
     } = received;
-    ticket.wait_turn().await;
     let worker = Arc::clone(&state);
     let name = upload.name.clone();
-    let outcome = tokio::task::spawn_blocking(move || {
-        let mut job = job;
-        job.state = JobState::Running;
-        job.message =
-            "checking the rules and the token count, building, then the smoke test (up to a minute or two)".into();
-        save(&worker, &job);
-        let (state_now, message) = check_and_store(&worker, &upload, key.as_deref());
-        job.state = state_now;
-        job.message = message;
-        save(&worker, &job);
-    })
-    .await;
+    let outcome = match ticket.wait_turn().await {
+        Ok(()) => {
+            tokio::task::spawn_blocking(move || {
+                job.state = JobState::Running;
+                job.message =
+                    "checking the rules and the token count, building, then the smoke test (up to a minute or two)".into();
+                save(&worker, &job);
+                let (state_now, message) = check_and_store(&worker, &upload, key.as_deref());
+                job.state = state_now;
+                job.message = message;
+                save(&worker, &job);
+                job.state
+            })
+            .await
+        }
+        Err(Displaced) => {
+            job.state = JobState::Refused;
+            job.message = Displaced::MESSAGE.into();
+            save(&worker, &job);
+            Ok(JobState::Refused)
+        }
+    };
     // The builder is free for the next client's turn.
     drop(ticket);
-    if let Err(err) = outcome {
-        eprintln!("serve: the submission of `{name}` failed: {err}");
+    match outcome {
+        Ok(JobState::Accepted) => {}
+        Ok(_) => give_back(&state, invitation.as_deref()),
+        Err(err) => {
+            eprintln!("serve: the submission of `{name}` failed: {err}");
+            give_back(&state, invitation.as_deref());
+        }
     }
     lock(&state.building).remove(&name);
     state.live.wake.notify_one();
+}
+
+/// Gives back the invitation use a refused submission took, so its entrant can fix the
+/// bot and send it again with the same code.
+fn give_back(state: &AppState, invitation: Option<&str>) {
+    let Some(hash) = invitation else { return };
+    let given = state
+        .store()
+        .and_then(|mut store| Ok(store.give_back_invitation(hash)?));
+    if let Err(err) = given {
+        eprintln!("serve: cannot give back an invitation's use: {err:#}");
+    }
 }
 
 fn save(state: &AppState, job: &Job) {

@@ -21,9 +21,13 @@
 //!
 //! No one client can starve the others, without a reverse proxy in front ([`limits`]):
 //! request headers and bodies have time limits (so do idle keep-alive connections),
-//! connections are capped per client and in all, and the submission queue is bounded per
-//! client and in all and takes clients in turn. A client is an IPv4 address or an IPv6
-//! /64 ([`client_key`]), for these caps and for the rate limit on posts alike.
+//! connections are capped per client, per network and in all, event streams have caps of
+//! their own that leave half the connections to pages, and end ([`streams`]); the
+//! submission queue is bounded per client and in all, takes clients in turn, and puts
+//! networks that used build time lately behind those that did not. A client is an IPv4
+//! address or an IPv6 /64 ([`client_key`]), for these caps and for the rate limit on posts
+//! alike; its network, for its share of the totals, an IPv4 address or an IPv6 /56.
+//! With invitations on, only a code the organiser made enters a new entry.
 //!
 //! - [`secrets`]: keys, tokens, hashes, CSRF tokens.
 //! - `http`: errors as pages, security headers, cookies, the rate limit.
@@ -31,6 +35,7 @@
 //! - `live`: the cached standings, and the change events.
 //! - `jobs`: submissions checked in the background; `queue`: their fair, bounded queue.
 //! - `accept`: the accept loop: connection caps and time limits.
+//! - [`streams`]: the event streams' caps, lifetime and idle limit.
 //! - [`limits`]: the bounds, and the client key of an address.
 //! - `runner`: who plays: the tournament thread (pausable), or the store's workers.
 //! - [`watch`], [`watch_routes`]: the games in progress, shown live (`/live`), and
@@ -52,6 +57,7 @@ mod routes;
 mod runner;
 pub mod secrets;
 mod state;
+pub mod streams;
 pub mod watch;
 pub mod watch_routes;
 
@@ -118,7 +124,7 @@ pub fn serve(options: &ServeOptions) -> Result<()> {
         eprintln!("serve: {interrupted} submissions interrupted by the last stop were refused");
     }
     let server = store.server_state()?;
-    let limits = fit_limits(options.limits);
+    let (limits, open_files) = fit_limits(options.limits);
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
@@ -155,21 +161,42 @@ pub fn serve(options: &ServeOptions) -> Result<()> {
     if let Err(err) = organiser::resume(&state) {
         eprintln!("serve: cannot resume the tournament: {}", err.message);
     }
-    runtime.block_on(listen(state, options, &shown, fresh_token))
+    runtime.block_on(listen(state, options, &shown, fresh_token, open_files))
 }
 
-/// `limits` with the connection caps lowered, if need be, to fit the open-file limit
-/// (raised first as far as the system allows), saying so.
-fn fit_limits(limits: Limits) -> Limits {
+/// `limits` fitted to the open-file limit, raised first as far as the system allows.
+fn fit_limits(limits: Limits) -> (Limits, limits::OpenFiles) {
     let open_files = limits::raise_open_file_limit();
-    let fitted = limits::fit_to_open_files(limits, open_files);
-    if fitted.max_connections < limits.max_connections {
-        eprintln!(
-            "serve: the open-file limit is {open_files}, so at most {} connections are served at once (not {}); raise `ulimit -n` for more",
-            fitted.max_connections, limits.max_connections
-        );
-    }
-    fitted
+    (
+        limits::fit_to_open_files(limits, open_files.now),
+        open_files,
+    )
+}
+
+/// What the server runs with, as it says at start: its open-file limit, its caps, and
+/// how many clients it takes to hold every connection.
+fn bounds_line(limits: &Limits, open_files: limits::OpenFiles) -> String {
+    let files = if open_files.now > open_files.given {
+        format!("{} (raised from {})", open_files.now, open_files.given)
+    } else {
+        format!(
+            "{} (raise `ulimit -n` for more connections)",
+            open_files.now
+        )
+    };
+    let (ipv4, ipv6) = limits.fewest_clients_to_fill();
+    format!(
+        "limits: open files {files}; connections {} in all, {} per client (an IPv4 address or IPv6 /64), {} per IPv6 /56; \
+         event streams {} on each of /events, /live/events and the live games, {} per client, each ending after {} s or {} s without news; \
+         holding every connection takes {ipv4} IPv4 addresses or {ipv6} IPv6 /56s",
+        limits.max_connections,
+        limits.max_connections_per_client,
+        limits.max_connections_per_network,
+        limits.max_streams,
+        limits.max_streams_per_client,
+        limits.stream_lifetime.as_secs(),
+        limits.stream_idle.as_secs(),
+    )
 }
 
 /// Prints a line on stdout; a closed stdout (the terminal went away) does not stop the
@@ -185,6 +212,7 @@ async fn listen(
     options: &ServeOptions,
     shown: &str,
     fresh_token: Option<String>,
+    open_files: limits::OpenFiles,
 ) -> Result<()> {
     let listener = tokio::net::TcpListener::bind(options.bind)
         .await
@@ -201,6 +229,7 @@ async fn listen(
             "organiser page: http://{address}/organiser (log in with the organiser token; pass --admin-token to set a new one)"
         ),
     });
+    say(&bounds_line(&state.limits, open_files));
     if !state.runner.plays_here() {
         say(
             "the tournament is played by workers: run `challenge worker --store URL --wait` on any machine (pausing here stops their claims)",
@@ -233,5 +262,40 @@ async fn forget_idle_posters(state: Arc<AppState>) {
     loop {
         every.tick().await;
         state.posts.forget_idle();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_server_says_what_it_runs_with() {
+        let raised = limits::OpenFiles {
+            given: 1024,
+            now: 20_000,
+        };
+        let line = bounds_line(&Limits::default(), raised);
+        assert!(
+            line.contains("open files 20000 (raised from 1024)"),
+            "{line}"
+        );
+        assert!(
+            line.contains("connections 4096 in all, 16 per client"),
+            "{line}"
+        );
+        assert!(
+            line.contains("takes 256 IPv4 addresses or 128 IPv6 /56s"),
+            "{line}"
+        );
+        let stuck = limits::OpenFiles {
+            given: 1024,
+            now: 1024,
+        };
+        let fitted = limits::fit_to_open_files(Limits::default(), stuck.now);
+        let line = bounds_line(&fitted, stuck);
+        assert!(line.contains("raise `ulimit -n`"), "{line}");
+        assert!(line.contains("connections 768 in all"), "{line}");
+        assert!(line.contains("takes 48 IPv4 addresses"), "{line}");
     }
 }

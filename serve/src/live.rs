@@ -138,6 +138,12 @@ impl Live {
         self.closing.subscribe()
     }
 
+    /// The number of the newest change announced (0 before the first), as a reconnecting
+    /// page's `Last-Event-ID` gives it back.
+    pub fn newest_change(&self) -> u64 {
+        self.counter.load(Ordering::Relaxed)
+    }
+
     /// Lets every listening page go (the server is stopping).
     pub fn close(&self) {
         self.closing.send_replace(true);

@@ -1,5 +1,6 @@
 //! The organiser's routes: log in with the organiser's token, start the tournament, pause
-//! and resume it, close submissions, publish the sources.
+//! and resume it, close submissions, publish the sources, and ask new entries for an
+//! invitation code (made and revoked here).
 
 use std::collections::HashMap;
 use std::net::SocketAddr;
@@ -13,13 +14,13 @@ use runner::{GameSettings, TimeControl};
 
 use super::http::{ADMIN_COOKIE, FormTokens, HttpError, check_csrf, cookie, see_other, set_cookie};
 use super::pages::page;
-use super::secrets::secret_matches;
+use super::secrets::{hash_secret, new_secret, secret_matches};
 use super::state::{AppState, Shared, blocking};
 use kit::challenge::tournament::{RunOptions, schedule_tournament};
 use store::{ServerFlag, TournamentFormat};
 
 /// The actions of the organiser's page, each a form posting to `/organiser/<action>`.
-const ACTIONS: [&str; 7] = [
+const ACTIONS: [&str; 10] = [
     "start",
     "pause",
     "resume",
@@ -27,7 +28,13 @@ const ACTIONS: [&str; 7] = [
     "open",
     "publish",
     "unpublish",
+    "invitations-on",
+    "invitations-off",
+    "revoke",
 ];
+
+/// Where the organiser makes invitation codes (its answer shows the new code, once).
+const INVITE_PATH: &str = "/organiser/invitations";
 
 /// Whether the browser holds the organiser's token (checked in constant time).
 fn is_organiser(state: &AppState, headers: &HeaderMap) -> Result<bool, HttpError> {
@@ -40,8 +47,16 @@ fn is_organiser(state: &AppState, headers: &HeaderMap) -> Result<bool, HttpError
 
 pub(super) async fn show(state: Shared, headers: HeaderMap) -> Result<Response, HttpError> {
     let check = headers.clone();
-    let (organiser, server) = blocking(&state, move |s| {
-        Ok((is_organiser(s, &check)?, s.store()?.server_state()?))
+    let (organiser, server, invitations) = blocking(&state, move |s| {
+        let organiser = is_organiser(s, &check)?;
+        let store = s.store()?;
+        // The codes' hashes are the organiser's to see, no one else's.
+        let invitations = if organiser {
+            store.invitations()?
+        } else {
+            Vec::new()
+        };
+        Ok((organiser, store.server_state()?, invitations))
     })
     .await?;
     let forms = FormTokens::new(&state.csrf, &headers);
@@ -56,11 +71,17 @@ pub(super) async fn show(state: Shared, headers: HeaderMap) -> Result<Response, 
         context! {
             organiser,
             login_csrf => forms.token("/organiser/login"),
+            invite_csrf => forms.token(INVITE_PATH),
             tokens,
+            invitations => invitations
+                .iter()
+                .map(|(hash, uses)| context! { hash, shown => &hash[..12.min(hash.len())], uses })
+                .collect::<Vec<_>>(),
             server => context! {
                 submissions_closed => server.submissions_closed,
                 tournament_paused => server.tournament_paused,
                 sources_published => server.sources_published,
+                invitations_required => server.invitations_required,
             },
             status => snapshot.status.clone(),
         },
@@ -155,10 +176,66 @@ fn apply(state: &AppState, action: &str, form: &HashMap<String, String>) -> Resu
         "open" => flag(ServerFlag::SubmissionsClosed, false),
         "publish" => flag(ServerFlag::SourcesPublished, true),
         "unpublish" => flag(ServerFlag::SourcesPublished, false),
+        "invitations-on" => flag(ServerFlag::InvitationsRequired, true),
+        "invitations-off" => flag(ServerFlag::InvitationsRequired, false),
+        "revoke" => {
+            let hash = form
+                .get("invitation")
+                .map(String::as_str)
+                .unwrap_or_default();
+            if !state.store()?.revoke_invitation(hash)? {
+                return Err(HttpError::not_found(
+                    "no such invitation code (revoked already?)",
+                ));
+            }
+            Ok(())
+        }
         _ => Err(HttpError::not_found(format!(
             "no organiser action `{action}`"
         ))),
     }
+}
+
+/// Makes an invitation code good for the form's `uses` new entries (1 to 1000) and shows
+/// it, once: only its hash is kept.
+pub(super) async fn invite(
+    State(state): Shared,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    headers: HeaderMap,
+    Form(form): Form<HashMap<String, String>>,
+) -> Result<Response, HttpError> {
+    state.posts.check(peer.ip())?;
+    check_csrf(
+        &state.csrf,
+        &headers,
+        INVITE_PATH,
+        form.get("csrf").map(String::as_str),
+    )?;
+    let uses = match form.get("uses").map(|u| u.trim()).unwrap_or_default() {
+        "" => 1,
+        text => text
+            .parse::<u32>()
+            .ok()
+            .filter(|n| (1..=1000).contains(n))
+            .ok_or_else(|| HttpError::bad_request("uses must be a number from 1 to 1000"))?,
+    };
+    let code = new_secret();
+    let hash = hash_secret(&code);
+    blocking(&state, move |s| {
+        if !is_organiser(s, &headers)? {
+            return Err(HttpError::forbidden(
+                "only the organiser can do this: log in with the organiser's token first",
+            ));
+        }
+        Ok(s.store()?.add_invitation(&hash, uses)?)
+    })
+    .await?;
+    let body = page(
+        "invitation.html",
+        "Invitation code",
+        context! { code, uses },
+    )?;
+    Ok((super::http::html_headers(), body).into_response())
 }
 
 /// Starts a new tournament with the form's settings (when the last one is finished).

@@ -17,7 +17,7 @@ pub const SCRIPT: &str = include_str!("static/app.js");
 /// See [`SCRIPT`].
 pub const STYLE: &str = include_str!("static/app.css");
 
-const TEMPLATES: [(&str, &str); 17] = [
+const TEMPLATES: [(&str, &str); 18] = [
     ("layout.html", include_str!("templates/layout.html")),
     ("standings.html", include_str!("templates/standings.html")),
     (
@@ -35,6 +35,7 @@ const TEMPLATES: [(&str, &str); 17] = [
     ("submit.html", include_str!("templates/submit.html")),
     ("job.html", include_str!("templates/job.html")),
     ("admin.html", include_str!("templates/admin.html")),
+    ("invitation.html", include_str!("templates/invitation.html")),
     ("source.html", include_str!("templates/source.html")),
     ("error.html", include_str!("templates/error.html")),
     (

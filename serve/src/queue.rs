@@ -1,25 +1,54 @@
 //! The submission queue: a bounded number of builds at a time (the server's build slots,
-//! `--build-jobs`), a bounded number waiting, and turns given fairly across clients, so no
-//! client can delay another's submission by more than the builds in progress.
+//! `--build-jobs`), a bounded number waiting, and turns given fairly across networks, so
+//! a flood from many addresses cannot keep an honest entrant's first submission waiting
+//! for longer than the builds already ahead of it.
 //!
-//! Fairness: when a builder is free, the next build is the oldest waiting submission of
-//! the client served least recently (a client never served, or not since it last had
-//! nothing pending, comes first). A client flooding the queue gets every other turn at
-//! most, and an honest client arriving while it floods is next.
+//! Turns: when a builder is free, the next build is the oldest waiting submission of the
+//! network ([`ClientKey::network`]) that is building nothing now and has used the least
+//! build time lately (its builds' seconds, halved every [`USAGE_HALF_LIFE`]). A network's
+//! second submission waits behind every other network's first, and a network that has
+//! built goes behind those that have not: an entrant arriving during a flood waits at
+//! most one build for each network that was waiting before it with no more build time
+//! used, and no submission sent after it goes first.
+//!
+//! Places: a client has at most [`Limits::max_pending_builds_per_client`] submissions
+//! pending, the queue [`Limits::max_pending_builds`] in all. When it is full, a
+//! submission takes the place of the newest waiting one of the network that has used the
+//! most build time (then: has the most submissions pending), if that is more than its
+//! own network's; the submission displaced is refused, saying why. Fresh networks that
+//! have not built yet, one submission each, are the only flood that fills it, and each
+//! of them is spent by its first build.
+//!
+//! [`Limits::max_pending_builds_per_client`]: crate::Limits::max_pending_builds_per_client
+//! [`Limits::max_pending_builds`]: crate::Limits::max_pending_builds
 
-use std::collections::{HashMap, VecDeque};
+use std::cmp::Ordering;
+use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
 
 use tokio::sync::oneshot;
 
 use super::limits::ClientKey;
+
+/// How fast a network's build time used is forgotten: halved every half hour.
+pub const USAGE_HALF_LIFE: Duration = Duration::from_secs(30 * 60);
+
+/// Networks whose build time is remembered at once; past it, the least is forgotten (so
+/// the table stays bounded however many networks build).
+const REMEMBERED_NETWORKS: usize = 4096;
+
+/// After this many half-lives without a build (six hours), a network is forgotten: its
+/// build time has shrunk to a 4,096th.
+const FORGOTTEN_AFTER_HALF_LIVES: u32 = 12;
 
 /// Why a submission was not queued.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum QueueFull {
     /// Its client has the most pending submissions one client may have.
     Client,
-    /// The queue holds the most pending submissions in all.
+    /// The queue holds the most pending submissions in all, none of them from a network
+    /// that used more build time than the submitter's.
     Server,
 }
 
@@ -37,7 +66,17 @@ impl QueueFull {
     }
 }
 
-/// The submissions waiting for the builder, and the one being built.
+/// A waiting submission gave its place to one from a network that had used less build
+/// time (the queue was full).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Displaced;
+
+impl Displaced {
+    /// The sentence the entrant is shown.
+    pub const MESSAGE: &'static str = "refused before its build: the queue was full, and your network has used the most build time lately (or has the most submissions waiting), so this one gave its place to a network that had used less; send it again in a few minutes";
+}
+
+/// The submissions waiting for a builder, and those being built.
 #[derive(Debug)]
 pub struct BuildQueue {
     total_cap: usize,
@@ -47,27 +86,48 @@ pub struct BuildQueue {
 
 #[derive(Debug, Default)]
 struct State {
-    clients: HashMap<ClientKey, Client>,
-    /// Pending submissions (waiting or building) in all.
-    total: usize,
+    /// Every pending submission by ticket number (numbers grow: lower arrived first).
+    pending: HashMap<u64, Pending>,
+    next: u64,
     /// Builds holding a builder.
     building: usize,
     /// Builders: builds run at once.
     builders: usize,
-    /// Counts turns given, so "served least recently" is a comparison of numbers.
-    turns: u64,
-    /// Counts arrivals, so equal clients are served in arrival order.
-    arrivals: u64,
+    /// Build time used lately, by network.
+    usage: HashMap<ClientKey, Usage>,
 }
 
-#[derive(Debug, Default)]
-struct Client {
-    /// Waiting or building.
-    pending: usize,
-    /// Arrival number and the wake-up of each waiting submission, oldest first.
-    waiting: VecDeque<(u64, oneshot::Sender<()>)>,
-    /// The turn number of this client's last build (0: none since it had none pending).
-    last_turn: u64,
+#[derive(Debug)]
+struct Pending {
+    client: ClientKey,
+    stage: Stage,
+}
+
+#[derive(Debug)]
+enum Stage {
+    Waiting(oneshot::Sender<Turn>),
+    Building(Instant),
+}
+
+#[derive(Debug)]
+enum Turn {
+    Build,
+    Displaced,
+}
+
+/// Seconds of build time as of `at`.
+#[derive(Debug, Clone, Copy)]
+struct Usage {
+    seconds: f64,
+    at: Instant,
+}
+
+impl Usage {
+    fn at(self, now: Instant) -> f64 {
+        let halvings =
+            now.saturating_duration_since(self.at).as_secs_f64() / USAGE_HALF_LIFE.as_secs_f64();
+        self.seconds * 0.5f64.powf(halvings)
+    }
 }
 
 /// A submission's place in the queue; dropping it gives the place (and the builder, if
@@ -75,25 +135,14 @@ struct Client {
 #[derive(Debug)]
 pub struct Ticket {
     queue: Arc<BuildQueue>,
-    key: ClientKey,
-    turn: Option<oneshot::Receiver<()>>,
-    building: bool,
+    number: u64,
+    turn: Option<oneshot::Receiver<Turn>>,
 }
 
 impl BuildQueue {
-    /// At most `total_cap` pending submissions, `per_client_cap` from one client; one
-    /// build at a time.
-    #[cfg(test)]
-    pub fn new(total_cap: usize, per_client_cap: usize) -> Arc<BuildQueue> {
-        BuildQueue::with_builders(total_cap, per_client_cap, 1)
-    }
-
-    /// As [`BuildQueue::new`], with `builders` builds at a time (at least 1).
-    pub fn with_builders(
-        total_cap: usize,
-        per_client_cap: usize,
-        builders: usize,
-    ) -> Arc<BuildQueue> {
+    /// At most `total_cap` pending submissions, `per_client_cap` from one client, and
+    /// `builders` builds at a time (at least 1).
+    pub fn new(total_cap: usize, per_client_cap: usize, builders: usize) -> Arc<BuildQueue> {
         Arc::new(BuildQueue {
             total_cap,
             per_client_cap,
@@ -109,185 +158,190 @@ impl BuildQueue {
         self.state.lock().unwrap_or_else(|p| p.into_inner())
     }
 
-    /// A place for a submission from `key`, or why there is none.
+    /// A place for a submission from `key`, waiting for its turn (see the module's
+    /// rules), or why there is none.
     pub fn admit(self: &Arc<Self>, key: ClientKey) -> Result<Ticket, QueueFull> {
         let mut state = self.state();
-        let pending = state.clients.get(&key).map_or(0, |c| c.pending);
-        if pending >= self.per_client_cap {
+        let now = Instant::now();
+        if state.pending.values().filter(|p| p.client == key).count() >= self.per_client_cap {
             return Err(QueueFull::Client);
         }
-        if state.total >= self.total_cap {
-            return Err(QueueFull::Server);
+        if state.pending.len() >= self.total_cap {
+            state.displace_for(key.network(), now)?;
         }
-        state.total += 1;
-        state.clients.entry(key).or_default().pending += 1;
+        let (wake, turn) = oneshot::channel();
+        state.next += 1;
+        let number = state.next;
+        state.pending.insert(
+            number,
+            Pending {
+                client: key,
+                stage: Stage::Waiting(wake),
+            },
+        );
+        state.hand_on(now);
         Ok(Ticket {
             queue: Arc::clone(self),
-            key,
-            turn: None,
-            building: false,
+            number,
+            turn: Some(turn),
         })
     }
 
     /// Pending submissions (waiting or building) in all.
     #[cfg(test)]
     pub fn pending(&self) -> usize {
-        self.state().total
+        self.state().pending.len()
     }
 }
 
+/// Orders networks by their claim on the builder: lower first.
+type Claim = (usize, f64, u64);
+
+fn by_claim(a: &Claim, b: &Claim) -> Ordering {
+    a.0.cmp(&b.0).then(a.1.total_cmp(&b.1)).then(a.2.cmp(&b.2))
+}
+
 impl State {
-    /// Gives each free builder to the next waiting submission (see the module's
-    /// fairness rule).
-    fn hand_on(&mut self) {
+    /// Build seconds `network` used lately, its builds in progress included.
+    fn used(&self, network: ClientKey, now: Instant) -> f64 {
+        let stored = self.usage.get(&network).map_or(0.0, |u| u.at(now));
+        let running: f64 = self
+            .pending
+            .values()
+            .filter(|p| p.client.network() == network)
+            .filter_map(|p| match p.stage {
+                Stage::Building(start) => Some(now.saturating_duration_since(start).as_secs_f64()),
+                Stage::Waiting(_) => None,
+            })
+            .sum();
+        stored + running
+    }
+
+    fn count_in(&self, network: ClientKey, building_only: bool) -> usize {
+        self.pending
+            .values()
+            .filter(|p| p.client.network() == network)
+            .filter(|p| !building_only || matches!(p.stage, Stage::Building(_)))
+            .count()
+    }
+
+    /// Gives each free builder to the next waiting submission (see the module's rules).
+    fn hand_on(&mut self, now: Instant) {
         while self.building < self.builders {
             let next = self
-                .clients
+                .pending
                 .iter()
-                .filter_map(|(key, c)| c.waiting.front().map(|(at, _)| ((c.last_turn, *at), *key)))
-                .min();
-            let Some((_, key)) = next else { return };
-            self.turns += 1;
-            let turn = self.turns;
-            let client = self.clients.get_mut(&key).expect("a waiting client");
-            let (_, wake) = client.waiting.pop_front().expect("a waiting submission");
-            client.last_turn = turn;
-            // A submission whose task is gone cannot take the turn: try the next one.
-            if wake.send(()).is_ok() {
+                .filter(|(_, p)| matches!(p.stage, Stage::Waiting(_)))
+                .map(|(number, p)| {
+                    let network = p.client.network();
+                    let claim = (
+                        self.count_in(network, true),
+                        self.used(network, now),
+                        *number,
+                    );
+                    (claim, *number)
+                })
+                .min_by(|a, b| by_claim(&a.0, &b.0));
+            let Some((_, number)) = next else { return };
+            let pending = self.pending.get_mut(&number).expect("a waiting submission");
+            let Stage::Waiting(wake) = std::mem::replace(&mut pending.stage, Stage::Building(now))
+            else {
+                unreachable!("chosen among the waiting");
+            };
+            if wake.send(Turn::Build).is_ok() {
                 self.building += 1;
+            } else {
+                // Its task is gone (its ticket is being dropped): not a build.
+                self.pending.remove(&number);
             }
+        }
+    }
+
+    /// Makes room for a submission from `network` in a full queue: the newest waiting
+    /// submission of the network with the greatest (build time used, submissions
+    /// pending) gives its place, if that is more than `network`'s would be.
+    fn displace_for(&mut self, network: ClientKey, now: Instant) -> Result<(), QueueFull> {
+        let weight = |state: &State, net: ClientKey, extra: usize| {
+            (state.used(net, now), state.count_in(net, false) + extra)
+        };
+        let mine = weight(self, network, 1);
+        let heaviest = self
+            .pending
+            .iter()
+            .filter(|(_, p)| matches!(p.stage, Stage::Waiting(_)))
+            .map(|(number, p)| (weight(self, p.client.network(), 0), *number))
+            .max_by(|(a, an), (b, bn)| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)).then(an.cmp(bn)));
+        let Some((theirs, number)) = heaviest else {
+            return Err(QueueFull::Server);
+        };
+        let heavier = theirs.0.total_cmp(&mine.0).then(theirs.1.cmp(&mine.1)) == Ordering::Greater;
+        if !heavier {
+            return Err(QueueFull::Server);
+        }
+        if let Some(Pending {
+            stage: Stage::Waiting(wake),
+            ..
+        }) = self.pending.remove(&number)
+        {
+            let _ = wake.send(Turn::Displaced);
+        }
+        Ok(())
+    }
+
+    /// Adds a finished build's time to its network's, forgetting what has faded.
+    fn record(&mut self, network: ClientKey, took: Duration, now: Instant) {
+        let before = self.usage.get(&network).map_or(0.0, |u| u.at(now));
+        self.usage.insert(
+            network,
+            Usage {
+                seconds: before + took.as_secs_f64(),
+                at: now,
+            },
+        );
+        let forgotten = USAGE_HALF_LIFE * FORGOTTEN_AFTER_HALF_LIVES;
+        self.usage
+            .retain(|_, u| now.saturating_duration_since(u.at) < forgotten);
+        while self.usage.len() > REMEMBERED_NETWORKS {
+            let least = self
+                .usage
+                .iter()
+                .min_by(|a, b| a.1.at(now).total_cmp(&b.1.at(now)))
+                .map(|(key, _)| *key)
+                .expect("a full table");
+            self.usage.remove(&least);
         }
     }
 }
 
 impl Ticket {
-    /// Waits until this submission holds a builder (it keeps it until dropped).
-    pub async fn wait_turn(&mut self) {
-        if self.building {
-            return;
+    /// Waits until this submission holds a builder (it keeps it until dropped), or it
+    /// was displaced from a full queue.
+    pub async fn wait_turn(&mut self) -> Result<(), Displaced> {
+        let Some(turn) = self.turn.take() else {
+            return Ok(());
+        };
+        match turn.await {
+            Ok(Turn::Build) => Ok(()),
+            // A sender dropped unused is a place taken away too.
+            Ok(Turn::Displaced) | Err(_) => Err(Displaced),
         }
-        let (wake, turn) = oneshot::channel();
-        {
-            let mut state = self.queue.state();
-            state.arrivals += 1;
-            let at = state.arrivals;
-            state
-                .clients
-                .get_mut(&self.key)
-                .expect("an admitted client")
-                .waiting
-                .push_back((at, wake));
-            state.hand_on();
-        }
-        let turn = self.turn.insert(turn);
-        // The sender lives in the queue until it is used, so this only ends with a turn.
-        let _ = turn.await;
-        self.building = true;
     }
 }
 
 impl Drop for Ticket {
     fn drop(&mut self) {
         let mut state = self.queue.state();
-        // A turn given but not yet seen (the task was dropped meanwhile) is held too.
-        let holds = self.building || self.turn.as_mut().is_some_and(|t| t.try_recv().is_ok());
-        if holds {
+        let now = Instant::now();
+        if let Some(pending) = state.pending.remove(&self.number)
+            && let Stage::Building(start) = pending.stage
+        {
             state.building -= 1;
+            let took = now.saturating_duration_since(start);
+            state.record(pending.client.network(), took, now);
         }
-        state.total -= 1;
-        if let Some(client) = state.clients.get_mut(&self.key) {
-            client.pending -= 1;
-            if client.pending == 0 {
-                state.clients.remove(&self.key);
-            }
-        }
-        state.hand_on();
+        state.hand_on(now);
     }
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::limits::client_key;
-
-    fn key(ip: &str) -> ClientKey {
-        client_key(ip.parse().unwrap())
-    }
-
-    #[test]
-    fn one_64_shares_one_bound_and_the_total_is_bounded() {
-        let queue = BuildQueue::new(3, 2);
-        let _a = queue.admit(key("2001:db8::1")).unwrap();
-        let _b = queue.admit(key("2001:db8::ffff:2")).unwrap();
-        assert_eq!(
-            queue.admit(key("2001:db8:0:0:8000::3")).unwrap_err(),
-            QueueFull::Client
-        );
-        let _c = queue.admit(key("2001:db8:0:1::1")).unwrap();
-        assert_eq!(
-            queue.admit(key("192.0.2.1")).unwrap_err(),
-            QueueFull::Server
-        );
-        drop(_a);
-        assert_eq!(queue.pending(), 2);
-        assert!(queue.admit(key("192.0.2.1")).is_ok());
-    }
-
-    #[tokio::test]
-    async fn a_newcomer_is_next_after_the_build_in_progress() {
-        let queue = BuildQueue::new(32, 4);
-        let flood = key("2001:db8::1");
-        let mut first = queue.admit(flood).unwrap();
-        first.wait_turn().await;
-        let mut waiting: Vec<_> = (0..3).map(|_| queue.admit(flood).unwrap()).collect();
-        let order = Arc::new(Mutex::new(Vec::new()));
-        let mut tasks = Vec::new();
-        for (n, mut ticket) in waiting.drain(..).enumerate() {
-            let order = Arc::clone(&order);
-            tasks.push(tokio::spawn(async move {
-                ticket.wait_turn().await;
-                order.lock().unwrap().push(format!("flood{n}"));
-            }));
-            tokio::task::yield_now().await;
-        }
-        let mut honest = queue.admit(key("192.0.2.7")).unwrap();
-        let order2 = Arc::clone(&order);
-        let honest_task = tokio::spawn(async move {
-            honest.wait_turn().await;
-            order2.lock().unwrap().push("honest".to_string());
-        });
-        tokio::task::yield_now().await;
-        drop(first);
-        honest_task.await.unwrap();
-        for task in tasks {
-            task.await.unwrap();
-        }
-        assert_eq!(
-            order.lock().unwrap()[0],
-            "honest",
-            "{:?}",
-            order.lock().unwrap()
-        );
-        assert_eq!(queue.pending(), 0);
-    }
-
-    #[tokio::test]
-    async fn two_builders_build_two_submissions_at_once_and_the_third_waits() {
-        let queue = BuildQueue::with_builders(32, 4, 2);
-        let mut a = queue.admit(key("192.0.2.1")).unwrap();
-        let mut b = queue.admit(key("192.0.2.2")).unwrap();
-        a.wait_turn().await;
-        b.wait_turn().await;
-        let mut c = queue.admit(key("192.0.2.3")).unwrap();
-        let third = tokio::spawn(async move {
-            c.wait_turn().await;
-            c
-        });
-        tokio::task::yield_now().await;
-        assert!(!third.is_finished(), "both builders are busy");
-        drop(a);
-        let c = third.await.unwrap();
-        drop((b, c));
-        assert_eq!(queue.pending(), 0);
-    }
-}
+mod tests;

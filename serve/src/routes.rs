@@ -2,17 +2,18 @@
 //! the script and style.
 
 use std::collections::HashMap;
-use std::convert::Infallible;
+use std::net::SocketAddr;
 use std::sync::Arc;
 
 use axum::Router;
-use axum::extract::{DefaultBodyLimit, Path, Query, State};
+use axum::extract::{ConnectInfo, DefaultBodyLimit, Path, Query, State};
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::middleware;
-use axum::response::sse::{Event, KeepAlive, Sse};
+use axum::response::sse::{KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
-use futures_util::stream::{self, Stream};
+use futures_util::StreamExt;
+use futures_util::stream;
 use minijinja::context;
 use serde::Serialize;
 
@@ -20,6 +21,7 @@ use super::http::{HttpError, html_headers, read_body_in_time, security_headers};
 use super::limits::MAX_BODY_BYTES;
 use super::pages::{self, Part, SCRIPT, STYLE, page};
 use super::state::{AppState, Shared, blocking};
+use super::streams::{self, Endpoint};
 use super::{entrant, organiser};
 use kit::challenge::report::report_game;
 use store::prelude::*;
@@ -39,6 +41,7 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/jobs/{id}/status", get(entrant::job_status))
         .route("/organiser", get(organiser::show))
         .route("/organiser/login", post(organiser::login))
+        .route("/organiser/invitations", post(organiser::invite))
         .route("/organiser/{action}", post(organiser::act))
         .route("/events", get(events))
         .route("/health", get(health))
@@ -254,7 +257,13 @@ impl Drop for Listening {
 
 async fn events(
     State(state): Shared,
-) -> Result<Sse<impl Stream<Item = Result<Event, Infallible>>>, HttpError> {
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    headers: axum::http::HeaderMap,
+) -> Result<Response, HttpError> {
+    let slot = match state.streams.admit(Endpoint::Events, peer.ip()) {
+        Ok(slot) => slot,
+        Err(refused) => return Ok(refused.into_response()),
+    };
     let receiver = state.live.listen().ok_or_else(|| {
         HttpError::new(
             StatusCode::SERVICE_UNAVAILABLE,
@@ -263,7 +272,8 @@ async fn events(
     })?;
     let listening = Listening(Arc::clone(&state));
     let closing = state.live.closing();
-    let stream = stream::unfold(
+    let opening = streams::missed(&headers, state.live.newest_change());
+    let changes = stream::unfold(
         (receiver, closing, listening),
         |(mut receiver, mut closing, listening)| async move {
             loop {
@@ -273,7 +283,7 @@ async fn events(
                 };
                 match received {
                     Ok(number) => {
-                        let event = Event::default().event("change").data(number.to_string());
+                        let event = streams::change_event(number);
                         return Some((Ok(event), (receiver, closing, listening)));
                     }
                     // A slow listener missed changes: one event covers them all.
@@ -283,7 +293,10 @@ async fn events(
             }
         },
     );
-    Ok(Sse::new(stream).keep_alive(KeepAlive::default()))
+    let bounded = state.streams.bound(opening.chain(changes), slot);
+    Ok(Sse::new(bounded)
+        .keep_alive(KeepAlive::default())
+        .into_response())
 }
 
 async fn health() -> &'static str {

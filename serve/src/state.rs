@@ -23,6 +23,7 @@ use super::live::Live;
 use super::queue::BuildQueue;
 use super::runner::Runner;
 use super::secrets::CsrfKey;
+use super::streams::Streams;
 use store::{Access, Store, StoreLocation, open_store};
 
 /// Everything the routes share.
@@ -47,6 +48,8 @@ pub struct AppState {
     pub queue: Arc<BuildQueue>,
     /// The server's time limits and caps.
     pub limits: Limits,
+    /// The event streams' caps and time limits.
+    pub streams: Arc<Streams>,
     /// The tournament thread.
     pub runner: Runner,
 }
@@ -69,11 +72,12 @@ impl AppState {
             live: Live::default(),
             building: Mutex::new(HashSet::new()),
             // As many submissions build at once as this process has build slots.
-            queue: BuildQueue::with_builders(
+            queue: BuildQueue::new(
                 limits.max_pending_builds,
                 limits.max_pending_builds_per_client,
                 kit::engine_build::build_jobs(),
             ),
+            streams: Streams::new(&limits),
             limits,
             runner,
         }

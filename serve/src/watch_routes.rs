@@ -8,8 +8,8 @@ use std::sync::Arc;
 
 use anyhow::{Context, Result};
 use axum::Router;
-use axum::extract::{FromRef, Path, Query, State};
-use axum::http::{HeaderValue, StatusCode, header};
+use axum::extract::{ConnectInfo, FromRef, Path, Query, State};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::middleware;
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Redirect, Response};
@@ -20,6 +20,7 @@ use minijinja::context;
 use super::http::{HttpError, html_headers, security_headers};
 use super::limits::Limits;
 use super::pages::{self, Part, STYLE};
+use super::streams::{self, Endpoint, Streams};
 use super::watch::{LiveGames, Refusal, Watching};
 
 /// The live pages' script (the board itself is `kit::web::BOARD_JS`).
@@ -35,6 +36,8 @@ pub struct LiveState {
     pub games: Arc<LiveGames>,
     /// Served alone (`challenge match --watch`): its own layout, no tournament pages.
     pub alone: bool,
+    /// The caps and time limits of the event streams.
+    pub streams: Arc<Streams>,
 }
 
 impl FromRef<Arc<super::state::AppState>> for LiveState {
@@ -42,6 +45,7 @@ impl FromRef<Arc<super::state::AppState>> for LiveState {
         LiveState {
             games: Arc::clone(state.runner.games()),
             alone: false,
+            streams: Arc::clone(&state.streams),
         }
     }
 }
@@ -153,14 +157,19 @@ fn frame_event(frame: &[u8]) -> Event {
 
 async fn game_events(
     State(state): State<LiveState>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
     Path(key): Path<String>,
 ) -> Result<Response, HttpError> {
     let key = parse_key(&key)?;
+    let slot = match state.streams.admit(Endpoint::LiveGame, peer.ip()) {
+        Ok(slot) => slot,
+        Err(refused) => return Ok(refused.into_response()),
+    };
     let watching = match state.games.watch(key) {
         Ok(watching) => watching,
         Err(refusal) => return Ok(refused(key, refusal)),
     };
-    Ok(Sse::new(frames(watching))
+    Ok(Sse::new(state.streams.bound(frames(watching), slot))
         .keep_alive(KeepAlive::default())
         .into_response())
 }
@@ -191,17 +200,26 @@ fn frames(mut watching: Watching) -> impl Stream<Item = Result<Event, Infallible
 
 async fn list_events(
     State(state): State<LiveState>,
-) -> Sse<impl Stream<Item = Result<Event, Infallible>>> {
-    let changes = state.games.list_changes();
-    let stream = stream::unfold(changes, |mut changes| async move {
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    headers: HeaderMap,
+) -> Result<Response, HttpError> {
+    let slot = match state.streams.admit(Endpoint::LiveList, peer.ip()) {
+        Ok(slot) => slot,
+        Err(refused) => return Ok(refused.into_response()),
+    };
+    let mut changes = state.games.list_changes();
+    let opening = streams::missed(&headers, *changes.borrow_and_update());
+    let rest = stream::unfold(changes, |mut changes| async move {
         changes.changed().await.ok()?;
         let number = *changes.borrow_and_update();
-        Some((
-            Ok(Event::default().event("change").data(number.to_string())),
-            changes,
-        ))
+        Some((Ok(streams::change_event(number)), changes))
     });
-    Sse::new(stream).keep_alive(KeepAlive::default())
+    let bounded = state
+        .streams
+        .bound(futures_util::StreamExt::chain(opening, rest), slot);
+    Ok(Sse::new(bounded)
+        .keep_alive(KeepAlive::default())
+        .into_response())
 }
 
 async fn script() -> Response {
@@ -244,9 +262,18 @@ pub fn serve_live(bind: SocketAddr, cap: usize) -> Result<LiveServer> {
         .block_on(tokio::net::TcpListener::bind(bind))
         .with_context(|| format!("cannot listen on {bind}"))?;
     let address = listener.local_addr()?;
+    // Every watcher of a local match is on this machine: one client, as many connections
+    // and streams as the games' watchers.
+    let limits = Limits {
+        max_connections_per_client: Limits::default().max_connections,
+        max_connections_per_network: Limits::default().max_connections,
+        max_streams_per_client: Limits::default().max_streams,
+        ..Limits::default()
+    };
     let state = LiveState {
         games: Arc::clone(&games),
         alone: true,
+        streams: Streams::new(&limits),
     };
     let app = routes()
         .route("/", get(|| async { Redirect::to("/live") }))
@@ -266,12 +293,6 @@ pub fn serve_live(bind: SocketAddr, cap: usize) -> Result<LiveServer> {
         .layer(middleware::from_fn(security_headers))
         .with_state(state);
     let relay = Arc::clone(&games);
-    // Every watcher of a local match is on this machine: one client, as many connections
-    // as the games' watchers.
-    let limits = Limits {
-        max_connections_per_client: Limits::default().max_connections,
-        ..Limits::default()
-    };
     std::thread::Builder::new()
         .name("live-view".into())
         .spawn(move || {

@@ -4,7 +4,10 @@ use std::net::SocketAddr;
 use std::time::Duration;
 
 use anyhow::{Result, bail};
-use serve::limits::{BODY_TIMEOUT, HEADER_TIMEOUT, MAX_CONNECTIONS, MAX_CONNECTIONS_PER_CLIENT};
+use serve::limits::{
+    BODY_TIMEOUT, HEADER_TIMEOUT, MAX_CONNECTIONS, MAX_CONNECTIONS_PER_CLIENT, MAX_PENDING_BUILDS,
+    MAX_STREAMS_PER_CLIENT, STREAM_IDLE, STREAM_LIFETIME,
+};
 use serve::{Limits, ServeOptions, serve};
 use store::StoreLocation;
 
@@ -33,10 +36,30 @@ pub struct Args {
     #[arg(long, value_name = "N", default_value_t = MAX_CONNECTIONS as u32,
           value_parser = clap::value_parser!(u32).range(16..=1_000_000))]
     max_connections: u32,
-    /// Connections served at once from one client (an IPv4 address or an IPv6 /64).
+    /// Connections served at once from one client (an IPv4 address or an IPv6 /64); an
+    /// IPv6 /56 gets twice as many. A classroom behind one address needs more.
     #[arg(long, value_name = "N", default_value_t = MAX_CONNECTIONS_PER_CLIENT as u32,
           value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
     max_connections_per_client: u32,
+    /// Event streams one client holds at once on each of `/events`, `/live/events` and
+    /// the live games (lowered to leave the client connections for pages).
+    #[arg(long, value_name = "N", default_value_t = MAX_STREAMS_PER_CLIENT as u32,
+          value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    max_streams_per_client: u32,
+    /// Seconds an event stream lasts before the server ends it (the page reconnects)
+    /// [default: 600].
+    #[arg(long, value_name = "SECONDS", value_parser = seconds)]
+    stream_lifetime: Option<Duration>,
+    /// Seconds an event stream may go without news before the server ends it (the page
+    /// reconnects) [default: 120].
+    #[arg(long, value_name = "SECONDS", value_parser = seconds)]
+    stream_idle: Option<Duration>,
+    /// Submissions waiting or being built at once in all; when full, one from a network
+    /// that used less build time lately takes the place of one from the network that
+    /// used the most.
+    #[arg(long, value_name = "N", default_value_t = MAX_PENDING_BUILDS as u32,
+          value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    max_pending_builds: u32,
     /// Watchers one live game takes at once (`/live/N`); the next is refused with a 503.
     #[arg(long, value_name = "N", default_value_t = serve::watch::MAX_WATCHERS_PER_GAME as u32,
           value_parser = clap::value_parser!(u32).range(1..=100_000))]
@@ -75,6 +98,12 @@ pub fn run(args: &Args) -> Result<()> {
             body_timeout: args.body_timeout.unwrap_or(BODY_TIMEOUT),
             max_connections: args.max_connections as usize,
             max_connections_per_client: args.max_connections_per_client as usize,
+            max_connections_per_network: 2 * args.max_connections_per_client as usize,
+            max_streams: args.max_connections as usize / serve::limits::STREAM_SHARE_DIVISOR,
+            max_streams_per_client: args.max_streams_per_client as usize,
+            stream_lifetime: args.stream_lifetime.unwrap_or(STREAM_LIFETIME),
+            stream_idle: args.stream_idle.unwrap_or(STREAM_IDLE),
+            max_pending_builds: args.max_pending_builds as usize,
             max_watchers_per_game: args.max_watchers as usize,
             ..Limits::default()
         },

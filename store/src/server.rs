@@ -31,6 +31,18 @@ pub trait ServerStore {
     /// Gives an existing entry its key hash, unless it already has one: `false` then,
     /// and the old key stays.
     fn set_entry_key_hash(&mut self, entry: &str, hash: &str) -> StoreResult<bool>;
+    /// Adds an invitation code, by its hash, good for `uses` new entries.
+    fn add_invitation(&mut self, hash: &str, uses: u32) -> StoreResult<()>;
+    /// Takes one use of the invitation code with `hash`: `false` when it has none left or
+    /// there is no such code. Two takes at once never both get a code's last use.
+    fn take_invitation(&mut self, hash: &str) -> StoreResult<bool>;
+    /// Gives back a use taken for an entry that was then refused (nothing when the code
+    /// was revoked meanwhile).
+    fn give_back_invitation(&mut self, hash: &str) -> StoreResult<()>;
+    /// Every invitation code (hash, uses left), in hash order.
+    fn invitations(&self) -> StoreResult<Vec<(String, u32)>>;
+    /// Revokes the invitation code with `hash`; `false` when there is none.
+    fn revoke_invitation(&mut self, hash: &str) -> StoreResult<bool>;
     /// Stores a submission job, or its new state.
     fn save_job(&mut self, job: &Job) -> StoreResult<()>;
     /// A submission job by id.
@@ -52,6 +64,8 @@ pub enum ServerFlag {
     TournamentPaused,
     /// Everyone may read the entries' sources.
     SourcesPublished,
+    /// A new entry needs an invitation code the organiser made.
+    InvitationsRequired,
 }
 
 impl ServerFlag {
@@ -61,6 +75,7 @@ impl ServerFlag {
             ServerFlag::SubmissionsClosed => "submissions_closed",
             ServerFlag::TournamentPaused => "tournament_paused",
             ServerFlag::SourcesPublished => "sources_published",
+            ServerFlag::InvitationsRequired => "invitations_required",
         }
     }
 }
@@ -74,6 +89,8 @@ pub struct ServerState {
     pub tournament_paused: bool,
     /// Everyone may read the entries' sources.
     pub sources_published: bool,
+    /// A new entry needs an invitation code.
+    pub invitations_required: bool,
     /// SHA-256 (hex) of the organiser's token, once one was set.
     pub admin_token_hash: Option<String>,
 }
@@ -85,6 +102,7 @@ impl ServerState {
             ServerFlag::SubmissionsClosed => self.submissions_closed,
             ServerFlag::TournamentPaused => self.tournament_paused,
             ServerFlag::SourcesPublished => self.sources_published,
+            ServerFlag::InvitationsRequired => self.invitations_required,
         }
     }
 }
@@ -172,6 +190,7 @@ fn server_state_from(settings: Vec<(String, String)>) -> ServerState {
             "submissions_closed" => state.submissions_closed = on,
             "tournament_paused" => state.tournament_paused = on,
             "sources_published" => state.sources_published = on,
+            "invitations_required" => state.invitations_required = on,
             "admin_token_hash" => state.admin_token_hash = Some(value),
             _ => {}
         }
@@ -186,6 +205,59 @@ fn set_setting(c: &mut dyn Conn, name: &str, value: &str) -> StoreResult<()> {
         params![name, value],
     )?;
     Ok(())
+}
+
+/// Invitation codes are settings named this prefix and the code's hash, valued the uses
+/// left (so no table of their own, and a worker's role, shown only the switches it
+/// needs, never sees them).
+const INVITATION: &str = "invitation:";
+
+/// The uses left of the invitation with `hash` (`None`: no such code).
+fn invitation_uses(c: &mut dyn Conn, hash: &str) -> StoreResult<Option<u32>> {
+    let name = format!("{INVITATION}{hash}");
+    let value: Option<String> = c.first(
+        "SELECT value FROM server_settings WHERE name = ?1",
+        params![name.as_str()],
+        |r| r.get(0),
+    )?;
+    Ok(value.map(|v| v.parse().unwrap_or(0)))
+}
+
+/// Sets the uses left of the invitation with `hash` from `from` to `to`, only if it
+/// still has `from` (a compare-and-set: `false` when another took or gave one first).
+fn swap_invitation_uses(c: &mut dyn Conn, hash: &str, from: u32, to: u32) -> StoreResult<bool> {
+    let (name, from, to) = (
+        format!("{INVITATION}{hash}"),
+        from.to_string(),
+        to.to_string(),
+    );
+    let changed = c.execute(
+        "UPDATE server_settings SET value = ?1 WHERE name = ?2 AND value = ?3",
+        params![to.as_str(), name.as_str(), from.as_str()],
+    )?;
+    Ok(changed == 1)
+}
+
+/// Moves one use of the invitation with `hash` by `step` (take: -1, give back: +1),
+/// retrying when another change came first; `false` when there is no such code or no use
+/// left to take.
+fn step_invitation(c: &mut dyn Conn, hash: &str, take: bool) -> StoreResult<bool> {
+    loop {
+        let Some(uses) = invitation_uses(c, hash)? else {
+            return Ok(false);
+        };
+        let to = if take {
+            match uses.checked_sub(1) {
+                Some(to) => to,
+                None => return Ok(false),
+            }
+        } else {
+            uses.saturating_add(1)
+        };
+        if swap_invitation_uses(c, hash, uses, to)? {
+            return Ok(true);
+        }
+    }
 }
 
 fn job_from_row(r: &dyn Row) -> crate::sql::Mapped<Job> {
@@ -257,6 +329,46 @@ impl<B: Backend> ServerStore for B {
         })
     }
 
+    fn add_invitation(&mut self, hash: &str, uses: u32) -> StoreResult<()> {
+        self.write(|c| set_setting(c, &format!("{INVITATION}{hash}"), &uses.to_string()))
+    }
+
+    fn take_invitation(&mut self, hash: &str) -> StoreResult<bool> {
+        self.write(|c| step_invitation(c, hash, true))
+    }
+
+    fn give_back_invitation(&mut self, hash: &str) -> StoreResult<()> {
+        self.write(|c| step_invitation(c, hash, false).map(|_| ()))
+    }
+
+    fn invitations(&self) -> StoreResult<Vec<(String, u32)>> {
+        let rows: Vec<(String, String)> = self.read(|c| {
+            c.rows(
+                "SELECT name, value FROM server_settings WHERE name LIKE 'invitation:%' ORDER BY name",
+                &[],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
+        })?;
+        Ok(rows
+            .into_iter()
+            .filter_map(|(name, value)| {
+                let hash = name.strip_prefix(INVITATION)?.to_string();
+                Some((hash, value.parse().unwrap_or(0)))
+            })
+            .collect())
+    }
+
+    fn revoke_invitation(&mut self, hash: &str) -> StoreResult<bool> {
+        let name = format!("{INVITATION}{hash}");
+        let removed = self.write(|c| {
+            c.execute(
+                "DELETE FROM server_settings WHERE name = ?1",
+                params![name.as_str()],
+            )
+        })?;
+        Ok(removed == 1)
+    }
+
     fn save_job(&mut self, job: &Job) -> StoreResult<()> {
         self.write(|c| {
             let sql = format!(
@@ -325,6 +437,35 @@ impl<B: Backend> ServerStore for B {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_invitation_is_used_up_given_back_and_revoked() {
+        let dir = std::env::temp_dir().join(format!("store-invitations-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let mut store = crate::SqliteStore::create(&dir).unwrap();
+        store.add_invitation("aa", 2).unwrap();
+        assert!(store.take_invitation("aa").unwrap());
+        assert!(store.take_invitation("aa").unwrap());
+        assert!(!store.take_invitation("aa").unwrap(), "used up");
+        assert!(!store.take_invitation("bb").unwrap(), "no such code");
+        store.give_back_invitation("aa").unwrap();
+        assert_eq!(store.invitations().unwrap(), [("aa".to_string(), 1)]);
+        assert!(store.take_invitation("aa").unwrap());
+        store
+            .set_server_flag(ServerFlag::InvitationsRequired, true)
+            .unwrap();
+        let state = store.server_state().unwrap();
+        assert!(state.invitations_required);
+        assert!(!state.submissions_closed, "an invitation is no switch");
+        assert!(store.revoke_invitation("aa").unwrap());
+        store.give_back_invitation("aa").unwrap();
+        assert!(
+            store.invitations().unwrap().is_empty(),
+            "a revoked code stays gone"
+        );
+        drop(store);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 
     #[test]
     fn a_withdrawn_set_is_told_from_another_with_the_same_sum() {

@@ -28,10 +28,10 @@ impl MyBot {
 }
 
 impl Bot for MyBot {
-    fn think(&mut self, board: &mut Board, _timer: &Timer) -> Move {
+    fn think(&mut self, mut board: Board, _timer: Timer) -> Move {
         self.nodes = 0;
-        let finished = try_search(board, |b| self.search(b, 2));
-        let aborted = try_search(board, |b| self.search(b, 6));
+        let finished = try_search(&mut board, |b| self.search(b, 2));
+        let aborted = try_search(&mut board, |b| self.search(b, 6));
         eprintln!("finished {finished:?} aborted {aborted:?}");
         board.legal_moves()[0]
     }

@@ -74,13 +74,13 @@ impl MyBot {
 }
 
 impl Bot for MyBot {
-    fn think(&mut self, b: &mut Board, t: &Timer) -> Move {
+    fn think(&mut self, mut b: Board, t: Timer) -> Move {
         self.budget = t.ms_remaining() / 30;
         self.nodes = 0;
         self.best = b.legal_moves()[0];
         let mut chosen = self.best;
         for depth in 1..=t.max_depth() {
-            self.search(b, t, depth, 0, -30000, 30000);
+            self.search(&mut b, &t, depth, 0, -30000, 30000);
             if t.should_stop(self.budget, self.nodes) {
                 break;
             }

@@ -25,7 +25,7 @@ impl Bot for MyBot {
         }
     }
 
-    fn think(&mut self, board: &mut Board, timer: &Timer) -> Move {
+    fn think(&mut self, board: Board, timer: Timer) -> Move {
         let moves = board.legal_moves();
         for depth in 1..=self.depth {
             timer.should_stop(u64::MAX, 100 * depth as u64);

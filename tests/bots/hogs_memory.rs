@@ -10,7 +10,7 @@ pub struct MyBot {
 }
 
 impl Bot for MyBot {
-    fn think(&mut self, board: &mut Board, _timer: &Timer) -> Move {
+    fn think(&mut self, board: Board, _timer: Timer) -> Move {
         for _ in 0..1024 {
             self.hoard.push(vec![0u8; 1 << 20]);
         }

@@ -9,7 +9,7 @@ static TABLE: Mutex<[u8; 5 << 26]> = Mutex::new([0; 5 << 26]);
 pub struct MyBot;
 
 impl Bot for MyBot {
-    fn think(&mut self, board: &mut Board, _timer: &Timer) -> Move {
+    fn think(&mut self, board: Board, _timer: Timer) -> Move {
         let mut table = TABLE.lock().unwrap_or_else(|e| e.into_inner());
         for page in table.chunks_mut(4096) {
             page[0] = 1;

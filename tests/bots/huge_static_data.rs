@@ -9,7 +9,7 @@ static TABLE: [u8; 100_000_000] = [1; 100_000_000];
 pub struct MyBot;
 
 impl Bot for MyBot {
-    fn think(&mut self, board: &mut Board, _timer: &Timer) -> Move {
+    fn think(&mut self, board: Board, _timer: Timer) -> Move {
         board.legal_moves()[0]
     }
 }

@@ -13,7 +13,7 @@ thread_local! {
 pub struct MyBot;
 
 impl Bot for MyBot {
-    fn think(&mut self, board: &mut Board, _timer: &Timer) -> Move {
+    fn think(&mut self, board: Board, _timer: Timer) -> Move {
         let touched = TABLE.with_borrow_mut(|table| {
             for page in table.chunks_mut(4096) {
                 page[0] = 1;

@@ -8,7 +8,7 @@ pub struct MyBot;
 impl Bot for MyBot {
     const NAME: &'static str = "Tiny\nbestmove e2e4\ninfo string pwned";
 
-    fn think(&mut self, board: &mut Board, _timer: &Timer) -> Move {
+    fn think(&mut self, board: Board, _timer: Timer) -> Move {
         board.legal_moves()[0]
     }
 }

@@ -20,7 +20,7 @@ const NEVER: u64 = spin();
 pub struct MyBot;
 
 impl Bot for MyBot {
-    fn think(&mut self, board: &mut Board, _timer: &Timer) -> Move {
+    fn think(&mut self, board: Board, _timer: Timer) -> Move {
         board.legal_moves()[(NEVER % 2) as usize]
     }
 }

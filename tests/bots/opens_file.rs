@@ -6,7 +6,7 @@ use framework::prelude::*;
 pub struct MyBot;
 
 impl Bot for MyBot {
-    fn think(&mut self, board: &mut Board, _timer: &Timer) -> Move {
+    fn think(&mut self, board: Board, _timer: Timer) -> Move {
         let secret = std::fs::read("/etc/hostname").map_or(0, |bytes| bytes.len());
         board.legal_moves()[secret % 2]
     }

@@ -14,8 +14,8 @@ fn deeper(board: &mut Board, depth: usize) -> usize {
 }
 
 impl Bot for MyBot {
-    fn think(&mut self, board: &mut Board, _timer: &Timer) -> Move {
-        let total = deeper(board, 0);
+    fn think(&mut self, mut board: Board, _timer: Timer) -> Move {
+        let total = deeper(&mut board, 0);
         board.legal_moves()[total % 2]
     }
 }

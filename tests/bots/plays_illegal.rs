@@ -5,7 +5,7 @@ use framework::prelude::*;
 pub struct MyBot;
 
 impl Bot for MyBot {
-    fn think(&mut self, board: &mut Board, _timer: &Timer) -> Move {
+    fn think(&mut self, mut board: Board, _timer: Timer) -> Move {
         board.skip_turn();
         let theirs = board.legal_moves()[0];
         board.undo_skip_turn();

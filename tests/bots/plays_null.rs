@@ -5,7 +5,7 @@ use framework::prelude::*;
 pub struct MyBot;
 
 impl Bot for MyBot {
-    fn think(&mut self, _board: &mut Board, _timer: &Timer) -> Move {
+    fn think(&mut self, _board: Board, _timer: Timer) -> Move {
         Move::NULL
     }
 }

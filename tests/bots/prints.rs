@@ -5,7 +5,7 @@ use framework::prelude::*;
 pub struct MyBot;
 
 impl Bot for MyBot {
-    fn think(&mut self, board: &mut Board, _timer: &Timer) -> Move {
+    fn think(&mut self, board: Board, _timer: Timer) -> Move {
         println!("bestmove a1a1");
         println!("thinking about {}", board.fen());
         print!("no newline");

@@ -28,7 +28,7 @@ fn probe_init() -> isize {
 }
 
 impl Bot for MyBot {
-    fn think(&mut self, board: &mut Board, _timer: &Timer) -> Move {
+    fn think(&mut self, board: Board, _timer: Timer) -> Move {
         let alive = probe_init() == 0;
         board.legal_moves()[usize::from(alive)]
     }

@@ -7,7 +7,7 @@ use framework::prelude::*;
 pub struct MyBot;
 
 impl Bot for MyBot {
-    fn think(&mut self, board: &mut Board, _timer: &Timer) -> Move {
+    fn think(&mut self, board: Board, _timer: Timer) -> Move {
         let names: Vec<String> = std::env::vars_os()
             .map(|(name, _)| name.to_string_lossy().into_owned())
             .collect();

@@ -10,7 +10,7 @@ use framework::prelude::*;
 pub struct MyBot;
 
 impl Bot for MyBot {
-    fn think(&mut self, board: &mut Board, _timer: &Timer) -> Move {
+    fn think(&mut self, mut board: Board, _timer: Timer) -> Move {
         let moves = board.legal_moves();
         let n = moves.len();
         let mut replies = vec![0usize; n];

@@ -217,7 +217,7 @@ impl Default for MyBot {
 }
 
 impl Bot for MyBot {
-    fn think(&mut self, _board: &mut Board, _timer: &Timer) -> Move {
+    fn think(&mut self, _board: Board, _timer: Timer) -> Move {
         panic!("{}", self.report)
     }
 }

@@ -12,7 +12,7 @@ impl Default for MyBot {
 }
 
 impl Bot for MyBot {
-    fn think(&mut self, board: &mut Board, _timer: &Timer) -> Move {
+    fn think(&mut self, board: Board, _timer: Timer) -> Move {
         board.legal_moves()[0]
     }
 }

@@ -5,7 +5,7 @@ use framework::prelude::*;
 pub struct MyBot;
 
 impl Bot for MyBot {
-    fn think(&mut self, board: &mut Board, _timer: &Timer) -> Move {
+    fn think(&mut self, board: Board, _timer: Timer) -> Move {
         let moves = board.legal_moves();
         let helper = std::thread::spawn(move || moves.len());
         let count = helper.join().unwrap_or(1);

@@ -6,7 +6,7 @@ use framework::prelude::*;
 pub struct MyBot;
 
 impl Bot for MyBot {
-    fn think(&mut self, board: &mut Board, timer: &Timer) -> Move {
+    fn think(&mut self, board: Board, timer: Timer) -> Move {
         let moves = board.legal_moves();
         let mut depth = 0;
         while timer.ms_remaining() > 0 {

@@ -6,7 +6,7 @@ use framework::prelude::*;
 pub struct MyBot;
 
 impl Bot for MyBot {
-    fn think(&mut self, board: &mut Board, _timer: &Timer) -> Move {
+    fn think(&mut self, board: Board, _timer: Timer) -> Move {
         let path = std::env::temp_dir().join("challenge-sandbox-escape.txt");
         let wrote = std::fs::write(path, board.fen()).is_ok();
         board.legal_moves()[usize::from(wrote)]

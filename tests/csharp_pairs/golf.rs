@@ -62,11 +62,11 @@ impl MyBot {
 }
 
 impl Bot for MyBot {
-    fn think(&mut self, board: &mut Board, t: &Timer) -> Move {
+    fn think(&mut self, board: Board, t: Timer) -> Move {
         let b = &mut board.clone();
         self.best = b.legal_moves()[0];
         self.depth = 1;
-        while self.search(b, t, self.depth, -999999, 999999, 0).is_some() {
+        while self.search(b, &t, self.depth, -999999, 999999, 0).is_some() {
             self.depth += 1;
         }
         self.best

@@ -11,12 +11,12 @@ pub struct MyBot {
 }
 
 impl Bot for MyBot {
-    fn think(&mut self, b: &mut Board, t: &Timer) -> Move {
+    fn think(&mut self, mut b: Board, t: Timer) -> Move {
         self.best_move = b.legal_moves()[0];
         for depth in 1..64 {
-            self.search(b, t, depth, 0, -1000000, 1000000);
+            self.search(&mut b, &t, depth, 0, -1000000, 1000000);
             // A search cut short by the clock is worth nothing: keep the last whole one.
-            if out_of_time(t) {
+            if out_of_time(&t) {
                 break;
             }
             self.best_move = self.root_move;

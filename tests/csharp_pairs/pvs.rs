@@ -274,7 +274,7 @@ impl MyBot {
 }
 
 impl Bot for MyBot {
-    fn think(&mut self, board: &mut Board, t: &Timer) -> Move {
+    fn think(&mut self, board: Board, t: Timer) -> Move {
         let b = &mut board.clone();
         self.root_move = b.legal_moves()[0];
         self.limit = t.ms_remaining() / 30 + t.increment_ms() / 2;
@@ -283,11 +283,11 @@ impl Bot for MyBot {
             let (mut depth, mut score) = (1, 0);
             while t.ms_elapsed_this_turn() < self.limit / 2 {
                 // Aspiration: a narrow window around the last score, the full one if it fails.
-                let result = self.search(b, t, depth, 0, score - 40, score + 40, true)?;
+                let result = self.search(b, &t, depth, 0, score - 40, score + 40, true)?;
                 score = if (result - score).abs() < 40 {
                     result
                 } else {
-                    self.search(b, t, depth, 0, -99999, 99999, true)?
+                    self.search(b, &t, depth, 0, -99999, 99999, true)?
                 };
                 depth += 1;
             }

@@ -424,7 +424,7 @@ fn bot_names_mean_the_same_from_any_directory() {
         .output()
         .unwrap();
     let text = String::from_utf8_lossy(&counted.stdout);
-    assert!(text.contains("my_bot.rs: 42 / 1024 tokens"), "{text}");
+    assert!(text.contains("my_bot.rs: 22 / 1024 tokens"), "{text}");
     // A name that is neither a file nor a kit bot is still reported, not resolved.
     let missing = std::process::Command::new(challenge)
         .args(["tokens", "no_such_bot"])

@@ -190,6 +190,40 @@ fn a_tournament_killed_mid_run_resumes_without_losing_or_repeating_games() {
     assert!(text(&again).contains("pass --new"));
 }
 
+/// The crasher's games keep its panic message, and the line it names, but no path of
+/// the machine they were played on (the challenge directory, the kit, the home directory)
+/// nor its name: a stored game is public.
+fn assert_crashes_name_no_host_path(db: &Connection, tmp: &Path) {
+    let mut stmt = db
+        .prepare("SELECT pgn, detail FROM games WHERE termination = 'crash'")
+        .unwrap();
+    let games: Vec<(String, String)> = stmt
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+        .unwrap()
+        .map(Result::unwrap)
+        .collect();
+    assert!(!games.is_empty());
+    let mut host = vec![
+        tmp.display().to_string(),
+        common_challenge::kit_root().display().to_string(),
+    ];
+    host.extend(std::env::var("HOME").ok().filter(|h| h.len() > 1));
+    host.extend(
+        std::fs::read_to_string("/proc/sys/kernel/hostname")
+            .ok()
+            .map(|h| h.trim().to_owned()),
+    );
+    for (pgn, detail) in &games {
+        assert!(
+            pgn.contains("late crash") && pgn.contains("bot.rs:"),
+            "{pgn}"
+        );
+        for h in &host {
+            assert!(!pgn.contains(h) && !detail.contains(h), "{h:?} in:\n{pgn}");
+        }
+    }
+}
+
 #[test]
 fn faults_are_charged_and_swiss_rounds_use_current_versions_and_skip_withdrawn_entries() {
     let tmp = TempDir::new("faults");
@@ -258,6 +292,7 @@ fn faults_are_charged_and_swiss_rounds_use_current_versions_and_skip_withdrawn_e
     assert_schedule_consistent(&dir);
 
     let db = Connection::open(dir.join("challenge.db")).unwrap();
+    assert_crashes_name_no_host_path(&db, tmp.path());
     assert_eq!(
         count(&db, "SELECT COUNT(*) FROM games WHERE tournament_id = 2"),
         4

@@ -13,7 +13,7 @@ const GOOD: &str = "use framework::prelude::*;\n\
 #[derive(Default)]\n\
 pub struct MyBot;\n\
 impl Bot for MyBot {\n\
-    fn think(&mut self, board: &mut Board, _timer: &Timer) -> Move {\n\
+    fn think(&mut self, board: Board, _timer: Timer) -> Move {\n\
         board.legal_moves()[0]\n\
     }\n\
 }\n";
@@ -81,7 +81,7 @@ fn each_broken_submission_is_refused_with_its_reason_and_nothing_is_stored() {
         &dir,
         &debug_over,
         "debug_over",
-        "counting its 6 #DEBUG tokens",
+        "counting its 5 #DEBUG tokens",
     );
 
     refused(

@@ -41,6 +41,7 @@ mod secrets;
 mod secrets_served;
 mod serve_bounds;
 mod serve_browser;
+mod serve_groups;
 mod serve_live;
 mod serve_live_postgres;
 mod serve_postgres;

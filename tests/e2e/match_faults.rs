@@ -83,3 +83,34 @@ fn a_gauntlet_against_every_kind_of_fault_completes_with_named_terminations() {
     );
     assert!(stdout.contains("Faults:"), "{stdout}");
 }
+
+/// An engine that prints where it runs (its own path, the interpreter's, its working and
+/// home directories, the host name) and crashes: the PGN `challenge match` writes keeps
+/// its words and none of the host's.
+#[test]
+fn a_crash_comment_names_nothing_of_the_host() {
+    let dir = scratch("match_host_detail");
+    let mut args: Vec<String> = Vec::new();
+    args.extend(instant("good", &["tc=10+0.1"]));
+    args.extend(faulty("leaker", "leakpaths", 1));
+    args.extend(["--games", "2", "--pgn", "games.pgn", "-q"].map(String::from));
+    run_match_ok(&dir, &args);
+    let pgn = std::fs::read_to_string(dir.join("games.pgn")).unwrap();
+    // PGN wraps long comments: read it as one line.
+    let pgn = pgn.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert_eq!(pgn.matches("the author's own words").count(), 2, "{pgn}");
+    assert!(pgn.contains("panicked at …/faulty.py:12:5"), "{pgn}");
+    let mut host = vec![
+        dir.display().to_string(),
+        env!("CARGO_MANIFEST_DIR").to_owned(),
+    ];
+    host.extend(std::env::var("HOME").ok().filter(|h| h.len() > 1));
+    host.extend(
+        std::fs::read_to_string("/proc/sys/kernel/hostname")
+            .ok()
+            .map(|h| h.trim().to_owned()),
+    );
+    for h in host {
+        assert!(!pgn.contains(&h), "{h:?} in the PGN:\n{pgn}");
+    }
+}

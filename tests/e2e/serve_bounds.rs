@@ -59,7 +59,7 @@ fn an_address_is_grouped_into_its_client_ipv6_by_64() {
 
 #[test]
 fn half_open_connections_from_one_address_leave_health_to_the_others() {
-    let open_files = raise_open_file_limit();
+    let open_files = raise_open_file_limit().now;
     assert!(
         open_files >= 2400,
         "the test needs 2,400 open files, has {open_files}"

@@ -189,7 +189,7 @@ fn a_bot_that_crashes_stops_the_run_naming_the_crash_and_keeps_the_state() {
     std::fs::write(
         &bot,
         "use framework::prelude::*;\nconst K: i32 = 3; // tune 1..=9\n#[derive(Default)]\npub struct MyBot;\n\
-         impl Bot for MyBot {\n    fn think(&mut self, _b: &mut Board, _t: &Timer) -> Move {\n        \
+         impl Bot for MyBot {\n    fn think(&mut self, _b: Board, _t: Timer) -> Move {\n        \
          panic!(\"deliberate panic at K={}\", K)\n    }\n}\n",
     )
     .unwrap();

@@ -8,6 +8,8 @@ Usage: faulty.py FAULT [AT]
     endless      stdout without a newline, without end
     stderrflood  20 MB of stderr without a newline, then a crash
     stderrjunk   stderr lines with terminal escapes, bidi overrides and NULs, then a crash
+    leakpaths    stderr lines naming where it runs (its own path, the interpreter's, its
+                 working and home directories, the host name), as a panic would, then a crash
     junkmove     `bestmove` with terminal escapes and a bidi override
     badname      an `id name` with terminal escapes and a bidi override (otherwise plays)
     hugescore    `info score cp -2147483648` and huge depth/nodes (otherwise plays)
@@ -116,6 +118,16 @@ for raw in sys.stdin:
             if fault == "stderrjunk":
                 for i in range(100):
                     sys.stderr.write("junk %d \x1b[2J\u202eevil\x00 [Result \"1-0\"]\r\n" % i)
+                sys.stderr.flush()
+                sys.exit(101)
+            if fault == "leakpaths":
+                import socket
+                here = os.path.abspath(__file__)
+                sys.stderr.write("thread 'main' panicked at %s:12:5:\n" % here)
+                sys.stderr.write("exe %s interpreter %s\n" % (os.path.realpath("/proc/self/exe"), sys.executable))
+                sys.stderr.write("cwd %s home %s host %s\n" % (os.getcwd(), os.path.expanduser("~"), socket.gethostname()))
+                sys.stderr.write("the author's own words\n")
+                sys.stderr.write("note: run with `RUST_BACKTRACE=1` environment variable to display a backtrace\n")
                 sys.stderr.flush()
                 sys.exit(101)
             if fault == "junkmove":

@@ -4,6 +4,7 @@ use std::collections::HashSet;
 
 use proc_macro2::Delimiter;
 
+use crate::spelling;
 use crate::tokens::{LitKind, Pos, Tok};
 
 /// The standard macros whose arguments are counted like ordinary code
@@ -126,6 +127,8 @@ pub(crate) struct Tally<'a> {
     pub costs: Vec<TokenCost>,
     /// `debug_lines[n]`: line `n` (1-based) is a `#DEBUG` line.
     pub debug_lines: &'a [bool],
+    /// Where a closure's parameter list closes (`spelling::closure_closers`).
+    pub closure_closers: &'a HashSet<Pos>,
 }
 
 impl Tally<'_> {
@@ -239,12 +242,28 @@ pub(crate) fn count(toks: &[Tok], ctx: Context, standard: &StandardNames, tally:
             i += doc;
             continue;
         }
+        let spelled = if syntax_is_free {
+            spelling::free_len(toks, i)
+        } else {
+            0
+        };
+        if spelled > 0 {
+            i += spelled;
+            continue;
+        }
+        if syntax_is_free && let Some(list) = spelling::derive_list(toks, i) {
+            count_derive(toks, i, list, ctx, standard, tally);
+            i += 2;
+            continue;
+        }
         let tok = &toks[i];
         let at = tok.pos();
         match tok {
             Tok::Ident { .. } | Tok::Lifetime { .. } => tally.add(at, 1),
             Tok::Punct { op, .. } => {
-                if !syntax_is_free || (op != ";" && op != ",") {
+                let free =
+                    op == ";" || op == "," || op == "|" && tally.closure_closers.contains(&at);
+                if !syntax_is_free || !free {
                     tally.add(at, 1);
                 }
             }
@@ -270,4 +289,36 @@ pub(crate) fn count(toks: &[Tok], ctx: Context, standard: &StandardNames, tally:
         }
         i += 1;
     }
+}
+
+/// `#[derive(...)]` at `toks[i]` with `list` in it: `# [ derive (` and the
+/// list's names but `Default` (rule 2; a list of `Default` alone is free
+/// whole, in `spelling::free_len`).
+fn count_derive(
+    toks: &[Tok],
+    i: usize,
+    list: &[Tok],
+    ctx: Context,
+    standard: &StandardNames,
+    tally: &mut Tally,
+) {
+    tally.add(toks[i].pos(), 1);
+    if let [
+        Tok::Group {
+            pos: bracket,
+            inner,
+            ..
+        },
+    ] = &toks[i + 1..i + 2]
+    {
+        tally.add(*bracket, 1);
+        tally.add(inner[0].pos(), 1);
+        tally.add(inner[1].pos(), 1);
+    }
+    let named: Vec<Tok> = list
+        .iter()
+        .filter(|t| !spelling::is_default(t))
+        .cloned()
+        .collect();
+    count(&named, ctx, standard, tally);
 }

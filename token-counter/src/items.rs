@@ -160,7 +160,7 @@ pub struct Itemized {
 ///      #[derive(Default)]\n\
 ///      pub struct MyBot;\n\
 ///      impl Bot for MyBot {\n    \
-///          fn think(&mut self, b: &mut Board, _: &Timer) -> Move {\n        \
+///          fn think(&mut self, b: Board, _: Timer) -> Move {\n        \
 ///              b.legal_moves()[0]\n    \
 ///          }\n\
 ///      }\n",
@@ -173,14 +173,14 @@ pub struct Itemized {
 /// assert_eq!(
 ///     rows,
 ///     [
-///         ("fn", "impl Bot for MyBot::think", 24),
-///         ("struct", "MyBot", 7),
+///         ("fn", "impl Bot for MyBot::think", 15),
 ///         ("outside", "(outside items)", 6),
-///         ("use", "framework::prelude::*", 6),
 ///         ("impl", "impl Bot for MyBot", 5),
+///         ("struct", "MyBot", 2),
+///         ("use", "framework::prelude::*", 0),
 ///     ]
 /// );
-/// assert_eq!(it.report.tokens, 48);
+/// assert_eq!(it.report.tokens, 28);
 /// # Ok::<(), token_counter::ParseError>(())
 /// ```
 pub fn itemize(source: &str) -> Result<Itemized, ParseError> {

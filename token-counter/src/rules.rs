@@ -14,6 +14,11 @@ use serde::Serialize;
 use crate::count::{Context, StandardNames};
 use crate::tokens::{Pos, Tok};
 
+mod breaks;
+mod guards;
+mod statics;
+mod trait_objects;
+
 /// The standard-library modules a bot may name, after `std::`, `core::` or
 /// `alloc::`.
 pub const ALLOWED_STD_MODULES: &[&str] = &[
@@ -162,6 +167,26 @@ pub enum Rule {
     /// The name `Sized`: a `?Sized` blanket impl also covers trait objects,
     /// which rust-lang/rust#57893 turns into a transmute.
     MaybeSized,
+    /// The names `Target` and `Index`: `Deref::Target` and `Index::Output`
+    /// may be trait objects, and an impl for one (through a projection) is a
+    /// transmute, rust-lang/rust#152783.
+    UnsizedAssociatedType,
+    /// A trait impl whose self type is a projection, a trait object, a type
+    /// macro or a macro variable, or a type alias that stands for one of them:
+    /// the construction behind rust-lang/rust#152783, as written.
+    ImplSelfType,
+    /// A `break` or `continue` that leaves the arguments of a call or a macro:
+    /// rustc's two-phase borrows then lose track of the call's borrow,
+    /// rust-lang/rust#160598.
+    BreakOutOfCall,
+    /// `'static` anywhere but on a reference to a type that mentions no
+    /// generic parameter: a `'static` bound lets rustc take a closure's
+    /// associated types to be `'static`, rust-lang/rust#84366.
+    StaticBound,
+    /// A match guard that names the variable its match reads (or calls a
+    /// macro the file defines): rustc's guard checks have holes that let a
+    /// guard change the matched place, rust-lang/rust#160599 and #161578.
+    MatchGuard,
     /// `mod x;`, which loads another file.
     ModWithoutBody,
     /// `#[path]`, `#[link]`, `#[no_mangle]`, `#[export_name]`,
@@ -197,11 +222,16 @@ pub enum Rule {
 
 impl Rule {
     /// Every rule, in the order the spec lists them.
-    pub const ALL: [Rule; 17] = [
+    pub const ALL: [Rule; 22] = [
         Rule::Unsafe,
         Rule::Extern,
         Rule::NamedLifetime,
+        Rule::StaticBound,
         Rule::MaybeSized,
+        Rule::UnsizedAssociatedType,
+        Rule::ImplSelfType,
+        Rule::BreakOutOfCall,
+        Rule::MatchGuard,
         Rule::ModWithoutBody,
         Rule::ForbiddenAttribute,
         Rule::ForbiddenMacro,
@@ -227,7 +257,12 @@ impl Rule {
             Rule::Unsafe => "unsafe",
             Rule::Extern => "extern",
             Rule::NamedLifetime => "named-lifetime",
+            Rule::StaticBound => "static-bound",
             Rule::MaybeSized => "maybe-sized",
+            Rule::UnsizedAssociatedType => "unsized-associated-type",
+            Rule::ImplSelfType => "impl-self-type",
+            Rule::BreakOutOfCall => "break-out-of-call",
+            Rule::MatchGuard => "match-guard",
             Rule::ModWithoutBody => "mod-without-body",
             Rule::ForbiddenAttribute => "forbidden-attribute",
             Rule::ForbiddenMacro => "forbidden-macro",
@@ -252,8 +287,28 @@ impl Rule {
                 "let the compiler infer lifetimes: elide them (`fn f(x: &Board) -> &str`), \
                  write `'_` where one must be shown, or `'static`; labels (`'outer: loop`) stay allowed"
             }
+            Rule::StaticBound => {
+                "write `'static` only on a reference to a concrete type (`&'static str`); drop the \
+                 bound, or take the value by reference"
+            }
             Rule::MaybeSized => {
                 "make the generic parameter sized (drop `?Sized`), or take a slice or `&str` instead"
+            }
+            Rule::UnsizedAssociatedType => {
+                "write a method instead of implementing `Deref` or `Index` (`self.0[i]`, \
+                 `fn at(&self, i: usize) -> i32`), and name no type `Target`"
+            }
+            Rule::BreakOutOfCall => {
+                "compute the value before the call: `let x = match y { Some(x) => x, None => continue }; \
+                 v.push(x);`"
+            }
+            Rule::MatchGuard => {
+                "read what the guard needs before the match (`let depth = self.depth;`), or test \
+                 it inside the arm"
+            }
+            Rule::ImplSelfType => {
+                "implement the trait for a type the file names (`impl Tr for MyType`), written \
+                 out rather than passed into a macro, and give a type alias a named type"
             }
             Rule::ModWithoutBody => "a bot is one file: give the module a body, `mod name { ... }`",
             Rule::ForbiddenAttribute => {
@@ -287,7 +342,7 @@ impl Rule {
             Rule::FrameworkPath => "use the framework only through `use framework::prelude::*;`",
             Rule::MissingMyBot => "define the bot type: `#[derive(Default)] pub struct MyBot;`",
             Rule::MissingBotImpl => {
-                "implement the trait: `impl Bot for MyBot { fn think(&mut self, board: &mut Board, timer: &Timer) -> Move { ... } }`"
+                "implement the trait: `impl Bot for MyBot { fn think(&mut self, board: Board, timer: Timer) -> Move { ... } }`"
             }
             Rule::InvisibleCharacter => {
                 "delete it: write the file as it reads, with `\\u{...}` escapes in strings if needed"
@@ -340,16 +395,25 @@ impl fmt::Display for Violation {
     }
 }
 
-/// Runs every token-level check over `toks` and, recursively, their groups.
-// One pass over the token stream with every check side by side, so each rule sees
-// the same context; split it when a rule needs state of its own.
-#[allow(clippy::too_many_lines)]
-pub(crate) fn check_tokens(
+/// Runs every check of the file's tokens: [`check_tokens`] token by token,
+/// and the checks that follow a token's way out through its groups.
+pub(crate) fn check_file(
     toks: &[Tok],
     ctx: Context,
     standard: &StandardNames,
     out: &mut Vec<Violation>,
 ) {
+    check_tokens(toks, ctx, standard, out);
+    breaks::check(toks, out);
+    guards::check(toks, standard, out);
+    statics::check(toks, out);
+}
+
+/// Runs every token-level check over `toks` and, recursively, their groups.
+// One pass over the token stream with every check side by side, so each rule sees
+// the same context; split it when a rule needs state of its own.
+#[allow(clippy::too_many_lines)]
+fn check_tokens(toks: &[Tok], ctx: Context, standard: &StandardNames, out: &mut Vec<Violation>) {
     let in_macro = ctx != Context::Code;
     for (i, tok) in toks.iter().enumerate() {
         let next = toks.get(i + 1);
@@ -374,17 +438,12 @@ pub(crate) fn check_tokens(
                         "`mod` without a body `{ ... }`",
                     )),
                     Some("use") => check_use_names(&toks[i + 1..], out),
+                    Some("impl") => trait_objects::check_impl(&toks[i + 1..], out),
+                    Some("type") => trait_objects::check_alias(&toks[i + 1..], out),
                     _ => {}
                 }
                 check_name_printer(name, tok.pos(), out);
-                if name == "Sized" {
-                    out.push(Violation::new(
-                        Rule::MaybeSized,
-                        tok.pos(),
-                        "`Sized` is refused: a `?Sized` generic impl also covers trait objects, \
-                         which rustc turns into a transmute (rust-lang/rust#57893)",
-                    ));
-                }
+                trait_objects::check_name(name, tok.pos(), out);
                 if name == "macro_rules"
                     && next.is_some_and(|t| t.is_punct("!"))
                     && toks.get(i + 2).is_some_and(|t| t.is_punct("$"))

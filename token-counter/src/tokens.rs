@@ -10,7 +10,7 @@ use proc_macro2::{Delimiter, Spacing, TokenStream, TokenTree};
 
 /// A 1-based source position. Positions order as they read: by line, then
 /// by column.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub(crate) struct Pos {
     pub line: usize,
     pub column: usize,

@@ -364,7 +364,7 @@ fn the_framework_is_reached_only_through_its_prelude() {
 
 #[test]
 fn a_bot_needs_my_bot_and_its_impl() {
-    let ok = "use framework::prelude::*;\n#[derive(Default)] pub struct MyBot;\nimpl Bot for MyBot { fn think(&mut self, b: &mut Board, t: &Timer) -> Move { b.legal_moves()[0] } }\n";
+    let ok = "use framework::prelude::*;\n#[derive(Default)] pub struct MyBot;\nimpl Bot for MyBot { fn think(&mut self, b: Board, t: Timer) -> Move { b.legal_moves()[0] } }\n";
     assert!(analyze(ok).unwrap().violations.is_empty());
     let enum_bot = ok.replace("pub struct MyBot;", "pub enum MyBot { #[default] A }");
     assert!(analyze(&enum_bot).unwrap().violations.is_empty());

@@ -353,10 +353,20 @@ fn example_the_lifetime_extension_skeleton_is_refused() {
         .into_iter()
         .filter(|v| v.rule != Rule::MissingMyBot)
         .collect();
-    // Every named lifetime, where it is written; `'static` is not one.
-    let at: Vec<_> = v.iter().map(|v| (v.line, v.column)).collect();
-    assert_eq!(at, [(1, 12), (1, 16), (1, 27), (1, 31), (1, 42), (1, 56)]);
-    assert!(v.iter().all(|v| v.rule == Rule::NamedLifetime));
+    // Every named lifetime, where it is written; `'static` is not one, but
+    // `&'static mut T` on the generic `T` breaks `static-bound`.
+    let at = |rule: Rule| -> Vec<_> {
+        v.iter()
+            .filter(|v| v.rule == rule)
+            .map(|v| (v.line, v.column))
+            .collect()
+    };
+    assert_eq!(
+        at(Rule::NamedLifetime),
+        [(1, 12), (1, 16), (1, 27), (1, 31), (1, 42), (1, 56)]
+    );
+    assert_eq!(at(Rule::StaticBound), [(2, 30), (3, 30)]);
+    assert_eq!(v.len(), 8);
     assert_eq!(
         v[0].to_string().lines().next().unwrap(),
         "1:12: error[named-lifetime]: the lifetime `'s` is refused: a bot writes only \
@@ -414,6 +424,131 @@ fn example_maybe_sized_blanket_impl() {
         "impl<U, T: ?Sized> Object<U> for T { type Output = U; }",
         &[Rule::MaybeSized],
     );
+}
+
+/// The worked examples of docs/rules.md section 3 after `maybe-sized`: each
+/// written there word for word, each refused for the rule it illustrates.
+#[test]
+fn example_the_new_skeletons_are_refused() {
+    const STATIC_SKELETON: &str =
+        "fn keep<T: Iterator + 'static>(_: &T, x: T::Item) -> Box<dyn Peek>
+where
+    T::Item: Peek,
+{
+    Box::new(x)
+}
+";
+    const TARGET_SKELETON: &str = "trait Cast<T> {
+    type Out;
+}
+type Object = <Box<dyn Cast<u8, Out = usize>> as std::ops::Deref>::Target;
+impl<T> Cast<T> for Object {
+    type Out = &'static mut usize;
+}
+";
+    const BREAK_SKELETON: &str = "'b: {
+    write = Some(slot.insert(match go {
+        false => break 'b,
+        true => Two::Ref(&0),
+    }));
+}
+";
+    const GUARD_SKELETON: &str = "match p.0 {
+    Two::Ref(_) if { p.1 = 1; p = &mut b; false } => 0,
+    Two::Ref(r) => *r,
+    Two::Word(_) => 0,
+}
+";
+    // Indented by two as the list items of section 3 show them.
+    let shown = |src: &str| {
+        let body: String = src.lines().map(|l| format!("  {l}\n")).collect();
+        format!("  ```rust\n{body}  ```")
+    };
+    for (src, rules) in [
+        (STATIC_SKELETON.to_owned(), vec![Rule::StaticBound]),
+        (
+            TARGET_SKELETON.to_owned(),
+            vec![Rule::ImplSelfType, Rule::UnsizedAssociatedType],
+        ),
+        (
+            format!("fn f() {{\n{BREAK_SKELETON}}}\n"),
+            vec![Rule::BreakOutOfCall],
+        ),
+        (
+            format!("fn f() -> usize {{\n{GUARD_SKELETON}}}\n"),
+            vec![Rule::MatchGuard],
+        ),
+    ] {
+        let skeleton = src
+            .strip_prefix("fn f() {\n")
+            .or_else(|| src.strip_prefix("fn f() -> usize {\n"))
+            .map_or(src.as_str(), |s| s.strip_suffix("}\n").unwrap());
+        documented(&shown(skeleton));
+        for rule in rules {
+            breaks(&src, rule);
+        }
+    }
+}
+
+#[test]
+fn example_impls_for_a_projection_or_a_trait_object() {
+    for src in [
+        "impl<T> Cast<T> for <Box<dyn Cast<u8, Out = u64>> as Deref>::Target { type Out = &'static u64; }",
+        "impl<D: Deref> Cast<D> for D::Target {}",
+    ] {
+        example_breaks(src, &[Rule::ImplSelfType, Rule::UnsizedAssociatedType]);
+    }
+    example_breaks(
+        "impl<T> Cast<T> for dyn Cast<u8, Out = u64> {}",
+        &[Rule::ImplSelfType],
+    );
+    example_breaks("type Object = <W as Hold>::It;", &[Rule::ImplSelfType]);
+}
+
+#[test]
+fn example_index_and_its_alternatives() {
+    example_breaks(
+        "impl Index<usize> for Table { type Output = i32; fn index(&self, i: usize) -> &i32 { &self.0[i] } }",
+        &[Rule::UnsizedAssociatedType],
+    );
+    example_clean(
+        "impl Add for Score { type Output = Score; fn add(self, o: Score) -> Score { Score(self.0 + o.0) } }",
+    );
+    example_clean("type Eval = dyn Fn(&Board) -> i32;");
+}
+
+#[test]
+fn example_breaks_out_of_a_call() {
+    example_breaks(
+        "fn f(v: &mut Vec<Move>, w: &[Option<Move>]) { for m in w { v.push(match m { Some(m) => *m, None => continue }); } }",
+        &[Rule::BreakOutOfCall],
+    );
+    example_clean(
+        "fn f(v: &mut Vec<Move>, w: &[Option<Move>]) { for m in w { let Some(m) = m else { continue }; v.push(*m); } }",
+    );
+    example_clean("fn f(v: &mut Vec<u32>) { v.push(loop { break 3 }); }");
+}
+
+#[test]
+fn example_match_guards() {
+    example_breaks(
+        "fn f(x: &mut Option<Box<u64>>) -> u64 { match *x { Some(_) if x.take().is_none() && panic!() => 0, Some(ref b) => **b, None => 1 } }",
+        &[Rule::MatchGuard],
+    );
+    example_clean(
+        "fn f(p: Piece, heavy: i32) -> i32 { match p.piece_type() { PieceType::King if heavy > 2 => 1, _ => 0 } }",
+    );
+}
+
+#[test]
+fn example_static_bounds() {
+    for src in [
+        "fn keep<T: Iterator + 'static>(x: T::Item) {}",
+        "fn keep<T: Iterator>(_: &'static T) {}",
+        "fn f(_: std::slice::Iter<'static, Move>) {}",
+    ] {
+        example_breaks(src, &[Rule::StaticBound]);
+    }
 }
 
 // ---- Characters ----

@@ -30,11 +30,11 @@ impl MyBot {
 }
 
 impl Bot for MyBot {
-    fn think(&mut self, b: &mut Board, t: &Timer) -> Move {
+    fn think(&mut self, mut b: Board, t: Timer) -> Move {
         self.best = b.legal_moves()[0];
-        try_search(b, |b| {
+        try_search(&mut b, |b| {
             for depth in 1..99 {
-                self.search(b, t, depth, true);
+                self.search(b, &t, depth, true);
             }
         });
         self.best

@@ -31,10 +31,10 @@ impl MyBot {
 }
 
 impl Bot for MyBot {
-    fn think(&mut self, b: &mut Board, t: &Timer) -> Move {
+    fn think(&mut self, mut b: Board, t: Timer) -> Move {
         self.best = b.legal_moves()[0];
         for depth in 1..99 {
-            if self.search(b, t, depth, true).is_none() {
+            if self.search(&mut b, &t, depth, true).is_none() {
                 break;
             }
         }

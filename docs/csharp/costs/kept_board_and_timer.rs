@@ -32,10 +32,10 @@ impl MyBot {
 }
 
 impl Bot for MyBot {
-    fn think(&mut self, b: &mut Board, t: &Timer) -> Move {
-        self.b = b.clone();
-        self.t = t.clone();
-        self.best = b.legal_moves()[0];
+    fn think(&mut self, b: Board, t: Timer) -> Move {
+        self.b = b;
+        self.t = t;
+        self.best = self.b.legal_moves()[0];
         catch_abort(|| {
             for depth in 1..99 {
                 self.search(depth, true);

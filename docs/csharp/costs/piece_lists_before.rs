@@ -6,7 +6,7 @@ const V: [i32; 7] = [0, 100, 300, 320, 500, 900, 0];
 pub struct MyBot;
 
 impl Bot for MyBot {
-    fn think(&mut self, b: &mut Board, _t: &Timer) -> Move {
+    fn think(&mut self, b: Board, _t: Timer) -> Move {
         let mut score = 0;
         for p in PieceType::ALL {
             for c in Color::ALL {

@@ -15,6 +15,7 @@ use framework::uci::CONSTRUCTION_LIMIT;
 use super::adjudication::{AdjudicationRules, Adjudicator, Ruling, can_possibly_mate};
 use super::clock::{Clock, TimeControl};
 use super::engine::{Engine, EngineConfig, EngineError, GoParams, SearchInfo, SearchResult};
+use super::host_detail::HostDetail;
 use super::observer::{MoveObserver, MoveUpdate};
 use super::openings::Opening;
 use super::pv_check::PvCheck;
@@ -657,7 +658,7 @@ pub fn play_game_observed(
     for side in Color::ALL {
         let i = side.index();
         if let Err(fault) = prepare(slots[i], &players[i].engine, side, settings) {
-            finish_fault(&mut record, &opening.board(), fault, &mut slots);
+            finish_fault(&mut record, &opening.board(), fault, players, &mut slots);
             return record;
         }
     }
@@ -703,7 +704,7 @@ pub fn play_game_observed(
                 return record;
             }
             Err(NoMove::Fault(fault)) => {
-                finish_fault(&mut record, &board, fault, &mut slots);
+                finish_fault(&mut record, &board, fault, players, &mut slots);
                 return record;
             }
         };
@@ -869,6 +870,7 @@ fn finish_fault(
     record: &mut GameRecord,
     board: &Board,
     fault: Fault,
+    players: [&Player; 2],
     slots: &mut [&mut Option<Engine>; 2],
 ) {
     let opponent = !fault.side;
@@ -876,8 +878,10 @@ fn finish_fault(
         fault.termination,
         Termination::TimeForfeit | Termination::Stall
     );
-    // The detail may quote the engine (a garbage `bestmove`, a breach report): one line, capped.
-    record.detail = one_line(&fault.detail, MAX_DETAIL_CHARS);
+    // The detail may quote the engine (a garbage `bestmove`, a breach report): one line,
+    // capped. It and the stderr lines are public: no host paths or names in them.
+    let host = HostDetail::for_engine(&players[fault.side.index()].engine);
+    record.detail = one_line(&host.scrub(&fault.detail), MAX_DETAIL_CHARS);
     if timeout && !can_possibly_mate(board, opponent) {
         record.result = GameResult::Draw;
         record.detail.push_str(&format!(
@@ -889,7 +893,7 @@ fn finish_fault(
     }
     record.termination = fault.termination;
     record.faulty = Some(fault.side);
-    record.stderr = fault.stderr;
+    record.stderr = host.scrub_stderr(&fault.stderr);
     if fault.restart
         && let Some(engine) = slots[fault.side.index()].take()
     {

@@ -9,6 +9,7 @@
 //! - [`openings`]: EPD/FEN and PGN opening suites.
 //! - [`schedule`](mod@schedule) and [`tournament`]: who plays whom, on how many threads.
 //! - [`process`]: what an engine process starts with (environment, descriptors).
+//! - [`host_detail`]: no host paths or names in what a game record keeps of an engine.
 //! - [`text`]: engine-provided text made one printable, capped line.
 //! - [`search_stats`]: each player's depth, speed, time per move and PV mismatches.
 //! - [`stats`]: W/D/L, pentanomial, Elo, normalized Elo, LOS, SPRT.
@@ -24,6 +25,7 @@ pub mod adjudication;
 pub mod clock;
 pub mod engine;
 pub mod game;
+pub mod host_detail;
 mod lines;
 pub mod observer;
 pub mod openings;
@@ -49,6 +51,7 @@ pub use game::{
     Fault, GameRecord, GameSettings, MoveRequest, NoMove, PlayedMove, Player,
     TERMINATION_DETAILS_TAG, Termination, ask_move, engine_fault, play_game, play_game_observed,
 };
+pub use host_detail::HostDetail;
 pub use observer::{MoveObserver, MoveUpdate};
 pub use openings::{
     Opening, OpeningError, SplitMix64, load_openings, parse_epd, parse_pgn_openings, shuffle,

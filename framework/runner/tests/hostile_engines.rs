@@ -116,6 +116,51 @@ fn stderr_with_escapes_and_forged_pgn_is_made_harmless() {
     );
 }
 
+/// The places an engine can name about its host, as `faulty.py leakpaths` prints them.
+fn host_strings() -> Vec<String> {
+    let script = std::fs::canonicalize(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/engines"),
+    )
+    .unwrap();
+    let mut found = vec![
+        script.display().to_string(),
+        std::env::current_dir().unwrap().display().to_string(),
+    ];
+    found.extend(std::env::var("HOME").ok());
+    if let Ok(host) = std::fs::read_to_string("/proc/sys/kernel/hostname") {
+        found.push(host.trim().to_owned());
+    }
+    found
+}
+
+#[test]
+fn an_engine_that_prints_where_it_runs_leaves_no_host_detail_in_the_record() {
+    let record = game("leakpaths", 1);
+    assert_eq!(record.termination, Termination::Crash, "{}", record.detail);
+    assert_contained(&record);
+    let pgn = write_game(&record.to_pgn());
+    for host in host_strings() {
+        assert!(!pgn.contains(&host), "{host:?} in the stored game:\n{pgn}");
+        for line in &record.stderr {
+            assert!(!line.contains(&host), "{host:?} in {line:?}");
+        }
+    }
+    // What the author wrote stays, and so does the file and line a panic names.
+    assert_eq!(
+        record.stderr.first().map(String::as_str),
+        Some("thread 'main' panicked at …/faulty.py:12:5:")
+    );
+    assert!(record.stderr.iter().any(|l| l == "the author's own words"));
+    assert!(
+        record
+            .stderr
+            .iter()
+            .any(|l| l.starts_with("cwd <cwd> home ~ host "))
+    );
+    // The runtime's advice is not the author's.
+    assert!(!pgn.contains("RUST_BACKTRACE"), "{pgn}");
+}
+
 #[test]
 fn a_garbage_bestmove_is_quoted_short_and_printable() {
     let record = game("junkmove", 1);

@@ -169,24 +169,54 @@ fn from_cz_color(c: cz::Color) -> Color {
 /// en-passant capture is legal (see [`Board::key`]).
 #[inline(always)]
 fn key_of(b: &cz::Board) -> u64 {
-    let Some(f) = b.en_passant() else {
-        return b.hash();
-    };
-    let mut key = b.hash_without_ep();
-    let stm = b.side_to_move();
-    let ep = cz::Square::new(f, cz::Rank::Sixth.relative_to(stm));
-    let capturers = cz::get_pawn_attacks(ep, !stm) & b.colored_pieces(stm, cz::Piece::Pawn);
-    for from in capturers {
-        if b.is_legal(cz::Move {
-            from,
-            to: ep,
-            promotion: None,
-        }) {
-            key ^= EP_KEYS[f as usize];
-            break;
-        }
+    match b.en_passant() {
+        None => b.hash(),
+        Some(file) => key_after_double_push(b, file),
     }
-    key
+}
+
+/// [`key_of`] after a double push onto `file`: cozy's hash without its en-passant file,
+/// and the kit's own file key if a pawn beside the pushed one may take it en passant.
+/// Most double pushes land beside no enemy pawn, which a table tells. Out of line and
+/// a leaf in that common case, so the hot path of `make_move` keeps its registers.
+/// Marked cold so that path, the move without en passant, falls straight through.
+#[cold]
+#[inline(never)]
+fn key_after_double_push(b: &cz::Board, file: cz::File) -> u64 {
+    let key = b.hash_without_ep();
+    let stm = b.side_to_move();
+    let capturers =
+        BESIDE_PUSHED[stm as usize][file as usize] & b.colored_pieces(stm, cz::Piece::Pawn).0;
+    if capturers == 0 {
+        return key;
+    }
+    key_with_capturers(b, file, capturers, key)
+}
+
+/// The squares beside a pawn that just advanced two squares on each file, by the colour
+/// of the side that may take it: where an en-passant capturer stands.
+const BESIDE_PUSHED: [[u64; 8]; 2] = {
+    let mut table = [[0; 8]; 2];
+    let mut file = 0;
+    while file < 8 {
+        // White takes on the fifth rank (index 4), Black on the fourth (index 3).
+        let beside = (1_u64 << file >> 1) | (1_u64 << file << 1 & 0xFF);
+        table[0][file] = beside << 32;
+        table[1][file] = beside << 24;
+        file += 1;
+    }
+    table
+};
+
+/// [`key_after_double_push`] when pawns stand beside the pushed one: `key`, with the
+/// file's key if one of `capturers` may take. Out of line: rare.
+#[inline(never)]
+fn key_with_capturers(b: &cz::Board, file: cz::File, capturers: u64, key: u64) -> u64 {
+    let dest = cz::Square::new(file, cz::Rank::Sixth.relative_to(b.side_to_move()));
+    if movegen::en_passant_capturers(b, capturers, dest) == 0 {
+        return key;
+    }
+    key ^ EP_KEYS[file as usize]
 }
 
 impl Board {
@@ -397,10 +427,7 @@ impl Board {
 
     /// Appends the legal moves (or only the captures, as in [`captures`](Self::captures))
     /// to `list` after clearing it. Lets a search reuse one buffer per ply.
-    // The move generator's hot loop: pins, checks and every piece kind in one frame, so
-    // nothing on the hottest path of every search depends on the inliner.
     #[doc(alias = "GetLegalMovesNonAlloc")]
-    #[allow(clippy::too_many_lines)]
     #[inline]
     pub fn legal_moves_into(&self, list: &mut MoveList, captures_only: bool) {
         if self.push_limit == 0 {
@@ -702,7 +729,9 @@ impl Board {
             std::ptr::copy_nonoverlapping(states.add(n - 1), states.add(n), 1);
             let top = &mut *states.add(n);
             play(top);
-            self.keys.as_mut_ptr().add(n).write(key_of(top));
+            // The key first: it may call out, and nothing else need survive that call.
+            let key = key_of(top);
+            self.keys.as_mut_ptr().add(n).write(key);
             self.states.set_len(n + 1);
         }
     }

@@ -1,8 +1,10 @@
 //! The chess core: [`Board`], [`Move`], [`Bitboard`], attack tables, rules and FEN.
 //!
-//! Move generation is cozy-chess's; the kit wraps it in its own types (no cozy-chess
-//! type appears in this API) and adds what cozy lacks: undo, game history, repetition,
-//! insufficient material, attack queries and standard `e1g1` castling notation.
+//! Positions, playing a move and the attack tables are cozy-chess's; the kit wraps them in
+//! its own types (no cozy-chess type appears in this API), generates the legal moves
+//! itself, straight into its own moves and in cozy's order, and adds what cozy lacks:
+//! undo, game history, repetition, insufficient material, attack queries and standard
+//! `e1g1` castling notation.
 //!
 //! ```
 //! use framework::prelude::*;

@@ -140,13 +140,14 @@ impl Move {
         )
     }
 
-    /// This move with its destination cleared, as a base for [`with_destination`](Self::with_destination).
+    /// The base of the moves of a `piece` on square index `from` (below 64), for
+    /// [`with_destination`](Self::with_destination).
     #[inline(always)]
-    pub(crate) const fn without_destination(self) -> Move {
-        Move(self.0 & !(63 << TO_SHIFT))
+    pub(crate) const fn base(from: u32, piece: PieceType) -> Move {
+        Move(from << FROM_SHIFT | (piece as u32) << PIECE_SHIFT)
     }
 
-    /// A base move from [`without_destination`](Self::without_destination) sent to square
+    /// A [`base`](Self::base) move sent to square
     /// index `to`, capturing the piece whose `PieceType` index is `captured_code - 1`
     /// (0 for no capture). Lets move generation skip `new`'s option handling.
     #[inline(always)]
@@ -516,21 +517,16 @@ impl<'a> IntoIterator for &'a MoveList {
     }
 }
 
-/// Appends to a [`MoveList`] with the length kept in a local (a register, once
-/// inlined) and stored back when dropped: move generation writes through it without
-/// reloading and storing the list's length for every move.
+/// Writes a [`MoveList`]'s moves with the length kept in a local (a register, once
+/// inlined): move generation writes through it without reloading and storing the list's
+/// length for every move. Passed by value to functions that are not inlined (and handed
+/// back), so its length never has to live in memory. See [`MoveList::refill`].
 pub(crate) struct MoveWriter<'a> {
-    list: &'a mut MoveList,
+    moves: &'a mut [MaybeUninit<Move>; MAX_MOVES],
     len: usize,
 }
 
-impl<'a> MoveWriter<'a> {
-    #[inline(always)]
-    pub(crate) fn new(list: &'a mut MoveList) -> MoveWriter<'a> {
-        let len = list.len;
-        MoveWriter { list, len }
-    }
-
+impl MoveWriter<'_> {
     /// Appends `mv`.
     ///
     /// # Panics
@@ -538,15 +534,22 @@ impl<'a> MoveWriter<'a> {
     #[inline(always)]
     pub(crate) fn push(&mut self, mv: Move) {
         assert!(self.len < MAX_MOVES, "MoveList overflow");
-        self.list.moves[self.len] = MaybeUninit::new(mv);
+        self.moves[self.len] = MaybeUninit::new(mv);
         self.len += 1;
     }
 }
 
-impl Drop for MoveWriter<'_> {
+impl MoveList {
+    /// Clears the list and fills it through the writer `fill` is given and hands back.
     #[inline(always)]
-    fn drop(&mut self) {
-        self.list.len = self.len;
+    pub(crate) fn refill(&mut self, fill: impl FnOnce(MoveWriter<'_>) -> MoveWriter<'_>) {
+        // A panic in `fill` leaves the list empty (every entry below `len` stays initialised).
+        self.len = 0;
+        let written = fill(MoveWriter {
+            moves: &mut self.moves,
+            len: 0,
+        });
+        self.len = written.len;
     }
 }
 

@@ -315,24 +315,20 @@ fn spawn_bot_thread<B: Bot + 'static>(
                         }
                     }
                     Job::Think {
-                        mut board,
+                        board,
                         timer,
                         until_stop,
                     } => {
                         let bot = construct(&mut bot, &options, &values);
-                        let before = board.fen();
-                        let mv = think_caught(bot, &mut board, &timer);
-                        if board.fen() != before {
-                            eprintln!(
-                                "bot error: think() left the board changed (was {before}, now {})",
-                                board.fen()
-                            );
-                        }
+                        // The bot's own copies: it may keep or change them (the timer's
+                        // clone shares the stop flag and the node count `report_nodes` reads).
+                        let mv = think_caught(bot, (*board).clone(), timer.clone());
                         if mv.is_null() {
                             eprintln!("bot error: think() returned the null move");
                         } else if !board.is_legal(mv) {
                             eprintln!(
-                                "bot error: think() returned the illegal move {mv} in {before}"
+                                "bot error: think() returned the illegal move {mv} in {}",
+                                board.fen()
                             );
                         }
                         while until_stop && !stop.load(Ordering::SeqCst) {
@@ -361,7 +357,7 @@ fn spawn_bot_thread<B: Bot + 'static>(
 /// `bot.think`, ending the process if an `abort_search` escapes it (no `try_search` or
 /// `catch_abort` around it): the bot's thread would otherwise end without a move, and the
 /// client wait for one. Panics never get here: the panic hook ends the process first.
-fn think_caught<B: Bot>(bot: &mut B, board: &mut Board, timer: &Timer) -> Move {
+fn think_caught<B: Bot>(bot: &mut B, board: Board, timer: Timer) -> Move {
     let thought =
         std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| bot.think(board, timer)));
     thought.unwrap_or_else(|_| {

@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use anyhow::{Context, Result, bail};
 use framework::chess::Board;
-use runner::{Engine, EngineConfig, EngineError, GoParams};
+use runner::{Engine, EngineConfig, EngineError, GoParams, HostDetail};
 
 use crate::engine_build::{self, BuildEvent};
 use store::{NewVersion, SqliteStore, Store, Submitted};
@@ -158,7 +158,11 @@ fn accept(
     let bot = engine_build::materialize(work_dir, args.name, &source)?;
     let engine =
         engine_build::build(&bot, engine_build::BuildKind::Untrusted, observe).map_err(|err| {
-            let text = format!("{err:#}").replace(&bot.path.display().to_string(), &shown);
+            // The entrant sees this: the compiler's paths into the kit and the build
+            // folder are the organiser's, not theirs. Their own file keeps its name.
+            const BOT_FILE: &str = "\u{1}bot file\u{1}";
+            let text = format!("{err:#}").replace(&bot.path.display().to_string(), BOT_FILE);
+            let text = HostDetail::of_host().scrub(&text).replace(BOT_FILE, &shown);
             anyhow::anyhow!("refused: {shown} does not build:\n{text}")
         })?;
     smoke_test(args.name, &engine.path)
@@ -183,10 +187,16 @@ fn accept(
 }
 
 /// Plays one move from each smoke-test position; any fault is an error naming the
-/// position and what went wrong.
+/// position and what went wrong. What the bot printed and where the engine runs are the
+/// organiser's machine: the error names neither ([`HostDetail`]).
 pub fn smoke_test(name: &str, executable: &Path) -> Result<()> {
     let config = EngineConfig::new(name, executable);
-    let mut engine = Engine::start(&config, Duration::from_secs(10)).map_err(|err| {
+    let host = HostDetail::for_engine(&config);
+    smoke_engine(&config).map_err(|err| anyhow::anyhow!(host.scrub(&format!("{err:#}"))))
+}
+
+fn smoke_engine(config: &EngineConfig) -> Result<()> {
+    let mut engine = Engine::start(config, Duration::from_secs(10)).map_err(|err| {
         anyhow::anyhow!(
             "the engine does not start: {err}{}",
             lines_hint(err.stderr_tail())

@@ -134,7 +134,7 @@ pub fn late_fault_bot(after: usize, fault: &str) -> String {
          #[derive(Default)]\n\
          pub struct MyBot;\n\
          impl Bot for MyBot {{\n\
-         \x20   fn think(&mut self, board: &mut Board, timer: &Timer) -> Move {{\n\
+         \x20   fn think(&mut self, board: Board, timer: Timer) -> Move {{\n\
          \x20       if board.history_moves().len() > {after} {{ {fault} }}\n\
          \x20       let _ = timer;\n\
          \x20       board.legal_moves()[0]\n\
