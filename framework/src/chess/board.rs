@@ -476,6 +476,8 @@ impl Board {
         for from in Bitboard(origins.0 & ours.0 & hints.0) {
             let mv = if quick {
                 self.piece_move_to(piece, from, to)
+            } else if piece == PieceType::Pawn {
+                self.pawn_move_to(from, to, promotion)
             } else {
                 self.build_move(from, to, promotion)
             };
@@ -532,20 +534,89 @@ impl Board {
         if b.colors(stm).has(to_cz) {
             return None;
         }
-        let king = b.king(stm);
-        if b.pinned().has(from_cz) && !cz::get_line_rays(king, from_cz).has(to_cz) {
+        if !Self::keeps_king_safe(b, from_cz, to_cz) {
             return None;
-        }
-        let checkers = b.checkers();
-        if !checkers.is_empty() {
-            let checker = checkers.next_square()?;
-            let answers = cz::get_between_rays(king, checker) | checker.bitboard();
-            if checkers.len() > 1 || !answers.has(to_cz) {
-                return None;
-            }
         }
         let captured = b.piece_on(to_cz).map(from_cz_piece);
         Some(Move::new(from, to, piece, captured, None, false, false))
+    }
+
+    /// [`build_move`](Self::build_move) for our pawn on `from`, found among the squares
+    /// a pawn reaches `to` from: its step or double step to an empty square, or its
+    /// capture of a piece of theirs, with the promotion the last rank needs and no other;
+    /// then the pin and the check as for a piece. En passant, rare, is left to cozy.
+    fn pawn_move_to(&self, from: Square, to: Square, promotion: Option<PieceType>) -> Option<Move> {
+        let b = self.inner();
+        let stm = b.side_to_move();
+        let white = stm == cz::Color::White;
+        let (from_cz, to_cz) = (to_cz_sq(from), to_cz_sq(to));
+        let last_rank = if white { 7 } else { 0 };
+        let promotes = matches!(
+            promotion,
+            Some(PieceType::Knight | PieceType::Bishop | PieceType::Rook | PieceType::Queen)
+        );
+        if promotion.is_some() != promotes || promotes != (to.rank() == last_rank) {
+            return None;
+        }
+        let forward = if white {
+            i32::from(to.rank()) - i32::from(from.rank())
+        } else {
+            i32::from(from.rank()) - i32::from(to.rank())
+        };
+        let captured = b.piece_on(to_cz).map(from_cz_piece);
+        if from.file() == to.file() {
+            let start_rank = if white { 1 } else { 6 };
+            let middle = Square::new(to.file(), (from.rank() + to.rank()) / 2);
+            let clear = match forward {
+                1 => captured.is_none(),
+                2 => {
+                    from.rank() == start_rank
+                        && captured.is_none()
+                        && !b.occupied().has(to_cz_sq(middle))
+                }
+                _ => false,
+            };
+            if !clear {
+                return None;
+            }
+        } else if forward != 1 || from.file().abs_diff(to.file()) != 1 {
+            return None;
+        } else if captured.is_none() {
+            return self.build_move(from, to, promotion);
+        } else if !b.colors(!stm).has(to_cz) {
+            return None;
+        }
+        if !Self::keeps_king_safe(b, from_cz, to_cz) {
+            return None;
+        }
+        Some(Move::new(
+            from,
+            to,
+            PieceType::Pawn,
+            captured,
+            promotion,
+            false,
+            false,
+        ))
+    }
+
+    /// Whether moving a piece other than the king from `from` to `to` (a move it can
+    /// make, en passant aside) leaves its king safe: off no pin's line, and answering a
+    /// single check by capturing the checker or blocking it.
+    #[inline(always)]
+    fn keeps_king_safe(b: &cz::Board, from: cz::Square, to: cz::Square) -> bool {
+        let king = b.king(b.side_to_move());
+        if b.pinned().has(from) && !cz::get_line_rays(king, from).has(to) {
+            return false;
+        }
+        let checkers = b.checkers();
+        if checkers.is_empty() {
+            return true;
+        }
+        let Some(checker) = checkers.next_square() else {
+            return true;
+        };
+        checkers.len() == 1 && (cz::get_between_rays(king, checker) | checker.bitboard()).has(to)
     }
 
     fn build_move(&self, from: Square, to: Square, promotion: Option<PieceType>) -> Option<Move> {

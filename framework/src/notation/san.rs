@@ -582,18 +582,13 @@ pub(crate) fn find_san(board: &Board, text: &str, list: &mut MoveList) -> Option
                 hints &= 0xff << (8 * r);
             }
             board.legal_moves_to(piece, to, promotion, Bitboard(hints), list);
-            // The filters of `parse_san`, in one pass.
+            // Every move listed comes from the hinted squares to `to` with `promotion`,
+            // but a king's, which may be castling read from king-takes-rook: only `to`
+            // is left to filter.
             let mut found = None;
             let mut count = 0;
             for &m in list.iter() {
-                if m.to() == to
-                    && (piece != PieceType::Pawn
-                        || from_file.is_some()
-                        || m.from().file() == to.file())
-                    && from_file.is_none_or(|f| m.from().file() == f)
-                    && from_rank.is_none_or(|r| m.from().rank() == r)
-                    && m.promotion() == promotion
-                {
+                if m.to() == to {
                     count += 1;
                     found = Some(m);
                 }
