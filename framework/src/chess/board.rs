@@ -1342,15 +1342,42 @@ impl Board {
 /// The squares a pawn of `color` could reach `to` from: one or two ranks behind it, on its
 /// file or the next ones (a superset: each candidate is checked by the board).
 fn pawn_origins(to: Square, color: Color) -> u64 {
-    let (file, rank) = (i32::from(to.file()), i32::from(to.rank()));
-    let step = if color == Color::White { -1 } else { 1 };
-    let mut mask = 0u64;
-    for r in [rank + step, rank + 2 * step] {
-        for f in file - 1..=file + 1 {
-            if (0..8).contains(&r) && (0..8).contains(&f) {
-                mask |= 1 << (r * 8 + f);
+    const FILE_A: u64 = 0x0101_0101_0101_0101;
+    const FILE_H: u64 = FILE_A << 7;
+    let bit = 1u64 << to.index();
+    // `to` and its neighbours on its rank (a shift off the board's edge wraps onto the
+    // other edge's file, which is cut), then moved one and two ranks back.
+    let row = bit | (bit << 1 & !FILE_A) | (bit >> 1 & !FILE_H);
+    if color == Color::White {
+        row >> 8 | row >> 16
+    } else {
+        row << 8 | row << 16
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The shifted masks are the squares one and two ranks behind `to` on its file and
+    /// the next ones, for every square and colour: none lost or wrapped at an edge.
+    #[test]
+    fn pawn_origins_are_the_squares_behind() {
+        for index in 0..64u8 {
+            let to = Square::from_index(index);
+            for color in [Color::White, Color::Black] {
+                let step = if color == Color::White { -1 } else { 1 };
+                let (file, rank) = (i32::from(to.file()), i32::from(to.rank()));
+                let mut expected = 0u64;
+                for r in [rank + step, rank + 2 * step] {
+                    for f in file - 1..=file + 1 {
+                        if (0..8).contains(&r) && (0..8).contains(&f) {
+                            expected |= 1 << (r * 8 + f);
+                        }
+                    }
+                }
+                assert_eq!(pawn_origins(to, color), expected, "{to:?} {color:?}");
             }
         }
     }
-    mask
 }
