@@ -366,6 +366,31 @@ fn a_clone_of_a_board_after_a_turn_skipped_in_check_plays_on_the_same() {
 // ----- C#'s IsDraw -----
 
 #[test]
+fn the_search_root_is_no_repetition_as_in_csharp() {
+    // C#'s Board removes the handed position's key from its repetition history: at the
+    // root IsRepeatedPosition and IsDraw are false even if the game has been there.
+    let mut b = Board::startpos();
+    play(&mut b, "g1f3 g8f6 f3g1 f6g8");
+    assert!(b.is_repeated_position() && b.is_search_draw());
+    b.mark_search_root();
+    assert!(!b.is_repeated_position() && !b.is_search_draw());
+    // A clone, as a bot may make, keeps its root.
+    assert!(!b.clone().is_repeated_position());
+    // One ply on and back: the root again, still not a repetition.
+    play(&mut b, "g1f3");
+    b.undo_move();
+    assert!(!b.is_repeated_position());
+    // Positions the game has seen, reached by the search, are repetitions, and so is the
+    // root when the search comes back to it.
+    play(&mut b, "g1f3");
+    assert!(b.is_repeated_position());
+    play(&mut b, "g8f6 f3g1 f6g8");
+    assert!(b.is_repeated_position() && b.is_search_draw());
+    // The arbiter's threefold does not depend on the root.
+    assert!(b.is_draw());
+}
+
+#[test]
 fn is_search_draw_is_csharps_is_draw_and_is_draw_the_arbiters() {
     // One repetition: C#'s IsDraw says draw, the arbiter plays on.
     let mut b = Board::startpos();
@@ -417,4 +442,34 @@ fn a_kept_timer_shares_the_stop_flag_and_the_node_count() {
     let default = Timer::default();
     assert_eq!(default.max_depth(), Timer::MAX_DEPTH);
     assert!(default.ms_remaining() <= Timer::UNTIMED_MS);
+}
+
+#[test]
+fn is_pawn_to_is_king_name_the_type_on_pieces_and_lists() {
+    let b = Board::startpos();
+    for list in b.piece_lists() {
+        let t = list.piece_type();
+        let flags = [
+            list.is_pawn(),
+            list.is_knight(),
+            list.is_bishop(),
+            list.is_rook(),
+            list.is_queen(),
+            list.is_king(),
+        ];
+        assert_eq!(flags.iter().filter(|&&f| f).count(), 1, "{t:?}");
+        assert!(flags[t.index()], "{t:?}");
+        let p = list.piece();
+        assert_eq!(
+            [
+                p.is_pawn(),
+                p.is_knight(),
+                p.is_bishop(),
+                p.is_rook(),
+                p.is_queen(),
+                p.is_king()
+            ],
+            flags
+        );
+    }
 }

@@ -86,6 +86,10 @@ pub struct Board {
     /// positions cozy cannot hold, whose successors are rebuilt. Entries at or past
     /// `states.len()` were undone and are forgotten at the next push.
     forced: Vec<usize>,
+    /// `states.len()` when the board was handed to a bot's `think`
+    /// ([`mark_search_root`](Self::mark_search_root)), 0 for none: the one position at which
+    /// [`is_repeated_position`](Self::is_repeated_position) ignores the game's history.
+    search_root: usize,
 }
 
 impl PartialEq for Board {
@@ -112,6 +116,7 @@ impl Clone for Board {
             moves: Vec::new(),
             push_limit: 0,
             forced: self.live_forced().to_vec(),
+            search_root: self.search_root,
         };
         board.reserve_stacks(self.states.len() + RESERVE);
         board.states.extend_from_slice(&self.states);
@@ -236,6 +241,7 @@ impl Board {
             moves: Vec::new(),
             push_limit: 1,
             forced: Vec::new(),
+            search_root: 0,
         }
     }
 
@@ -972,10 +978,43 @@ impl Board {
     /// assert!(b.is_repeated_position());
     /// assert!(!b.is_draw()); // only the second occurrence
     /// ```
+    ///
+    /// As in C#, the position a bot's `think` is handed is never a repetition, even if the
+    /// game has been there before ([`mark_search_root`](Self::mark_search_root)): a search
+    /// must still find a move there. Every position the search reaches, the handed one
+    /// among them, counts again from the next ply on.
     #[doc(alias = "IsRepeatedPosition")]
     #[inline]
     pub fn is_repeated_position(&self) -> bool {
-        self.repetitions(1)
+        self.states.len() != self.search_root && self.repetitions(1)
+    }
+
+    /// Marks the current position as the root of a search: the host calls it on the board
+    /// it hands to [`Bot::think`](crate::Bot::think), as C#'s `Board` leaves the handed
+    /// position out of its repetition history. At that position
+    /// [`is_repeated_position`](Self::is_repeated_position) and
+    /// [`is_search_draw`](Self::is_search_draw) ignore earlier visits, so a bot that
+    /// scores repetitions as draws still searches its root. Call it to run `think`
+    /// yourself as a game does. The arbiter's rulings ([`is_draw`](Self::is_draw)) never
+    /// depend on it.
+    ///
+    /// ```
+    /// use framework::prelude::*;
+    /// let mut b = Board::startpos();
+    /// for m in ["g1f3", "g8f6", "f3g1", "f6g8"] {
+    ///     let mv = b.parse_uci(m).unwrap();
+    ///     b.make_move(mv);
+    /// }
+    /// b.mark_search_root();
+    /// assert!(!b.is_repeated_position()); // the root: the bot must still move
+    /// for m in ["g1f3", "g8f6"] {
+    ///     let mv = b.parse_uci(m).unwrap();
+    ///     b.make_move(mv);
+    /// }
+    /// assert!(b.is_repeated_position()); // seen in the game before: a draw to a search
+    /// ```
+    pub fn mark_search_root(&mut self) {
+        self.search_root = self.states.len();
     }
 
     /// `true` if the current position occurred at least `times` times before, looking back

@@ -3,6 +3,7 @@
 
 use std::ops::Deref;
 
+use super::types::is_type_methods;
 use super::{Board, Color, Piece, PieceType, Square};
 
 /// The most pieces of one type and colour a board can hold: sixteen pieces a side, one of
@@ -74,6 +75,8 @@ impl PieceList {
     pub const fn piece(&self) -> Piece {
         self.piece
     }
+
+    is_type_methods!(self, self.piece.piece_type());
 }
 
 impl Deref for PieceList {

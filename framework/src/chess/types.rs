@@ -189,6 +189,28 @@ impl fmt::Display for PieceType {
     }
 }
 
+/// C#'s `IsPawn` ... `IsKing` for a piece and for a piece list: `is_pawn()` costs a bot
+/// 4 tokens where `piece_type() == PieceType::Pawn` costs 7.
+macro_rules! is_type_methods {
+    ($self:ident, $piece_type:expr) => {
+        is_type_methods!(@one $self, $piece_type, is_pawn, Pawn, "IsPawn");
+        is_type_methods!(@one $self, $piece_type, is_knight, Knight, "IsKnight");
+        is_type_methods!(@one $self, $piece_type, is_bishop, Bishop, "IsBishop");
+        is_type_methods!(@one $self, $piece_type, is_rook, Rook, "IsRook");
+        is_type_methods!(@one $self, $piece_type, is_queen, Queen, "IsQueen");
+        is_type_methods!(@one $self, $piece_type, is_king, King, "IsKing");
+    };
+    (@one $self:ident, $piece_type:expr, $name:ident, $variant:ident, $alias:literal) => {
+        #[doc = concat!("`true` for a [`PieceType::", stringify!($variant), "`]: C#'s `", $alias, "`.")]
+        #[doc(alias = $alias)]
+        #[inline(always)]
+        pub const fn $name(&$self) -> bool {
+            matches!($piece_type, PieceType::$variant)
+        }
+    };
+}
+pub(crate) use is_type_methods;
+
 /// A piece: a [`PieceType`] and a [`Color`].
 ///
 /// ```
@@ -227,6 +249,8 @@ impl Piece {
     pub const fn is_white(self) -> bool {
         self.color.is_white()
     }
+
+    is_type_methods!(self, self.piece_type);
 
     /// The FEN letter: upper case for White, lower case for Black.
     #[inline]

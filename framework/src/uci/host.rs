@@ -357,7 +357,8 @@ fn spawn_bot_thread<B: Bot + 'static>(
 /// `bot.think`, ending the process if an `abort_search` escapes it (no `try_search` or
 /// `catch_abort` around it): the bot's thread would otherwise end without a move, and the
 /// client wait for one. Panics never get here: the panic hook ends the process first.
-fn think_caught<B: Bot>(bot: &mut B, board: Board, timer: Timer) -> Move {
+fn think_caught<B: Bot>(bot: &mut B, mut board: Board, timer: Timer) -> Move {
+    board.mark_search_root();
     let thought =
         std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| bot.think(board, timer)));
     thought.unwrap_or_else(|_| {
@@ -487,4 +488,38 @@ fn install_panic_hook(sandboxed: bool) {
         eprintln!("bot error: the bot panicked; the engine exits");
         std::process::exit(101);
     }));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Records whether the board it is handed says its root is a repetition.
+    #[derive(Default)]
+    struct RootWatcher {
+        root_repeated: Option<bool>,
+    }
+
+    impl Bot for RootWatcher {
+        fn think(&mut self, board: Board, _timer: Timer) -> Move {
+            self.root_repeated = Some(board.is_repeated_position() || board.is_search_draw());
+            board.legal_moves()[0]
+        }
+    }
+
+    #[test]
+    fn the_board_handed_to_think_is_not_a_repetition_at_its_root() {
+        let mut board = Board::startpos();
+        for m in ["g1f3", "g8f6", "f3g1", "f6g8"] {
+            let mv = board.parse_uci(m).unwrap();
+            board.make_move(mv);
+        }
+        assert!(
+            board.is_repeated_position(),
+            "the game has been here before"
+        );
+        let mut bot = RootWatcher::default();
+        think_caught(&mut bot, board, Timer::new(1000, 1000, 0));
+        assert_eq!(bot.root_repeated, Some(false));
+    }
 }
