@@ -19,7 +19,7 @@ pub struct BotFile {
     pub path: PathBuf,
 }
 
-/// The folder of the kit's own bots.
+/// The folder of the kit's own bots, bundled with it.
 pub fn bot_dir() -> PathBuf {
     Path::new(KIT_ROOT).join("bot")
 }
@@ -30,10 +30,25 @@ pub fn lab_dir() -> PathBuf {
     bot_dir().join("lab")
 }
 
-/// Resolves `spec`, the same way from any directory: a path to a file
-/// (`../bots/new.rs`); else a bot of the kit's `bot/` folder by name
-/// (`evil_bot`, `evil_bot.rs`) or by its path from the kit's root
-/// (`bot/evil_bot.rs`, and `bot/lab/tt_lab.rs` for a lab bot).
+/// The folder of the user's own bots: `bot/` in the current directory, where a bare
+/// name is looked up first.
+pub fn local_bot_dir() -> PathBuf {
+    PathBuf::from("bot")
+}
+
+/// Where the files the kit makes go (variants, a tuning's state): `target/` in the
+/// current directory, beside the user's `bot/`, never in the kit's own checkout (unless
+/// that is where the command runs).
+pub fn work_target_dir() -> PathBuf {
+    let here = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
+    here.join("target")
+}
+
+/// Resolves `spec`: a path to a file (`../bots/new.rs`, `bot/my_bot.rs`), from the
+/// current directory; else a bot by name (`my_bot`, `my_bot.rs`), from the current
+/// directory's `bot/` first, then from the kit's bundled bots; else a path from the kit's
+/// root (`bot/evil_bot.rs`, and `bot/lab/tt_lab.rs` for a lab bot). [`BotFile::origin`]
+/// says which file that was.
 ///
 /// `BOT@NAME=VALUE[,NAME=VALUE...]` (when no file has that name) is a variant of the bot
 /// `BOT`: its file with those marked constants set (see [`crate::variants`]), written under
@@ -44,8 +59,6 @@ pub fn lab_dir() -> PathBuf {
 /// assert_eq!(bot.name, "evil_bot");
 /// assert_eq!(kit::bots::resolve("bot/evil_bot.rs").unwrap(), bot);
 /// assert!(kit::bots::resolve("no_such_bot").is_err());
-/// let variant = kit::bots::resolve("turochamp_faithful@DEPTH=2").unwrap();
-/// assert_eq!(variant.name, "turochamp_faithful@DEPTH=2");
 /// let err = kit::bots::resolve("turochamp_faithful@DEPTH=9").unwrap_err();
 /// assert!(format!("{err:#}").contains("`DEPTH=9` is outside its mark `vary 1..=4`"));
 /// assert_eq!(kit::bots::resolve("bot/lab/tt_lab.rs").unwrap().name, "tt_lab");
@@ -61,13 +74,14 @@ pub fn resolve(spec: &str) -> Result<BotFile> {
 /// Names the variable that moves [`variants_dir`].
 pub const VARIANTS_DIR_ENV: &str = "CHALLENGE_VARIANTS_DIR";
 
-/// Where variants' files are written: `target/variants` in the kit, or
-/// `$CHALLENGE_VARIANTS_DIR`. Never `bot/`: a variant is made, not written by hand.
+/// Where variants' files are written: `target/variants` in the current directory
+/// ([`work_target_dir`]), or `$CHALLENGE_VARIANTS_DIR`. Never `bot/`: a variant is made,
+/// not written by hand.
 pub fn variants_dir() -> PathBuf {
     std::env::var_os(VARIANTS_DIR_ENV)
         .filter(|dir| !dir.is_empty())
         .map(PathBuf::from)
-        .unwrap_or_else(|| Path::new(KIT_ROOT).join("target").join("variants"))
+        .unwrap_or_else(|| work_target_dir().join("variants"))
 }
 
 /// The variant `spec` names: `settings` (the text after its `@`) applied to the bot `base`.
@@ -87,29 +101,50 @@ fn resolve_variant(spec: &str, base: &str, settings: &str) -> Result<BotFile> {
 /// [`resolve`] for a bot file itself (no variant).
 fn resolve_file(spec: &str) -> Result<BotFile> {
     let as_path = Path::new(spec);
-    let from_kit_root = Path::new(KIT_ROOT).join(spec);
-    let in_kit_bot_dir = as_path.is_relative()
-        && from_kit_root
-            .parent()
-            .is_some_and(|dir| dir == bot_dir() || dir == lab_dir())
-        && from_kit_root.is_file();
-    let file = if as_path.is_file() {
-        as_path
-    } else if in_kit_bot_dir {
-        from_kit_root.as_path()
+    if as_path.is_file() {
+        return from_path(as_path, spec);
+    }
+    let stem = spec.strip_suffix(".rs").unwrap_or(spec);
+    let bare = !stem.is_empty() && !stem.contains(['/', '\\']);
+    let found = if bare {
+        [local_bot_dir(), bot_dir()]
+            .into_iter()
+            .map(|dir| dir.join(format!("{stem}.rs")))
+            .find(|candidate| candidate.is_file())
     } else {
-        let stem = spec.strip_suffix(".rs").unwrap_or(spec);
-        let candidate = bot_dir().join(format!("{stem}.rs"));
-        if stem.contains(['/', '\\']) || !candidate.is_file() {
-            bail!(
-                "no bot `{spec}`: it is not a file, and {} does not exist (bots in bot/: {})",
-                candidate.display(),
-                available().join(", ")
-            );
-        }
-        return from_path(&candidate, spec);
+        // A path from the kit's root, to one of its bundled or lab bots.
+        let from_kit_root = Path::new(KIT_ROOT).join(spec);
+        (as_path.is_relative()
+            && from_kit_root
+                .parent()
+                .is_some_and(|dir| dir == bot_dir() || dir == lab_dir())
+            && from_kit_root.is_file())
+        .then_some(from_kit_root)
     };
-    from_path(file, spec)
+    match found {
+        Some(file) => from_path(&file, spec),
+        None => bail!("{}", not_found(spec, stem, bare)),
+    }
+}
+
+/// Why `spec` names no bot: the places looked in, and the bots there are.
+fn not_found(spec: &str, stem: &str, bare: bool) -> String {
+    let here = local_bot_dir();
+    let full = |dir: &Path| std::path::absolute(dir).unwrap_or_else(|_| dir.to_path_buf());
+    let looked = if bare {
+        format!(
+            "it is not a file, nor {} here ({}), nor one of the kit's bots in {}",
+            here.join(format!("{stem}.rs")).display(),
+            full(&here).display(),
+            bot_dir().display()
+        )
+    } else {
+        "it is not a file".to_string()
+    };
+    format!(
+        "no bot `{spec}`: {looked} (bots by name: {})",
+        available().join(", ")
+    )
 }
 
 /// The bot file at `file` (which exists), named by its stem.
@@ -123,6 +158,46 @@ fn from_path(file: &Path, spec: &str) -> Result<BotFile> {
         .filter(|stem| !stem.is_empty())
         .unwrap_or_else(|| "bot".to_string());
     Ok(BotFile { name, path })
+}
+
+impl BotFile {
+    /// Which file the bot is, as a command's header says it: `/home/me/work/bot/my_bot.rs`;
+    /// a bot bundled with the kit is marked so unless the command runs in the kit's own
+    /// checkout ([`is_bundled`]), and a variant names the file it was made from.
+    ///
+    /// ```
+    /// let bot = kit::bots::resolve("evil_bot").unwrap();
+    /// assert!(bot.origin().starts_with(&bot.path.display().to_string()));
+    /// ```
+    pub fn origin(&self) -> String {
+        let base = crate::variants::base_of(&self.path, &variants_dir());
+        let file = base.as_deref().unwrap_or(&self.path);
+        let mut said = match &base {
+            Some(base) => format!(
+                "a variant of {} (its file: {})",
+                base.display(),
+                self.path.display()
+            ),
+            None => self.path.display().to_string(),
+        };
+        if is_bundled(file) {
+            said.push_str(", bundled with the kit");
+        }
+        said
+    }
+}
+
+/// Whether `file` is one of the kit's own bots while the user works elsewhere: it lies in
+/// the kit's `bot/` (or `bot/lab/`), and the current directory's `bot/` is not that
+/// folder (it is another one, or there is none).
+pub fn is_bundled(file: &Path) -> bool {
+    let canonical = |dir: PathBuf| dir.canonicalize().ok();
+    let kit = canonical(bot_dir());
+    let in_kit = file
+        .parent()
+        .and_then(|dir| canonical(dir.to_path_buf()))
+        .is_some_and(|dir| Some(&dir) == kit.as_ref() || Some(dir) == canonical(lab_dir()));
+    in_kit && canonical(local_bot_dir()) != kit
 }
 
 /// The files `challenge tokens` counts: each given path that names a file
@@ -150,10 +225,12 @@ pub fn count_paths(specs: &[PathBuf]) -> Result<Vec<PathBuf>> {
         .collect()
 }
 
-/// The names of the bots in `bot/`, sorted.
+/// The names of the bots a bare name finds: the current directory's `bot/` and the kit's
+/// bundled ones, sorted, each once.
 pub fn available() -> Vec<String> {
-    let mut names: Vec<String> = std::fs::read_dir(bot_dir())
-        .into_iter()
+    let mut names: Vec<String> = [local_bot_dir(), bot_dir()]
+        .iter()
+        .filter_map(|dir| std::fs::read_dir(dir).ok())
         .flatten()
         .flatten()
         .filter_map(|entry| {
@@ -162,6 +239,7 @@ pub fn available() -> Vec<String> {
         })
         .collect();
     names.sort();
+    names.dedup();
     names
 }
 
@@ -186,7 +264,6 @@ pub enum LimitPolicy {
 /// use kit::bots::{is_lab_bot, resolve};
 /// assert!(is_lab_bot(&resolve("bot/lab/tt_lab.rs").unwrap()));
 /// assert!(!is_lab_bot(&resolve("evil_bot").unwrap()));
-/// assert!(is_lab_bot(&resolve("bot/lab/tt_lab.rs@TT_BITS=12").unwrap()));
 /// ```
 pub fn is_lab_bot(bot: &BotFile) -> bool {
     let Ok(lab) = lab_dir().canonicalize() else {

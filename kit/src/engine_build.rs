@@ -93,6 +93,12 @@ pub fn materialize(dir: &Path, name: &str, source: &str) -> Result<BotFile> {
 /// documentation on reporting). Its `Display` is the line a person reads.
 #[derive(Debug)]
 pub enum BuildEvent<'a> {
+    /// The bot a name or path given by the author resolved to (the file and where it
+    /// came from: [`BotFile::origin`]), before it is checked and built.
+    Resolved {
+        /// The bot.
+        bot: &'a BotFile,
+    },
     /// The bot's engine was not cached: it is being compiled.
     Compiling {
         /// The bot's name.
@@ -130,6 +136,7 @@ pub enum CacheBound {
 impl std::fmt::Display for BuildEvent<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
+            BuildEvent::Resolved { bot } => write!(f, "bot {}: {}", bot.name, bot.origin()),
             BuildEvent::Compiling { bot } => write!(f, "building bot `{bot}` ..."),
             BuildEvent::CannotRemove { bot, error } => {
                 write!(f, "warning: cannot remove the build of `{bot}`: {error:#}")
@@ -193,7 +200,12 @@ pub fn cache_key(bot: &BotFile, source: &[u8]) -> String {
 /// only in a literal, so cargo compiles it incrementally (about half a second for a
 /// reference bot) where a crate of its own would compile the whole bot (about five).
 fn crate_name(bot: &BotFile) -> String {
-    let family = crate::variants::family(&bot.path, &crate::bots::variants_dir());
+    crate_name_in(bot, &crate::bots::variants_dir())
+}
+
+/// [`crate_name`] with the variants' folder `variants`.
+fn crate_name_in(bot: &BotFile, variants: &Path) -> String {
+    let family = crate::variants::family(&bot.path, variants);
     let (name, path) = match &family {
         Some(dir) => (
             bot.name.split('@').next().unwrap_or_default(),
@@ -235,16 +247,20 @@ pub enum BuildKind {
     Untrusted,
 }
 
-/// Resolves a bot the author named (`my_bot` or a path), checks it against the rules
-/// and builds it as the author's own (`Local`), returning its engine executable.
+/// Resolves a bot the author named (`my_bot` or a path), says which file that is
+/// ([`BuildEvent::Resolved`]), checks it against the rules and builds it as the author's
+/// own (`Local`), returning the bot and its engine executable.
 pub fn prepare(
     spec: &str,
     policy: LimitPolicy,
     observe: &(dyn Fn(BuildEvent<'_>) + Sync),
-) -> Result<Engine> {
+) -> Result<(BotFile, Engine)> {
     let bot = crate::bots::resolve(spec)?;
+    observe(BuildEvent::Resolved { bot: &bot });
     crate::bots::check(&bot, policy)?;
-    build(&bot, BuildKind::Local, observe)
+    let engine = build(&bot, BuildKind::Local, observe)
+        .with_context(|| format!("cannot build bot `{}`", bot.name))?;
+    Ok((bot, engine))
 }
 
 /// Builds (or finds in the cache) the engine executable for `bot`; `kind` says whose
@@ -2324,7 +2340,8 @@ mod tests {
 
     #[test]
     fn the_variants_of_a_bot_share_a_crate_of_their_own() {
-        let root = crate::bots::variants_dir();
+        let root = std::env::temp_dir().join(format!("kit-crate-name-{}", std::process::id()));
+        let crate_name = |bot: &BotFile| crate_name_in(bot, &root);
         let base = Path::new("/nowhere/shared_crate_test.rs");
         let source = "const D: i32 = 3; // vary 1..=4\n";
         let variant = |spec| {
@@ -2354,7 +2371,7 @@ mod tests {
         };
         assert_ne!(crate_name(&one), crate_name(&beside));
         assert_ne!(cache_key(&one, b"x"), cache_key(&two, b"x"));
-        fs::remove_dir_all(one.path.parent().unwrap()).unwrap();
+        fs::remove_dir_all(&root).unwrap();
     }
 
     #[test]

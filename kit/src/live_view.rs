@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use framework::chess::{Board, Color};
 use framework::notation::to_san;
-use runner::{MoveUpdate, SearchInfo};
+use runner::{MoveUpdate, Score, SearchInfo};
 use serde::{Deserialize, Serialize};
 
 use crate::watch::LiveStart;
@@ -21,7 +21,8 @@ use crate::watch::LiveStart;
 pub struct EngineView {
     /// Its last depth.
     pub depth: Option<u32>,
-    /// Its last score (`+0.35`, `#-3`).
+    /// Its last score from White's side (`+0.35`: White is better; `-M3`: White is
+    /// mated in 3), whichever side the engine plays: an engine reports its own side's.
     pub score: Option<String>,
     /// Its last node count.
     pub nodes: Option<u64>,
@@ -30,11 +31,28 @@ pub struct EngineView {
 }
 
 impl EngineView {
-    /// What `info` says, as shown.
-    pub fn of(info: &SearchInfo) -> EngineView {
+    /// What `info` says, as shown, from the engine playing `side`: its score turned to
+    /// White's side, so both engines' rows read alike.
+    ///
+    /// ```
+    /// use framework::chess::Color;
+    /// use kit::live_view::EngineView;
+    /// use runner::{Score, SearchInfo};
+    /// let info = SearchInfo { score: Some(Score::Cp(35)), ..SearchInfo::default() };
+    /// assert_eq!(EngineView::of(&info, Color::White).score.as_deref(), Some("+0.35"));
+    /// assert_eq!(EngineView::of(&info, Color::Black).score.as_deref(), Some("-0.35"));
+    /// let mating = SearchInfo { score: Some(Score::Mate(2)), ..SearchInfo::default() };
+    /// assert_eq!(EngineView::of(&mating, Color::Black).score.as_deref(), Some("-M2"));
+    /// ```
+    pub fn of(info: &SearchInfo, side: Color) -> EngineView {
+        let whites = |score: Score| match (side, score) {
+            (Color::White, _) => score,
+            (Color::Black, Score::Cp(cp)) => Score::Cp(cp.saturating_neg()),
+            (Color::Black, Score::Mate(moves)) => Score::Mate(moves.saturating_neg()),
+        };
         EngineView {
             depth: info.depth,
-            score: info.score.map(|s| s.to_string()),
+            score: info.score.map(|s| whites(s).to_string()),
             nodes: info.nodes,
             pv: info.pv.clone(),
         }
@@ -247,7 +265,7 @@ impl Follow {
 
     /// A move was played ([`runner::MoveObserver::moved`]).
     pub fn moved(&mut self, update: &MoveUpdate<'_>) {
-        let side = update.board.side_to_move().index();
+        let mover = update.board.side_to_move();
         self.view.sans.push(to_san(update.board, update.mv));
         self.view.plies += 1;
         self.board.make_move(update.mv);
@@ -256,7 +274,7 @@ impl Follow {
         self.view.check = self.board.is_in_check();
         self.view.clocks = millis(update.clocks);
         self.view.turn = Turn::of(&self.board);
-        self.view.engines[side] = EngineView::of(update.info);
+        self.view.engines[mover.index()] = EngineView::of(update.info, mover);
     }
 
     /// The game is over, with its result, how it ended and where it was stored

@@ -90,10 +90,7 @@ pub fn bot_player(
     tc: TimeControl,
     observe: &(dyn Fn(BuildEvent<'_>) + Sync),
 ) -> Result<Player> {
-    let bot = bots::resolve(spec)?;
-    bots::check(&bot, policy)?;
-    let engine = engine_build::build(&bot, engine_build::BuildKind::Local, observe)
-        .with_context(|| format!("cannot build bot `{}`", bot.name))?;
+    let (bot, engine) = engine_build::prepare(spec, policy, observe)?;
     Ok(Player::new(EngineConfig::new(bot.name, engine.path), tc))
 }
 

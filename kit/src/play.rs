@@ -41,7 +41,8 @@ use crate::engine_build::{self, BuildEvent};
 /// A game against a bot.
 #[derive(Debug, Clone)]
 pub struct PlayOptions {
-    /// The bot: a name in bot/ or a path to a bot file (`None`: [`default_opponent`]).
+    /// The bot: a name (`./bot/NAME.rs`, else the kit's) or a path to a bot file (`None`:
+    /// [`default_opponent`]).
     pub bot: Option<String>,
     /// The side the human plays.
     pub human: Color,
@@ -181,9 +182,7 @@ pub fn start(
         None => Board::startpos(),
     };
     let spec = options.bot.clone().unwrap_or_else(default_opponent);
-    let bot = bots::resolve(&spec)?;
-    bots::check(&bot, options.policy)?;
-    let built = engine_build::build(&bot, engine_build::BuildKind::Local, observe)?;
+    let (bot, built) = engine_build::prepare(&spec, options.policy, observe)?;
     let mut engine = Engine::start(
         &EngineConfig::new(bot.name.clone(), &built.path),
         Duration::from_secs(10),
@@ -312,6 +311,21 @@ impl HumanGame {
     /// The position.
     pub fn board(&self) -> &Board {
         &self.board
+    }
+
+    /// Where the game is played, for its PGN's `Site` tag: `terminal` unless set
+    /// (`challenge play --web` plays it in the `browser`).
+    ///
+    /// ```
+    /// # use kit::play::HumanGame;
+    /// # use framework::chess::{Board, Color};
+    /// let mut game = HumanGame::new("evil_bot", Color::White, "60+0".parse().unwrap(), Board::startpos());
+    /// assert!(game.pgn_text().contains("[Site \"terminal\"]"));
+    /// game.set_site("browser");
+    /// assert!(game.pgn_text().contains("[Site \"browser\"]"));
+    /// ```
+    pub fn set_site(&mut self, site: &str) {
+        self.pgn.set_tag("Site", site);
     }
 
     /// The side the human plays.

@@ -31,7 +31,7 @@
 //! | `alpha` | 0.602 | [`spsa::ALPHA`]; Spall, fishtest |
 //! | `gamma` | 0.101 | [`spsa::GAMMA`]; Spall, fishtest |
 //! | `A` | a tenth of the run's pairs, rounded down | [`spsa::A_RATIO`]; fishtest's form |
-//! | `c_end` | `(max − min) / 20` | [`spsa::C_END_PART`]; Stockfish's `TUNE()` printout |
+//! | `c_end` | `(max − min) / 20`, at least 1 for an integer | [`spsa::C_END_PART`]; Stockfish's `TUNE()` printout; [`spsa::MIN_INTEGER_C_END`] |
 //! | `r_end` | 0.002 | [`spsa::R_END`]; Stockfish's `TUNE()` printout |
 //! | pairs | 500 | [`DEFAULT_ITERATIONS`] |
 //! | pairs per step | 1 | [`DEFAULT_PAIRS`] |
@@ -155,7 +155,7 @@ pub enum TuneEvent<'a> {
     /// The run begins, or resumes after `resumed` steps.
     Began {
         /// The bot.
-        bot: &'a str,
+        bot: &'a BotFile,
         /// The run.
         plan: &'a Plan,
         /// The state file.
@@ -204,10 +204,12 @@ impl std::fmt::Display for TuneEvent<'_> {
                 match resumed {
                     Some(done) => write!(
                         f,
-                        "resuming the tuning of {bot} after {done} of {} steps",
+                        "resuming the tuning of {} ({}) after {done} of {} steps",
+                        bot.name,
+                        bot.origin(),
                         plan.steps()
                     )?,
-                    None => write!(f, "tuning {bot}")?,
+                    None => write!(f, "tuning {} ({})", bot.name, bot.origin())?,
                 }
                 write!(
                     f,
@@ -227,6 +229,13 @@ impl std::fmt::Display for TuneEvent<'_> {
                         "\n  {} = {} in {}..={}: c_end {}, r_end {}",
                         p.name, p.start, p.min, p.max, p.c_end, p.r_end
                     )?;
+                    if spsa::probes_round_together(p) {
+                        write!(
+                            f,
+                            " (warning: an integer's variants are built with its value rounded, so with c_end under 0.5 both players mostly get the same value, their games come out even and `{}` hardly moves; give --c-end {}=1 or more)",
+                            p.name, p.name
+                        )?;
+                    }
                 }
                 Ok(())
             }
@@ -311,7 +320,7 @@ pub fn run(
     };
     state.write(&state_path)?;
     observe(TuneEvent::Began {
-        bot: &bot.name,
+        bot: &bot,
         plan: &state.plan,
         state: &state_path,
         resumed: resume.then_some(state.steps_done),
@@ -383,7 +392,10 @@ fn params(bot: &BotFile, source: &str, request: &TuneRequest) -> Result<Vec<Para
             max,
             start,
             integer: mark.is_integer(),
-            c_end: pick(&request.c_end, (max - min) * spsa::C_END_PART),
+            c_end: pick(
+                &request.c_end,
+                spsa::default_c_end(min, max, mark.is_integer()),
+            ),
             r_end: pick(&request.r_end, spsa::R_END),
         };
         state::check_param(&param)
@@ -535,10 +547,9 @@ fn differences(plan: &Plan, params: &[Param], request: &TuneRequest) -> Vec<Stri
     differ
 }
 
-/// `target/tune/<bot>.json` in the kit.
+/// `target/tune/<bot>.json` in the current directory ([`bots::work_target_dir`]).
 pub fn default_state_path(bot: &BotFile) -> PathBuf {
-    Path::new(bots::KIT_ROOT)
-        .join("target")
+    bots::work_target_dir()
         .join("tune")
         .join(format!("{}.json", bot.name))
 }
@@ -572,12 +583,20 @@ fn sha256_hex(bytes: &[u8]) -> String {
         .collect()
 }
 
-/// `<stem>.tuned.rs` beside the bot.
-pub fn tuned_path(bot: &Path) -> PathBuf {
+/// `<stem>.tuned.rs` beside the bot; for a bot bundled with the kit
+/// ([`BotFile::origin`] says so), in the current directory's `bot/` instead, where the
+/// name `<stem>.tuned` finds it and the kit's checkout stays as it was.
+pub fn tuned_path(bot: &BotFile) -> PathBuf {
     let stem = bot
+        .path
         .file_stem()
         .map_or_else(|| "bot".into(), |s| s.to_string_lossy().into_owned());
-    bot.with_file_name(format!("{stem}.tuned.rs"))
+    let file = format!("{stem}.tuned.rs");
+    if bots::is_bundled(&bot.path) {
+        bots::local_bot_dir().join(file)
+    } else {
+        bot.path.with_file_name(file)
+    }
 }
 
 /// Writes the bot with its tuned constants set to the current values (rounded for
@@ -592,7 +611,10 @@ fn write_tuned(bot: &BotFile, source: &str, state: &State) -> Result<Tuned> {
         .collect();
     let text = variants::apply(source, &values)
         .with_context(|| format!("cannot set the tuned values in {}", bot.path.display()))?;
-    let path = tuned_path(&bot.path);
+    let path = tuned_path(bot);
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    }
     let partial = path.with_extension(format!("rs.{}.partial", std::process::id()));
     fs::write(&partial, &text)
         .and_then(|()| fs::rename(&partial, &path))

@@ -114,10 +114,12 @@ pub(super) async fn submit(
     let job = received.job.clone();
     let key = received.key.clone();
     tokio::spawn(jobs::run(Arc::clone(&state), received, upload));
+    // A new entry gets a key; one without is a new version of an entry that exists.
+    let view = job_view(&job, key.is_none());
     let body = page(
         "job.html",
         "Submission received",
-        context! { job => job_view(&job), key },
+        context! { job => view, key },
     )?;
     let forms = FormTokens::new(&state.csrf, &headers);
     Ok(forms.page(body))
@@ -127,15 +129,20 @@ pub(super) async fn submit(
 pub(super) struct JobView {
     id: String,
     entry: String,
+    /// The entry has a page to link to: it existed already, or this job was accepted (a
+    /// refused first submission makes no entry, and its page would be a 404).
+    linked: bool,
     state: &'static str,
     message: String,
     done: bool,
 }
 
-fn job_view(job: &Job) -> JobView {
+/// The job as its page shows it; `exists`: the entry was there before it.
+fn job_view(job: &Job, exists: bool) -> JobView {
     JobView {
         id: job.id.clone(),
         entry: job.entry.clone(),
+        linked: exists || job.state == store::JobState::Accepted,
         state: job.state.as_str(),
         message: job.message.clone(),
         done: job.state.is_final(),
@@ -153,7 +160,16 @@ async fn find_job(state: &Shared, id: String) -> Result<Job, HttpError> {
 
 pub(super) async fn job_page(state: Shared, Path(id): Path<String>) -> Result<Response, HttpError> {
     let job = find_job(&state, id).await?;
-    let body = page("job.html", "Submission", context! { job => job_view(&job) })?;
+    let entry = job.entry.clone();
+    let exists = blocking(&state, move |s| {
+        Ok(s.store()?.versions()?.iter().any(|v| v.name == entry))
+    })
+    .await?;
+    let body = page(
+        "job.html",
+        "Submission",
+        context! { job => job_view(&job, exists) },
+    )?;
     Ok(axum::response::IntoResponse::into_response((
         super::http::html_headers(),
         body,
@@ -165,7 +181,7 @@ pub(super) async fn job_status(
     Path(id): Path<String>,
 ) -> Result<Json<JobView>, HttpError> {
     let job = find_job(&state, id).await?;
-    Ok(Json(job_view(&job)))
+    Ok(Json(job_view(&job, false)))
 }
 
 pub(super) async fn withdraw(

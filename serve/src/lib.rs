@@ -9,7 +9,8 @@
 //! store too, so a restart loses nothing. On a challenge directory the tournament is
 //! played by `challenge run`'s runner in a thread, which resumes an unfinished tournament
 //! as `challenge run` does; on a PostgreSQL store `challenge worker`s on any machine play
-//! it, and the organiser's pause stops their claims (`runner`).
+//! it, the organiser's pause stops their claims, and the server organises it (pairs its
+//! Swiss rounds, finishes it: `runner`).
 //!
 //! Security, by layers: secrets are 256 random bits stored only as SHA-256 hashes and
 //! compared in constant time ([`secrets`]); every state-changing form carries a CSRF token
@@ -37,7 +38,8 @@
 //! - `accept`: the accept loop: connection caps and time limits.
 //! - [`streams`]: the event streams' caps, lifetime and idle limit.
 //! - [`limits`]: the bounds, and the client key of an address.
-//! - `runner`: who plays: the tournament thread (pausable), or the store's workers.
+//! - `runner`: who plays: the tournament thread (pausable), or the store's workers while
+//!   an organiser thread moves the tournament on.
 //! - [`watch`], [`watch_routes`]: the games in progress, shown live (`/live`), and
 //!   `challenge match --watch`'s server of them.
 //! - `routes`, `entrant`, `organiser`: the routes.
@@ -149,10 +151,14 @@ pub fn serve(options: &ServeOptions) -> Result<()> {
                 );
                 (runner, dir.clone())
             }
-            StoreLocation::Postgres(_) => (
-                Runner::workers(games),
-                kit::challenge::worker::local_work_dir(),
-            ),
+            StoreLocation::Postgres(_) => {
+                let runner = Runner::workers(&options.location, games, move || {
+                    if let Some(state) = weak.upgrade() {
+                        state.live.wake.notify_one();
+                    }
+                });
+                (runner, kit::challenge::worker::local_work_dir())
+            }
         };
         AppState::new(options.location.clone(), work_dir, store, runner, limits)
     });
@@ -232,7 +238,7 @@ async fn listen(
     say(&bounds_line(&state.limits, open_files));
     if !state.runner.plays_here() {
         say(
-            "the tournament is played by workers: run `challenge worker --store URL --wait` on any machine (pausing here stops their claims)",
+            "the tournament is played by workers: run `challenge worker --store URL --wait` on any machine (pausing here stops their claims); this server pairs its Swiss rounds and finishes it while it runs",
         );
     }
     if !address.ip().is_loopback() {

@@ -16,10 +16,13 @@ use tokio::sync::{Notify, broadcast};
 use super::pages::{self, CROSS_LIMIT};
 use super::runner::RunnerState;
 use super::watch::LiveGames;
-use kit::challenge::standings::{GameFact, RatingChoice, Table, build_table, store_facts};
+use kit::challenge::standings::{
+    GameFact, RatingChoice, Table, build_table, facts_of, tournament_facts, tournaments_of,
+};
+use kit::challenge::verify::Verdicts;
 use kit::live_view::GameView;
 use store::prelude::*;
-use store::{LiveGame, ServerState, SlotId, SlotState, StoreRevision};
+use store::{LiveGame, ServerState, SlotId, SlotState, StoreRevision, TournamentId};
 
 /// How often the store is checked for changes made by another process (`challenge
 /// submit`, `challenge run`, the workers that play a PostgreSQL store's games); changes
@@ -56,10 +59,10 @@ struct Key {
     runner: RunnerState,
 }
 
-/// The views built from one state of the store.
+/// The standings and the crosstable over one choice of games: every game, or one
+/// tournament's.
 #[derive(Default)]
-pub struct Snapshot {
-    key: Option<Key>,
+pub struct Views {
     /// The standings, as the part `/` shows and `/?part=1` returns.
     pub standings_part: Bytes,
     /// The whole standings page (the same for every visitor: it has no form).
@@ -68,8 +71,60 @@ pub struct Snapshot {
     pub crosstable_part: Bytes,
     /// The whole crosstable page.
     pub crosstable_page: Bytes,
+}
+
+/// The views built from one state of the store.
+#[derive(Default)]
+pub struct Snapshot {
+    key: Option<Key>,
+    /// Over every game.
+    pub all: Arc<Views>,
+    /// The tournaments that have games, oldest first: the choices of the pages' filter.
+    pub tournaments: Vec<i64>,
+    /// One tournament's views, each built when first asked for (`?tournament=N`): at
+    /// most once per tournament and store change.
+    filtered: Mutex<BTreeMap<i64, Arc<Views>>>,
     /// The tournament's status.
     pub status: Status,
+}
+
+impl Snapshot {
+    /// The views of tournament `t`, built from `store` the first time they are asked
+    /// for; `None` when it has no games.
+    pub fn tournament<G>(&self, t: i64, store: impl Fn() -> Result<G>) -> Result<Option<Arc<Views>>>
+    where
+        G: std::ops::Deref<Target = dyn Store>,
+    {
+        if !self.tournaments.contains(&t) {
+            return Ok(None);
+        }
+        if let Some(views) = lock(&self.filtered).get(&t) {
+            return Ok(Some(Arc::clone(views)));
+        }
+        // Its own verdicts: built once per snapshot and tournament, then kept.
+        let (players, facts) =
+            tournament_facts(&*store()?, TournamentId(t), &mut Verdicts::default())?;
+        let table = build_table(players, &facts, &RatingChoice::default())?;
+        let choice = Choice {
+            tournaments: &self.tournaments,
+            current: Some(t),
+        };
+        let views = Arc::new(views(&table, &facts, &self.status, &choice)?);
+        lock(&self.filtered).insert(t, Arc::clone(&views));
+        Ok(Some(views))
+    }
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    // The map only gains whole entries; a panicked holder left it usable.
+    mutex.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+/// Which games a view shows, and the others it can switch to.
+#[derive(Serialize)]
+struct Choice<'a> {
+    tournaments: &'a [i64],
+    current: Option<i64>,
 }
 
 /// The cached views and the channel announcing their changes.
@@ -83,6 +138,8 @@ pub struct Live {
     listeners: std::sync::atomic::AtomicUsize,
     /// The workers' games last read from the store.
     feed: Mutex<Feed>,
+    /// Each stored game's check against its moves, made once.
+    verdicts: Mutex<Verdicts>,
 }
 
 /// The most pages listening to `/events` at once (each holds a connection open).
@@ -107,6 +164,7 @@ impl Default for Live {
             closing: tokio::sync::watch::channel(false).0,
             listeners: std::sync::atomic::AtomicUsize::new(0),
             feed: Mutex::default(),
+            verdicts: Mutex::default(),
         }
     }
 }
@@ -178,7 +236,8 @@ impl Live {
         if self.snapshot().key.as_ref() == Some(&key) {
             return Ok(());
         }
-        let snapshot = build(store, key)?;
+        let mut verdicts = self.verdicts.lock().unwrap_or_else(|p| p.into_inner());
+        let snapshot = build(store, key, &mut verdicts)?;
         self.publish(snapshot);
         Ok(())
     }
@@ -257,25 +316,49 @@ fn show(row: &LiveGame, games: &LiveGames) -> bool {
     }
 }
 
-fn build<G>(store: impl Fn() -> Result<G>, key: Key) -> Result<Snapshot>
+fn build<G>(store: impl Fn() -> Result<G>, key: Key, verdicts: &mut Verdicts) -> Result<Snapshot>
 where
     G: std::ops::Deref<Target = dyn Store>,
 {
-    let (players, facts, status) = {
+    let (players, facts, status, tournaments) = {
         let store = store()?;
-        let (players, facts) = store_facts(&*store)?;
-        (players, facts, status(&*store, &key)?)
+        let games = store.games(false)?;
+        let (players, facts) = facts_of(&*store, &games, verdicts)?;
+        (
+            players,
+            facts,
+            status(&*store, &key)?,
+            tournaments_of(&games),
+        )
     };
+    let tournaments: Vec<i64> = tournaments.iter().map(|t| t.0).collect();
     let table = build_table(players, &facts, &RatingChoice::default())?;
-    let standings = standings_part(&table, &status)?;
-    let crosstable = crosstable_part(&table, &facts)?;
+    let choice = Choice {
+        tournaments: &tournaments,
+        current: None,
+    };
+    let all = views(&table, &facts, &status, &choice)?;
     Ok(Snapshot {
-        standings_page: whole_page("standings.html", "Standings", &standings)?,
-        standings_part: standings.into(),
-        crosstable_page: whole_page("crosstable.html", "Crosstable", &crosstable)?,
-        crosstable_part: crosstable.into(),
+        all: Arc::new(all),
+        tournaments,
+        filtered: Mutex::default(),
         status,
         key: Some(key),
+    })
+}
+
+/// The pages of `table` over `facts`, with the filter of `choice`.
+fn views(table: &Table, facts: &[GameFact], status: &Status, choice: &Choice) -> Result<Views> {
+    let query = choice
+        .current
+        .map_or(String::new(), |t| format!("&tournament={t}"));
+    let standings = standings_part(table, status, choice)?;
+    let crosstable = crosstable_part(table, facts, choice)?;
+    Ok(Views {
+        standings_page: whole_page("standings.html", "Standings", &standings, &query)?,
+        standings_part: standings.into(),
+        crosstable_page: whole_page("crosstable.html", "Crosstable", &crosstable, &query)?,
+        crosstable_part: crosstable.into(),
     })
 }
 
@@ -314,19 +397,21 @@ fn status(store: &dyn Store, key: &Key) -> Result<Status> {
     Ok(status)
 }
 
-/// A page around a part rendered already (and escaped there).
-fn whole_page(template: &str, title: &str, part: &str) -> Result<Bytes> {
+/// A page around a part rendered already (and escaped there); `query` is what the live
+/// part's address adds to `?part=1` (the tournament chosen).
+fn whole_page(template: &str, title: &str, part: &str, query: &str) -> Result<Bytes> {
     let page = pages::render(
         template,
         minijinja::context! {
             title,
+            query,
             part => minijinja::Value::from_safe_string(part.to_string()),
         },
     )?;
     Ok(page.into())
 }
 
-fn standings_part(table: &Table, status: &Status) -> Result<String> {
+fn standings_part(table: &Table, status: &Status, choice: &Choice) -> Result<String> {
     pages::render(
         "standings_part.html",
         minijinja::context! {
@@ -334,17 +419,21 @@ fn standings_part(table: &Table, status: &Status) -> Result<String> {
             method => pages::method_note(table),
             chart => pages::rating_chart(table),
             status,
+            choice,
+            base => "/",
         },
     )
 }
 
-fn crosstable_part(table: &Table, facts: &[GameFact]) -> Result<String> {
+fn crosstable_part(table: &Table, facts: &[GameFact], choice: &Choice) -> Result<String> {
     pages::render(
         "crosstable_part.html",
         minijinja::context! {
             rows => pages::cross_rows(table, facts),
             cut => table.rows.len() > CROSS_LIMIT,
             limit => CROSS_LIMIT,
+            choice,
+            base => "/crosstable",
         },
     )
 }

@@ -49,8 +49,12 @@ const STYLE: &str = include_str!("static/play.css");
 pub enum PlayWebEvent<'a> {
     /// The server listens at this address.
     Listening(SocketAddr),
-    /// The game ended (once): the caller saves it.
+    /// The game ended (once): the caller saves it. A game still on when the server is
+    /// stopped ends there, left by the human, and is told here too.
     Over(&'a HumanGame),
+    /// The server was told to stop (Ctrl-C): the game ends once a bot still thinking has
+    /// moved.
+    Stopping,
 }
 
 /// The game and the bot's engine (gone once the game is over and the engine quit).
@@ -73,14 +77,16 @@ struct Shared {
     observe: Box<Observer>,
 }
 
-/// Serves `game` against `opponent` on `bind` until the process is stopped; `observe`
-/// hears where it listens and when the game is over.
+/// Serves `game` against `opponent` on `bind` until Ctrl-C (or `SIGTERM`); `observe`
+/// hears where it listens and when the game is over, which it is once the server stops:
+/// a game still being played is left there, so the caller saves every game.
 pub fn play_web(
     bind: SocketAddr,
-    game: HumanGame,
+    mut game: HumanGame,
     opponent: Opponent,
     observe: impl Fn(PlayWebEvent<'_>) + Send + Sync + 'static,
 ) -> Result<()> {
+    game.set_site("browser");
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
@@ -98,10 +104,41 @@ pub fn play_web(
             .lock()
             .map_err(|_| anyhow::anyhow!("the game was lost to a failure"))?;
         after_change(&shared, session);
-        let app = router(shared);
-        super::accept::serve(listener, app, Limits::default(), std::future::pending()).await;
-        Ok(())
+        let app = router(Arc::clone(&shared));
+        super::accept::serve(listener, app, Limits::default(), stop_signal()).await;
+        (shared.observe)(PlayWebEvent::Stopping);
+        tokio::task::spawn_blocking(move || leave(&shared))
+            .await
+            .context("the game could not be ended")
     })
+}
+
+/// Resolves on Ctrl-C, or on `SIGTERM` where there is one (`kill`, a closing session).
+async fn stop_signal() {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        if let Ok(mut terminate) = signal(SignalKind::terminate()) {
+            tokio::select! {
+                _ = tokio::signal::ctrl_c() => {}
+                _ = terminate.recv() => {}
+            }
+            return;
+        }
+    }
+    let _ = tokio::signal::ctrl_c().await;
+}
+
+/// Ends a game still being played as left by the human (after a bot that is thinking has
+/// moved: it holds the session), and tells it as over; a game over already was told.
+fn leave(shared: &Shared) {
+    // A request that failed while holding the session left the game itself intact.
+    let mut session = shared.session.lock().unwrap_or_else(|p| p.into_inner());
+    if let Some(opponent) = session.opponent.take() {
+        opponent.quit();
+        session.game.leave();
+        (shared.observe)(PlayWebEvent::Over(&session.game));
+    }
 }
 
 fn shared(

@@ -6,6 +6,7 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 
 use axum::Router;
+use axum::body::Bytes;
 use axum::extract::{ConnectInfo, DefaultBodyLimit, Path, Query, State};
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::middleware;
@@ -19,6 +20,7 @@ use serde::Serialize;
 
 use super::http::{HttpError, html_headers, read_body_in_time, security_headers};
 use super::limits::MAX_BODY_BYTES;
+use super::live::Views;
 use super::pages::{self, Part, SCRIPT, STYLE, page};
 use super::state::{AppState, Shared, blocking};
 use super::streams::{self, Endpoint};
@@ -62,30 +64,71 @@ pub fn router(state: Arc<AppState>) -> Router {
         .with_state(state)
 }
 
-async fn standings(State(state): Shared, Query(part): Query<Part>) -> Result<Response, HttpError> {
-    let snapshot = state.live.snapshot();
-    let body = if part.wanted() {
-        snapshot.standings_part.clone()
-    } else {
-        snapshot.standings_page.clone()
-    };
-    Ok((html_headers(), body).into_response())
+async fn standings(
+    State(state): Shared,
+    Query(part): Query<Part>,
+    Query(choice): Query<TournamentChoice>,
+) -> Result<Response, HttpError> {
+    let views = views_of(&state, &choice).await?;
+    Ok(shown(&part, &views.standings_part, &views.standings_page))
 }
 
-async fn crosstable(State(state): Shared, Query(part): Query<Part>) -> Result<Response, HttpError> {
+async fn crosstable(
+    State(state): Shared,
+    Query(part): Query<Part>,
+    Query(choice): Query<TournamentChoice>,
+) -> Result<Response, HttpError> {
+    let views = views_of(&state, &choice).await?;
+    Ok(shown(&part, &views.crosstable_part, &views.crosstable_page))
+}
+
+/// The part when only the part was asked for, else the whole page.
+fn shown(part: &Part, only: &Bytes, whole: &Bytes) -> Response {
+    let body = if part.wanted() { only } else { whole };
+    (html_headers(), body.clone()).into_response()
+}
+
+/// `?tournament=N`: only that tournament's games in the standings and the crosstable.
+#[derive(serde::Deserialize, Default)]
+struct TournamentChoice {
+    tournament: Option<String>,
+}
+
+/// The views of every game, or of the tournament `choice` names (404 for one without
+/// games).
+async fn views_of(
+    state: &Arc<AppState>,
+    choice: &TournamentChoice,
+) -> Result<Arc<Views>, HttpError> {
     let snapshot = state.live.snapshot();
-    let body = if part.wanted() {
-        snapshot.crosstable_part.clone()
-    } else {
-        snapshot.crosstable_page.clone()
+    let Some(text) = choice.tournament.as_deref().filter(|t| !t.is_empty()) else {
+        return Ok(Arc::clone(&snapshot.all));
     };
-    Ok((html_headers(), body).into_response())
+    let t: i64 = text
+        .parse()
+        .map_err(|_| HttpError::bad_request(format!("`{text}` is not a tournament number")))?;
+    blocking(state, move |s| {
+        snapshot.tournament(t, || s.store())?.ok_or_else(|| {
+            let held: Vec<String> = snapshot.tournaments.iter().map(i64::to_string).collect();
+            HttpError::not_found(format!(
+                "no game of tournament {t} here (tournaments with games: {})",
+                if held.is_empty() {
+                    "none yet".to_string()
+                } else {
+                    held.join(", ")
+                }
+            ))
+        })
+    })
+    .await
 }
 
 /// One game in an entry's list.
 #[derive(Serialize)]
 struct GameLine {
     id: i64,
+    /// Its tournament's number (empty for a game of none).
+    tournament: String,
     white: String,
     black: String,
     result: String,
@@ -108,6 +151,7 @@ fn entry_view(store: &dyn Store, name: &str) -> Result<(Vec<Version>, Vec<GameLi
         .filter(|g| mine.contains(&g.white) || mine.contains(&g.black))
         .map(|g| GameLine {
             id: g.id.0,
+            tournament: g.tournament.map_or(String::new(), |t| t.0.to_string()),
             white: names.get(&g.white).cloned().unwrap_or_default(),
             black: names.get(&g.black).cloned().unwrap_or_default(),
             result: g.result.as_str().to_string(),
@@ -133,10 +177,16 @@ async fn entry(
     headers: axum::http::HeaderMap,
 ) -> Result<Response, HttpError> {
     let lookup = name.clone();
-    let (versions, games, published) = blocking(&state, move |s| {
+    let (versions, games, published, keyed) = blocking(&state, move |s| {
         let store = s.store()?;
         let (versions, games) = entry_view(&*store, &lookup)?;
-        Ok((versions, games, store.server_state()?.sources_published))
+        let keyed = store.entry_key_hash(&lookup)?.is_some();
+        Ok((
+            versions,
+            games,
+            store.server_state()?.sources_published,
+            keyed,
+        ))
     })
     .await?;
     let current = versions.last().cloned().expect("an entry has a version");
@@ -167,6 +217,7 @@ async fn entry(
             name,
             author => current.author,
             withdrawn => current.withdrawn,
+            keyed,
             withdraw_path,
             csrf => forms.token(&withdraw_path),
             part => minijinja::Value::from_safe_string(part_html),

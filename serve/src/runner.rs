@@ -12,7 +12,10 @@
 //! schedules it in the store, and pausing sets the stored switch the workers read before
 //! each claim. The server plays nothing there: one more player would compete with the
 //! workers for the machine that serves the pages, and a server that plays is one more
-//! thing to stop before the store can be moved.
+//! thing to stop before the store can be moved. It organises instead: a thread takes the
+//! organiser's step ([`Organiser::step`]) every [`ORGANISE_EVERY`], which a worker's role
+//! may not, so while the server runs a tournament started anywhere (here, or by `challenge
+//! run --schedule-only`) gets its Swiss rounds paired and is finished.
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -23,9 +26,14 @@ use std::time::Duration;
 use anyhow::{Result, bail};
 
 use kit::challenge::gate::{Closed, Gate};
+use kit::challenge::organiser::{Organiser, Progress};
 use kit::challenge::tournament::{RunOptions, TournamentEvent, run_gated};
 use kit::watch::GameWatch;
-use store::SqliteStore;
+use store::{Access, SqliteStore, Store, StoreLocation, open_store};
+
+/// How often the organiser thread of a server whose games workers play looks at the
+/// store: two small counts when games are still to play.
+pub const ORGANISE_EVERY: Duration = Duration::from_secs(1);
 
 use super::watch::LiveGames;
 
@@ -87,11 +95,25 @@ impl Runner {
         }
     }
 
-    /// A runner that leaves the games to `challenge worker`s (their games reach the
-    /// live pages from the store: `Live::follow_workers`).
-    pub fn workers(games: Arc<LiveGames>) -> Runner {
+    /// A runner that leaves the games of the store at `location` to `challenge
+    /// worker`s (their games reach the live pages from the store:
+    /// `Live::follow_workers`) and organises: its thread moves the tournament on as they
+    /// play; `on_change` is called when it paired a round or finished the tournament.
+    pub fn workers(
+        location: &StoreLocation,
+        games: Arc<LiveGames>,
+        on_change: impl Fn() + Send + Sync + 'static,
+    ) -> Runner {
+        let control = Control::new(false, games, Box::new(on_change));
+        *lock(&control.state) = RunnerState::Workers;
+        let organising = Arc::clone(&control);
+        let location = location.clone();
+        std::thread::Builder::new()
+            .name("organiser".into())
+            .spawn(move || organise(&organising, &location))
+            .expect("spawn the organiser thread");
         Runner {
-            control: Control::new(false, games, Box::new(|| {})),
+            control,
             players: Players::Workers,
         }
     }
@@ -106,12 +128,10 @@ impl Runner {
         matches!(self.players, Players::Here { .. })
     }
 
-    /// Who is playing.
+    /// Who is playing (for workers: `Failed` while the organiser thread cannot move
+    /// the tournament on).
     pub fn state(&self) -> RunnerState {
-        match self.players {
-            Players::Here { .. } => lock(&self.control.state).clone(),
-            Players::Workers => RunnerState::Workers,
-        }
+        lock(&self.control.state).clone()
     }
 
     /// Starts playing with `options` (a new tournament, or the unfinished one with its
@@ -193,6 +213,21 @@ impl Control {
     }
 }
 
+impl Control {
+    /// Waits `wait` (less if the server stops); returns whether the server goes on.
+    fn sleep(&self, wait: Duration) -> bool {
+        let paused = lock(&self.paused);
+        if !self.stopping.load(Ordering::Relaxed) {
+            drop(
+                self.resumed
+                    .wait_timeout(paused, wait)
+                    .unwrap_or_else(|poisoned| poisoned.into_inner()),
+            );
+        }
+        !self.stopping.load(Ordering::Relaxed)
+    }
+}
+
 fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     // A panicked holder leaves plain data behind; carry on with it.
     mutex
@@ -218,6 +253,44 @@ fn play(control: &Control, dir: &Path, options: &RunOptions, ready: Sender<()>) 
     };
     let gate = ServerGate { control };
     run_gated(&mut store, dir, options, &gate, &observe).map_err(anyhow::Error::from)
+}
+
+/// The organiser thread: the organiser's step every [`ORGANISE_EVERY`] on a connection
+/// of its own, until the server stops. A failure is logged and shown in the status line,
+/// and the connection opened again, waiting longer after each failure (up to 30 s).
+fn organise(control: &Control, location: &StoreLocation) {
+    let mut organiser = Organiser::default();
+    let mut store: Option<Box<dyn Store + Send>> = None;
+    let mut wait = ORGANISE_EVERY;
+    while control.sleep(wait) {
+        let stepped = (|| -> Result<Progress> {
+            let store = match &mut store {
+                Some(store) => store,
+                None => store.insert(open_store(location, Access::Write)?),
+            };
+            // The server's log shows the tournament's progress, as `challenge run` does.
+            Ok(organiser.step(store.as_mut(), &|event| eprintln!("{event}"))?)
+        })();
+        let state = match stepped {
+            Ok(progress) => {
+                wait = ORGANISE_EVERY;
+                if matches!(
+                    progress,
+                    Progress::Paired { .. } | Progress::Finished { .. }
+                ) {
+                    (control.on_game)();
+                }
+                RunnerState::Workers
+            }
+            Err(err) => {
+                eprintln!("serve: cannot move the tournament on: {err:#}");
+                store = None;
+                wait = (wait * 2).min(Duration::from_secs(30));
+                RunnerState::Failed(format!("cannot move the tournament on: {err:#}"))
+            }
+        };
+        *lock(&control.state) = state;
+    }
 }
 
 /// The tournament thread's gate: closed while paused or stopping.

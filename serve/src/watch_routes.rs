@@ -104,14 +104,14 @@ fn refused(key: i64, refusal: Refusal) -> Response {
     match refusal {
         Refusal::NotPlaying(Some(stored)) => Redirect::to(&stored).into_response(),
         Refusal::NotPlaying(None) => HttpError::not_found(format!(
-            "game {key} is not being played now; see /live for the games in progress"
+            "no game is being played at /live/{key} now; see /live for the games in progress"
         ))
         .into_response(),
         Refusal::Full(cap) => {
             let mut response = HttpError::new(
                 StatusCode::SERVICE_UNAVAILABLE,
                 format!(
-                    "game {key} already has {cap} watchers, as many as it takes; try again later"
+                    "this game already has {cap} watchers, as many as it takes; try again later"
                 ),
             )
             .into_response();
@@ -140,7 +140,13 @@ async fn game_page(
         ))
     })?;
     drop(watching);
-    let title = format!("Live game {key}");
+    // Named by its players and its place, as its stored game's page names it: the key
+    // is only the page's address (a slot's id), never the stored game's number.
+    let title = format!(
+        "Live: {} – {}",
+        frame["white"].as_str().unwrap_or("?"),
+        frame["black"].as_str().unwrap_or("?")
+    );
     let body = pages::page(
         "live_game.html",
         &title,

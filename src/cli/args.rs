@@ -2,7 +2,7 @@
 //! number in a range the kit can honour (an out-of-range value is a clear error, never a
 //! wrap-around or a panic).
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use anyhow::{Context, Result, bail};
@@ -16,9 +16,9 @@ use store::{Access, Store, StoreLocation, open_store};
 /// PostgreSQL store shared by workers on many machines.
 #[derive(clap::Args, Debug, Clone)]
 pub struct DirArgs {
-    /// The challenge directory (created on first submission).
-    #[arg(long, default_value = "challenge")]
-    pub dir: PathBuf,
+    /// The challenge directory (created on first submission) [default: challenge].
+    #[arg(long, value_name = "DIR")]
+    dir: Option<PathBuf>,
     /// A PostgreSQL store instead of the directory, shared by workers on many machines:
     /// `postgres://USER:PASSWORD@HOST:PORT/DATABASE`.
     #[arg(
@@ -31,10 +31,32 @@ pub struct DirArgs {
     pub store: Option<String>,
 }
 
+/// `--store URL` alone: the commands that only work on a PostgreSQL store (`worker`,
+/// `workers grant`...).
+#[derive(clap::Args, Debug, Clone)]
+pub struct StoreUrl {
+    /// The store: `postgres://USER:PASSWORD@HOST:PORT/DATABASE` (better in
+    /// `CHALLENGE_STORE`: the command line is visible to every user of the machine).
+    #[arg(
+        long = "store",
+        value_name = "URL",
+        env = "CHALLENGE_STORE",
+        hide_env_values = true
+    )]
+    pub url: String,
+}
+
 impl DirArgs {
     /// The store these options name.
     pub fn location(&self) -> Result<StoreLocation> {
-        Ok(StoreLocation::pick(self.store.as_deref(), &self.dir)?)
+        let dir = self.dir.as_deref().unwrap_or(Path::new("challenge"));
+        Ok(StoreLocation::pick(self.store.as_deref(), dir)?)
+    }
+
+    /// Whether a store was named (`--dir`, `--store` or `CHALLENGE_STORE`), rather than
+    /// the default `./challenge` taken.
+    pub fn named(&self) -> bool {
+        self.dir.is_some() || self.store.is_some()
     }
 
     /// Opens the store for `access`.

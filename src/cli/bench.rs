@@ -27,7 +27,7 @@ use super::args::LimitArgs;
 ///   challenge bench turochamp_modern --suite games.epd --sequence --depth 5 --csv runs.csv
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// A bot in bot/ by name (`my_bot`) or a path to a bot file.
+    /// A bot by name (`my_bot`: ./bot/my_bot.rs, else the kit's) or a path to a bot file.
     #[arg(required_unless_present = "engine", conflicts_with = "engine")]
     bot: Option<String>,
     /// An external UCI engine's executable instead of a bot (e.g. /usr/games/stockfish).
@@ -240,10 +240,10 @@ fn limit(args: &Args) -> Limit {
 fn engine_config(args: &Args) -> Result<EngineConfig> {
     let mut config = match (&args.bot, &args.engine) {
         (Some(bot), _) => {
-            let engine = kit::engine_build::prepare(bot, args.limit.policy(), &|event| {
+            let (bot, engine) = kit::engine_build::prepare(bot, args.limit.policy(), &|event| {
                 eprintln!("{event}");
             })?;
-            EngineConfig::new(kit::bots::resolve(bot)?.name, engine.path)
+            EngineConfig::new(bot.name, engine.path)
         }
         (None, Some(command)) => {
             let name = command.file_stem().map_or_else(

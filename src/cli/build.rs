@@ -7,7 +7,7 @@ use super::args::LimitArgs;
 /// Build a bot file into a UCI engine executable and print its path.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// A bot in bot/ by name (`my_bot`) or a path to a bot file.
+    /// A bot by name (`my_bot`: ./bot/my_bot.rs, else the kit's) or a path to a bot file.
     bot: String,
     #[command(flatten)]
     limit: LimitArgs,
@@ -15,7 +15,7 @@ pub struct Args {
 
 /// Builds (or finds cached) and prints the executable's path.
 pub fn run(args: &Args) -> Result<()> {
-    let engine = kit::engine_build::prepare(&args.bot, args.limit.policy(), &|event| {
+    let (_, engine) = kit::engine_build::prepare(&args.bot, args.limit.policy(), &|event| {
         eprintln!("{event}");
     })?;
     if engine.cached {

@@ -26,9 +26,10 @@ use super::args::{GameArgs, LimitArgs, check_name_length, key_values, seconds, t
 
 /// Play a match or tournament between bots and UCI engines.
 ///
-/// Players are bots (by name in bot/ or by file path, built automatically) and external UCI
-/// engines given with `--engine`. Two players make a head-to-head match; more make a
-/// round-robin (or a gauntlet of the first against the rest with `--format gauntlet`).
+/// Players are bots (by name from ./bot/, else the kit's, or by file path; built
+/// automatically) and external UCI engines given with `--engine`. Two players make a
+/// head-to-head match; more make a round-robin (or a gauntlet of the first against the
+/// rest with `--format gauntlet`).
 /// Every opening is played twice with colours swapped. Engine faults (crash, stall, illegal
 /// or unparsable move, failed start, memory limit) lose that game with a Termination tag
 /// naming the cause; the engine is restarted and the match goes on. Ctrl-C stops cleanly:
@@ -48,7 +49,7 @@ use super::args::{GameArgs, LimitArgs, check_name_length, key_values, seconds, t
 #[derive(clap::Args, Debug)]
 #[command(verbatim_doc_comment)]
 pub struct Args {
-    /// Bots to play: names in bot/ (`evil_bot`) or paths to bot files. Put them before any --engine.
+    /// Bots to play: names (`my_bot`: ./bot/my_bot.rs, else the kit's) or paths to bot files. Put them before any --engine.
     /// None at all: turochamp_modern vs turochamp_faithful.
     players: Vec<String>,
 

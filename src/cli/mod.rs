@@ -7,6 +7,7 @@ mod bench;
 mod bench_ratings;
 mod build;
 mod clean;
+mod closed_pipe;
 mod entries;
 mod export;
 mod match_cmd;
@@ -102,8 +103,9 @@ enum Commands {
 }
 
 /// Parses the command line, runs the command, and turns an error into a message and
-/// exit code 1.
+/// exit code 1 (a closed stdout or stderr ends it quietly: [`closed_pipe`]).
 pub fn main() -> ExitCode {
+    closed_pipe::end_quietly_on_closed_pipe();
     let cli = Cli::parse();
     let result: Result<()> = match cli.command {
         Commands::Perft(args) => perft::run(&args),

@@ -5,7 +5,8 @@ mod screen;
 mod web;
 
 use std::io::{BufRead, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use anyhow::Result;
@@ -32,7 +33,7 @@ pub enum Side {
 /// Play a game against a bot in the terminal, or in the browser with `--web`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// The bot to play: a name in bot/ or a path to a bot file
+    /// The bot to play: a name (./bot/NAME.rs, else the kit's) or a path to a bot file
     /// (default: turochamp_modern if present, else evil_bot).
     bot: Option<String>,
     /// The side you play.
@@ -89,11 +90,13 @@ pub fn run(args: Args) -> Result<()> {
     );
     let mut screen = Screen::new(game.human());
     let stdin = std::io::stdin();
+    let shown = save_on_ctrl_c(&game, &path);
     play(
         &mut game,
         &mut opponent,
         &mut screen,
         &mut stdin.lock().lines(),
+        &shown,
     );
     opponent.quit();
 
@@ -106,15 +109,35 @@ pub fn run(args: Args) -> Result<()> {
     Ok(())
 }
 
+/// On Ctrl-C, saves the game as it was last shown (the returned copy, kept by [`play`]),
+/// left by the human, says where, and ends the program as the signal would (code 130).
+fn save_on_ctrl_c(game: &HumanGame, path: &Path) -> Arc<Mutex<HumanGame>> {
+    let shown = Arc::new(Mutex::new(game.clone()));
+    let (kept, path) = (Arc::clone(&shown), path.to_path_buf());
+    let _ = ctrlc::set_handler(move || {
+        let mut game = kept.lock().unwrap_or_else(|p| p.into_inner()).clone();
+        game.leave();
+        match game.save(&path) {
+            Ok(()) => println!("\nGame saved to {}", path.display()),
+            Err(err) => eprintln!("\nerror: {err:#}"),
+        }
+        std::process::exit(130);
+    });
+    shown
+}
+
 /// Plays until the game is over: draws the board, asks the bot or reads the human's
-/// line. The end of input leaves the game.
+/// line. The end of input leaves the game. `shown` keeps a copy of the game at every
+/// turn, for Ctrl-C to save.
 fn play(
     game: &mut HumanGame,
     opponent: &mut Opponent,
     screen: &mut Screen,
     lines: &mut impl Iterator<Item = std::io::Result<String>>,
+    shown: &Mutex<HumanGame>,
 ) {
     loop {
+        *shown.lock().unwrap_or_else(|p| p.into_inner()) = game.clone();
         match game.turn() {
             Turn::Over => return,
             Turn::Bot => {

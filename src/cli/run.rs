@@ -10,6 +10,7 @@ use kit::challenge::worker::{WorkerOptions, host_name, local_work_dir, work};
 use runner::TimeControl;
 use store::{
     DEFAULT_LEASE, PostgresStore, SlotState, SqliteStore, Store, StoreLocation, TournamentFormat,
+    is_postgres_url,
 };
 
 use super::args::{DirArgs, GameArgs};
@@ -97,8 +98,13 @@ fn schedule_only(store: &mut dyn Store, options: &RunOptions) -> Result<()> {
         .iter()
         .filter(|s| s.state == SlotState::Pending)
         .count();
+    let how = if is_postgres_url(&store.location()) {
+        "start `challenge worker` with a worker's role on any number of machines, and keep `challenge serve` (or `challenge run`, which plays too) running on this store to pair its rounds and finish it"
+    } else {
+        "play them with `challenge run` (or `challenge serve`) on this directory"
+    };
     println!(
-        "tournament {} scheduled: {pending} games to play; play them with `challenge worker --store URL` on any number of machines (or `challenge run` here)",
+        "tournament {} scheduled: {pending} games to play: {how}",
         t.id.0
     );
     Ok(())
@@ -108,7 +114,7 @@ fn print_standings(store: &dyn Store) -> Result<()> {
     println!();
     print!(
         "{}",
-        render_text(&store_table(store, &RatingChoice::default())?)
+        render_text(&store_table(store, &RatingChoice::default(), None)?)
     );
     Ok(())
 }

@@ -2,7 +2,7 @@
 
 use anyhow::Result;
 use kit::challenge::standings::{Table, render_csv, render_text, store_table};
-use store::Access;
+use store::{Access, TournamentId};
 
 use super::args::{DirArgs, RatingArgs};
 
@@ -15,6 +15,9 @@ pub struct Args {
     /// Print CSV instead of a table.
     #[arg(long)]
     csv: bool,
+    /// Only this tournament's games (tournaments are numbered from 1).
+    #[arg(long, value_name = "N")]
+    tournament: Option<i64>,
     #[command(flatten)]
     rating: RatingArgs,
     #[command(flatten)]
@@ -24,11 +27,10 @@ pub struct Args {
 /// Prints the table (read-only: works on a read-only challenge directory).
 pub fn run(args: &Args) -> Result<()> {
     let store = args.dir.open(Access::Read)?;
-    print_table(
-        &store_table(store.as_ref(), &args.rating.choice())?,
-        args.json,
-        args.csv,
-    )
+    let choice = args.rating.choice();
+    let tournament = args.tournament.map(TournamentId);
+    let table = store_table(store.as_ref(), &choice, tournament)?;
+    print_table(&table, args.json, args.csv)
 }
 
 /// Prints a table as text, JSON or CSV.

@@ -33,6 +33,7 @@ pub fn run(args: &Args) -> Result<()> {
         author: args.author.as_deref(),
     };
     let say = |event: BuildEvent<'_>| eprintln!("{event}");
+    say(BuildEvent::Resolved { bot: &bot });
     let submitted = match args.dir.location()? {
         StoreLocation::Dir(dir) => submit(&dir, submission, &say)?,
         StoreLocation::Postgres(_) => {

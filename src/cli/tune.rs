@@ -18,16 +18,16 @@ use super::args::{LimitArgs, time_control};
 /// Each step builds two variants of the bot, θ+ and θ− (each tuned constant moved by ±c_k,
 /// a random sign per constant), plays them against each other from the kit's balanced
 /// openings (each opening twice, colours swapped), and moves the constants toward the
-/// winner by a_k/c_k times the result. At the end it writes BOT.tuned.rs beside the bot (only
-/// the marked literals changed), prints the diff and the `challenge match --sprt` command
-/// that checks the gain.
+/// winner by a_k/c_k times the result. At the end it writes BOT.tuned.rs beside the bot (a
+/// bot bundled with the kit: in ./bot/; only the marked literals changed), prints the diff
+/// and the `challenge match --sprt` command that checks the gain.
 ///
-/// The state file (default target/tune/BOT.json) is written after every step: Ctrl-C keeps
-/// everything, and running the same command again resumes.
+/// The state file (default ./target/tune/BOT.json) is written after every step: Ctrl-C
+/// keeps everything, and running the same command again resumes.
 ///
 /// Defaults (fishtest's, and Stockfish's TUNE() printout): 500 game pairs, one per step,
-/// `go nodes 5000` per move, c_end = (max − min)/20, r_end = 0.002, A = a tenth of the
-/// pairs, alpha 0.602, gamma 0.101, one step per core at once.
+/// `go nodes 5000` per move, c_end = (max − min)/20 (at least 1 for an integer), r_end =
+/// 0.002, A = a tenth of the pairs, alpha 0.602, gamma 0.101, one step per core at once.
 ///
 /// Examples:
 ///   challenge tune my_bot
@@ -36,7 +36,7 @@ use super::args::{LimitArgs, time_control};
 #[derive(clap::Args, Debug)]
 #[command(verbatim_doc_comment)]
 pub struct Args {
-    /// The bot: a name in bot/ or a path.
+    /// The bot: a name (./bot/NAME.rs, else the kit's) or a path.
     bot: String,
 
     /// Game pairs in the run (fishtest's N): the gains decay over them.
@@ -80,7 +80,7 @@ pub struct Args {
     #[arg(long = "max-crashes", value_name = "N", default_value_t = kit::tune::DEFAULT_MAX_FAULTY, allow_negative_numbers = true, value_parser = clap::value_parser!(u64).range(1..=1000))]
     max_crashes: u64,
 
-    /// The state file (default: target/tune/BOT.json in the kit).
+    /// The state file (default: target/tune/BOT.json in the current directory).
     #[arg(long, value_name = "FILE")]
     state: Option<PathBuf>,
 

@@ -7,7 +7,7 @@ use super::args::LimitArgs;
 /// Run a bot as a UCI engine on stdin/stdout.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// A bot in bot/ by name (`my_bot`) or a path to a bot file.
+    /// A bot by name (`my_bot`: ./bot/my_bot.rs, else the kit's) or a path to a bot file.
     bot: String,
     #[command(flatten)]
     limit: LimitArgs,
@@ -19,7 +19,7 @@ pub struct Args {
 /// only the three standard descriptors, so nothing of the GUI's (or the user's shell's)
 /// reaches a bot someone else wrote.
 pub fn run(args: &Args) -> Result<()> {
-    let engine = kit::engine_build::prepare(&args.bot, args.limit.policy(), &|event| {
+    let (_, engine) = kit::engine_build::prepare(&args.bot, args.limit.policy(), &|event| {
         eprintln!("{event}");
     })?;
     run_in_place(&engine.path)

@@ -16,7 +16,7 @@ use serde_json::{Value as Json, json};
 #[derive(clap::Args, Debug)]
 #[command(verbatim_doc_comment)]
 pub struct Args {
-    /// A bot in bot/ by name (`my_bot`) or a path to a bot file.
+    /// A bot by name (`my_bot`: ./bot/my_bot.rs, else the kit's) or a path to a bot file.
     bot: String,
     /// Print JSON: the bot, its marks and the grid's variants.
     #[arg(long)]

@@ -1,10 +1,14 @@
-//! `challenge workers`: the list, and `grant`/`revoke` of a worker's role.
+//! `challenge workers`: the list, `grant`/`revoke` of a worker's role, `free` of a gone
+//! worker's games, and the organiser's `limits`.
 
 use anyhow::{Context, Result};
 use store::{PostgresStore, WorkerInfo, worker_url};
 
-/// List the workers of a PostgreSQL store: what each is playing, games per hour; or give
-/// a role a worker's rights (`grant`), or take them away (`revoke`).
+use super::args::StoreUrl;
+
+/// List the workers of a PostgreSQL store: what each is playing, games per hour; give a
+/// role a worker's rights (`grant`) or take them away (`revoke`); free the games a gone
+/// worker holds (`free`); bound what a worker's role may hold (`limits`).
 #[derive(clap::Args, Debug)]
 #[command(subcommand_negates_reqs = true, args_conflicts_with_subcommands = true)]
 pub struct Args {
@@ -29,22 +33,51 @@ enum Action {
     /// printed once) if it does not exist.
     Grant(RoleArgs),
     /// Take a worker's rights on the store away from ROLE (the role stays; `DROP ROLE`
-    /// removes it).
+    /// removes it), and give the games its workers hold back to the others.
     Revoke(RoleArgs),
+    /// Give the games worker NAME holds leased back to the others at once (a worker
+    /// stopped or gone, whose leases would otherwise run out by themselves), and mark it
+    /// stopped. Should it still be playing, its results are refused.
+    Free(FreeArgs),
+    /// Show, or set, what a worker's role may hold: games at once, the longest lease,
+    /// the longest it may keep one game. The store's functions enforce them.
+    Limits(LimitArgs),
+}
+
+#[derive(clap::Args, Debug)]
+struct FreeArgs {
+    /// The worker's name, as `challenge workers` lists it.
+    name: String,
+    /// The store, with the organiser's credentials.
+    #[command(flatten)]
+    store: StoreUrl,
+}
+
+#[derive(clap::Args, Debug)]
+struct LimitArgs {
+    /// Games a role may hold leased at once, over all its workers.
+    #[arg(long, value_name = "N")]
+    max_leases: Option<u64>,
+    /// The longest lease a worker may ask for (seconds): one silent for longer loses its
+    /// games. Longer `--lease`s are lowered to it.
+    #[arg(long, value_name = "SECONDS")]
+    max_lease: Option<u64>,
+    /// The longest a worker may keep one game, renewals included (seconds): its build and
+    /// the game must fit; after it the game goes to another worker.
+    #[arg(long, value_name = "SECONDS")]
+    max_hold: Option<u64>,
+    /// The store, with the organiser's credentials to set them.
+    #[command(flatten)]
+    store: StoreUrl,
 }
 
 #[derive(clap::Args, Debug)]
 struct RoleArgs {
     /// The role: lowercase letters, digits and `_`, starting with a letter.
     role: String,
-    /// The store (with the organiser's credentials): `postgres://USER:PASSWORD@HOST:PORT/DATABASE`.
-    #[arg(
-        long,
-        value_name = "URL",
-        env = "CHALLENGE_STORE",
-        hide_env_values = true
-    )]
-    store: String,
+    /// The store, with the organiser's credentials.
+    #[command(flatten)]
+    store: StoreUrl,
     /// `grant` only: set a new generated password on an existing role (printed once).
     #[arg(long)]
     new_password: bool,
@@ -55,12 +88,14 @@ pub fn run(args: &Args) -> Result<()> {
     match &args.action {
         Some(Action::Grant(role)) => grant(role),
         Some(Action::Revoke(role)) => revoke(role),
+        Some(Action::Free(free)) => free_leases(free),
+        Some(Action::Limits(limits)) => set_limits(limits),
         None => list(args.store.as_deref().context("--store URL is needed")?),
     }
 }
 
 fn grant(args: &RoleArgs) -> Result<()> {
-    let mut store = PostgresStore::open(&args.store)?;
+    let mut store = PostgresStore::open(&args.store.url)?;
     let granted = store.grant_worker(&args.role, args.new_password)?;
     let role = &granted.role;
     println!(
@@ -74,7 +109,10 @@ fn grant(args: &RoleArgs) -> Result<()> {
     match &granted.password {
         Some(password) => {
             println!("password (shown once, not stored anywhere readable): {password}");
-            println!("worker URL: {}", worker_url(&args.store, role, password)?);
+            println!(
+                "worker URL: {}",
+                worker_url(&args.store.url, role, password)?
+            );
             println!(
                 "  give it to the worker machine in CHALLENGE_STORE (not on the command line), with the certificate of the authority that signed the server's in root.crt, and the host name in that certificate"
             );
@@ -93,10 +131,10 @@ fn revoke(args: &RoleArgs) -> Result<()> {
     if args.new_password {
         anyhow::bail!("--new-password goes with `grant`, not `revoke`");
     }
-    let mut store = PostgresStore::open(&args.store)?;
-    let had = store.revoke_worker(&args.role)?;
+    let mut store = PostgresStore::open(&args.store.url)?;
+    let revoked = store.revoke_worker(&args.role)?;
     let role = &args.role;
-    if had {
+    if revoked.granted {
         println!(
             "role {role} can no longer read or write this store; `DROP ROLE {role}` removes the login itself"
         );
@@ -105,6 +143,40 @@ fn revoke(args: &RoleArgs) -> Result<()> {
             "role {role} was not granted a worker's rights on this store; the rights a grant gives are revoked all the same"
         );
     }
+    println!(
+        "{} games its workers held are free for the other workers",
+        revoked.freed
+    );
+    Ok(())
+}
+
+fn free_leases(args: &FreeArgs) -> Result<()> {
+    let mut store = PostgresStore::open(&args.store.url)?;
+    let freed = store.free_worker_leases(&args.name)?;
+    println!(
+        "{freed} games worker {} held are free for the other workers (should it still be playing them, their results will be refused)",
+        args.name
+    );
+    Ok(())
+}
+
+fn set_limits(args: &LimitArgs) -> Result<()> {
+    let mut store = PostgresStore::open(&args.store.url)?;
+    let mut limits = store.worker_session()?.limits;
+    let change = args.max_leases.is_some() || args.max_lease.is_some() || args.max_hold.is_some();
+    if change {
+        limits.max_leases = args.max_leases.unwrap_or(limits.max_leases);
+        limits.max_lease_seconds = args.max_lease.unwrap_or(limits.max_lease_seconds);
+        limits.max_hold_seconds = args.max_hold.unwrap_or(limits.max_hold_seconds);
+        store.set_worker_limits(&limits)?;
+    }
+    println!(
+        "a worker's role may hold {} games at once, ask for leases of at most {} s, and keep one game at most {} s{}",
+        limits.max_leases,
+        limits.max_lease_seconds,
+        limits.max_hold_seconds,
+        if change { " (set now)" } else { "" }
+    );
     Ok(())
 }
 

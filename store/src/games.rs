@@ -84,6 +84,11 @@ pub struct Game {
     pub faulty: Option<Color>,
     /// The runner's sentence about the ending.
     pub detail: String,
+    /// Plies, book moves included, as recorded.
+    pub plies: u32,
+    /// Who recorded it: the worker's name (`local` for `challenge run` on a directory;
+    /// `None` for games from before workers were recorded).
+    pub worker: Option<String>,
     /// The whole game as PGN (empty when read without it).
     pub pgn: String,
 }
@@ -121,8 +126,7 @@ impl std::str::FromStr for Side {
 }
 
 /// The columns [`game_from_row`] reads, but for the last: the PGN, or `''` without it.
-pub(crate) const GAME_COLUMNS: &str =
-    "id, tournament_id, slot_id, white_version, black_version, result, termination, faulty, detail";
+pub(crate) const GAME_COLUMNS: &str = "id, tournament_id, slot_id, white_version, black_version, result, termination, faulty, detail, plies, worker";
 
 pub(crate) fn game_from_row(r: &dyn Row) -> Mapped<Game> {
     Ok(Game {
@@ -138,7 +142,9 @@ pub(crate) fn game_from_row(r: &dyn Row) -> Mapped<Game> {
             None => None,
         },
         detail: r.get(8)?,
-        pgn: r.get(9)?,
+        plies: r.get(9)?,
+        worker: r.get(10)?,
+        pgn: r.get(11)?,
     })
 }
 

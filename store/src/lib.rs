@@ -37,8 +37,9 @@ pub use error::{Cause, StoreError, StoreResult};
 pub use games::{Claim, ClaimStore, Game, NewGame};
 pub use live::{LIVE_GRACE_SECONDS, LiveEnding, LiveGame, LiveStore, LiveTicket};
 pub use postgres::{
-    Copied, DEFAULT_LEASE, Encryption, MAX_LIVE_SNAPSHOT_BYTES, NewWorker, PostgresStore, SslMode,
-    WorkerGrant, WorkerInfo, check_role_name, is_postgres_url, redacted_url, worker_url,
+    Copied, DEFAULT_LEASE, DEFAULT_LIMITS, Encryption, MAX_LIVE_SNAPSHOT_BYTES, NewWorker,
+    PostgresStore, Revoked, SslMode, WorkerGrant, WorkerInfo, WorkerLimits, WorkerSession,
+    check_role_name, is_postgres_url, redacted_url, worker_url,
 };
 pub use schema::SCHEMA_VERSION;
 pub use server::{Job, JobState, ServerFlag, ServerState, ServerStore, StoreRevision};

@@ -227,10 +227,32 @@ fn require_db(dir: &Path) -> StoreResult<()> {
         return Err(StoreError::NotFound {
             store: dir.display().to_string(),
             what: "challenge".into(),
-            hint: ": start one with `challenge submit FILE --name NAME` (or pass --dir)".into(),
+            hint: missing_hint(dir),
         });
     }
     Ok(())
+}
+
+/// Where a missing challenge was looked for (the folder in full), and what to run: the
+/// `--dir` of a challenge inside that folder (its parent was named), or how to start one.
+fn missing_hint(dir: &Path) -> String {
+    let full = std::path::absolute(dir).unwrap_or_else(|_| dir.to_path_buf());
+    let looked = if dir.is_dir() {
+        format!(" (looked for {} in {})", DB_FILE, full.display())
+    } else {
+        format!(" (there is no folder {})", full.display())
+    };
+    let inside = dir.join("challenge");
+    if inside.join(DB_FILE).is_file() {
+        return format!(
+            "{looked}: the challenge is in {} inside it: pass `--dir {}`",
+            inside.display(),
+            inside.display()
+        );
+    }
+    format!(
+        "{looked}: start one with `challenge submit FILE --name NAME`, or name another with --dir DIR or --store URL"
+    )
 }
 
 fn user_version(conn: &Connection) -> rusqlite::Result<u32> {
@@ -547,6 +569,33 @@ mod tests {
             assert!(err.to_string().contains("challenge submit"), "{err}");
         }
         assert!(!dir.exists(), "opening created the directory");
+    }
+
+    #[test]
+    fn a_missing_challenge_names_the_folder_looked_in_and_one_inside_it() {
+        let parent = scratch("parent");
+        let dir = parent.join("challenge");
+        drop(SqliteStore::create(&dir).unwrap());
+        let text = SqliteStore::open_read_only(&parent)
+            .err()
+            .unwrap()
+            .to_string();
+        let full = std::path::absolute(&parent).unwrap();
+        assert!(
+            text.contains(&format!("looked for {DB_FILE} in {}", full.display())),
+            "{text}"
+        );
+        assert!(
+            text.contains(&format!("pass `--dir {}`", dir.display())),
+            "{text}"
+        );
+        let gone = parent.join("nowhere");
+        let text = SqliteStore::open_read_only(&gone)
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(text.contains("there is no folder"), "{text}");
+        let _ = std::fs::remove_dir_all(&parent);
     }
 
     fn entry(store: &mut SqliteStore, name: &str) -> crate::EntryId {

@@ -44,6 +44,25 @@ pub trait TournamentStore {
     fn games(&self, with_pgn: bool) -> StoreResult<Vec<Game>>;
     /// One game, with its PGN.
     fn game(&self, id: GameId) -> StoreResult<Option<Game>>;
+    /// The games from `first` on (by id), with their PGN: those a reader has not checked
+    /// yet.
+    fn games_since(&self, first: GameId) -> StoreResult<Vec<Game>>;
+    /// A tournament by its id.
+    fn tournament(&self, id: TournamentId) -> StoreResult<Option<Tournament>>;
+    /// How many of a tournament's slots wait for a game (not played, not cancelled;
+    /// leased ones included): one count, where [`TournamentStore::slots`] reads them all.
+    fn unplayed(&self, tournament: TournamentId) -> StoreResult<usize>;
+    /// Sets a game aside from its slot (the game stays stored, in no slot; the slot waits
+    /// for a game again): what an organiser does with a game whose result its moves
+    /// refute. Returns whether the game was in a slot.
+    fn set_aside(&mut self, game: GameId) -> StoreResult<bool>;
+    /// Holds the tournament's organiser lock until [`TournamentStore::unlock_tournament`],
+    /// so one organiser process at a time pairs its next round or finishes it: an
+    /// advisory lock on PostgreSQL (waits for another holder); nothing on SQLite, where
+    /// one process plays a directory (`run.lock`).
+    fn lock_tournament(&mut self, tournament: TournamentId) -> StoreResult<()>;
+    /// Gives the lock of [`TournamentStore::lock_tournament`] back.
+    fn unlock_tournament(&mut self, tournament: TournamentId) -> StoreResult<()>;
 }
 
 /// How a tournament pairs its entries.
@@ -488,6 +507,68 @@ impl<B: Backend> TournamentStore for B {
         let sql = format!("SELECT {GAME_COLUMNS}, pgn FROM games WHERE id = ?1");
         self.read(|c| c.first(&sql, params![id], game_from_row))
     }
+
+    fn games_since(&self, first: GameId) -> StoreResult<Vec<Game>> {
+        let sql = format!("SELECT {GAME_COLUMNS}, pgn FROM games WHERE id >= ?1 ORDER BY id");
+        self.read(|c| c.rows(&sql, params![first], game_from_row))
+    }
+
+    fn tournament(&self, id: TournamentId) -> StoreResult<Option<Tournament>> {
+        let sql = format!("SELECT {TOURNAMENT_COLUMNS} FROM tournaments WHERE id = ?1");
+        self.read(|c| c.first(&sql, params![id], tournament_from_row))
+    }
+
+    fn unplayed(&self, tournament: TournamentId) -> StoreResult<usize> {
+        let n: u64 = self.read(|c| {
+            c.one(
+                "SELECT COUNT(*) FROM slots
+                 WHERE tournament_id = ?1 AND game_id IS NULL AND NOT cancelled",
+                params![tournament],
+                |r| r.get(0),
+            )
+        })?;
+        Ok(usize::try_from(n).unwrap_or(usize::MAX))
+    }
+
+    fn set_aside(&mut self, game: GameId) -> StoreResult<bool> {
+        self.transaction(|c| {
+            let freed = c.execute(
+                "UPDATE slots SET game_id = NULL, lease_token = NULL, lease_worker = NULL,
+                                  lease_expires = NULL
+                 WHERE game_id = ?1",
+                params![game],
+            )?;
+            c.execute(
+                "UPDATE games SET slot_id = NULL WHERE id = ?1",
+                params![game],
+            )?;
+            Ok(freed == 1)
+        })
+    }
+
+    fn lock_tournament(&mut self, tournament: TournamentId) -> StoreResult<()> {
+        self.write(|c| advisory(c, "pg_advisory_lock", tournament))
+    }
+
+    fn unlock_tournament(&mut self, tournament: TournamentId) -> StoreResult<()> {
+        self.write(|c| advisory(c, "pg_advisory_unlock", tournament))
+    }
+}
+
+/// Tournament `t`'s organiser lock is advisory lock `TOURNAMENT_LOCK + t` (beside the
+/// schema's, `postgres/mod.rs`).
+const TOURNAMENT_LOCK: i64 = 0x6b69_7401;
+
+/// Takes or gives back (`function`) a tournament's advisory lock on PostgreSQL; nothing
+/// on SQLite.
+fn advisory(c: &mut dyn Conn, function: &str, tournament: TournamentId) -> StoreResult<()> {
+    if c.dialect() == crate::sql::Dialect::Postgres {
+        c.execute(
+            &format!("SELECT {function}(?1)"),
+            params![TOURNAMENT_LOCK + tournament.0],
+        )?;
+    }
+    Ok(())
 }
 
 #[cfg(test)]

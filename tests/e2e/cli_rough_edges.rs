@@ -130,3 +130,64 @@ fn the_commands_a_run_suggests_work_as_printed() {
             .contains("Standings")
     );
 }
+
+/// `challenge perft 3 --divide | head -1`, and `... 2>&1 | head -1`: the reader goes away
+/// before the program is done. It ends as Unix tools do (the default action of
+/// SIGPIPE), not with a panic message and exit code 101.
+#[cfg(unix)]
+#[test]
+fn a_closed_pipe_ends_a_command_quietly() {
+    use std::os::unix::process::ExitStatusExt;
+    use std::process::Stdio;
+    let closed = || {
+        let (reader, writer) = std::io::pipe().unwrap();
+        drop(reader);
+        writer
+    };
+    // stdout closed: the moves' lines cannot be written; stderr closed: its one line (the
+    // speed) cannot.
+    let cases: [(&[&str], bool); 2] = [
+        (&["perft", "3", "--divide"], true),
+        (&["perft", "2"], false),
+    ];
+    for (args, stdout_closed) in cases {
+        let (out, err) = if stdout_closed {
+            (Stdio::from(closed()), Stdio::piped())
+        } else {
+            (Stdio::piped(), Stdio::from(closed()))
+        };
+        let output = command()
+            .args(args)
+            .stdout(out)
+            .stderr(err)
+            .output()
+            .unwrap();
+        assert_eq!(
+            output.status.signal(),
+            Some(libc::SIGPIPE),
+            "{args:?}: {}",
+            text(&output)
+        );
+        assert!(output.stderr.is_empty(), "{}", text(&output));
+    }
+}
+
+/// The over-limit hint names a command that is on the user's PATH, and it works as
+/// printed.
+#[test]
+fn the_over_limit_hint_works_as_printed() {
+    let lab = kit_root().join("bot/lab/tt_lab.rs");
+    let output = command()
+        .args(["tokens", lab.to_str().unwrap()])
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&output.stdout).into_owned();
+    let hint = said
+        .split('`')
+        .find(|quoted| quoted.starts_with("challenge tokens --top 10"))
+        .unwrap_or_else(|| panic!("no `challenge tokens --top 10` hint: {said}"));
+    let args: Vec<&str> = hint.split_whitespace().skip(1).collect();
+    let output = command().args(&args).output().unwrap();
+    let top = String::from_utf8_lossy(&output.stdout);
+    assert!(top.contains("10 most expensive lines"), "{}", text(&output));
+}

@@ -3,24 +3,32 @@
 use crate::common;
 
 use std::io::Write;
+use std::path::Path;
 use std::process::{Command, Stdio};
 
 use common::{kit_root, scratch_dir, test_bot};
+
+/// `challenge play BOT` at 60+0 saving to `pgn`, its three streams piped.
+fn play_command(bot: &Path, pgn: &Path) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_challenge"));
+    command
+        .current_dir(kit_root())
+        .arg("play")
+        .arg(bot)
+        .args(["--tc", "60+0", "--pgn"])
+        .arg(pgn)
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    command
+}
 
 /// Plays `bot` with `input` typed at the prompt; returns stdout and the saved PGN.
 fn play(bot: &str, input: &str) -> (String, String) {
     let dir = scratch_dir(&format!("play-{bot}"));
     let pgn = dir.join("game.pgn");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_challenge"))
-        .current_dir(kit_root())
-        .arg("play")
-        .arg(test_bot(bot))
-        .args(["--tc", "60+0", "--pgn"])
-        .arg(&pgn)
-        .env("NO_COLOR", "1")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
+    let mut child = play_command(&test_bot(bot), &pgn)
         .spawn()
         .expect("challenge runs");
     child
@@ -94,4 +102,48 @@ fn commands_are_answered_and_undo_takes_back_a_move_and_its_reply() {
     assert!(pgn.contains("[Result \"0-1\"]"), "{pgn}");
     assert!(pgn.contains("[PlyCount \"0\"]"), "{pgn}");
     assert!(!pgn.contains("1. e4"), "{pgn}");
+}
+
+/// Ctrl-C at the prompt: the game so far is saved, left by the human, and the program
+/// says where (it was lost before).
+#[cfg(unix)]
+#[test]
+fn ctrl_c_at_the_prompt_saves_the_game_and_says_where() {
+    use std::io::{BufRead, BufReader, Read};
+    let dir = scratch_dir("play-ctrl-c");
+    let pgn = dir.join("game.pgn");
+    let mut child = play_command(Path::new("evil_bot"), &pgn)
+        .spawn()
+        .expect("challenge runs");
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(b"e4\n").unwrap();
+    // The prompt comes again once the bot has answered e4: the prompt has no newline, so
+    // read the bytes as they come.
+    let mut out = BufReader::new(child.stdout.take().unwrap());
+    let mut seen = Vec::new();
+    while String::from_utf8_lossy(&seen)
+        .matches("Your move: ")
+        .count()
+        < 2
+    {
+        let buffer = out.fill_buf().unwrap();
+        assert!(!buffer.is_empty(), "{}", String::from_utf8_lossy(&seen));
+        seen.extend_from_slice(buffer);
+        let n = buffer.len();
+        out.consume(n);
+    }
+    // SAFETY: kill(2) on the child's pid, which has not been waited for.
+    unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) };
+    out.read_to_end(&mut seen).unwrap();
+    let status = child.wait().unwrap();
+    let said = String::from_utf8_lossy(&seen);
+    assert!(
+        said.contains(&format!("Game saved to {}", pgn.display())),
+        "{said}"
+    );
+    assert_eq!(status.code(), Some(130));
+    let text = std::fs::read_to_string(&pgn).expect("the game is saved");
+    assert!(text.contains("1. e4"), "{text}");
+    assert!(text.contains("[Termination \"abandoned\"]"), "{text}");
+    drop(stdin);
 }

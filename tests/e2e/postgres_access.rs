@@ -18,7 +18,7 @@ use std::time::{Duration, Instant};
 use common_challenge::{TempDir, command, kit_bot, ok_store, text};
 use framework::notation::pgn::GameResult;
 use postgres::error::SqlState;
-use postgres_server::{PgServer, TLS_HOST};
+use postgres_server::{PgServer, TLS_HOST, password_of};
 use runner::{Termination, TimeControl};
 use store::prelude::*;
 use store::{
@@ -128,14 +128,6 @@ fn sslmodes_connect_or_refuse_as_libpq_would() {
         &tls_params("verify-full", &files.root),
     ));
     assert!(err.contains("password authentication failed"), "{err}");
-}
-
-/// The password `challenge workers grant` printed.
-fn password_of(said: &str) -> String {
-    said.lines()
-        .find_map(|l| l.strip_prefix("password (shown once, not stored anywhere readable): "))
-        .unwrap_or_else(|| panic!("no password in:\n{said}"))
-        .to_string()
 }
 
 /// Runs `sql` on `client` and expects PostgreSQL to refuse it for lack of privilege.
@@ -393,7 +385,7 @@ fn a_workers_role_reads_and_writes_only_its_own_leases() {
     // Renewing takes the token too: its own lease moves, the organiser's does not.
     let renewed: i64 = client
         .query_one(
-            "SELECT challenge_renew(ARRAY[$1, 0, 1]::bigint[], 600)",
+            "SELECT challenge_renew(ARRAY[$1, 0, 1]::bigint[], 120)",
             &[&own_token],
         )
         .unwrap()

@@ -10,7 +10,8 @@ use crate::common_challenge;
 use crate::postgres_server;
 use crate::serve_common;
 
-use std::path::PathBuf;
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use common::outside::{self, CHROMEDRIVER, CHROMIUM, SELENIUM};
@@ -19,7 +20,7 @@ use postgres_server::PgServer;
 use serve_common::{ADMIN_TOKEN, Server, Worker};
 
 /// What the browser needs: Chromium, its driver, python3 with selenium.
-struct Browser {
+pub struct Browser {
     chromium: PathBuf,
     driver: PathBuf,
     python: PathBuf,
@@ -27,7 +28,7 @@ struct Browser {
 
 /// The browser, or `None` after a printed skip note (outside CI; under CI a missing
 /// program fails the test).
-fn browser() -> Option<Browser> {
+pub fn browser() -> Option<Browser> {
     let chromium = outside::need(&CHROMIUM)?;
     let driver = outside::need(&CHROMEDRIVER)?;
     // With the browser there but not selenium, the setup is half done: a failure
@@ -40,36 +41,57 @@ fn browser() -> Option<Browser> {
     })
 }
 
+/// Runs `tests/python/SCRIPT` with `args` in the browser, screenshots in `shots`; its
+/// stdout, which must end well with the line `ok`.
+pub fn run_script(
+    browser: &Browser,
+    script: &str,
+    args: &[OsString],
+    shots: &Path,
+    ok: &str,
+) -> String {
+    let output = Command::new(&browser.python)
+        .arg(kit_root().join("tests/python").join(script))
+        .args(args)
+        .env("CHROMIUM", &browser.chromium)
+        .env("CHROMEDRIVER", &browser.driver)
+        .output()
+        .expect("python3 runs");
+    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+    println!("{stdout}");
+    assert!(
+        output.status.success() && stdout.contains(ok),
+        "the browser test failed (screenshots in {}):\nstdout:\n{stdout}\nstderr:\n{}",
+        shots.display(),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    stdout
+}
+
 /// Runs the browser story against `server`, screenshots in `serve-screenshots/LABEL`.
 fn browse(browser: &Browser, server: &Server, label: &str) {
     let shots = kit_root()
         .join("target")
         .join("serve-screenshots")
         .join(label);
-    let output = Command::new(&browser.python)
-        .arg(kit_root().join("tests/python/serve_browser.py"))
-        .arg(format!("http://{}", server.address))
-        .arg(ADMIN_TOKEN)
+    let args = [
+        format!("http://{}", server.address).into(),
+        ADMIN_TOKEN.into(),
         // A bot that spends its time (0.05 s a move): a game lasts a second or more, so
         // the page can be seen following the games one by one even where changes are
         // found by polling the store every 0.5 s (PostgreSQL, played by workers). The
         // kit's `my_bot` answers at once: six games would be over in 0.2 s.
-        .arg(kit_bot("turochamp_modern"))
-        .arg(kit_bot("evil_bot"))
-        .arg(&shots)
-        .env("CHROMIUM", &browser.chromium)
-        .env("CHROMEDRIVER", &browser.driver)
-        .output()
-        .expect("python3 runs");
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    println!("{stdout}");
-    assert!(
-        output.status.success(),
-        "the browser test failed (screenshots in {}):\nstdout:\n{stdout}\nstderr:\n{}",
-        shots.display(),
-        String::from_utf8_lossy(&output.stderr)
+        kit_bot("turochamp_modern").into(),
+        kit_bot("evil_bot").into(),
+        shots.clone().into(),
+    ];
+    let stdout = run_script(
+        browser,
+        "serve_browser.py",
+        &args,
+        &shots,
+        "browser test: ok",
     );
-    assert!(stdout.contains("browser test: ok"), "{stdout}");
     assert!(stdout.contains("standings changed"), "{stdout}");
     for shot in ["submitted-mine.png", "standings.png", "game.png"] {
         assert!(shots.join(shot).is_file(), "no screenshot {shot}");

@@ -18,35 +18,17 @@ use common_challenge::{TempDir, kit_bot, ok_store, wait_for};
 use framework::notation::pgn::GameResult;
 use kit::challenge::tournament::{RunOptions, schedule_tournament};
 use postgres::error::SqlState;
-use postgres_server::{PgServer, count};
+use postgres_server::{PgServer, add_entry, as_role, count, password_of};
 use runner::{AdjudicationRules, GameSettings, Termination, TimeControl};
 use store::prelude::*;
 use store::{
-    EntryId, MAX_LIVE_SNAPSHOT_BYTES, NewGame, NewTournament, NewVersion, PostgresStore, SlotId,
-    SlotPlan, StoreError, StoredRules, Tournament, TournamentFormat, TournamentId, VersionId,
+    EntryId, MAX_LIVE_SNAPSHOT_BYTES, NewGame, NewTournament, PostgresStore, SlotId, SlotPlan,
+    StoreError, StoredRules, Tournament, TournamentFormat, TournamentId, VersionId,
 };
-
-fn add_entry(org: &mut PostgresStore, name: &str, source: &str) -> VersionId {
-    let submitted = org
-        .add_version(&NewVersion {
-            name,
-            author: None,
-            source,
-            hash: &format!("hash-of-{name}"),
-            file_name: "bot.rs",
-            tokens: 100,
-            debug_tokens: 0,
-        })
-        .unwrap();
-    let store::Submitted::New(version) = submitted else {
-        panic!("{submitted:?}");
-    };
-    version.id
-}
 
 /// Three entries and a round-robin with three slots (entry ids come from their versions).
 fn three_slots(org: &mut PostgresStore) -> (TournamentId, [VersionId; 3], [EntryId; 3]) {
-    let versions = ["alpha", "beta", "gamma"].map(|name| add_entry(org, name, "// a bot\n"));
+    let versions = ["alpha", "beta", "gamma"].map(|name| add_entry(org, name, "// a bot\n").id);
     let entries: Vec<EntryId> = versions
         .iter()
         .map(|v| {
@@ -88,14 +70,6 @@ fn three_slots(org: &mut PostgresStore) -> (TournamentId, [VersionId; 3], [Entry
     (t, versions, [a, b, c])
 }
 
-/// The password `challenge workers grant` printed.
-fn password_of(said: &str) -> String {
-    said.lines()
-        .find_map(|l| l.strip_prefix("password (shown once, not stored anywhere readable): "))
-        .unwrap_or_else(|| panic!("no password in:\n{said}"))
-        .to_string()
-}
-
 /// Runs `sql` and expects PostgreSQL's refusal `code`.
 fn refused(client: &mut postgres::Client, sql: &str, code: &SqlState) {
     match client.batch_execute(sql) {
@@ -123,10 +97,7 @@ fn a_workers_role_publishes_only_for_its_own_lease_and_rows_go_with_the_lease() 
     let mut org = PostgresStore::create(&url).unwrap();
     let (t, [alpha, beta, _], _) = three_slots(&mut org);
     let said = ok_store(&url, &["workers", "grant", "live_box"]);
-    let worker_url = url.replace(
-        "postgres://kit@",
-        &format!("postgres://live_box:{}@", password_of(&said)),
-    );
+    let worker_url = as_role(&url, "live_box", &password_of(&said));
     let mut worker = PostgresStore::open(&worker_url).unwrap();
     assert!(org.live_games(0).unwrap().is_empty());
 

@@ -13,7 +13,7 @@ use std::time::Duration;
 
 use common_challenge::{TempDir, kit_bot, wait_for};
 use postgres_server::{PgServer, count};
-use serve_common::{ADMIN_TOKEN, Client, Server, Worker, log_in, organiser_action, submit};
+use serve_common::{ADMIN_TOKEN, Client, Server, Worker, log_in, logs, organiser_action, submit};
 
 /// Deterministic bots that answer at once (`tests/bots/rule_*.rs`), so 24 games are quick.
 const BOTS: [(&str, &str); 4] = [
@@ -35,13 +35,6 @@ fn games_and_leases(db: &mut postgres::Client) -> (i64, i64) {
          WHERE game_id IS NULL AND lease_token IS NOT NULL AND lease_expires > now()",
     );
     (games, leased)
-}
-
-fn logs(workers: &[Worker]) -> String {
-    workers
-        .iter()
-        .map(|w| format!("--- {}\n{}", w.name, w.log()))
-        .collect()
 }
 
 // A test scenario reads top to bottom as one story; the length limit is for library code.

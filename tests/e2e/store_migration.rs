@@ -85,7 +85,7 @@ fn a_pre_versioning_challenge_opens_migrated_with_every_game() {
 fn the_standings_are_those_the_old_code_printed() {
     let dir = copy_fixture("standings");
     let store = SqliteStore::open(&dir).unwrap();
-    let table = store_table(&store, &RatingChoice::default()).unwrap();
+    let table = store_table(&store, &RatingChoice::default(), None).unwrap();
     let old: Value = serde_json::from_str(
         &std::fs::read_to_string(Path::new(FIXTURE).join("standings.json")).unwrap(),
     )

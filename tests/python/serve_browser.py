@@ -16,13 +16,12 @@ text and attributes are read with one script call each (`text`, `games_in_table`
 
 import os
 import sys
-import tempfile
 
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select
 
-from chromium import browser, wait
+from chromium import browsers, wait
 
 
 
@@ -172,8 +171,10 @@ def step_through_a_game(driver, base, shots):
     wait(driver, 10, lambda d: d.execute_script(count, "#board div") == 64, "the board's 64 squares")
     total = driver.execute_script(count, "#moves span.m")
     assert total > 2, f"a game of {total} plies"
-    assert ply(driver) == 0, "the viewer opens at the start"
+    assert ply(driver) == total, "the viewer opens at the last move, as the report does"
     fens = driver.execute_script("return JSON.parse(document.getElementById('game-data').textContent).fens")
+    assert board(driver) == placement(fens[total]), "the board shows the game's final position"
+    step(driver, lambda: click(driver, By.ID, "first", "first"), 0)
     assert board(driver) == placement(fens[0]), "the board shows the game's first position"
     step(driver, lambda: click(driver, By.ID, "next", "next"), 1)
     assert board(driver) == placement(fens[1]), "the board shows the position after move 1"
@@ -192,29 +193,15 @@ def step_through_a_game(driver, base, shots):
 def main():
     base, token, bot_a, bot_b, shots = sys.argv[1:6]
     os.makedirs(shots, exist_ok=True)
-    with tempfile.TemporaryDirectory(prefix="serve-browser-") as profile, \
-            tempfile.TemporaryDirectory(prefix="serve-browser-organiser-") as second:
-        driver = browser(profile)
-        organiser = browser(second)
-        try:
-            submit(driver, base, shots, "mine", "Mina", bot_a)
-            submit(driver, base, shots, "other", "Otto <o@example.org>", bot_b)
-            # An entrant watches the standings while the organiser, in another browser,
-            # starts the tournament: the entrant's page must follow every game in place.
-            open_standings(driver, base)
-            start_tournament(organiser, base, shots, token)
-            watch_standings(driver, shots, 2 * PAIRS)
-            step_through_a_game(driver, base, shots)
-            errors = [e for e in driver.get_log("browser") if e.get("level") == "SEVERE"]
-            assert not errors, f"browser console errors (CSP?): {errors}"
-        except Exception:
-            driver.save_screenshot(os.path.join(shots, "failure.png"))
-            print("page at failure:", driver.current_url, file=sys.stderr)
-            print(driver.page_source[:4000], file=sys.stderr)
-            raise
-        finally:
-            driver.quit()
-            organiser.quit()
+    with browsers(2, shots, "serve-browser") as (driver, organiser):
+        submit(driver, base, shots, "mine", "Mina", bot_a)
+        submit(driver, base, shots, "other", "Otto <o@example.org>", bot_b)
+        # An entrant watches the standings while the organiser, in another browser,
+        # starts the tournament: the entrant's page must follow every game in place.
+        open_standings(driver, base)
+        start_tournament(organiser, base, shots, token)
+        watch_standings(driver, shots, 2 * PAIRS)
+        step_through_a_game(driver, base, shots)
     print("browser test: ok")
 
 

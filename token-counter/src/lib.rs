@@ -202,7 +202,7 @@ impl fmt::Display for Rendered<'_> {
         if !r.within_limit() {
             writeln!(
                 f,
-                "{file}: error[over-limit]: {} tokens over the limit of {LIMIT}\n  hint: shorten the bot; `token-counter --top 10 {file}` shows the costliest lines",
+                "{file}: error[over-limit]: {} tokens over the limit of {LIMIT}\n  hint: shorten the bot; `challenge tokens --top 10 {file}` shows the costliest lines",
                 r.tokens - LIMIT
             )?;
         } else if r.total() > LIMIT {

@@ -9,7 +9,7 @@
 //! observer as `TournamentEvent`s.)
 //!
 //! (`challenge worker`s, in other processes, read the same switch from the store before
-//! each claim instead: [`Store::tournament_paused`](store::Store::tournament_paused).)
+//! each claim instead: [`ServerStore::tournament_paused`](store::ServerStore::tournament_paused).)
 
 use crate::watch::GameWatch;
 

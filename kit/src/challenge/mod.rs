@@ -5,6 +5,8 @@
 //!   [`Store`](store::Store) trait, with SQLite as the embedded backend.
 //! - [`submit`]: the submission check (rules, token limit, build, smoke test).
 //! - [`tournament`]: `challenge run`, round-robin and Swiss, resumable.
+//! - [`organiser`]: the step that moves a tournament on (rounds, the finish), called by
+//!   every organiser process.
 //! - [`gate`]: what a run asks before it starts games (the server's pause) and tells as
 //!   it goes.
 //! - [`swiss`]: pairing a Swiss round.
@@ -13,8 +15,11 @@
 //! - [`report`]: the self-contained HTML page.
 //! - [`worker`]: `challenge worker`, playing a PostgreSQL store's tournament from any
 //!   machine.
+//! - [`verify`]: whether a stored game's result agrees with its moves (a worker is not
+//!   trusted).
 
 pub mod gate;
+pub mod organiser;
 pub mod pgn_facts;
 pub mod ratings;
 pub mod report;
@@ -22,4 +27,5 @@ pub mod standings;
 pub mod submit;
 pub mod swiss;
 pub mod tournament;
+pub mod verify;
 pub mod worker;

@@ -10,6 +10,8 @@
 //! escaped, read with `JSON.parse`; and a Content-Security-Policy lets only the page's own
 //! script and style run (by their SHA-256), so even a hole in the escaping runs nothing.
 
+use std::path::Path;
+
 use anyhow::{Context, Result};
 use base64::Engine as _;
 use framework::chess::Color;
@@ -18,8 +20,10 @@ use minijinja::{AutoEscape, Environment};
 use serde::Serialize;
 use sha2::{Digest, Sha256};
 
-use super::standings::{GameFact, RatingChoice, Table, build_table, store_facts};
-use store::Store;
+use super::pgn_facts::{PgnFacts, PgnReadMode, PgnWarning};
+use super::standings::{GameFact, RatingChoice, Table, build_table, store_facts, tournament_facts};
+use super::verify::{Verdict, Verdicts};
+use store::{Store, TournamentId};
 
 const TEMPLATE: &str = include_str!("report.html");
 /// The shared board script ([`crate::web::BOARD_JS`]) and the report's own, as one inline
@@ -39,7 +43,9 @@ pub struct ReportGame {
     pub id: i64,
     /// `round.pair.game`.
     pub round: String,
-    /// The round in words ([`crate::web::round_label`]).
+    /// The tournament its `Event` tag names ([`crate::web::tournament_of`]).
+    pub tournament: Option<i64>,
+    /// The game's place in words, its tournament first ([`crate::web::place_label`]).
     pub round_label: String,
     /// White's name.
     pub white: String,
@@ -49,8 +55,13 @@ pub struct ReportGame {
     pub result: String,
     /// Why it ended.
     pub termination: String,
-    /// The runner's sentence about the ending.
+    /// The runner's sentence about the ending, and, for a store's game counted on its
+    /// worker's word or not counted, a note saying so.
     pub detail: String,
+    /// For a store's game: `shown` (its moves show the ending), `claimed` (counted as
+    /// the process that recorded it reports an ending the moves cannot show) or
+    /// `refused` (not counted: its result disagrees with its moves); empty otherwise.
+    pub verdict: &'static str,
     /// The moves in SAN.
     pub san: Vec<String>,
     /// The moves in UCI (for highlighting).
@@ -201,10 +212,12 @@ fn replay(id: i64, game: &PgnGame, detail: &str) -> ReportGame {
     let eval_svg =
         crate::web::eval_graph::evals(game).map(|evals| crate::web::eval_graph::svg(&evals, &san));
     let round = game.tag("Round").unwrap_or("?").to_string();
+    let tournament = game.tag("Event").and_then(crate::web::tournament_of);
     ReportGame {
         id,
-        round_label: crate::web::round_label(&round),
+        round_label: crate::web::place_label(tournament, &round),
         round,
+        tournament,
         white: game.tag("White").unwrap_or("?").to_string(),
         black: game.tag("Black").unwrap_or("?").to_string(),
         result: game.result.as_str().to_string(),
@@ -212,6 +225,7 @@ fn replay(id: i64, game: &PgnGame, detail: &str) -> ReportGame {
             .map_or(game.tag("Termination").unwrap_or(""), |t| t.tag())
             .to_string(),
         detail: detail.to_string(),
+        verdict: "",
         san,
         uci,
         fens,
@@ -230,7 +244,12 @@ pub const MAX_PGN_BYTES: u64 = 64 << 20;
 ///
 /// # Errors
 /// The file cannot be read, is larger than [`MAX_PGN_BYTES`], or holds no game.
-pub fn pgn_file_games(path: &std::path::Path) -> Result<Vec<ReportGame>> {
+pub fn pgn_file_games(path: &Path) -> Result<Vec<ReportGame>> {
+    games_of_text(path, &read_pgn_file(path)?)
+}
+
+/// The text of the PGN file `path`, at most [`MAX_PGN_BYTES`].
+fn read_pgn_file(path: &Path) -> Result<String> {
     use std::io::Read;
     let file =
         std::fs::File::open(path).with_context(|| format!("cannot read {}", path.display()))?;
@@ -241,7 +260,12 @@ pub fn pgn_file_games(path: &std::path::Path) -> Result<Vec<ReportGame>> {
     if text.len() as u64 > MAX_PGN_BYTES {
         anyhow::bail!("{} is larger than {MAX_PGN_BYTES} bytes", path.display());
     }
-    let read = read_games(&text);
+    Ok(text)
+}
+
+/// The games of `text`, read from `path`, numbered from 1.
+fn games_of_text(path: &Path, text: &str) -> Result<Vec<ReportGame>> {
+    let read = read_games(text);
     if read.games.is_empty() {
         anyhow::bail!("{} holds no game that reads as PGN", path.display());
     }
@@ -437,36 +461,112 @@ pub fn render(
         .context("cannot render the report")
 }
 
+/// Marks a store's game with its verdict: the page shows whether it counts on the word of
+/// the process that recorded it, or not at all.
+fn mark(game: &mut ReportGame, verdict: Option<&Verdict>, worker: Option<&str>) {
+    let worker = worker.unwrap_or("an unknown process");
+    let note = match verdict {
+        Some(Verdict::Shown) | None => {
+            game.verdict = "shown";
+            return;
+        }
+        Some(Verdict::Claimed) => {
+            game.verdict = "claimed";
+            format!(
+                "counted as {worker}, which recorded it, reports it: its moves cannot show this ending"
+            )
+        }
+        Some(Verdict::Refused(reason)) => {
+            game.verdict = "refused";
+            format!(
+                "NOT COUNTED: its result disagrees with its moves ({reason}); recorded by {worker}"
+            )
+        }
+    };
+    game.detail = if game.detail.is_empty() {
+        note
+    } else {
+        format!("{}; {note}", game.detail)
+    };
+}
+
 /// Writes the report on `store` to `html`; returns how many games it shows. The games
 /// are the store's, or those of the PGN file `pgn` when one is given (the store's games
-/// analysed by `challenge analyze -o`, whose evaluation graphs the page then shows).
+/// analysed by `challenge analyze -o`, whose evaluation graphs the page then shows);
+/// with `tournament`, only that tournament's games and standings.
 pub fn write_report(
     store: &dyn Store,
-    html: &std::path::Path,
+    html: &Path,
     rating: &RatingChoice,
-    pgn: Option<&std::path::Path>,
+    pgn: Option<&Path>,
+    tournament: Option<TournamentId>,
 ) -> Result<usize> {
-    let (players, facts) = store_facts(store)?;
+    let mut verdicts = Verdicts::default();
+    let (players, facts) = match tournament {
+        Some(t) => tournament_facts(store, t, &mut verdicts)?,
+        None => store_facts(store, &mut verdicts)?,
+    };
     let table = build_table(players, &facts, rating)?;
     let mut games = Vec::new();
     if let Some(path) = pgn {
         games = pgn_file_games(path)?;
     } else {
         for g in store.games(true)? {
-            let replay = report_game(g.id.0, &g.pgn, &g.detail)
+            let mut replay = report_game(g.id.0, &g.pgn, &g.detail)
                 .with_context(|| format!("game {} in the store does not read back as PGN", g.id))?;
+            mark(&mut replay, verdicts.get(g.id), g.worker.as_deref());
             games.push(replay);
         }
     }
+    if let Some(t) = tournament {
+        games.retain(|g| g.tournament == Some(t.0));
+    }
+    let from = match tournament {
+        Some(t) => format!("tournament {} of {}", t.0, store.location()),
+        None => store.location(),
+    };
+    write_page(html, &table, &facts, &games, &from)
+}
+
+/// Writes the report of the PGN file `pgn` alone, with no store: its games, and standings
+/// rated from its finished ones as `challenge ratings` rates them (a game not rated as it
+/// stands goes to `observe`). Returns how many games it shows.
+///
+/// # Errors
+/// The file cannot be read, is too large or holds no game; the page cannot be written.
+pub fn write_pgn_report(
+    pgn: &Path,
+    html: &Path,
+    rating: &RatingChoice,
+    observe: &(dyn Fn(PgnWarning) + Sync),
+) -> Result<usize> {
+    let text = read_pgn_file(pgn)?;
+    let games = games_of_text(pgn, &text)?;
+    let mut facts = PgnFacts::default();
+    let shown = pgn.display().to_string();
+    facts
+        .read(&shown, text.as_bytes(), PgnReadMode::default(), observe)
+        .with_context(|| format!("cannot read {shown}"))?;
+    let table = build_table(facts.players, &facts.games, rating)?;
+    write_page(html, &table, &facts.games, &games, &shown)
+}
+
+/// Renders the page of `table` and `games`, read `from` a store or file, into `html`.
+fn write_page(
+    html: &Path,
+    table: &Table,
+    facts: &[GameFact],
+    games: &[ReportGame],
+    from: &str,
+) -> Result<usize> {
     let title = "Chess bot challenge";
     let subtitle = format!(
-        "{} players, {} games, from {}. Generated by `challenge report` on {} (UTC).",
+        "{} players, {} games, from {from}. Generated by `challenge report` on {} (UTC).",
         table.rows.len(),
         games.len(),
-        store.location(),
         framework::notation::pgn_date(std::time::SystemTime::now())
     );
-    let page = render(title, &subtitle, &table, &facts, &games)?;
+    let page = render(title, &subtitle, table, facts, games)?;
     std::fs::write(html, page).with_context(|| format!("cannot write {}", html.display()))?;
     Ok(games.len())
 }

@@ -7,9 +7,10 @@ use serde::Serialize;
 
 pub use super::ratings::RatingChoice;
 use super::ratings::{Model, Outcome, fit};
+use super::verify::{Verdict, Verdicts};
 use framework::chess::Color;
 use runner::Termination;
-use store::{Store, VersionId};
+use store::{Game, Store, TournamentId, Version, VersionId};
 
 /// Who a rated player is.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
@@ -110,6 +111,32 @@ pub struct Table {
     /// Games rated by their result whose moves could not be read (`challenge ratings`
     /// without `--strict`).
     pub unread: usize,
+    /// A store's games counted as the process that recorded them reports their ending,
+    /// which their moves cannot show (a crash, a time forfeit, an illegal move, an
+    /// adjudication by score): on a PostgreSQL store, the worker's claim.
+    pub claimed: Vec<GameNote>,
+    /// A store's games not counted: their recorded result disagrees with their moves.
+    pub refused: Vec<GameNote>,
+}
+
+/// A stored game the standings count on its worker's word, or do not count.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct GameNote {
+    /// The game's id in the store.
+    pub game: i64,
+    /// White's player name.
+    pub white: String,
+    /// Black's player name.
+    pub black: String,
+    /// The recorded result.
+    pub result: String,
+    /// The recorded termination.
+    pub termination: String,
+    /// The worker that recorded it (`local`: `challenge run` on a directory), if known.
+    pub worker: Option<String>,
+    /// Why the moves refute it (refused games only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
 }
 
 /// A fault's column in the table.
@@ -236,6 +263,8 @@ pub fn build_table(
         iterations: fitted.iterations,
         skipped: 0,
         unread: 0,
+        claimed: Vec::new(),
+        refused: Vec::new(),
     })
 }
 
@@ -265,10 +294,95 @@ fn count_game(rows: &mut [Row], g: &GameFact) {
 }
 
 /// The store's players (every version that played, and every active entry's current
-/// version) and games.
-pub fn store_facts(store: &dyn Store) -> Result<(Vec<PlayerInfo>, Vec<GameFact>)> {
+/// version) and the games that count: each is checked against its moves first
+/// ([`Verdicts`], which keeps the verdicts for the next call), and one they refute is left
+/// out.
+pub fn store_facts(
+    store: &dyn Store,
+    verdicts: &mut Verdicts,
+) -> Result<(Vec<PlayerInfo>, Vec<GameFact>)> {
+    facts_of(store, &store.games(false)?, verdicts)
+}
+
+/// [`store_facts`] of `games`, read from `store` already (a caller that also wants their
+/// [`tournaments_of`] reads them once).
+pub fn facts_of(
+    store: &dyn Store,
+    games: &[Game],
+    verdicts: &mut Verdicts,
+) -> Result<(Vec<PlayerInfo>, Vec<GameFact>)> {
+    let (players, facts, _) = checked_facts(store, games, verdicts, true)?;
+    Ok((players, facts))
+}
+
+/// The players and games of one tournament of the store: the versions that played in it,
+/// and its games that count (checked as [`store_facts`] checks them).
+///
+/// # Errors
+/// The store cannot be read, or holds no game of that tournament (the message lists the
+/// tournaments it holds games of).
+pub fn tournament_facts(
+    store: &dyn Store,
+    tournament: TournamentId,
+    verdicts: &mut Verdicts,
+) -> Result<(Vec<PlayerInfo>, Vec<GameFact>)> {
+    let games = tournament_games(store, tournament)?;
+    let (players, facts, _) = checked_facts(store, &games, verdicts, false)?;
+    Ok((players, facts))
+}
+
+/// The store's games of `tournament`; an error listing the tournaments it has games of
+/// if it has none of that one.
+fn tournament_games(store: &dyn Store, tournament: TournamentId) -> Result<Vec<Game>> {
+    let all = store.games(false)?;
+    let games: Vec<Game> = all
+        .iter()
+        .filter(|g| g.tournament == Some(tournament))
+        .cloned()
+        .collect();
+    if games.is_empty() {
+        let held: Vec<String> = tournaments_of(&all)
+            .iter()
+            .map(|t| t.0.to_string())
+            .collect();
+        bail!(
+            "no game of tournament {} in {} (it has games of tournaments: {})",
+            tournament.0,
+            store.location(),
+            if held.is_empty() {
+                "none".to_string()
+            } else {
+                held.join(", ")
+            }
+        );
+    }
+    Ok(games)
+}
+
+/// The tournaments `games` belong to, in order.
+pub fn tournaments_of(games: &[Game]) -> Vec<TournamentId> {
+    let mut held: Vec<TournamentId> = games.iter().filter_map(|g| g.tournament).collect();
+    held.sort_unstable_by_key(|t| t.0);
+    held.dedup();
+    held
+}
+
+/// The games counted on their workers' word, and those not counted.
+type Notes = (Vec<GameNote>, Vec<GameNote>);
+
+/// The players of `games` (and, with `field`, every active entry's current version), the
+/// games that count as facts, and the notes on those counted on a worker's word or not
+/// counted.
+fn checked_facts(
+    store: &dyn Store,
+    all: &[Game],
+    verdicts: &mut Verdicts,
+    field: bool,
+) -> Result<(Vec<PlayerInfo>, Vec<GameFact>, Notes)> {
     let versions = store.versions()?;
-    let games = store.games(false)?;
+    verdicts.check_new(store, all)?;
+    let notes = notes(all, &versions, verdicts);
+    let games: Vec<&Game> = all.iter().filter(|g| !verdicts.is_refused(g.id)).collect();
     let mut played: HashMap<VersionId, usize> = HashMap::new();
     for g in &games {
         *played.entry(g.white).or_default() += 1;
@@ -277,7 +391,7 @@ pub fn store_facts(store: &dyn Store) -> Result<(Vec<PlayerInfo>, Vec<GameFact>)
     let mut index = HashMap::new();
     let mut players = Vec::new();
     for v in &versions {
-        let in_field = v.current && !v.withdrawn;
+        let in_field = field && v.current && !v.withdrawn;
         if !played.contains_key(&v.id) && !in_field {
             continue;
         }
@@ -309,7 +423,35 @@ pub fn store_facts(store: &dyn Store) -> Result<(Vec<PlayerInfo>, Vec<GameFact>)
             }
         })
         .collect();
-    Ok((players, facts))
+    Ok((players, facts, notes))
+}
+
+/// The notes on the games counted on their workers' word and on those not counted.
+fn notes(games: &[Game], versions: &[Version], verdicts: &Verdicts) -> Notes {
+    let name = |id: VersionId| {
+        versions
+            .iter()
+            .find(|v| v.id == id)
+            .map_or_else(|| format!("version {}", id.0), Version::player_name)
+    };
+    let note = |g: &Game, reason: Option<&String>| GameNote {
+        game: g.id.0,
+        white: name(g.white),
+        black: name(g.black),
+        result: g.result.as_str().to_string(),
+        termination: g.termination.tag().to_string(),
+        worker: g.worker.clone(),
+        reason: reason.cloned(),
+    };
+    let (mut claimed, mut refused) = (Vec::new(), Vec::new());
+    for g in games {
+        match verdicts.get(g.id) {
+            Some(Verdict::Claimed) => claimed.push(note(g, None)),
+            Some(Verdict::Refused(reason)) => refused.push(note(g, Some(reason))),
+            _ => {}
+        }
+    }
+    (claimed, refused)
 }
 
 fn fmt_opt(value: Option<f64>, signed: bool) -> String {
@@ -386,10 +528,36 @@ pub fn render_text(table: &Table) -> String {
         ));
     }
     out.push_str(&summary(table));
+    out.push_str(&checked_lines(table));
     if table.groups > 1 {
         out.push_str(&format!(
             "warning: the players form {} groups that never met; ratings are only comparable within a group\n",
             table.groups
+        ));
+    }
+    out
+}
+
+/// The lines on the games the table counts on their workers' word, and on those it does
+/// not count.
+fn checked_lines(table: &Table) -> String {
+    let mut out = String::new();
+    if !table.claimed.is_empty() {
+        out.push_str(&format!(
+            "{} games end in a way their moves cannot show (a crash, a time forfeit, an illegal move, an adjudication); they count as the process that recorded them reports (`--json`: \"claimed\")\n",
+            table.claimed.len()
+        ));
+    }
+    for g in &table.refused {
+        out.push_str(&format!(
+            "game {} ({} - {}, {} by {}, recorded by {}) is not counted: {}\n",
+            g.game,
+            g.white,
+            g.black,
+            g.result,
+            g.termination,
+            g.worker.as_deref().unwrap_or("an unknown process"),
+            g.reason.as_deref().unwrap_or("")
         ));
     }
     out
@@ -462,8 +630,21 @@ pub fn render_csv(table: &Table) -> String {
     out
 }
 
-/// The store's standings table.
-pub fn store_table(store: &dyn Store, choice: &RatingChoice) -> Result<Table> {
-    let (players, games) = store_facts(store)?;
-    build_table(players, &games, choice)
+/// The store's standings table, with the games counted on their workers' word and those
+/// not counted.
+pub fn store_table(
+    store: &dyn Store,
+    choice: &RatingChoice,
+    tournament: Option<TournamentId>,
+) -> Result<Table> {
+    let (all, field) = match tournament {
+        Some(t) => (tournament_games(store, t)?, false),
+        None => (store.games(false)?, true),
+    };
+    let (players, games, (claimed, refused)) =
+        checked_facts(store, &all, &mut Verdicts::default(), field)?;
+    let mut table = build_table(players, &games, choice)?;
+    table.claimed = claimed;
+    table.refused = refused;
+    Ok(table)
 }

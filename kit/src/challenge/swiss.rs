@@ -7,6 +7,8 @@
 //! next pairings a bye counts as a drawn pair (1 point), not a win, so sitting out is
 //! neither a reward nor a punishment.
 
+use store::{EntryId, SlotPlan};
+
 /// A player as the pairing sees it.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct SwissPlayer {
@@ -127,9 +129,46 @@ fn greedy(order: &[usize], met: &impl Fn(usize, usize) -> bool) -> Vec<(usize, u
     out
 }
 
+/// The slots of one round's `pairs` (indices into `entries`): each pairing a
+/// colour-swapped pair of games numbered from `first_pair`, all from opening `round`
+/// (modulo the tournament's `openings`).
+pub(crate) fn round_slots(
+    pairs: &[(usize, usize)],
+    entries: &[EntryId],
+    round: u32,
+    first_pair: u32,
+    openings: usize,
+) -> Vec<SlotPlan> {
+    let mut slots = Vec::new();
+    for (k, &(a, b)) in pairs.iter().enumerate() {
+        for (game_in_pair, (w, bl)) in [(a, b), (b, a)].into_iter().enumerate() {
+            slots.push(SlotPlan {
+                round,
+                pair: first_pair + k as u32,
+                game_in_pair: game_in_pair as u32,
+                white: entries[w],
+                black: entries[bl],
+                opening: round % openings.max(1) as u32,
+            });
+        }
+    }
+    slots
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn round_slots_swap_colours_within_a_pair() {
+        let entries = [10, 11, 12, 13].map(EntryId);
+        let slots = round_slots(&[(0, 1), (2, 3)], &entries, 2, 5, 8);
+        assert_eq!(slots.len(), 4);
+        assert_eq!((slots[0].white, slots[0].black), (entries[0], entries[1]));
+        assert_eq!((slots[1].white, slots[1].black), (entries[1], entries[0]));
+        assert_eq!((slots[2].pair, slots[3].pair), (6, 6));
+        assert!(slots.iter().all(|s| s.opening == 2 && s.round == 2));
+    }
 
     fn field(scores: &[f64]) -> Vec<SwissPlayer> {
         scores

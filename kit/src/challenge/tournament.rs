@@ -16,10 +16,10 @@
 
 #[cfg(test)]
 mod boundary_tests;
-mod error;
-mod event;
+pub(super) mod error;
+pub(super) mod event;
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -34,12 +34,13 @@ use runner::{
 };
 
 use super::gate::{Gate, Open};
-use super::swiss::{SwissPlayer, pair_round};
+use super::organiser::{Organiser, Progress};
+use super::swiss::{SwissPlayer, pair_round, round_slots};
 use crate::engine_build::{self, BuildEvent};
 use crate::watch::{LiveEnd, LiveStart};
 use store::{
-    Claim, EntryId, NewGame, NewRound, NewTournament, SlotPlan, SlotState, Store, StoredOpening,
-    StoredRules, Tournament, TournamentFormat, TournamentId, Version,
+    Claim, EntryId, NewGame, NewTournament, SlotPlan, SlotState, Store, StoredOpening, StoredRules,
+    Tournament, TournamentFormat, TournamentId, Version,
 };
 
 /// How `challenge run` plays: the settings of a new tournament (a resumed one keeps its
@@ -170,11 +171,13 @@ pub fn run_gated(
     let tournament = schedule_tournament(store, args, observe)?;
     let openings = to_openings(&tournament.openings)?;
     let stop = AtomicBool::new(false);
+    let mut organiser = Organiser::default();
     let mut played_now = 0usize;
     loop {
-        let cancelled = store.cancel_withdrawn(tournament.id)?;
-        if cancelled > 0 {
-            observe(TournamentEvent::Cancelled { games: cancelled });
+        match organiser.step(store, observe)? {
+            Progress::Playing { .. } => {}
+            Progress::Paired { .. } => continue,
+            Progress::Finished { .. } | Progress::Idle => break,
         }
         let slots = store.slots(tournament.id)?;
         let total = slots
@@ -185,12 +188,6 @@ pub fn run_gated(
             .iter()
             .filter(|s| s.state == SlotState::Pending)
             .count();
-        if pending == 0 {
-            if advance(store, &tournament, observe)? {
-                continue;
-            }
-            break;
-        }
         let budget = args.max_games.map(|m| m.saturating_sub(played_now));
         if budget == Some(0) {
             observe(TournamentEvent::Stopped { played: played_now });
@@ -213,29 +210,6 @@ pub fn run_gated(
         }
     }
     Ok(())
-}
-
-/// What comes after a tournament's last pending game: a Swiss tournament with rounds to
-/// go gets its next round paired (`true`); otherwise the tournament is marked finished
-/// (`false`). Call it only when no slot is pending.
-pub fn advance(
-    store: &mut dyn Store,
-    tournament: &Tournament,
-    observe: &(dyn Fn(TournamentEvent<'_>) + Sync),
-) -> Result<bool> {
-    if tournament.format == TournamentFormat::Swiss {
-        let slots = store.slots(tournament.id)?;
-        let paired = slots.iter().map(|s| s.plan.round + 1).max().unwrap_or(0);
-        let paired = paired.max(store.byes(tournament.id)?.len() as u32);
-        if paired < tournament.rounds && pair_next_round(store, tournament, paired, observe)? {
-            return Ok(true);
-        }
-    }
-    store.finish_tournament(tournament.id)?;
-    observe(TournamentEvent::Finished {
-        tournament: tournament.id,
-    });
-    Ok(false)
 }
 
 fn start_tournament(
@@ -321,133 +295,6 @@ fn first_slots(t: &Tournament, entries: &[EntryId]) -> (Vec<SlotPlan>, Vec<Entry
             (slots, round.bye.map(|b| entries[b]).into_iter().collect())
         }
     }
-}
-
-fn round_slots(
-    pairs: &[(usize, usize)],
-    entries: &[EntryId],
-    round: u32,
-    first_pair: u32,
-    openings: usize,
-) -> Vec<SlotPlan> {
-    let mut slots = Vec::new();
-    for (k, &(a, b)) in pairs.iter().enumerate() {
-        for (game_in_pair, (w, bl)) in [(a, b), (b, a)].into_iter().enumerate() {
-            slots.push(SlotPlan {
-                round,
-                pair: first_pair + k as u32,
-                game_in_pair: game_in_pair as u32,
-                white: entries[w],
-                black: entries[bl],
-                opening: round % openings.max(1) as u32,
-            });
-        }
-    }
-    slots
-}
-
-/// The Swiss players of a tournament's remaining field, with their scores and byes so far.
-/// Pairs of players (by index, smaller first) that have met.
-type Met = HashSet<(usize, usize)>;
-
-fn swiss_field(
-    store: &dyn Store,
-    t: &Tournament,
-    entries: &[EntryId],
-) -> Result<(Vec<SwissPlayer>, Met)> {
-    let position: HashMap<EntryId, usize> =
-        entries.iter().enumerate().map(|(i, &e)| (e, i)).collect();
-    let mut players: Vec<SwissPlayer> = (0..entries.len())
-        .map(|seed| SwissPlayer {
-            score: 0.0,
-            seed,
-            had_bye: false,
-        })
-        .collect();
-    for entry in store.byes(t.id)? {
-        if let Some(&i) = position.get(&entry) {
-            players[i].score += 1.0;
-            players[i].had_bye = true;
-        }
-    }
-    let slots = store.slots(t.id)?;
-    let mut met = HashSet::new();
-    for slot in slots.iter().filter(|s| s.state != SlotState::Cancelled) {
-        if let (Some(&a), Some(&b)) = (
-            position.get(&slot.plan.white),
-            position.get(&slot.plan.black),
-        ) {
-            met.insert((a.min(b), a.max(b)));
-        }
-    }
-    let slot_players: HashMap<_, _> = slots
-        .iter()
-        .map(|s| (s.id, (s.plan.white, s.plan.black)))
-        .collect();
-    for game in store.games(false)? {
-        if game.tournament != Some(t.id) {
-            continue;
-        }
-        let Some(&(white, black)) = game.slot.and_then(|s| slot_players.get(&s)) else {
-            continue;
-        };
-        let white_score = game.white_score();
-        if let Some(&i) = position.get(&white) {
-            players[i].score += white_score;
-        }
-        if let Some(&i) = position.get(&black) {
-            players[i].score += 1.0 - white_score;
-        }
-    }
-    Ok((players, met))
-}
-
-/// Pairs Swiss round `round` (0-based) from the results so far; `false` when fewer than
-/// two entries are left to pair.
-fn pair_next_round(
-    store: &mut dyn Store,
-    t: &Tournament,
-    round: u32,
-    observe: &(dyn Fn(TournamentEvent<'_>) + Sync),
-) -> Result<bool> {
-    let withdrawn: HashSet<EntryId> = store
-        .versions()?
-        .iter()
-        .filter(|v| v.withdrawn)
-        .map(|v| v.entry_id)
-        .collect();
-    let entries: Vec<EntryId> = store
-        .participants(t.id)?
-        .into_iter()
-        .filter(|e| !withdrawn.contains(e))
-        .collect();
-    if entries.len() < 2 {
-        return Ok(false);
-    }
-    let (players, met) = swiss_field(store, t, &entries)?;
-    let paired = pair_round(&players, |a, b| met.contains(&(a.min(b), a.max(b))));
-    let first_pair = store
-        .slots(t.id)?
-        .iter()
-        .map(|s| s.plan.pair + 1)
-        .max()
-        .unwrap_or(0);
-    let new_slots = round_slots(&paired.pairs, &entries, round, first_pair, t.openings.len());
-    let bye: Vec<EntryId> = paired.bye.map(|b| entries[b]).into_iter().collect();
-    store.add_round(&NewRound {
-        tournament: t.id,
-        round,
-        slots: &new_slots,
-        byes: &bye,
-    })?;
-    observe(TournamentEvent::RoundPaired {
-        round: round + 1,
-        rounds: t.rounds,
-        games: new_slots.len(),
-        bye: paired.bye.map(|b| entries[b]),
-        rematches: paired.rematches,
-    });
-    Ok(true)
 }
 
 /// One batch of claimed slots played on the shared worker pool.
@@ -649,15 +496,9 @@ struct LiveGame<'a> {
 
 impl<'a> LiveGame<'a> {
     fn new(claim: &Claim, pairing: &Pairing, field: &'a Field, openings: &'a [Opening]) -> Self {
-        let plan = claim.slot.plan;
         LiveGame {
             key: claim.slot.id.0,
-            round: format!(
-                "round {}, pair {}, game {}",
-                plan.round + 1,
-                plan.pair + 1,
-                plan.game_in_pair + 1
-            ),
+            round: live_label(claim),
             players: [&field.players[pairing.white], &field.players[pairing.black]],
             opening: &openings[pairing.opening % openings.len()],
         }
@@ -675,6 +516,22 @@ impl<'a> LiveGame<'a> {
     }
 }
 
+/// A slot's `Round` tag: `round.pair.game`, each from 1.
+fn round_tag(plan: SlotPlan) -> String {
+    format!(
+        "{}.{}.{}",
+        plan.round + 1,
+        plan.pair + 1,
+        plan.game_in_pair + 1
+    )
+}
+
+/// A claimed game's place as the live pages show it: the same words as its stored game's
+/// page once it is recorded ([`crate::web::place_label`] of its tags).
+pub fn live_label(claim: &Claim) -> String {
+    crate::web::place_label(Some(claim.tournament.0), &round_tag(claim.slot.plan))
+}
+
 /// The game to store for a slot played by `players` (White's and Black's versions): its
 /// result and its PGN with the challenge's tags.
 pub fn new_game(
@@ -687,22 +544,14 @@ pub fn new_game(
     let mut pgn = record.to_pgn();
     pgn.set_tag(
         "Event",
-        &format!("Challenge tournament {}", tournament.id.0),
+        &format!("{}{}", crate::web::TOURNAMENT_EVENT, tournament.id.0),
     );
     pgn.set_tag("Site", "challenge");
     pgn.set_tag(
         "Date",
         &framework::notation::pgn_date(std::time::SystemTime::now()),
     );
-    pgn.set_tag(
-        "Round",
-        &format!(
-            "{}.{}.{}",
-            plan.round + 1,
-            plan.pair + 1,
-            plan.game_in_pair + 1
-        ),
-    );
+    pgn.set_tag("Round", &round_tag(plan));
     pgn.set_tag("WhiteVersion", &white.hash);
     pgn.set_tag("BlackVersion", &black.hash);
     NewGame {
@@ -757,16 +606,5 @@ mod tests {
         let openings = to_openings(&stored).unwrap();
         assert_eq!(openings.len(), 8);
         assert!(openings.iter().all(|o| o.moves.len() == 6));
-    }
-
-    #[test]
-    fn round_slots_swap_colours_within_a_pair() {
-        let entries = [10, 11, 12, 13].map(EntryId);
-        let slots = round_slots(&[(0, 1), (2, 3)], &entries, 2, 5, 8);
-        assert_eq!(slots.len(), 4);
-        assert_eq!((slots[0].white, slots[0].black), (entries[0], entries[1]));
-        assert_eq!((slots[1].white, slots[1].black), (entries[1], entries[0]));
-        assert_eq!((slots[2].pair, slots[3].pair), (6, 6));
-        assert!(slots.iter().all(|s| s.opening == 2 && s.round == 2));
     }
 }

@@ -6,10 +6,11 @@
 //! content hash, [`crate::engine_build`]), play the game, and record it; the store stores
 //! it only while the lease is still this worker's. When no slot is left to claim but some
 //! are still leased by others, the thread waits (a lease that runs out is claimed again,
-//! here or elsewhere); when none is pending at all, the thread that gets the tournament's
-//! lock pairs the next Swiss round or marks the tournament finished. A worker whose role
-//! may not write schedules (a worker's role, `challenge workers grant`) leaves that to an
-//! organiser process (`challenge run --store`, `challenge serve --store`) and waits.
+//! here or elsewhere). A worker whose role is the organiser's (`challenge run --store`)
+//! then takes the organiser's step (`organiser.rs`: with nothing pending, pair the next
+//! Swiss round or finish the tournament); a worker's role (`challenge workers grant`)
+//! may not, and leaves it to the organiser processes (`challenge serve --store` does it
+//! while it runs) as it waits.
 //! While the organiser has the tournament paused (the stored switch `challenge serve`'s
 //! pause button sets), the threads finish the games they hold and claim nothing, looking
 //! again every `poll`.
@@ -38,14 +39,15 @@ use framework::notation::pgn::GameResult;
 use runner::{Engine, EngineConfig, MoveObserver, Opening, Player, play_game_observed};
 
 use self::live::{GameFollower, Publisher};
-use super::tournament::{TournamentError, advance, new_game, write_source};
+use super::organiser::{Organiser, Progress};
+use super::tournament::{TournamentError, live_label, new_game, write_source};
 use crate::engine_build::{self, BuildEvent};
 use crate::live_view::Follow;
 use crate::watch::LiveStart;
 use store::prelude::*;
 use store::{
-    Claim, EntryId, NewWorker, PostgresStore, SlotState, StoreError, Tournament, TournamentId,
-    Version, VersionId,
+    Claim, EntryId, NewWorker, PostgresStore, StoreError, Tournament, TournamentId, Version,
+    VersionId,
 };
 
 /// What a worker's steps return.
@@ -120,6 +122,8 @@ struct Shared<'a> {
     told_waiting: AtomicI64,
     /// The games' live snapshots, on their way to the store.
     publisher: Publisher,
+    /// The organiser's step, for a worker whose role may take it (one thread at a time).
+    organiser: Mutex<Organiser>,
 }
 
 impl Shared<'_> {
@@ -170,6 +174,7 @@ pub fn work(
         failure: Mutex::new(None),
         told_waiting: AtomicI64::new(0),
         publisher: Publisher::default(),
+        organiser: Mutex::default(),
     };
     let mut live_store = store.reconnect()?;
     let mut connections = Vec::new();
@@ -344,37 +349,27 @@ impl<'a> GameThread<'a> {
         Ok(paused)
     }
 
-    /// No slot could be claimed: wait for others' leases, or, with none pending, move
-    /// the tournament on (under its lock, so one worker does it).
+    /// No slot could be claimed: wait for others' leases; or, when this worker's role is
+    /// the organiser's, take the organiser's step ([`Organiser::step`]): with nothing
+    /// pending it pairs the next Swiss round or finishes the tournament.
     fn nothing_to_claim(&mut self, t: &Tournament) -> Result<Turn> {
         if !self.store.can_advance()? {
             self.wait_for_organiser(t);
             return Ok(Turn::Wait);
         }
         let observe = self.shared.observe;
-        self.store.cancel_withdrawn(t.id)?;
-        let pending = self
-            .store
-            .slots(t.id)?
-            .iter()
-            .any(|s| s.state == SlotState::Pending);
-        if pending {
-            return Ok(Turn::Wait);
-        }
-        // The outer error is taking or giving back the lock; the step's own come inside.
-        self.store
-            .with_tournament_lock(t.id, |store| -> Result<()> {
-                let still_open = store.unfinished_tournament()?.is_some_and(|u| u.id == t.id);
-                let pending = store
-                    .slots(t.id)?
-                    .iter()
-                    .any(|s| s.state == SlotState::Pending);
-                if still_open && !pending {
-                    advance(store, t, &|event| observe(WorkerEvent::Tournament(event)))?;
-                }
-                Ok(())
-            })??;
-        Ok(Turn::Played)
+        let mut organiser = self
+            .shared
+            .organiser
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
+        let progress = organiser.step(&mut self.store, &|event| {
+            observe(WorkerEvent::Tournament(event));
+        })?;
+        Ok(match progress {
+            Progress::Playing { .. } => Turn::Wait,
+            Progress::Paired { .. } | Progress::Finished { .. } | Progress::Idle => Turn::Played,
+        })
     }
 
     /// Refuses a tournament created by another kit version: its results must all come
@@ -486,13 +481,7 @@ impl<'a> GameThread<'a> {
         opening: &Opening,
     ) -> Option<GameFollower<'a>> {
         let ticket = self.store.live_ticket(claim)?;
-        let plan = claim.slot.plan;
-        let round = format!(
-            "round {}, pair {}, game {}",
-            plan.round + 1,
-            plan.pair + 1,
-            plan.game_in_pair + 1
-        );
+        let round = live_label(claim);
         let start = LiveStart {
             key: claim.slot.id.0,
             white: players[0].name(),

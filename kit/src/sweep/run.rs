@@ -59,6 +59,8 @@ pub struct RunOptions {
 pub enum SweepEvent<'a> {
     /// The run begins: the grid's size, what the results file already holds, what is left.
     Started {
+        /// The bot the grid varies.
+        bot: &'a BotFile,
         /// The results file.
         results: &'a Path,
         /// Cells in the grid.
@@ -115,13 +117,16 @@ impl std::fmt::Display for SweepEvent<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             SweepEvent::Started {
+                bot,
                 results,
                 cells,
                 done,
                 searches,
             } => write!(
                 f,
-                "sweep: {cells} cells, {done} already in {}, {} to run ({searches} searches)",
+                "sweep of {} ({}): {cells} cells, {done} already in {}, {} to run ({searches} searches)",
+                bot.name,
+                bot.origin(),
                 results.display(),
                 cells - done
             ),
@@ -272,6 +277,7 @@ impl Sweep {
         let pending = self.pending();
         let cells = self.spec.cells().len();
         observe(SweepEvent::Started {
+            bot: &self.base,
             results: &self.results_path,
             cells,
             done: cells - pending.len(),

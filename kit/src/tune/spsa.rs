@@ -15,6 +15,36 @@ pub const R_END: f64 = 0.002;
 /// unless given (Stockfish's `TUNE()` default, a twentieth).
 pub const C_END_PART: f64 = 1.0 / 20.0;
 
+/// The smallest `c_end` an integer constant gets unless given: a variant is built with
+/// the value rounded, so under 0.5 its two players come out with one value (a range
+/// narrower than 10 would give that by [`C_END_PART`]), their games are even, and the
+/// constant never moves.
+pub const MIN_INTEGER_C_END: f64 = 1.0;
+
+/// The default `c_end` of a constant in `min..=max`: [`C_END_PART`] of the range, and for
+/// an integer at least [`MIN_INTEGER_C_END`] (never more than the range).
+///
+/// ```
+/// use kit::tune::spsa::default_c_end;
+/// assert_eq!(default_c_end(100.0, 500.0, true), 20.0);
+/// assert_eq!(default_c_end(0.0, 8.0, true), 1.0);
+/// assert_eq!(default_c_end(0.0, 8.0, false), 0.4);
+/// ```
+pub fn default_c_end(min: f64, max: f64, integer: bool) -> f64 {
+    let part = (max - min) * C_END_PART;
+    if integer {
+        part.max(MIN_INTEGER_C_END.min(max - min))
+    } else {
+        part
+    }
+}
+
+/// Whether `param`'s two players are built with one value for much of the run: an
+/// integer constant whose `c_end` is under 0.5 (given by hand).
+pub fn probes_round_together(param: &Param) -> bool {
+    param.integer && param.c_end < 0.5
+}
+
 /// One tuned constant: its bounds, where it started, and its two SPSA settings.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Param {

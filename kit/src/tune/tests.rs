@@ -245,6 +245,45 @@ fn the_tune_marks_are_the_parameters_with_their_settings() {
     assert_eq!((defaults[0].c_end, defaults[1].c_end), (20.0, 10.0));
 }
 
+/// A narrow integer range (`tune 0..=8`) took c_end = 8/20 = 0.4: both players were
+/// built with the same rounded value, every step's result was +0, and the constant
+/// never moved.
+#[test]
+fn a_narrow_integer_range_still_gets_two_players_that_differ() {
+    let dir = scratch("narrow");
+    let narrow = "const K: i32 = 4; // tune 0..=8\n";
+    let found = params(&bot_file(&dir, narrow), narrow, &TuneRequest::new("b")).unwrap();
+    assert_eq!(found[0].c_end, 1.0);
+    let schedule = Schedule::fishtest(500, 0.1);
+    for k in [1, 100, 499, 500] {
+        for theta in [0.0, 4.0, 4.3, 4.5, 8.0] {
+            let [plus, minus] = schedule.probes(&found, &[theta], k, &[1]);
+            let built = |v: &[f64]| spsa::variant_value(&found[0], v[0]);
+            assert_ne!(built(&plus), built(&minus), "pair {k} at {theta}");
+        }
+    }
+    // Given by hand under 0.5, it is run as asked, with a warning saying why it stays.
+    let mut request = TuneRequest::new("b");
+    request.c_end = vec![(None, 0.3)];
+    let found = params(&bot_file(&dir, narrow), narrow, &request).unwrap();
+    let plan = Plan {
+        params: found,
+        ..plan(10, 1, 1)
+    };
+    let bot = bot_file(&dir, narrow);
+    let said = TuneEvent::Began {
+        bot: &bot,
+        plan: &plan,
+        state: Path::new("s.json"),
+        resumed: None,
+    }
+    .to_string();
+    assert!(
+        said.contains("c_end under 0.5") && said.contains("--c-end K=1"),
+        "{said}"
+    );
+}
+
 #[test]
 fn bad_parameters_are_refused_with_their_cause() {
     let dir = scratch("bad_params");

@@ -40,3 +40,40 @@ pub fn round_label(tag: &str) -> String {
         _ => tag.to_string(),
     }
 }
+
+/// The tournament a game's `Event` tag names: `challenge run` and the workers write
+/// `Challenge tournament N`; anything else names none.
+///
+/// ```
+/// use kit::web::tournament_of;
+/// assert_eq!(tournament_of("Challenge tournament 2"), Some(2));
+/// assert_eq!(tournament_of("match"), None);
+/// ```
+pub fn tournament_of(event: &str) -> Option<i64> {
+    let number = event.strip_prefix(TOURNAMENT_EVENT)?;
+    number
+        .bytes()
+        .all(|b| b.is_ascii_digit())
+        .then(|| number.parse().ok())
+        .flatten()
+}
+
+/// The `Event` tag of a tournament's games, before its number.
+pub const TOURNAMENT_EVENT: &str = "Challenge tournament ";
+
+/// A game's place in words, its tournament first when it has one, so that the first game
+/// of two tournaments is not named alike: the words the report, the stored game's page
+/// and the live page all use for one game.
+///
+/// ```
+/// use kit::web::place_label;
+/// assert_eq!(place_label(Some(2), "1.1.1"), "tournament 2, round 1, pair 1, game 1");
+/// assert_eq!(place_label(None, "4.2"), "pair 4, game 2");
+/// ```
+pub fn place_label(tournament: Option<i64>, round_tag: &str) -> String {
+    let round = round_label(round_tag);
+    match tournament {
+        Some(t) => format!("tournament {t}, {round}"),
+        None => round,
+    }
+}

@@ -39,6 +39,15 @@ function followJob() {
     state.textContent = job.state;
     state.className = job.state;
     el("job-message").textContent = job.message;
+    // The entry has a page once it is accepted (a refused first one has none).
+    const entry = el("job-entry");
+    if (job.linked && entry && entry.dataset.href) {
+      const link = document.createElement("a");
+      link.id = "job-entry";
+      link.href = entry.dataset.href;
+      link.textContent = entry.textContent;
+      entry.replaceWith(link);
+    }
     if (!job.done) setTimeout(poll, 1000);
   };
   setTimeout(poll, 500);
@@ -50,7 +59,9 @@ function viewGame() {
   const data = el("game-data");
   if (!data) return;
   const game = JSON.parse(data.textContent);
-  let ply = 0;
+  // It opens on the final position, as the report does: how the game ended is what a
+  // visitor comes to see first.
+  let ply = game.san.length;
   const step = (to) => { ply = Math.max(0, Math.min(game.san.length, to)); draw(); };
   function draw() {
     // The placement and the side to move: the check flag is the mover's.

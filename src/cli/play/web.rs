@@ -8,7 +8,7 @@ use anyhow::Result;
 use kit::play::{HumanGame, Opponent, colour_name};
 use serve::play::{PlayWebEvent, play_web};
 
-/// Serves the game until the process is stopped (Ctrl-C).
+/// Serves the game until it is stopped (Ctrl-C), and saves it when it ends or is stopped.
 pub fn run(listen: SocketAddr, game: HumanGame, opponent: Opponent, pgn: PathBuf) -> Result<()> {
     if !listen.ip().is_loopback() {
         eprintln!("warning: {listen} is not loopback: anyone who can reach it can play your game");
@@ -34,6 +34,7 @@ pub fn run(listen: SocketAddr, game: HumanGame, opponent: Opponent, pgn: PathBuf
                 Err(err) => eprintln!("error: {err:#}"),
             }
         }
+        PlayWebEvent::Stopping => say("stopping: the game is saved as it stands"),
     })
 }
 

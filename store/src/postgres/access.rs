@@ -10,11 +10,22 @@
 //! |---|---|
 //! | `challenge_claim` | leases pending slots of a tournament, each with a fresh random token |
 //! | `challenge_renew` | pushes the expiry of the leases whose tokens it is given |
+//! | `challenge_limits` | the session's role, whether it is the organiser's, and the limits a worker's role is held to |
 //! | `challenge_release` | gives a slot back, with its token |
 //! | `challenge_record` | stores a game on a slot still leased with the token, checked: the versions are the slot's players, the result and termination are ones the kit writes, the texts are bounded |
 //! | `challenge_source` | a player's source, for a slot leased with the token |
 //! | `challenge_live` | a game's live snapshot, for a slot leased with the token, bounded in size |
 //! | `challenge_announce`, `challenge_seen`, `challenge_stopped` | a worker's row in `workers` |
+//!
+//! A worker's role is bound further by what the organiser set
+//! ([`WorkerLimits`](super::WorkerLimits), in
+//! `server_settings`), checked inside the functions, not by the client: it holds at most
+//! `max_leases` games at once, asks for leases of at most `max_lease_seconds`, and keeps
+//! no game past `max_hold_seconds` after claiming it, renewals included. Its workers act
+//! only under its own name (`session_user`) or that name, `.` and more, so it can claim,
+//! announce, report in and stop under no other worker's name. The organiser's role (the
+//! store's owner) is bound by none of these. `challenge workers revoke` frees the leases
+//! of the role's workers; `challenge workers free NAME` those of one worker.
 //!
 //! The store uses them for everyone, organiser or worker, so there is one code path. A
 //! worker's role ([`PostgresStore::grant_worker`], `challenge workers grant ROLE`) gets
@@ -41,6 +52,9 @@ use runner::Termination;
 use sha2::{Digest, Sha256};
 
 use super::pg_error;
+use super::workers::{
+    DEFAULT_LIMITS, Holder, MAX_HOLD_SETTING, MAX_LEASE_SETTING, MAX_LEASES_SETTING, free_leases,
+};
 use crate::error::{StoreError, StoreResult};
 use crate::{Claim, PostgresStore, VersionId};
 
@@ -57,11 +71,15 @@ pub(crate) const REFUSED: &str = "KL002";
 
 /// Advisory lock key for installing the functions (beside the migration's).
 const ACCESS_LOCK: i64 = 0x6b69_7401;
+/// First key of the two-key advisory lock a worker role's claims take one at a time
+/// under (the second: the role's name, hashed).
+const CLAIM_LOCK: i32 = 0x6b69;
 
 /// The functions a worker's role may execute, with their argument types.
-const WORKER_FUNCTIONS: [&str; 9] = [
+const WORKER_FUNCTIONS: [&str; 10] = [
     "challenge_claim(bigint, text, bigint, double precision)",
     "challenge_renew(bigint[], double precision)",
+    "challenge_limits()",
     "challenge_release(bigint, bigint)",
     "challenge_record(bigint, bigint, bigint, bigint, text, text, text, text, bigint, text)",
     "challenge_source(bigint, bigint, bigint)",
@@ -94,21 +112,67 @@ fn read_columns() -> Vec<(&'static str, String)> {
 const MAX_PGN_BYTES: i64 = 16 << 20;
 const MAX_DETAIL_BYTES: i64 = 64 << 10;
 
-/// The checks every function makes of a lease's length and a worker's name.
-const CHECK_LEASE: &str = "
-    IF p_lease IS NULL OR NOT (p_lease > 0 AND p_lease <= 604800) THEN
-        RAISE EXCEPTION 'a lease lasts more than 0 and at most 604800 seconds' USING ERRCODE = 'KL002';
-    END IF;";
-const CHECK_NAME: &str = "
+/// Whether the session's role (`session_user`: the role that connected, not the
+/// definer's) shares the store owner's rights: the organiser's processes, which the
+/// worker limits do not bound.
+const SESSION_ORGANISER: &str = "pg_has_role(session_user, (SELECT c.relowner FROM pg_class c WHERE c.oid = 'slots'::regclass), 'MEMBER')";
+
+/// Whether the lease on row `h` of `slots` is held by a worker of the session's role:
+/// its worker's name is the role's, or the role's and `.` and more.
+const HELD_BY_SESSION: &str = "(h.lease_worker = session_user::text OR left(h.lease_worker, length(session_user) + 1) = session_user || '.')";
+
+/// A setting of `server_settings` as a number, or `default` when unset.
+fn setting(name: &str, default: u64) -> String {
+    format!(
+        "COALESCE((SELECT st.value FROM server_settings st WHERE st.name = '{name}'), '{default}')::float8"
+    )
+}
+
+/// The checks every function makes of a worker's name: 1 to 64 characters, and, for a
+/// role that is not the organiser's, the role's own name or the role's name and `.` and
+/// more, so one worker's role cannot act under another's name.
+fn check_name() -> String {
+    format!(
+        "
     IF p_name IS NULL OR length(p_name) NOT BETWEEN 1 AND 64 THEN
         RAISE EXCEPTION 'a worker''s name has 1 to 64 characters' USING ERRCODE = 'KL002';
-    END IF;";
+    END IF;
+    IF NOT {SESSION_ORGANISER} AND p_name <> session_user::text
+       AND left(p_name, length(session_user) + 1) <> session_user || '.' THEN
+        RAISE EXCEPTION 'role % acts only as worker % or %.NAME, not as %', session_user,
+            session_user, session_user, quote_literal(left(p_name, 64))
+            USING ERRCODE = 'insufficient_privilege';
+    END IF;"
+    )
+}
+
+/// The checks every function makes of a lease's length: above 0 and at most a week for
+/// anyone, at most the organiser's `worker_max_lease_seconds` for a worker's role.
+fn check_lease() -> String {
+    let max = setting(MAX_LEASE_SETTING, DEFAULT_LIMITS.max_lease_seconds);
+    format!(
+        "
+    IF p_lease IS NULL OR NOT (p_lease > 0 AND p_lease <= 604800) THEN
+        RAISE EXCEPTION 'a lease lasts more than 0 and at most 604800 seconds' USING ERRCODE = 'KL002';
+    END IF;
+    IF NOT {SESSION_ORGANISER} AND p_lease > {max} THEN
+        RAISE EXCEPTION 'the organiser allows leases of at most % seconds', {max} USING ERRCODE = 'KL002';
+    END IF;"
+    )
+}
 
 /// A fresh lease token: 64 bits of `gen_random_uuid`'s strong randomness.
 const NEW_TOKEN: &str = "('x' || substr(md5(gen_random_uuid()::text), 1, 16))::bit(64)::bigint";
 
-/// The SQL of the lease functions (`{S}`: the schema, quoted).
-fn lease_functions() -> String {
+/// The SQL of `challenge_claim` (`{S}`: the schema, quoted). A worker's role is bounded
+/// by the organiser's limits ([`WorkerLimits`](super::WorkerLimits)): it leases no more
+/// than its role may hold at once (counted under a per-role lock, so claims at once
+/// cannot pass it together), and no lease, renewed or not (`challenge_renew`), outlasts
+/// the longest hold after it was claimed.
+fn claim_function() -> String {
+    let (check_name, check_lease) = (check_name(), check_lease());
+    let max_leases = setting(MAX_LEASES_SETTING, DEFAULT_LIMITS.max_leases);
+    let max_hold = setting(MAX_HOLD_SETTING, DEFAULT_LIMITS.max_hold_seconds);
     format!(
         r#"
 CREATE FUNCTION {{S}}.challenge_claim(p_tournament bigint, p_name text, p_max bigint, p_lease double precision)
@@ -117,33 +181,64 @@ RETURNS TABLE (id bigint, round bigint, pair bigint, game_in_pair bigint, white_
                lease_token bigint)
 LANGUAGE plpgsql SECURITY DEFINER SET search_path = {{S}}, pg_temp AS $$
 #variable_conflict use_column
-BEGIN{CHECK_NAME}{CHECK_LEASE}
+DECLARE allowed bigint := greatest(p_max, 0); organiser boolean := {SESSION_ORGANISER};
+BEGIN{check_name}{check_lease}
+    IF NOT organiser THEN
+        PERFORM pg_advisory_xact_lock({CLAIM_LOCK}, hashtext(session_user::text));
+        allowed := least(allowed, greatest(0, ({max_leases})::bigint - (
+            SELECT COUNT(*) FROM slots h
+            WHERE h.game_id IS NULL AND h.lease_expires > now() AND {HELD_BY_SESSION})));
+    END IF;
     RETURN QUERY
     WITH claimed AS (
         UPDATE slots s SET lease_token = {NEW_TOKEN}, lease_worker = p_name,
-            lease_expires = now() + make_interval(secs => p_lease), leased_at = now()
+            lease_expires = now() + make_interval(secs => CASE WHEN organiser THEN p_lease
+                                                      ELSE least(p_lease, {max_hold}) END),
+            leased_at = now()
         WHERE s.id IN (SELECT c.id FROM slots c
                        WHERE c.tournament_id = p_tournament AND c.game_id IS NULL
                          AND NOT c.cancelled
                          AND (c.lease_expires IS NULL OR c.lease_expires < now())
                          AND c.white_entry NOT IN (SELECT e.id FROM entries e WHERE e.withdrawn)
                          AND c.black_entry NOT IN (SELECT e.id FROM entries e WHERE e.withdrawn)
-                       ORDER BY c.id LIMIT greatest(p_max, 0) FOR UPDATE SKIP LOCKED)
+                       ORDER BY c.id LIMIT allowed FOR UPDATE SKIP LOCKED)
         RETURNING s.id, s.round, s.pair, s.game_in_pair, s.white_entry, s.black_entry,
                   s.opening, s.game_id, s.cancelled, s.lease_token)
     SELECT * FROM claimed ORDER BY 1;
 END $$;
+"#
+    )
+}
 
+/// The SQL of the other lease functions: renewing, the limits, giving back, a source.
+fn lease_functions() -> String {
+    let check_lease = check_lease();
+    let max_leases = setting(MAX_LEASES_SETTING, DEFAULT_LIMITS.max_leases);
+    let max_hold = setting(MAX_HOLD_SETTING, DEFAULT_LIMITS.max_hold_seconds);
+    let max_lease = setting(MAX_LEASE_SETTING, DEFAULT_LIMITS.max_lease_seconds);
+    format!(
+        r#"
 CREATE FUNCTION {{S}}.challenge_renew(p_tokens bigint[], p_lease double precision)
 RETURNS bigint
 LANGUAGE plpgsql SECURITY DEFINER SET search_path = {{S}}, pg_temp AS $$
-DECLARE renewed bigint;
-BEGIN{CHECK_LEASE}
-    UPDATE slots SET lease_expires = now() + make_interval(secs => p_lease)
+DECLARE renewed bigint; organiser boolean := {SESSION_ORGANISER};
+BEGIN{check_lease}
+    UPDATE slots SET lease_expires = CASE WHEN organiser
+        THEN now() + make_interval(secs => p_lease)
+        ELSE least(now() + make_interval(secs => p_lease),
+                   leased_at + make_interval(secs => {max_hold})) END
     WHERE lease_token = ANY (p_tokens) AND game_id IS NULL;
     GET DIAGNOSTICS renewed = ROW_COUNT;
     RETURN renewed;
 END $$;
+
+CREATE FUNCTION {{S}}.challenge_limits()
+RETURNS TABLE (role text, organiser boolean, max_leases bigint, max_lease double precision,
+               max_hold double precision)
+LANGUAGE sql STABLE SECURITY DEFINER SET search_path = {{S}}, pg_temp AS $$
+    SELECT session_user::text, {SESSION_ORGANISER}, ({max_leases})::bigint, {max_lease},
+           {max_hold}
+$$;
 
 CREATE FUNCTION {{S}}.challenge_release(p_slot bigint, p_token bigint)
 RETURNS boolean
@@ -265,13 +360,14 @@ END $$;
 
 /// The SQL of the functions a worker announces itself with.
 fn worker_functions() -> String {
+    let (check_name, check_lease) = (check_name(), check_lease());
     format!(
         r#"
 CREATE FUNCTION {{S}}.challenge_announce(p_name text, p_host text, p_cores bigint,
     p_threads bigint, p_kit text, p_lease double precision)
 RETURNS void
 LANGUAGE plpgsql SECURITY DEFINER SET search_path = {{S}}, pg_temp AS $$
-BEGIN{CHECK_NAME}{CHECK_LEASE}
+BEGIN{check_name}{check_lease}
     IF p_host IS NULL OR length(p_host) NOT BETWEEN 1 AND 255
        OR p_kit IS NULL OR length(p_kit) NOT BETWEEN 1 AND 64
        OR p_cores IS NULL OR p_cores NOT BETWEEN 0 AND 1000000
@@ -288,14 +384,14 @@ END $$;
 CREATE FUNCTION {{S}}.challenge_seen(p_name text)
 RETURNS void
 LANGUAGE plpgsql SECURITY DEFINER SET search_path = {{S}}, pg_temp AS $$
-BEGIN{CHECK_NAME}
+BEGIN{check_name}
     UPDATE workers SET last_seen = now() WHERE name = p_name;
 END $$;
 
 CREATE FUNCTION {{S}}.challenge_stopped(p_name text)
 RETURNS void
 LANGUAGE plpgsql SECURITY DEFINER SET search_path = {{S}}, pg_temp AS $$
-BEGIN{CHECK_NAME}
+BEGIN{check_name}
     UPDATE workers SET stopped = now(), last_seen = now() WHERE name = p_name;
 END $$;
 "#
@@ -309,6 +405,7 @@ fn install_sql(schema: &str) -> String {
         .map(|f| format!("REVOKE ALL ON FUNCTION {schema}.{f} FROM PUBLIC;\n"))
         .collect();
     let body = [
+        claim_function(),
         lease_functions(),
         record_function(),
         live_function(),
@@ -518,6 +615,15 @@ pub(crate) fn is_refused(err: &postgres::Error) -> bool {
     err.code() == Some(&SqlState::from_code(REFUSED))
 }
 
+/// What [`PostgresStore::revoke_worker`] did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Revoked {
+    /// Whether the role had been granted a worker's rights here.
+    pub granted: bool,
+    /// Unplayed games its workers held leased, given back to the pool.
+    pub freed: u64,
+}
+
 /// What [`PostgresStore::grant_worker`] did.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct WorkerGrant {
@@ -682,23 +788,20 @@ impl PostgresStore {
     }
 
     /// Takes a worker's rights on this store away from `role` (the role itself stays:
-    /// `DROP ROLE` removes it). Returns whether it had them. A worker of that role fails
-    /// at its next statement.
-    pub fn revoke_worker(&mut self, role: &str) -> Result<bool> {
+    /// `DROP ROLE` removes it) and frees the leases of the games its workers hold, so
+    /// other workers play them at once. A worker of that role fails at its next
+    /// statement.
+    pub fn revoke_worker(&mut self, role: &str) -> Result<Revoked> {
         check_role_name(role)?;
-        let shown = crate::sql::Backend::store_name(self);
+        self.require_owner("revoke worker rights")?;
         let client = self.client();
-        if !owns_store(client)? {
-            bail!(
-                "only the store's owner can revoke worker rights on {shown}: use the organiser's credentials"
-            );
-        }
         let schema = store_schema(client)?;
         let mut tx = client.transaction()?;
-        let listed = tx.execute(
+        let granted = tx.execute(
             &format!("DELETE FROM {schema}.worker_roles WHERE name = $1"),
             &[&role],
         )? == 1;
+        let freed = free_leases(&mut tx, &Holder::Role(role))?;
         let exists = tx
             .query_opt(
                 "SELECT quote_ident(rolname) FROM pg_roles WHERE rolname = $1",
@@ -706,13 +809,21 @@ impl PostgresStore {
             )?
             .map(|r| r.try_get::<_, String>(0))
             .transpose()?;
-        let Some(quoted) = exists else {
-            tx.commit()?;
-            return Ok(listed);
-        };
-        tx.batch_execute(&revokes(&schema, &quoted))?;
+        if let Some(quoted) = exists {
+            tx.batch_execute(&revokes(&schema, &quoted))?;
+        }
         tx.commit()?;
-        Ok(listed)
+        Ok(Revoked { granted, freed })
+    }
+
+    /// Refuses, saying it needs the organiser's credentials to `what`, unless this
+    /// connection's role owns the store.
+    pub(crate) fn require_owner(&mut self, what: &str) -> Result<()> {
+        let shown = crate::sql::Backend::store_name(self);
+        if !owns_store(self.client())? {
+            bail!("only the store's owner can {what} on {shown}: use the organiser's credentials");
+        }
+        Ok(())
     }
 
     /// Whether this connection's role may pair a Swiss round and finish a tournament

@@ -27,18 +27,18 @@ use crate::error::{Cause, StoreError, StoreResult};
 use crate::sql::{Backend, Conn, Dialect, Mapped, Param, Row, dollar_placeholders, params};
 use crate::{KIT_VERSION, SlotId, TournamentId, Upgraded};
 
-pub use access::{MAX_LIVE_SNAPSHOT_BYTES, WorkerGrant, check_role_name, worker_url};
+pub use access::{MAX_LIVE_SNAPSHOT_BYTES, Revoked, WorkerGrant, check_role_name, worker_url};
 pub use connect::{is_postgres_url, redacted_url};
 pub use copy::Copied;
 pub use lease::DEFAULT_LEASE;
 pub use tls::{Encryption, SslMode};
-pub use workers::{NewWorker, WorkerInfo};
+pub use workers::{DEFAULT_LIMITS, NewWorker, WorkerInfo, WorkerLimits, WorkerSession};
 
 use lease::Heartbeat;
 use tls::Tls;
 
-/// Advisory lock keys (`pg_advisory_lock`): schema upgrades, and one per tournament for
-/// pairing its next round.
+/// Advisory lock key (`pg_advisory_lock`) of schema upgrades (a tournament's organiser
+/// lock is the key after it plus its id: `tournaments.rs`).
 const UPGRADE_LOCK: i64 = 0x6b69_7400;
 
 /// A challenge in a PostgreSQL database.
@@ -185,22 +185,6 @@ impl PostgresStore {
                 Ok(())
             }
         }
-    }
-
-    /// Runs `step` while holding the tournament's advisory lock, so that only one worker
-    /// at a time decides what comes after a finished round. The outer error is the
-    /// store's (taking or giving back the lock: the connection is gone then, and the lock
-    /// with it); the inner result is the step's.
-    pub fn with_tournament_lock<T, E>(
-        &mut self,
-        tournament: TournamentId,
-        step: impl FnOnce(&mut PostgresStore) -> Result<T, E>,
-    ) -> StoreResult<Result<T, E>> {
-        let key = UPGRADE_LOCK + 1 + tournament.0;
-        self.write(|c| c.execute("SELECT pg_advisory_lock(?1)", params![key]))?;
-        let result = step(self);
-        self.write(|c| c.execute("SELECT pg_advisory_unlock(?1)", params![key]))?;
-        Ok(result)
     }
 
     /// Whether the store holds no entries and no tournaments (a target for `challenge

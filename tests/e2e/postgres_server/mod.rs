@@ -370,3 +370,36 @@ impl Drop for PgServer {
 pub fn count(db: &mut postgres::Client, sql: &str) -> i64 {
     db.query_one(sql, &[]).unwrap().get(0)
 }
+
+/// The password `challenge workers grant` printed.
+pub fn password_of(said: &str) -> String {
+    said.lines()
+        .find_map(|l| l.strip_prefix("password (shown once, not stored anywhere readable): "))
+        .unwrap_or_else(|| panic!("no password in:\n{said}"))
+        .to_string()
+}
+
+/// The URL of `role` (with `password`) on the database of a [`PgServer::database`] URL.
+pub fn as_role(url: &str, role: &str, password: &str) -> String {
+    url.replace("postgres://kit@", &format!("postgres://{role}:{password}@"))
+}
+
+/// Adds entry `name` with `source` (nothing here builds it); returns its version.
+pub fn add_entry(org: &mut store::PostgresStore, name: &str, source: &str) -> store::Version {
+    use store::EntryStore;
+    let submitted = org
+        .add_version(&store::NewVersion {
+            name,
+            author: None,
+            source,
+            hash: &format!("hash-of-{name}"),
+            file_name: "bot.rs",
+            tokens: 100,
+            debug_tokens: 0,
+        })
+        .unwrap();
+    let store::Submitted::New(version) = submitted else {
+        panic!("{submitted:?}");
+    };
+    version
+}

@@ -156,6 +156,15 @@ impl Client {
         }
     }
 
+    /// A client of the server at `address` (`127.0.0.1:PORT`), started by other means.
+    pub fn at(address: &str) -> Client {
+        Client {
+            address: address.to_string(),
+            source: None,
+            cookies: HashMap::new(),
+        }
+    }
+
     /// A client of `server` connecting from `source` (another loopback address).
     pub fn from_source(server: &Server, source: IpAddr) -> Client {
         Client {
@@ -489,11 +498,24 @@ impl Worker {
     pub fn is_running(&mut self) -> bool {
         self.child.try_wait().expect("wait on the worker").is_none()
     }
+
+    /// Kills it at once (SIGKILL: no goodbye, no lease given back).
+    pub fn kill(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
 }
 
 impl Drop for Worker {
     fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        self.kill();
     }
+}
+
+/// What each worker printed, for assertion messages.
+pub fn logs(workers: &[Worker]) -> String {
+    workers
+        .iter()
+        .map(|w| format!("--- {}\n{}", w.name, w.log()))
+        .collect()
 }

@@ -3,7 +3,7 @@
 use std::fmt;
 
 use runner::GameRecord;
-use store::{EntryId, Tournament, TournamentFormat, TournamentId};
+use store::{EntryId, GameId, Tournament, TournamentFormat, TournamentId};
 
 use crate::engine_build::BuildEvent;
 
@@ -65,6 +65,16 @@ pub enum TournamentEvent<'a> {
     Finished {
         /// The tournament.
         tournament: TournamentId,
+    },
+    /// A recorded game's result disagrees with its moves: the organiser set it aside
+    /// (kept, in no slot) and its slot is played again.
+    SetAside {
+        /// The game.
+        game: GameId,
+        /// The worker that recorded it, if known.
+        worker: Option<&'a str>,
+        /// How its moves refute it.
+        reason: &'a str,
     },
     /// An entry's engine is being built.
     Build(BuildEvent<'a>),
@@ -128,6 +138,16 @@ impl fmt::Display for TournamentEvent<'_> {
                 f,
                 "tournament {} finished: see `challenge standings` and `challenge report --html FILE`",
                 tournament.0
+            ),
+            TournamentEvent::SetAside {
+                game,
+                worker,
+                reason,
+            } => write!(
+                f,
+                "game {} (recorded by {}) set aside, its slot to be played again: {reason}",
+                game.0,
+                worker.unwrap_or("an unknown worker")
             ),
             TournamentEvent::Build(event) => event.fmt(f),
         }
