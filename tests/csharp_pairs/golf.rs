@@ -1,55 +1,42 @@
-//! The Rust port of golf.cs for the kit as it is: the same search, the same constants,
-//! written as a careful Rust entrant would.
+//! The Rust port of golf.cs for the kit: the same search, the same constants, written as
+//! a careful Rust entrant would with the kit's C#-shaped API (the board and timer kept in
+//! the struct where C#'s local function captures them, `moves(captures_only)`,
+//! `captured_number()`, `is_search_draw()`, and `abort_search` where C# throws).
 use framework::prelude::*;
 
-const VALUES: [i32; 6] = [100, 300, 320, 500, 900, 0];
+const VALUES: [i32; 7] = [0, 100, 300, 320, 500, 900, 0];
 
 #[derive(Default)]
 pub struct MyBot {
+    b: Board,
+    t: Timer,
     best: Move,
     depth: i32,
 }
 
 impl MyBot {
-    /// Negamax alpha-beta; `None` once the clock says stop (the search unwinds with `?`
-    /// on a copy of the board, where C# throws).
-    fn search(
-        &mut self,
-        b: &mut Board,
-        t: &Timer,
-        d: i32,
-        mut alpha: i32,
-        beta: i32,
-        eval: i32,
-    ) -> Option<i32> {
+    fn search(&mut self, d: i32, mut alpha: i32, beta: i32, eval: i32) -> i32 {
         if d < 1 && eval > alpha {
             alpha = eval;
         }
-        let mut moves = if d < 1 { b.captures() } else { b.legal_moves() };
-        moves.sort_by_key(|&m| std::cmp::Reverse((m == self.best, m.captured(), -(m.piece() as i32))));
+        let mut moves = self.b.moves(d < 1);
+        moves.sort_by_key(|&m| std::cmp::Reverse((m == self.best, m.captured_number(), -(m.piece_number() as i32))));
         for m in moves {
             if alpha >= beta {
                 break;
             }
-            if t.ms_elapsed_this_turn() * 30 > t.ms_remaining() {
-                return None;
+            if self.t.ms_elapsed_this_turn() * 30 > self.t.ms_remaining() {
+                abort_search();
             }
-            b.make_move(m);
-            let score = if b.is_checkmate() {
+            self.b.make_move(m);
+            let score = if self.b.is_checkmate() {
                 99999
-            } else if b.is_draw() || b.is_repeated_position() {
+            } else if self.b.is_search_draw() {
                 0
             } else {
-                -self.search(
-                    b,
-                    t,
-                    d - 1,
-                    -beta,
-                    -alpha,
-                    -eval - m.captured().map_or(0, |c| VALUES[c.index()]),
-                )?
+                -self.search(d - 1, -beta, -alpha, -eval - VALUES[m.captured_number()])
             };
-            b.undo_move();
+            self.b.undo_move();
             if score > alpha {
                 alpha = score;
                 if d == self.depth {
@@ -57,18 +44,20 @@ impl MyBot {
                 }
             }
         }
-        Some(alpha)
+        alpha
     }
 }
 
 impl Bot for MyBot {
-    fn think(&mut self, board: Board, t: Timer) -> Move {
-        let b = &mut board.clone();
-        self.best = b.legal_moves()[0];
-        self.depth = 1;
-        while self.search(b, &t, self.depth, -999999, 999999, 0).is_some() {
+    fn think(&mut self, board: Board, timer: Timer) -> Move {
+        self.b = board;
+        self.t = timer;
+        self.best = self.b.legal_moves()[0];
+        self.depth = 0;
+        catch_abort(|| loop {
             self.depth += 1;
-        }
+            self.search(self.depth, -999999, 999999, 0);
+        });
         self.best
     }
 }

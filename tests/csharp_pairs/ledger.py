@@ -1,35 +1,42 @@
 #!/usr/bin/env python3
 """Where a Rust port's tokens go, by category, beside its C# twin's.
 
-Usage: ledger.py [--challenge PATH] [--tokens] NAME...   (NAME: pvs, plain, golf)
+Usage: ledger.py [--challenge PATH] [--tokens] NAME...   (NAME: pvs, plain, golf; or a
+       file name such as pvs_before, counted against the C# file of its pair)
 
 Every counted token of NAME.rs (by the kit's rules) and of NAME.cs (by
 scripts/csharp_tokens.py) goes to exactly one category, so each column adds up to the
 file's count; the Rust column is checked, line by line, against `challenge tokens --json`
-(PATH, default target/release/challenge). A category is what one candidate counting rule
-or API change would make free or cheaper; the first that fits a token takes it:
+(PATH, default target/release/challenge). The kit's free spellings (docs/rules.md,
+section 4, rule 1: `mut`, `self` with its `.` and the `&` of `&self`, `:` and `->`,
+`#[derive(Default)]`, the prelude import, a closure's closing `|`) cost 0 here too. A
+category is what one candidate counting rule or API change would make free or cheaper;
+the first that fits a token takes it:
 
-  skeleton     `use framework::prelude::*`, `#[derive(Default)]`, `struct MyBot`, `impl Bot
-               for MyBot`, `impl MyBot`, the `think` signature; C#: the `using`s, the class
-               header, the `Think` signature, the end-of-file token
-  construction `impl Default for MyBot { fn default() -> Self { MyBot {` and the fields'
-               names in it; C#: the constructor's header
-  board/timer  `b: &mut Board` / `t: &Timer` in helper signatures, `b` / `t` passed in a
-               call, and the search's copy of the board (`let b = &mut board.clone()`)
-  receiver     `&mut self` / `&self` in a helper's signature
-  self.        `self` and its `.` in a body
-  signature    the rest of a helper's signature: `fn`, its name, `(`, `{`; C#: a local
-               function's or method's name, `(`, `{` or `=>`
-  types        the `:` and type of a parameter, field, const or closure, `->` and a return
-               type; C#: the type of a field, parameter, return value or declared local
+  skeleton     `struct MyBot`, `impl Bot for MyBot`, `impl MyBot`, the `think` signature;
+               C#: the `using`s, the class header, the `Think` signature, the end-of-file
+               token
+  construction C#'s constructor done in Rust: `impl Default for MyBot { fn default() ->
+               Self { MyBot {` and the fields' names in it, or the unpacking done once in
+               `think` (`if self.NAME.is_empty() {`); C#: the constructor's header
+  board/timer  the board and timer passed down (`b: &mut Board` / `t: &Timer` in helper
+               signatures, `b` / `t` in a call, `let b = &mut board.clone()`) or kept
+               (the fields `b: Board`, `t: Timer` and `self.b = board;`, `self.t =
+               timer;` in `think`); C#: the fields `Board board; Timer timer;` and their
+               assignments in `Think`
+  signature    a helper's `fn`, name, `(`, `{` and its parameters' names; C#: a local
+               function's or method's name, `(`, `{` or `=>` and its parameters' names
+  types        the type of a parameter, field, const or closure and a return type; C#:
+               the type of a field, parameter, return value or declared local
   let          `let`
-  mut          `mut` elsewhere than in `&mut self` and `b: &mut Board`
   as           an `as` cast and its type; C#: a `(type)` cast
-  abort        threading the clock's stop: `Option<...>` in a return type, `?`, `Some`,
-               `None`, `.is_some()`, the closure that stands for C#'s try; C#: `throw null`,
-               `try`, `catch`
+  abort        ending the search on time: `Option<...>` in a return type, `?`, `Some`,
+               `None`, `.is_some()`, the closure that stands for C#'s try, or
+               `abort_search()` and `catch_abort(||`; C#: `throw null`, `try`, `catch`
   option       reading the API's `Option`s: `.unwrap()`, `.map_or(0, |c| ...)`'s `map_or`,
-               `(`, `0`, `|`, `c`, `|`
+               `(`, `0`, `|`, `c`
+  piece tests  asking a piece's type: `.is_pawn()` or `.piece_type() == PieceType::Pawn`;
+               C#: `.IsPawn` (the `piece` or `list` before it is logic in both)
   logic        everything else: the algorithm itself, in both languages
 """
 
@@ -44,12 +51,13 @@ sys.path.insert(0, os.path.join(ROOT, "scripts"))
 sys.dont_write_bytecode = True  # no __pycache__ beside the kit's scripts
 import csharp_tokens  # noqa: E402
 
-CATEGORIES = ["skeleton", "construction", "board/timer", "receiver", "self.", "signature",
-              "types", "let", "mut", "as", "abort", "option", "logic"]
+CATEGORIES = ["skeleton", "construction", "board/timer", "signature", "types", "let", "as",
+              "abort", "option", "piece tests", "logic"]
 
 RUST_PUNCT = ["<<=", ">>=", "...", "..=", "::", "->", "=>", "==", "!=", "<=", ">=", "&&", "||",
               "+=", "-=", "*=", "/=", "%=", "^=", "&=", "|=", "<<", ">>", ".."]
 RUST_FREE = {";", ",", ")", "]", "}", "pub"}
+IS_TYPE = {"is_pawn", "is_knight", "is_bishop", "is_rook", "is_queen", "is_king"}
 
 
 class Tok:
@@ -57,6 +65,46 @@ class Tok:
         self.text, self.line, self.kind = text, line, kind
         self.cost = 0 if text in RUST_FREE and kind != "str" else (len(text) if kind == "str" else 1)
         self.cat = None
+
+
+def free_spellings(toks):
+    """Zero the cost of what docs/rules.md frees as the Rust spelling of what C# leaves
+    unwritten; `classify_rust` still gives each a category (it adds nothing there)."""
+    text = [t.text for t in toks]
+
+    def free(lo, hi):
+        for t in toks[lo:hi]:
+            t.cost = 0
+
+    for i, x in enumerate(text):
+        if toks[i].kind == "word" and x in ("mut", "self"):
+            free(i, i + (2 if x == "self" and text[i + 1:i + 2] == ["."] else 1))
+        elif x in (":", "->"):
+            free(i, i + 1)
+        elif x == "&" and (text[i + 1] == "self" or text[i + 1:i + 3] == ["mut", "self"]):
+            free(i, i + 1)
+        elif text[i:i + 7] == ["use", "framework", "::", "prelude", "::", "*", ";"]:
+            free(i, i + 7)
+        elif text[i:i + 7] == ["#", "[", "derive", "(", "Default", ")", "]"]:
+            free(i, i + 7)
+        elif x == "|" and toks[i].cost and text[i - 1] in ("(", ",", "=", "move"):
+            j = closure_closer(toks, i)
+            free(j, j + 1)  # the opener pays for the pair
+
+
+def closure_closer(toks, i):
+    """Index of the `|` closing the closure parameter list opened by toks[i] (the list
+    holds patterns: names, `&`, `mut`, tuples)."""
+    depth = 0
+    for j in range(i + 1, len(toks)):
+        x = toks[j].text
+        if x in ("(", "["):
+            depth += 1
+        elif x in (")", "]"):
+            depth -= 1
+        elif x == "|" and depth == 0:
+            return j
+    raise ValueError("an unclosed closure parameter list")
 
 
 class CsTok:
@@ -161,6 +209,8 @@ def classify_rust(toks):
             set_cat(toks, i, matching(toks, i + 1) + 1, "skeleton")
         if text[i:i + 2] in (["struct", "MyBot"],):
             set_cat(toks, i, i + 3 if text[i + 2] == "{" else i + 2, "skeleton")
+        if text[i:i + 2] == ["fn", "think"]:
+            set_cat(toks, i, text.index("{", i) + 1, "skeleton")
         if x == "impl" and text[i + 1] in ("Bot", "MyBot"):
             end = text.index("{", i)
             set_cat(toks, i, end + 1, "skeleton")
@@ -178,6 +228,20 @@ def classify_rust(toks):
                     if text[k + 1] == ":" and toks[k].kind == "word":
                         set_cat(toks, k, k + 2, "construction")
                     k += 1
+    # The board and timer kept, C#'s constructor run once, the kit's abort, piece tests.
+    for i, x in enumerate(text):
+        if x in ("b", "t") and text[i + 1:i + 3] in ([":", "Board"], [":", "Timer"]):
+            set_cat(toks, i, i + 3, "board/timer")
+        if text[i:i + 5] in (["self", ".", "b", "=", "board"], ["self", ".", "t", "=", "timer"]):
+            set_cat(toks, i, i + 5, "board/timer")
+        if text[i:i + 3] == ["if", "self", "."] and text[i + 4:i + 9] == [".", "is_empty", "(", ")", "{"]:
+            set_cat(toks, i, i + 9, "construction")
+        if x in ("abort_search", "catch_abort", "try_search") and text[i + 1] == "(":
+            set_cat(toks, i, i + (3 if text[i + 2] in (")", "||") else 2), "abort")
+        if text[i:i + 5] == [".", "piece_type", "(", ")", "=="] and text[i + 5:i + 7] == ["PieceType", "::"]:
+            set_cat(toks, i, i + 8, "piece tests")
+        if x == "." and text[i + 1] in IS_TYPE and text[i + 2] == "(":
+            set_cat(toks, i, i + 4, "piece tests")
     # Signatures.
     for i, x in enumerate(text):
         if x != "fn" or toks[i].cat is not None:
@@ -193,14 +257,14 @@ def classify_rust(toks):
         while k < close_paren:
             if text[k] == "&" and "self" in text[k:k + 3]:
                 end = text.index("self", k) + 1
-                set_cat(toks, k, end, "receiver")
+                set_cat(toks, k, end, "free")
                 k = end
             elif text[k + 1:k + 2] == [":"] and (text[k + 2:k + 5] == ["&", "mut", "Board"] or text[k + 2:k + 4] in (["&", "Timer"], ["&", "Board"])):
                 end = type_end(toks, k + 2)
                 set_cat(toks, k, end, "board/timer")
                 k = end
             elif text[k] == "mut":
-                set_cat(toks, k, k + 1, "mut")
+                set_cat(toks, k, k + 1, "free")
                 k += 1
             elif text[k + 1:k + 2] == [":"]:
                 set_cat(toks, k, k + 1, "signature")  # the parameter's name (C# names it too)
@@ -242,13 +306,13 @@ def classify_rust(toks):
             if x == "is_some":
                 set_cat(toks, i - 1, i + 2, "abort")
         elif x == "self" and text[i + 1] == ".":
-            set_cat(toks, i, i + 2, "self.")
+            set_cat(toks, i, i + 2, "free")
         elif x in ("b", "t") and text[i - 1] in ("(", ",") and text[i + 1] in (",", ")"):
             t.cat = "board/timer"
         elif x == "let":
             t.cat = "let"
         elif x == "mut":
-            t.cat = "mut"
+            t.cat = "free"
         elif x == "as":
             set_cat(toks, i, i + 2, "as")
         elif x == "unwrap" and text[i - 1] == ".":
@@ -285,6 +349,12 @@ def classify_csharp(toks):
         elif x == "(" and i + 2 < n and text[i + 2] == ")" and text[i + 1] in ("int", "sbyte", "PieceType") \
                 and (toks[i + 3].kind != "punctuation" or text[i + 3] == "("):
             set_cat(toks, i, i + 3, "as")
+        elif x in ("Board", "Timer") and text[i + 1] in ("board", "timer") and text[i + 2] == ";":
+            set_cat(toks, i, i + 3, "board/timer")
+        elif x in ("board", "timer") and text[i + 1] == "=" and text[i + 2] in ("b", "t"):
+            set_cat(toks, i, i + 4, "board/timer")
+        elif x == "." and text[i + 1] in ("IsPawn", "IsKnight", "IsBishop", "IsRook", "IsQueen", "IsKing"):
+            set_cat(toks, i, i + 2, "piece tests")
     # Signatures: TYPE NAME ( ... ) { or =>, where the line starts a method or local function.
     for i in range(n - 2):
         if toks[i].cat is not None:
@@ -354,9 +424,10 @@ def kit_lines(challenge, path):
 
 def ledger(name, challenge, show_tokens):
     rs_path = os.path.join(HERE, name + ".rs")
-    cs_path = os.path.join(HERE, name + ".cs")
+    cs_path = os.path.join(HERE, name.split("_")[0] + ".cs")
     with open(rs_path, encoding="utf-8") as f:
         rs = lex_rust(f.read())
+    free_spellings(rs)
     classify_rust(rs)
     kit_total, lines = kit_lines(challenge, rs_path)
     mine = {}

@@ -1,22 +1,28 @@
-//! The Rust port of plain.cs for the kit as it is: the same search, the same constants,
-//! written as a careful Rust entrant would.
+//! The Rust port of plain.cs for the kit: the same search, the same constants, written as
+//! a careful Rust entrant would with the kit's C#-shaped API (the board and timer kept in
+//! the struct as C# keeps them in fields, piece lists and their `is_pawn()`,
+//! `captured_number()`, `is_search_draw()`).
 use framework::prelude::*;
 
-const PIECE_VALUES: [i32; 6] = [100, 320, 330, 500, 900, 0];
+const PIECE_VALUES: [i32; 7] = [0, 100, 320, 330, 500, 900, 0];
 
 #[derive(Default)]
 pub struct MyBot {
+    b: Board,
+    t: Timer,
     best_move: Move,
     root_move: Move,
 }
 
 impl Bot for MyBot {
-    fn think(&mut self, mut b: Board, t: Timer) -> Move {
-        self.best_move = b.legal_moves()[0];
+    fn think(&mut self, board: Board, timer: Timer) -> Move {
+        self.b = board;
+        self.t = timer;
+        self.best_move = self.b.legal_moves()[0];
         for depth in 1..64 {
-            self.search(&mut b, &t, depth, 0, -1000000, 1000000);
+            self.search(depth, 0, -1000000, 1000000);
             // A search cut short by the clock is worth nothing: keep the last whole one.
-            if out_of_time(&t) {
+            if self.out_of_time() {
                 break;
             }
             self.best_move = self.root_move;
@@ -25,45 +31,37 @@ impl Bot for MyBot {
     }
 }
 
-fn out_of_time(t: &Timer) -> bool {
-    t.ms_elapsed_this_turn() * 40 > t.ms_remaining()
-}
-
 impl MyBot {
+    fn out_of_time(&self) -> bool {
+        self.t.ms_elapsed_this_turn() * 40 > self.t.ms_remaining()
+    }
+
     /// The last best move first, then captures, most valuable victim first and least
     /// valuable attacker first among them.
     fn order(&self, mut moves: MoveList) -> MoveList {
-        moves.sort_by_key(|&m| std::cmp::Reverse(if m == self.best_move {
+        moves.sort_by_key(|&m| -if m == self.best_move {
             10000
         } else {
-            m.captured().map_or(0, |c| PIECE_VALUES[c.index()]) - m.piece() as i32
-        }));
+            PIECE_VALUES[m.captured_number()] - m.piece_number() as i32
+        });
         moves
     }
 
-    fn search(
-        &mut self,
-        b: &mut Board,
-        t: &Timer,
-        depth: i32,
-        ply: i32,
-        mut alpha: i32,
-        beta: i32,
-    ) -> i32 {
-        if b.is_checkmate() {
+    fn search(&mut self, depth: i32, ply: i32, mut alpha: i32, beta: i32) -> i32 {
+        if self.b.is_checkmate() {
             return ply - 100000;
         }
-        if ply > 0 && b.is_repeated_position() || b.is_draw() {
+        if self.b.is_search_draw() {
             return 0;
         }
         if depth <= 0 {
-            return self.quiesce(b, alpha, beta);
+            return self.quiesce(alpha, beta);
         }
-        for m in self.order(b.legal_moves()) {
-            b.make_move(m);
-            let score = -self.search(b, t, depth - 1, ply + 1, -beta, -alpha);
-            b.undo_move();
-            if out_of_time(t) {
+        for m in self.order(self.b.legal_moves()) {
+            self.b.make_move(m);
+            let score = -self.search(depth - 1, ply + 1, -beta, -alpha);
+            self.b.undo_move();
+            if self.out_of_time() {
                 return 0;
             }
             if score >= beta {
@@ -79,18 +77,18 @@ impl MyBot {
         alpha
     }
 
-    fn quiesce(&self, b: &mut Board, mut alpha: i32, beta: i32) -> i32 {
-        let stand_pat = evaluate(b);
+    fn quiesce(&mut self, mut alpha: i32, beta: i32) -> i32 {
+        let stand_pat = self.evaluate();
         if stand_pat >= beta {
             return beta;
         }
         if stand_pat > alpha {
             alpha = stand_pat;
         }
-        for m in self.order(b.captures()) {
-            b.make_move(m);
-            let score = -self.quiesce(b, -beta, -alpha);
-            b.undo_move();
+        for m in self.order(self.b.captures()) {
+            self.b.make_move(m);
+            let score = -self.quiesce(-beta, -alpha);
+            self.b.undo_move();
             if score >= beta {
                 return beta;
             }
@@ -100,21 +98,29 @@ impl MyBot {
         }
         alpha
     }
-}
 
-/// Material, pawns pushed on, knights near the centre; for the side to move.
-fn evaluate(b: &Board) -> i32 {
-    let mut score = 0;
-    for sq in b.occupied() {
-        let piece = b.piece_at(sq).unwrap();
-        let (mut value, rank) = (PIECE_VALUES[piece.piece_type().index()], sq.rank() as i32);
-        if piece.piece_type() == PieceType::Pawn {
-            value += 8 * if piece.is_white() { rank } else { 7 - rank };
+    /// Material, pawns pushed on, knights near the centre; for the side to move.
+    fn evaluate(&self) -> i32 {
+        let mut score = 0;
+        for list in self.b.piece_lists() {
+            for square in list {
+                let (mut value, rank) = (
+                    PIECE_VALUES[list.piece_type().number()],
+                    square.rank() as i32,
+                );
+                if list.is_pawn() {
+                    value += 8 * if list.is_white() { rank } else { 7 - rank };
+                }
+                if list.is_knight() {
+                    value -= 5 * ((2 * square.file() as i32 - 7).abs() + (2 * rank - 7).abs());
+                }
+                score += if list.is_white() { value } else { -value };
+            }
         }
-        if piece.piece_type() == PieceType::Knight {
-            value -= 5 * ((2 * sq.file() as i32 - 7).abs() + (2 * rank - 7).abs());
+        if self.b.is_white_to_move() {
+            score
+        } else {
+            -score
         }
-        score += if piece.is_white() { value } else { -value };
     }
-    if b.is_white_to_move() { score } else { -score }
 }

@@ -1,6 +1,9 @@
-//! The Rust port of pvs.cs for the kit as it is: the same search, the same constants and
-//! the same packing (a C# `decimal` constant is a `u128` here), written as a careful Rust
-//! entrant would.
+//! The Rust port of pvs.cs for the kit: the same search, the same constants and the same
+//! packing (a C# `decimal` constant is a `u128` here), written as a careful Rust entrant
+//! would with the kit's C#-shaped API (the board, timer, root move and time limit kept in
+//! the struct where C#'s local functions capture them, `Table`s where C# has `new T[N]`
+//! fields, `moves(qs)`, `piece_number()`, `captured_number()`, `force_skip_turn()`, and
+//! `abort_search` where C# throws).
 use framework::prelude::*;
 
 /// One square a constant (a1 first), 12 signed bytes: mg P N B R Q K, eg P N B R Q K,
@@ -72,45 +75,26 @@ const PACKED_TABLES: [u128; 64] = [
     75839562049893511208233580800,
 ];
 
+#[derive(Default)]
 pub struct MyBot {
+    b: Board,
+    t: Timer,
     /// [square][table]: the unpacked value plus the piece's material.
     tables: Vec<Vec<i32>>,
     /// Transposition table: key, best move, depth, score, bound (0 upper, 1 exact, 2 lower).
-    tt: Vec<(u64, Move, i32, i32, i32)>,
-    killers: [Move; 256],
-    history: [[i32; 64]; 6],
+    tt: Table<(u64, Move, i32, i32, i32), 0x400000>,
+    killers: Table<Move, 256>,
+    history: [Table<i32, 64>; 7],
     root_move: Move,
     limit: u64,
 }
 
-impl Default for MyBot {
-    fn default() -> Self {
-        let material = [82, 337, 365, 477, 1025, 0, 94, 281, 297, 512, 936, 0];
-        MyBot {
-            tables: PACKED_TABLES
-                .iter()
-                .map(|packed| packed
-                    .to_le_bytes()
-                    .iter()
-                    .zip(material)
-                    .map(|(&b, m)| (b as i8 as f64 * 1.5) as i32 + m)
-                    .collect())
-                .collect(),
-            tt: vec![(0, Move::NULL, 0, 0, 0); 0x400000],
-            killers: [Move::NULL; 256],
-            history: [[0; 64]; 6],
-            root_move: Move::NULL,
-            limit: 0,
-        }
-    }
-}
-
 impl MyBot {
-    fn evaluate(&self, b: &Board) -> i32 {
+    fn evaluate(&self) -> i32 {
         let (mut mg, mut eg, mut phase) = (0, 0, 0);
         for color in Color::ALL {
             for piece in 0..6 {
-                for square in b.pieces(PieceType::ALL[piece], color) {
+                for square in self.b.pieces(PieceType::ALL[piece], color) {
                     let values = &self.tables[square.relative_to(color).index()];
                     mg += values[piece];
                     eg += values[piece + 6];
@@ -120,27 +104,23 @@ impl MyBot {
             mg = -mg;
             eg = -eg;
         }
-        (mg * phase + eg * (24 - phase)) / if b.is_white_to_move() { 24 } else { -24 }
+        (mg * phase + eg * (24 - phase)) / if self.b.is_white_to_move() { 24 } else { -24 }
     }
 
-    /// `None` once the clock says stop: the search unwinds with `?` on a copy of the
-    /// board, where C# throws.
     fn search(
         &mut self,
-        b: &mut Board,
-        t: &Timer,
         mut depth: i32,
-        ply: usize,
+        ply: i32,
         mut alpha: i32,
         beta: i32,
         null_ok: bool,
-    ) -> Option<i32> {
-        if ply > 0 && b.is_repeated_position() {
-            return Some(0);
+    ) -> i32 {
+        if ply > 0 && self.b.is_repeated_position() {
+            return 0;
         }
 
-        let key = b.key();
-        let (tt_key, tt_move, tt_depth, tt_score, tt_bound) = self.tt[key as usize & 0x3FFFFF];
+        let key = self.b.key();
+        let (tt_key, tt_move, tt_depth, tt_score, tt_bound) = self.tt[key];
         if tt_key == key
             && ply > 0
             && tt_depth >= depth
@@ -148,10 +128,10 @@ impl MyBot {
                 || tt_bound == 2 && tt_score >= beta
                 || tt_bound == 0 && tt_score <= alpha)
         {
-            return Some(tt_score);
+            return tt_score;
         }
 
-        let in_check = b.is_in_check();
+        let in_check = self.b.is_in_check();
         if in_check {
             depth += 1;
         }
@@ -160,47 +140,47 @@ impl MyBot {
             depth -= 1;
         }
         let (qs, pv) = (depth <= 0, beta - alpha > 1);
-        let (mut best, start, mut move_count, eval) = (-99999, alpha, 0, self.evaluate(b));
+        let (mut best, start, mut move_count, eval) = (-99999, alpha, 0, self.evaluate());
 
         if qs {
             best = eval;
             if best >= beta {
-                return Some(best);
+                return best;
             }
             alpha = alpha.max(best);
         } else if !pv && !in_check {
             // Reverse futility: far enough above beta, a quiet position stays there.
             if depth < 5 && eval - 100 * depth >= beta {
-                return Some(eval);
+                return eval;
             }
             if null_ok && depth > 2 {
-                b.skip_turn();
-                let score = -self.search(b, t, depth - 3, ply + 1, -beta, 1 - beta, false)?;
-                b.undo_skip_turn();
+                self.b.force_skip_turn();
+                let score = -self.search(depth - 3, ply + 1, -beta, 1 - beta, false);
+                self.b.undo_skip_turn();
                 if score >= beta {
-                    return Some(score);
+                    return score;
                 }
             }
         }
 
-        let mut moves = if qs { b.captures() } else { b.legal_moves() };
+        let mut moves = self.b.moves(qs);
         if !qs && moves.is_empty() {
-            return Some(if in_check { ply as i32 - 99999 } else { 0 });
+            return if in_check { ply - 99999 } else { 0 };
         }
         moves.sort_by_key(|&m| if m == tt_move && tt_key == key {
             -1000000
-        } else if let Some(captured) = m.captured() {
-            m.piece() as i32 - 1000 * (captured as i32 + 1)
+        } else if m.is_capture() {
+            m.piece_number() as i32 - 1000 * m.captured_number() as i32
         } else if m == self.killers[ply] {
             0
         } else {
-            -self.history[m.piece().index()][m.to().index()]
+            -self.history[m.piece_number()][m.to().index()]
         });
 
         let mut best_move = Move::NULL;
         for m in moves {
-            if t.ms_elapsed_this_turn() > self.limit {
-                return None;
+            if self.t.ms_elapsed_this_turn() > self.limit {
+                abort_search();
             }
             let quiet = !m.is_capture() && !m.is_promotion();
             // Futility: a late quiet move cannot lift a position this far below alpha.
@@ -213,15 +193,13 @@ impl MyBot {
             {
                 continue;
             }
-            b.make_move(m);
+            self.b.make_move(m);
             move_count += 1;
             let mut score;
             if move_count == 1 || qs {
-                score = -self.search(b, t, depth - 1, ply + 1, -beta, -alpha, true)?;
+                score = -self.search(depth - 1, ply + 1, -beta, -alpha, true);
             } else {
                 score = -self.search(
-                    b,
-                    t,
                     depth
                         - if move_count > 3 && depth > 2 && quiet {
                             3
@@ -232,12 +210,12 @@ impl MyBot {
                     -alpha - 1,
                     -alpha,
                     true,
-                )?;
+                );
                 if score > alpha {
-                    score = -self.search(b, t, depth - 1, ply + 1, -beta, -alpha, true)?;
+                    score = -self.search(depth - 1, ply + 1, -beta, -alpha, true);
                 }
             }
-            b.undo_move();
+            self.b.undo_move();
 
             if score > best {
                 best = score;
@@ -249,14 +227,14 @@ impl MyBot {
                 if alpha >= beta {
                     if quiet {
                         self.killers[ply] = m;
-                        self.history[m.piece().index()][m.to().index()] += depth * depth;
+                        self.history[m.piece_number()][m.to().index()] += depth * depth;
                     }
                     break;
                 }
             }
         }
 
-        self.tt[key as usize & 0x3FFFFF] = (
+        self.tt[key] = (
             key,
             best_move,
             depth,
@@ -269,30 +247,43 @@ impl MyBot {
                 0
             },
         );
-        Some(best)
+        best
     }
 }
 
 impl Bot for MyBot {
-    fn think(&mut self, board: Board, t: Timer) -> Move {
-        let b = &mut board.clone();
-        self.root_move = b.legal_moves()[0];
-        self.limit = t.ms_remaining() / 30 + t.increment_ms() / 2;
-        self.history = [[0; 64]; 6];
-        let _ = (|| -> Option<()> {
+    fn think(&mut self, board: Board, timer: Timer) -> Move {
+        // C#'s constructor: unpack the tables once.
+        if self.tables.is_empty() {
+            let material = [82, 337, 365, 477, 1025, 0, 94, 281, 297, 512, 936, 0];
+            self.tables = PACKED_TABLES
+                .iter()
+                .map(|packed| packed
+                    .to_le_bytes()
+                    .iter()
+                    .zip(material)
+                    .map(|(&b, m)| (b as i8 as f64 * 1.5) as i32 + m)
+                    .collect())
+                .collect();
+        }
+        self.b = board;
+        self.t = timer;
+        self.root_move = self.b.legal_moves()[0];
+        self.history = Default::default();
+        self.limit = self.t.ms_remaining() / 30 + self.t.increment_ms() / 2;
+        catch_abort(|| {
             let (mut depth, mut score) = (1, 0);
-            while t.ms_elapsed_this_turn() < self.limit / 2 {
+            while self.t.ms_elapsed_this_turn() < self.limit / 2 {
                 // Aspiration: a narrow window around the last score, the full one if it fails.
-                let result = self.search(b, &t, depth, 0, score - 40, score + 40, true)?;
+                let result = self.search(depth, 0, score - 40, score + 40, true);
                 score = if (result - score).abs() < 40 {
                     result
                 } else {
-                    self.search(b, &t, depth, 0, -99999, 99999, true)?
+                    self.search(depth, 0, -99999, 99999, true)
                 };
                 depth += 1;
             }
-            None
-        })();
+        });
         self.root_move
     }
 }

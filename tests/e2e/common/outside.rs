@@ -1,5 +1,5 @@
 //! Outside programs the tests drive (Chromium, chromedriver, Stockfish, python3 with
-//! selenium or python-chess, rustfmt, PostgreSQL's `initdb`): finding them, and what a
+//! selenium or python-chess, rustfmt, rust-analyzer, PostgreSQL's `initdb`): finding them, and what a
 //! test does when one is missing.
 //!
 //! Under CI (the `CI` variable set to anything but empty, `0` or `false`) a missing
@@ -123,6 +123,16 @@ pub const RUSTFMT: Program = Program {
     candidates: &["rustfmt"],
     probe: &["--version"],
     install: "`rustup component add rustfmt` (.ci/run adds it)",
+};
+
+/// rust-analyzer: comes with the toolchain's `rust-analyzer` component (rustup's proxy
+/// without it fails the probe).
+pub const RUST_ANALYZER: Program = Program {
+    name: "rust-analyzer",
+    env: None,
+    candidates: &["rust-analyzer"],
+    probe: &["--version"],
+    install: "`rustup component add rust-analyzer` (.ci/run adds it)",
 };
 
 /// Whether this is a CI run, where nothing may skip.
