@@ -56,7 +56,7 @@ use std::collections::HashMap;
 pub const V: [i32; 6] = [20, 60, 70, 100, 200, 0];
 
 /// Rule (ii): a defended R, B or N is worth +1.0 (10 tenths; +0.5 more defended twice).
-pub const DEFENDED: i32 = 10; // tune 0..=20 // `challenge tune` moves it (README: Tuning a bot)
+pub const DEFENDED: i32 = 10; // tune 0..=20 // `challenge tune` moves it (docs/guide/tuning.md)
 
 /// Static value for the side to move, in tenths of a pawn (a pawn is 20): see the notes.
 pub fn eval(b: &Board) -> i32 {

@@ -21,3 +21,30 @@ pub mod search;
 pub mod table;
 pub mod timer;
 pub mod uci;
+
+/// The user's manual, README.md and the guide's pages, as doctests: `cargo test` compiles
+/// and runs every Rust example in them, so an example that no longer builds fails a test.
+/// Compiled only when rustdoc collects doctests, so nothing of it is in a bot's engine.
+#[cfg(doctest)]
+pub mod manual {
+    #[doc = include_str!("../../README.md")]
+    pub struct Readme;
+    #[doc = include_str!("../../docs/guide/README.md")]
+    pub struct Guide;
+    #[doc = include_str!("../../docs/guide/writing-a-bot.md")]
+    pub struct WritingABot;
+    #[doc = include_str!("../../docs/guide/rules.md")]
+    pub struct Rules;
+    #[doc = include_str!("../../docs/guide/measuring.md")]
+    pub struct Measuring;
+    #[doc = include_str!("../../docs/guide/tuning.md")]
+    pub struct Tuning;
+    #[doc = include_str!("../../docs/guide/running-a-challenge.md")]
+    pub struct RunningAChallenge;
+    #[doc = include_str!("../../docs/guide/hosting.md")]
+    pub struct Hosting;
+    #[doc = include_str!("../../docs/guide/scaling.md")]
+    pub struct Scaling;
+    #[doc = include_str!("../../docs/guide/development.md")]
+    pub struct Development;
+}

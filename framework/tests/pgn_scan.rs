@@ -1,10 +1,15 @@
-//! The bulk reader (`notation::scan`) reads exactly what `PgnReader` reads: random legal
-//! games written by `write_game`, the same text damaged at random, random PGN-like noise,
-//! and the real games in `data/pgn`; in one piece and cut over threads.
+//! The one reader (`notation::scan`, and `PgnReader` and `PgnStream` on it) reads exactly
+//! what the reader before it read (`reference/pgn_before.rs`): random legal games written
+//! by `write_game`, the same text damaged at random, random PGN-like noise, and the real
+//! games in `data/pgn`; as one text, and streamed through buffers of a few bytes.
+
+#[path = "reference/pgn_before.rs"]
+mod pgn_before;
 
 use framework::chess::Board;
 use framework::notation::pgn::{GameResult, PgnError, PgnGame, PgnReader, write_game};
-use framework::notation::scan::{PgnScanner, ScanOptions, ScannedGame, scan_parallel};
+use framework::notation::scan::{PgnScanner, ScanOptions, ScannedGame};
+use framework::notation::stream::PgnStream;
 use proptest::prelude::*;
 
 const FAMOUS: &str = include_str!("data/pgn/famous.pgn");
@@ -46,12 +51,14 @@ fn same_game(scanned: &ScannedGame<'_>, read: &Result<PgnGame, PgnError>) -> Res
     }
 }
 
-/// The scanner reads `text` as the reader does, one piece or cut over threads.
+/// The scanner reads `text` as the reader before it did; `PgnReader` builds the same
+/// games (comments included); a stream reads the same through small buffers.
 fn same_as_reader(text: &str) -> Result<(), String> {
-    let read: Vec<_> = PgnReader::new(text).collect();
+    let read: Vec<_> = pgn_before::PgnReader::new(text).collect();
     let mut scanner = PgnScanner::new(text, ScanOptions::default());
     let mut game = ScannedGame::default();
     let mut n = 0;
+    let mut scanned = Vec::new();
     while scanner.next_into(&mut game) {
         let Some(expected) = read.get(n) else {
             return Err(format!("extra game {game:?}"));
@@ -60,12 +67,61 @@ fn same_as_reader(text: &str) -> Result<(), String> {
         if game.number != n + 1 {
             return Err(format!("game {} numbered {}", n + 1, game.number));
         }
+        scanned.push(describe(&game));
         n += 1;
     }
     if n != read.len() {
         return Err(format!("{n} games scanned, {} read\n{text:?}", read.len()));
     }
+    let built: Vec<_> = PgnReader::new(text).collect();
+    if built != read {
+        return Err(format!("PgnReader {built:?}\nbefore {read:?}\n{text:?}"));
+    }
+    for buffer in [1, 5, 64] {
+        let streamed = streamed(text, buffer);
+        if streamed != scanned {
+            return Err(format!(
+                "buffer {buffer}: {streamed:?}\nvs {scanned:?}\n{text:?}"
+            ));
+        }
+    }
     Ok(())
+}
+
+/// What a stream must read as the scanner does: number, line, tags, moves, result, error.
+type Described = (
+    usize,
+    usize,
+    Vec<(String, String)>,
+    Vec<framework::chess::Move>,
+    GameResult,
+    Option<PgnError>,
+);
+
+fn describe(game: &ScannedGame<'_>) -> Described {
+    let tags = game
+        .tags
+        .iter()
+        .map(|(n, v)| ((*n).to_string(), v.to_string()))
+        .collect();
+    let moves = game.moves.clone();
+    (
+        game.number,
+        game.line,
+        tags,
+        moves,
+        game.result,
+        game.error.clone(),
+    )
+}
+
+/// The games of `text` read by a stream through a buffer of `buffer` bytes.
+fn streamed(text: &str, buffer: usize) -> Vec<Described> {
+    let mut out = Vec::new();
+    PgnStream::with_buffer(text.as_bytes(), ScanOptions::default(), buffer)
+        .for_each(|game| out.push(describe(game)))
+        .expect("reads");
+    out
 }
 
 /// A random legal game from one of [`STARTS`], with tags, comments and a result.
@@ -164,8 +220,8 @@ fn reads_the_real_games_as_the_reader_does() {
     same_as_reader(&format!("\u{feff}{FAMOUS}")).unwrap();
 }
 
-/// A text of more than a megabyte, so `scan_parallel` cuts it.
-fn big_text(extra: &str) -> String {
+/// A text of a few megabytes with broken games and a comment over many lines.
+fn big_text() -> String {
     let mut text = String::new();
     let mut k = 0u16;
     while text.len() < 3 << 20 {
@@ -173,55 +229,64 @@ fn big_text(extra: &str) -> String {
         text.push_str(&random_game(usize::from(k % 4), &choices, 5, k as u8));
         text.push('\n');
         if k == 900 {
-            text.push_str(extra);
+            text.push_str(
+                "[White \"x\"]\n1. e4 e4 *\n[Bad tag]\n1. e4 {\n[Event \"in a comment\"]\n} *\n",
+            );
+            text.push_str("[A \"only tags\"]\n\n% an escape line\n; a comment line\n");
         }
         k += 1;
     }
     text
 }
 
-fn parallel_same_as_sequential(text: &str) {
-    let describe = |game: &ScannedGame<'_>| {
-        (
-            game.tags.len(),
-            game.moves.clone(),
-            game.result,
-            game.error.as_ref().map(|e| (e.line, e.message.clone())),
-        )
-    };
-    let one = scan_parallel(text, ScanOptions::default(), 1, describe);
-    let reader: Vec<_> = PgnReader::new(text).collect();
-    assert_eq!(one.len(), reader.len());
-    for threads in [2, 3, 8] {
-        let many = scan_parallel(text, ScanOptions::default(), threads, describe);
-        if let Some(i) = (0..one.len().max(many.len())).find(|&i| one.get(i) != many.get(i)) {
-            panic!(
-                "{threads} threads: game {}: {:?} vs {:?} ({} vs {} games)",
-                i + 1,
-                one.get(i),
-                many.get(i),
-                one.len(),
-                many.len()
-            );
-        }
+#[test]
+fn streams_a_large_file_as_it_reads_the_whole_text() {
+    let text = big_text();
+    let mut scanner = PgnScanner::new(&text, ScanOptions::default());
+    let mut game = ScannedGame::default();
+    let mut whole = Vec::new();
+    while scanner.next_into(&mut game) {
+        whole.push(describe(&game));
+    }
+    assert!(whole.len() > 1500, "{}", whole.len());
+    assert!(whole.iter().any(|g| g.5.is_some()));
+    for buffer in [4096, framework::notation::stream::BUFFER_BYTES] {
+        assert!(streamed(&text, buffer) == whole, "buffer {buffer}");
     }
 }
 
 #[test]
-fn reads_in_parallel_what_it_reads_in_one_piece() {
-    parallel_same_as_sequential(&big_text(""));
-    // Broken games, a tag section without movetext and a comment over tag-like lines
-    // near a cut: a cut there is refused and the text read in one piece.
-    parallel_same_as_sequential(&big_text(
-        "[White \"x\"]\n1. e4 e4 *\n[Bad tag]\n1. e4 {\n[Event \"in a comment\"]\n} *\n[A \"only tags\"]\n\n",
-    ));
-    let mut text = big_text("");
-    let middle = text.len() / 2;
-    let cut = middle + text[middle..].find("\n[").unwrap() + 1;
-    text.insert_str(cut, "{ a comment over the cut\n");
-    let close = cut + text[cut..].find("\n\n").unwrap();
-    text.insert(close, '}');
-    parallel_same_as_sequential(&text);
+fn a_stream_names_the_line_that_is_not_utf8_after_handing_on_the_games_before() {
+    let mut bytes = b"1. e4 *\n1. d4 *\n[White \"A\"]\n1. c4 ".to_vec();
+    bytes.extend_from_slice(b"{caf\xe9} *\n1. Nf3 *\n");
+    let mut plies = Vec::new();
+    let error = PgnStream::with_buffer(&bytes[..], ScanOptions::default(), 8)
+        .for_each(|game| plies.push(game.moves.len()))
+        .unwrap_err();
+    assert_eq!(plies, [1, 1]);
+    assert_eq!(
+        error.to_string(),
+        "line 4 is not UTF-8 text (PGN files are read as UTF-8)"
+    );
+}
+
+#[test]
+fn a_stream_stops_at_a_game_longer_than_any_real_one() {
+    use std::io::Read;
+    let input = "1. e4 *\n1. d4 {"
+        .as_bytes()
+        .chain(std::io::repeat(b' ').take(65 << 20));
+    let mut games = 0;
+    let error = PgnStream::new(input, ScanOptions::default())
+        .for_each(|_| games += 1)
+        .unwrap_err();
+    assert_eq!(games, 1);
+    assert!(
+        error
+            .to_string()
+            .starts_with("the game starting at line 2 runs past 64 MiB"),
+        "{error}"
+    );
 }
 
 /// The C# challenge's writer disambiguated by file where the rank was needed: with queens

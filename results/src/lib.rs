@@ -25,9 +25,8 @@
 //! let pgn = "[White \"A\"]\n[Black \"B\"]\n[Result \"*\"]\n\n1. e4 *\n";
 //! let warnings = Mutex::new(Vec::new());
 //! let mut facts = PgnFacts::default();
-//! facts.read_text("t.pgn", pgn, PgnReadMode::default(), &|warning: PgnWarning| {
-//!     warnings.lock().unwrap().push(warning.to_string());
-//! });
+//! let observe = |warning: PgnWarning| warnings.lock().unwrap().push(warning.to_string());
+//! facts.read("t.pgn", pgn.as_bytes(), PgnReadMode::default(), &observe).unwrap();
 //! assert_eq!(warnings.into_inner().unwrap(), ["t.pgn:1: game 1 skipped: no result (`*`)"]);
 //! ```
 

@@ -1,18 +1,20 @@
 //! Players and games read from PGN files, for `challenge ratings`.
 //!
-//! The files are read by [`framework::notation::scan`]: every move is replayed and checked
-//! (unless [`PgnReadMode::results_only`]), on all cores for large files. A game whose
+//! The files are read by the one PGN reader, through a fixed buffer
+//! ([`framework::notation::stream`]): every move is replayed and checked (unless
+//! [`PgnReadMode::results_only`]), and games with the same players, result and ending are
+//! counted together, so memory follows the pairings, not the file's size. A game whose
 //! movetext cannot be read still counts by its result (its `Result` tag, or the result
 //! token), with a [`PgnWarning`] saying why; `--strict` skips it instead, as the kit did
 //! before. Ambiguous SAN that only one move fits, once the rest of the game is replayed,
 //! is read as that move with a warning: the C# challenge's PGN writer produced such moves
 //! (`Qca1` with queens on c1 and c3 that can both reach a1).
 
-use std::borrow::Cow;
 use std::collections::HashMap;
 
-use framework::notation::pgn::{GameResult, PgnError};
-use framework::notation::scan::{ResolvedAmbiguity, ScanOptions, ScannedGame, scan_parallel};
+use framework::notation::pgn::GameResult;
+use framework::notation::scan::{ScanOptions, ScannedGame};
+use framework::notation::stream::{PgnStream, StreamError};
 use runner::{TERMINATION_DETAILS_TAG, Termination};
 
 use super::standings::{FaultKind, GameFact, PlayerInfo};
@@ -32,6 +34,7 @@ impl PgnReadMode {
         ScanOptions {
             replay: !self.results_only,
             resolve_ambiguous: !self.strict,
+            comments: false,
         }
     }
 }
@@ -119,38 +122,26 @@ impl std::fmt::Display for PgnWarning {
     }
 }
 
-/// What the ratings need of one game, its names borrowed from the file's text.
+/// What the ratings need of one game, borrowed from the reader's window.
 #[derive(Debug)]
-struct GameRecord<'a> {
-    line: usize,
-    white: Option<Cow<'a, str>>,
-    black: Option<Cow<'a, str>>,
-    result: GameResult,
+struct GameRecord<'g> {
+    game: &'g ScannedGame<'g>,
+    white: Option<&'g str>,
+    black: Option<&'g str>,
     termination: Option<Termination>,
-    error: Option<PgnError>,
-    resolved: Vec<ResolvedAmbiguity>,
 }
 
-impl<'a> GameRecord<'a> {
-    fn of(game: &ScannedGame<'a>) -> GameRecord<'a> {
-        let tag = |name: &str| {
-            game.tags
-                .iter()
-                .find(|(n, _)| *n == name)
-                .map(|(_, v)| v.clone())
-        };
+impl<'g> GameRecord<'g> {
+    fn of(game: &'g ScannedGame<'g>) -> GameRecord<'g> {
         GameRecord {
-            line: game.line,
-            white: tag("White"),
-            black: tag("Black"),
-            result: game.result,
+            game,
+            white: game.tag("White"),
+            black: game.tag("Black"),
             // As `Termination::from_pgn` reads it, from the tags alone.
             termination: game
                 .tag(TERMINATION_DETAILS_TAG)
                 .or_else(|| game.tag("Termination"))
                 .and_then(|value| value.parse().ok()),
-            error: game.error.clone(),
-            resolved: game.resolved.clone(),
         }
     }
 
@@ -158,11 +149,14 @@ impl<'a> GameRecord<'a> {
     fn players(&self) -> String {
         format!(
             "{} - {}",
-            self.white.as_deref().unwrap_or("?"),
-            self.black.as_deref().unwrap_or("?")
+            self.white.unwrap_or("?"),
+            self.black.unwrap_or("?")
         )
     }
 }
+
+/// Games that count together: the same players, score, ending and faulty player.
+type GameKey = (usize, usize, u8, Option<Termination>, Option<usize>);
 
 /// Players and games read from PGN, the games skipped and those rated by their result
 /// alone (each reported as a [`PgnWarning`] with its file, line and number).
@@ -170,7 +164,7 @@ impl<'a> GameRecord<'a> {
 pub struct PgnFacts {
     /// Everyone named by a `White` or `Black` tag of a rated game.
     pub players: Vec<PlayerInfo>,
-    /// The rated games.
+    /// The rated games, those with the same players, result and ending counted together.
     pub games: Vec<GameFact>,
     /// Games read but not rated.
     pub skipped: usize,
@@ -179,6 +173,8 @@ pub struct PgnFacts {
     /// Ambiguous moves read by their fit with the rest of their game.
     pub settled: usize,
     index: HashMap<String, usize>,
+    /// Where each kind of game is in `games`.
+    kinds: HashMap<GameKey, usize>,
 }
 
 impl PgnFacts {
@@ -195,54 +191,58 @@ impl PgnFacts {
         self.players.len() - 1
     }
 
-    /// Adds the games of one file's text, read on all cores, in file order; each game
+    /// Adds the games of one file, read through a fixed buffer, in file order; each game
     /// not rated as it stands goes to `observe`, in file order.
+    ///
+    /// # Errors
+    /// The file cannot be read or is not PGN text ([`StreamError`]); the games before
+    /// the place it names are counted.
     ///
     /// ```
     /// use results::{PgnFacts, PgnReadMode};
     ///
     /// let text = "[White \"A\"]\n[Black \"B\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Ke3 1-0\n";
     /// let mut facts = PgnFacts::default();
-    /// facts.read_text("t.pgn", text, PgnReadMode::default(), &|_| {});
+    /// facts.read("t.pgn", text.as_bytes(), PgnReadMode::default(), &|_| {}).unwrap();
     /// assert_eq!((facts.games.len(), facts.unread), (1, 1)); // counted by its result
     ///
     /// let mut strict = PgnFacts::default();
     /// let said = std::sync::Mutex::new(Vec::new());
     /// let strictly = PgnReadMode { strict: true, ..PgnReadMode::default() };
-    /// strict.read_text("t.pgn", text, strictly, &|w| said.lock().unwrap().push(w.to_string()));
-    /// assert_eq!((strict.games.len(), strict.skipped), (0, 1));
+    /// let observe = |w: results::PgnWarning| said.lock().unwrap().push(w.to_string());
+    /// strict.read("t.pgn", text.as_bytes(), strictly, &observe).unwrap();
     /// let said = said.into_inner().unwrap();
+    /// assert_eq!((strict.games.len(), strict.skipped), (0, 1));
     /// assert!(said[0].starts_with("t.pgn:5: game 1 skipped: illegal SAN `Ke3`"), "{said:?}");
     /// ```
-    pub fn read_text(
+    pub fn read(
         &mut self,
         file: &str,
-        text: &str,
+        input: impl std::io::Read,
         mode: PgnReadMode,
         observe: &(dyn Fn(PgnWarning) + Sync),
-    ) {
-        let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-        let records = scan_parallel(text, mode.scan_options(), threads, GameRecord::of);
-        for (number, record) in (1..).zip(records) {
+    ) -> Result<(), StreamError> {
+        PgnStream::new(input, mode.scan_options()).for_each(|game| {
             let place = |line| PgnPlace {
                 file: file.to_string(),
                 line,
-                game: number,
+                game: game.number,
             };
-            self.take(record, mode, place, observe);
-        }
+            self.take(&GameRecord::of(game), mode, place, observe);
+        })?;
+        Ok(())
     }
 
     /// Rates one game, or skips it, telling `observe` why when it is not rated as it
     /// stands.
     fn take(
         &mut self,
-        record: GameRecord<'_>,
+        record: &GameRecord<'_>,
         mode: PgnReadMode,
         place: impl Fn(usize) -> PgnPlace,
         observe: &(dyn Fn(PgnWarning) + Sync),
     ) {
-        for settled in &record.resolved {
+        for settled in &record.game.resolved {
             self.settled += 1;
             observe(PgnWarning::Settled {
                 place: place(settled.line),
@@ -252,13 +252,13 @@ impl PgnFacts {
                 candidates: settled.candidates.clone(),
             });
         }
-        if let Some(err) = &record.error {
+        if let Some(err) = &record.game.error {
             let at = err
                 .move_text
                 .as_deref()
                 .map(|m| format!(" (at {m})"))
                 .unwrap_or_default();
-            let countable = record.result != GameResult::Unknown
+            let countable = record.game.result != GameResult::Unknown
                 && record.white.is_some()
                 && record.black.is_some();
             if mode.strict || !countable {
@@ -273,11 +273,11 @@ impl PgnFacts {
             observe(PgnWarning::RatedByResult {
                 place: place(err.line),
                 players: record.players(),
-                result: record.result,
+                result: record.game.result,
                 reason: format!("{}{at}", err.message),
             });
         }
-        self.add(&record, place, observe);
+        self.add(record, place, observe);
     }
 
     /// Rates a game, or tells `observe` it has no result.
@@ -287,36 +287,51 @@ impl PgnFacts {
         place: impl Fn(usize) -> PgnPlace,
         observe: &(dyn Fn(PgnWarning) + Sync),
     ) {
-        let score = match record.result {
+        let score = match record.game.result {
             GameResult::WhiteWins => 1.0,
             GameResult::BlackWins => 0.0,
             GameResult::Draw => 0.5,
             GameResult::Unknown => {
                 self.skipped += 1;
                 observe(PgnWarning::Skipped {
-                    place: place(record.line),
+                    place: place(record.game.line),
                     reason: "no result (`*`)".to_string(),
                 });
                 return;
             }
         };
-        let white = self.player(record.white.as_deref().unwrap_or("?"));
-        let black = self.player(record.black.as_deref().unwrap_or("?"));
+        let white = self.player(record.white.unwrap_or("?"));
+        let black = self.player(record.black.unwrap_or("?"));
         // In a PGN file the side that misbehaved is the side that lost.
         let faulty = record
             .termination
             .and_then(FaultKind::of)
-            .and(match record.result {
+            .and(match record.game.result {
                 GameResult::WhiteWins => Some(black),
                 GameResult::BlackWins => Some(white),
                 _ => None,
             });
-        self.games.push(GameFact {
+        // Scores are 0, ½ or 1: twice the score tells them apart exactly.
+        let key = (
             white,
             black,
-            score,
-            termination: record.termination,
+            (score * 2.0) as u8,
+            record.termination,
             faulty,
-        });
+        );
+        match self.kinds.get(&key) {
+            Some(&i) => self.games[i].count += 1,
+            None => {
+                self.kinds.insert(key, self.games.len());
+                self.games.push(GameFact {
+                    white,
+                    black,
+                    score,
+                    termination: record.termination,
+                    faulty,
+                    count: 1,
+                });
+            }
+        }
     }
 }

@@ -33,7 +33,7 @@
 //! finite maximum-likelihood rating, and the fit says so instead of inventing one).
 //!
 //! ```ignore
-//! let games = [RatedGame { white: 0, black: 1, score: 1.0 }; 3];
+//! let games = [RatedGame { white: 0, black: 1, score: 1.0, count: 3 }];
 //! let fit = fit(2, &games, &RatingOptions { prior: 0.5, ..RatingOptions::default() });
 //! assert!(fit.ratings[0].unwrap().elo > 0.0 && fit.converged);
 //! ```
@@ -143,7 +143,8 @@ impl RatingChoice {
     }
 }
 
-/// One finished game: the players' indices and White's score (1, ½ or 0).
+/// Finished games with one result: the players' indices, White's score (1, ½ or 0) and
+/// how many such games there were (so a file's games take the room of its pairings).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct RatedGame {
     /// White's index.
@@ -152,6 +153,8 @@ pub struct RatedGame {
     pub black: usize,
     /// White's score.
     pub score: f64,
+    /// How many games (1 for one game).
+    pub count: u32,
 }
 
 /// The model and its fixed parameters.
@@ -226,7 +229,7 @@ pub struct Fit {
 /// Fits ratings for `players` players from `games`.
 ///
 /// ```ignore
-/// let games = [RatedGame { white: 0, black: 1, score: 1.0 }, RatedGame { white: 1, black: 0, score: 1.0 }];
+/// let games = [RatedGame { white: 0, black: 1, score: 1.0, count: 1 }, RatedGame { white: 1, black: 0, score: 1.0, count: 1 }];
 /// let fit = fit(2, &games, &RatingOptions::default());
 /// assert!(fit.ratings[0].unwrap().elo.abs() < 1e-6);
 /// ```
@@ -331,12 +334,13 @@ impl Problem {
                 pairs.len() - 1
             });
             let p = &mut pairs[k];
+            let count = f64::from(g.count);
             if score > 0.75 {
-                p.w += 1.0;
+                p.w += count;
             } else if score < 0.25 {
-                p.l += 1.0;
+                p.l += count;
             } else {
-                p.d += 1.0;
+                p.d += count;
             }
         }
         let (group, groups) = connected_groups(active.len(), &pairs);
@@ -459,9 +463,17 @@ impl Problem {
             .iter()
             .map(|p| {
                 let x = u[p.white] - u[p.black] + self.advantage;
-                let mut sum = p.w * ln_sigmoid(x - delta) + p.l * ln_sigmoid(-x - delta);
+                let o = Odds::new(x, delta);
+                // Each term only where it has games: `0 * ln 0` would be NaN.
+                let mut sum = 0.0;
+                if p.w > 0.0 {
+                    sum -= p.w * o.win.ln_1p();
+                }
+                if p.l > 0.0 {
+                    sum -= p.l * o.loss.ln_1p();
+                }
                 if self.draws_modelled && p.d > 0.0 {
-                    sum += p.d * draw_probability(x, delta).ln();
+                    sum += p.d * o.draw().ln();
                 }
                 sum
             })
@@ -702,10 +714,47 @@ fn draw_probability(x: f64, delta: f64) -> f64 {
     (sigmoid(delta - x) - sigmoid(-delta - x)).max(1e-300)
 }
 
+/// The outcome probabilities of one pairing from two exponentials (the fit's hot loop
+/// spends its time in `exp`): `win = e^(delta - x)` and `loss = e^(x + delta)`, the odds
+/// against a win and against a loss, so that `P(win) = 1 / (1 + win)`.
+#[derive(Debug, Clone, Copy)]
+struct Odds {
+    x: f64,
+    win: f64,
+    loss: f64,
+}
+
+impl Odds {
+    fn new(x: f64, delta: f64) -> Odds {
+        Odds {
+            x,
+            win: (delta - x).exp(),
+            loss: (x + delta).exp(),
+        }
+    }
+
+    /// `sigmoid(x - delta)`, `sigmoid(delta - x)`, `sigmoid(-x - delta)`,
+    /// `sigmoid(x + delta)`: each without `inf / inf` when an exponential overflows.
+    fn sigmoids(self) -> (f64, f64, f64, f64) {
+        (
+            1.0 / (1.0 + self.win),
+            1.0 / (1.0 + self.win.recip()),
+            1.0 / (1.0 + self.loss),
+            1.0 / (1.0 + self.loss.recip()),
+        )
+    }
+
+    /// [`draw_probability`]: the difference of the two small sigmoids.
+    fn draw(self) -> f64 {
+        let (pw, qw, pl, ql) = self.sigmoids();
+        let d = if self.x >= 0.0 { qw - pl } else { ql - pw };
+        d.max(1e-300)
+    }
+}
+
 fn terms(x: f64, delta: f64, p: &Pair, draws_modelled: bool) -> Terms {
-    let pw = sigmoid(x - delta);
-    let pl = sigmoid(-x - delta);
-    let (qw, ql) = (sigmoid(delta - x), sigmoid(x + delta)); // 1 - pw, 1 - pl
+    let odds = Odds::new(x, delta);
+    let (pw, qw, pl, ql) = odds.sigmoids();
     let (sa, sb) = (pw * qw, pl * ql);
     let n = p.w + p.d + p.l;
     let mut t = Terms {
@@ -716,7 +765,7 @@ fn terms(x: f64, delta: f64, p: &Pair, draws_modelled: bool) -> Terms {
         idd: n * (sa * qw + sb * ql),
     };
     if draws_modelled {
-        let pd = draw_probability(x, delta);
+        let pd = odds.draw();
         t.gx += p.d * (sb - sa) / pd;
         t.gd += p.d * (sa + sb) / pd;
         t.ixx += n * (sb - sa) * (sb - sa) / pd;
@@ -784,7 +833,8 @@ fn kit_variances(problem: &Problem, u: &[f64], anchor: Option<usize>) -> Vec<f64
             f[r * m + c] += 1.0 / n as f64;
         }
     }
-    let linv = invert_lower(&cholesky_with_ridge(f, m), m);
+    let mut linv = cholesky_with_ridge(f, m);
+    invert_lower(&mut linv, m);
     // C = L^-T L^-1, so C_ij = sum over k of linv[k][i] * linv[k][j].
     let c = |i: usize, j: usize| -> f64 {
         (i.max(j)..m)
@@ -881,28 +931,35 @@ fn solve_spd(f: Vec<f64>, g: &[f64], m: usize) -> Vec<f64> {
 
 /// The Cholesky factor of `f`, adding a growing ridge to the diagonal if `f` is not
 /// positive definite (only players whose results leave a direction without any
-/// information, such as a perfect score without prior, make it so).
-fn cholesky_with_ridge(f: Vec<f64>, m: usize) -> Vec<f64> {
-    let trace: f64 = (0..m).map(|i| f[i * m + i]).sum::<f64>().max(1e-12);
+/// information, such as a perfect score without prior, make it so). It factorises in
+/// place: a failed attempt is undone from the upper triangle, which the factorisation
+/// leaves as it was, so the largest matrix of the fit is held once.
+fn cholesky_with_ridge(mut a: Vec<f64>, m: usize) -> Vec<f64> {
+    let diagonal: Vec<f64> = (0..m).map(|i| a[i * m + i]).collect();
+    let trace: f64 = diagonal.iter().sum::<f64>().max(1e-12);
     let mut ridge = 0.0;
-    loop {
-        let mut a = f.clone();
-        for i in 0..m {
-            a[i * m + i] += ridge;
-        }
-        if cholesky(&mut a, m) {
-            return a;
-        }
+    while !cholesky(&mut a, m) {
         ridge = if ridge == 0.0 {
             1e-9 * trace / m as f64
         } else {
             ridge * 100.0
         };
+        for i in 0..m {
+            for j in 0..i {
+                a[i * m + j] = a[j * m + i];
+            }
+            a[i * m + i] = diagonal[i] + ridge;
+        }
     }
+    for i in 0..m {
+        a[i * m + i + 1..(i + 1) * m].fill(0.0);
+    }
+    a
 }
 
 /// In-place Cholesky factorisation of a symmetric positive definite `m`×`m` matrix into
-/// its lower factor; false if the matrix is not positive definite.
+/// its lower factor, the upper triangle untouched; false if the matrix is not positive
+/// definite.
 fn cholesky(a: &mut [f64], m: usize) -> bool {
     for j in 0..m {
         let (row_j, below) = a[j * m..].split_at_mut(m);
@@ -912,7 +969,6 @@ fn cholesky(a: &mut [f64], m: usize) -> bool {
         }
         let d = d.sqrt();
         row_j[j] = d;
-        row_j[j + 1..].fill(0.0);
         for row_i in below.chunks_exact_mut(m) {
             row_i[j] = (row_i[j] - dot(&row_i[..j], &row_j[..j])) / d;
         }
@@ -934,16 +990,19 @@ fn dot(a: &[f64], b: &[f64]) -> f64 {
     acc[0] + acc[1] + acc[2] + acc[3] + tail
 }
 
-/// The inverse of a lower-triangular matrix (also lower-triangular), row by row so the
-/// inner loop runs over contiguous memory.
-fn invert_lower(l: &[f64], m: usize) -> Vec<f64> {
-    let mut inv = vec![0.0f64; m * m];
+/// Inverts a lower-triangular matrix in place (the inverse is lower-triangular too),
+/// row by row so the inner loop runs over contiguous memory: row `i` of the inverse
+/// needs row `i` of the factor (kept aside) and the rows of the inverse above it.
+fn invert_lower(inv: &mut [f64], m: usize) {
+    let mut l_row = vec![0.0f64; m];
     for i in 0..m {
         let (done, rest) = inv.split_at_mut(i * m);
         let row = &mut rest[..m];
+        l_row[..=i].copy_from_slice(&row[..=i]);
+        row.fill(0.0);
         row[i] = 1.0;
         for k in 0..i {
-            let factor = l[i * m + k];
+            let factor = l_row[k];
             if factor != 0.0 {
                 let other = &done[k * m..k * m + k + 1];
                 for (x, y) in row[..=k].iter_mut().zip(other) {
@@ -951,12 +1010,11 @@ fn invert_lower(l: &[f64], m: usize) -> Vec<f64> {
                 }
             }
         }
-        let d = l[i * m + i];
+        let d = l_row[i];
         for x in &mut row[..=i] {
             *x /= d;
         }
     }
-    inv
 }
 
 #[cfg(test)]
@@ -1027,6 +1085,7 @@ pub fn synthetic_games(players: usize, games: usize, seed: u64) -> Vec<RatedGame
                 white,
                 black,
                 score,
+                count: 1,
             }
         })
         .collect()
@@ -1061,6 +1120,7 @@ pub fn wide_field_games(players: usize, games: usize, seed: u64) -> Vec<RatedGam
                 white,
                 black,
                 score,
+                count: 1,
             });
         }
     }
@@ -1084,6 +1144,7 @@ mod tests {
                     white: wh,
                     black: bl,
                     score: s,
+                    count: 1,
                 });
             }
         }

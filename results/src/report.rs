@@ -544,7 +544,9 @@ pub fn write_pgn_report(
     let games = games_of_text(pgn, &text)?;
     let mut facts = PgnFacts::default();
     let shown = pgn.display().to_string();
-    facts.read_text(&shown, &text, PgnReadMode::default(), observe);
+    facts
+        .read(&shown, text.as_bytes(), PgnReadMode::default(), observe)
+        .with_context(|| format!("cannot read {shown}"))?;
     let table = build_table(facts.players, &facts.games, rating)?;
     write_page(html, &table, &facts.games, &games, &shown)
 }
@@ -625,6 +627,7 @@ mod tests {
                 score: if i % 3 == 0 { 0.5 } else { 1.0 },
                 termination: runner::Termination::ALL.get(i).copied(),
                 faulty: None,
+                count: 1,
             })
             .collect();
         let args = RatingChoice {

@@ -31,7 +31,7 @@ pub struct PlayerInfo {
     pub status: String,
 }
 
-/// One game as the table needs it.
+/// Games with one outcome as the table needs them (one, or as many as `count`).
 #[derive(Debug, Clone, PartialEq)]
 pub struct GameFact {
     /// White's player index.
@@ -44,6 +44,8 @@ pub struct GameFact {
     pub termination: Option<Termination>,
     /// The player who misbehaved, if any.
     pub faulty: Option<usize>,
+    /// How many such games (1 for one game).
+    pub count: u32,
 }
 
 /// One row of the standings.
@@ -197,6 +199,7 @@ pub fn build_table(
             white: g.white,
             black: g.black,
             score: g.score,
+            count: g.count,
         })
         .collect();
     let fitted = fit(players.len(), &outcomes, &options);
@@ -246,7 +249,7 @@ pub fn build_table(
     Ok(Table {
         rows,
         draw_elo: fitted.draw_elo,
-        games: games.len(),
+        games: games.iter().map(|g| g.count as usize).sum(),
         prior: args.prior,
         anchor: args.anchor.clone(),
         groups: fitted.groups,
@@ -265,26 +268,27 @@ pub fn build_table(
     })
 }
 
-/// Adds one game to both players' rows: points, W/D/L, and the loser's fault column.
+/// Adds the games to both players' rows: points, W/D/L, and the loser's fault column.
 fn count_game(rows: &mut [Row], g: &GameFact) {
+    let n = g.count as usize;
     for (who, score) in [(g.white, g.score), (g.black, 1.0 - g.score)] {
         let row = &mut rows[who];
-        row.games += 1;
-        row.points += score;
+        row.games += n;
+        row.points += score * f64::from(g.count);
         if score > 0.75 {
-            row.wins += 1;
+            row.wins += n;
         } else if score < 0.25 {
-            row.losses += 1;
+            row.losses += n;
             if g.faulty == Some(who) {
                 match g.termination.and_then(FaultKind::of) {
-                    Some(FaultKind::Crash) => row.crashes += 1,
-                    Some(FaultKind::Time) => row.timeouts += 1,
-                    Some(FaultKind::Illegal) => row.illegal += 1,
+                    Some(FaultKind::Crash) => row.crashes += n,
+                    Some(FaultKind::Time) => row.timeouts += n,
+                    Some(FaultKind::Illegal) => row.illegal += n,
                     None => {}
                 }
             }
         } else {
-            row.draws += 1;
+            row.draws += n;
         }
     }
 }
@@ -415,6 +419,7 @@ fn checked_facts(
                     Color::White => white,
                     Color::Black => black,
                 }),
+                count: 1,
             }
         })
         .collect();

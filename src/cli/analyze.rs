@@ -9,7 +9,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::Duration;
 
 use anyhow::{Context, Result, bail, ensure};
-use framework::notation::pgn::{PgnGame, read_games, write_game};
+use framework::notation::pgn::{PgnGame, read_games_from, write_game};
 use indicatif::{ProgressBar, ProgressStyle};
 use runner::EngineConfig;
 use serde_json::json;
@@ -64,9 +64,9 @@ pub struct AnalyzeArgs {
 /// Runs `challenge analyze`.
 pub fn run(args: AnalyzeArgs) -> Result<()> {
     let options = analyze_options(&args)?;
-    let text = fs::read_to_string(&args.games)
-        .with_context(|| format!("cannot read {}", args.games.display()))?;
-    let read = read_games(&text);
+    let cannot = || format!("cannot read {}", args.games.display());
+    let file = fs::File::open(&args.games).with_context(cannot)?;
+    let read = read_games_from(file).with_context(cannot)?;
     for error in &read.errors {
         eprintln!("{}: skipped {error}", args.games.display());
     }
@@ -175,9 +175,9 @@ fn resumed_games(output: &Path, input: &[PgnGame]) -> Result<Vec<(PgnGame, GameA
     if !output.exists() {
         return Ok(Vec::new());
     }
-    let text = fs::read_to_string(output)
-        .with_context(|| format!("cannot read {} to resume", output.display()))?;
-    let read = read_games(&text);
+    let cannot = || format!("cannot read {} to resume", output.display());
+    let file = fs::File::open(output).with_context(cannot)?;
+    let read = read_games_from(file).with_context(cannot)?;
     ensure!(
         read.errors.is_empty() && read.games.len() <= input.len(),
         "{} is not an earlier analysis of these games; remove it or leave out --resume",

@@ -32,7 +32,7 @@ pub struct Args {
     rating: RatingArgs,
 }
 
-/// Reads the files (each whole, on all cores), rates their finished games and prints
+/// Reads the files (each through a fixed buffer), rates their finished games and prints
 /// the table, with the count of games skipped or rated by their result alone, each also
 /// reported on stderr with its place.
 pub fn run(args: &Args) -> Result<()> {
@@ -43,21 +43,28 @@ pub fn run(args: &Args) -> Result<()> {
     let mut facts = PgnFacts::default();
     for path in &args.files {
         let cannot = || format!("cannot read the PGN file {}", path.display());
-        let bytes = std::fs::read(path).with_context(cannot)?;
-        let text = String::from_utf8(bytes).with_context(cannot)?;
-        facts.read_text(&path.display().to_string(), &text, mode, &|warning| {
-            eprintln!("{warning}");
-        });
+        let file = std::fs::File::open(path).with_context(cannot)?;
+        facts
+            .read(&path.display().to_string(), file, mode, &|warning| {
+                eprintln!("{warning}");
+            })
+            .with_context(cannot)?;
     }
     let (skipped, unread) = (facts.skipped, facts.unread);
-    if facts.games.is_empty() {
+    // The players and games are all the fit needs: the reader's indexes go first.
+    let (players, games) = (
+        std::mem::take(&mut facts.players),
+        std::mem::take(&mut facts.games),
+    );
+    drop(facts);
+    if games.is_empty() {
         let names: Vec<String> = args.files.iter().map(|p| p.display().to_string()).collect();
         bail!(
             "no finished games to rate in {} ({skipped} skipped)",
             names.join(", ")
         );
     }
-    let mut table = build_table(facts.players, &facts.games, &args.rating.choice())?;
+    let mut table = build_table(players, &games, &args.rating.choice())?;
     table.skipped = skipped;
     table.unread = unread;
     print_table(&table, args.json, args.csv)

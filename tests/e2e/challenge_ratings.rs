@@ -171,7 +171,7 @@ fn files_without_games_are_an_error() {
         .output()
         .unwrap();
     assert!(text(&missing).contains("cannot read the PGN file /nonexistent/x.pgn"));
-    // A file that is not UTF-8 (Latin-1 `é`) is refused whole, as before.
+    // A file that is not UTF-8 (Latin-1 `é`) is refused, naming the line.
     let latin1 = tmp.path().join("latin1.pgn");
     std::fs::write(
         &latin1,
@@ -184,7 +184,8 @@ fn files_without_games_are_an_error() {
         .unwrap();
     assert!(!refused.status.success());
     assert!(
-        text(&refused).contains("cannot read the PGN file") && text(&refused).contains("utf-8"),
+        text(&refused).contains("cannot read the PGN file")
+            && text(&refused).contains("line 1 is not UTF-8 text"),
         "{}",
         text(&refused)
     );

@@ -27,6 +27,7 @@ mod cli_bad_input;
 mod cli_rough_edges;
 mod csharp_api;
 mod csharp_pairs;
+mod docs_names;
 mod known_opponents;
 mod match_cli;
 mod match_faults;

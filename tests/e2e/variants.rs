@@ -259,15 +259,39 @@ fn bad_specs_are_refused_naming_the_cause() {
     );
 }
 
+/// `source` with a constant slice of zeros appended, each zero one token, so that the file
+/// written to `path` counts exactly `target` tokens; the padded text.
+fn padded_to(dir: &Path, source: &str, path: &Path, target: usize) -> String {
+    let with = |zeros: usize| {
+        format!(
+            "{source}\nconst PAD: &[i32] = &[{}];\n",
+            vec!["0"; zeros].join(", ")
+        )
+    };
+    let count = |text: &str| {
+        std::fs::write(path, text).unwrap();
+        let out = challenge_in(dir, &["tokens", path.to_str().unwrap()]);
+        let (_, count) = counted(&out);
+        count.split(" / ").next().unwrap().parse::<usize>().unwrap()
+    };
+    let one = count(&with(1));
+    assert!(one <= target, "the bot alone counts {one}, over {target}");
+    let padded = with(1 + target - one);
+    assert_eq!(count(&padded), target);
+    padded
+}
+
 #[test]
 fn a_variant_over_the_limit_is_refused_naming_it() {
     let dir = scratch_dir("variants_limit");
     let source =
         std::fs::read_to_string(kit_root().join("bot").join("turochamp_faithful.rs")).unwrap();
-    // The faithful bot is at the limit; `-1` costs two tokens where `3` cost one.
-    let widened = source.replace("// vary 1..=4", "// vary -1..=4");
-    assert_ne!(widened, source);
+    // The faithful bot brought to the limit exactly; then `-1` costs two tokens where `3`
+    // cost one.
     let bot = dir.join("at_limit.rs");
+    let at_limit = padded_to(&dir, &source, &bot, 1024);
+    let widened = at_limit.replace("// vary 1..=4", "// vary -1..=4");
+    assert_ne!(widened, at_limit);
     std::fs::write(&bot, widened).unwrap();
     let spec = format!("{}@DEPTH=-1", bot.display());
     let out = challenge_in(&dir, &["tokens", &spec]);

@@ -1,5 +1,6 @@
-//! Chess notation: Standard Algebraic Notation ([`san`]) and Portable Game Notation ([`pgn`],
-//! and [`scan`] for reading large PGN files fast).
+//! Chess notation: Standard Algebraic Notation ([`san`]) and Portable Game Notation ([`pgn`]
+//! for games and writing; [`scan`], the one reader every PGN text goes through; [`stream`]
+//! for files read through a fixed buffer).
 //!
 //! Bots never need this module (it is deliberately not in the prelude); the tools around them do:
 //! opening suites, game records, match logs.
@@ -16,12 +17,14 @@
 //! assert_eq!(read.games[0].moves.len(), 4);
 //! ```
 
+mod lex;
 pub mod pgn;
 pub mod san;
 pub mod scan;
+pub mod stream;
 
 pub use pgn::{
-    GameResult, PgnError, PgnGame, PgnReadResult, PgnReader, pgn_date, read_games, write_game,
-    write_games,
+    GameResult, PgnError, PgnGame, PgnReadResult, PgnReader, pgn_date, read_games, read_games_from,
+    write_game, write_games,
 };
 pub use san::{SanError, SanExt, parse_san, to_san};

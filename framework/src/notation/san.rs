@@ -19,7 +19,7 @@
 
 use thiserror::Error;
 
-use crate::chess::{Board, Move, MoveList, PieceType, Square};
+use crate::chess::{Bitboard, Board, Move, MoveList, PieceType, Square};
 
 /// Why a SAN string could not be turned into a move.
 ///
@@ -559,31 +559,36 @@ pub(crate) fn resolve_san(
 /// the common case moves no error values around.
 pub(crate) fn find_san(board: &Board, text: &str, list: &mut MoveList) -> Option<Move> {
     let pattern = match plain_pattern(text) {
-        Some(pattern) => Ok(pattern),
-        None => parse_pattern(text),
+        Some(pattern) => pattern,
+        None => parse_pattern(text).ok()?,
     };
     match pattern {
-        Ok(Pattern::Normal {
+        Pattern::Normal {
             piece,
             from_file,
             from_rank,
             capture,
             to,
             promotion,
-        }) => {
-            board.legal_moves_to(piece, to, promotion, list);
-            // The filters of `parse_san`, in one pass.
+        } => {
+            // Only origins on the named file and rank are tried; a pawn without a file
+            // pushes, so it comes from its own file.
+            let file = from_file.or((piece == PieceType::Pawn).then(|| to.file()));
+            let mut hints = !0u64;
+            if let Some(f) = file {
+                hints &= 0x0101_0101_0101_0101 << f;
+            }
+            if let Some(r) = from_rank {
+                hints &= 0xff << (8 * r);
+            }
+            board.legal_moves_to(piece, to, promotion, Bitboard(hints), list);
+            // Every move listed comes from the hinted squares to `to` with `promotion`,
+            // but a king's, which may be castling read from king-takes-rook: only `to`
+            // is left to filter.
             let mut found = None;
             let mut count = 0;
             for &m in list.iter() {
-                if m.to() == to
-                    && (piece != PieceType::Pawn
-                        || from_file.is_some()
-                        || m.from().file() == to.file())
-                    && from_file.is_none_or(|f| m.from().file() == f)
-                    && from_rank.is_none_or(|r| m.from().rank() == r)
-                    && m.promotion() == promotion
-                {
+                if m.to() == to {
                     count += 1;
                     found = Some(m);
                 }
@@ -594,15 +599,14 @@ pub(crate) fn find_san(board: &Board, text: &str, list: &mut MoveList) -> Option
                 return Some(mv);
             }
         }
-        Ok(Pattern::Castle { long }) => {
+        Pattern::Castle { long } => {
             let king = board.king_square(board.side_to_move());
             let to = Square::new(if long { 2 } else { 6 }, king.rank());
-            board.legal_moves_to(PieceType::King, to, None, list);
+            board.legal_moves_to(PieceType::King, to, None, Bitboard(!0), list);
             if let Some(&mv) = list.iter().find(|m| m.is_castle() && m.to() == to) {
                 return Some(mv);
             }
         }
-        Err(_) => {}
     }
     None
 }
@@ -647,6 +651,42 @@ mod tests {
                         .wrapping_add(1);
                     board.make_move(legal[(state >> 33) as usize % legal.len()]);
                 }
+            }
+        }
+    }
+
+    /// The short legality check of `legal_moves_to` refuses what the rules refuse: a
+    /// pinned piece leaving its line, a move that does not answer a check, a pawn pushed
+    /// into or over a piece, and reads the answers.
+    #[test]
+    fn reading_by_destination_refuses_pins_checks_and_blocked_pawns() {
+        let mut list = MoveList::new();
+        let cases = [
+            // The e2 knight is pinned by the e8 rook; the rook may slide along the pin.
+            ("4r1k1/8/8/8/8/8/4N3/4K3 w - - 0 1", "Nc3", false),
+            ("4r1k1/8/8/8/8/8/4R3/4K3 w - - 0 1", "Rxe8+", true),
+            ("4r1k1/8/8/8/8/8/4R3/4K3 w - - 0 1", "Rd2", false),
+            // The b4 bishop checks: only a block on c3 or d2, or a king move, answers it.
+            ("4k3/8/8/8/1b6/8/8/R3K1N1 w - - 0 1", "Nf3", false),
+            ("4k3/8/8/8/1b6/8/8/R1N1K3 w - - 0 1", "Nd3", false),
+            ("4k3/8/8/8/1b6/8/8/R2NK3 w - - 0 1", "Nc3", true),
+            ("4k3/8/8/8/1b6/8/8/R3K3 w - - 0 1", "Rb1", false),
+            // Pawns: blocked, over a piece, a capture of nothing, a promotion unnamed.
+            ("4k3/8/8/8/8/4p3/4P3/4K3 w - - 0 1", "e3", false),
+            ("4k3/8/8/8/8/4p3/4P3/4K3 w - - 0 1", "e4", false),
+            ("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1", "dxe3", false),
+            ("4k3/1P6/8/8/8/8/8/4K3 w - - 0 1", "b8", false),
+            ("4k3/1P6/8/8/8/8/8/4K3 w - - 0 1", "b8=N", true),
+            ("4k3/8/8/8/8/8/3pP3/4K3 w - - 0 1", "Kxd2", true),
+        ];
+        for (fen, text, legal) in cases {
+            let board = Board::from_fen(fen).unwrap();
+            let found = find_san(&board, text, &mut list);
+            let parsed = parse_san(&board, text);
+            assert_eq!(found.is_some(), legal, "{text} in {fen}: {parsed:?}");
+            assert_eq!(parsed.is_ok(), legal, "{text} in {fen}");
+            if let Some(mv) = found {
+                assert_eq!(Ok(mv), parsed);
             }
         }
     }

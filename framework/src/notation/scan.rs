@@ -1,22 +1,20 @@
-//! Bulk PGN reading: every game's tags, result and (checked) moves, at the speed of the
-//! machine, for tools that read tens of thousands of games (ratings).
+//! The one PGN reader: every game's tags, result, (checked) moves and, when asked, its
+//! comments, at the speed of the machine. Every command that reads PGN reads through it:
+//! [`PgnReader`](super::pgn::PgnReader) and [`read_games`](super::pgn::read_games) build
+//! [`PgnGame`](super::pgn::PgnGame)s from what it reads, and
+//! [`PgnStream`](super::stream::PgnStream) feeds it a file through a fixed buffer.
 //!
-//! [`PgnScanner`] reads what [`PgnReader`](super::pgn::PgnReader) reads (the same games,
-//! numbers, lines, moves, results and errors; a property test holds it to that) but keeps
-//! no comments and builds no [`PgnGame`](super::pgn::PgnGame): it fills one reusable
-//! [`ScannedGame`] whose tags borrow from the text, lexes bytes through a lookup table and
-//! reads each SAN move by generating only the moves of the named piece to the named square.
-//! Once its buffers have grown to the longest game, it allocates nothing per game.
+//! [`PgnScanner`] fills one reusable [`ScannedGame`] whose tags and comments borrow from
+//! the text; it lexes bytes through a lookup table and reads each SAN move from its
+//! destination square backwards, looking only at the named piece's origins. Once its
+//! buffers have grown to the longest game, it allocates nothing per game.
 //!
-//! Two things it does that the reader does not, both asked for:
+//! Two things it does beyond [`PgnReader`](super::pgn::PgnReader), both asked for:
 //! - the result of a broken game: [`ScannedGame::result`] is set from the result token or
 //!   the `Result` tag even when [`ScannedGame::error`] says the moves could not be read;
 //! - with [`ScanOptions::resolve_ambiguous`], ambiguous SAN (`Qca1` with queens on c1 and
 //!   c3 that can both reach a1) that only one candidate fits, once the rest of the game is
 //!   replayed, is read as that candidate and reported in [`ScannedGame::resolved`].
-//!
-//! [`scan_parallel`] spreads a large text over threads, cut at game boundaries, and keeps
-//! the order of the games.
 //!
 //! ```
 //! use framework::notation::scan::{PgnScanner, ScanOptions, ScannedGame};
@@ -36,413 +34,10 @@
 
 use std::borrow::Cow;
 
+use super::lex::{LexError, Lexer, Spanned, Token};
 use super::pgn::{GameResult, PgnError};
 use super::san::{SanError, find_san, parse_san, resolve_san, to_san};
 use crate::chess::{Board, Color, Move, MoveList};
-
-/// Byte classes of the lexer's table: whitespace, a delimiter that ends a symbol, and
-/// the lead or continuation byte of a non-ASCII character (checked as a `char`, since
-/// Unicode whitespace also ends a symbol, as in the reader).
-const WS: u8 = 1;
-const DELIM: u8 = 2;
-const HIGH: u8 = 4;
-
-/// The class of every byte, so the hot loops test one table entry per byte instead of
-/// searching a string of delimiters per character.
-static CLASS: [u8; 256] = classes();
-
-const fn classes() -> [u8; 256] {
-    let mut table = [0u8; 256];
-    // `char::is_whitespace` on ASCII: tab, line feed, vertical tab, form feed, return, space.
-    let ws = [9u8, 10, 11, 12, 13, 32];
-    let mut i = 0;
-    while i < ws.len() {
-        table[ws[i] as usize] = WS;
-        i += 1;
-    }
-    let delims = b"{}()[];$\"<>";
-    let mut i = 0;
-    while i < delims.len() {
-        table[delims[i] as usize] = DELIM;
-        i += 1;
-    }
-    let mut b = 0x80;
-    while b < 256 {
-        table[b] = HIGH;
-        b += 1;
-    }
-    table
-}
-
-/// A token, borrowing its text from the PGN.
-#[derive(Debug, Clone, PartialEq)]
-enum Token<'a> {
-    Tag(&'a str, Cow<'a, str>),
-    MoveNumber,
-    San(&'a str),
-    Nag,
-    Comment,
-    Open,
-    Close,
-    Result(GameResult),
-}
-
-#[derive(Debug, Clone, PartialEq)]
-struct Spanned<'a> {
-    token: Token<'a>,
-    line: usize,
-}
-
-/// As the reader's: where, what, and whether it belongs to a tag section.
-#[derive(Debug, Clone, PartialEq)]
-struct LexError {
-    line: usize,
-    message: String,
-    in_tag: bool,
-}
-
-/// The reader's lexer over bytes: the same tokens and errors, with a table lookup per byte
-/// and no allocation but for error messages and escaped tag values.
-#[derive(Debug, Clone)]
-struct Lexer<'a> {
-    text: &'a str,
-    pos: usize,
-    line: usize,
-    /// A move split off a move number (`12.e4`).
-    queued: Option<Spanned<'a>>,
-    /// Whether a `{` comment ran to the end of the text.
-    open_comment: bool,
-}
-
-impl<'a> Lexer<'a> {
-    fn new(text: &'a str, line: usize) -> Lexer<'a> {
-        Lexer {
-            text,
-            pos: 0,
-            line,
-            queued: None,
-            open_comment: false,
-        }
-    }
-
-    fn bytes(&self) -> &'a [u8] {
-        self.text.as_bytes()
-    }
-
-    /// The character at `pos`, which starts a non-ASCII one.
-    fn char_at(&self, pos: usize) -> char {
-        self.text[pos..].chars().next().unwrap_or(' ')
-    }
-
-    fn at_line_start(&self) -> bool {
-        self.pos == 0 || self.bytes()[self.pos - 1] == b'\n'
-    }
-
-    /// The rest of the line, without its line feed (left for the whitespace rule).
-    fn skip_line(&mut self) -> &'a str {
-        let rest = &self.text[self.pos..];
-        let end = rest.find('\n').unwrap_or(rest.len());
-        self.pos += end;
-        &rest[..end]
-    }
-
-    fn skip_blanks(&mut self) {
-        while matches!(self.bytes().get(self.pos), Some(b' ' | b'\t')) {
-            self.pos += 1;
-        }
-    }
-
-    fn error(line: usize, message: String, in_tag: bool) -> LexError {
-        LexError {
-            line,
-            message,
-            in_tag,
-        }
-    }
-
-    /// The next token, skipping whitespace, `%` escape lines and `e.p.` markers.
-    fn next_token(&mut self) -> Option<Result<Spanned<'a>, LexError>> {
-        if let Some(queued) = self.queued.take() {
-            return Some(Ok(queued));
-        }
-        loop {
-            let &b = self.bytes().get(self.pos)?;
-            let line = self.line;
-            let class = CLASS[b as usize];
-            if class & WS != 0 {
-                self.pos += 1;
-                self.line += usize::from(b == b'\n');
-                continue;
-            }
-            if class & HIGH != 0 {
-                let c = self.char_at(self.pos);
-                if c.is_whitespace() {
-                    self.pos += c.len_utf8();
-                    continue;
-                }
-            }
-            let token = match b {
-                b'%' if self.at_line_start() => {
-                    self.skip_line();
-                    continue;
-                }
-                b'[' => self.tag(line),
-                b'{' => self.comment(line),
-                b';' => {
-                    self.pos += 1;
-                    self.skip_line();
-                    Ok(Token::Comment)
-                }
-                b'(' | b')' => {
-                    self.pos += 1;
-                    Ok(if b == b'(' { Token::Open } else { Token::Close })
-                }
-                b'$' => self.nag(line),
-                b'}' | b']' | b'"' | b'<' | b'>' => {
-                    self.pos += 1;
-                    let message = format!("unexpected `{}` in movetext", b as char);
-                    Err(Self::error(line, message, false))
-                }
-                _ => {
-                    // Moves and move numbers, most of the tokens, return straight from here:
-                    // wrapping them through the general path's results costs more than
-                    // reading them.
-                    let end = self.symbol_end();
-                    let word = &self.text[self.pos..end];
-                    self.pos = end;
-                    if let Some(token) = self.plain_symbol(word, line) {
-                        return Some(Ok(Spanned { token, line }));
-                    }
-                    match self.symbol(word, line) {
-                        Ok(Some(token)) => Ok(token),
-                        Ok(None) => continue,
-                        Err(e) => Err(e),
-                    }
-                }
-            };
-            return Some(token.map(|token| Spanned { token, line }));
-        }
-    }
-
-    fn nag(&mut self, line: usize) -> Result<Token<'a>, LexError> {
-        self.pos += 1;
-        let digits = self.bytes()[self.pos..]
-            .iter()
-            .take_while(|b| b.is_ascii_digit())
-            .count();
-        self.pos += digits;
-        if digits == 0 {
-            let message = "`$` must be followed by a number (a NAG like `$1`)".to_string();
-            Err(Self::error(line, message, false))
-        } else {
-            Ok(Token::Nag)
-        }
-    }
-
-    fn comment(&mut self, line: usize) -> Result<Token<'a>, LexError> {
-        self.pos += 1;
-        let rest = &self.text[self.pos..];
-        match rest.find('}') {
-            Some(end) => {
-                self.line += rest.as_bytes()[..end]
-                    .iter()
-                    .filter(|&&b| b == b'\n')
-                    .count();
-                self.pos += end + 1;
-                Ok(Token::Comment)
-            }
-            None => {
-                self.pos = self.text.len();
-                self.open_comment = true;
-                let message = "a `{` comment is never closed".to_string();
-                Err(Self::error(line, message, false))
-            }
-        }
-    }
-
-    /// The end of the symbol starting at `pos`: the first whitespace or delimiter.
-    fn symbol_end(&self) -> usize {
-        let bytes = self.bytes();
-        let mut end = self.pos;
-        while let Some(&b) = bytes.get(end) {
-            let class = CLASS[b as usize];
-            if class & (WS | DELIM) != 0 {
-                break;
-            }
-            if class & HIGH != 0 {
-                let c = self.char_at(end);
-                if c.is_whitespace() {
-                    break;
-                }
-                end += c.len_utf8();
-            } else {
-                end += 1;
-            }
-        }
-        end
-    }
-
-    /// A move (none is a result or a number) or a move number (`12.`, `12...`, `12.e4`:
-    /// digits, then dots); `None` for any other symbol.
-    fn plain_symbol(&mut self, word: &'a str, line: usize) -> Option<Token<'a>> {
-        let bytes = word.as_bytes();
-        if matches!(
-            bytes[0],
-            b'a'..=b'h' | b'N' | b'B' | b'R' | b'Q' | b'K' | b'O'
-        ) && word != "e.p."
-        {
-            return Some(Token::San(word));
-        }
-        let digits = bytes.iter().take_while(|b| b.is_ascii_digit()).count();
-        if digits > 0 && bytes.get(digits) == Some(&b'.') {
-            let san = word[digits..].trim_start_matches('.');
-            if !san.is_empty() {
-                let token = Token::San(san);
-                self.queued = Some(Spanned { token, line });
-            }
-            return Some(Token::MoveNumber);
-        }
-        None
-    }
-
-    /// Any other run of symbol characters: a result, a bare move number, an annotation,
-    /// or something that has no place in movetext.
-    fn symbol(&mut self, word: &'a str, line: usize) -> Result<Option<Token<'a>>, LexError> {
-        let bytes = word.as_bytes();
-        let digits = bytes.iter().take_while(|b| b.is_ascii_digit()).count();
-        if let Some(result) = GameResult::from_token(word) {
-            return Ok(Some(Token::Result(result)));
-        }
-        if bytes.iter().all(|&b| b == b'.') {
-            return Ok(Some(Token::MoveNumber));
-        }
-        if bytes.iter().all(|&b| b == b'!' || b == b'?') {
-            return Ok(Some(Token::Nag));
-        }
-        if word == "e.p." {
-            return Ok(None);
-        }
-        if digits > 0 && digits == word.len() {
-            return Ok(Some(Token::MoveNumber));
-        }
-        if !(bytes[0].is_ascii_alphanumeric() || bytes[0] == b'-') {
-            let message = format!("unexpected `{word}` in movetext");
-            return Err(Self::error(line, message, false));
-        }
-        Ok(Some(Token::San(word)))
-    }
-
-    /// The length of the tag name at `pos`: python-chess's tag names, a letter or digit,
-    /// then also `_+#=:-`.
-    fn tag_name_len(&self) -> usize {
-        let rest = &self.text[self.pos..];
-        if !rest.starts_with(|c: char| c.is_alphanumeric()) {
-            return 0;
-        }
-        let mut len = 0;
-        for c in rest.chars() {
-            if !(c.is_alphanumeric() || matches!(c, '_' | '+' | '#' | '=' | ':' | '-')) {
-                break;
-            }
-            len += c.len_utf8();
-        }
-        len
-    }
-
-    fn tag(&mut self, line: usize) -> Result<Token<'a>, LexError> {
-        self.pos += 1;
-        self.skip_blanks();
-        let name_len = self.tag_name_len();
-        if name_len == 0 {
-            self.skip_line();
-            let message = "malformed tag: expected a name after `[`".to_string();
-            return Err(Self::error(line, message, true));
-        }
-        let name = &self.text[self.pos..self.pos + name_len];
-        self.pos += name_len;
-        self.skip_blanks();
-        if self.bytes().get(self.pos) != Some(&b'"') {
-            self.skip_line();
-            let message = format!("malformed tag `{name}`: the value must be in double quotes");
-            return Err(Self::error(line, message, true));
-        }
-        self.pos += 1;
-        let value_start = self.pos;
-        if let Some(value) = self.strict_tag_value() {
-            return Ok(Token::Tag(name, value));
-        }
-        self.pos = value_start;
-        if let Some(value) = self.loose_tag_value() {
-            return Ok(Token::Tag(name, Cow::Borrowed(value)));
-        }
-        let message = if self.skip_line().contains('"') {
-            format!("tag `{name}`: `]` expected after the value")
-        } else {
-            format!("tag `{name}`: the value's closing quote is missing")
-        };
-        Err(Self::error(line, message, true))
-    }
-
-    /// A tag value as the standard writes it, borrowed unless it has escapes; `None`
-    /// (position unspecified) if the line does not follow that form.
-    fn strict_tag_value(&mut self) -> Option<Cow<'a, str>> {
-        let start = self.pos;
-        // The closing quote by `memchr`, then the value checked for escapes and line ends
-        // the same way: long names cost two vector scans, not a loop per byte.
-        let end = start + self.text[start..].find('"')?;
-        let value = &self.bytes()[start..end];
-        if value.contains(&b'\\') {
-            return self.escaped_tag_value(start);
-        }
-        if value.contains(&b'\n') {
-            return None;
-        }
-        self.pos = end + 1;
-        self.close_tag()
-            .then_some(Cow::Borrowed(&self.text[start..end]))
-    }
-
-    /// The reader's escape rules: `\"` and `\\` are escapes, any other backslash is kept
-    /// (Windows paths in Site tags).
-    fn escaped_tag_value(&mut self, start: usize) -> Option<Cow<'a, str>> {
-        let mut value = String::new();
-        let mut chars = self.text[start..].chars();
-        loop {
-            match chars.next()? {
-                '\\' => match chars.next()? {
-                    c @ ('"' | '\\') => value.push(c),
-                    '\n' => return None,
-                    c => {
-                        value.push('\\');
-                        value.push(c);
-                    }
-                },
-                '"' => break,
-                '\n' => return None,
-                c => value.push(c),
-            }
-        }
-        self.pos = self.text.len() - chars.as_str().len();
-        self.close_tag().then_some(Cow::Owned(value))
-    }
-
-    fn close_tag(&mut self) -> bool {
-        self.skip_blanks();
-        let closed = self.bytes().get(self.pos) == Some(&b']');
-        self.pos += usize::from(closed);
-        closed
-    }
-
-    /// A value with unescaped quotes inside, read as python-chess reads it: the line must
-    /// end with `"]` (and spaces), and everything before that last `"` is the value.
-    fn loose_tag_value(&mut self) -> Option<&'a str> {
-        let rest = &self.text[self.pos..];
-        let line = &rest[..rest.find('\n').unwrap_or(rest.len())];
-        let value = line.trim_end().strip_suffix("\"]")?;
-        self.pos += line.len();
-        Some(value)
-    }
-}
 
 /// What to do with each game's movetext.
 ///
@@ -465,14 +60,17 @@ pub struct ScanOptions {
     /// failing the game. Off, games read exactly as [`PgnReader`](super::pgn::PgnReader)
     /// reads them.
     pub resolve_ambiguous: bool,
+    /// Keep the main line's comments in [`ScannedGame::comments`].
+    pub comments: bool,
 }
 
 impl Default for ScanOptions {
-    /// Replay every move, and fail ambiguous SAN as the reader does.
+    /// Replay every move, fail ambiguous SAN as the reader does, keep no comments.
     fn default() -> Self {
         ScanOptions {
             replay: true,
             resolve_ambiguous: false,
+            comments: false,
         }
     }
 }
@@ -513,6 +111,9 @@ pub struct ScannedGame<'a> {
     pub error: Option<PgnError>,
     /// Ambiguous moves read by their fit with the rest of the game.
     pub resolved: Vec<ResolvedAmbiguity>,
+    /// With [`ScanOptions::comments`], the main line's comments as written, each with the
+    /// number of moves before it (0: before the first move).
+    pub comments: Vec<(usize, &'a str)>,
 }
 
 impl ScannedGame<'_> {
@@ -539,6 +140,7 @@ impl ScannedGame<'_> {
         self.result = GameResult::Unknown;
         self.error = None;
         self.resolved.clear();
+        self.comments.clear();
     }
 }
 
@@ -582,42 +184,90 @@ pub struct PgnScanner<'a> {
     pending: Option<Spanned<'a>>,
     games_seen: usize,
     options: ScanOptions,
+    replay: Replay,
+    /// Whether the last game read ended with the text (not with a result token or the
+    /// next game's tags): in a window of a stream, it may go on past the window.
+    ended_by_text: bool,
+}
+
+/// What replaying needs, kept from game to game (and, in a stream, from window to window).
+#[derive(Debug)]
+pub(crate) struct Replay {
     /// The replay board, reused: from the standard start it is only taken back.
     board: Board,
     board_is_startpos: bool,
     list: MoveList,
-    /// Whether the text ended between games (see `scan_parallel`).
-    clean_end: bool,
+}
+
+impl Replay {
+    pub(crate) fn new() -> Replay {
+        Replay {
+            board: Board::startpos(),
+            board_is_startpos: true,
+            list: MoveList::new(),
+        }
+    }
 }
 
 impl<'a> PgnScanner<'a> {
     /// A scanner over the games of `text` (a leading byte-order mark is skipped).
     pub fn new(text: &'a str, options: ScanOptions) -> PgnScanner<'a> {
         let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-        PgnScanner::at_line(text, 1, options)
+        PgnScanner::resume(text, (1, 0), options, Replay::new())
     }
 
-    /// A scanner over a piece of a text that starts at line `line`.
-    fn at_line(text: &'a str, line: usize, options: ScanOptions) -> PgnScanner<'a> {
+    /// A scanner over a window of a longer text that starts at line `line`, after
+    /// `games_seen` games, replaying with `replay`.
+    pub(crate) fn resume(
+        text: &'a str,
+        (line, games_seen): (usize, usize),
+        options: ScanOptions,
+        replay: Replay,
+    ) -> PgnScanner<'a> {
         PgnScanner {
             lexer: Lexer::new(text, line),
             pending: None,
-            games_seen: 0,
+            games_seen,
             options,
-            board: Board::startpos(),
-            board_is_startpos: true,
-            list: MoveList::new(),
-            clean_end: true,
+            replay,
+            ended_by_text: false,
         }
+    }
+
+    /// Where reading stands between games: the byte where the next game's tokens may
+    /// start (the pending tag that ended the last game, or the lexer's place), its line,
+    /// and the games read so far.
+    pub(crate) fn position(&self) -> (usize, usize, usize) {
+        match &self.pending {
+            Some(token) => (token.start, token.line, self.games_seen),
+            None => (self.lexer.pos, self.lexer.line, self.games_seen),
+        }
+    }
+
+    /// Whether the last game ended with the text rather than by its own end (after
+    /// `next_into` returned `false`: whether the text ended inside comments or a variation
+    /// that more text could make a game of).
+    pub(crate) fn ended_by_text(&self) -> bool {
+        self.ended_by_text
+    }
+
+    /// The replay state, for the next window.
+    pub(crate) fn into_replay(self) -> Replay {
+        self.replay
     }
 
     /// Reads the next game into `game`; `false` at the end of the text.
     pub fn next_into(&mut self, game: &mut ScannedGame<'a>) -> bool {
+        self.ended_by_text = false;
+        // Whether comments or variations without a move ran to the end of the text: not a
+        // game yet, but the start of one if the text goes on.
+        let mut remnant = false;
         loop {
             game.clear();
             let mut state = GameState::default();
             self.collect(game, &mut state);
             if !state.started {
+                self.ended_by_text = remnant;
                 return false;
             }
             if state.substance {
@@ -625,6 +275,7 @@ impl<'a> PgnScanner<'a> {
                 self.finish(game, state);
                 return true;
             }
+            remnant = self.ended_by_text;
         }
     }
 
@@ -637,9 +288,7 @@ impl<'a> PgnScanner<'a> {
                 None => match self.lexer.next_token() {
                     Some(item) => item,
                     None => {
-                        // Only the first end counts: later calls find nothing started.
-                        self.clean_end &=
-                            !self.lexer.open_comment && (!state.started || state.in_movetext);
+                        self.ended_by_text = true;
                         return;
                     }
                 },
@@ -716,7 +365,10 @@ impl<'a> PgnScanner<'a> {
                 state.result_token = Some(result);
                 return true;
             }
-            Token::Tag(..) | Token::MoveNumber | Token::Nag | Token::Comment => {}
+            Token::Comment(text) if self.options.comments && state.depth == 0 => {
+                game.comments.push((game.moves.len(), text));
+            }
+            Token::Tag(..) | Token::MoveNumber | Token::Nag | Token::Comment(_) => {}
         }
         false
     }
@@ -737,35 +389,35 @@ impl<'a> PgnScanner<'a> {
         match game.tag("FEN") {
             Some(fen) => match Board::from_fen(fen) {
                 Ok(board) => {
-                    self.board = board;
-                    self.board_is_startpos = false;
+                    self.replay.board = board;
+                    self.replay.board_is_startpos = false;
                 }
                 Err(e) => {
                     let message = format!("bad FEN tag `{fen}`: {e}");
                     state.error = Some(error_at(game.line, message));
                 }
             },
-            None if self.board_is_startpos => {
+            None if self.replay.board_is_startpos => {
                 // Taking the moves back keeps the board's allocation.
-                for _ in 0..self.board.history_moves().len() {
-                    self.board.undo_move();
+                for _ in 0..self.replay.board.history_moves().len() {
+                    self.replay.board.undo_move();
                 }
             }
             None => {
-                self.board = Board::startpos();
-                self.board_is_startpos = true;
+                self.replay.board = Board::startpos();
+                self.replay.board_is_startpos = true;
             }
         }
     }
 
     /// Reads and plays one SAN move of the main line.
     fn play(&mut self, game: &mut ScannedGame<'a>, state: &mut GameState, text: &str, line: usize) {
-        if let Some(mv) = find_san(&self.board, text, &mut self.list) {
-            self.board.make_move(mv);
+        if let Some(mv) = find_san(&self.replay.board, text, &mut self.replay.list) {
+            self.replay.board.make_move(mv);
             game.moves.push(mv);
             return;
         }
-        let found = match parse_san(&self.board, text) {
+        let found = match parse_san(&self.replay.board, text) {
             Err(SanError::Ambiguous { candidates, .. }) if self.options.resolve_ambiguous => {
                 self.settle(game, text, line, candidates)
             }
@@ -773,7 +425,7 @@ impl<'a> PgnScanner<'a> {
         };
         match found {
             Ok(mv) => {
-                self.board.make_move(mv);
+                self.replay.board.make_move(mv);
                 game.moves.push(mv);
             }
             Err(e) => {
@@ -790,12 +442,12 @@ impl<'a> PgnScanner<'a> {
 
     /// `12. e4` or `12... e5`: the move with its number.
     fn move_text(&self, text: &str) -> String {
-        let dots = if self.board.side_to_move() == Color::White {
+        let dots = if self.replay.board.side_to_move() == Color::White {
             "."
         } else {
             "..."
         };
-        format!("{}{dots} {text}", self.board.fullmove_number())
+        format!("{}{dots} {text}", self.replay.board.fullmove_number())
     }
 
     /// The one candidate of an ambiguous move that the rest of the game fits, recorded in
@@ -809,9 +461,9 @@ impl<'a> PgnScanner<'a> {
     ) -> Result<Move, SanError> {
         let fits: Vec<Move> = candidates
             .iter()
-            .filter_map(|c| parse_san(&self.board, c).ok())
+            .filter_map(|c| parse_san(&self.replay.board, c).ok())
             .filter(|&mv| {
-                let mut board = self.board.clone();
+                let mut board = self.replay.board.clone();
                 board.make_move(mv);
                 rest_fits(self.lexer.clone(), board, 0)
             })
@@ -822,7 +474,7 @@ impl<'a> PgnScanner<'a> {
                     ply: game.moves.len() + 1,
                     line,
                     move_text: self.move_text(text),
-                    chosen: to_san(&self.board, *mv),
+                    chosen: to_san(&self.replay.board, *mv),
                     candidates: candidates.clone(),
                 });
                 Ok(*mv)
@@ -904,132 +556,4 @@ fn rest_fits(mut lexer: Lexer<'_>, mut board: Board, nesting: usize) -> bool {
             _ => {}
         }
     }
-}
-
-/// Texts shorter than this are read on one thread: starting threads costs more.
-const MIN_PARALLEL_BYTES: usize = 1 << 20;
-
-/// Reads every game of `text` on up to `threads` threads and returns `map` of each, in
-/// file order: the game behind `out[i]` is game `i + 1` of the text.
-///
-/// The text is cut where a line starts with `[` near equal shares; each piece is read by
-/// its own [`PgnScanner`]. Inside `map`, [`ScannedGame::number`] (and an error's
-/// `game_number`) count from 1 within the piece, so use the position in the returned
-/// vector instead; lines are the text's. A cut is kept only if the reader would end a game
-/// there too (the piece before ends between games or inside movetext that the tag
-/// section ends, and the piece after starts with a well-formed tag); if any is not, the
-/// whole text is read again on one thread, so the result never depends on the cuts.
-///
-/// ```
-/// use framework::notation::scan::{scan_parallel, ScanOptions};
-///
-/// let text = "[White \"A\"]\n1. e4 1-0\n\n[White \"B\"]\n1. d4 0-1\n".repeat(3);
-/// let whites = scan_parallel(&text, ScanOptions::default(), 4, |game| {
-///     game.tag("White").unwrap().to_string()
-/// });
-/// assert_eq!(whites, ["A", "B", "A", "B", "A", "B"]);
-/// ```
-pub fn scan_parallel<'a, R: Send>(
-    text: &'a str,
-    options: ScanOptions,
-    threads: usize,
-    map: impl Fn(&ScannedGame<'a>) -> R + Sync,
-) -> Vec<R> {
-    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let cuts = cut_points(text, threads.max(1));
-    if cuts.len() > 2 {
-        let pieces = scan_pieces(text, &cuts, options, &map);
-        if pieces.iter().rev().skip(1).all(|(_, clean)| *clean) {
-            return pieces.into_iter().flat_map(|(out, _)| out).collect();
-        }
-    }
-    scan_piece(text, 1, options, &map).0
-}
-
-/// Reads each piece `cuts[k]..cuts[k + 1]` on its own thread: its results, and whether it
-/// ended between games.
-fn scan_pieces<'a, R: Send>(
-    text: &'a str,
-    cuts: &[usize],
-    options: ScanOptions,
-    map: &(impl Fn(&ScannedGame<'a>) -> R + Sync),
-) -> Vec<(Vec<R>, bool)> {
-    let mut first_lines = vec![1];
-    for w in cuts.windows(2) {
-        let lines = text.as_bytes()[w[0]..w[1]]
-            .iter()
-            .filter(|&&b| b == b'\n')
-            .count();
-        first_lines.push(first_lines.last().copied().unwrap_or(1) + lines);
-    }
-    std::thread::scope(|scope| {
-        let handles: Vec<_> = cuts
-            .windows(2)
-            .zip(&first_lines)
-            .map(|(w, &line)| {
-                let piece = &text[w[0]..w[1]];
-                scope.spawn(move || scan_piece(piece, line, options, map))
-            })
-            .collect();
-        handles
-            .into_iter()
-            .map(|h| {
-                h.join()
-                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
-            })
-            .collect()
-    })
-}
-
-fn scan_piece<'a, R>(
-    piece: &'a str,
-    line: usize,
-    options: ScanOptions,
-    map: &impl Fn(&ScannedGame<'a>) -> R,
-) -> (Vec<R>, bool) {
-    let mut scanner = PgnScanner::at_line(piece, line, options);
-    let mut game = ScannedGame::default();
-    let mut out = Vec::new();
-    while scanner.next_into(&mut game) {
-        out.push(map(&game));
-    }
-    (out, scanner.clean_end)
-}
-
-/// `0`, the cuts, and `text.len()`: each cut just after a blank line and before a `[` that
-/// starts a well-formed tag, the first such at or after each equal share.
-fn cut_points(text: &str, threads: usize) -> Vec<usize> {
-    let mut cuts = vec![0];
-    if threads > 1 && text.len() >= MIN_PARALLEL_BYTES {
-        let bytes = text.as_bytes();
-        for k in 1..threads {
-            let mut at = (text.len() * k / threads).max(cuts.last().copied().unwrap_or(0) + 1);
-            while let Some(offset) = bytes[at.min(bytes.len())..]
-                .windows(2)
-                .position(|w| w == b"\n[")
-            {
-                let cut = at + offset + 1;
-                // Games are separated by a blank line: a cut after one is rarely refused
-                // (a cut inside a tag section is).
-                let after_blank =
-                    bytes[..cut - 1].ends_with(b"\n") || bytes[..cut - 1].ends_with(b"\n\r");
-                let starts_tag = after_blank
-                    && matches!(
-                        Lexer::new(&text[cut..], 1).next_token(),
-                        Some(Ok(Spanned {
-                            token: Token::Tag(..),
-                            ..
-                        }))
-                    );
-                if starts_tag {
-                    cuts.push(cut);
-                    break;
-                }
-                at = cut;
-            }
-        }
-    }
-    cuts.push(text.len());
-    cuts.dedup();
-    cuts
 }
