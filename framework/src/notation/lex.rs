@@ -3,7 +3,7 @@
 
 use std::borrow::Cow;
 
-use super::pgn::GameResult;
+use super::result::GameResult;
 
 /// Byte classes of the lexer's table: whitespace, a delimiter that ends a symbol, and
 /// the lead or continuation byte of a non-ASCII character (checked as a `char`, since

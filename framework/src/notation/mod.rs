@@ -19,6 +19,7 @@
 
 mod lex;
 pub mod pgn;
+mod result;
 pub mod san;
 pub mod scan;
 pub mod stream;

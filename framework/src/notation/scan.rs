@@ -35,7 +35,7 @@
 use std::borrow::Cow;
 
 use super::lex::{LexError, Lexer, Spanned, Token};
-use super::pgn::{GameResult, PgnError};
+use super::result::{GameResult, PgnError};
 use super::san::{SanError, find_san, parse_san, resolve_san, to_san};
 use crate::chess::{Board, Color, Move, MoveList};
 
