@@ -485,16 +485,20 @@ impl Problem {
         total
     }
 
-    /// The gradient and Fisher information of the log-likelihood over all unknowns.
-    fn gradient_and_information(&self, u: &[f64], delta: f64) -> (Vec<f64>, Vec<f64>) {
-        let pair_terms: Vec<Terms> = self
-            .pairs
+    /// Each pair's likelihood terms at ratings `u` and draw width `delta`.
+    fn pair_terms(&self, u: &[f64], delta: f64) -> Vec<Terms> {
+        self.pairs
             .iter()
             .map(|p| {
                 let x = u[p.white] - u[p.black] + self.advantage;
                 terms(x, delta, p, self.draws_modelled)
             })
-            .collect();
+            .collect()
+    }
+
+    /// The gradient and Fisher information of the log-likelihood over all unknowns.
+    fn gradient_and_information(&self, u: &[f64], delta: f64) -> (Vec<f64>, Vec<f64>) {
+        let pair_terms = self.pair_terms(u, delta);
         self.gradient_and_information_from(&pair_terms, delta, true)
     }
 
@@ -548,14 +552,7 @@ impl Problem {
     fn scoring_step(&self, u: &[f64], delta: f64) -> Vec<f64> {
         let n = self.active.len();
         let m = self.unknowns();
-        let pair_terms: Vec<Terms> = self
-            .pairs
-            .iter()
-            .map(|p| {
-                let x = u[p.white] - u[p.black] + self.advantage;
-                terms(x, delta, p, self.draws_modelled)
-            })
-            .collect();
+        let pair_terms = self.pair_terms(u, delta);
         let delta_information = if self.fit_delta && self.delta_prior > 0.0 {
             self.delta_prior * delta_prior_terms(delta).1
         } else {
