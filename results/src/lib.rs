@@ -30,6 +30,7 @@
 //! assert_eq!(warnings.into_inner().unwrap(), ["t.pgn:1: game 1 skipped: no result (`*`)"]);
 //! ```
 
+mod envelope;
 mod eval;
 mod pgn_facts;
 mod ratings;
@@ -42,12 +43,12 @@ pub use eval::{CP_CEILING, Eval, WIN_SLOPE, parse_eval, win_percent, winning_cha
 pub use pgn_facts::{PgnFacts, PgnReadMode, PgnWarning};
 pub use ratings::{
     BAYESELO_ADVANTAGE, BAYESELO_DRAW_ELO, Model, ModelName, RatedGame, RatingChoice,
-    RatingOptions, fit, synthetic_games, wide_field_games,
+    RatingOptions, fit, fit_from, synthetic_games, wide_field_games,
 };
 pub use report::{Chart, chart, report_game, standing_rows, write_pgn_report, write_report};
 pub use standings::{
-    GameFact, Table, build_table, facts_of, render_csv, render_text, store_facts, store_table,
-    tournament_facts, tournaments_of,
+    GameFact, Table, build_table, build_table_consuming, facts_of, render_csv, render_text,
+    store_facts, store_table, tournament_facts, tournaments_of,
 };
 pub use verify::{Expected, Verdict, Verdicts, check as check_game};
 pub use web::{BOARD_CSS, BOARD_JS, TOURNAMENT_EVENT, place_label, round_label, tournament_of};

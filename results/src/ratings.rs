@@ -42,6 +42,8 @@ use std::collections::HashMap;
 
 use anyhow::{Result, bail};
 
+use super::envelope::{Envelope, Factor};
+
 /// `ln(10) / 400`: natural units per Elo point.
 const SCALE: f64 = std::f64::consts::LN_10 / 400.0;
 /// The 95% two-sided normal quantile.
@@ -234,6 +236,26 @@ pub struct Fit {
 /// assert!(fit.ratings[0].unwrap().elo.abs() < 1e-6);
 /// ```
 pub fn fit(players: usize, games: &[RatedGame], options: &RatingOptions) -> Fit {
+    fit_from(players, games.iter().copied(), options)
+}
+
+/// [`fit`] from games read once in order (so a caller holding its games in another
+/// shape needs no copy of them as [`RatedGame`]s).
+///
+/// ```
+/// use results::{RatedGame, RatingOptions, fit_from};
+///
+/// // (White, Black, White's score): each won once with White.
+/// let games = [(0, 1, 1.0), (1, 0, 1.0)];
+/// let rated = games.iter().map(|&(white, black, score)| RatedGame { white, black, score, count: 1 });
+/// let fit = fit_from(2, rated, &RatingOptions::default());
+/// assert!(fit.ratings[0].unwrap().elo.abs() < 1e-6);
+/// ```
+pub fn fit_from(
+    players: usize,
+    games: impl IntoIterator<Item = RatedGame>,
+    options: &RatingOptions,
+) -> Fit {
     let mut problem = Problem::new(players, games, options);
     let solution = problem.solve();
     problem.delta = solution.delta;
@@ -302,12 +324,19 @@ struct Solution {
 }
 
 impl Problem {
-    fn new(players: usize, games: &[RatedGame], options: &RatingOptions) -> Problem {
+    fn new(
+        players: usize,
+        games: impl IntoIterator<Item = RatedGame>,
+        options: &RatingOptions,
+    ) -> Problem {
         let coloured = matches!(options.model, Model::BayesElo { .. });
         let mut slot = vec![usize::MAX; players];
         let mut active = Vec::new();
-        let mut index: HashMap<(usize, usize), usize> = HashMap::new();
-        let mut pairs: Vec<Pair> = Vec::new();
+        let games = games.into_iter();
+        // At most one pair per kind of game: sized once, nothing grows by doubling.
+        let most = games.size_hint().1.unwrap_or(0);
+        let mut index: HashMap<(usize, usize), usize> = HashMap::with_capacity(most);
+        let mut pairs: Vec<Pair> = Vec::with_capacity(most);
         for g in games {
             if g.white == g.black || g.white >= players || g.black >= players {
                 continue;
@@ -343,6 +372,9 @@ impl Problem {
                 p.d += count;
             }
         }
+        // The map only matched games to their pair: the fit needs the pairs alone.
+        drop(index);
+        pairs.shrink_to_fit();
         let (group, groups) = connected_groups(active.len(), &pairs);
         let mut problem = Problem {
             active,
@@ -361,7 +393,7 @@ impl Problem {
                 advantage,
                 draw_elo,
             } => {
-                problem.bayeselo_prior(options.prior, &index);
+                problem.bayeselo_prior(options.prior);
                 problem.advantage = advantage * SCALE;
                 problem.delta = draw_elo * SCALE;
                 problem.draws_modelled = true;
@@ -398,42 +430,66 @@ impl Problem {
 
     /// BayesElo's prior (`CCondensedResults::AddPrior`): for each player `i` and
     /// opponent `j`, `prior * 0.25 * games(i, j) / games(i)` virtual draws with `i` as
-    /// White and as many with `j` as White.
-    fn bayeselo_prior(&mut self, prior: f64, index: &HashMap<(usize, usize), usize>) {
+    /// White and as many with `j` as White. The pairs are matched with their reverse by
+    /// sorting their numbers (no map of pairings is held); a colour never played gets a
+    /// pair of its own, appended in the order of (White, Black).
+    fn bayeselo_prior(&mut self, prior: f64) {
         if prior <= 0.0 {
             return;
         }
         let n = self.active.len();
         let mut games = vec![0.0f64; n];
-        let mut between: HashMap<(usize, usize), f64> = HashMap::new();
         for p in &self.pairs {
             let count = p.w + p.d + p.l;
             games[p.white] += count;
             games[p.black] += count;
-            *between
-                .entry((p.white.min(p.black), p.white.max(p.black)))
-                .or_default() += count;
         }
-        let mut extra: HashMap<(usize, usize), f64> = HashMap::new();
-        for (&(i, j), &count) in &between {
+        // (lower slot, higher slot, pair): a pairing's two colours side by side.
+        let mut order: Vec<(u32, u32, u32)> = (self.pairs.iter().enumerate())
+            .map(|(k, p)| {
+                let narrow = |i: usize| u32::try_from(i).expect("fewer than 2^32 pairs");
+                (
+                    narrow(p.white.min(p.black)),
+                    narrow(p.white.max(p.black)),
+                    narrow(k),
+                )
+            })
+            .collect();
+        order.sort_unstable();
+        let same_pairing = |x: &(u32, u32, u32), y: &(u32, u32, u32)| (x.0, x.1) == (y.0, y.1);
+        // Room for the colours never played, once: no list grows by doubling.
+        let played = self.pairs.len();
+        let unplayed = order
+            .chunk_by(same_pairing)
+            .filter(|s| s.len() == 1)
+            .count();
+        self.pairs.reserve_exact(unplayed);
+        for same in order.chunk_by(same_pairing) {
+            let (i, j) = (same[0].0 as usize, same[0].1 as usize);
+            // Counts are whole numbers: their sum is exact in any order.
+            let count: f64 = same
+                .iter()
+                .map(|&(_, _, k)| {
+                    let p = &self.pairs[k as usize];
+                    p.w + p.d + p.l
+                })
+                .sum();
             let virtual_draws = prior * 0.25 * count * (1.0 / games[i] + 1.0 / games[j]);
-            *extra.entry((i, j)).or_default() += virtual_draws;
-            *extra.entry((j, i)).or_default() += virtual_draws;
-        }
-        let mut keys: Vec<_> = extra.into_iter().collect();
-        keys.sort_by_key(|&(k, _)| k);
-        for ((white, black), draws) in keys {
-            match index.get(&(white, black)) {
-                Some(&k) => self.pairs[k].d += draws,
-                None => self.pairs.push(Pair {
-                    white,
-                    black,
+            for &(_, _, k) in same {
+                self.pairs[k as usize].d += virtual_draws;
+            }
+            if let [(_, _, k)] = *same {
+                let p = self.pairs[k as usize];
+                self.pairs.push(Pair {
+                    white: p.black,
+                    black: p.white,
                     w: 0.0,
-                    d: draws,
+                    d: virtual_draws,
                     l: 0.0,
-                }),
+                });
             }
         }
+        self.pairs[played..].sort_unstable_by_key(|p| (p.white, p.black));
     }
 
     /// The centring of the printed ratings (in Elo, before scaling) and the scale.
@@ -496,53 +552,41 @@ impl Problem {
             .collect()
     }
 
-    /// The gradient and Fisher information of the log-likelihood over all unknowns.
-    fn gradient_and_information(&self, u: &[f64], delta: f64) -> (Vec<f64>, Vec<f64>) {
-        let pair_terms = self.pair_terms(u, delta);
-        self.gradient_and_information_from(&pair_terms, delta, true)
-    }
-
-    /// The gradient, and the dense Fisher information if `dense` (else empty), from
-    /// each pair's terms.
-    fn gradient_and_information_from(
+    /// Hands every term of the Fisher information, from each pair's terms, to `add` as
+    /// (row, column, value), each off-diagonal term once per side; the draw parameter
+    /// is unknown number `n`, after the ratings.
+    fn information_from(
         &self,
         pair_terms: &[Terms],
         delta: f64,
-        dense: bool,
-    ) -> (Vec<f64>, Vec<f64>) {
+        mut add: impl FnMut(usize, usize, f64),
+    ) {
         let n = self.active.len();
-        let m = self.unknowns();
-        let mut g = vec![0.0; m];
-        let mut f = vec![0.0; if dense { m * m } else { 0 }];
         for (p, t) in self.pairs.iter().zip(pair_terms) {
             let (a, b) = (p.white, p.black);
-            g[a] += t.gx;
-            g[b] -= t.gx;
+            add(a, a, t.ixx);
+            add(b, b, t.ixx);
+            add(a, b, -t.ixx);
+            add(b, a, -t.ixx);
             if self.fit_delta {
-                g[n] += t.gd;
-            }
-            if dense {
-                f[a * m + a] += t.ixx;
-                f[b * m + b] += t.ixx;
-                f[a * m + b] -= t.ixx;
-                f[b * m + a] -= t.ixx;
-                if self.fit_delta {
-                    f[a * m + n] += t.ixd;
-                    f[n * m + a] += t.ixd;
-                    f[b * m + n] -= t.ixd;
-                    f[n * m + b] -= t.ixd;
-                    f[n * m + n] += t.idd;
-                }
+                add(a, n, t.ixd);
+                add(n, a, t.ixd);
+                add(b, n, -t.ixd);
+                add(n, b, -t.ixd);
+                add(n, n, t.idd);
             }
         }
         if self.fit_delta && self.delta_prior > 0.0 {
-            let (gd, idd) = delta_prior_terms(delta);
-            g[n] += self.delta_prior * gd;
-            if dense {
-                f[n * m + n] += self.delta_prior * idd;
-            }
+            add(n, n, self.delta_prior * delta_prior_terms(delta).1);
         }
-        (g, f)
+    }
+
+    /// The dense Fisher information (`m`×`m`, row-major).
+    fn dense_information(&self, pair_terms: &[Terms], delta: f64) -> Vec<f64> {
+        let m = self.unknowns();
+        let mut f = vec![0.0; m * m];
+        self.information_from(pair_terms, delta, |r, c, v| f[r * m + c] += v);
+        f
     }
 
     /// The Fisher-scoring step `F s = g`, with each group's mean pinned. Conjugate
@@ -552,7 +596,6 @@ impl Problem {
     fn scoring_step(&self, u: &[f64], delta: f64) -> Vec<f64> {
         let n = self.active.len();
         let m = self.unknowns();
-        let pair_terms = self.pair_terms(u, delta);
         let delta_information = if self.fit_delta && self.delta_prior > 0.0 {
             self.delta_prior * delta_prior_terms(delta).1
         } else {
@@ -562,14 +605,16 @@ impl Problem {
         for &g in &self.group {
             members[g] += 1;
         }
+        let (g, mut diagonal, curvature) = self.gradient_and_curvature(u, delta);
         let product = |v: &[f64], out: &mut [f64]| {
             out.fill(0.0);
-            for (p, t) in self.pairs.iter().zip(&pair_terms) {
+            for (k, p) in self.pairs.iter().enumerate() {
                 let dv = v[p.white] - v[p.black];
-                let mut flow = t.ixx * dv;
+                let mut flow = curvature.xx[k] * dv;
                 if self.fit_delta {
-                    flow += t.ixd * v[n];
-                    out[n] += t.ixd * dv + t.idd * v[n];
+                    let [ixd, idd] = curvature.with_delta[k];
+                    flow += ixd * v[n];
+                    out[n] += ixd * dv + idd * v[n];
                 }
                 out[p.white] += flow;
                 out[p.black] -= flow;
@@ -585,26 +630,49 @@ impl Problem {
                 out[slot] += sums[g] / members[g] as f64;
             }
         };
-        let mut diagonal = vec![0.0; m];
-        for (p, t) in self.pairs.iter().zip(&pair_terms) {
-            diagonal[p.white] += t.ixx;
-            diagonal[p.black] += t.ixx;
-            if self.fit_delta {
-                diagonal[n] += t.idd;
-            }
-        }
         for (slot, &g) in self.group.iter().enumerate() {
             diagonal[slot] += 1.0 / members[g] as f64;
         }
         if self.fit_delta {
             diagonal[n] += delta_information;
         }
-        let (g, _) = self.gradient_and_information_from(&pair_terms, delta, false);
         conjugate_gradients(product, &diagonal, &g).unwrap_or_else(|| {
-            let (g, mut f) = self.gradient_and_information_from(&pair_terms, delta, true);
+            let mut f = self.dense_information(&self.pair_terms(u, delta), delta);
             self.pin_group_means(&mut f, m);
             solve_spd(f, &g, m)
         })
+    }
+
+    /// In one pass over the pairs: the gradient of the log-likelihood over all unknowns
+    /// (ratings, then the draw parameter if fitted), the diagonal of the Fisher
+    /// information from the pairs, and the pairs' terms its products need (kept apart
+    /// from each pair's full [`Terms`], so a step holds three numbers a pair at most).
+    fn gradient_and_curvature(&self, u: &[f64], delta: f64) -> (Vec<f64>, Vec<f64>, Curvature) {
+        let n = self.active.len();
+        let m = self.unknowns();
+        let (mut g, mut diagonal) = (vec![0.0; m], vec![0.0; m]);
+        let mut curvature = Curvature {
+            xx: Vec::with_capacity(self.pairs.len()),
+            with_delta: Vec::with_capacity(if self.fit_delta { self.pairs.len() } else { 0 }),
+        };
+        for p in &self.pairs {
+            let x = u[p.white] - u[p.black] + self.advantage;
+            let t = terms(x, delta, p, self.draws_modelled);
+            g[p.white] += t.gx;
+            g[p.black] -= t.gx;
+            diagonal[p.white] += t.ixx;
+            diagonal[p.black] += t.ixx;
+            if self.fit_delta {
+                g[n] += t.gd;
+                diagonal[n] += t.idd;
+                curvature.with_delta.push([t.ixd, t.idd]);
+            }
+            curvature.xx.push(t.ixx);
+        }
+        if self.fit_delta && self.delta_prior > 0.0 {
+            g[n] += self.delta_prior * delta_prior_terms(delta).0;
+        }
+        (g, diagonal, curvature)
     }
 
     /// Adds `1/|G|` to every entry linking two members of a group `G`: shifting a
@@ -679,6 +747,14 @@ impl Problem {
             converged,
         }
     }
+}
+
+/// The Fisher information of each pair, as a product with it needs: the rating
+/// difference's own term, and (only when the draw parameter is fitted) its cross term
+/// with the draw parameter and the draw parameter's own.
+struct Curvature {
+    xx: Vec<f64>,
+    with_delta: Vec<[f64; 2]>,
 }
 
 /// Per-pair gradient and Fisher information with respect to `x` (the rating difference
@@ -813,38 +889,89 @@ fn connected_groups(n: usize, pairs: &[Pair]) -> (Vec<usize>, usize) {
     (group, number.len())
 }
 
-/// The variance of each active player's anchored rating (natural units squared), from
-/// the pseudo-inverse of the Fisher information under the anchoring constraint.
+/// The variance of each active player's printed rating (natural units squared): of its
+/// difference from the anchor, or from its group's mean, the draw parameter estimated
+/// with the ratings. Shifting a group leaves the likelihood unchanged, so each group's
+/// lowest rated player (or the anchor) is held at 0 ("grounded") and the information of
+/// the others, `A`, is inverted: then `Var(u_i - u_anchor) = (A^-1)_ii`, and
+/// `Var(u_i - mean) = (A^-1)_ii - 2 (A^-1 1)_i / k + 1' A^-1 1 / k^2` over a group of `k`.
+/// `A` is held by its envelope with the players in rating order (players meet others of
+/// similar strength), the draw parameter last: no players-squared matrix.
 fn kit_variances(problem: &Problem, u: &[f64], anchor: Option<usize>) -> Vec<f64> {
     let n = problem.active.len();
-    if n == 0 {
-        return Vec::new();
+    let anchor_slot = anchor.and_then(|a| problem.active.iter().position(|&i| i == a));
+    let mut by_rating: Vec<usize> = (0..n).collect();
+    by_rating.sort_by(|&a, &b| u[a].total_cmp(&u[b]).then(a.cmp(&b)));
+    let mut ground = vec![usize::MAX; problem.groups];
+    if let Some(a) = anchor_slot {
+        ground[problem.group[a]] = a;
     }
-    let m = problem.unknowns();
-    let (_, mut f) = problem.gradient_and_information(u, problem.delta);
-    // Shifting every rating leaves the likelihood unchanged: (1,..,1,0)/sqrt(n) spans
-    // the null space, and adding its outer product makes the matrix invertible without
-    // touching the rest of its spectrum (subtracted again below).
-    for r in 0..n {
-        for c in 0..n {
-            f[r * m + c] += 1.0 / n as f64;
+    // Each unknown's row in `A`; the draw parameter (unknown `n`) goes last.
+    let mut row = vec![usize::MAX; n + 1];
+    let mut rows = 0;
+    for &slot in &by_rating {
+        let g = &mut ground[problem.group[slot]];
+        if *g == usize::MAX {
+            *g = slot;
+        } else if *g != slot {
+            row[slot] = rows;
+            rows += 1;
         }
     }
-    let mut linv = cholesky_with_ridge(f, m);
-    invert_lower(&mut linv, m);
-    // C = L^-T L^-1, so C_ij = sum over k of linv[k][i] * linv[k][j].
-    let c = |i: usize, j: usize| -> f64 {
-        (i.max(j)..m)
-            .map(|k| linv[k * m + i] * linv[k * m + j])
-            .sum()
+    if problem.fit_delta {
+        row[n] = rows;
+        rows += 1;
+    }
+    let mut first: Vec<usize> = (0..rows).collect();
+    for p in &problem.pairs {
+        let (a, b) = (row[p.white], row[p.black]);
+        if a != usize::MAX && b != usize::MAX {
+            let at = &mut first[a.max(b)];
+            *at = (*at).min(a.min(b));
+        }
+    }
+    if problem.fit_delta {
+        first[rows - 1] = 0;
+    }
+    let pair_terms = problem.pair_terms(u, problem.delta);
+    let factor = Factor::with_ridge(|| {
+        let mut a = Envelope::new(first.clone());
+        problem.information_from(&pair_terms, problem.delta, |r, c, v| {
+            let (r, c) = (row[r], row[c]);
+            if r != usize::MAX && c != usize::MAX && c <= r {
+                a.add(r, c, v);
+            }
+        });
+        a
+    });
+    drop(pair_terms);
+    let inverse_diagonal = factor.inverse_diagonal();
+    let own = |slot: usize| match row[slot] {
+        usize::MAX => 0.0,
+        r => inverse_diagonal[r],
     };
-    let anchor_slot = anchor.and_then(|a| problem.active.iter().position(|&i| i == a));
-    (0..n)
-        .map(|i| match anchor_slot {
-            Some(a) => c(i, i) + c(a, a) - 2.0 * c(i, a),
-            None => c(i, i) - 1.0 / n as f64,
-        })
-        .collect()
+    let mut variances: Vec<f64> = (0..n).map(own).collect();
+    for (g, &grounded) in ground.iter().enumerate() {
+        if Some(grounded) == anchor_slot {
+            continue;
+        }
+        let members = || (0..n).filter(move |&slot| problem.group[slot] == g);
+        let mut sums = vec![0.0; rows];
+        for slot in members().filter(|&slot| row[slot] != usize::MAX) {
+            sums[row[slot]] = 1.0;
+        }
+        factor.solve(&mut sums);
+        let with = |slot: usize| match row[slot] {
+            usize::MAX => 0.0,
+            r => sums[r],
+        };
+        let k = members().count() as f64;
+        let total: f64 = members().map(with).sum();
+        for slot in members() {
+            variances[slot] += total / (k * k) - 2.0 * with(slot) / k;
+        }
+    }
+    variances
 }
 
 /// BayesElo's intervals (`CBradleyTerry::GetVariance`): the inverse of the diagonal of
@@ -987,9 +1114,10 @@ fn dot(a: &[f64], b: &[f64]) -> f64 {
     acc[0] + acc[1] + acc[2] + acc[3] + tail
 }
 
-/// Inverts a lower-triangular matrix in place (the inverse is lower-triangular too),
+/// Inverts a lower-triangular matrix in place (for the tests' dense reference) (the inverse is lower-triangular too),
 /// row by row so the inner loop runs over contiguous memory: row `i` of the inverse
 /// needs row `i` of the factor (kept aside) and the rows of the inverse above it.
+#[cfg(test)]
 fn invert_lower(inv: &mut [f64], m: usize) {
     let mut l_row = vec![0.0f64; m];
     for i in 0..m {
@@ -1126,6 +1254,40 @@ pub fn wide_field_games(players: usize, games: usize, seed: u64) -> Vec<RatedGam
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// [`kit_variances`] as it was computed before, as the reference: from
+    /// the pseudo-inverse of the Fisher information under the anchoring constraint.
+    fn dense_kit_variances(problem: &Problem, u: &[f64], anchor: Option<usize>) -> Vec<f64> {
+        let n = problem.active.len();
+        if n == 0 {
+            return Vec::new();
+        }
+        let m = problem.unknowns();
+        let mut f = problem.dense_information(&problem.pair_terms(u, problem.delta), problem.delta);
+        // Shifting every rating leaves the likelihood unchanged: (1,..,1,0)/sqrt(n) spans
+        // the null space, and adding its outer product makes the matrix invertible without
+        // touching the rest of its spectrum (subtracted again below).
+        for r in 0..n {
+            for c in 0..n {
+                f[r * m + c] += 1.0 / n as f64;
+            }
+        }
+        let mut linv = cholesky_with_ridge(f, m);
+        invert_lower(&mut linv, m);
+        // C = L^-T L^-1, so C_ij = sum over k of linv[k][i] * linv[k][j].
+        let c = |i: usize, j: usize| -> f64 {
+            (i.max(j)..m)
+                .map(|k| linv[k * m + i] * linv[k * m + j])
+                .sum()
+        };
+        let anchor_slot = anchor.and_then(|a| problem.active.iter().position(|&i| i == a));
+        (0..n)
+            .map(|i| match anchor_slot {
+                Some(a) => c(i, i) + c(a, a) - 2.0 * c(i, a),
+                None => c(i, i) - 1.0 / n as f64,
+            })
+            .collect()
+    }
 
     fn games(white: usize, black: usize, w: usize, d: usize, l: usize) -> Vec<RatedGame> {
         let mut out = Vec::new();
@@ -1295,6 +1457,65 @@ mod tests {
         let fit = super::fit(200, &all, &bayeselo);
         assert!(fit.converged, "{}", fit.iterations);
         assert!((fit.scale - 0.925_497).abs() < 1e-6);
+    }
+
+    #[test]
+    fn envelope_intervals_agree_with_the_dense_inverse() {
+        // A wide field (players meet their neighbours in strength) and a narrow one
+        // (everyone meets everyone), with and without an anchor: the grounded envelope
+        // and the dense pseudo-inverse are the same variances.
+        let fields = [
+            (60, wide_field_games(60, 3000, 11)),
+            (30, synthetic_games(30, 2000, 5)),
+        ];
+        for (players, games) in fields {
+            for anchor in [None, Some(7)] {
+                let options = RatingOptions {
+                    anchor,
+                    ..RatingOptions::default()
+                };
+                let mut problem = Problem::new(players, games.iter().copied(), &options);
+                let solution = problem.solve();
+                problem.delta = solution.delta;
+                let sparse = kit_variances(&problem, &solution.u, anchor);
+                let dense = dense_kit_variances(&problem, &solution.u, anchor);
+                for (i, (s, d)) in sparse.iter().zip(&dense).enumerate() {
+                    assert!(
+                        (s - d).abs() <= 1e-9 * d.abs().max(1e-6),
+                        "{players} players, anchor {anchor:?}, slot {i}: {s} vs {d}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn each_group_of_players_gets_its_own_intervals() {
+        // Two groups that never met, with even results (so the shared draw parameter
+        // does not move the ratings' intervals): each player's interval is the one it
+        // has in its group alone. The dense pseudo-inverse over everyone had no meaning
+        // here (it said thousands of Elo).
+        let mut both = games(0, 1, 2, 2, 2);
+        both.extend(games(2, 3, 2, 2, 2));
+        let together = fit(4, &both, &ml());
+        assert_eq!(together.groups, 2);
+        let alone = fit(2, &games(0, 1, 2, 2, 2), &ml());
+        let want = alone.ratings[0].unwrap().interval;
+        assert!(want > 100.0 && want < 1000.0, "{alone:?}");
+        for i in 0..4 {
+            let got = together.ratings[i].unwrap().interval;
+            assert!((got - want).abs() < 1e-6 * want, "{together:?}");
+        }
+        // Uneven results: still each group's own scale of uncertainty.
+        let mut both = games(0, 1, 3, 2, 1);
+        both.extend(games(2, 3, 1, 4, 1));
+        let together = fit(4, &both, &RatingOptions::default());
+        let alone = fit(2, &games(0, 1, 3, 2, 1), &RatingOptions::default());
+        let (got, want) = (together.ratings[0].unwrap(), alone.ratings[0].unwrap());
+        assert!(
+            (got.interval / want.interval - 1.0).abs() < 0.2,
+            "{together:?}"
+        );
     }
 
     #[test]

@@ -6,7 +6,7 @@ use anyhow::{Context, Result, bail};
 use serde::Serialize;
 
 pub use super::ratings::RatingChoice;
-use super::ratings::{Model, RatedGame, fit};
+use super::ratings::{Model, RatedGame, fit_from};
 use super::verify::{Verdict, Verdicts};
 use framework::chess::Color;
 use runner::Termination;
@@ -168,52 +168,50 @@ impl FaultKind {
 }
 
 /// Builds the table: counts, faults and the rating fit.
-// Counts, faults, the fit and the model's offsets read as one table; the BayesElo model
-// added its steps here, to be split out with the next change of the table.
-#[allow(clippy::too_many_lines)]
 pub fn build_table(
     players: Vec<PlayerInfo>,
     games: &[GameFact],
     args: &RatingChoice,
 ) -> Result<Table> {
-    let anchor =
-        match &args.anchor {
-            Some(name) => Some(players.iter().position(|p| &p.name == name).with_context(
-                || {
-                    format!(
-                        "no player `{name}` to anchor (players: {})",
-                        players
-                            .iter()
-                            .map(|p| p.name.as_str())
-                            .collect::<Vec<_>>()
-                            .join(", ")
-                    )
-                },
-            )?),
-            None => None,
-        };
-    let options = args.options(anchor)?;
-    let outcomes: Vec<RatedGame> = games
-        .iter()
-        .map(|g| RatedGame {
-            white: g.white,
-            black: g.black,
-            score: g.score,
-            count: g.count,
-        })
-        .collect();
-    let fitted = fit(players.len(), &outcomes, &options);
-    if !fitted.converged {
-        bail!(
-            "the ratings did not converge in {} iterations{}",
-            fitted.iterations,
-            if options.prior == 0.0 {
-                ": with --prior 0 a player who won (or lost) every game has no finite maximum-likelihood rating; use a prior above 0"
-            } else {
-                ""
-            }
-        );
+    let (rows, total) = counted_rows(players, games);
+    finish_table(rows, total, games.iter().map(GameFact::rated), args)
+}
+
+/// [`build_table`] that lets go of the games as soon as the fit has gathered them by
+/// pairing, so they are not held beside the fit (`challenge ratings` on a large file).
+///
+/// ```
+/// use results::{PgnFacts, PgnReadMode, RatingChoice, build_table_consuming};
+///
+/// let pgn = "[White \"a\"]\n[Black \"b\"]\n\n1. e4 e5 1-0\n\n[White \"b\"]\n[Black \"a\"]\n\n1. d4 1/2-1/2\n";
+/// let mut facts = PgnFacts::default();
+/// facts.read("t.pgn", pgn.as_bytes(), PgnReadMode::default(), &|_| {}).unwrap();
+/// let table = build_table_consuming(facts.players, facts.games, &RatingChoice::default()).unwrap();
+/// assert_eq!((table.games, table.rows[0].player.name.as_str()), (2, "a"));
+/// ```
+pub fn build_table_consuming(
+    players: Vec<PlayerInfo>,
+    games: Vec<GameFact>,
+    args: &RatingChoice,
+) -> Result<Table> {
+    let (rows, total) = counted_rows(players, &games);
+    finish_table(rows, total, games.into_iter().map(|g| g.rated()), args)
+}
+
+impl GameFact {
+    /// What the rating fit needs of these games.
+    fn rated(&self) -> RatedGame {
+        RatedGame {
+            white: self.white,
+            black: self.black,
+            score: self.score,
+            count: self.count,
+        }
     }
+}
+
+/// One row per player with its games counted (no rating yet), and the games in all.
+fn counted_rows(players: Vec<PlayerInfo>, games: &[GameFact]) -> (Vec<Row>, usize) {
     let mut rows: Vec<Row> = players
         .into_iter()
         .enumerate()
@@ -226,8 +224,8 @@ pub fn build_table(
             wins: 0,
             draws: 0,
             losses: 0,
-            elo: fitted.ratings[i].map(|r| r.elo),
-            interval: fitted.ratings[i].map(|r| r.interval),
+            elo: None,
+            interval: None,
             crashes: 0,
             timeouts: 0,
             illegal: 0,
@@ -235,6 +233,49 @@ pub fn build_table(
         .collect();
     for g in games {
         count_game(&mut rows, g);
+    }
+    (rows, games.iter().map(|g| g.count as usize).sum())
+}
+
+/// The player rated at the offset, by name.
+fn anchor_index(rows: &[Row], anchor: Option<&String>) -> Result<Option<usize>> {
+    let Some(name) = anchor else {
+        return Ok(None);
+    };
+    let found = rows.iter().position(|r| &r.player.name == name);
+    found.map(Some).with_context(|| {
+        let names: Vec<&str> = rows.iter().map(|r| r.player.name.as_str()).collect();
+        format!(
+            "no player `{name}` to anchor (players: {})",
+            names.join(", ")
+        )
+    })
+}
+
+/// Fits the ratings from `outcomes` (read once, in order), puts them in the counted
+/// rows, and ranks them.
+fn finish_table(
+    mut rows: Vec<Row>,
+    games: usize,
+    outcomes: impl IntoIterator<Item = RatedGame>,
+    args: &RatingChoice,
+) -> Result<Table> {
+    let options = args.options(anchor_index(&rows, args.anchor.as_ref())?)?;
+    let fitted = fit_from(rows.len(), outcomes, &options);
+    if !fitted.converged {
+        bail!(
+            "the ratings did not converge in {} iterations{}",
+            fitted.iterations,
+            if options.prior == 0.0 {
+                ": with --prior 0 a player who won (or lost) every game has no finite maximum-likelihood rating; use a prior above 0"
+            } else {
+                ""
+            }
+        );
+    }
+    for (row, rating) in rows.iter_mut().zip(&fitted.ratings) {
+        row.elo = rating.map(|r| r.elo);
+        row.interval = rating.map(|r| r.interval);
     }
     rows.sort_by(|a, b| {
         let key = |r: &Row| r.elo.unwrap_or(f64::NEG_INFINITY);
@@ -249,7 +290,7 @@ pub fn build_table(
     Ok(Table {
         rows,
         draw_elo: fitted.draw_elo,
-        games: games.iter().map(|g| g.count as usize).sum(),
+        games,
         prior: args.prior,
         anchor: args.anchor.clone(),
         groups: fitted.groups,

@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 
 use anyhow::{Context, Result, bail};
-use results::build_table;
+use results::build_table_consuming;
 use results::{PgnFacts, PgnReadMode};
 
 use super::args::RatingArgs;
@@ -64,7 +64,7 @@ pub fn run(args: &Args) -> Result<()> {
             names.join(", ")
         );
     }
-    let mut table = build_table(players, &games, &args.rating.choice())?;
+    let mut table = build_table_consuming(players, games, &args.rating.choice())?;
     table.skipped = skipped;
     table.unread = unread;
     print_table(&table, args.json, args.csv)
