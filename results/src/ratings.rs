@@ -1489,6 +1489,69 @@ mod tests {
         }
     }
 
+    /// BayesElo's prior as it was computed before, with maps: the reference for the
+    /// sorted matching of pairs.
+    fn mapped_bayeselo_prior(problem: &mut Problem, prior: f64) {
+        let index: HashMap<(usize, usize), usize> = (problem.pairs.iter().enumerate())
+            .map(|(k, p)| ((p.white, p.black), k))
+            .collect();
+        let mut games = vec![0.0f64; problem.active.len()];
+        let mut between: HashMap<(usize, usize), f64> = HashMap::new();
+        for p in &problem.pairs {
+            let count = p.w + p.d + p.l;
+            games[p.white] += count;
+            games[p.black] += count;
+            *between
+                .entry((p.white.min(p.black), p.white.max(p.black)))
+                .or_default() += count;
+        }
+        let mut extra: HashMap<(usize, usize), f64> = HashMap::new();
+        for (&(i, j), &count) in &between {
+            let virtual_draws = prior * 0.25 * count * (1.0 / games[i] + 1.0 / games[j]);
+            *extra.entry((i, j)).or_default() += virtual_draws;
+            *extra.entry((j, i)).or_default() += virtual_draws;
+        }
+        let mut keys: Vec<_> = extra.into_iter().collect();
+        keys.sort_by_key(|&(k, _)| k);
+        for ((white, black), draws) in keys {
+            match index.get(&(white, black)) {
+                Some(&k) => problem.pairs[k].d += draws,
+                None => problem.pairs.push(Pair {
+                    white,
+                    black,
+                    w: 0.0,
+                    d: draws,
+                    l: 0.0,
+                }),
+            }
+        }
+    }
+
+    #[test]
+    fn bayeselo_prior_matches_the_mapped_reference_to_the_bit() {
+        // Random colours in a wide field: some pairings met with both colours, some
+        // with one; every pair's counts, and the order of the pairs, must be the same.
+        let games = wide_field_games(80, 3000, 17);
+        let bayeselo = RatingOptions {
+            model: Model::BayesElo {
+                advantage: BAYESELO_ADVANTAGE,
+                draw_elo: BAYESELO_DRAW_ELO,
+            },
+            prior: 0.0,
+            ..RatingOptions::default()
+        };
+        let mut reference = Problem::new(80, games.iter().copied(), &bayeselo);
+        let mut sorted = Problem::new(80, games.iter().copied(), &bayeselo);
+        let one_colour = sorted.pairs.len();
+        mapped_bayeselo_prior(&mut reference, 2.0);
+        sorted.bayeselo_prior(2.0);
+        assert!(sorted.pairs.len() > one_colour, "no colour left unplayed");
+        let bits = |p: &Pair| (p.white, p.black, p.w.to_bits(), p.d.to_bits(), p.l.to_bits());
+        let got: Vec<_> = sorted.pairs.iter().map(bits).collect();
+        let want: Vec<_> = reference.pairs.iter().map(bits).collect();
+        assert_eq!(got, want);
+    }
+
     #[test]
     fn each_group_of_players_gets_its_own_intervals() {
         // Two groups that never met, with even results (so the shared draw parameter
