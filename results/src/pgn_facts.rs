@@ -19,6 +19,8 @@ use runner::{TERMINATION_DETAILS_TAG, Termination};
 
 use super::standings::{FaultKind, GameFact, PlayerInfo};
 
+mod split;
+
 /// How the games' movetext is read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct PgnReadMode {
@@ -156,7 +158,9 @@ impl<'g> GameRecord<'g> {
 }
 
 /// Games that count together: the same players, score, ending and faulty player.
-type GameKey = (usize, usize, u8, Option<Termination>, Option<usize>);
+/// Player numbers are held as `u32` here: the map is the reader's largest, one entry per
+/// kind of game, and half its size matters on a large file.
+type GameKey = (u32, u32, u8, Option<Termination>, Option<u32>);
 
 /// Players and games read from PGN, the games skipped and those rated by their result
 /// alone (each reported as a [`PgnWarning`] with its file, line and number).
@@ -174,7 +178,7 @@ pub struct PgnFacts {
     pub settled: usize,
     index: HashMap<String, usize>,
     /// Where each kind of game is in `games`.
-    kinds: HashMap<GameKey, usize>,
+    kinds: HashMap<GameKey, u32>,
 }
 
 impl PgnFacts {
@@ -222,15 +226,25 @@ impl PgnFacts {
         mode: PgnReadMode,
         observe: &(dyn Fn(PgnWarning) + Sync),
     ) -> Result<(), StreamError> {
-        PgnStream::new(input, mode.scan_options()).for_each(|game| {
-            let place = |line| PgnPlace {
-                file: file.to_string(),
-                line,
-                game: game.number,
-            };
-            self.take(&GameRecord::of(game), mode, place, observe);
-        })?;
+        PgnStream::new(input, mode.scan_options())
+            .for_each(|game| self.take_scanned(file, game, mode, observe))?;
         Ok(())
+    }
+
+    /// Rates one game as the reader handed it on, or skips it.
+    fn take_scanned(
+        &mut self,
+        file: &str,
+        game: &ScannedGame<'_>,
+        mode: PgnReadMode,
+        observe: &(dyn Fn(PgnWarning) + Sync),
+    ) {
+        let place = |line| PgnPlace {
+            file: file.to_string(),
+            line,
+            game: game.number,
+        };
+        self.take(&GameRecord::of(game), mode, place, observe);
     }
 
     /// Rates one game, or skips it, telling `observe` why when it is not rated as it
@@ -311,26 +325,32 @@ impl PgnFacts {
                 GameResult::BlackWins => Some(white),
                 _ => None,
             });
-        // Scores are 0, ½ or 1: twice the score tells them apart exactly.
-        let key = (
+        self.count_fact(GameFact {
             white,
             black,
-            (score * 2.0) as u8,
-            record.termination,
+            score,
+            termination: record.termination,
             faulty,
+            count: 1,
+        });
+    }
+
+    /// Counts `fact`'s games with the games of the same kind, or as a new kind.
+    fn count_fact(&mut self, fact: GameFact) {
+        // Scores are 0, ½ or 1: twice the score tells them apart exactly.
+        let narrow = |i: usize| u32::try_from(i).expect("fewer than 2^32 players and kinds");
+        let key = (
+            narrow(fact.white),
+            narrow(fact.black),
+            (fact.score * 2.0) as u8,
+            fact.termination,
+            fact.faulty.map(narrow),
         );
         match self.kinds.get(&key) {
-            Some(&i) => self.games[i].count += 1,
+            Some(&i) => self.games[i as usize].count += fact.count,
             None => {
-                self.kinds.insert(key, self.games.len());
-                self.games.push(GameFact {
-                    white,
-                    black,
-                    score,
-                    termination: record.termination,
-                    faulty,
-                    count: 1,
-                });
+                self.kinds.insert(key, narrow(self.games.len()));
+                self.games.push(fact);
             }
         }
     }

@@ -1546,7 +1546,15 @@ mod tests {
         mapped_bayeselo_prior(&mut reference, 2.0);
         sorted.bayeselo_prior(2.0);
         assert!(sorted.pairs.len() > one_colour, "no colour left unplayed");
-        let bits = |p: &Pair| (p.white, p.black, p.w.to_bits(), p.d.to_bits(), p.l.to_bits());
+        let bits = |p: &Pair| {
+            (
+                p.white,
+                p.black,
+                p.w.to_bits(),
+                p.d.to_bits(),
+                p.l.to_bits(),
+            )
+        };
         let got: Vec<_> = sorted.pairs.iter().map(bits).collect();
         let want: Vec<_> = reference.pairs.iter().map(bits).collect();
         assert_eq!(got, want);

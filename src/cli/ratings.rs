@@ -43,9 +43,8 @@ pub fn run(args: &Args) -> Result<()> {
     let mut facts = PgnFacts::default();
     for path in &args.files {
         let cannot = || format!("cannot read the PGN file {}", path.display());
-        let file = std::fs::File::open(path).with_context(cannot)?;
         facts
-            .read(&path.display().to_string(), file, mode, &|warning| {
+            .read_file(&path.display().to_string(), path, mode, &|warning| {
                 eprintln!("{warning}");
             })
             .with_context(cannot)?;

@@ -73,6 +73,11 @@ pub struct PgnStream<R> {
     games: usize,
     eof: bool,
     replay: Option<Replay>,
+    /// Bytes read from the input so far.
+    taken: u64,
+    /// Read no further than this byte of the input ([`PgnStream::for_each_before`]).
+    limit: Option<u64>,
+    bom_checked: bool,
 }
 
 impl<R: Read> PgnStream<R> {
@@ -105,6 +110,9 @@ impl<R: Read> PgnStream<R> {
             games: 0,
             eof: false,
             replay: Some(Replay::new()),
+            taken: 0,
+            limit: None,
+            bom_checked: false,
         }
     }
 
@@ -118,25 +126,75 @@ impl<R: Read> PgnStream<R> {
         &mut self,
         mut each: impl FnMut(&ScannedGame<'_>),
     ) -> Result<usize, StreamError> {
-        let mut bom_unchecked = true;
+        self.run(&mut each)?;
+        Ok(self.games)
+    }
+
+    /// Reads every game that ends before byte `end` of the input, as [`PgnStream::for_each`]
+    /// would hand them on, and tells whether reading stopped exactly between two games at
+    /// `end` (only blank text between the last one's end and `end`): then the games from
+    /// `end` on are read alike by a fresh stream there, their lines and numbers counted on
+    /// from [`PgnStream::position`]. If not (`end` is inside a game or a comment), the
+    /// stream is left as it was and [`PgnStream::for_each`] goes on from there.
+    ///
+    /// # Errors
+    /// As [`PgnStream::for_each`], for the text before `end`.
+    ///
+    /// ```
+    /// use framework::notation::scan::ScanOptions;
+    /// use framework::notation::stream::PgnStream;
+    ///
+    /// let file = "1. e4 e5 1-0\n\n1. d4 d5 0-1\n";
+    /// let mut stream = PgnStream::new(file.as_bytes(), ScanOptions::default());
+    /// let mut plies = Vec::new();
+    /// assert!(stream.for_each_before(14, |game| plies.push(game.moves.len())).unwrap());
+    /// assert_eq!((plies, stream.position()), (vec![2], (3, 1)));
+    /// // Inside the second game: not between games, and nothing of it read yet.
+    /// let mut stream = PgnStream::new(file.as_bytes(), ScanOptions::default());
+    /// assert!(!stream.for_each_before(20, |_| {}).unwrap());
+    /// assert_eq!(stream.for_each(|_| {}).unwrap(), 2);
+    /// ```
+    pub fn for_each_before(
+        &mut self,
+        end: u64,
+        mut each: impl FnMut(&ScannedGame<'_>),
+    ) -> Result<bool, StreamError> {
+        self.limit = Some(end);
+        let between = self.run(&mut each);
+        self.limit = None;
+        between
+    }
+
+    /// The line the unread text starts on, and the games read so far.
+    pub fn position(&self) -> (usize, usize) {
+        (self.line, self.games)
+    }
+
+    /// Reads games until the input ends (true) or, under a limit, until the limit is
+    /// reached: then whether all the text before it is read.
+    fn run(&mut self, each: &mut impl FnMut(&ScannedGame<'_>)) -> Result<bool, StreamError> {
         loop {
             self.fill()?;
-            if bom_unchecked {
-                if self.end < 3 && !self.eof {
+            let at_limit = self.limit == Some(self.taken);
+            if !self.bom_checked {
+                if self.end < 3 && !self.eof && !at_limit {
                     self.make_room()?;
                     continue;
                 }
-                bom_unchecked = false;
+                self.bom_checked = true;
                 if self.buf[..self.end].starts_with("\u{feff}".as_bytes()) {
                     self.start = 3;
                 }
             }
-            let (done, not_utf8) = self.scan_window(&mut each);
+            let (done, not_utf8) = self.scan_window(each);
             if let Some(line) = not_utf8 {
                 return Err(StreamError::NotUtf8 { line });
             }
             if done {
-                return Ok(self.games);
+                return Ok(true);
+            }
+            if at_limit {
+                return Ok(self.start == self.end);
             }
             self.make_room()?;
         }
@@ -207,9 +265,20 @@ impl<R: Read> PgnStream<R> {
     /// Reads until the buffer is full or the input ends.
     fn fill(&mut self) -> Result<(), StreamError> {
         while !self.eof && self.end < self.buf.len() {
-            match self.input.read(&mut self.buf[self.end..]) {
+            let room = (self.buf.len() - self.end) as u64;
+            let allowed = self
+                .limit
+                .map_or(room, |limit| room.min(limit - self.taken));
+            if allowed == 0 {
+                break;
+            }
+            let upto = self.end + allowed as usize;
+            match self.input.read(&mut self.buf[self.end..upto]) {
                 Ok(0) => self.eof = true,
-                Ok(n) => self.end += n,
+                Ok(n) => {
+                    self.end += n;
+                    self.taken += n as u64;
+                }
                 Err(e) if e.kind() == ErrorKind::Interrupted => {}
                 Err(e) => return Err(e.into()),
             }
