@@ -1,7 +1,8 @@
 //! Players and games read from PGN files, for `challenge ratings`.
 //!
 //! The files are read by the one PGN reader, through a fixed buffer
-//! ([`framework::notation::stream`]): every move is replayed and checked (unless
+//! ([`framework::notation::stream`]; a large file on two threads, [`PgnFacts::read_file`]):
+//! every move is replayed and checked (unless
 //! [`PgnReadMode::results_only`]), and games with the same players, result and ending are
 //! counted together, so memory follows the pairings, not the file's size. A game whose
 //! movetext cannot be read still counts by its result (its `Result` tag, or the result

@@ -34,6 +34,17 @@ impl PgnFacts {
     ///
     /// # Errors
     /// The file cannot be opened or read, or is not PGN text ([`StreamError`]).
+    ///
+    /// ```
+    /// use results::{PgnFacts, PgnReadMode};
+    ///
+    /// let path = std::env::temp_dir().join(format!("read-file-{}.pgn", std::process::id()));
+    /// std::fs::write(&path, "[White \"A\"]\n[Black \"B\"]\n\n1. e4 e5 1-0\n").unwrap();
+    /// let mut facts = PgnFacts::default();
+    /// facts.read_file("t.pgn", &path, PgnReadMode::default(), &|_| {}).unwrap();
+    /// assert_eq!((facts.players.len(), facts.games.len()), (2, 1));
+    /// std::fs::remove_file(path).unwrap();
+    /// ```
     pub fn read_file(
         &mut self,
         name: &str,
