@@ -475,3 +475,35 @@ fn ambiguous_san_that_the_rest_of_the_game_settles_is_read_with_a_warning() {
         "{stderr}"
     );
 }
+
+#[test]
+fn a_large_file_read_on_two_threads_says_every_message_in_file_order() {
+    // Over 1 MiB, so the file is cut near its middle and read on two threads: every
+    // game's message must still come in file order, with its own line and number.
+    let tmp = TempDir::new("ratings-large");
+    let block = games("A", "B", 1, 0, 1)
+        + "[White \"A\"]\n[Black \"B\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Ke3 1-0\n\n"
+        + "[White \"A\"]\n[Black \"B\"]\n\n1. e4 e5 2. Ke3 *\n\n";
+    let lines = block.lines().count();
+    let blocks = (1 << 20) / block.len() + 1;
+    let file = tmp.write("big.pgn", &block.repeat(blocks));
+    let (table, stderr) = ratings(&[file.to_str().unwrap(), "--prior", "0"]);
+    assert_eq!(table["games"].as_u64(), Some(3 * blocks as u64), "{table}");
+    assert_eq!(
+        (table["skipped"].as_u64(), table["unread"].as_u64()),
+        (Some(blocks as u64), Some(blocks as u64))
+    );
+    let said: Vec<&str> = stderr.lines().collect();
+    assert_eq!(said.len(), 2 * blocks, "{stderr}");
+    for (i, pair) in said.chunks(2).enumerate() {
+        let (game, line) = (4 * i + 3, lines * i + 19);
+        let rated = format!("/big.pgn:{line}: game {game} (A - B) rated by its result 1-0 alone");
+        let skipped = format!(
+            "big.pgn:{}: game {} skipped: illegal SAN `Ke3`",
+            line + 5,
+            game + 1
+        );
+        assert!(pair[0].contains(&rated), "block {i}: {}", pair[0]);
+        assert!(pair[1].contains(&skipped), "block {i}: {}", pair[1]);
+    }
+}
