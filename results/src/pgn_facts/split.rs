@@ -344,6 +344,18 @@ mod tests {
     }
 
     #[test]
+    fn a_second_half_with_more_messages_than_it_may_hold_is_read_by_the_first() {
+        // Every game of the second half has a message: past the ones it may hold back,
+        // the second thread stops, and the first reads the whole file alone.
+        let first = "[White \"A\"]\n[Black \"B\"]\n\n1. e4 e5 1-0\n\n";
+        let broken = "[White \"A\"]\n[Black \"B\"]\n\n1. Ke3 *\n\n";
+        let text = format!("{first}{}", broken.repeat(HELD_WARNINGS + 5));
+        let path = write(text.as_bytes(), "many");
+        assert_eq!(cut_at(&path, first.len() as u64), whole(text.as_bytes()));
+        std::fs::remove_file(path).unwrap();
+    }
+
+    #[test]
     fn a_large_file_is_cut_near_its_middle_at_a_game() {
         let mut text = String::new();
         while (text.len() as u64) < SPLIT_BYTES + 1000 {
