@@ -17,6 +17,7 @@ only into this folder's benchmark crate, which is no member of the kit's workspa
 Usage (from the repository's root):
     python3 benches/pgn_compare/measure.py --bayeselo-src PATH/TO/bayeselo/src [--runs 5]
         [--games FILE.pgn]   (default: written by scripts/wide_field_pgn.py)
+        [--ratings-only]     (the ratings table alone: a short run for a quiet moment)
 Needs: g++, valgrind, python-chess (for scripts/wide_field_pgn.py).
 """
 
@@ -137,6 +138,8 @@ def main():
     parser.add_argument("--bayeselo-src", required=True)
     parser.add_argument("--games")
     parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--ratings-only", action="store_true",
+                        help="skip the reading comparison (and its callgrind runs)")
     args = parser.parse_args()
     bayeselo, one, ten, std = setup(args)
     print(f"load average at the start: {os.getloadavg()}")
@@ -146,6 +149,9 @@ def main():
     for row in ratings_table(bayeselo, [(f"1x ({size:.1f} MB)", one),
                                         (f"10x ({10 * size:.0f} MB)", ten)], args.runs):
         print(row)
+    if args.ratings_only:
+        print(f"\nload average at the end: {os.getloadavg()}")
+        return
     print("\nPGN reading alone, every move replayed (ratio to pgn-reader + shakmaty)")
     print("| reader | wall | CPU | instructions (callgrind) | peak RSS |\n|---|---|---|---|---|")
     for row in reading_table(std, args.runs):
