@@ -171,8 +171,9 @@ impl Factor {
     }
 }
 
-/// A dot product the compiler vectorises (four independent sums).
-fn dot(a: &[f64], b: &[f64]) -> f64 {
+/// A dot product the compiler vectorises (four independent sums); the dense Cholesky of
+/// the ratings' fit uses it too.
+pub(crate) fn dot(a: &[f64], b: &[f64]) -> f64 {
     let mut acc = [0.0f64; 4];
     let (ca, cb) = (a.chunks_exact(4), b.chunks_exact(4));
     let (ra, rb) = (ca.remainder(), cb.remainder());

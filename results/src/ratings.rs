@@ -42,7 +42,7 @@ use std::collections::HashMap;
 
 use anyhow::{Result, bail};
 
-use super::envelope::{Envelope, Factor};
+use super::envelope::{Envelope, Factor, dot};
 
 /// `ln(10) / 400`: natural units per Elo point.
 const SCALE: f64 = std::f64::consts::LN_10 / 400.0;
@@ -1100,22 +1100,9 @@ fn cholesky(a: &mut [f64], m: usize) -> bool {
     true
 }
 
-/// A dot product the compiler vectorises (four independent sums).
-fn dot(a: &[f64], b: &[f64]) -> f64 {
-    let mut acc = [0.0f64; 4];
-    let (ca, cb) = (a.chunks_exact(4), b.chunks_exact(4));
-    let (ra, rb) = (ca.remainder(), cb.remainder());
-    for (x, y) in ca.zip(cb) {
-        for k in 0..4 {
-            acc[k] += x[k] * y[k];
-        }
-    }
-    let tail: f64 = ra.iter().zip(rb).map(|(x, y)| x * y).sum();
-    acc[0] + acc[1] + acc[2] + acc[3] + tail
-}
-
-/// Inverts a lower-triangular matrix in place (for the tests' dense reference) (the inverse is lower-triangular too),
-/// row by row so the inner loop runs over contiguous memory: row `i` of the inverse
+/// Inverts a lower-triangular matrix in place, for the tests' dense reference (the
+/// inverse is lower-triangular too), row by row so the inner loop runs over contiguous
+/// memory: row `i` of the inverse
 /// needs row `i` of the factor (kept aside) and the rows of the inverse above it.
 #[cfg(test)]
 fn invert_lower(inv: &mut [f64], m: usize) {
