@@ -72,7 +72,7 @@ pub enum TournamentError {
         /// The version's number.
         number: u32,
         /// The build's error.
-        source: anyhow::Error,
+        source: bot_build::BuildError,
     },
     /// The unfinished tournament was created by another kit version, whose rules its
     /// results must all come from.

@@ -225,7 +225,16 @@ mod tests {
         let build = TournamentError::Build {
             name: "alpha".into(),
             number: 2,
-            source: anyhow::anyhow!("rustc is missing"),
+            source: bot_build::BuildError {
+                bot: bot_build::BotFile {
+                    name: "alpha".into(),
+                    path: "sources/0a.rs".into(),
+                },
+                kind: bot_build::BuildErrorKind::Spawn {
+                    program: "rustc".into(),
+                    error: std::io::Error::other("rustc is missing"),
+                },
+            },
         };
         let event = WorkerEvent::StillUnreachable {
             worker: "w1",
