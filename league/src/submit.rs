@@ -92,21 +92,21 @@ pub enum SubmitError {
     #[error("{0}")]
     Refused(String),
     /// The host failed (the store, the disk, a program of the build): nothing was judged.
-    #[error("cannot check the submission: {what}: {detail:#}")]
+    #[error("{detail:#}")]
     Host {
         /// What failed, in words that name no path of the host.
         what: String,
-        /// Every detail, for the host's own user and log.
+        /// Every detail, for the host's own user and log (the error's `Display`).
         detail: anyhow::Error,
     },
 }
 
 impl SubmitError {
     /// The host failed at `what`; `detail` says how.
-    pub fn host(what: impl Into<String>, detail: impl Into<anyhow::Error>) -> SubmitError {
+    pub fn host(what: &str, detail: impl Into<anyhow::Error>) -> SubmitError {
         SubmitError::Host {
-            what: what.into(),
-            detail: detail.into(),
+            what: what.to_string(),
+            detail: detail.into().context(what.to_string()),
         }
     }
 
@@ -343,5 +343,66 @@ fn lines_hint(tail: &[String]) -> String {
         String::new()
     } else {
         format!("\n  its last stderr lines:\n    {}", tail.join("\n    "))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use bot_build::{BotFile, BuildErrorKind};
+
+    fn failed_build(kind: BuildErrorKind) -> BuildError {
+        BuildError {
+            bot: BotFile {
+                name: "mine".into(),
+                path: "/srv/challenge/sources/0a1b.rs".into(),
+            },
+            kind,
+        }
+    }
+
+    #[test]
+    fn a_bot_that_does_not_build_is_refused_and_a_host_that_cannot_build_failed() {
+        let compile = failed_build(BuildErrorKind::Compile {
+            messages: "error: expected `;`\n --> src/bot.rs:3:9".into(),
+        });
+        let refused = build_refusal(&compile, "mine.rs");
+        assert!(matches!(refused, SubmitError::Refused(_)), "{refused:?}");
+        assert_eq!(
+            refused.for_sender(),
+            "refused: mine.rs does not build:\nbot `mine` does not compile (mine.rs):\n\
+             error: expected `;`\n --> mine.rs:3:9"
+        );
+        let io = failed_build(BuildErrorKind::Io {
+            doing: "write",
+            path: "/srv/challenge/bots/crates/x/src/bot.rs".into(),
+            error: std::io::Error::from(std::io::ErrorKind::StorageFull),
+        });
+        let failed = build_refusal(&io, "mine.rs");
+        assert!(matches!(failed, SubmitError::Host { .. }), "{failed:?}");
+        assert_eq!(
+            failed.for_sender(),
+            "the server failed: cannot build the bot `mine`: cannot write a file of the build \
+             (no storage space) (your submission was not judged; try again)"
+        );
+        assert!(
+            failed
+                .to_string()
+                .contains("/srv/challenge/bots/crates/x/src/bot.rs"),
+            "the host's log has every detail: {failed}"
+        );
+        let store = SubmitError::host(
+            "cannot store the new version",
+            anyhow::anyhow!("database /srv/challenge/challenge.db is locked"),
+        );
+        assert!(
+            !store.for_sender().contains("/srv"),
+            "{}",
+            store.for_sender()
+        );
+        assert_eq!(
+            format!("{store}"),
+            "cannot store the new version: database /srv/challenge/challenge.db is locked"
+        );
     }
 }
