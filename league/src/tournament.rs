@@ -362,7 +362,7 @@ impl Field {
             let engine = engine.map_err(|source| TournamentError::Build {
                 name: version.name.clone(),
                 number: version.number,
-                source,
+                source: Box::new(source),
             })?;
             field.index.insert(version.entry_id, field.players.len());
             field.players.push(Player::new(

@@ -37,6 +37,7 @@ pub(super) fn mark_used(executable: &Path) {
     }
 }
 
+/// Names the variable that sets how many engines the cache keeps (beyond those used in
 /// the last day).
 pub const KEEP_ENGINES_ENV: &str = "CHALLENGE_KEEP_ENGINES";
 const DEFAULT_KEEP_ENGINES: u64 = 64;
@@ -226,6 +227,7 @@ fn by_recent_use(
     Ok(entries)
 }
 
+/// Removes a bot's generated crate and everything cargo keeps for it in the shared
 /// target directory; returns the bytes freed.
 pub(super) fn remove_crate(dir: &Path, crate_name: &str) -> Result<u64> {
     let mut bytes = 0;

@@ -123,8 +123,6 @@ pub(super) fn cargo_command(
     command
 }
 
-/// Runs one step (cargo, or rustc) under its bounds: address space (`memory_mb`) and
-
 #[cfg(test)]
 mod tests {
     use super::*;

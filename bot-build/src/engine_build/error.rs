@@ -147,13 +147,13 @@ impl BuildError {
     pub fn explain(&self, reader: Reader<'_>) -> String {
         let name = &self.bot.name;
         let host_file = self.bot.path.display().to_string();
-        let (file, messages) = match reader {
+        let (file, scrub) = match reader {
             Reader::Host => (host_file.as_str(), None),
             Reader::Sender { file, scrub } => (file, Some(scrub)),
         };
         // Cargo names the copy by its path inside the generated crate.
         let said = |text: &str| {
-            let text = messages.map_or_else(|| text.to_string(), |scrub| scrub(text));
+            let text = scrub.map_or_else(|| text.to_string(), |scrub| scrub(text));
             text.replace("src/bot.rs:", &format!("{file}:"))
                 .trim_end()
                 .to_string()
@@ -245,6 +245,7 @@ impl BuildErrorKind {
                 bytes.div_ceil(MIB),
                 MAX_ENGINE_BYTES / MIB
             ),
+            // The host's faults are worded by `host_fault`.
             _ => self.host_fault(),
         }
     }
@@ -275,6 +276,7 @@ impl BuildErrorKind {
                 bound / MIB
             ),
             BuildErrorKind::Setting { message } => message.clone(),
+            // The bot's faults are worded by `bots_fault`.
             _ => String::new(),
         }
     }
@@ -293,6 +295,7 @@ impl BuildErrorKind {
             BuildErrorKind::Framework { .. } => "the kit's framework did not build".into(),
             BuildErrorKind::DirectoryFull { .. } => "the build directory is full".into(),
             BuildErrorKind::Setting { .. } => "a build setting of the server is wrong".into(),
+            // The bot's faults are worded by `bots_fault`.
             _ => String::new(),
         }
     }

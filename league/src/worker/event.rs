@@ -225,7 +225,7 @@ mod tests {
         let build = TournamentError::Build {
             name: "alpha".into(),
             number: 2,
-            source: bot_build::BuildError {
+            source: Box::new(bot_build::BuildError {
                 bot: bot_build::BotFile {
                     name: "alpha".into(),
                     path: "sources/0a.rs".into(),
@@ -234,7 +234,7 @@ mod tests {
                     program: "rustc".into(),
                     error: std::io::Error::other("rustc is missing"),
                 },
-            },
+            }),
         };
         let event = WorkerEvent::StillUnreachable {
             worker: "w1",
