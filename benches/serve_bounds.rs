@@ -166,7 +166,7 @@ fn stream_from(source: IpAddr, server: &Server, path: &str) -> Option<TcpStream>
 }
 
 fn group_streams(server: &Server) {
-    let limits = serve::limits::fit_to_open_files(serve::Limits::default(), 1 << 20);
+    let limits = serve::fit_to_open_files(serve::Limits::default(), 1 << 20);
     let (addresses, _) = limits.fewest_clients_to_fill();
     let (idle_p50, idle_p99, idle_failed) = health_latency(server);
     let mut held = Vec::new();

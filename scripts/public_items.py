@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Public items, lines and the longest file of each library crate in the workspace.
 
-    python3 scripts/public_items.py [ROOT]
+    python3 scripts/public_items.py [ROOT] [--unnamed]
 
 For each library crate (a workspace member with `src/lib.rs`) it prints:
 - lines: the lines of its `.rs` files under `src/` (tests and benches of its own excluded);
@@ -11,7 +11,8 @@ For each library crate (a workspace member with `src/lib.rs`) it prints:
 - named: how many of those another package of the workspace names (through a path that
   starts with the crate's name, or through a module it imported from the crate);
 - per 1k: exported free items per 1,000 lines.
-Then the longest `.rs` file of the workspace.
+Then the longest `.rs` file of the workspace. With `--unnamed`, it then lists each crate's
+exported items that no other package names (each must be documented API, or private).
 
 It reads the source with regular expressions and brace counting, not with rustc, so it
 is an estimate: good for comparing one shape with another, measured the same way.
@@ -247,8 +248,11 @@ def crates(root):
 
 
 def main():
-    root = Path(sys.argv[1] if len(sys.argv) > 1 else ".").resolve()
+    args = [a for a in sys.argv[1:] if not a.startswith("--")]
+    list_unnamed = "--unnamed" in sys.argv[1:]
+    root = Path(args[0] if args else ".").resolve()
     members = list(crates(root))
+    unnamed = {}
     print(f"{'crate':<14} {'lines':>6} {'exported':>8} {'named':>6} {'per 1k':>6} {'pub mods':>8}")
     total = [0, 0, 0]
     for package, folder in members:
@@ -262,12 +266,16 @@ def main():
         free = {i for i in items if i[0][:1] != ("extern",)}
         seen = named_outside(root, package, [folder / "src"])
         named = sum(1 for _, name in free if name in seen)
+        unnamed[package] = sorted("::".join(path + (name,)) for path, name in free if name not in seen)
         total = [total[0] + lines, total[1] + len(free), total[2] + named]
         print(f"{package:<14} {lines:>6} {len(free):>8} {named:>6} {1000 * len(free) / max(lines, 1):>6.1f} {len(mods):>8}")
     print(f"{'all':<14} {total[0]:>6} {total[1]:>8} {total[2]:>6}")
     sources = [f for f in root.rglob("*.rs") if "target" not in f.relative_to(root).parts]
     longest = max(sources, key=lambda f: len(f.read_text().splitlines()))
     print(f"longest file: {longest.relative_to(root)} ({len(longest.read_text().splitlines())} lines)")
+    if list_unnamed:
+        for package, names in unnamed.items():
+            print(f"{package}: {', '.join(names) if names else '(none)'}")
 
 
 if __name__ == "__main__":

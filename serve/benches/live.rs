@@ -36,8 +36,7 @@ use runner::{
     Opening, Player, TimeControl, parse_epd, play_game_observed,
 };
 use runner::{GameWatch, LiveEnd, LiveStart};
-use serve::watch::{COALESCE, LiveGames};
-use serve::watch_routes::serve_live;
+use serve::{COALESCE, LiveGames, serve_live};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::runtime::Runtime;
 use tokio::task::JoinHandle;

@@ -13,57 +13,65 @@
 //! Swiss rounds, finishes it: `runner`).
 //!
 //! Security, by layers: secrets are 256 random bits stored only as SHA-256 hashes and
-//! compared in constant time ([`secrets`]); every state-changing form carries a CSRF token
+//! compared in constant time (`secrets`); every state-changing form carries a CSRF token
 //! bound to the browser's cookie and the form; posts are rate-limited per address and
 //! request bodies bounded; uploads must be UTF-8 text within the rules' size; every page
 //! is rendered with auto-escaping and sent with a Content-Security-Policy that runs only
 //! the server's own script; sources stay private until the organiser publishes them; and
 //! the server listens on loopback unless told otherwise.
 //!
-//! No one client can starve the others, without a reverse proxy in front ([`limits`]):
+//! No one client can starve the others, without a reverse proxy in front (`limits`):
 //! request headers and bodies have time limits (so do idle keep-alive connections),
 //! connections are capped per client, per network and in all, event streams have caps of
-//! their own that leave half the connections to pages, and end ([`streams`]); the
+//! their own that leave half the connections to pages, and end (`streams`); the
 //! submission queue is bounded per client and in all, takes clients in turn, and puts
 //! networks that used build time lately behind those that did not. A client is an IPv4
 //! address or an IPv6 /64 ([`client_key`]), for these caps and for the rate limit on posts
 //! alike; its network, for its share of the totals, an IPv4 address or an IPv6 /56.
 //! With invitations on, only a code the organiser made enters a new entry.
 //!
-//! - [`secrets`]: keys, tokens, hashes, CSRF tokens.
+//! - `secrets`: keys, tokens, hashes, CSRF tokens.
 //! - `http`: errors as pages, security headers, cookies, the rate limit.
 //! - `pages`: templates and their views.
 //! - `live`: the cached standings, and the change events.
 //! - `jobs`: submissions checked in the background; `queue`: their fair, bounded queue.
 //! - `accept`: the accept loop: connection caps and time limits.
-//! - [`streams`]: the event streams' caps, lifetime and idle limit.
-//! - [`limits`]: the bounds, and the client key of an address.
+//! - `streams`: the event streams' caps, lifetime and idle limit.
+//! - `limits`: the bounds, and the client key of an address.
 //! - `runner`: who plays: the tournament thread (pausable), or the store's workers while
 //!   an organiser thread moves the tournament on.
-//! - [`watch`], [`watch_routes`]: the games in progress, shown live (`/live`), and
+//! - `watch`, `watch_routes`: the games in progress, shown live (`/live`), and
 //!   `challenge match --watch`'s server of them.
 //! - `routes`, `entrant`, `organiser`: the routes.
-//! - [`play`]: `challenge play --web`, a game against a bot in the browser (its own server).
+//! - `play`: `challenge play --web`, a game against a bot in the browser (its own server).
 
 mod accept;
 mod entrant;
 mod http;
 mod jobs;
-pub mod limits;
+mod limits;
 mod live;
 mod organiser;
 mod pages;
-pub mod play;
+mod play;
 mod queue;
 mod routes;
 mod runner;
-pub mod secrets;
+mod secrets;
 mod state;
-pub mod streams;
-pub mod watch;
-pub mod watch_routes;
+mod streams;
+mod watch;
+mod watch_routes;
 
-pub use limits::{ClientKey, Limits, client_key};
+pub use limits::{
+    BODY_TIMEOUT, ClientKey, HEADER_TIMEOUT, Limits, MAX_CONNECTIONS, MAX_CONNECTIONS_PER_CLIENT,
+    MAX_CONNECTIONS_PER_NETWORK, MAX_PENDING_BUILDS, MAX_PENDING_BUILDS_PER_CLIENT,
+    MAX_STREAMS_PER_CLIENT, RESERVED_FILES, STREAM_IDLE, STREAM_LIFETIME, STREAM_SHARE_DIVISOR,
+    client_key, fit_to_open_files, raise_open_file_limit,
+};
+pub use play::{PlayWebEvent, play_web};
+pub use watch::{COALESCE, LiveGames, MAX_WATCHERS_PER_GAME, StandingLine};
+pub use watch_routes::{LiveServer, serve_live};
 
 use std::net::SocketAddr;
 use std::sync::Arc;

@@ -311,6 +311,7 @@ impl Places {
     }
 
     /// Places held now.
+    #[cfg(test)]
     pub fn total(&self) -> usize {
         self.counts().total
     }

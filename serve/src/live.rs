@@ -135,15 +135,11 @@ pub struct Live {
     /// Wakes the refresher at once (this server changed something).
     pub wake: Notify,
     closing: tokio::sync::watch::Sender<bool>,
-    listeners: std::sync::atomic::AtomicUsize,
     /// The workers' games last read from the store.
     feed: Mutex<Feed>,
     /// Each stored game's check against its moves, made once.
     verdicts: Mutex<Verdicts>,
 }
-
-/// The most pages listening to `/events` at once (each holds a connection open).
-pub const MAX_LISTENERS: usize = 1000;
 
 /// What the refresher knows of the games the workers publish: the newest write number
 /// read, the number of each game's snapshot last read, and the games shown.
@@ -162,7 +158,6 @@ impl Default for Live {
             counter: AtomicU64::new(0),
             wake: Notify::new(),
             closing: tokio::sync::watch::channel(false).0,
-            listeners: std::sync::atomic::AtomicUsize::new(0),
             feed: Mutex::default(),
             verdicts: Mutex::default(),
         }
@@ -175,20 +170,10 @@ impl Live {
         Arc::clone(&self.snapshot.read().unwrap_or_else(|p| p.into_inner()))
     }
 
-    /// A receiver of change numbers for one more listening page; `None` when
-    /// [`MAX_LISTENERS`] pages listen already. Call [`Live::unlisten`] when it leaves.
-    pub fn listen(&self) -> Option<broadcast::Receiver<u64>> {
-        let before = self.listeners.fetch_add(1, Ordering::Relaxed);
-        if before >= MAX_LISTENERS {
-            self.unlisten();
-            return None;
-        }
-        Some(self.changes.subscribe())
-    }
-
-    /// A listening page left.
-    pub fn unlisten(&self) {
-        self.listeners.fetch_sub(1, Ordering::Relaxed);
+    /// A receiver of change numbers for one more listening page. How many pages listen
+    /// is bounded where their connections are admitted (`streams`: the `/events` cap).
+    pub fn listen(&self) -> broadcast::Receiver<u64> {
+        self.changes.subscribe()
     }
 
     /// A receiver that changes when the server stops (listening pages are let go).

@@ -297,15 +297,6 @@ fn entry_of(player: &str) -> String {
     }
 }
 
-/// A page listening to `/events`, counted until its connection ends.
-struct Listening(Arc<AppState>);
-
-impl Drop for Listening {
-    fn drop(&mut self) {
-        self.0.live.unlisten();
-    }
-}
-
 async fn events(
     State(state): Shared,
     ConnectInfo(peer): ConnectInfo<SocketAddr>,
@@ -315,18 +306,12 @@ async fn events(
         Ok(slot) => slot,
         Err(refused) => return Ok(refused.into_response()),
     };
-    let receiver = state.live.listen().ok_or_else(|| {
-        HttpError::new(
-            StatusCode::SERVICE_UNAVAILABLE,
-            "too many pages are following the games right now; reload later",
-        )
-    })?;
-    let listening = Listening(Arc::clone(&state));
+    let receiver = state.live.listen();
     let closing = state.live.closing();
     let opening = streams::missed(&headers, state.live.newest_change());
     let changes = stream::unfold(
-        (receiver, closing, listening),
-        |(mut receiver, mut closing, listening)| async move {
+        (receiver, closing),
+        |(mut receiver, mut closing)| async move {
             loop {
                 let received = tokio::select! {
                     received = receiver.recv() => received,
@@ -335,7 +320,7 @@ async fn events(
                 match received {
                     Ok(number) => {
                         let event = streams::change_event(number);
-                        return Some((Ok(event), (receiver, closing, listening)));
+                        return Some((Ok(event), (receiver, closing)));
                     }
                     // A slow listener missed changes: one event covers them all.
                     Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => continue,

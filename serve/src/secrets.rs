@@ -7,12 +7,6 @@ use sha2::{Digest, Sha256};
 use subtle::ConstantTimeEq;
 
 /// A fresh secret: 32 random bytes from the OS, base64url without padding (43 characters).
-///
-/// ```
-/// let a = serve::secrets::new_secret();
-/// assert_eq!(a.len(), 43);
-/// assert_ne!(a, serve::secrets::new_secret());
-/// ```
 pub fn new_secret() -> String {
     let mut bytes = [0u8; 32];
     // Without the OS's random numbers no secret can be made safely: stop, loudly.
@@ -22,13 +16,6 @@ pub fn new_secret() -> String {
 
 /// How a secret is stored: its SHA-256, in hex. The secrets are 256 random bits, so a
 /// plain hash (no salt, no stretching) cannot be reversed.
-///
-/// ```
-/// use serve::secrets::{hash_secret, secret_matches};
-/// let stored = hash_secret("k");
-/// assert!(secret_matches("k", &stored));
-/// assert!(!secret_matches("K", &stored));
-/// ```
 pub fn hash_secret(secret: &str) -> String {
     hex(&Sha256::digest(secret.trim().as_bytes()))
 }
@@ -60,14 +47,6 @@ impl CsrfKey {
     }
 
     /// The token for the form posting to `path`, in the browser holding `cookie`.
-    ///
-    /// ```
-    /// let key = serve::secrets::CsrfKey::new();
-    /// let token = key.token("c", "/submit");
-    /// assert!(key.verify("c", "/submit", &token));
-    /// assert!(!key.verify("c", "/admin/start", &token));
-    /// assert!(!key.verify("d", "/submit", &token));
-    /// ```
     pub fn token(&self, cookie: &str, path: &str) -> String {
         let mut mac = Hmac::<Sha256>::new_from_slice(&self.0).expect("HMAC takes any key length");
         mac.update(cookie.as_bytes());
@@ -90,5 +69,34 @@ impl CsrfKey {
 impl Default for CsrfKey {
     fn default() -> Self {
         CsrfKey::new()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_secret_is_43_characters_and_fresh_each_time() {
+        let a = new_secret();
+        assert_eq!(a.len(), 43);
+        assert_ne!(a, new_secret());
+    }
+
+    #[test]
+    fn a_stored_hash_matches_only_its_secret() {
+        let stored = hash_secret("k");
+        assert!(secret_matches("k", &stored));
+        assert!(!secret_matches("K", &stored));
+    }
+
+    #[test]
+    fn a_csrf_token_is_good_for_one_form_of_one_browser() {
+        let key = CsrfKey::new();
+        let token = key.token("c", "/submit");
+        assert!(key.verify("c", "/submit", &token));
+        assert!(!key.verify("c", "/admin/start", &token));
+        assert!(!key.verify("d", "/submit", &token));
+        assert!(!key.verify("", "/submit", &key.token("", "/submit")));
     }
 }

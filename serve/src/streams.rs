@@ -108,6 +108,7 @@ impl Streams {
     }
 
     /// Streams held on `endpoint` now.
+    #[cfg(test)]
     pub fn held(&self, endpoint: Endpoint) -> usize {
         match endpoint {
             Endpoint::Events => self.events.total(),

@@ -162,7 +162,9 @@ pub enum Refusal {
     Full(usize),
 }
 
-/// The live games and the relay's wake-up; see the [module](self).
+/// The live games and the relay's wake-up: the game threads that play them hand each
+/// move's state here, and one relay task hands it on to the game's watchers, so a
+/// watcher costs the server and never a game's thread.
 pub struct LiveGames {
     games: Mutex<BTreeMap<i64, Arc<Game>>>,
     ended: Mutex<VecDeque<(i64, Option<String>)>>,
@@ -195,7 +197,7 @@ impl LiveGames {
     /// link to their stored page (`challenge serve`), else the page stays on the result.
     ///
     /// ```
-    /// let games = serve::watch::LiveGames::new(10, true);
+    /// let games = serve::LiveGames::new(10, true);
     /// assert!(games.playing().is_empty());
     /// ```
     pub fn new(cap: usize, link_stored: bool) -> Arc<LiveGames> {

@@ -4,7 +4,7 @@ use std::net::SocketAddr;
 use std::time::Duration;
 
 use anyhow::{Result, bail};
-use serve::limits::{
+use serve::{
     BODY_TIMEOUT, HEADER_TIMEOUT, MAX_CONNECTIONS, MAX_CONNECTIONS_PER_CLIENT, MAX_PENDING_BUILDS,
     MAX_STREAMS_PER_CLIENT, STREAM_IDLE, STREAM_LIFETIME,
 };
@@ -61,7 +61,7 @@ pub struct Args {
           value_parser = clap::value_parser!(u32).range(1..=100_000))]
     max_pending_builds: u32,
     /// Watchers one live game takes at once (`/live/N`); the next is refused with a 503.
-    #[arg(long, value_name = "N", default_value_t = serve::watch::MAX_WATCHERS_PER_GAME as u32,
+    #[arg(long, value_name = "N", default_value_t = serve::MAX_WATCHERS_PER_GAME as u32,
           value_parser = clap::value_parser!(u32).range(1..=100_000))]
     max_watchers: u32,
     /// Seconds a client may take to send a request's headers; also how long an idle
@@ -99,7 +99,7 @@ pub fn run(args: &Args) -> Result<()> {
             max_connections: args.max_connections as usize,
             max_connections_per_client: args.max_connections_per_client as usize,
             max_connections_per_network: 2 * args.max_connections_per_client as usize,
-            max_streams: args.max_connections as usize / serve::limits::STREAM_SHARE_DIVISOR,
+            max_streams: args.max_connections as usize / serve::STREAM_SHARE_DIVISOR,
             max_streams_per_client: args.max_streams_per_client as usize,
             stream_lifetime: args.stream_lifetime.unwrap_or(STREAM_LIFETIME),
             stream_idle: args.stream_idle.unwrap_or(STREAM_IDLE),

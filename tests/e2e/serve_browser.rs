@@ -93,7 +93,14 @@ fn browse(browser: &Browser, server: &Server, label: &str) {
         "browser test: ok",
     );
     assert!(stdout.contains("standings changed"), "{stdout}");
-    for shot in ["submitted-mine.png", "standings.png", "game.png"] {
+    assert!(stdout.contains("refused without a good code"), "{stdout}");
+    for shot in [
+        "invitation.png",
+        "refused-without-code.png",
+        "submitted-mine.png",
+        "standings.png",
+        "game.png",
+    ] {
         assert!(shots.join(shot).is_file(), "no screenshot {shot}");
     }
 }

@@ -15,7 +15,7 @@ use common::kit_root;
 use common::outside::{self, CHROMEDRIVER, CHROMIUM, PYTHON_CHESS, SELENIUM};
 use runner::{GameRecord, Opening, Player, TimeControl, play_game_observed};
 use runner::{GameWatch, LiveEnd, LiveStart};
-use serve::watch_routes::serve_live;
+use serve::serve_live;
 
 const HOSTILE_NAME: &str = "<i>evil</i>";
 

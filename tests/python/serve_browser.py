@@ -2,9 +2,11 @@
 
 usage: serve_browser.py BASE_URL ORGANISER_TOKEN BOT_A BOT_B SCREENSHOT_DIR
 
-Submits two bots through the form, starts a round-robin as the organiser, watches the
-standings change as games finish (without reloading the page), then opens a game and
-steps through its moves. Saves a screenshot of each step. Exits non-zero on any failure.
+The organiser asks new entries for an invitation code and makes one good for two entries;
+a submission with a wrong code is refused at the door; two bots are submitted through the
+form with the code; the organiser starts a round-robin; the standings change as games
+finish (without reloading the page); then a game is opened and stepped through. Saves a
+screenshot of each step. Exits non-zero on any failure.
 
 Live parts of the pages (`data-live`, see src/serve/static/app.js) are replaced by fresh
 HTML whenever the server announces a change, at any moment, and the game viewer redraws
@@ -22,11 +24,6 @@ from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select
 
 from chromium import browsers, wait
-
-
-
-
-
 
 
 # Finding and reading in the page, in one call: no element reference comes back, so a
@@ -50,12 +47,29 @@ def click(driver, by, value, what, seconds=10):
     wait(driver, seconds, attempt, f"to click {what}")
 
 
-def submit(driver, base, shots, name, author, path):
+def fill_submission(driver, base, name, author, path, code):
     driver.get(base + "/submit")
     driver.find_element(By.ID, "name").send_keys(name)
     driver.find_element(By.ID, "author").send_keys(author)
+    driver.find_element(By.ID, "invitation").send_keys(code)
     driver.find_element(By.ID, "file").send_keys(os.path.abspath(path))
     driver.find_element(By.ID, "send").click()
+
+
+def submit_without_a_good_code(driver, base, shots, path):
+    fill_submission(driver, base, "gatecrasher", "", path, "not-a-code")
+    error = wait(driver, 20, lambda d: text(d, "#error"), "the refusal")
+    assert "invitation code" in error, f"the refusal names the code: {error!r}"
+    # The refusal is a 403, which Chromium logs; reading the log here empties it, so the
+    # console check at the end still sees every other error.
+    logged = [e["message"] for e in driver.get_log("browser") if e.get("level") == "SEVERE"]
+    assert all("/submit" in m and "403" in m for m in logged), f"console errors: {logged}"
+    driver.save_screenshot(os.path.join(shots, "refused-without-code.png"))
+    print(f"refused without a good code: {error}")
+
+
+def submit(driver, base, shots, name, author, path, code):
+    fill_submission(driver, base, name, author, path, code)
     key = wait(driver, 20, lambda d: text(d, "#entry-key"), "the entry key")
     assert len(key) == 43, f"an entry key of 43 characters, got {key!r}"
     state = wait(driver, 600, lambda d: text(d, "#job-state") in ("accepted", "refused")
@@ -66,10 +80,31 @@ def submit(driver, base, shots, name, author, path):
     print(f"submitted {name}: {message}")
 
 
-def start_tournament(driver, base, shots, token):
+def log_in(driver, base, token):
     driver.get(base + "/organiser")
     driver.find_element(By.ID, "token").send_keys(token)
     driver.find_element(By.ID, "login").click()
+    wait(driver, 10, lambda d: d.find_elements(By.ID, "start-form"), "the organiser's page")
+
+
+def invite(driver, base, shots, uses):
+    """Asks new entries for a code, and makes one good for `uses` entries; returns it."""
+    driver.get(base + "/organiser")
+    click(driver, By.ID, "invitations-on", "invitations on")
+    wait(driver, 10, lambda d: "invitation code only" in (text(d, "#registration") or ""),
+         "registration by invitation")
+    uses_field = driver.find_element(By.ID, "uses")
+    uses_field.clear()
+    uses_field.send_keys(str(uses))
+    driver.find_element(By.ID, "invite").click()
+    code = wait(driver, 10, lambda d: text(d, "#invitation-code"), "the invitation code")
+    driver.save_screenshot(os.path.join(shots, "invitation.png"))
+    print(f"invitation made for {uses} entries")
+    return code
+
+
+def start_tournament(driver, base, shots):
+    driver.get(base + "/organiser")
     wait(driver, 10, lambda d: d.find_elements(By.ID, "start-form"), "the organiser's page")
     Select(driver.find_element(By.ID, "format")).select_by_value("round-robin")
     pairs = driver.find_element(By.ID, "pairs")
@@ -194,12 +229,15 @@ def main():
     base, token, bot_a, bot_b, shots = sys.argv[1:6]
     os.makedirs(shots, exist_ok=True)
     with browsers(2, shots, "serve-browser") as (driver, organiser):
-        submit(driver, base, shots, "mine", "Mina", bot_a)
-        submit(driver, base, shots, "other", "Otto <o@example.org>", bot_b)
+        log_in(organiser, base, token)
+        code = invite(organiser, base, shots, 2)
+        submit_without_a_good_code(driver, base, shots, bot_b)
+        submit(driver, base, shots, "mine", "Mina", bot_a, code)
+        submit(driver, base, shots, "other", "Otto <o@example.org>", bot_b, code)
         # An entrant watches the standings while the organiser, in another browser,
         # starts the tournament: the entrant's page must follow every game in place.
         open_standings(driver, base)
-        start_tournament(organiser, base, shots, token)
+        start_tournament(organiser, base, shots)
         watch_standings(driver, shots, 2 * PAIRS)
         step_through_a_game(driver, base, shots)
     print("browser test: ok")

@@ -73,3 +73,87 @@ fn count_folder(folder: &str, expected: &[(&str, usize, usize)]) -> Vec<String> 
     }
     problems
 }
+
+/// A line of the docs that names one kit bot file and quotes counts as `N / 1024` must
+/// quote that file's count (the docs had kept counts from before a counting rule changed).
+#[test]
+fn the_docs_quote_each_bots_count_as_counted() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let counted: Vec<(&str, usize)> = EXPECTED
+        .iter()
+        .chain(LAB)
+        .map(|&(file, tokens, debug)| (file, tokens + debug))
+        .collect();
+    let mut docs = vec![root.join("README.md"), root.join("bot").join("README.md")];
+    markdown_files(&root.join("docs"), &mut docs);
+    let mut problems = Vec::new();
+    let mut quoted = 0;
+    for doc in &docs {
+        let text =
+            std::fs::read_to_string(doc).unwrap_or_else(|e| panic!("{}: {e}", doc.display()));
+        for (number, line) in text.lines().enumerate() {
+            let named: Vec<&(&str, usize)> = counted
+                .iter()
+                .filter(|(file, _)| line.contains(file))
+                .collect();
+            let [(file, count)] = named.as_slice() else {
+                continue;
+            };
+            for n in counts_of_1024(line) {
+                quoted += 1;
+                if n != *count {
+                    problems.push(format!(
+                        "{}:{}: quotes {n} / 1024 for {file}, which counts {count}",
+                        doc.display(),
+                        number + 1
+                    ));
+                }
+            }
+        }
+    }
+    assert!(problems.is_empty(), "\n{}", problems.join("\n"));
+    assert!(
+        quoted >= 4,
+        "the docs quote {quoted} counts: has their form changed?"
+    );
+}
+
+/// The numbers `N` of each `N / 1024` in `line`.
+fn counts_of_1024(line: &str) -> Vec<usize> {
+    line.split(" / 1024")
+        .collect::<Vec<_>>()
+        .split_last()
+        .map(|(_, before)| before)
+        .unwrap_or_default()
+        .iter()
+        .filter_map(|part| {
+            let digits: String = part
+                .chars()
+                .rev()
+                .take_while(char::is_ascii_digit)
+                .collect();
+            digits.chars().rev().collect::<String>().parse().ok()
+        })
+        .collect()
+}
+
+fn markdown_files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
+    for entry in std::fs::read_dir(dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display())) {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            markdown_files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "md") {
+            out.push(path);
+        }
+    }
+}
+
+#[test]
+fn a_quoted_count_is_read_from_its_line() {
+    assert_eq!(counts_of_1024("| `a.rs` | 957 / 1024 | x |"), [957]);
+    assert_eq!(
+        counts_of_1024("a.rs: 191 / 1024 tokens (when submitted: 191 / 1024)"),
+        [191, 191]
+    );
+    assert!(counts_of_1024("prints `N / 1024`").is_empty());
+}

@@ -6,8 +6,7 @@ use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use anyhow::Result;
 use lab::MatchEvent;
 use runner::Standings;
-use serve::watch::{LiveGames, MAX_WATCHERS_PER_GAME, StandingLine};
-use serve::watch_routes::{LiveServer, serve_live};
+use serve::{LiveGames, LiveServer, MAX_WATCHERS_PER_GAME, StandingLine, serve_live};
 
 /// Starts the live view on 127.0.0.1:`port` (0: a port the system chooses) and prints its
 /// address.

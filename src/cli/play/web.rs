@@ -1,4 +1,4 @@
-//! `challenge play --web`: the game served to the browser by [`serve::play`]; this says
+//! `challenge play --web`: the game served to the browser by [`serve::play_web`]; this says
 //! where, and saves the game when it ends.
 
 use std::net::SocketAddr;
@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use anyhow::Result;
 use play::{HumanGame, Opponent, colour_name};
-use serve::play::{PlayWebEvent, play_web};
+use serve::{PlayWebEvent, play_web};
 
 /// Serves the game until it is stopped (Ctrl-C), and saves it when it ends or is stopped.
 pub fn run(listen: SocketAddr, game: HumanGame, opponent: Opponent, pgn: PathBuf) -> Result<()> {

@@ -135,7 +135,7 @@ pub fn connect_from(source: IpAddr, address: &str) -> TcpStream {
 /// Raises this process's soft limit on open files to its hard limit (for tests that hold
 /// many connections); returns the limit now in force. The server's own.
 #[allow(unused_imports)] // Only the tests that hold many connections use it.
-pub use serve::limits::raise_open_file_limit;
+pub use serve::raise_open_file_limit;
 
 /// A browser-like client: keeps the cookies the server sets.
 pub struct Client {
