@@ -243,7 +243,9 @@ mod tests {
         let shown = event.to_string();
         assert!(
             shown.starts_with("w1: still cannot reach the store: cannot build `alpha` v2 ")
-                && shown.ends_with("then run again): rustc is missing"),
+                && shown.ends_with(
+                    "then run again): cannot build the bot `alpha`: cannot run rustc: rustc is missing"
+                ),
             "{shown}"
         );
     }
