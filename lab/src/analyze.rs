@@ -28,7 +28,12 @@
 //! assert_eq!(judge(Eval::Cp(120), Eval::Cp(-100), Color::White), Some(Judgement::Blunder));
 //! ```
 
+mod games;
+
+pub use games::{AnalysisFiles, AnalysisRun, AnalyzeEvent, analyze_games, game_json};
+
 use std::fmt;
+use std::path::Path;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
@@ -85,6 +90,31 @@ pub struct AnalyzeOptions {
     pub search_timeout: Duration,
     /// How long the engine may take to start and to answer `isready`.
     pub start_timeout: Duration,
+}
+
+impl AnalyzeOptions {
+    /// The engine run as `command`, named by its file's stem, searching each position to
+    /// `limit`; it may take 10 s to start and a minute per search (set
+    /// [`search_timeout`](Self::search_timeout) for another).
+    ///
+    /// ```
+    /// use lab::{AnalysisLimit, AnalyzeOptions};
+    /// let options = AnalyzeOptions::new("/usr/games/stockfish", AnalysisLimit::Depth(12));
+    /// assert_eq!(options.engine.name, "stockfish");
+    /// ```
+    pub fn new(command: impl AsRef<Path>, limit: AnalysisLimit) -> AnalyzeOptions {
+        let command = command.as_ref();
+        let label = command
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_else(|| command.display().to_string());
+        AnalyzeOptions {
+            engine: EngineConfig::new(label, command).external(),
+            limit,
+            search_timeout: Duration::from_secs(60),
+            start_timeout: Duration::from_secs(10),
+        }
+    }
 }
 
 /// The accuracy (0..100) of a move that took the mover's Win% from `before` to `after`

@@ -4,13 +4,17 @@
 //! - Matches ([`run_match_watched`], [`MatchOptions`], [`MatchEvent`]): `challenge
 //!   match`, its players, output and summary ([`summary_text`]), each player's search
 //!   statistics.
+//! - Engines on the command line ([`EngineSpec`]): the `--engine KEY=VALUE` words, and
+//!   the values several commands read ([`time_control`], [`seconds`],
+//!   [`sprt_from_words`]).
 //! - Known opponents ([`StockfishLevel`], [`find_stockfish`]): Stockfish at lichess's AI
 //!   levels (`stockfish level=N`).
 //! - Benches ([`run_bench`], [`Searcher`], [`BenchLimit`]): `challenge bench`, fixed
 //!   positions to a fixed limit, EPD test suites ([`read_epd_file`], [`score_report`]),
 //!   CSV and JSON ([`write_csv`], [`write_json`]).
-//! - Analysis ([`Analyzer`], [`summarize`]): engine analysis of played games (accuracy,
-//!   centipawn loss, judgements), as lichess computes them.
+//! - Analysis ([`Analyzer`], [`summarize`], [`analyze_games`]): engine analysis of played
+//!   games (accuracy, centipawn loss, judgements), as lichess computes them, resumable,
+//!   each game written as soon as it is done.
 //! - Tuning ([`tune`], [`TuneRequest`], [`TuneEvent`]): `challenge tune`, a bot's
 //!   `// tune` constants tuned by SPSA from games.
 //! - Sweeps ([`Sweep`], [`SweepEvent`]): a grid of bot variants × suites, its results
@@ -21,16 +25,19 @@
 
 mod analyze;
 mod bench;
+mod engine_spec;
 mod match_summary;
 mod matches;
 mod opponents;
 mod search_summary;
 mod sweep;
 mod tune;
+mod words;
 
 pub use analyze::{
-    AnalysisLimit, AnalyzeOptions, Analyzer, GameAnalysis, Judgement, PlayerSummary, SideStats,
-    game_accuracy, judge, move_accuracy, rescore_annotated, summarize,
+    AnalysisFiles, AnalysisLimit, AnalysisRun, AnalyzeError, AnalyzeEvent, AnalyzeOptions,
+    Analyzer, GameAnalysis, Judgement, PlayerSummary, SideStats, analyze_games, game_accuracy,
+    game_json, judge, move_accuracy, rescore_annotated, summarize,
 };
 pub use bench::depths::DepthRow;
 pub use bench::epd::{EpdRecord, read_epd, read_epd_file};
@@ -41,6 +48,7 @@ pub use bench::{
     BENCH_EPD, BenchLimit, BenchReport, BenchRow, Mode, Searched, Searcher, bench_positions,
     run_bench,
 };
+pub use engine_spec::{EngineLimit, EngineSpec, Program, check_uci_option};
 pub use match_summary::{describe_tcs, elo_text, summary_text};
 pub use matches::{
     DEFAULT_PLAYERS, MatchEvent, MatchOptions, OpeningChoice, bot_player, openings, run_match,
@@ -50,3 +58,6 @@ pub use opponents::{StockfishLevel, find_stockfish};
 pub use sweep::run::{MAX_JOBS, Sweep, SweepEvent, SweepOptions, SweepOutcome};
 pub use tune::state::{MAX_CONCURRENCY, MAX_ITERATIONS, MAX_PAIRS, TuneLimit};
 pub use tune::{DEFAULT_MAX_FAULTY, TuneEvent, TuneOutcome, TuneRequest, run as tune};
+pub use words::{
+    MAX_SECONDS, check_name_length, key_values, seconds, sprt_from_words, time_control,
+};

@@ -50,4 +50,7 @@ pub use standings::{
     tournament_facts, tournaments_of,
 };
 pub use verify::{Expected, Verdict, Verdicts, check as check_game};
-pub use web::{BOARD_CSS, BOARD_JS, TOURNAMENT_EVENT, place_label, round_label, tournament_of};
+pub use web::{
+    BOARD_CSS, BOARD_JS, PAGES_CSS, RATING_CHART, TOURNAMENT_EVENT, method_note, place_label,
+    round_label, tournament_of,
+};

@@ -12,16 +12,7 @@ function graph() {
 }
 
 function draw() {
-  // The placement and the side to move: the check flag is the mover's.
-  ChessBoard.draw(el("board"), game.fens[ply] + ((ply + game.first_black) % 2 ? " b" : " w"), {
-    lastMove: ply > 0 ? game.uci[ply - 1] : null,
-    check: game.checks[ply],
-  });
-  ChessBoard.moveList(el("moves"), game.san, {
-    firstMoveNumber: game.first_move, blackFirst: game.first_black === 1, current: ply,
-    result: game.result, onSelect: step,
-  });
-  ChessBoard.evalGraph(graph(), ply, step);
+  ChessBoard.showGame({ board: el("board"), moves: el("moves"), graph: graph() }, game, ply, step);
   el("info").textContent = game.white + " \u2013 " + game.black + "  " + game.result +
     " (" + game.termination + ")  ply " + ply + "/" + game.san.length +
     "  \u00b7 " + game.round_label + (game.detail ? "  \u00b7 " + game.detail : "");
@@ -60,14 +51,7 @@ function listGames() {
   });
 }
 
-el("first").onclick = () => step(0);
-el("prev").onclick = () => step(ply - 1);
-el("next").onclick = () => step(ply + 1);
-el("last").onclick = () => step(Infinity);
-document.addEventListener("keydown", (e) => {
-  const keys = { ArrowLeft: ply - 1, ArrowRight: ply + 1, Home: 0, End: Infinity };
-  if (e.key in keys) { step(keys[e.key]); e.preventDefault(); }
-});
+ChessBoard.stepControls(() => ply, step);
 listGames();
 if (data.games.length) open(0);
 else el("info").textContent = "No games yet.";

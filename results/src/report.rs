@@ -23,6 +23,7 @@ use sha2::{Digest, Sha256};
 use super::pgn_facts::{PgnFacts, PgnReadMode, PgnWarning};
 use super::standings::{GameFact, RatingChoice, Table, build_table, store_facts, tournament_facts};
 use super::verify::{Verdict, Verdicts};
+use super::web::method_note;
 use store::{Store, TournamentId};
 
 const TEMPLATE: &str = include_str!("report.html");
@@ -33,8 +34,13 @@ const SCRIPT: &str = concat!(
     "\n",
     include_str!("report.js")
 );
-/// The shared board style ([`crate::web::BOARD_CSS`]) and the report's own.
-const STYLE: &str = concat!(include_str!("web/board.css"), include_str!("report.css"));
+/// The shared board and page styles ([`crate::web::BOARD_CSS`], [`crate::web::PAGES_CSS`])
+/// and the report's own.
+const STYLE: &str = concat!(
+    include_str!("web/board.css"),
+    include_str!("web/pages.css"),
+    include_str!("report.css")
+);
 
 /// One game as the page's script replays it.
 #[derive(Debug, Clone, Serialize)]
@@ -303,19 +309,6 @@ pub fn standing_rows(table: &Table) -> Vec<StandingRow> {
         .collect()
 }
 
-fn method_note(table: &Table) -> String {
-    format!(
-        "{} games. Elo by maximum likelihood with draws modelled (BayesElo's model, drawelo {:.0}), {}, 95% intervals from the Fisher information, {} virtual draws per player.",
-        table.games,
-        table.draw_elo,
-        match &table.anchor {
-            Some(a) => format!("anchored at {a} = 0"),
-            None => "mean rating 0".to_string(),
-        },
-        table.prior
-    )
-}
-
 /// The crosstable: rows and columns follow the standings; players are indexed by their
 /// position in `store_facts`.
 fn cross_rows(table: &Table, games: &[GameFact]) -> Vec<CrossRow> {
@@ -434,6 +427,9 @@ pub fn render(
     env.set_auto_escape_callback(|_| AutoEscape::Html);
     env.add_template("report.html", TEMPLATE)
         .context("the report template does not parse")?;
+    let (chart_name, chart_template) = super::web::RATING_CHART;
+    env.add_template(chart_name, chart_template)
+        .context("the rating chart template does not parse")?;
     let page = Page {
         csp: content_security_policy(),
         style: STYLE,

@@ -575,7 +575,17 @@ fn summary(table: &Table) -> String {
         Some(a) => format!("anchored at `{a}` = {}", table.offset),
         None => format!("mean {}", table.offset),
     };
-    let model = match table.model {
+    let model = model_words(table);
+    format!(
+        "{} games rated{skipped}; Elo by {model}, {centre}, 95% intervals, prior {} virtual draws per player; converged in {} iterations\n",
+        table.games, table.prior, table.iterations
+    )
+}
+
+/// The rating model the table was fitted with, in words, with its parameters: what the
+/// text and the pages say "Elo by" of.
+pub(crate) fn model_words(table: &Table) -> String {
+    match table.model {
         "bayeselo" => format!(
             "BayesElo's mm model (advantage {:.1}, drawelo {:.1}, scale {:.4})",
             table.advantage, table.draw_elo, table.scale
@@ -584,11 +594,7 @@ fn summary(table: &Table) -> String {
             "maximum likelihood (BayesElo's draw model, drawelo {:.1} fitted, colour ignored)",
             table.draw_elo
         ),
-    };
-    format!(
-        "{} games rated{skipped}; Elo by {model}, {centre}, 95% intervals, prior {} virtual draws per player; converged in {} iterations\n",
-        table.games, table.prior, table.iterations
-    )
+    }
 }
 
 /// The table as CSV (one header line, one line per row).

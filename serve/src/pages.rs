@@ -8,16 +8,16 @@ use axum::http::StatusCode;
 use minijinja::{AutoEscape, Environment, context};
 use serde::Serialize;
 
-pub use results::standing_rows;
 use results::{Chart, chart};
 use results::{GameFact, Table};
+pub use results::{method_note, standing_rows};
 
 /// The server's script and style, served from `/static/` (the CSP allows no inline ones).
 pub const SCRIPT: &str = include_str!("static/app.js");
 /// See [`SCRIPT`].
 pub const STYLE: &str = include_str!("static/app.css");
 
-const TEMPLATES: [(&str, &str); 18] = [
+const TEMPLATES: [(&str, &str); 19] = [
     ("layout.html", include_str!("templates/layout.html")),
     ("standings.html", include_str!("templates/standings.html")),
     (
@@ -48,6 +48,8 @@ const TEMPLATES: [(&str, &str); 18] = [
         include_str!("templates/live_list_part.html"),
     ),
     ("live_game.html", include_str!("templates/live_game.html")),
+    // One chart for the report and the standings.
+    results::RATING_CHART,
 ];
 
 static ENV: LazyLock<Result<Environment<'static>, String>> = LazyLock::new(|| {
@@ -86,20 +88,6 @@ pub fn error_page(status: StatusCode, message: &str) -> String {
         context! { title => status.to_string(), status => status.as_u16(), message },
     )
     .unwrap_or_else(|_| format!("{status}"))
-}
-
-/// How the ratings were computed, in a sentence.
-pub fn method_note(table: &Table) -> String {
-    format!(
-        "{} games. Elo by maximum likelihood with draws modelled (drawelo {:.0}), {}, ±: 95% interval, {} virtual draws per player.",
-        table.games,
-        table.draw_elo,
-        match &table.anchor {
-            Some(a) => format!("anchored at {a} = 0"),
-            None => "mean rating 0".to_string(),
-        },
-        table.prior
-    )
 }
 
 /// `?part=1`: only the part of the page that live updates replace.

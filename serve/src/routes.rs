@@ -52,6 +52,7 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/static/app.css", get(style))
         .route("/static/board.js", get(board_script))
         .route("/static/board.css", get(board_style))
+        .route("/static/pages.css", get(pages_style))
         .merge(super::watch_routes::routes())
         .fallback(not_found)
         // Room for a bot file at the rules' limit, pasted or uploaded, and the form.
@@ -364,6 +365,10 @@ async fn board_script() -> Response {
 
 async fn board_style() -> Response {
     asset("text/css; charset=utf-8", results::BOARD_CSS)
+}
+
+async fn pages_style() -> Response {
+    asset("text/css; charset=utf-8", results::PAGES_CSS)
 }
 
 async fn not_found() -> HttpError {

@@ -292,6 +292,10 @@ pub fn serve_live(bind: SocketAddr, cap: usize) -> Result<LiveServer> {
             get(|| async { asset("text/css; charset=utf-8", results::BOARD_CSS) }),
         )
         .route(
+            "/static/pages.css",
+            get(|| async { asset("text/css; charset=utf-8", results::PAGES_CSS) }),
+        )
+        .route(
             "/static/board.js",
             get(|| async { asset("text/javascript; charset=utf-8", results::BOARD_JS) }),
         )

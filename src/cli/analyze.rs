@@ -1,23 +1,22 @@
-//! `challenge analyze`: the command line of [`lab`]: reading the games, the
-//! progress bar, writing each annotated game as soon as it is done, Ctrl-C and the summary.
+//! `challenge analyze`: the command line of [`lab`]'s analysis: reading the games, the
+//! progress bar, the lines and the summary it reports. [`Shown`] is also how `challenge
+//! match --analyze` shows its analysis.
 
-use std::fs::{self, File, OpenOptions};
-use std::io::{IsTerminal, Write};
-use std::path::{Path, PathBuf};
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::fs;
+use std::io::IsTerminal;
+use std::path::PathBuf;
 use std::time::Duration;
 
 use anyhow::{Context, Result, bail, ensure};
-use framework::notation::pgn::{PgnGame, read_games_from, write_game};
+use framework::notation::pgn::{PgnGame, read_games_from};
 use indicatif::{ProgressBar, ProgressStyle};
-use runner::EngineConfig;
-use serde_json::json;
 
 use lab::{
-    AnalysisLimit, AnalyzeOptions, Analyzer, GameAnalysis, PlayerSummary, SideStats,
-    rescore_annotated, summarize,
+    AnalysisFiles, AnalysisLimit, AnalysisRun, AnalyzeEvent, AnalyzeOptions, analyze_games,
+    check_uci_option,
 };
+
+use super::interrupt;
 
 /// Check every move of every game with a UCI engine: average centipawn loss, accuracy and
 /// inaccuracies / mistakes / blunders per player (lichess's formulas), and the games
@@ -75,70 +74,32 @@ pub fn run(args: AnalyzeArgs) -> Result<()> {
         "{} holds no game that could be read",
         args.games.display()
     );
-    analyze_games(&args, options, &read.games, &ctrl_c_flag())
-}
-
-/// Analyses `games` as `challenge analyze` does (`args.games` only names where they came
-/// from), stopping after the search in progress once `stop` is set: `challenge match
-/// --analyze` hands it the games it just played, and its own Ctrl-C flag.
-pub(super) fn analyze_games(
-    args: &AnalyzeArgs,
-    options: AnalyzeOptions,
-    games: &[PgnGame],
-    stop: &AtomicBool,
-) -> Result<()> {
-    let mut done = match (&args.output, args.resume) {
-        (Some(output), true) => resumed_games(output, games)?,
-        _ => Vec::new(),
+    let files = AnalysisFiles {
+        output: args.output.clone(),
+        json: args.json.clone(),
+        resume: args.resume,
     };
-    let todo = &games[done.len()..];
-    let mut output = open_output(args.output.as_deref(), args.resume)?;
-    let mut json = open_output(args.json.as_deref(), args.resume)?;
-    let limit = options.limit;
-    let mut analyzer = Analyzer::start(options)?;
-    let engine_name = analyzer.engine_name().to_string();
-    if !done.is_empty() {
-        eprintln!("resuming: {} games already analysed", done.len());
-    }
-    let outcome = analyze_all(
-        &mut analyzer,
-        todo,
-        done.len(),
-        stop,
-        args,
-        [&mut output, &mut json],
-    )?;
-    analyzer.quit();
-    done.extend(outcome.finished);
-    print_summary(&done, &engine_name, limit, outcome.failed);
-    if outcome.interrupted {
-        eprintln!(
-            "stopped by Ctrl-C after {} of {} games{}",
-            done.len(),
-            games.len(),
-            if args.output.is_some() {
-                "; run again with --resume to analyse the rest"
-            } else {
-                ""
-            }
-        );
-    }
-    ensure!(
-        outcome.failed == 0,
-        "{} of the games could not be analysed (the reasons are above)",
-        outcome.failed
-    );
-    Ok(())
+    let stop = interrupt::stop_flag();
+    let shown = Shown::new(&read.games, args.quiet);
+    let run = analyze_games(options, &read.games, &files, &stop, &|event| {
+        shown.show(event)
+    });
+    shown.finish(run?, read.games.len(), &files)
 }
 
-pub(super) fn analyze_options(args: &AnalyzeArgs) -> Result<AnalyzeOptions> {
+fn analyze_options(args: &AnalyzeArgs) -> Result<AnalyzeOptions> {
     ensure!(
         args.timeout.is_finite() && args.timeout > 0.0,
         "--timeout must be a positive number of seconds"
     );
-    let mut engine = EngineConfig::new(engine_label(&args.engine), &args.engine).external();
+    let limit = match (args.depth, args.nodes) {
+        (_, Some(nodes)) => AnalysisLimit::Nodes(nodes),
+        (depth, None) => AnalysisLimit::Depth(depth.unwrap_or(12)),
+    };
+    let mut options = AnalyzeOptions::new(&args.engine, limit);
+    options.search_timeout = Duration::from_secs_f64(args.timeout.min(1e6));
     for arg in &args.engine_args {
-        engine = engine.arg(arg);
+        options.engine = options.engine.arg(arg);
     }
     for option in &args.options {
         let Some((name, value)) = option.split_once('=') else {
@@ -148,151 +109,88 @@ pub(super) fn analyze_options(args: &AnalyzeArgs) -> Result<AnalyzeOptions> {
             !name.trim().is_empty() && !option.contains('\n'),
             "--option `{option}` needs a name before `=` and no line break"
         );
-        engine = engine.option(name.trim(), value.trim());
+        let (name, value) = (name.trim(), value.trim());
+        if let Err(why) = check_uci_option(name, value) {
+            bail!("--option `{}`: {why}", option.escape_debug());
+        }
+        options.engine = options.engine.option(name, value);
     }
-    let limit = match (args.depth, args.nodes) {
-        (_, Some(nodes)) => AnalysisLimit::Nodes(nodes),
-        (depth, None) => AnalysisLimit::Depth(depth.unwrap_or(12)),
-    };
-    Ok(AnalyzeOptions {
-        engine,
-        limit,
-        search_timeout: Duration::from_secs_f64(args.timeout.min(1e6)),
-        start_timeout: Duration::from_secs(10),
-    })
+    Ok(options)
 }
 
-fn engine_label(command: &Path) -> String {
-    command
-        .file_stem()
-        .map(|s| s.to_string_lossy().into_owned())
-        .unwrap_or_else(|| command.display().to_string())
+/// An analysis on the terminal: a bar of positions with a line per game above it, or
+/// the lines alone when stderr is not a terminal; then the summary.
+pub(super) struct Shown<'a> {
+    games: &'a [PgnGame],
+    bar: ProgressBar,
+    quiet: bool,
 }
 
-/// The games of an earlier, interrupted run, re-scored from their `[%eval]` comments. They
-/// must be the first games of the input, or the output belongs to something else.
-fn resumed_games(output: &Path, input: &[PgnGame]) -> Result<Vec<(PgnGame, GameAnalysis)>> {
-    if !output.exists() {
-        return Ok(Vec::new());
+impl<'a> Shown<'a> {
+    /// The display of an analysis of `games` (`quiet`: no bar and no line per game).
+    pub(super) fn new(games: &'a [PgnGame], quiet: bool) -> Shown<'a> {
+        Shown {
+            games,
+            bar: progress_bar(games, quiet),
+            quiet,
+        }
     }
-    let cannot = || format!("cannot read {} to resume", output.display());
-    let file = fs::File::open(output).with_context(cannot)?;
-    let read = read_games_from(file).with_context(cannot)?;
-    ensure!(
-        read.errors.is_empty() && read.games.len() <= input.len(),
-        "{} is not an earlier analysis of these games; remove it or leave out --resume",
-        output.display()
-    );
-    let mut resumed = Vec::with_capacity(read.games.len());
-    for (i, (annotated, original)) in read.games.into_iter().zip(input).enumerate() {
+
+    /// Shows what the analysis reports.
+    pub(super) fn show(&self, event: AnalyzeEvent<'_>) {
+        match event {
+            AnalyzeEvent::Resumed(done) => {
+                let left = self.games.get(done..).unwrap_or_default();
+                self.bar.set_length(positions(left));
+                self.say(event.to_string());
+            }
+            AnalyzeEvent::Started { .. } => self.bar.set_message(event.to_string()),
+            AnalyzeEvent::Position => self.bar.inc(1),
+            AnalyzeEvent::Analysed { .. } if !self.quiet => self.say(event.to_string()),
+            AnalyzeEvent::Analysed { .. } => {}
+            AnalyzeEvent::Failed { game, .. } => {
+                self.say(event.to_string());
+                self.bar.inc((game.moves.len() + 1) as u64);
+            }
+        }
+    }
+
+    /// Clears the bar and prints the summary of `run` (of `total` games); an error when a
+    /// game could not be analysed.
+    pub(super) fn finish(
+        self,
+        run: AnalysisRun,
+        total: usize,
+        files: &AnalysisFiles,
+    ) -> Result<()> {
+        self.bar.finish_and_clear();
+        print!("{}", run.summary_text());
+        if run.interrupted {
+            eprintln!(
+                "stopped by Ctrl-C after {} of {total} games{}",
+                run.games.len(),
+                if files.output.is_some() {
+                    "; run again with --resume to analyse the rest"
+                } else {
+                    ""
+                }
+            );
+        }
         ensure!(
-            annotated.moves == original.moves && annotated.start == original.start,
-            "game {} of {} differs from game {} of the input; remove it or leave out --resume",
-            i + 1,
-            output.display(),
-            i + 1
+            run.failed == 0,
+            "{} of the games could not be analysed (the reasons are above)",
+            run.failed
         );
-        let analysis = rescore_annotated(&annotated).with_context(|| {
-            format!(
-                "game {} of {} lacks the [%eval] comments of an analysis",
-                i + 1,
-                output.display()
-            )
-        })?;
-        resumed.push((original.clone(), analysis));
+        Ok(())
     }
-    Ok(resumed)
-}
 
-fn open_output(path: Option<&Path>, append: bool) -> Result<Option<File>> {
-    let Some(path) = path else { return Ok(None) };
-    let file = OpenOptions::new()
-        .create(true)
-        .write(true)
-        .append(append)
-        .truncate(!append)
-        .open(path)
-        .with_context(|| format!("cannot write {}", path.display()))?;
-    Ok(Some(file))
-}
-
-/// The first Ctrl-C stops after the search in progress; a second one leaves at once
-/// (every finished game is already on disk).
-fn ctrl_c_flag() -> Arc<AtomicBool> {
-    let stop = Arc::new(AtomicBool::new(false));
-    let presses = AtomicUsize::new(0);
-    let flag = stop.clone();
-    let _ = ctrlc::set_handler(move || {
-        flag.store(true, Ordering::SeqCst);
-        if presses.fetch_add(1, Ordering::SeqCst) >= 1 {
-            std::process::exit(130);
+    /// A line on stderr, above the progress bar if there is one.
+    fn say(&self, line: String) {
+        if self.bar.is_hidden() {
+            eprintln!("{line}");
+        } else {
+            self.bar.println(line);
         }
-    });
-    stop
-}
-
-struct Outcome {
-    finished: Vec<(PgnGame, GameAnalysis)>,
-    failed: usize,
-    interrupted: bool,
-}
-
-fn analyze_all(
-    analyzer: &mut Analyzer,
-    games: &[PgnGame],
-    first_number: usize,
-    stop: &AtomicBool,
-    args: &AnalyzeArgs,
-    [output, json]: [&mut Option<File>; 2],
-) -> Result<Outcome> {
-    let bar = progress_bar(games, args.quiet);
-    let mut outcome = Outcome {
-        finished: Vec::new(),
-        failed: 0,
-        interrupted: false,
-    };
-    for (i, game) in games.iter().enumerate() {
-        let number = first_number + i + 1;
-        bar.set_message(format!("game {number}: {}", players(game).join(" - ")));
-        match analyzer.analyze(game, stop, || bar.inc(1)) {
-            Ok(analysis) => {
-                if let Some(file) = output.as_mut() {
-                    write_annotated(file, &analysis.annotated, args.output.as_deref())?;
-                }
-                if let Some(file) = json.as_mut() {
-                    let line = format!("{}\n", game_json(number, game, &analysis));
-                    file.write_all(line.as_bytes())
-                        .and_then(|()| file.flush())
-                        .with_context(|| {
-                            format!("cannot write {}", display(args.json.as_deref()))
-                        })?;
-                }
-                if !args.quiet {
-                    say(&bar, game_line(number, game, &analysis));
-                }
-                outcome.finished.push((game.clone(), analysis));
-            }
-            Err(err) if err.is_interrupted() || stop.load(Ordering::SeqCst) => {
-                outcome.interrupted = true;
-                break;
-            }
-            Err(err) => {
-                say(&bar, format!("game {number}: not analysed: {err}"));
-                bar.inc((game.moves.len() + 1) as u64);
-                outcome.failed += 1;
-            }
-        }
-    }
-    bar.finish_and_clear();
-    Ok(outcome)
-}
-
-/// A line on stderr, above the progress bar if there is one.
-fn say(bar: &ProgressBar, line: String) {
-    if bar.is_hidden() {
-        eprintln!("{line}");
-    } else {
-        bar.println(line);
     }
 }
 
@@ -300,8 +198,7 @@ fn progress_bar(games: &[PgnGame], quiet: bool) -> ProgressBar {
     if quiet || !std::io::stderr().is_terminal() {
         return ProgressBar::hidden();
     }
-    let positions: usize = games.iter().map(|g| g.moves.len() + 1).sum();
-    let bar = ProgressBar::new(positions as u64);
+    let bar = ProgressBar::new(positions(games));
     bar.set_style(
         ProgressStyle::with_template(
             "{bar:20} {pos}/{len} positions {msg} [{elapsed_precise}, {eta} left]",
@@ -312,120 +209,7 @@ fn progress_bar(games: &[PgnGame], quiet: bool) -> ProgressBar {
     bar
 }
 
-fn display(path: Option<&Path>) -> String {
-    path.map_or_else(|| "the output".to_string(), |p| p.display().to_string())
-}
-
-fn write_annotated(file: &mut File, game: &PgnGame, path: Option<&Path>) -> Result<()> {
-    // A blank line separates games; one before a game keeps appended runs valid.
-    let empty = file.metadata().map(|m| m.len() == 0).unwrap_or(true);
-    let text = if empty {
-        write_game(game)
-    } else {
-        format!("\n{}", write_game(game))
-    };
-    file.write_all(text.as_bytes())
-        .and_then(|()| file.flush())
-        .with_context(|| format!("cannot write {}", display(path)))
-}
-
-/// One game's numbers as JSON: players, result, both sides' totals and every move.
-fn game_json(number: usize, game: &PgnGame, analysis: &GameAnalysis) -> serde_json::Value {
-    let [white, black] = players(game);
-    let side = |s: &SideStats| {
-        json!({
-            "moves": s.moves, "acpl": s.acpl(), "accuracy": s.accuracy,
-            "inaccuracies": s.inaccuracies, "mistakes": s.mistakes, "blunders": s.blunders,
-        })
-    };
-    let moves: Vec<serde_json::Value> = analysis
-        .moves
-        .iter()
-        .enumerate()
-        .map(|(i, m)| {
-            json!({
-                "ply": i + 1, "san": m.san, "eval": m.eval.map(|e| e.to_string()),
-                "best": m.best, "cp_loss": m.cp_loss, "accuracy": m.accuracy,
-                "judgement": m.judgement.map(|j| j.to_string()),
-            })
-        })
-        .collect();
-    json!({
-        "game": number, "white": white, "black": black, "result": game.result.as_str(),
-        "sides": { "white": side(&analysis.sides[0]), "black": side(&analysis.sides[1]) },
-        "moves": moves,
-    })
-}
-
-fn players(game: &PgnGame) -> [String; 2] {
-    ["White", "Black"].map(|tag| game.tag(tag).unwrap_or("?").to_string())
-}
-
-fn game_line(number: usize, game: &PgnGame, analysis: &GameAnalysis) -> String {
-    let [white, black] = players(game);
-    format!(
-        "game {number}: {white} - {black} {}: {white} {}; {black} {}",
-        game.result,
-        side_text(&analysis.sides[0]),
-        side_text(&analysis.sides[1]),
-    )
-}
-
-fn side_text(side: &SideStats) -> String {
-    format!(
-        "accuracy {}, ACPL {}, {} inaccuracies, {} mistakes, {} blunders",
-        side.accuracy
-            .map_or("-".to_string(), |a| format!("{}%", a.round())),
-        side.acpl().map_or("-".to_string(), |a| a.to_string()),
-        side.inaccuracies,
-        side.mistakes,
-        side.blunders
-    )
-}
-
-fn print_summary(
-    done: &[(PgnGame, GameAnalysis)],
-    engine: &str,
-    limit: AnalysisLimit,
-    failed: usize,
-) {
-    let totals = summarize(
-        done.iter()
-            .map(|(game, analysis)| (players(game), analysis.sides.clone())),
-    );
-    println!(
-        "{} games analysed by {engine} at {limit}{}",
-        done.len(),
-        if failed > 0 {
-            format!(" ({failed} could not be analysed)")
-        } else {
-            String::new()
-        }
-    );
-    if totals.is_empty() {
-        return;
-    }
-    let width = totals
-        .iter()
-        .map(|p| p.name.chars().count())
-        .max()
-        .unwrap_or(6)
-        .max(6);
-    println!(
-        "{:<width$}  {:>5}  {:>5}  {:>4}  {:>8}  {:>11}  {:>8}  {:>8}",
-        "player", "games", "moves", "ACPL", "accuracy", "inaccuracy", "mistake", "blunder"
-    );
-    for PlayerSummary { name, games, stats } in &totals {
-        println!(
-            "{name:<width$}  {games:>5}  {:>5}  {:>4}  {:>8}  {:>11}  {:>8}  {:>8}",
-            stats.moves,
-            stats.acpl().map_or("-".to_string(), |a| a.to_string()),
-            stats
-                .accuracy
-                .map_or("-".to_string(), |a| format!("{a:.1}%")),
-            stats.inaccuracies,
-            stats.mistakes,
-            stats.blunders
-        );
-    }
+/// The positions the analysis of `games` searches: each game's moves and its start.
+fn positions(games: &[PgnGame]) -> u64 {
+    games.iter().map(|g| g.moves.len() as u64 + 1).sum()
 }

@@ -5,12 +5,16 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use anyhow::{Context, Result, bail};
+use anyhow::{Context, Result};
 use bot_build::LimitPolicy;
 use results::ModelName;
 use results::RatingChoice;
 use runner::{AdjudicationRules, DrawRule, GameSettings, ResignRule, TimeControl};
 use store::{Access, Store, StoreLocation, open_store};
+
+// The value parsers several commands share are the domain's, so `--engine` words and
+// options read alike.
+pub use lab::{key_values, seconds, time_control};
 
 /// Where the challenge lives: `--dir`, default `./challenge`, or `--store URL` for a
 /// PostgreSQL store shared by workers on many machines.
@@ -234,19 +238,6 @@ fn centipawns(value: u32, what: &str) -> Result<i32> {
         .with_context(|| format!("{what} score={value}: expected at most 100000 centipawns"))
 }
 
-/// Splits `KEY=VALUE` words.
-pub fn key_values(words: &[String], what: &str) -> Result<Vec<(String, String)>> {
-    words
-        .iter()
-        .map(|w| {
-            let (k, v) = w.split_once('=').with_context(|| {
-                format!("{what}: `{w}` is not KEY=VALUE (bots go before --engine; quote values with spaces)")
-            })?;
-            Ok((k.trim().to_string(), v.trim().to_string()))
-        })
-        .collect()
-}
-
 /// Reads `KEY=N` words, every key required once, each a whole number from 0 to 10^6.
 fn numbers(words: &[String], what: &str, keys: &[&str]) -> Result<Vec<u32>> {
     let mut out = vec![None; keys.len()];
@@ -270,45 +261,6 @@ fn numbers(words: &[String], what: &str, keys: &[&str]) -> Result<Vec<u32>> {
         .collect()
 }
 
-/// The longest clock the kit accepts: a week, far beyond any game, far below overflow.
-const MAX_SECONDS: f64 = 7.0 * 24.0 * 3600.0;
-
-/// A positive number of seconds, at most a week.
-pub fn seconds(text: &str) -> Result<Duration, String> {
-    let secs: f64 = text
-        .trim()
-        .parse()
-        .map_err(|_| format!("`{text}` is not a number of seconds"))?;
-    if !(secs.is_finite() && secs > 0.0 && secs <= MAX_SECONDS) {
-        return Err(format!(
-            "`{text}`: expected more than 0 and at most {MAX_SECONDS} seconds"
-        ));
-    }
-    Ok(Duration::from_secs_f64(secs))
-}
-
-/// A time control, each number checked against [`MAX_SECONDS`] first (so no huge value
-/// reaches the clock's arithmetic). `0.1/move`, the spelling `run` used to have for a
-/// fixed time per move, is still read as `--st 0.1`.
-pub fn time_control(text: &str) -> Result<TimeControl, String> {
-    if let Some(per_move) = text.trim().strip_suffix("/move") {
-        return seconds(per_move).map(TimeControl::movetime);
-    }
-    let clock = text.rsplit('/').next().unwrap_or(text);
-    for number in clock.split('+') {
-        if number
-            .trim()
-            .parse::<f64>()
-            .is_ok_and(|n| !(n.is_finite() && n <= MAX_SECONDS))
-        {
-            return Err(format!(
-                "`{text}`: times must be at most {MAX_SECONDS} seconds"
-            ));
-        }
-    }
-    text.parse::<TimeControl>().map_err(|e| e.to_string())
-}
-
 fn prior(text: &str) -> Result<f64, String> {
     let value: f64 = text
         .parse()
@@ -317,17 +269,6 @@ fn prior(text: &str) -> Result<f64, String> {
         return Err(format!("`{text}`: expected a number from 0 to 1000000"));
     }
     Ok(value)
-}
-
-/// Refuses a player name too long to show or store (`--anchor`, `--engine name=`).
-pub fn check_name_length(name: &str, what: &str) -> Result<()> {
-    if name.chars().count() > 200 {
-        bail!(
-            "{what}: a name of {} characters is too long (at most 200)",
-            name.chars().count()
-        );
-    }
-    Ok(())
 }
 
 /// `--build-jobs`: how many bots `worker`, `run` and `serve` build at once.

@@ -1,28 +1,28 @@
-//! `challenge match`: the command line of a match (players, `--engine` words, options);
-//! playing it is [`lab`], and its progress on the terminal is [`progress`].
+//! `challenge match`: the command line of a match (players, `--engine` occurrences,
+//! options); reading an `--engine`'s words and playing the match are [`lab`], and its
+//! progress on the terminal is [`progress`].
 
 mod analysis;
-mod known;
 mod progress;
 mod watch;
 
-use std::path::{Path, PathBuf};
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::path::PathBuf;
+use std::sync::atomic::Ordering;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use anyhow::{Context, Result, bail, ensure};
+use anyhow::{Result, ensure};
 use bot_build::BuildEvent;
 use bot_build::LimitPolicy;
 use lab::{
-    DEFAULT_PLAYERS, MatchEvent, MatchOptions, OpeningChoice, bot_player, openings,
-    run_match_watched, tournament, unique_names,
+    DEFAULT_PLAYERS, EngineSpec, MatchEvent, MatchOptions, OpeningChoice, bot_player, openings,
+    run_match_watched, sprt_from_words, tournament, unique_names,
 };
-use runner::{EngineConfig, Format, Player, Sprt, TimeControl};
+use runner::{Format, Player, TimeControl};
 
 use analysis::Analysis;
 
-use super::args::{GameArgs, LimitArgs, check_name_length, key_values, seconds, time_control};
+use super::args::{GameArgs, LimitArgs};
+use super::interrupt;
 
 /// Play a match or tournament between bots and UCI engines.
 ///
@@ -175,147 +175,6 @@ impl clap::Args for EngineSpecs {
     }
 }
 
-/// Applies a per-player limit word (`tc=`, `st=`, `nodes=`, `depth=`) to `tc`; `false`
-/// for any other key.
-fn engine_limit(key: &str, value: &str, tc: &mut TimeControl) -> Result<bool> {
-    let bad = |what: &str| format!("--engine {key}={value}: {what}");
-    match key {
-        "tc" => {
-            let parsed = time_control(value)
-                .map_err(anyhow::Error::msg)
-                .with_context(|| bad("invalid time control"))?;
-            *tc = TimeControl {
-                nodes: tc.nodes,
-                depth: tc.depth,
-                ..parsed
-            };
-        }
-        "st" => {
-            let per_move = seconds(value)
-                .map_err(anyhow::Error::msg)
-                .with_context(|| bad("expected seconds"))?;
-            *tc = TimeControl {
-                nodes: tc.nodes,
-                depth: tc.depth,
-                ..TimeControl::movetime(per_move)
-            };
-        }
-        "nodes" => {
-            tc.nodes = Some(
-                value
-                    .parse()
-                    .ok()
-                    .filter(|n| *n > 0)
-                    .with_context(|| bad("expected a node count from 1"))?,
-            )
-        }
-        "depth" => {
-            tc.depth = Some(
-                value
-                    .parse()
-                    .ok()
-                    .filter(|d| (1..=1000).contains(d))
-                    .with_context(|| bad("expected a depth from 1 to 1000"))?,
-            )
-        }
-        _ => return Ok(false),
-    }
-    Ok(true)
-}
-
-fn engine_player(words: &[String], policy: LimitPolicy, default_tc: TimeControl) -> Result<Player> {
-    let (preset, words) = known::split_preset(words)?;
-    let pairs = key_values(&words, "--engine")?;
-    let mut name = None;
-    let mut tc = preset.map_or(default_tc, |p| p.time_control(default_tc));
-    let mut config: Option<EngineConfig> = None;
-    let mut args = Vec::new();
-    let mut options = Vec::new();
-    let mut dir = None;
-    for (key, value) in &pairs {
-        if engine_limit(key, value, &mut tc)? {
-            continue;
-        }
-        match key.as_str() {
-            "name" => {
-                check_name_length(value, "--engine name")?;
-                name = Some(value.clone());
-            }
-            "cmd" => config = Some(EngineConfig::new(value.clone(), value.clone()).external()),
-            "bot" if preset.is_some() => {
-                bail!(
-                    "--engine stockfish plays Stockfish: name another one with cmd=PATH, not bot="
-                )
-            }
-            "bot" => config = Some(bot_player(value, policy, default_tc, &say)?.engine),
-            "arg" => args.push(value.clone()),
-            "dir" => dir = Some(PathBuf::from(value)),
-            k if k.starts_with("option.") => {
-                let option = &k["option.".len()..];
-                check_option(option, value)?;
-                options.push((option.to_string(), value.clone()))
-            }
-            _ => bail!(
-                "--engine: unknown key `{key}` (expected name, cmd, bot, arg, dir, option.NAME, tc, st, nodes, depth, or level after `stockfish`)"
-            ),
-        }
-    }
-    let mut config = match preset {
-        Some(preset) => preset.engine(config)?,
-        None => config.context(
-            "--engine needs cmd=PATH (an executable) or bot=BOT, or starts with `stockfish`",
-        )?,
-    };
-    if let Some(name) = name {
-        config.name = name;
-    } else if let Some(stem) = Path::new(&config.name).file_stem() {
-        config.name = stem.to_string_lossy().into_owned();
-    }
-    config.args.extend(args);
-    config.options.extend(options);
-    if dir.is_some() {
-        config.dir = dir;
-    }
-    Ok(Player::new(config, tc))
-}
-
-/// Refuses an option that would not go to the engine as the one `setoption` line it
-/// reads as this option: a line break would start another UCI command, and a name with
-/// the word `value` in it would split elsewhere.
-fn check_option(name: &str, value: &str) -> Result<()> {
-    let shown = format!("--engine option.{}", name.escape_debug());
-    if name.trim().is_empty() {
-        bail!("{shown}: the option has no name");
-    }
-    if name.chars().chain(value.chars()).any(char::is_control) {
-        bail!("{shown}: names and values may not hold line breaks or other control characters");
-    }
-    if name
-        .split_whitespace()
-        .any(|word| word == "value" || word == "name")
-    {
-        bail!("{shown}: an option name may not contain the word `name` or `value`");
-    }
-    Ok(())
-}
-
-fn parse_sprt(words: &[String]) -> Result<Sprt> {
-    let (mut elo0, mut elo1, mut alpha, mut beta) = (0.0, 5.0, 0.05, 0.05);
-    for (k, v) in key_values(words, "--sprt")? {
-        let value: f64 = v
-            .parse()
-            .with_context(|| format!("--sprt {k}={v}: expected a number"))?;
-        match k.as_str() {
-            "elo0" => elo0 = value,
-            "elo1" => elo1 = value,
-            "alpha" => alpha = value,
-            "beta" => beta = value,
-            _ => bail!("--sprt: unknown key `{k}` (expected elo0, elo1, alpha, beta)"),
-        }
-    }
-    Sprt::new(elo0, elo1, alpha, beta).map_err(anyhow::Error::msg)
-}
-
 /// The players: the bots named (or the default match), then the `--engine`s.
 fn players(args: &Args, policy: LimitPolicy, tc: TimeControl) -> Result<Vec<Player>> {
     let available = bot_build::available();
@@ -337,7 +196,7 @@ fn players(args: &Args, policy: LimitPolicy, tc: TimeControl) -> Result<Vec<Play
         players.push(bot_player(spec, policy, tc, &say)?);
     }
     for words in &args.engines.0 {
-        players.push(engine_player(words, policy, tc)?);
+        players.push(EngineSpec::parse(words)?.player(policy, tc, &say)?);
     }
     ensure!(
         players.len() >= 2,
@@ -353,22 +212,6 @@ fn say(event: BuildEvent<'_>) {
     eprintln!("{event}");
 }
 
-/// A Ctrl-C handler: the first press stops the match after the games in progress are
-/// abandoned (finished games are kept); a second leaves at once, every finished game
-/// already being on disk.
-pub(super) fn stop_on_ctrl_c() -> Arc<AtomicBool> {
-    let stop = Arc::new(AtomicBool::new(false));
-    let presses = Arc::new(AtomicUsize::new(0));
-    let flag = stop.clone();
-    let _ = ctrlc::set_handler(move || {
-        flag.store(true, Ordering::SeqCst);
-        if presses.fetch_add(1, Ordering::SeqCst) >= 1 {
-            std::process::exit(130);
-        }
-    });
-    stop
-}
-
 /// `match`'s clock when neither `--tc` nor `--st` is given: 5+0.05.
 fn default_tc() -> TimeControl {
     TimeControl::clock(Duration::from_secs(5), Duration::from_millis(50))
@@ -379,7 +222,7 @@ pub fn run(args: Args) -> Result<()> {
     let settings = args.game.settings()?;
     let tc = args.game.time_control(default_tc());
     let players = players(&args, args.limit.policy(), tc)?;
-    let sprt = args.sprt.as_deref().map(parse_sprt).transpose()?;
+    let sprt = args.sprt.as_deref().map(sprt_from_words).transpose()?;
     let analysis = args
         .analyze
         .then(|| Analysis::prepare(args.analyze_depth, args.analyze_engine.clone(), args.quiet))
@@ -422,7 +265,7 @@ pub fn run(args: Args) -> Result<()> {
         event: args.event,
     };
     let shown = progress::Progress::new(args.quiet);
-    let stop = stop_on_ctrl_c();
+    let stop = interrupt::stop_flag();
     let live = args.watch.map(watch::start).transpose()?;
     let games = live.as_ref().map(|live| &*live.games);
     run_match_watched(&options, &stop, games.map(|g| g as _), &|event| {

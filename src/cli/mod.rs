@@ -10,6 +10,7 @@ mod clean;
 mod closed_pipe;
 mod entries;
 mod export;
+mod interrupt;
 mod match_cmd;
 mod migrate;
 mod perft;

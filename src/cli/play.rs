@@ -20,6 +20,7 @@ use runner::TimeControl;
 use screen::Screen;
 
 use super::args::{LimitArgs, time_control};
+use super::interrupt;
 
 /// Which side the human plays.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -114,14 +115,13 @@ pub fn run(args: Args) -> Result<()> {
 fn save_on_ctrl_c(game: &HumanGame, path: &Path) -> Arc<Mutex<HumanGame>> {
     let shown = Arc::new(Mutex::new(game.clone()));
     let (kept, path) = (Arc::clone(&shown), path.to_path_buf());
-    let _ = ctrlc::set_handler(move || {
+    interrupt::last_act(move || {
         let mut game = kept.lock().unwrap_or_else(|p| p.into_inner()).clone();
         game.leave();
         match game.save(&path) {
             Ok(()) => println!("\nGame saved to {}", path.display()),
             Err(err) => eprintln!("\nerror: {err:#}"),
         }
-        std::process::exit(130);
     });
     shown
 }

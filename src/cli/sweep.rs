@@ -3,8 +3,7 @@
 
 use std::io::IsTerminal;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{Arc, OnceLock};
+use std::sync::OnceLock;
 use std::time::Duration;
 
 use anyhow::Result;
@@ -12,6 +11,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use lab::{MAX_JOBS, Sweep, SweepEvent, SweepOptions, SweepOutcome};
 
 use super::args::LimitArgs;
+use super::interrupt;
 
 /// Search every variant of a bot's grid (its `// vary` constants) over suites, as a
 /// definition file says, and draw the figures: total nodes against one constant, one line
@@ -79,7 +79,7 @@ pub fn run(args: &Args) -> Result<()> {
             policy: args.limit.policy(),
             timeout: Duration::from_secs(args.timeout),
         };
-        let stop = ctrl_c_flag();
+        let stop = interrupt::stop_flag();
         let outcome = sweep.run(&options, &stop, &observe);
         progress.finish();
         let outcome = outcome?;
@@ -107,21 +107,6 @@ fn print_stopped(sweep: &Sweep, outcome: SweepOutcome) {
         outcome.left,
         sweep.results_path().display()
     );
-}
-
-/// The first Ctrl-C stops after the searches in progress (cells not finished then are run
-/// again on resuming); a second one leaves at once (every finished cell is already on disk).
-fn ctrl_c_flag() -> Arc<AtomicBool> {
-    let stop = Arc::new(AtomicBool::new(false));
-    let presses = AtomicUsize::new(0);
-    let flag = stop.clone();
-    let _ = ctrlc::set_handler(move || {
-        flag.store(true, Ordering::SeqCst);
-        if presses.fetch_add(1, Ordering::SeqCst) >= 1 {
-            std::process::exit(130);
-        }
-    });
-    stop
 }
 
 /// The run on the terminal: a bar of searches with the cells finished above it, or a

@@ -12,6 +12,7 @@ use lab::{MAX_CONCURRENCY, MAX_ITERATIONS, MAX_PAIRS, TuneLimit};
 use lab::{TuneEvent, TuneOutcome, TuneRequest};
 
 use super::args::{LimitArgs, time_control};
+use super::interrupt;
 
 /// Tune a bot's constants marked `// tune MIN..=MAX` by SPSA, as fishtest does.
 ///
@@ -185,7 +186,7 @@ pub fn run(args: &Args) -> Result<()> {
         }),
         quiet: args.quiet,
     });
-    let stop = super::match_cmd::stop_on_ctrl_c();
+    let stop = interrupt::stop_flag();
     let outcome = lab::tune(&args.request(), &stop, &|event| {
         progress
             .lock()

@@ -1,6 +1,5 @@
 //! `challenge worker`.
 
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use anyhow::{Result, bail};
@@ -8,6 +7,7 @@ use league::{WorkerOptions, host_name, local_work_dir, work};
 use store::{Encryption, PostgresStore, WorkerSession};
 
 use super::args::{StoreUrl, seconds};
+use super::interrupt;
 
 /// Play a PostgreSQL store's tournament on this machine, beside workers on others.
 #[derive(clap::Args, Debug)]
@@ -34,8 +34,6 @@ pub struct Args {
     #[arg(long, allow_negative_numbers = true, value_parser = clap::value_parser!(u64).range(1..=1_000_000_000))]
     max_games: Option<u64>,
 }
-
-static STOP: AtomicBool = AtomicBool::new(false);
 
 /// A worker's name: 1 to 64 letters, digits, `_`, `-`, `.` or `@`.
 fn check_worker_name(name: &str) -> Result<()> {
@@ -119,10 +117,8 @@ pub fn run(args: &Args) -> Result<()> {
     let session = store.worker_session()?;
     let name = worker_name(args.name.as_deref(), &session)?;
     let lease = fit_lease(args.lease, &session);
-    let _ = ctrlc::set_handler(|| {
-        eprintln!("stopping: the games in play are given back to the store");
-        STOP.store(true, Ordering::Relaxed);
-    });
+    let stop =
+        interrupt::stop_flag_saying("stopping: the games in play are given back to the store");
     eprintln!(
         "worker {name}: playing from {} with {} game(s) at once",
         store::EntryStore::location(&store),
@@ -143,7 +139,7 @@ pub fn run(args: &Args) -> Result<()> {
         max_games: args.max_games.map(|m| m as usize),
         work_dir: local_work_dir(),
     };
-    let report = work(&mut store, &options, &STOP, &|event| eprintln!("{event}"))?;
+    let report = work(&mut store, &options, &stop, &|event| eprintln!("{event}"))?;
     eprintln!(
         "worker {name}: {} games stored{}",
         report.stored,

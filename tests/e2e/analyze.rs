@@ -331,6 +331,19 @@ fn bad_pgn_and_bad_options_are_explained() {
     let out = analyze(&dir, &["ok.pgn", "--engine", "sf", "--option", "Hash"]);
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("--option `Hash` is not NAME=VALUE"), "{err}");
+    // A carriage return or a name with the word `value` would be read as another UCI
+    // line or another option: refused as `match --engine option.` refuses them.
+    for (option, why) in [
+        ("Hash=1\rquit", "line breaks or other control characters"),
+        ("Skill value x=1", "the word `name` or `value`"),
+    ] {
+        let out = analyze(&dir, &["ok.pgn", "--engine", "sf", "--option", option]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            !out.status.success() && err.contains(why),
+            "{option:?}: {err}"
+        );
+    }
     let out = analyze(&dir, &["ok.pgn", "--engine", "./no-such-engine"]);
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("cannot start `./no-such-engine`"), "{err}");

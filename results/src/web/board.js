@@ -9,6 +9,9 @@
 //                                       onSelect(ply), result
 //   ChessBoard.evalGraph(box, ply, onSelect)  marks `ply` on the kit's SVG graph in `box`
 //                                       (if it holds one); a click on it selects a ply
+//   ChessBoard.showGame(els, game, ply, onSelect)  one ply of a game as the kit's pages
+//                                       send it: board, move list and graph at once
+//   ChessBoard.stepControls(ply, step)  the viewer's buttons and keys
 //
 // Squares are `div`s with data-square ("e4"), data-piece ("P", "k") when occupied, and the
 // classes light/dark, hl (last move), check, selected and target.
@@ -132,5 +135,37 @@ const ChessBoard = (() => {
     }
   }
 
-  return { draw, moveList, evalGraph, placement };
+  // Shows ply `ply` of a game as the report and the server's game page send it (fens:
+  // each ply's placement; uci, checks, san, first_move, first_black, result): the board
+  // in els.board, the move list in els.moves, the mark on the evaluation graph in
+  // els.graph; a click on a move or on the graph calls onSelect(ply).
+  function showGame(els, game, ply, onSelect) {
+    // The placement and the side to move: the check flag is the mover's.
+    draw(els.board, game.fens[ply] + ((ply + game.first_black) % 2 ? " b" : " w"), {
+      lastMove: ply > 0 ? game.uci[ply - 1] : null,
+      check: game.checks[ply],
+    });
+    moveList(els.moves, game.san, {
+      firstMoveNumber: game.first_move, blackFirst: game.first_black === 1, current: ply,
+      result: game.result, onSelect,
+    });
+    evalGraph(els.graph, ply, onSelect);
+  }
+
+  // The viewer's controls: the buttons #first, #prev, #next and #last, and the arrow,
+  // Home and End keys, each calling step(to) with the ply it asks for; ply() is the
+  // ply shown.
+  function stepControls(ply, step) {
+    const button = (id, to) => { document.getElementById(id).onclick = () => step(to()); };
+    button("first", () => 0);
+    button("prev", () => ply() - 1);
+    button("next", () => ply() + 1);
+    button("last", () => Infinity);
+    document.addEventListener("keydown", (e) => {
+      const keys = { ArrowLeft: ply() - 1, ArrowRight: ply() + 1, Home: 0, End: Infinity };
+      if (e.key in keys) { step(keys[e.key]); e.preventDefault(); }
+    });
+  }
+
+  return { draw, moveList, evalGraph, placement, showGame, stepControls };
 })();

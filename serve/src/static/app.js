@@ -64,27 +64,12 @@ function viewGame() {
   let ply = game.san.length;
   const step = (to) => { ply = Math.max(0, Math.min(game.san.length, to)); draw(); };
   function draw() {
-    // The placement and the side to move: the check flag is the mover's.
-    ChessBoard.draw(el("board"), game.fens[ply] + ((ply + game.first_black) % 2 ? " b" : " w"), {
-      lastMove: ply > 0 ? game.uci[ply - 1] : null,
-      check: game.checks[ply],
-    });
-    ChessBoard.moveList(el("moves"), game.san, {
-      firstMoveNumber: game.first_move, blackFirst: game.first_black === 1, current: ply,
-      result: game.result, onSelect: step,
-    });
-    ChessBoard.evalGraph(el("evalgraph"), ply, step);
+    const els = { board: el("board"), moves: el("moves"), graph: el("evalgraph") };
+    ChessBoard.showGame(els, game, ply, step);
     el("info").textContent = "ply " + ply + " of " + game.san.length;
     el("info").dataset.ply = String(ply);
   }
-  el("first").onclick = () => step(0);
-  el("prev").onclick = () => step(ply - 1);
-  el("next").onclick = () => step(ply + 1);
-  el("last").onclick = () => step(Infinity);
-  document.addEventListener("keydown", (e) => {
-    const keys = { ArrowLeft: ply - 1, ArrowRight: ply + 1, Home: 0, End: Infinity };
-    if (e.key in keys) { step(keys[e.key]); e.preventDefault(); }
-  });
+  ChessBoard.stepControls(() => ply, step);
   draw();
 }
 

@@ -1,6 +1,6 @@
 //! `challenge match --analyze`: the games of the match, once played, analysed by Stockfish
 //! exactly as `challenge analyze` analyses a PGN file (accuracy, average centipawn loss and
-//! judgements per player; [`lab`]).
+//! judgements per player; [`lab::analyze_games`]), and shown as it shows them.
 
 use std::path::PathBuf;
 use std::sync::Mutex;
@@ -8,17 +8,16 @@ use std::sync::atomic::AtomicBool;
 
 use anyhow::Result;
 use framework::notation::pgn::{GameResult, PgnGame};
-use lab::AnalyzeOptions;
-use lab::find_stockfish;
+use lab::{AnalysisFiles, AnalysisLimit, AnalyzeOptions, analyze_games, find_stockfish};
 use runner::GameRecord;
 
-use crate::cli::analyze::{AnalyzeArgs, analyze_games, analyze_options};
+use crate::cli::analyze::Shown;
 
 /// The analysis to run after the match, checked before the first game: a missing
 /// Stockfish should not be found out after an hour of games.
 pub(super) struct Analysis {
-    args: AnalyzeArgs,
     options: AnalyzeOptions,
+    quiet: bool,
     games: Mutex<Vec<PgnGame>>,
 }
 
@@ -34,23 +33,10 @@ impl Analysis {
             Some(engine) => engine,
             None => find_stockfish()?,
         };
-        let args = AnalyzeArgs {
-            games: PathBuf::from("the match's games"),
-            engine,
-            engine_args: Vec::new(),
-            options: Vec::new(),
-            depth,
-            nodes: None,
-            output: None,
-            json: None,
-            resume: false,
-            timeout: 60.0,
-            quiet,
-        };
-        let options = analyze_options(&args)?;
+        let limit = AnalysisLimit::Depth(depth.unwrap_or(12));
         Ok(Analysis {
-            args,
-            options,
+            options: AnalyzeOptions::new(engine, limit),
+            quiet,
             games: Mutex::new(Vec::new()),
         })
     }
@@ -77,8 +63,13 @@ impl Analysis {
         eprintln!(
             "Analysing {} games with {}",
             games.len(),
-            self.args.engine.display()
+            self.options.engine.command.display()
         );
-        analyze_games(&self.args, self.options, &games, stop)
+        let files = AnalysisFiles::default();
+        let shown = Shown::new(&games, self.quiet);
+        let run = analyze_games(self.options, &games, &files, stop, &|event| {
+            shown.show(event)
+        });
+        shown.finish(run?, games.len(), &files)
     }
 }
