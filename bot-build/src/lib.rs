@@ -7,8 +7,9 @@
 //!   the author types it (`my_bot`, a path, `my_bot@DEPTH=2`), and the rules it must meet.
 //! - Variants ([`marks`], [`apply`], [`grid`], [`write_variant`]): constants marked
 //!   `// vary` or `// tune`, and files that differ from the bot only in their values.
-//! - Builds ([`build`], [`prepare`], [`BuiltEngine`], [`BuildEvent`], [`clean`]): a bot
-//!   file compiled into an engine, in a generated crate, cached in [`build_dir`].
+//! - Builds ([`build`], [`build_source`], [`prepare`], [`BuiltEngine`], [`BuildEvent`],
+//!   [`clean`]): a bot file compiled into an engine, in a generated crate, cached in
+//!   [`build_dir`]; a failed build is a [`BuildError`], the bot's fault or the host's.
 //!
 //! The library never prints: a build reports through the caller's observer as
 //! [`BuildEvent`]s, and errors are returned.
@@ -31,8 +32,9 @@ pub use bots::{
     lab_dir, local_bot_dir, resolve, variants_dir, work_target_dir,
 };
 pub use engine_build::{
-    BuildEvent, BuildKind, BuiltEngine, build, build_all, build_dir, build_in, build_jobs, clean,
-    content_hash, default_build_jobs, materialize, prepare, set_build_jobs,
+    BuildError, BuildErrorKind, BuildEvent, BuildKind, BuiltEngine, Reader, build, build_all,
+    build_dir, build_in, build_jobs, build_source, clean, default_build_jobs, prepare,
+    set_build_jobs,
 };
 pub use variants::{
     Mark, MarkError, MarkKind, Setting, Value, Values, VariantError, apply, family, grid, marks,

@@ -19,6 +19,7 @@
 mod gate;
 mod live_view;
 mod organiser;
+mod sources;
 mod submit;
 mod swiss;
 mod tournament;
@@ -27,7 +28,9 @@ mod worker;
 pub use gate::{Closed, Gate, Open};
 pub use live_view::{EngineView, Follow, GameView};
 pub use organiser::{Organiser, Progress};
-pub use submit::{SMOKE_POSITIONS, Submission, check_name, submit, submit_to};
+pub use submit::{
+    SMOKE_POSITIONS, Submission, SubmitError, check_name, read_bot, submit, submit_to,
+};
 pub use swiss::{SwissPlayer, pair_round};
 pub use tournament::{
     RunOptions, TournamentError, TournamentEvent, run, run_gated, schedule_tournament,

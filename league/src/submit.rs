@@ -9,11 +9,12 @@
 use std::path::Path;
 use std::time::Duration;
 
-use anyhow::{Context, Result, bail};
+use anyhow::{Result, bail};
 use framework::chess::Board;
 use runner::{Engine, EngineConfig, EngineError, GoParams, HostDetail};
 
-use bot_build::BuildEvent;
+use crate::sources::{content_hash, stored_bot};
+use bot_build::{BuildError, BuildEvent, BuildKind, Reader};
 use store::{NewVersion, SqliteStore, Store, Submitted};
 
 /// The positions of the smoke test, with what each one exercises.
@@ -65,83 +66,142 @@ pub fn check_name(name: &str) -> Result<()> {
     Ok(())
 }
 
-/// A submission: the file, the entry's name and its author.
+/// A submission: the bot's source as it was read or received, how to name its file, the
+/// entry's name and its author.
 #[derive(Debug, Clone, Copy)]
 pub struct Submission<'a> {
-    /// The bot file.
-    pub file: &'a Path,
+    /// The bot's source ([`read_bot`] reads a file's).
+    pub source: &'a str,
+    /// How messages name the bot file: its path on the command line, the uploaded file's
+    /// name on the server.
+    pub shown: &'a str,
+    /// The file name stored with the version.
+    pub file_name: &'a str,
     /// The entry's name (see [`check_name`]).
     pub name: &'a str,
     /// Who wrote it (kept from earlier versions when `None`).
     pub author: Option<&'a str>,
 }
 
-/// Checks, builds and smoke-tests a bot file, then stores it in the challenge in `dir`
-/// (created if needed). Every refusal is an error starting with `refused:` that names the
-/// cause; nothing is stored then. The build reports to `observe`.
+/// Why a submission was not stored: the bot's fault ([`SubmitError::Refused`]) or the
+/// host's ([`SubmitError::Host`]: the bot was not judged).
+#[derive(Debug, thiserror::Error)]
+pub enum SubmitError {
+    /// The bot breaks a rule, does not build or fails the smoke test; the message starts
+    /// with `refused:` and names the cause.
+    #[error("{0}")]
+    Refused(String),
+    /// The host failed (the store, the disk, a program of the build): nothing was judged.
+    #[error("{detail:#}")]
+    Host {
+        /// What failed, in words that name no path of the host.
+        what: String,
+        /// Every detail, for the host's own user and log (the error's `Display`).
+        detail: anyhow::Error,
+    },
+}
+
+impl SubmitError {
+    /// The host failed at `what`; `detail` says how.
+    pub fn host(what: &str, detail: impl Into<anyhow::Error>) -> SubmitError {
+        SubmitError::Host {
+            what: what.to_string(),
+            detail: detail.into().context(what.to_string()),
+        }
+    }
+
+    /// The error in words for the bot's sender, who may be elsewhere (a web entrant):
+    /// the refusal's reason, or that the server failed and the bot was not judged, with
+    /// no detail of the host.
+    ///
+    /// ```
+    /// let refused = league::SubmitError::Refused("refused: `a b` is not a valid entry name".into());
+    /// assert_eq!(refused.for_sender(), "refused: `a b` is not a valid entry name");
+    /// let failed = league::SubmitError::host("cannot open the store", anyhow::anyhow!("/srv/x.db: disk I/O error"));
+    /// assert_eq!(
+    ///     failed.for_sender(),
+    ///     "the server failed: cannot open the store (your submission was not judged; try again)"
+    /// );
+    /// ```
+    pub fn for_sender(&self) -> String {
+        match self {
+            SubmitError::Refused(reason) => reason.clone(),
+            SubmitError::Host { what, .. } => {
+                format!("the server failed: {what} (your submission was not judged; try again)")
+            }
+        }
+    }
+}
+
+/// Reads a bot file to submit; a file that cannot be read, is too large or is not UTF-8
+/// text is refused, naming it.
+pub fn read_bot(file: &Path) -> Result<String, SubmitError> {
+    token_counter::read_source(file).map_err(|err| {
+        SubmitError::Refused(format!("refused: cannot read {}: {err}", file.display()))
+    })
+}
+
+/// Checks, builds and smoke-tests a bot, then stores it in the challenge in `dir`
+/// (created if needed). Every refusal is a [`SubmitError::Refused`] that names the cause;
+/// nothing is stored then. The build reports to `observe`.
 pub fn submit(
     dir: &Path,
     args: Submission<'_>,
     observe: &(dyn Fn(BuildEvent<'_>) + Sync),
-) -> Result<Submitted> {
+) -> Result<Submitted, SubmitError> {
     let checked = check(args)?;
-    let mut store = SqliteStore::create(dir)?;
+    let mut store = SqliteStore::create(dir)
+        .map_err(|err| SubmitError::host("cannot open the challenge's store", err))?;
     let work_dir = store.dir().to_path_buf();
     accept(&mut store, &work_dir, args, checked, observe)
 }
 
-/// [`submit`] to any store; the source is written out and built under `work_dir`.
+/// [`submit`] to any store; the bot's engine is cached under the build directory as the
+/// version `work_dir` would write out (`sources/<hash>.rs`), so its tournament finds it.
 pub fn submit_to(
     store: &mut dyn Store,
     work_dir: &Path,
     args: Submission<'_>,
     observe: &(dyn Fn(BuildEvent<'_>) + Sync),
-) -> Result<Submitted> {
+) -> Result<Submitted, SubmitError> {
     let checked = check(args)?;
     accept(store, work_dir, args, checked, observe)
 }
 
 /// A source that passed the rules and the token limit, with its token counts.
 struct Checked {
-    source: String,
     tokens: usize,
     debug_tokens: usize,
 }
 
 /// The checks that need no build: the name, the rules, the token limit.
-fn check(args: Submission<'_>) -> Result<Checked> {
-    check_name(args.name)?;
-    let shown = args.file.display().to_string();
-    let source = token_counter::read_source(args.file)
-        .with_context(|| format!("refused: cannot read {shown}"))?;
-    let report = token_counter::analyze(&source).map_err(|err| {
-        anyhow::anyhow!(
+fn check(args: Submission<'_>) -> Result<Checked, SubmitError> {
+    check_name(args.name).map_err(|err| SubmitError::Refused(err.to_string()))?;
+    let shown = args.shown;
+    let report = token_counter::analyze(args.source).map_err(|err| {
+        SubmitError::Refused(format!(
             "refused: {shown}:{}:{}: the file does not parse as Rust: {}",
-            err.line,
-            err.column,
-            err.message
-        )
+            err.line, err.column, err.message
+        ))
     })?;
     if !report.violations.is_empty() {
-        bail!(
+        return Err(SubmitError::Refused(format!(
             "refused: {shown} breaks the challenge rules:\n{}",
-            report.render(&shown).to_string().trim_end()
-        );
+            report.render(shown).to_string().trim_end()
+        )));
     }
     if report.total() > token_counter::LIMIT {
-        bail!(
+        return Err(SubmitError::Refused(format!(
             "refused: {shown} has {} tokens counting its {} #DEBUG tokens, over the limit of {} by {}\n  hint: shorten the bot or remove #DEBUG lines; `challenge tokens --top 10 {shown}` shows the costliest lines",
             report.total(),
             report.debug_tokens,
             token_counter::LIMIT,
             report.total() - token_counter::LIMIT
-        );
+        )));
     }
-
     Ok(Checked {
         tokens: report.total(),
         debug_tokens: report.debug_tokens,
-        source,
     })
 }
 
@@ -152,38 +212,49 @@ fn accept(
     args: Submission<'_>,
     checked: Checked,
     observe: &(dyn Fn(BuildEvent<'_>) + Sync),
-) -> Result<Submitted> {
-    let shown = args.file.display().to_string();
-    let source = checked.source;
-    let bot = bot_build::materialize(work_dir, args.name, &source)?;
-    let engine =
-        bot_build::build(&bot, bot_build::BuildKind::Untrusted, observe).map_err(|err| {
-            // The entrant sees this: the compiler's paths into the kit and the build
-            // folder are the organiser's, not theirs. Their own file keeps its name.
-            const BOT_FILE: &str = "\u{1}bot file\u{1}";
-            let text = format!("{err:#}").replace(&bot.path.display().to_string(), BOT_FILE);
-            let text = HostDetail::of_host().scrub(&text).replace(BOT_FILE, &shown);
-            anyhow::anyhow!("refused: {shown} does not build:\n{text}")
-        })?;
-    smoke_test(args.name, &engine.path)
-        .map_err(|err| anyhow::anyhow!("refused: {shown} failed the smoke test: {err:#}"))?;
-
-    let file_name = args
-        .file
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_else(|| shown.clone());
-    let hash = bot_build::content_hash(&source);
-    let stored = store.add_version(&NewVersion {
-        name: args.name,
-        author: args.author,
-        source: &source,
-        hash: &hash,
-        file_name: &file_name,
-        tokens: checked.tokens,
-        debug_tokens: checked.debug_tokens,
+) -> Result<Submitted, SubmitError> {
+    let shown = args.shown;
+    let source = args.source;
+    // Built from the bytes in hand: nothing is written but the bot's generated crate.
+    let bot = stored_bot(work_dir, args.name, source);
+    let engine = bot_build::build_source(&bot, source.as_bytes(), BuildKind::Untrusted, observe)
+        .map_err(|err| build_refusal(&err, shown))?;
+    smoke_test(args.name, &engine.path).map_err(|err| {
+        SubmitError::Refused(format!("refused: {shown} failed the smoke test: {err:#}"))
     })?;
+    let hash = content_hash(source);
+    let stored = store
+        .add_version(&NewVersion {
+            name: args.name,
+            author: args.author,
+            source,
+            hash: &hash,
+            file_name: args.file_name,
+            tokens: checked.tokens,
+            debug_tokens: checked.debug_tokens,
+        })
+        .map_err(|err| SubmitError::host("cannot store the new version", err))?;
     Ok(stored)
+}
+
+/// A failed build as the submission's error: the bot's fault is refused in words that
+/// name the file as `shown` and no path of the host (the compiler's paths into the kit
+/// and the build folder are the organiser's); the host's fault is the server's.
+fn build_refusal(err: &BuildError, shown: &str) -> SubmitError {
+    let host = HostDetail::of_host();
+    let scrub = |text: &str| host.scrub(text);
+    let words = err.explain(Reader::Sender {
+        file: shown,
+        scrub: &scrub,
+    });
+    if err.is_bots_fault() {
+        SubmitError::Refused(format!("refused: {shown} does not build:\n{words}"))
+    } else {
+        SubmitError::Host {
+            what: words,
+            detail: anyhow::anyhow!("{err}"),
+        }
+    }
 }
 
 /// Plays one move from each smoke-test position; any fault is an error naming the
@@ -272,5 +343,66 @@ fn lines_hint(tail: &[String]) -> String {
         String::new()
     } else {
         format!("\n  its last stderr lines:\n    {}", tail.join("\n    "))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use bot_build::{BotFile, BuildErrorKind};
+
+    fn failed_build(kind: BuildErrorKind) -> BuildError {
+        BuildError {
+            bot: BotFile {
+                name: "mine".into(),
+                path: "/srv/challenge/sources/0a1b.rs".into(),
+            },
+            kind,
+        }
+    }
+
+    #[test]
+    fn a_bot_that_does_not_build_is_refused_and_a_host_that_cannot_build_failed() {
+        let compile = failed_build(BuildErrorKind::Compile {
+            messages: "error: expected `;`\n --> src/bot.rs:3:9".into(),
+        });
+        let refused = build_refusal(&compile, "mine.rs");
+        assert!(matches!(refused, SubmitError::Refused(_)), "{refused:?}");
+        assert_eq!(
+            refused.for_sender(),
+            "refused: mine.rs does not build:\nbot `mine` does not compile (mine.rs):\n\
+             error: expected `;`\n --> mine.rs:3:9"
+        );
+        let io = failed_build(BuildErrorKind::Io {
+            doing: "write",
+            path: "/srv/challenge/bots/crates/x/src/bot.rs".into(),
+            error: std::io::Error::from(std::io::ErrorKind::StorageFull),
+        });
+        let failed = build_refusal(&io, "mine.rs");
+        assert!(matches!(failed, SubmitError::Host { .. }), "{failed:?}");
+        assert_eq!(
+            failed.for_sender(),
+            "the server failed: cannot build the bot `mine`: cannot write a file of the build \
+             (no storage space) (your submission was not judged; try again)"
+        );
+        assert!(
+            failed
+                .to_string()
+                .contains("/srv/challenge/bots/crates/x/src/bot.rs"),
+            "the host's log has every detail: {failed}"
+        );
+        let store = SubmitError::host(
+            "cannot store the new version",
+            anyhow::anyhow!("database /srv/challenge/challenge.db is locked"),
+        );
+        assert!(
+            !store.for_sender().contains("/srv"),
+            "{}",
+            store.for_sender()
+        );
+        assert_eq!(
+            format!("{store}"),
+            "cannot store the new version: database /srv/challenge/challenge.db is locked"
+        );
     }
 }

@@ -362,7 +362,7 @@ impl Field {
             let engine = engine.map_err(|source| TournamentError::Build {
                 name: version.name.clone(),
                 number: version.number,
-                source,
+                source: Box::new(source),
             })?;
             field.index.insert(version.entry_id, field.players.len());
             field.players.push(Player::new(
@@ -582,7 +582,7 @@ pub(crate) fn write_source(
     version: &Version,
     source: &str,
 ) -> Result<bot_build::BotFile> {
-    bot_build::materialize(work_dir, &version.name, source).map_err(|source| {
+    crate::sources::materialize(work_dir, &version.name, source).map_err(|source| {
         TournamentError::Source {
             name: version.name.clone(),
             source,

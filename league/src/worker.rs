@@ -535,7 +535,7 @@ impl<'a> GameThread<'a> {
         .map_err(|source| TournamentError::Build {
             name: version.name.clone(),
             number: version.number,
-            source,
+            source: Box::new(source),
         })?;
         Ok(engine.path)
     }

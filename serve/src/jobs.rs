@@ -14,7 +14,7 @@ use super::limits::{BUILD_RETRY_AFTER, ClientKey, MAX_SOURCE_BYTES};
 use super::queue::{Displaced, Ticket};
 use super::secrets::{hash_secret, new_secret, secret_matches};
 use super::state::AppState;
-use league::{Submission, check_name, submit_to};
+use league::{Submission, SubmitError, check_name, submit_to};
 use store::{Access, Job, JobState, Submitted};
 
 /// A submission as received.
@@ -275,39 +275,38 @@ fn save(state: &AppState, job: &Job) {
     }
 }
 
-/// The submission check proper: `challenge submit` on the uploaded file.
+/// The submission check proper: `challenge submit`'s check on the source as it was
+/// received (nothing of it is written but the bot's generated crate). The entrant is told
+/// the refusal's reason, or that the server failed and the bot was not judged (state
+/// `failed`); the server's log gets the failure's every detail.
 fn check_and_store(state: &AppState, upload: &Upload, key: Option<&str>) -> (JobState, String) {
-    let folder = state.work_dir.join("uploads").join(new_secret());
-    let file = folder.join(format!("{}.rs", upload.name));
-    let written =
-        std::fs::create_dir_all(&folder).and_then(|()| std::fs::write(&file, &upload.source));
-    if let Err(err) = written {
-        let _ = std::fs::remove_dir_all(&folder);
-        eprintln!("serve: cannot write {}: {err}", file.display());
-        return (
-            JobState::Refused,
-            "the server cannot store the upload; tell the organiser".into(),
-        );
-    }
+    let file_name = format!("{}.rs", upload.name);
     let submission = Submission {
-        file: &file,
+        source: &upload.source,
+        shown: &upload.file_name,
+        file_name: &file_name,
         name: &upload.name,
         author: upload.author.as_deref(),
     };
     // A connection of its own: the build takes minutes, the requests' one is shared. The
     // server's log shows what the kit reports (the build's progress and warnings).
-    let outcome = state.open_store(Access::Create).and_then(|mut store| {
-        submit_to(store.as_mut(), &state.work_dir, submission, &|event| {
-            eprintln!("{event}");
-        })
-    });
-    let _ = std::fs::remove_dir_all(&folder);
+    let outcome = state
+        .open_store(Access::Create)
+        .map_err(|err| SubmitError::host("cannot open the challenge's store", err))
+        .and_then(|mut store| {
+            submit_to(store.as_mut(), &state.work_dir, submission, &|event| {
+                eprintln!("{event}");
+            })
+        });
     match outcome {
         Ok(stored) => (JobState::Accepted, accepted(state, &stored, key)),
-        Err(err) => {
-            let text = format!("{err:#}").replace(&file.display().to_string(), &upload.file_name);
-            let text = text.replace(&state.work_dir.display().to_string(), "<challenge>");
-            (JobState::Refused, text)
+        Err(refused @ SubmitError::Refused(_)) => (JobState::Refused, refused.for_sender()),
+        Err(failed) => {
+            eprintln!(
+                "serve: the submission of `{}` failed on the server: {failed:#}",
+                upload.name
+            );
+            (JobState::Failed, failed.for_sender())
         }
     }
 }

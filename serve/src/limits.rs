@@ -66,7 +66,7 @@ pub const STREAM_LIFETIME: Duration = Duration::from_secs(10 * 60);
 /// the server ends it; the page reconnects as after [`STREAM_LIFETIME`].
 pub const STREAM_IDLE: Duration = Duration::from_secs(2 * 60);
 
-/// Open files kept free for everything but connections: the store, uploads, the build
+/// Open files kept free for everything but connections: the store, the build
 /// and the engines' pipes.
 pub const RESERVED_FILES: usize = 256;
 

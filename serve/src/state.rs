@@ -31,7 +31,7 @@ pub struct AppState {
     /// Where the challenge's records are (the URL of a PostgreSQL store may hold a
     /// password: never show it; `Store::location` is the printable form).
     pub location: StoreLocation,
-    /// Where uploads are written and sources built: the challenge directory, or this
+    /// Where stored sources are written out to be built: the challenge directory, or this
     /// machine's cache beside a PostgreSQL store.
     pub work_dir: PathBuf,
     store: Mutex<Box<dyn Store + Send>>,

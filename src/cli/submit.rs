@@ -2,7 +2,7 @@
 
 use anyhow::Result;
 use bot_build::BuildEvent;
-use league::{SMOKE_POSITIONS, Submission, submit, submit_to};
+use league::{SMOKE_POSITIONS, Submission, read_bot, submit, submit_to};
 use store::StoreLocation;
 use store::Submitted;
 
@@ -27,8 +27,16 @@ pub struct Args {
 /// Submits and says what the store made of it.
 pub fn run(args: &Args) -> Result<()> {
     let bot = bot_build::resolve(&args.bot)?;
+    let source = read_bot(&bot.path)?;
+    let shown = bot.path.display().to_string();
+    let file_name = bot
+        .path
+        .file_name()
+        .map_or_else(|| shown.clone(), |name| name.to_string_lossy().into_owned());
     let submission = Submission {
-        file: &bot.path,
+        source: &source,
+        shown: &shown,
+        file_name: &file_name,
         name: args.name.as_deref().unwrap_or(&bot.name),
         author: args.author.as_deref(),
     };

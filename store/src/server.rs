@@ -117,8 +117,11 @@ pub enum JobState {
     Running,
     /// Stored in the challenge.
     Accepted,
-    /// Refused; the message says why.
+    /// Refused: the bot's fault; the message says why.
     Refused,
+    /// Not judged: the server failed (its store, its disk, a program of the build); the
+    /// message says what, and the entrant may send the bot again.
+    Failed,
 }
 
 impl JobState {
@@ -129,12 +132,16 @@ impl JobState {
             JobState::Running => "running",
             JobState::Accepted => "accepted",
             JobState::Refused => "refused",
+            JobState::Failed => "failed",
         }
     }
 
     /// Whether the job has ended.
     pub const fn is_final(self) -> bool {
-        matches!(self, JobState::Accepted | JobState::Refused)
+        matches!(
+            self,
+            JobState::Accepted | JobState::Refused | JobState::Failed
+        )
     }
 }
 
@@ -146,6 +153,7 @@ impl FromStr for JobState {
             "running" => Ok(JobState::Running),
             "accepted" => Ok(JobState::Accepted),
             "refused" => Ok(JobState::Refused),
+            "failed" => Ok(JobState::Failed),
             other => Err(format!("`{other}` is not a job state")),
         }
     }

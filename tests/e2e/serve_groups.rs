@@ -177,7 +177,7 @@ fn an_event_stream_ends_when_idle_and_a_returning_page_is_told_what_it_missed() 
     assert!(seen.contains("\nid: "), "{seen}");
 }
 
-/// The JSON state of a job (`queued`, `running`, `accepted`, `refused`).
+/// The JSON state of a job (`queued`, `running`, `accepted`, `refused`, `failed`).
 fn job_state(client: &mut Client, status_path: &str) -> String {
     let body = client.get(status_path).body;
     let at = body.find("\"state\":\"").expect("a state") + 9;

@@ -7,7 +7,8 @@ use crate::serve_common;
 
 use common_challenge::{TempDir, kit_bot};
 use serve_common::{
-    ADMIN_TOKEN, Client, Server, csrf_token, log_in, organiser_action, submit, wait_job,
+    ADMIN_TOKEN, Client, Server, csrf_token, job_and_key, log_in, organiser_action,
+    post_submission, submit, wait_job,
 };
 
 fn bot_source(name: &str) -> Vec<u8> {
@@ -222,6 +223,66 @@ fn oversized_binary_and_hostile_uploads_are_refused_with_the_reason() {
     // Nothing was stored.
     assert!(client.get("/?part=1").body.contains("No entries yet"));
     assert_eq!(client.get("/entries/reader").status, 404);
+}
+
+#[test]
+fn a_server_failure_is_not_a_refusal_and_a_compile_error_still_is() {
+    // The host's fault: the build directory is a file, so no build can write anything.
+    let dir = TempDir::new("serve-host-fault");
+    let not_a_directory = dir.write("build-dir-is-a-file", "not a directory\n");
+    let build_dir = not_a_directory.to_str().unwrap();
+    let server = Server::start_with(&dir.challenge(), &[], &[("CHALLENGE_BUILD_DIR", build_dir)]);
+    let mut client = Client::new(&server);
+    let posted = post_submission(&mut client, "unjudged", &bot_source("my_bot"));
+    assert_eq!(posted.status, 200, "{}", posted.body);
+    let (job, _) = job_and_key(&posted.body);
+    let outcome = wait_job(&mut client, &job);
+    assert!(outcome.contains("\"state\":\"failed\""), "{outcome}");
+    assert!(
+        outcome.contains(
+            "the server failed: cannot build the bot `unjudged`: cannot create a file of the build"
+        ) && outcome.contains("(your submission was not judged; try again)"),
+        "{outcome}"
+    );
+    assert!(!outcome.contains("refused"), "{outcome}");
+    let host_path = dir.path().to_str().unwrap();
+    assert!(
+        !outcome.contains(host_path),
+        "no path of the host: {outcome}"
+    );
+    assert!(!outcome.contains("build-dir-is-a-file"), "{outcome}");
+    // Its page says so too, and nothing was stored.
+    let page = client.get(&job.replace("/status", ""));
+    assert!(
+        page.body.contains("class=\"failed\">failed<"),
+        "{}",
+        page.body
+    );
+    assert_eq!(client.get("/entries/unjudged").status, 404);
+    drop(server);
+
+    // The bot's fault: it does not compile, and rustc's message is what the entrant reads,
+    // naming their own file.
+    let dir = TempDir::new("serve-compile-error");
+    let server = Server::start(&dir.challenge());
+    let mut client = Client::new(&server);
+    let mut source = bot_source("my_bot");
+    source.extend_from_slice(b"\nfn broken() -> u8 {\n    \"text\"\n}\n");
+    let posted = post_submission(&mut client, "broken", &source);
+    assert_eq!(posted.status, 200, "{}", posted.body);
+    let outcome = wait_job(&mut client, &job_and_key(&posted.body).0);
+    assert!(outcome.contains("\"state\":\"refused\""), "{outcome}");
+    assert!(
+        outcome.contains("refused: broken.rs does not build")
+            && outcome.contains("bot `broken` does not compile (broken.rs)")
+            && outcome.contains("error[E0308]: mismatched types")
+            && outcome.contains("--> broken.rs:"),
+        "{outcome}"
+    );
+    assert!(!outcome.contains("server failed"), "{outcome}");
+    assert!(!outcome.contains("src/bot.rs"), "{outcome}");
+    assert!(!outcome.contains(dir.path().to_str().unwrap()), "{outcome}");
+    assert_eq!(client.get("/entries/broken").status, 404);
 }
 
 #[test]

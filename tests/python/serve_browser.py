@@ -72,7 +72,7 @@ def submit(driver, base, shots, name, author, path, code):
     fill_submission(driver, base, name, author, path, code)
     key = wait(driver, 20, lambda d: text(d, "#entry-key"), "the entry key")
     assert len(key) == 43, f"an entry key of 43 characters, got {key!r}"
-    state = wait(driver, 600, lambda d: text(d, "#job-state") in ("accepted", "refused")
+    state = wait(driver, 600, lambda d: text(d, "#job-state") in ("accepted", "refused", "failed")
                  and text(d, "#job-state"), f"{name}'s check to end")
     message = text(driver, "#job-message")
     assert state == "accepted", f"{name} was {state}: {message}"

@@ -49,7 +49,7 @@ def submit(driver, base, name, path):
     driver.find_element(By.ID, "name").send_keys(name)
     driver.find_element(By.ID, "file").send_keys(os.path.abspath(path))
     driver.find_element(By.ID, "send").click()
-    return wait(driver, 600, lambda d: text(d, "#job-state") in ("accepted", "refused")
+    return wait(driver, 600, lambda d: text(d, "#job-state") in ("accepted", "refused", "failed")
                 and text(d, "#job-state"), f"{name}'s check to end")
 
 

@@ -71,8 +71,8 @@ pub enum TournamentError {
         name: String,
         /// The version's number.
         number: u32,
-        /// The build's error.
-        source: anyhow::Error,
+        /// The build's error (boxed: it is large beside the other variants).
+        source: Box<bot_build::BuildError>,
     },
     /// The unfinished tournament was created by another kit version, whose rules its
     /// results must all come from.

@@ -225,7 +225,16 @@ mod tests {
         let build = TournamentError::Build {
             name: "alpha".into(),
             number: 2,
-            source: anyhow::anyhow!("rustc is missing"),
+            source: Box::new(bot_build::BuildError {
+                bot: bot_build::BotFile {
+                    name: "alpha".into(),
+                    path: "sources/0a.rs".into(),
+                },
+                kind: bot_build::BuildErrorKind::Spawn {
+                    program: "rustc".into(),
+                    error: std::io::Error::other("rustc is missing"),
+                },
+            }),
         };
         let event = WorkerEvent::StillUnreachable {
             worker: "w1",
@@ -234,7 +243,9 @@ mod tests {
         let shown = event.to_string();
         assert!(
             shown.starts_with("w1: still cannot reach the store: cannot build `alpha` v2 ")
-                && shown.ends_with("then run again): rustc is missing"),
+                && shown.ends_with(
+                    "then run again): cannot build the bot `alpha`: cannot run rustc: rustc is missing"
+                ),
             "{shown}"
         );
     }
