@@ -127,11 +127,14 @@ pub fn serve(options: &ServeOptions) -> Result<()> {
     pages::check()?;
     let mut store = open_store(&options.location, Access::Create)?;
     let fresh_token = setup_admin_token(store.as_mut(), options.admin_token.as_deref())?;
-    let interrupted = store.refuse_unfinished_jobs(
-        "refused: the server restarted while this submission was being checked; submit it again",
+    // Not the bot's fault: a restart is the server's failure, so these are not refusals.
+    let interrupted = store.fail_unfinished_jobs(
+        "the server failed: it restarted while this submission was being checked (your submission was not judged; try again)",
     )?;
     if interrupted > 0 {
-        eprintln!("serve: {interrupted} submissions interrupted by the last stop were refused");
+        eprintln!(
+            "serve: {interrupted} submissions interrupted by the last stop were marked failed (not judged)"
+        );
     }
     let server = store.server_state()?;
     let (limits, open_files) = fit_limits(options.limits);

@@ -47,9 +47,9 @@ pub trait ServerStore {
     fn save_job(&mut self, job: &Job) -> StoreResult<()>;
     /// A submission job by id.
     fn job(&self, id: &str) -> StoreResult<Option<Job>>;
-    /// Marks every queued or running job refused with `message` (after a restart, no one
-    /// is working on them); returns how many.
-    fn refuse_unfinished_jobs(&mut self, message: &str) -> StoreResult<usize>;
+    /// Marks every queued or running job failed with `message` (after a restart, no one
+    /// is working on them, and none was judged); returns how many.
+    fn fail_unfinished_jobs(&mut self, message: &str) -> StoreResult<usize>;
     /// A fingerprint that changes whenever a game, a version or a withdrawal is stored.
     fn revision(&self) -> StoreResult<StoreRevision>;
 }
@@ -408,10 +408,10 @@ impl<B: Backend> ServerStore for B {
         })
     }
 
-    fn refuse_unfinished_jobs(&mut self, message: &str) -> StoreResult<usize> {
+    fn fail_unfinished_jobs(&mut self, message: &str) -> StoreResult<usize> {
         let n = self.write(|c| {
             let sql = format!(
-                "UPDATE jobs SET state = 'refused', message = ?1, updated = {}
+                "UPDATE jobs SET state = 'failed', message = ?1, updated = {}
                  WHERE state IN ('queued', 'running')",
                 c.dialect().now_text()
             );

@@ -336,11 +336,11 @@ fn the_servers_state_behaves_alike() {
         let back = store.job("j1").unwrap().unwrap();
         assert_eq!((back.state, back.entry.as_str()), (JobState::Running, "a"));
         assert!(!back.created.is_empty());
-        assert_eq!(store.refuse_unfinished_jobs("restarted").unwrap(), 1);
+        assert_eq!(store.fail_unfinished_jobs("restarted").unwrap(), 1);
         let back = store.job("j1").unwrap().unwrap();
         assert_eq!(
             (back.state, back.message.as_str()),
-            (JobState::Refused, "restarted")
+            (JobState::Failed, "restarted")
         );
         assert_eq!(store.job("j2").unwrap(), None);
     });

@@ -286,6 +286,30 @@ fn a_server_failure_is_not_a_refusal_and_a_compile_error_still_is() {
 }
 
 #[test]
+fn a_submission_a_restart_interrupted_is_the_servers_failure_not_a_refusal() {
+    let dir = TempDir::new("serve-restart-job");
+    // A build that runs until the server stops, so the submission is in flight when it does.
+    let env = [("CHALLENGE_BUILD_TIMEOUT", "3600")];
+    let server = Server::start_with(&dir.challenge(), &[], &env);
+    let mut client = Client::new(&server);
+    let posted = post_submission(&mut client, "interrupted", &bot_source("never_builds"));
+    assert_eq!(posted.status, 200, "{}", posted.body);
+    let (job, _) = job_and_key(&posted.body);
+    drop(server);
+    let server = Server::start_with(&dir.challenge(), &[], &env);
+    let mut client = Client::new(&server);
+    let outcome = client.get(&job).body;
+    assert!(outcome.contains("\"state\":\"failed\""), "{outcome}");
+    assert!(
+        outcome.contains("the server failed: it restarted while this submission was being checked")
+            && outcome.contains("(your submission was not judged; try again)"),
+        "{outcome}"
+    );
+    assert!(!outcome.contains("refused"), "{outcome}");
+    assert_eq!(client.get("/entries/interrupted").status, 404);
+}
+
+#[test]
 fn hostile_author_is_escaped_and_sources_stay_private_until_published() {
     let dir = TempDir::new("serve-private");
     let (server, _mine, _other) = two_entries(&dir);
