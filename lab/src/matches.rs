@@ -241,14 +241,7 @@ struct LiveJob<'a> {
 
 impl LiveJob<'_> {
     fn view(&self) -> LiveStart<'_> {
-        LiveStart {
-            key: self.key,
-            white: self.players[0].name(),
-            black: self.players[1].name(),
-            round: &self.round,
-            opening: self.opening,
-            time_controls: [self.players[0].tc, self.players[1].tc],
-        }
+        LiveStart::of(self.key, &self.round, self.players, self.opening)
     }
 }
 

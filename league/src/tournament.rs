@@ -505,14 +505,7 @@ impl<'a> LiveGame<'a> {
     }
 
     fn view(&self) -> LiveStart<'_> {
-        LiveStart {
-            key: self.key,
-            white: self.players[0].name(),
-            black: self.players[1].name(),
-            round: &self.round,
-            opening: self.opening,
-            time_controls: [self.players[0].tc, self.players[1].tc],
-        }
+        LiveStart::of(self.key, &self.round, self.players, self.opening)
     }
 }
 

@@ -7,7 +7,7 @@
 //! when the game is over (and, in a tournament, which stored game it became). Nothing is
 //! asked of anyone when no watch is given.
 
-use crate::{GameRecord, MoveObserver, Opening, TimeControl};
+use crate::{GameRecord, MoveObserver, Opening, Player, TimeControl};
 
 /// A game about to be played.
 #[derive(Debug, Clone, Copy)]
@@ -25,6 +25,36 @@ pub struct LiveStart<'a> {
     pub opening: &'a Opening,
     /// White's and Black's time controls.
     pub time_controls: [TimeControl; 2],
+}
+
+impl<'a> LiveStart<'a> {
+    /// The start of game `key` between `players` (White, Black), as a match and a
+    /// tournament both announce it: the players' names and time controls.
+    ///
+    /// ```
+    /// use runner::{EngineConfig, LiveStart, Opening, Player};
+    /// let tc = "1+0".parse().unwrap();
+    /// let white = Player::new(EngineConfig::new("a", "/bin/a"), tc);
+    /// let black = Player::new(EngineConfig::new("b", "/bin/b"), tc);
+    /// let opening = Opening::startpos();
+    /// let start = LiveStart::of(3, "game 3", [&white, &black], &opening);
+    /// assert_eq!((start.white, start.black, start.key), ("a", "b", 3));
+    /// ```
+    pub fn of(
+        key: i64,
+        round: &'a str,
+        players: [&'a Player; 2],
+        opening: &'a Opening,
+    ) -> LiveStart<'a> {
+        LiveStart {
+            key,
+            white: players[0].name(),
+            black: players[1].name(),
+            round,
+            opening,
+            time_controls: [players[0].tc, players[1].tc],
+        }
+    }
 }
 
 /// How a watched game ended.
