@@ -10,10 +10,14 @@ use super::fen::{self, FenError};
 use super::movegen::{self, from_cz_piece};
 use super::{
     Bitboard, Color, DrawReason, Move, MoveError, MoveList, Outcome, Piece, PieceType, Square,
-    bishop_attacks, king_attacks, knight_attacks, pawn_attacks, queen_attacks, rook_attacks,
+    bishop_attacks, king_attacks, knight_attacks, pawn_attacks, rook_attacks,
 };
 
+mod by_destination;
 mod forced;
+mod position;
+
+pub(crate) use position::Position;
 
 /// Zobrist keys for the en-passant file. cozy hashes the en-passant file after every
 /// double push; the kit only hashes it when a capture is actually legal (FIDE's rule for
@@ -442,57 +446,6 @@ impl Board {
         movegen::legal_moves_into(self.inner(), list, captures_only);
     }
 
-    /// Clears `list` and fills it with the legal moves of the side to move's `piece`s to
-    /// `to` (promoting to `promotion`): what reading one SAN move needs. Instead of
-    /// generating every move, the squares a piece could come from are found by looking
-    /// from `to` (a knight on `x` reaches `to` if a knight on `to` reaches `x`; a pawn
-    /// comes from one of six squares behind; a castling king from its own square), and
-    /// each is checked alone, if it is in `hints` (the origin file or rank the SAN names).
-    /// A king move given king-takes-rook is read as castling (see `build_move`), so the
-    /// caller matches the destination too.
-    pub(crate) fn legal_moves_to(
-        &self,
-        piece: PieceType,
-        to: Square,
-        promotion: Option<PieceType>,
-        hints: Bitboard,
-        list: &mut MoveList,
-    ) {
-        let stm = self.side_to_move();
-        let ours = self.pieces(piece, stm);
-        let occupied = self.occupied();
-        let origins = match piece {
-            // A king reaches `to` from next door, or castles there from the e-file.
-            PieceType::King if matches!(to.file(), 2 | 6) => king_attacks(to) | ours,
-            PieceType::King => king_attacks(to),
-            PieceType::Knight => knight_attacks(to),
-            PieceType::Bishop => bishop_attacks(to, occupied),
-            PieceType::Rook => rook_attacks(to, occupied),
-            PieceType::Queen => queen_attacks(to, occupied),
-            PieceType::Pawn => Bitboard(pawn_origins(to, stm)),
-        };
-        list.clear();
-        // Pieces other than kings (castling) and pawns (their own rules) take the short
-        // check.
-        let quick = promotion.is_none()
-            && matches!(
-                piece,
-                PieceType::Knight | PieceType::Bishop | PieceType::Rook | PieceType::Queen
-            );
-        for from in Bitboard(origins.0 & ours.0 & hints.0) {
-            let mv = if quick {
-                self.piece_move_to(piece, from, to)
-            } else if piece == PieceType::Pawn {
-                self.pawn_move_to(from, to, promotion)
-            } else {
-                self.build_move(from, to, promotion)
-            };
-            if let Some(mv) = mv {
-                list.push(mv);
-            }
-        }
-    }
-
     /// All legal moves in a heap-allocated `Vec`, for code that wants to own or store them.
     pub fn legal_moves_vec(&self) -> Vec<Move> {
         self.legal_moves().to_vec()
@@ -529,139 +482,8 @@ impl Board {
 
     /// The full [`Move`] for `from`-`to`(-`promotion`) if that is legal here.
     /// Castling may be given king-to-destination (e1g1) or king-takes-rook (e1h1).
-    /// [`build_move`](Self::build_move) for a knight, bishop, rook or queen on `from`
-    /// found among the squares that piece attacks from `to` (so a slider's path is
-    /// clear): only what can still make the move illegal is checked, a piece of ours on
-    /// `to`, a pin off its line, a check it does not answer.
-    fn piece_move_to(&self, piece: PieceType, from: Square, to: Square) -> Option<Move> {
-        let b = self.inner();
-        let stm = b.side_to_move();
-        let (from_cz, to_cz) = (to_cz_sq(from), to_cz_sq(to));
-        if b.colors(stm).has(to_cz) {
-            return None;
-        }
-        if !Self::keeps_king_safe(b, from_cz, to_cz) {
-            return None;
-        }
-        let captured = b.piece_on(to_cz).map(from_cz_piece);
-        Some(Move::new(from, to, piece, captured, None, false, false))
-    }
-
-    /// [`build_move`](Self::build_move) for our pawn on `from`, found among the squares
-    /// a pawn reaches `to` from: its step or double step to an empty square, or its
-    /// capture of a piece of theirs, with the promotion the last rank needs and no other;
-    /// then the pin and the check as for a piece. En passant, rare, is left to cozy.
-    fn pawn_move_to(&self, from: Square, to: Square, promotion: Option<PieceType>) -> Option<Move> {
-        let b = self.inner();
-        let stm = b.side_to_move();
-        let white = stm == cz::Color::White;
-        let (from_cz, to_cz) = (to_cz_sq(from), to_cz_sq(to));
-        let last_rank = if white { 7 } else { 0 };
-        let promotes = matches!(
-            promotion,
-            Some(PieceType::Knight | PieceType::Bishop | PieceType::Rook | PieceType::Queen)
-        );
-        if promotion.is_some() != promotes || promotes != (to.rank() == last_rank) {
-            return None;
-        }
-        let forward = if white {
-            i32::from(to.rank()) - i32::from(from.rank())
-        } else {
-            i32::from(from.rank()) - i32::from(to.rank())
-        };
-        let captured = b.piece_on(to_cz).map(from_cz_piece);
-        if from.file() == to.file() {
-            let start_rank = if white { 1 } else { 6 };
-            let middle = Square::new(to.file(), (from.rank() + to.rank()) / 2);
-            let clear = match forward {
-                1 => captured.is_none(),
-                2 => {
-                    from.rank() == start_rank
-                        && captured.is_none()
-                        && !b.occupied().has(to_cz_sq(middle))
-                }
-                _ => false,
-            };
-            if !clear {
-                return None;
-            }
-        } else if forward != 1 || from.file().abs_diff(to.file()) != 1 {
-            return None;
-        } else if captured.is_none() {
-            return self.build_move(from, to, promotion);
-        } else if !b.colors(!stm).has(to_cz) {
-            return None;
-        }
-        if !Self::keeps_king_safe(b, from_cz, to_cz) {
-            return None;
-        }
-        Some(Move::new(
-            from,
-            to,
-            PieceType::Pawn,
-            captured,
-            promotion,
-            false,
-            false,
-        ))
-    }
-
-    /// Whether moving a piece other than the king from `from` to `to` (a move it can
-    /// make, en passant aside) leaves its king safe: off no pin's line, and answering a
-    /// single check by capturing the checker or blocking it.
-    #[inline(always)]
-    fn keeps_king_safe(b: &cz::Board, from: cz::Square, to: cz::Square) -> bool {
-        let king = b.king(b.side_to_move());
-        if b.pinned().has(from) && !cz::get_line_rays(king, from).has(to) {
-            return false;
-        }
-        let checkers = b.checkers();
-        if checkers.is_empty() {
-            return true;
-        }
-        let Some(checker) = checkers.next_square() else {
-            return true;
-        };
-        checkers.len() == 1 && (cz::get_between_rays(king, checker) | checker.bitboard()).has(to)
-    }
-
     fn build_move(&self, from: Square, to: Square, promotion: Option<PieceType>) -> Option<Move> {
-        let b = self.inner();
-        let stm = b.side_to_move();
-        let piece = from_cz_piece(b.piece_on(to_cz_sq(from))?);
-        if b.color_on(to_cz_sq(from)) != Some(stm) {
-            return None;
-        }
-        if piece == PieceType::King && from.rank() == to.rank() {
-            let rights = b.castle_rights(stm);
-            let castle_to = if to.file() == 6 || to.file() == 7 && from.file() == 4 {
-                rights.short.map(|_| 6)
-            } else if to.file() == 2 || to.file() == 0 && from.file() == 4 {
-                rights.long.map(|_| 2)
-            } else {
-                None
-            };
-            let is_castle_shape =
-                from.file() == 4 && (to.file().abs_diff(4) == 2 || b.colors(stm).has(to_cz_sq(to)));
-            if is_castle_shape {
-                let file = castle_to?;
-                let mv = Move::new(
-                    from,
-                    Square::new(file, from.rank()),
-                    PieceType::King,
-                    None,
-                    None,
-                    false,
-                    true,
-                );
-                return b.is_legal(mv.to_cz()).then_some(mv);
-            }
-        }
-        let captured = b.piece_on(to_cz_sq(to)).map(from_cz_piece);
-        let ep = piece == PieceType::Pawn && captured.is_none() && from.file() != to.file();
-        let captured = if ep { Some(PieceType::Pawn) } else { captured };
-        let mv = Move::new(from, to, piece, captured, promotion, ep, false);
-        b.is_legal(mv.to_cz()).then_some(mv)
+        by_destination::build_move(self.inner(), from, to, promotion)
     }
 
     /// Parses a UCI move (`e2e4`, `e7e8q`) and checks it is legal here, filling in the
@@ -1375,48 +1197,5 @@ impl Board {
     #[inline(always)]
     pub fn fullmove_number(&self) -> u32 {
         self.ply_count() / 2 + 1
-    }
-}
-
-/// The squares a pawn of `color` could reach `to` from: one or two ranks behind it, on its
-/// file or the next ones (a superset: each candidate is checked by the board).
-fn pawn_origins(to: Square, color: Color) -> u64 {
-    const FILE_A: u64 = 0x0101_0101_0101_0101;
-    const FILE_H: u64 = FILE_A << 7;
-    let bit = 1u64 << to.index();
-    // `to` and its neighbours on its rank (a shift off the board's edge wraps onto the
-    // other edge's file, which is cut), then moved one and two ranks back.
-    let row = bit | (bit << 1 & !FILE_A) | (bit >> 1 & !FILE_H);
-    if color == Color::White {
-        row >> 8 | row >> 16
-    } else {
-        row << 8 | row << 16
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// The shifted masks are the squares one and two ranks behind `to` on its file and
-    /// the next ones, for every square and colour: none lost or wrapped at an edge.
-    #[test]
-    fn pawn_origins_are_the_squares_behind() {
-        for index in 0..64u8 {
-            let to = Square::from_index(index);
-            for color in [Color::White, Color::Black] {
-                let step = if color == Color::White { -1 } else { 1 };
-                let (file, rank) = (i32::from(to.file()), i32::from(to.rank()));
-                let mut expected = 0u64;
-                for r in [rank + step, rank + 2 * step] {
-                    for f in file - 1..=file + 1 {
-                        if (0..8).contains(&r) && (0..8).contains(&f) {
-                            expected |= 1 << (r * 8 + f);
-                        }
-                    }
-                }
-                assert_eq!(pawn_origins(to, color), expected, "{to:?} {color:?}");
-            }
-        }
     }
 }

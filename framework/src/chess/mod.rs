@@ -36,6 +36,7 @@ pub use attacks::{
 };
 pub use bitboard::{Bitboard, BitboardIter};
 pub use board::Board;
+pub(crate) use board::Position;
 pub use fen::FenError;
 pub use moves::{MAX_MOVES, Move, MoveError, MoveList, MoveListIntoIter};
 pub use piece_list::PieceList;

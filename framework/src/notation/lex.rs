@@ -39,6 +39,22 @@ const fn classes() -> [u8; 256] {
     table
 }
 
+/// Whether a symbol starting with `b` is a move (`e4`, `Nf3`, `O-O`; `e.p.` aside).
+fn is_move_lead(b: u8) -> bool {
+    matches!(b, b'a'..=b'h' | b'N' | b'B' | b'R' | b'Q' | b'K' | b'O')
+}
+
+/// The length of the move number that `word` starts with (digits, then dots: `12.`,
+/// `12...`, the `12.` of `12.e4`), or `None` if it starts with none.
+fn move_number_len(word: &str) -> Option<usize> {
+    let bytes = word.as_bytes();
+    let digits = bytes.iter().take_while(|b| b.is_ascii_digit()).count();
+    if digits == 0 || bytes.get(digits) != Some(&b'.') {
+        return None;
+    }
+    Some(digits + bytes[digits..].iter().take_while(|&&b| b == b'.').count())
+}
+
 /// A token, borrowing its text from the PGN.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) enum Token<'a> {
@@ -222,9 +238,28 @@ impl<'a> Lexer<'a> {
     }
 
     /// The end of the symbol starting at `pos`: the first whitespace or delimiter.
+    #[inline]
     fn symbol_end(&self) -> usize {
         let bytes = self.bytes();
         let mut end = self.pos;
+        // Symbols are ASCII but for rare text: one table test per byte until a byte of
+        // any class, and only a non-ASCII one goes the long way.
+        while let Some(&b) = bytes.get(end) {
+            if CLASS[b as usize] != 0 {
+                if CLASS[b as usize] & HIGH != 0 {
+                    return self.symbol_end_from(end);
+                }
+                break;
+            }
+            end += 1;
+        }
+        end
+    }
+
+    /// [`symbol_end`](Self::symbol_end) from `end`, where a non-ASCII character starts.
+    #[cold]
+    fn symbol_end_from(&self, mut end: usize) -> usize {
+        let bytes = self.bytes();
         while let Some(&b) = bytes.get(end) {
             let class = CLASS[b as usize];
             if class & (WS | DELIM) != 0 {
@@ -243,28 +278,60 @@ impl<'a> Lexer<'a> {
         end
     }
 
+    /// The next token if it is a move, as [`next_token`](Self::next_token) would read
+    /// it after skipping whitespace, move numbers and `e.p.` markers; else `None`, with
+    /// nothing consumed. Most of movetext is moves and numbers, and a value this small
+    /// comes back in registers, where a whole token goes through memory.
+    #[inline]
+    pub(crate) fn next_plain_move(&mut self) -> Option<&'a str> {
+        if self.queued.is_some() {
+            return None;
+        }
+        let (pos, line) = (self.pos, self.line);
+        while let Some(&b) = self.bytes().get(self.pos) {
+            let class = CLASS[b as usize];
+            if class & WS != 0 {
+                self.pos += 1;
+                self.line += usize::from(b == b'\n');
+                continue;
+            }
+            if class & (DELIM | HIGH) != 0 || !(is_move_lead(b) || b.is_ascii_digit()) {
+                break;
+            }
+            let end = self.symbol_end();
+            let word = &self.text[self.pos..end];
+            if is_move_lead(b) {
+                self.pos = end;
+                if word == "e.p." {
+                    continue;
+                }
+                return Some(word);
+            }
+            let Some(after_number) = move_number_len(word) else {
+                break;
+            };
+            self.pos = end;
+            if after_number < word.len() {
+                return Some(&word[after_number..]);
+            }
+        }
+        (self.pos, self.line) = (pos, line);
+        None
+    }
+
     /// A move (none is a result or a number) or a move number (`12.`, `12...`, `12.e4`:
     /// digits, then dots); `None` for any other symbol.
     fn plain_symbol(&mut self, word: &'a str, line: usize, start: usize) -> Option<Token<'a>> {
-        let bytes = word.as_bytes();
-        if matches!(
-            bytes[0],
-            b'a'..=b'h' | b'N' | b'B' | b'R' | b'Q' | b'K' | b'O'
-        ) && word != "e.p."
-        {
+        if is_move_lead(word.as_bytes()[0]) && word != "e.p." {
             return Some(Token::San(word));
         }
-        let digits = bytes.iter().take_while(|b| b.is_ascii_digit()).count();
-        if digits > 0 && bytes.get(digits) == Some(&b'.') {
-            let dots = bytes[digits..].iter().take_while(|&&b| b == b'.').count();
-            if digits + dots < bytes.len() {
-                let token = Token::San(&word[digits + dots..]);
-                // The move's own start: it is never a game's first token.
-                self.queued = Some(Spanned { token, line, start });
-            }
-            return Some(Token::MoveNumber);
+        let after_number = move_number_len(word)?;
+        if after_number < word.len() {
+            let token = Token::San(&word[after_number..]);
+            // The move's own start: it is never a game's first token.
+            self.queued = Some(Spanned { token, line, start });
         }
-        None
+        Some(Token::MoveNumber)
     }
 
     /// Any other run of symbol characters: a result, a bare move number, an annotation,
@@ -450,6 +517,74 @@ mod tests {
                 Result(GameResult::Unknown)
             ]
         );
+    }
+
+    /// The tokens and lines of `text` as the scanner reads them: moves by the short path
+    /// wherever it takes them, the rest by `next_token`; move numbers left out, as the
+    /// short path skips them.
+    fn tokens_by_short_path(text: &str) -> Vec<(Token<'_>, usize)> {
+        let mut lexer = Lexer::new(text, 1);
+        let mut out = Vec::new();
+        loop {
+            while let Some(text) = lexer.next_plain_move() {
+                out.push((Token::San(text), lexer.line));
+            }
+            match lexer.next_token() {
+                Some(Ok(t)) if t.token == Token::MoveNumber => {}
+                Some(Ok(t)) => out.push((t.token, t.line)),
+                Some(Err(e)) => out.push((Token::Comment("error"), e.line)),
+                None => return out,
+            }
+        }
+    }
+
+    fn tokens_by_long_path(text: &str) -> Vec<(Token<'_>, usize)> {
+        let mut lexer = Lexer::new(text, 1);
+        std::iter::from_fn(|| lexer.next_token())
+            .filter_map(|t| match t {
+                Ok(t) if t.token == Token::MoveNumber => None,
+                Ok(t) => Some((t.token, t.line)),
+                Err(e) => Some((Token::Comment("error"), e.line)),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_short_path_reads_moves_as_the_long_one_does() {
+        for text in [
+            "12.e4 12... e5 13 Nf3!? $14 ?! (13. d4) {c} ;rest\n%escaped\nO-O 1/2-1/2",
+            "1. e4 e5\n2. exd6 e.p. Nf6\n\n3.Bb5 e.p. 1-0",
+            "1.e4\u{a0}e5 2.\u{a0}Nf3 2. 0-0 1. é4 1.-- 3... *",
+            "1. e4 e5 2.",
+            "1. e4 12.(d4) e.p.\t\r\nNf3 [Event \"x\"] 1. d4 {a\nb} d5 0-1",
+            "1. e4 <x> e5 } Nf3",
+        ] {
+            assert_eq!(
+                tokens_by_short_path(text),
+                tokens_by_long_path(text),
+                "{text:?}"
+            );
+        }
+        // Nothing but moves and numbers is taken: the rest is left, whitespace and all.
+        let mut lexer = Lexer::new("1. e4 2. 1-0", 1);
+        assert_eq!(lexer.next_plain_move(), Some("e4"));
+        assert_eq!((lexer.next_plain_move(), lexer.pos), (None, 5));
+    }
+
+    proptest::proptest! {
+        /// The same on noise made of movetext's words, glued or apart.
+        #[test]
+        fn the_short_path_agrees_on_noise(words in proptest::collection::vec(
+            proptest::sample::select(vec![
+                "1.", "12...", "12.e4", "3", "e4", "Nf3", "exd6", "O-O", "0-0", "e.p.", "--",
+                "1-0", "1/2-1/2", "*", " ", "\n", "\r\n", "\t", "\u{a0}", "é", "{c\nd}", "(",
+                ")", "[Event \"x\"]", "$1", "!?", "%x\n", ";c\n", "<", "}",
+            ]),
+            0..40,
+        )) {
+            let text = words.concat();
+            proptest::prop_assert_eq!(tokens_by_short_path(&text), tokens_by_long_path(&text));
+        }
     }
 
     #[test]

@@ -19,7 +19,7 @@
 
 use thiserror::Error;
 
-use crate::chess::{Bitboard, Board, Move, MoveList, PieceType, Square};
+use crate::chess::{Bitboard, Board, Move, PieceType, Position, Square};
 
 /// Why a SAN string could not be turned into a move.
 ///
@@ -543,21 +543,17 @@ pub fn parse_san(board: &Board, text: &str) -> Result<Move, SanError> {
 }
 
 /// [`parse_san`] for bulk reading: the same move, found by looking only at the moves of
-/// the named piece to the named square (see `Board::legal_moves_to`), with `list` a
-/// buffer the caller reuses. Anything but a clean match (an error, an ambiguity) is left
-/// to `parse_san`, so errors read exactly as it words them.
-pub(crate) fn resolve_san(
-    board: &Board,
-    text: &str,
-    list: &mut MoveList,
-) -> Result<Move, SanError> {
-    find_san(board, text, list).map_or_else(|| parse_san(board, text), Ok)
+/// the named piece to the named square (see `Position::unique_move_to`). Anything but a
+/// clean match (an error, an ambiguity) is left to `parse_san`, so errors read exactly as
+/// it words them.
+pub(crate) fn resolve_san(position: &Position, text: &str) -> Result<Move, SanError> {
+    find_san(position, text).map_or_else(|| parse_san(&position.to_board(), text), Ok)
 }
 
 /// The move `text` denotes when exactly one legal move matches it cleanly; `None` for
 /// anything that needs explaining (which [`parse_san`] does). No error is built here, so
 /// the common case moves no error values around.
-pub(crate) fn find_san(board: &Board, text: &str, list: &mut MoveList) -> Option<Move> {
+pub(crate) fn find_san(position: &Position, text: &str) -> Option<Move> {
     let pattern = match plain_pattern(text) {
         Some(pattern) => pattern,
         None => parse_pattern(text).ok()?,
@@ -581,34 +577,18 @@ pub(crate) fn find_san(board: &Board, text: &str, list: &mut MoveList) -> Option
             if let Some(r) = from_rank {
                 hints &= 0xff << (8 * r);
             }
-            board.legal_moves_to(piece, to, promotion, Bitboard(hints), list);
-            // Every move listed comes from the hinted squares to `to` with `promotion`,
-            // but a king's, which may be castling read from king-takes-rook: only `to`
-            // is left to filter.
-            let mut found = None;
-            let mut count = 0;
-            for &m in list.iter() {
-                if m.to() == to {
-                    count += 1;
-                    found = Some(m);
-                }
-            }
-            if let (1, Some(mv)) = (count, found)
-                && (!capture || mv.is_capture())
-            {
-                return Some(mv);
-            }
+            position
+                .unique_move_to(piece, to, promotion, Bitboard(hints))
+                .filter(|mv| !capture || mv.is_capture())
         }
         Pattern::Castle { long } => {
-            let king = board.king_square(board.side_to_move());
+            let king = position.king_square(position.side_to_move());
             let to = Square::new(if long { 2 } else { 6 }, king.rank());
-            board.legal_moves_to(PieceType::King, to, None, Bitboard(!0), list);
-            if let Some(&mv) = list.iter().find(|m| m.is_castle() && m.to() == to) {
-                return Some(mv);
-            }
+            position
+                .unique_move_to(PieceType::King, to, None, Bitboard(!0))
+                .filter(|mv| mv.is_castle())
         }
     }
-    None
 }
 
 #[cfg(test)]
@@ -629,7 +609,6 @@ mod tests {
             "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
         ];
         let mut state = 7u64;
-        let mut list = MoveList::new();
         for fen in starts {
             for _ in 0..3 {
                 let mut board = Board::from_fen(fen).unwrap();
@@ -640,7 +619,7 @@ mod tests {
                     }
                     for text in texts(&board) {
                         assert_eq!(
-                            resolve_san(&board, &text, &mut list),
+                            resolve_san(&Position::of(&board), &text),
                             parse_san(&board, &text),
                             "{text} in {}",
                             board.fen()
@@ -660,7 +639,6 @@ mod tests {
     /// into or over a piece, and reads the answers.
     #[test]
     fn reading_by_destination_refuses_pins_checks_and_blocked_pawns() {
-        let mut list = MoveList::new();
         let cases = [
             // The e2 knight is pinned by the e8 rook; the rook may slide along the pin.
             ("4r1k1/8/8/8/8/8/4N3/4K3 w - - 0 1", "Nc3", false),
@@ -681,7 +659,7 @@ mod tests {
         ];
         for (fen, text, legal) in cases {
             let board = Board::from_fen(fen).unwrap();
-            let found = find_san(&board, text, &mut list);
+            let found = find_san(&Position::of(&board), text);
             let parsed = parse_san(&board, text);
             assert_eq!(found.is_some(), legal, "{text} in {fen}: {parsed:?}");
             assert_eq!(parsed.is_ok(), legal, "{text} in {fen}");

@@ -37,7 +37,7 @@ use std::borrow::Cow;
 use super::lex::{LexError, Lexer, Spanned, Token};
 use super::result::{GameResult, PgnError};
 use super::san::{SanError, find_san, parse_san, resolve_san, to_san};
-use crate::chess::{Board, Color, Move, MoveList};
+use crate::chess::{Board, Color, Move, Position};
 
 /// What to do with each game's movetext.
 ///
@@ -184,52 +184,33 @@ pub struct PgnScanner<'a> {
     pending: Option<Spanned<'a>>,
     games_seen: usize,
     options: ScanOptions,
-    replay: Replay,
+    /// The position of the game being read (from the standard start, or its FEN tag).
+    position: Position,
     /// Whether the last game read ended with the text (not with a result token or the
     /// next game's tags): in a window of a stream, it may go on past the window.
     ended_by_text: bool,
-}
-
-/// What replaying needs, kept from game to game (and, in a stream, from window to window).
-#[derive(Debug)]
-pub(crate) struct Replay {
-    /// The replay board, reused: from the standard start it is only taken back.
-    board: Board,
-    board_is_startpos: bool,
-    list: MoveList,
-}
-
-impl Replay {
-    pub(crate) fn new() -> Replay {
-        Replay {
-            board: Board::startpos(),
-            board_is_startpos: true,
-            list: MoveList::new(),
-        }
-    }
 }
 
 impl<'a> PgnScanner<'a> {
     /// A scanner over the games of `text` (a leading byte-order mark is skipped).
     pub fn new(text: &'a str, options: ScanOptions) -> PgnScanner<'a> {
         let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-        PgnScanner::resume(text, (1, 0), options, Replay::new())
+        PgnScanner::resume(text, (1, 0), options)
     }
 
     /// A scanner over a window of a longer text that starts at line `line`, after
-    /// `games_seen` games, replaying with `replay`.
+    /// `games_seen` games.
     pub(crate) fn resume(
         text: &'a str,
         (line, games_seen): (usize, usize),
         options: ScanOptions,
-        replay: Replay,
     ) -> PgnScanner<'a> {
         PgnScanner {
             lexer: Lexer::new(text, line),
             pending: None,
             games_seen,
             options,
-            replay,
+            position: Position::startpos(),
             ended_by_text: false,
         }
     }
@@ -249,11 +230,6 @@ impl<'a> PgnScanner<'a> {
     /// that more text could make a game of).
     pub(crate) fn ended_by_text(&self) -> bool {
         self.ended_by_text
-    }
-
-    /// The replay state, for the next window.
-    pub(crate) fn into_replay(self) -> Replay {
-        self.replay
     }
 
     /// Reads the next game into `game`; `false` at the end of the text.
@@ -283,6 +259,9 @@ impl<'a> PgnScanner<'a> {
     /// variation) or before the tag section of the following game, as the reader does.
     fn collect(&mut self, game: &mut ScannedGame<'a>, state: &mut GameState) {
         loop {
+            if state.began && state.depth == 0 && self.pending.is_none() {
+                self.plain_moves(game, state);
+            }
             let item = match self.pending.take() {
                 Some(token) => Ok(token),
                 None => match self.lexer.next_token() {
@@ -321,6 +300,21 @@ impl<'a> PgnScanner<'a> {
             state.last_line = token.line;
             if self.token(game, state, token) {
                 return;
+            }
+        }
+    }
+
+    /// Takes the main line's moves while they come plain, the bulk of movetext, by the
+    /// lexer's short path: what [`token`](Self::token) does with a move or a number once
+    /// the game's movetext has begun.
+    fn plain_moves(&mut self, game: &mut ScannedGame<'a>, state: &mut GameState) {
+        while let Some(text) = self.lexer.next_plain_move() {
+            // A move lies on one line: the one the lexer has reached.
+            let line = self.lexer.line;
+            state.last_line = line;
+            state.substance = true;
+            if self.options.replay && state.error.is_none() {
+                self.play(game, state, text, line);
             }
         }
     }
@@ -387,45 +381,34 @@ impl<'a> PgnScanner<'a> {
             return;
         }
         match game.tag("FEN") {
-            Some(fen) => match Board::from_fen(fen) {
-                Ok(board) => {
-                    self.replay.board = board;
-                    self.replay.board_is_startpos = false;
-                }
+            Some(fen) => match Position::from_fen(fen) {
+                Ok(position) => self.position = position,
                 Err(e) => {
                     let message = format!("bad FEN tag `{fen}`: {e}");
                     state.error = Some(error_at(game.line, message));
                 }
             },
-            None if self.replay.board_is_startpos => {
-                // Taking the moves back keeps the board's allocation.
-                for _ in 0..self.replay.board.history_moves().len() {
-                    self.replay.board.undo_move();
-                }
-            }
-            None => {
-                self.replay.board = Board::startpos();
-                self.replay.board_is_startpos = true;
-            }
+            None => self.position = Position::startpos(),
         }
     }
 
     /// Reads and plays one SAN move of the main line.
     fn play(&mut self, game: &mut ScannedGame<'a>, state: &mut GameState, text: &str, line: usize) {
-        if let Some(mv) = find_san(&self.replay.board, text, &mut self.replay.list) {
-            self.replay.board.make_move(mv);
+        if let Some(mv) = find_san(&self.position, text) {
+            self.position.play(mv);
             game.moves.push(mv);
             return;
         }
-        let found = match parse_san(&self.replay.board, text) {
+        let board = self.position.to_board();
+        let found = match parse_san(&board, text) {
             Err(SanError::Ambiguous { candidates, .. }) if self.options.resolve_ambiguous => {
-                self.settle(game, text, line, candidates)
+                self.settle(&board, game, text, line, candidates)
             }
             other => other,
         };
         match found {
             Ok(mv) => {
-                self.replay.board.make_move(mv);
+                self.position.play(mv);
                 game.moves.push(mv);
             }
             Err(e) => {
@@ -442,18 +425,20 @@ impl<'a> PgnScanner<'a> {
 
     /// `12. e4` or `12... e5`: the move with its number.
     fn move_text(&self, text: &str) -> String {
-        let dots = if self.replay.board.side_to_move() == Color::White {
+        let dots = if self.position.side_to_move() == Color::White {
             "."
         } else {
             "..."
         };
-        format!("{}{dots} {text}", self.replay.board.fullmove_number())
+        format!("{}{dots} {text}", self.position.fullmove_number())
     }
 
-    /// The one candidate of an ambiguous move that the rest of the game fits, recorded in
-    /// `game.resolved`; the ambiguity error if none or several fit.
+    /// The one candidate of an ambiguous move on `board` (the current position) that the
+    /// rest of the game fits, recorded in `game.resolved`; the ambiguity error if none or
+    /// several fit.
     fn settle(
         &mut self,
+        board: &Board,
         game: &mut ScannedGame<'a>,
         text: &str,
         line: usize,
@@ -461,11 +446,11 @@ impl<'a> PgnScanner<'a> {
     ) -> Result<Move, SanError> {
         let fits: Vec<Move> = candidates
             .iter()
-            .filter_map(|c| parse_san(&self.replay.board, c).ok())
+            .filter_map(|c| parse_san(board, c).ok())
             .filter(|&mv| {
-                let mut board = self.replay.board.clone();
-                board.make_move(mv);
-                rest_fits(self.lexer.clone(), board, 0)
+                let mut next = self.position.clone();
+                next.play(mv);
+                rest_fits(self.lexer.clone(), next, 0)
             })
             .collect();
         match fits.as_slice() {
@@ -474,7 +459,7 @@ impl<'a> PgnScanner<'a> {
                     ply: game.moves.len() + 1,
                     line,
                     move_text: self.move_text(text),
-                    chosen: to_san(&self.replay.board, *mv),
+                    chosen: to_san(board, *mv),
                     candidates: candidates.clone(),
                 });
                 Ok(*mv)
@@ -524,12 +509,11 @@ fn error_at(line: usize, message: String) -> PgnError {
 /// How deep ambiguous moves inside the rest of a game are followed when settling one.
 const MAX_NESTED_AMBIGUITY: usize = 4;
 
-/// Whether the rest of the game, read from `lexer`, can be played on `board`: every move
-/// legal, nested ambiguities settled by trying each candidate. Lexical trouble ends the
-/// trial as a fit, since it fails the game whichever move is chosen.
-fn rest_fits(mut lexer: Lexer<'_>, mut board: Board, nesting: usize) -> bool {
+/// Whether the rest of the game, read from `lexer`, can be played on `position`: every
+/// move legal, nested ambiguities settled by trying each candidate. Lexical trouble ends
+/// the trial as a fit, since it fails the game whichever move is chosen.
+fn rest_fits(mut lexer: Lexer<'_>, mut position: Position, nesting: usize) -> bool {
     let mut depth = 0usize;
-    let mut list = MoveList::new();
     loop {
         let token = match lexer.next_token() {
             Some(Ok(spanned)) => spanned.token,
@@ -540,13 +524,14 @@ fn rest_fits(mut lexer: Lexer<'_>, mut board: Board, nesting: usize) -> bool {
             Token::Result(_) if depth == 0 => return true,
             Token::Open => depth += 1,
             Token::Close => depth = depth.saturating_sub(1),
-            Token::San(text) if depth == 0 => match resolve_san(&board, text, &mut list) {
-                Ok(mv) => board.make_move(mv),
+            Token::San(text) if depth == 0 => match resolve_san(&position, text) {
+                Ok(mv) => position.play(mv),
                 Err(SanError::Ambiguous { candidates, .. }) if nesting < MAX_NESTED_AMBIGUITY => {
+                    let board = position.to_board();
                     return candidates.iter().any(|c| {
                         parse_san(&board, c).is_ok_and(|mv| {
-                            let mut next = board.clone();
-                            next.make_move(mv);
+                            let mut next = position.clone();
+                            next.play(mv);
                             rest_fits(lexer.clone(), next, nesting + 1)
                         })
                     });

@@ -25,7 +25,7 @@ use std::io::{ErrorKind, Read};
 
 use thiserror::Error;
 
-use super::scan::{PgnScanner, Replay, ScanOptions, ScannedGame};
+use super::scan::{PgnScanner, ScanOptions, ScannedGame};
 
 /// The buffer [`PgnStream::new`] reads through: a few hundred games of a real file.
 pub const BUFFER_BYTES: usize = 256 << 10;
@@ -72,7 +72,6 @@ pub struct PgnStream<R> {
     line: usize,
     games: usize,
     eof: bool,
-    replay: Option<Replay>,
     /// Bytes read from the input so far.
     taken: u64,
     /// Read no further than this byte of the input ([`PgnStream::for_each_before`]).
@@ -109,7 +108,6 @@ impl<R: Read> PgnStream<R> {
             line: 1,
             games: 0,
             eof: false,
-            replay: Some(Replay::new()),
             taken: 0,
             limit: None,
             bom_checked: false,
@@ -221,8 +219,7 @@ impl<R: Read> PgnStream<R> {
             }
         };
         let last = self.eof && not_utf8.is_none() && complete == bytes.len();
-        let replay = self.replay.take().unwrap_or_else(Replay::new);
-        let mut scanner = PgnScanner::resume(text, (self.line, self.games), self.options, replay);
+        let mut scanner = PgnScanner::resume(text, (self.line, self.games), self.options);
         let mut game = ScannedGame::default();
         let mut read = (0, self.line, self.games);
         loop {
@@ -240,7 +237,6 @@ impl<R: Read> PgnStream<R> {
             each(&game);
             read = scanner.position();
         }
-        self.replay = Some(scanner.into_replay());
         (self.start, self.line, self.games) = (self.start + read.0, read.1, read.2);
         (last, not_utf8)
     }
