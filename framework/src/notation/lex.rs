@@ -238,10 +238,15 @@ impl<'a> Lexer<'a> {
     }
 
     /// The end of the symbol starting at `pos`: the first whitespace or delimiter.
-    #[inline]
     fn symbol_end(&self) -> usize {
+        self.symbol_end_at(self.pos)
+    }
+
+    /// The end of the symbol starting at `start`.
+    #[inline]
+    fn symbol_end_at(&self, start: usize) -> usize {
         let bytes = self.bytes();
-        let mut end = self.pos;
+        let mut end = start;
         // Symbols are ASCII but for rare text: one table test per byte until a byte of
         // any class, and only a non-ASCII one goes the long way.
         while let Some(&b) = bytes.get(end) {
@@ -256,7 +261,8 @@ impl<'a> Lexer<'a> {
         end
     }
 
-    /// [`symbol_end`](Self::symbol_end) from `end`, where a non-ASCII character starts.
+    /// [`symbol_end_at`](Self::symbol_end_at) from `end`, where a non-ASCII character
+    /// starts.
     #[cold]
     fn symbol_end_from(&self, mut end: usize) -> usize {
         let bytes = self.bytes();
@@ -287,35 +293,36 @@ impl<'a> Lexer<'a> {
         if self.queued.is_some() {
             return None;
         }
-        let (pos, line) = (self.pos, self.line);
-        while let Some(&b) = self.bytes().get(self.pos) {
+        // Where reading stands is kept in locals and stored only with a move found.
+        let (mut pos, mut line) = (self.pos, self.line);
+        while let Some(&b) = self.bytes().get(pos) {
             let class = CLASS[b as usize];
             if class & WS != 0 {
-                self.pos += 1;
-                self.line += usize::from(b == b'\n');
+                pos += 1;
+                line += usize::from(b == b'\n');
                 continue;
             }
-            if class & (DELIM | HIGH) != 0 || !(is_move_lead(b) || b.is_ascii_digit()) {
-                break;
+            if class != 0 || !(is_move_lead(b) || b.is_ascii_digit()) {
+                return None;
             }
-            let end = self.symbol_end();
-            let word = &self.text[self.pos..end];
-            if is_move_lead(b) {
-                self.pos = end;
+            let end = self.symbol_end_at(pos);
+            let word = &self.text[pos..end];
+            pos = end;
+            let word = if is_move_lead(b) {
                 if word == "e.p." {
                     continue;
                 }
-                return Some(word);
-            }
-            let Some(after_number) = move_number_len(word) else {
-                break;
+                word
+            } else {
+                let after_number = move_number_len(word)?;
+                if after_number == word.len() {
+                    continue;
+                }
+                &word[after_number..]
             };
-            self.pos = end;
-            if after_number < word.len() {
-                return Some(&word[after_number..]);
-            }
+            (self.pos, self.line) = (pos, line);
+            return Some(word);
         }
-        (self.pos, self.line) = (pos, line);
         None
     }
 
