@@ -47,6 +47,9 @@ pub(super) fn unique_move_to(
     // check. One loop per check, so the short one carries nothing of the others.
     match piece {
         PieceType::Pawn => the_one(candidates, to, |from| pawn_move_to(b, from, to, promotion)),
+        PieceType::King if promotion.is_none() && !matches!(to.file(), 2 | 6) => {
+            the_one(candidates, to, |from| king_step_to(b, from, to))
+        }
         PieceType::King => the_one(candidates, to, |from| build_move(b, from, to, promotion)),
         _ if promotion.is_some() => None,
         _ => the_one(candidates, to, |from| piece_move_to(b, piece, from, to)),
@@ -150,6 +153,47 @@ fn pawn_move_to(
         PieceType::Pawn,
         captured,
         promotion,
+        false,
+        false,
+    ))
+}
+
+/// [`build_move`] for our king stepping from `from` to `to` next door, where no castling
+/// lands: legal if `to` holds none of ours and none of theirs attacks it once the king
+/// has left `from`. Sliders are found on their empty-board rays and their paths checked,
+/// as in [`unique_move_to`].
+fn king_step_to(b: &cz::Board, from: Square, to: Square) -> Option<Move> {
+    let stm = b.side_to_move();
+    let (from_cz, to_cz) = (to_cz_sq(from), to_cz_sq(to));
+    if b.colors(stm).has(to_cz) {
+        return None;
+    }
+    let them = b.colors(!stm);
+    let blockers = b.occupied() ^ from_cz.bitboard();
+    let slides = |rays: cz::BitBoard, kinds: cz::BitBoard| {
+        (rays & them & kinds)
+            .into_iter()
+            .any(|at| (cz::get_between_rays(at, to_cz) & blockers).is_empty())
+    };
+    let queens = b.pieces(cz::Piece::Queen);
+    let attacked = !(cz::get_knight_moves(to_cz) & them & b.pieces(cz::Piece::Knight)).is_empty()
+        || !(cz::get_pawn_attacks(to_cz, stm) & them & b.pieces(cz::Piece::Pawn)).is_empty()
+        || !(cz::get_king_moves(to_cz) & them & b.pieces(cz::Piece::King)).is_empty()
+        || slides(
+            cz::get_bishop_rays(to_cz),
+            b.pieces(cz::Piece::Bishop) | queens,
+        )
+        || slides(cz::get_rook_rays(to_cz), b.pieces(cz::Piece::Rook) | queens);
+    if attacked {
+        return None;
+    }
+    let captured = b.piece_on(to_cz).map(from_cz_piece);
+    Some(Move::new(
+        from,
+        to,
+        PieceType::King,
+        captured,
+        None,
         false,
         false,
     ))
