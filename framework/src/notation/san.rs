@@ -645,9 +645,10 @@ mod tests {
         }
     }
 
-    /// The short legality check of `legal_moves_to` refuses what the rules refuse: a
-    /// pinned piece leaving its line, a move that does not answer a check, a pawn pushed
-    /// into or over a piece, and reads the answers.
+    /// The short legality check of `Position::unique_move_to` refuses what the rules
+    /// refuse: a pinned piece leaving its line, a move that does not answer a check, a
+    /// slider through a piece, a pawn pushed into or over a piece, a king stepping where
+    /// it would be attacked (along the line it leaves, too), and reads the answers.
     #[test]
     fn reading_by_destination_refuses_pins_checks_and_blocked_pawns() {
         let cases = [
@@ -667,6 +668,19 @@ mod tests {
             ("4k3/1P6/8/8/8/8/8/4K3 w - - 0 1", "b8", false),
             ("4k3/1P6/8/8/8/8/8/4K3 w - - 0 1", "b8=N", true),
             ("4k3/8/8/8/8/8/3pP3/4K3 w - - 0 1", "Kxd2", true),
+            // Sliders: a piece in the path stops them.
+            ("4k3/8/8/8/8/8/8/R1N1K3 w - - 0 1", "Rd1", false),
+            ("4k3/8/8/8/8/8/8/R1N1K3 w - - 0 1", "Rb1", true),
+            ("4k3/8/8/8/8/8/1P6/B3K3 w - - 0 1", "Bc3", false),
+            ("4k3/8/8/8/8/8/8/Q3K3 w - - 0 1", "Qd4", true),
+            // Kings: along the rook's line past the king's own square, beside a pawn's
+            // capture or the other king, is attacked.
+            ("4k3/8/8/8/8/8/8/r3K3 w - - 0 1", "Kf1", false),
+            ("4k3/8/8/8/8/8/8/r3K3 w - - 0 1", "Ke2", true),
+            ("4k3/8/8/8/8/4p3/8/4K3 w - - 0 1", "Kd2", false),
+            ("4k3/8/8/8/8/4p3/8/4K3 w - - 0 1", "Ke2", true),
+            ("8/8/8/8/8/4k3/8/4K3 w - - 0 1", "Ke2", false),
+            ("8/8/8/8/8/4k3/8/4K3 w - - 0 1", "Kd1", true),
         ];
         for (fen, text, legal) in cases {
             let board = Board::from_fen(fen).unwrap();
