@@ -47,9 +47,14 @@ pub(super) fn unique_move_to(
     // check. One loop per check, so the short one carries nothing of the others.
     match piece {
         PieceType::Pawn => the_one(candidates, to, |from| pawn_move_to(b, from, to, promotion)),
-        PieceType::King if promotion.is_none() && !matches!(to.file(), 2 | 6) => {
-            the_one(candidates, to, |from| king_step_to(b, from, to))
-        }
+        // A king next door steps (castling never starts there); one further away castles.
+        PieceType::King if promotion.is_none() => the_one(candidates, to, |from| {
+            if king_attacks(to).contains(from) {
+                king_step_to(b, from, to)
+            } else {
+                build_move(b, from, to, None)
+            }
+        }),
         PieceType::King => the_one(candidates, to, |from| build_move(b, from, to, promotion)),
         _ if promotion.is_some() => None,
         _ => the_one(candidates, to, |from| piece_move_to(b, piece, from, to)),
@@ -158,8 +163,8 @@ fn pawn_move_to(
     ))
 }
 
-/// [`build_move`] for our king stepping from `from` to `to` next door, where no castling
-/// lands: legal if `to` holds none of ours and none of theirs attacks it once the king
+/// [`build_move`] for our king stepping from `from` to `to` next door (no castling):
+/// legal if `to` holds none of ours and none of theirs attacks it once the king
 /// has left `from`. Sliders are found on their empty-board rays and their paths checked,
 /// as in [`unique_move_to`].
 fn king_step_to(b: &cz::Board, from: Square, to: Square) -> Option<Move> {
