@@ -924,20 +924,10 @@ fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
             .open(path)?
             .set_modified(SystemTime::now());
     }
-    static COUNTER: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-    let unique = COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let partial = path.with_extension(format!("{}-{unique}.partial", std::process::id()));
-    let written = fs::File::create(&partial).and_then(|mut file| {
-        file.write_all(bytes)?;
-        file.sync_all()
-    });
-    match written.and_then(|()| fs::rename(&partial, path)) {
-        Ok(()) => Ok(()),
-        Err(err) => {
-            let _ = fs::remove_file(&partial);
-            Err(err)
-        }
-    }
+    let mut file = tempfile::NamedTempFile::new_in(path.parent().unwrap_or(Path::new(".")))?;
+    file.write_all(bytes)?;
+    file.as_file().sync_all()?;
+    file.persist(path).map(drop).map_err(|err| err.error)
 }
 
 /// Keeps at most [`KEPT_VARIANTS`] variant files in `dir`, the most recently used, and

@@ -341,18 +341,13 @@ impl State {
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
             fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
         }
-        let partial = path.with_extension(format!("json.{}.partial", std::process::id()));
-        let written = fs::File::create(&partial).and_then(|mut file| {
+        let written = || -> std::io::Result<()> {
+            let dir = path.parent().filter(|d| !d.as_os_str().is_empty());
+            let mut file = tempfile::NamedTempFile::new_in(dir.unwrap_or(Path::new(".")))?;
             file.write_all(text.as_bytes())?;
-            file.sync_all()
-        });
-        match written.and_then(|()| fs::rename(&partial, path)) {
-            Ok(()) => Ok(()),
-            Err(err) => {
-                let _ = fs::remove_file(&partial);
-                Err(err)
-                    .with_context(|| format!("cannot write the tuning state {}", path.display()))
-            }
-        }
+            file.as_file().sync_all()?;
+            file.persist(path).map(drop).map_err(|err| err.error)
+        };
+        written().with_context(|| format!("cannot write the tuning state {}", path.display()))
     }
 }
