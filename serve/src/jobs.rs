@@ -137,7 +137,7 @@ pub fn receive(
     } else {
         None
     };
-    let queued = queue(state, &mut *store, upload, client);
+    let queued = queue(state, &mut *store, upload, client, invitation.as_deref());
     if queued.is_err()
         && let Some(hash) = &invitation
     {
@@ -169,13 +169,15 @@ fn take_invitation(store: &mut dyn store::Store, code: Option<&str>) -> Result<S
     Ok(hash)
 }
 
-/// Queues the submission and stores its job: its place in the build queue (or 503 with
-/// `Retry-After` when full), one at a time per entry (409).
+/// Queues the submission and stores its job, with the `invitation` whose use it holds:
+/// its place in the build queue (or 503 with `Retry-After` when full), one at a time per
+/// entry (409).
 fn queue(
     state: &AppState,
     store: &mut dyn store::Store,
     upload: &Upload,
     client: ClientKey,
+    invitation: Option<&str>,
 ) -> Result<(Job, Ticket), HttpError> {
     let ticket = state
         .queue
@@ -197,6 +199,7 @@ fn queue(
         message: "waiting for the builder (one build at a time, taken in turn across networks)"
             .into(),
         created: String::new(),
+        invitation: invitation.map(str::to_string),
     };
     if let Err(err) = store.save_job(&job) {
         lock(&state.building).remove(&upload.name);

@@ -28,7 +28,7 @@ pub struct Step {
 }
 
 /// The steps, in order: step `i` (0-based) takes a database from version `i` to `i + 1`.
-pub const STEPS: [Step; 5] = [
+pub const STEPS: [Step; 6] = [
     Step {
         what: "the entries, tournaments and games",
         // `IF NOT EXISTS`: challenge directories from before the schema was versioned
@@ -186,6 +186,12 @@ CREATE TABLE live_games (
     updated {instant} NOT NULL DEFAULT {instant_now}
 );",
         // Workers write it only through `challenge_live` and read none of it.
+        worker_reads: &[],
+    },
+    Step {
+        what: "the invitation each submission job holds a use of",
+        // The invitation's hash (`NULL`: none), so a job a restart ends gives its use back.
+        sql: "ALTER TABLE jobs ADD COLUMN invitation TEXT;",
         worker_reads: &[],
     },
 ];
@@ -359,12 +365,12 @@ mod tests {
 
     #[test]
     fn old_postgres_versions_map_to_the_shared_steps() {
-        assert_eq!(Stamp::PostgresLegacy(1).missing(), Some(vec![3, 4, 5]));
-        assert_eq!(Stamp::PostgresLegacy(2).missing(), Some(vec![3, 5]));
-        assert_eq!(Stamp::PostgresLegacy(3).missing(), Some(vec![5]));
+        assert_eq!(Stamp::PostgresLegacy(1).missing(), Some(vec![3, 4, 5, 6]));
+        assert_eq!(Stamp::PostgresLegacy(2).missing(), Some(vec![3, 5, 6]));
+        assert_eq!(Stamp::PostgresLegacy(3).missing(), Some(vec![5, 6]));
         assert_eq!(
             Stamp::PostgresLegacy(0).missing(),
-            Some(vec![1, 2, 3, 4, 5])
+            Some(vec![1, 2, 3, 4, 5, 6])
         );
         assert_eq!(Stamp::PostgresLegacy(4).missing(), None);
         assert_eq!(
@@ -378,8 +384,8 @@ mod tests {
 
     #[test]
     fn shared_versions_count_steps() {
-        assert_eq!(Stamp::Shared(0).missing(), Some(vec![1, 2, 3, 4, 5]));
-        assert_eq!(Stamp::Shared(2).missing(), Some(vec![3, 4, 5]));
+        assert_eq!(Stamp::Shared(0).missing(), Some(vec![1, 2, 3, 4, 5, 6]));
+        assert_eq!(Stamp::Shared(2).missing(), Some(vec![3, 4, 5, 6]));
         assert!(Stamp::Shared(SCHEMA_VERSION).is_current());
         assert_eq!(Stamp::Shared(SCHEMA_VERSION + 1).missing(), None);
         assert_eq!(Stamp::Shared(9).version(), 9);

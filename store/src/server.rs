@@ -48,7 +48,8 @@ pub trait ServerStore {
     /// A submission job by id.
     fn job(&self, id: &str) -> StoreResult<Option<Job>>;
     /// Marks every queued or running job failed with `message` (after a restart, no one
-    /// is working on them, and none was judged); returns how many.
+    /// is working on them, and none was judged) and gives back the invitation use each
+    /// held, so its entrant can send the bot again with the same code; returns how many.
     fn fail_unfinished_jobs(&mut self, message: &str) -> StoreResult<usize>;
     /// A fingerprint that changes whenever a game, a version or a withdrawal is stored.
     fn revision(&self) -> StoreResult<StoreRevision>;
@@ -172,6 +173,10 @@ pub struct Job {
     pub message: String,
     /// When it was received (UTC, ISO 8601).
     pub created: String,
+    /// The hash of the invitation whose use it took (a new entry's, while invitations
+    /// are required), stored with the job's first save: a job a restart ends gives the
+    /// use back ([`ServerStore::fail_unfinished_jobs`]).
+    pub invitation: Option<String>,
 }
 
 /// A cheap fingerprint of what the standings depend on: it changes whenever a game, a
@@ -275,6 +280,7 @@ fn job_from_row(r: &dyn Row) -> crate::sql::Mapped<Job> {
         state: r.parse(2)?,
         message: r.get(3)?,
         created: r.get(4)?,
+        invitation: r.get(5)?,
     })
 }
 
@@ -380,7 +386,8 @@ impl<B: Backend> ServerStore for B {
     fn save_job(&mut self, job: &Job) -> StoreResult<()> {
         self.write(|c| {
             let sql = format!(
-                "INSERT INTO jobs (id, entry, state, message) VALUES (?1, ?2, ?3, ?4)
+                "INSERT INTO jobs (id, entry, state, message, invitation)
+                 VALUES (?1, ?2, ?3, ?4, ?5)
                  ON CONFLICT (id) DO UPDATE SET state = excluded.state,
                      message = excluded.message, updated = {}",
                 c.dialect().now_text()
@@ -391,7 +398,8 @@ impl<B: Backend> ServerStore for B {
                     job.id.as_str(),
                     job.entry.as_str(),
                     job.state.as_str(),
-                    job.message.as_str()
+                    job.message.as_str(),
+                    job.invitation.as_deref()
                 ],
             )
         })?;
@@ -401,7 +409,7 @@ impl<B: Backend> ServerStore for B {
     fn job(&self, id: &str) -> StoreResult<Option<Job>> {
         self.read(|c| {
             c.first(
-                "SELECT id, entry, state, message, created FROM jobs WHERE id = ?1",
+                "SELECT id, entry, state, message, created, invitation FROM jobs WHERE id = ?1",
                 params![id],
                 job_from_row,
             )
@@ -410,6 +418,16 @@ impl<B: Backend> ServerStore for B {
 
     fn fail_unfinished_jobs(&mut self, message: &str) -> StoreResult<usize> {
         let n = self.write(|c| {
+            let held: Vec<String> = c.rows(
+                "SELECT invitation FROM jobs
+                 WHERE state IN ('queued', 'running') AND invitation IS NOT NULL",
+                params![],
+                |r| Ok(r.get(0)?),
+            )?;
+            for hash in &held {
+                // A revoked invitation stays revoked.
+                step_invitation(c, hash, false)?;
+            }
             let sql = format!(
                 "UPDATE jobs SET state = 'failed', message = ?1, updated = {}
                  WHERE state IN ('queued', 'running')",

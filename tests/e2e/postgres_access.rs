@@ -215,6 +215,7 @@ fn challenge_with_secrets(org: &mut PostgresStore) -> (TournamentId, [VersionId;
         state: JobState::Queued,
         message: "queued".into(),
         created: String::new(),
+        invitation: None,
     })
     .unwrap();
     (t, [versions[0].id, versions[1].id, versions[2].id])

@@ -323,18 +323,33 @@ fn the_servers_state_behaves_alike() {
             "a withdrawal is a change"
         );
 
+        // Two new entries' jobs, each holding a use of an invitation good for two: one
+        // judged (its use stays taken), one a restart interrupts (its use comes back).
+        store.add_invitation("inv", 2).unwrap();
+        assert!(store.take_invitation("inv").unwrap() && store.take_invitation("inv").unwrap());
+        let judged = Job {
+            id: "j0".into(),
+            entry: "c".into(),
+            state: JobState::Accepted,
+            message: "accepted".into(),
+            created: String::new(),
+            invitation: Some("inv".into()),
+        };
+        store.save_job(&judged).unwrap();
         let mut job = Job {
             id: "j1".into(),
             entry: "a".into(),
             state: JobState::Queued,
             message: "waiting".into(),
             created: String::new(),
+            invitation: Some("inv".into()),
         };
         store.save_job(&job).unwrap();
         job.state = JobState::Running;
         store.save_job(&job).unwrap();
         let back = store.job("j1").unwrap().unwrap();
         assert_eq!((back.state, back.entry.as_str()), (JobState::Running, "a"));
+        assert_eq!(back.invitation.as_deref(), Some("inv"));
         assert!(!back.created.is_empty());
         assert_eq!(store.fail_unfinished_jobs("restarted").unwrap(), 1);
         let back = store.job("j1").unwrap().unwrap();
@@ -342,6 +357,9 @@ fn the_servers_state_behaves_alike() {
             (back.state, back.message.as_str()),
             (JobState::Failed, "restarted")
         );
+        assert_eq!(store.invitations().unwrap(), [("inv".to_string(), 1)]);
+        assert_eq!(store.fail_unfinished_jobs("again").unwrap(), 0);
+        assert_eq!(store.invitations().unwrap(), [("inv".to_string(), 1)]);
         assert_eq!(store.job("j2").unwrap(), None);
     });
 }

@@ -333,3 +333,38 @@ fn with_invitations_on_only_a_code_enters_a_new_entry_and_a_refusal_gives_its_us
     );
     assert!(end.contains("\"accepted\""), "{end}");
 }
+
+/// A new entry's submission that a restart of the server interrupts was never judged:
+/// its invitation's use comes back with the restart, and the same code enters the bot.
+#[test]
+fn a_restart_gives_back_the_invitation_use_of_the_submission_it_interrupted() {
+    let dir = TempDir::new("serve-invitation-restart");
+    // A build that runs until the server stops, so the submission is in flight when it does.
+    let env = [("CHALLENGE_BUILD_TIMEOUT", "3600")];
+    let server = Server::start_with(&dir.challenge(), &[], &env);
+    let mut organiser = Client::new(&server);
+    log_in(&mut organiser, ADMIN_TOKEN);
+    let on = organiser_action(&mut organiser, "invitations-on", &[]);
+    assert_eq!(on.status, 303, "{}", on.body);
+    let code = invitation(&mut organiser, "1");
+    let mut entrant = Client::from_source(&server, "127.0.0.3".parse().unwrap());
+    let never = std::fs::read(kit_bot("never_builds")).unwrap();
+    let posted = post_invited(&mut entrant, "invited", &code, &never);
+    assert_eq!(posted.status, 200, "{}", posted.body);
+    let (job, _) = job_and_key(&posted.body);
+    drop(server);
+
+    let server = Server::start_with(&dir.challenge(), &[], &env);
+    let mut entrant = Client::from_source(&server, "127.0.0.3".parse().unwrap());
+    let outcome = entrant.get(&job).body;
+    assert!(outcome.contains("\"state\":\"failed\""), "{outcome}");
+    let source = std::fs::read(kit_bot("my_bot")).unwrap();
+    let again = post_invited(&mut entrant, "invited", &code, &source);
+    assert_eq!(
+        again.status, 200,
+        "the code's use came back: {}",
+        again.body
+    );
+    let end = wait_job(&mut entrant, &job_and_key(&again.body).0);
+    assert!(end.contains("\"accepted\""), "{end}");
+}
