@@ -422,7 +422,7 @@ impl<B: Backend> ServerStore for B {
                 "SELECT invitation FROM jobs
                  WHERE state IN ('queued', 'running') AND invitation IS NOT NULL",
                 params![],
-                |r| Ok(r.get(0)?),
+                |r| r.get(0),
             )?;
             for hash in &held {
                 // A revoked invitation stays revoked.

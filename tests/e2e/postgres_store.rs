@@ -322,7 +322,16 @@ fn the_servers_state_behaves_alike() {
             played,
             "a withdrawal is a change"
         );
+    });
+}
 
+/// A restart fails the submission jobs under way and gives back the invitation use each
+/// held; a judged job keeps its use taken.
+#[test]
+fn a_restart_fails_unfinished_jobs_and_gives_back_their_invitations() {
+    Backends::new("jobs").each(|open| {
+        let mut store = open();
+        let store = &mut *store;
         // Two new entries' jobs, each holding a use of an invitation good for two: one
         // judged (its use stays taken), one a restart interrupts (its use comes back).
         store.add_invitation("inv", 2).unwrap();
