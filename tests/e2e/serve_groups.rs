@@ -256,6 +256,17 @@ fn invitation(organiser: &mut Client, uses: &str) -> String {
     made.body[at..at + made.body[at..].find('<').expect("its end")].to_string()
 }
 
+/// Turns invitations on as the organiser and makes a code good for one new entry;
+/// returns the organiser's client and the code.
+fn invitations_on(server: &Server) -> (Client, String) {
+    let mut organiser = Client::new(server);
+    log_in(&mut organiser, ADMIN_TOKEN);
+    let on = organiser_action(&mut organiser, "invitations-on", &[]);
+    assert_eq!(on.status, 303, "{}", on.body);
+    let code = invitation(&mut organiser, "1");
+    (organiser, code)
+}
+
 /// Posts a new entry with an invitation code; returns the answer.
 fn post_invited(
     client: &mut Client,
@@ -280,11 +291,7 @@ fn post_invited(
 fn with_invitations_on_only_a_code_enters_a_new_entry_and_a_refusal_gives_its_use_back() {
     let dir = TempDir::new("serve-invitations");
     let server = Server::start(&dir.challenge());
-    let mut organiser = Client::new(&server);
-    log_in(&mut organiser, ADMIN_TOKEN);
-    let on = organiser_action(&mut organiser, "invitations-on", &[]);
-    assert_eq!(on.status, 303, "{}", on.body);
-    let code = invitation(&mut organiser, "1");
+    let (mut organiser, code) = invitations_on(&server);
     let mut entrant = Client::from_source(&server, "127.0.0.3".parse().unwrap());
     let source = std::fs::read(kit_bot("my_bot")).unwrap();
     let none = post_invited(&mut entrant, "invited", "", &source);
@@ -342,11 +349,7 @@ fn a_restart_gives_back_the_invitation_use_of_the_submission_it_interrupted() {
     // A build that runs until the server stops, so the submission is in flight when it does.
     let env = [("CHALLENGE_BUILD_TIMEOUT", "3600")];
     let server = Server::start_with(&dir.challenge(), &[], &env);
-    let mut organiser = Client::new(&server);
-    log_in(&mut organiser, ADMIN_TOKEN);
-    let on = organiser_action(&mut organiser, "invitations-on", &[]);
-    assert_eq!(on.status, 303, "{}", on.body);
-    let code = invitation(&mut organiser, "1");
+    let (_, code) = invitations_on(&server);
     let mut entrant = Client::from_source(&server, "127.0.0.3".parse().unwrap());
     let never = std::fs::read(kit_bot("never_builds")).unwrap();
     let posted = post_invited(&mut entrant, "invited", &code, &never);

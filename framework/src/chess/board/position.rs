@@ -4,7 +4,7 @@ use std::sync::LazyLock;
 
 use cozy_chess as cz;
 
-use super::{Board, by_destination, from_cz_color};
+use super::{Board, by_destination, from_cz_color, from_cz_sq};
 use crate::chess::attacks::to_cz_color;
 use crate::chess::fen::{self, FenError};
 use crate::chess::{Bitboard, Color, Move, PieceType, Square};
@@ -71,7 +71,7 @@ impl Position {
     }
 
     pub(crate) fn king_square(&self, color: Color) -> Square {
-        Square::from_index(self.inner.king(to_cz_color(color)) as u8)
+        from_cz_sq(self.inner.king(to_cz_color(color)))
     }
 
     /// The one legal move of the side to move's `piece`s to `to`, promoting to
