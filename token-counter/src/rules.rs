@@ -17,7 +17,7 @@ use crate::tokens::{Pos, Tok};
 mod breaks;
 mod guards;
 mod statics;
-mod trait_objects;
+mod type_system;
 
 /// The standard-library modules a bot may name, after `std::`, `core::` or
 /// `alloc::`.
@@ -167,14 +167,18 @@ pub enum Rule {
     /// The name `Sized`: a `?Sized` blanket impl also covers trait objects,
     /// which rust-lang/rust#57893 turns into a transmute.
     MaybeSized,
-    /// The names `Target` and `Index`: `Deref::Target` and `Index::Output`
-    /// may be trait objects, and an impl for one (through a projection) is a
-    /// transmute, rust-lang/rust#152783.
-    UnsizedAssociatedType,
-    /// A trait impl whose self type is a projection, a trait object, a type
-    /// macro or a macro variable, or a type alias that stands for one of them:
-    /// the construction behind rust-lang/rust#152783, as written.
+    /// The `dyn` keyword: a trait object implements its traits by itself, and
+    /// rustc lets a second impl reach it (rust-lang/rust#57893, #152783).
+    TraitObject,
+    /// An impl for anything but one of the file's own structs, enums and unions
+    /// named as written, or whose header holds a projection, a type macro or a
+    /// macro variable: so no impl's self type is ever a trait object.
     ImplSelfType,
+    /// A trait of the file's own with generic parameters or associated types.
+    TraitDefinition,
+    /// A generic type alias, or one for a projection, `impl Trait`, a type macro
+    /// or a macro variable.
+    TypeAlias,
     /// A `break` or `continue` that leaves the arguments of a call or a macro:
     /// rustc's two-phase borrows then lose track of the call's borrow,
     /// rust-lang/rust#160598.
@@ -222,14 +226,16 @@ pub enum Rule {
 
 impl Rule {
     /// Every rule, in the order the spec lists them.
-    pub const ALL: [Rule; 22] = [
+    pub const ALL: [Rule; 24] = [
         Rule::Unsafe,
         Rule::Extern,
         Rule::NamedLifetime,
         Rule::StaticBound,
-        Rule::MaybeSized,
-        Rule::UnsizedAssociatedType,
+        Rule::TraitObject,
         Rule::ImplSelfType,
+        Rule::TraitDefinition,
+        Rule::TypeAlias,
+        Rule::MaybeSized,
         Rule::BreakOutOfCall,
         Rule::MatchGuard,
         Rule::ModWithoutBody,
@@ -259,8 +265,10 @@ impl Rule {
             Rule::NamedLifetime => "named-lifetime",
             Rule::StaticBound => "static-bound",
             Rule::MaybeSized => "maybe-sized",
-            Rule::UnsizedAssociatedType => "unsized-associated-type",
+            Rule::TraitObject => "trait-object",
             Rule::ImplSelfType => "impl-self-type",
+            Rule::TraitDefinition => "trait-definition",
+            Rule::TypeAlias => "type-alias",
             Rule::BreakOutOfCall => "break-out-of-call",
             Rule::MatchGuard => "match-guard",
             Rule::ModWithoutBody => "mod-without-body",
@@ -294,9 +302,17 @@ impl Rule {
             Rule::MaybeSized => {
                 "make the generic parameter sized (drop `?Sized`), or take a slice or `&str` instead"
             }
-            Rule::UnsizedAssociatedType => {
-                "write a method instead of implementing `Deref` or `Index` (`self.0[i]`, \
-                 `fn at(&self, i: usize) -> i32`), and name no type `Target`"
+            Rule::TraitObject => {
+                "take a generic parameter (`impl Fn(&Board) -> i32`, `T: Tr`), a fn pointer \
+                 (`fn(&Board) -> i32`) or an enum of the cases instead of a trait object"
+            }
+            Rule::TraitDefinition => {
+                "give the trait neither generic parameters nor associated types: put the \
+                 types in its methods' signatures, or write functions instead"
+            }
+            Rule::TypeAlias => {
+                "give the alias no generic parameters and a type written out \
+                 (`type Table = [[i32; 64]; 6];`), or write the type where it is used"
             }
             Rule::BreakOutOfCall => {
                 "compute the value before the call: `let x = match y { Some(x) => x, None => continue }; \
@@ -307,8 +323,9 @@ impl Rule {
                  it inside the arm"
             }
             Rule::ImplSelfType => {
-                "implement the trait for a type the file names (`impl Tr for MyType`), written \
-                 out rather than passed into a macro, and give a type alias a named type"
+                "implement traits only for the structs, enums and unions the file defines, \
+                 by name (`impl Ord for Entry`, `impl<T> Tr for Pair<T>`), written out rather \
+                 than passed into a macro; use a function for anything else"
             }
             Rule::ModWithoutBody => "a bot is one file: give the module a body, `mod name { ... }`",
             Rule::ForbiddenAttribute => {
@@ -404,6 +421,7 @@ pub(crate) fn check_file(
     out: &mut Vec<Violation>,
 ) {
     check_tokens(toks, ctx, standard, out);
+    type_system::check(toks, standard, out);
     breaks::check(toks, out);
     guards::check(toks, standard, out);
     statics::check(toks, out);
@@ -438,12 +456,17 @@ fn check_tokens(toks: &[Tok], ctx: Context, standard: &StandardNames, out: &mut 
                         "`mod` without a body `{ ... }`",
                     )),
                     Some("use") => check_use_names(&toks[i + 1..], out),
-                    Some("impl") => trait_objects::check_impl(&toks[i + 1..], out),
-                    Some("type") => trait_objects::check_alias(&toks[i + 1..], out),
                     _ => {}
                 }
                 check_name_printer(name, tok.pos(), out);
-                trait_objects::check_name(name, tok.pos(), out);
+                if name == "Sized" {
+                    out.push(Violation::new(
+                        Rule::MaybeSized,
+                        tok.pos(),
+                        "`Sized` is refused: a `?Sized` generic impl also covers trait objects, \
+                         which rustc turns into a transmute (rust-lang/rust#57893)",
+                    ));
+                }
                 if name == "macro_rules"
                     && next.is_some_and(|t| t.is_punct("!"))
                     && toks.get(i + 2).is_some_and(|t| t.is_punct("$"))

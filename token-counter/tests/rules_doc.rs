@@ -422,11 +422,11 @@ fn example_labels_are_allowed() {
 fn example_maybe_sized_blanket_impl() {
     example_breaks(
         "impl<U, T: ?Sized> Object<U> for T { type Output = U; }",
-        &[Rule::MaybeSized],
+        &[Rule::ImplSelfType, Rule::MaybeSized],
     );
 }
 
-/// The worked examples of docs/rules.md section 3 after `maybe-sized`: each
+/// The worked examples of docs/rules.md section 3 after the lifetimes: each
 /// written there word for word, each refused for the rule it illustrates.
 #[test]
 fn example_the_new_skeletons_are_refused() {
@@ -438,12 +438,14 @@ where
     Box::new(x)
 }
 ";
-    const TARGET_SKELETON: &str = "trait Cast<T> {
-    type Out;
+    const INDEX_MUT_SKELETON: &str = "trait Tr<T> {
+    type A;
 }
-type Object = <Box<dyn Cast<u8, Out = usize>> as std::ops::Deref>::Target;
-impl<T> Cast<T> for Object {
-    type Out = &'static mut usize;
+type Id<X> = X;
+type Out<Y: IndexMut<usize>> = Id<Y::Output>;
+type Obj = dyn IndexMut<usize, Output = dyn Tr<u8, A = usize>>;
+impl<T> Tr<T> for Out<Obj> {
+    type A = &'static mut usize;
 }
 ";
     const BREAK_SKELETON: &str = "'b: {
@@ -467,8 +469,13 @@ impl<T> Cast<T> for Object {
     for (src, rules) in [
         (STATIC_SKELETON.to_owned(), vec![Rule::StaticBound]),
         (
-            TARGET_SKELETON.to_owned(),
-            vec![Rule::ImplSelfType, Rule::UnsizedAssociatedType],
+            INDEX_MUT_SKELETON.to_owned(),
+            vec![
+                Rule::TraitDefinition,
+                Rule::TypeAlias,
+                Rule::TraitObject,
+                Rule::ImplSelfType,
+            ],
         ),
         (
             format!("fn f() {{\n{BREAK_SKELETON}}}\n"),
@@ -491,30 +498,62 @@ impl<T> Cast<T> for Object {
 }
 
 #[test]
-fn example_impls_for_a_projection_or_a_trait_object() {
-    for src in [
+fn example_what_the_type_system_allow_list_refuses() {
+    example_breaks(
         "impl<T> Cast<T> for <Box<dyn Cast<u8, Out = u64>> as Deref>::Target { type Out = &'static u64; }",
+        &[Rule::ImplSelfType, Rule::TraitObject],
+    );
+    for src in [
         "impl<D: Deref> Cast<D> for D::Target {}",
+        "impl<T> Cast<T> for Out<Obj> { type A = &'static mut usize; }",
+        "impl Ord for Move {}",
     ] {
-        example_breaks(src, &[Rule::ImplSelfType, Rule::UnsizedAssociatedType]);
+        example_breaks(src, &[Rule::ImplSelfType]);
+    }
+    for src in [
+        "type Out<Y: IndexMut<usize>> = Id<Y::Output>;",
+        "type Object = <W as Hold>::It;",
+    ] {
+        example_breaks(src, &[Rule::TypeAlias]);
     }
     example_breaks(
-        "impl<T> Cast<T> for dyn Cast<u8, Out = u64> {}",
-        &[Rule::ImplSelfType],
+        "fn f(eval: &dyn Fn(&Board) -> i32) {}",
+        &[Rule::TraitObject],
     );
-    example_breaks("type Object = <W as Hold>::It;", &[Rule::ImplSelfType]);
+    example_breaks("trait Cast<T> { type Out; }", &[Rule::TraitDefinition]);
+}
+
+/// Examples shown as a type and its impl: each part documented, the file they make clean.
+fn example_clean_parts(parts: &[&str], shown: &str) {
+    documented(shown);
+    clean(&parts.join("\n"));
 }
 
 #[test]
-fn example_index_and_its_alternatives() {
-    example_breaks(
-        "impl Index<usize> for Table { type Output = i32; fn index(&self, i: usize) -> &i32 { &self.0[i] } }",
-        &[Rule::UnsizedAssociatedType],
+fn example_what_the_type_system_allow_list_allows() {
+    let table = "struct Table([i32; 64]);";
+    let index = "impl Index<usize> for Table { type Output = i32; fn index(&self, i: usize) -> &i32 { &self.0[i] } }";
+    example_clean_parts(
+        &["use std::ops::Index;", table, index],
+        &format!("`{table}` + `{index}`"),
     );
-    example_clean(
-        "impl Add for Score { type Output = Score; fn add(self, o: Score) -> Score { Score(self.0 + o.0) } }",
+    let score = "struct Score(i32);";
+    let add = "impl Add for Score { type Output = Score; fn add(self, o: Score) -> Score { Score(self.0 + o.0) } }";
+    example_clean_parts(
+        &["use std::ops::Add;", score, add],
+        &format!("`{score}` + `{add}`"),
     );
-    example_clean("type Eval = dyn Fn(&Board) -> i32;");
+    example_clean_parts(
+        &[
+            "struct Engine;",
+            "type MyBot = Engine;",
+            "impl Bot for MyBot { fn think(&mut self, b: Board, _: Timer) -> Move { b.legal_moves()[0] } }",
+        ],
+        "`type MyBot = Engine;` + `impl Bot for MyBot { ... }` (with `struct Engine`)",
+    );
+    example_clean("trait Eval { fn eval(&self, b: &Board) -> i32; }");
+    example_clean("fn f(eval: impl Fn(&Board) -> i32, g: fn(&Board) -> i32) {}");
+    example_clean("type Table = [[i32; 64]; 6];");
 }
 
 #[test]
