@@ -6,9 +6,12 @@
 #[path = "reference/pgn_before.rs"]
 mod pgn_before;
 
+#[path = "common/ambiguous_pgn.rs"]
+mod ambiguous_pgn;
+
 use framework::chess::Board;
 use framework::notation::pgn::{GameResult, PgnError, PgnGame, PgnReader, write_game};
-use framework::notation::scan::{PgnScanner, ScanOptions, ScannedGame};
+use framework::notation::scan::{PgnScanner, SETTLE_BUDGET, ScanOptions, ScannedGame};
 use framework::notation::stream::PgnStream;
 use proptest::prelude::*;
 
@@ -327,6 +330,58 @@ fn ambiguous_san_is_settled_by_the_rest_of_the_game_when_asked() {
     let neither = AMBIGUOUS.replace("2. Qh6", "2. Qh7");
     PgnScanner::new(&neither, options).next_into(&mut game);
     assert!(game.error.as_ref().unwrap().message.contains("ambiguous"));
+}
+
+/// A file built so that settling its ambiguous moves replays without end (every knight
+/// move one of eight, each settled only at the game's end, by the last candidate tried:
+/// 8^4 trials of a round per game) took seconds per megabyte. The file's budget of
+/// replayed plies stops it: the games before are settled, every later ambiguous move is
+/// an error that says the budget is spent, and a stream through a small buffer, which
+/// reads some games twice, charges each once and reads the file alike.
+#[test]
+fn settling_ambiguous_moves_stops_at_the_files_budget_and_says_so() {
+    let text = ambiguous_pgn::file(300_000, 2, 20);
+    let options = ScanOptions {
+        resolve_ambiguous: true,
+        ..ScanOptions::default()
+    };
+    let read = |game: &ScannedGame<'_>, verdicts: &mut Vec<bool>| match &game.error {
+        None => {
+            assert_eq!(game.resolved.len(), 4, "every knight move settled");
+            verdicts.push(true);
+        }
+        Some(e) => {
+            assert!(
+                e.message.ends_with(&format!(
+                    "; not settled: this file's budget of {SETTLE_BUDGET} replayed plies \
+                     for settling ambiguous moves is spent"
+                )),
+                "{e}"
+            );
+            assert_eq!((e.ply, e.move_text.as_deref()), (Some(1), Some("1. Nd4")));
+            verdicts.push(false);
+        }
+    };
+    let mut scanner = PgnScanner::new(&text, options);
+    let mut game = ScannedGame::default();
+    let mut whole = Vec::new();
+    while scanner.next_into(&mut game) {
+        read(&game, &mut whole);
+    }
+    assert_eq!(scanner.settle_budget(), 0);
+    let settled = whole.iter().take_while(|&&fits| fits).count();
+    assert!(settled > 0, "the budget settles the first games");
+    assert!(
+        settled < whole.len() && whole[settled..].iter().all(|&fits| !fits),
+        "once spent, nothing more is settled: {settled} of {}",
+        whole.len()
+    );
+
+    let mut streamed = Vec::new();
+    PgnStream::with_buffer(text.as_bytes(), options, 4096)
+        .for_each(|game| read(game, &mut streamed))
+        .unwrap();
+    assert_eq!(streamed, whole);
 }
 
 #[test]

@@ -659,6 +659,31 @@ fn malformed_fen_errors_name_the_field() {
     assert!(msg("4k3/8/8/8/8/8/8/4K2r b - - 0 1").contains("in check"));
 }
 
+/// A halfmove clock no game can have (4294967295 passed, and the board's count of it
+/// overflowed on the next move) is refused, naming the field; the largest a game of the
+/// largest fullmove number can have is read, and counts on.
+#[test]
+fn a_halfmove_clock_beyond_any_game_is_refused_with_its_field_named() {
+    for clock in ["2000001", "4294967295", "99999999999"] {
+        let fen = format!("4k3/8/8/8/8/8/8/R3K3 w - - {clock} 80");
+        let err = Board::from_fen(&fen).unwrap_err();
+        assert!(
+            matches!(err, FenError::HalfmoveClock(ref c) if c == clock),
+            "{err}"
+        );
+        assert_eq!(
+            err.to_string(),
+            format!(
+                "invalid halfmove clock `{clock}`: expected a whole number of half-moves from 0 to 2000000"
+            )
+        );
+    }
+    let mut b = board("4k3/8/8/8/8/8/8/R3K3 w - - 2000000 1000000");
+    play(&mut b, "a1a2 e8d8");
+    assert_eq!(b.fifty_move_counter(), 2_000_002);
+    assert!(b.fen().ends_with(" 2000002 1000001"));
+}
+
 #[test]
 fn fen_defaults_and_round_trip() {
     let b = board("4k3/8/8/8/8/8/8/4K3 w - -");

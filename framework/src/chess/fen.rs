@@ -27,16 +27,34 @@ pub enum FenError {
     /// The en-passant field is malformed or impossible in the position.
     #[error("invalid en passant square: {0}")]
     EnPassant(String),
-    /// The halfmove clock is not a non-negative integer.
-    #[error("invalid halfmove clock `{0}`: expected a non-negative integer")]
+    /// The halfmove clock is not an integer from 0 to 2,000,000, twice the largest
+    /// fullmove number: no game has more half-moves.
+    #[error(
+        "invalid halfmove clock `{0}`: expected a whole number of half-moves from 0 to {MAX_HALFMOVE_CLOCK}"
+    )]
     HalfmoveClock(String),
-    /// The fullmove number is not a positive integer.
-    #[error("invalid fullmove number `{0}`: expected a positive integer")]
+    /// The fullmove number is not an integer from 1 to 1,000,000.
+    #[error(
+        "invalid fullmove number `{0}`: expected a whole number from 1 to {MAX_FULLMOVE_NUMBER}"
+    )]
     FullmoveNumber(String),
     /// The fields parse but describe an impossible position.
     #[error("invalid position: {0}")]
     InvalidPosition(String),
 }
+
+/// The largest fullmove number a FEN may give: far beyond any real game (the longest
+/// played lasted a few hundred moves), and small enough that the plies it implies fit the
+/// board's counters with room to play on.
+pub(crate) const MAX_FULLMOVE_NUMBER: u32 = 1_000_000;
+
+/// The largest halfmove clock a FEN may give. The clock counts the half-moves since the
+/// last capture or pawn move, so it cannot exceed the half-moves of the longest game a FEN
+/// may describe, twice [`MAX_FULLMOVE_NUMBER`]. Under the Laws of Chess a game ends once
+/// it reaches 150 (the 75-move rule), but engines, the kit's own boards among them, count
+/// on past it, so their FENs are read; a clock such as 4294967295 is no game's, and would
+/// overflow the board's count on the next move.
+pub(crate) const MAX_HALFMOVE_CLOCK: u32 = 2 * MAX_FULLMOVE_NUMBER;
 
 pub(crate) struct ParsedFen {
     pub inner: cz::Board,
@@ -247,14 +265,15 @@ pub(crate) fn parse(fen: &str) -> Result<ParsedFen, FenError> {
 
     let halfmove: u32 = match fields.get(4) {
         None => 0,
-        Some(s) => s
-            .parse()
-            .map_err(|_| FenError::HalfmoveClock(s.to_string()))?,
+        Some(s) => match s.parse::<u32>() {
+            Ok(n) if n <= MAX_HALFMOVE_CLOCK => n,
+            _ => return Err(FenError::HalfmoveClock(s.to_string())),
+        },
     };
     let fullmove: u32 = match fields.get(5) {
         None => 1,
         Some(s) => match s.parse::<u32>() {
-            Ok(n) if (1..=1_000_000).contains(&n) => n,
+            Ok(n) if (1..=MAX_FULLMOVE_NUMBER).contains(&n) => n,
             _ => return Err(FenError::FullmoveNumber(s.to_string())),
         },
     };

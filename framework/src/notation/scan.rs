@@ -189,7 +189,21 @@ pub struct PgnScanner<'a> {
     /// Whether the last game read ended with the text (not with a result token or the
     /// next game's tags): in a window of a stream, it may go on past the window.
     ended_by_text: bool,
+    /// The plies that settling ambiguous moves may still replay (see [`SETTLE_BUDGET`]).
+    settle_budget: u64,
 }
+
+/// The plies that settling ambiguous moves (see [`ScanOptions::resolve_ambiguous`]) may
+/// replay in one text or file, trials of every candidate and nested ambiguities included.
+///
+/// Each ambiguous move replays the rest of its game once per candidate, and the ambiguous
+/// moves in that rest once per candidate again, so a file crafted of games full of them
+/// cost seconds per megabyte (10.6 s for 1.5 MB); a real file settles a few moves, each
+/// of a few hundred plies. A million plies is some five thousand of those, and about a
+/// tenth of a second (`cargo bench -p framework --bench pgn_settle`); once they are spent,
+/// the ambiguous moves left are read as the reader reads them, as errors whose message
+/// says why.
+pub const SETTLE_BUDGET: u64 = 1_000_000;
 
 impl<'a> PgnScanner<'a> {
     /// A scanner over the games of `text` (a leading byte-order mark is skipped).
@@ -212,7 +226,26 @@ impl<'a> PgnScanner<'a> {
             options,
             position: Position::startpos(),
             ended_by_text: false,
+            settle_budget: SETTLE_BUDGET,
         }
+    }
+
+    /// The scanner with `plies` left of the budget for settling ambiguous moves (a stream
+    /// carries one budget through the windows of its file).
+    pub(crate) fn with_settle_budget(mut self, plies: u64) -> PgnScanner<'a> {
+        self.settle_budget = plies;
+        self
+    }
+
+    /// What is left of [`SETTLE_BUDGET`] for this text.
+    ///
+    /// ```
+    /// use framework::notation::scan::{PgnScanner, ScanOptions, SETTLE_BUDGET};
+    /// let scanner = PgnScanner::new("1. e4 *", ScanOptions::default());
+    /// assert_eq!(scanner.settle_budget(), SETTLE_BUDGET);
+    /// ```
+    pub fn settle_budget(&self) -> u64 {
+        self.settle_budget
     }
 
     /// Where reading stands between games: the byte where the next game's tokens may
@@ -404,7 +437,7 @@ impl<'a> PgnScanner<'a> {
             Err(SanError::Ambiguous { candidates, .. }) if self.options.resolve_ambiguous => {
                 self.settle(&board, game, text, line, candidates)
             }
-            other => other,
+            other => other.map_err(|e| e.to_string()),
         };
         match found {
             Ok(mv) => {
@@ -417,7 +450,7 @@ impl<'a> PgnScanner<'a> {
                     line,
                     ply: Some(game.moves.len() + 1),
                     move_text: Some(self.move_text(text)),
-                    message: e.to_string(),
+                    message: e,
                 });
             }
         }
@@ -435,7 +468,7 @@ impl<'a> PgnScanner<'a> {
 
     /// The one candidate of an ambiguous move on `board` (the current position) that the
     /// rest of the game fits, recorded in `game.resolved`; the ambiguity error if none or
-    /// several fit.
+    /// several fit, or if the file's [`SETTLE_BUDGET`] runs out before it is settled.
     fn settle(
         &mut self,
         board: &Board,
@@ -443,16 +476,26 @@ impl<'a> PgnScanner<'a> {
         text: &str,
         line: usize,
         candidates: Vec<String>,
-    ) -> Result<Move, SanError> {
-        let fits: Vec<Move> = candidates
-            .iter()
-            .filter_map(|c| parse_san(board, c).ok())
-            .filter(|&mv| {
-                let mut next = self.position.clone();
-                next.play(mv);
-                rest_fits(self.lexer.clone(), next, 0)
-            })
-            .collect();
+    ) -> Result<Move, String> {
+        let mut fits = Vec::new();
+        for mv in candidates.iter().filter_map(|c| parse_san(board, c).ok()) {
+            let mut next = self.position.clone();
+            next.play(mv);
+            match rest_fits(self.lexer.clone(), next, 0, &mut self.settle_budget) {
+                Some(true) => fits.push(mv),
+                Some(false) => {}
+                None => {
+                    let ambiguous = SanError::Ambiguous {
+                        san: text.to_string(),
+                        candidates,
+                    };
+                    return Err(format!(
+                        "{ambiguous}; not settled: this file's budget of {SETTLE_BUDGET} \
+                         replayed plies for settling ambiguous moves is spent"
+                    ));
+                }
+            }
+        }
         match fits.as_slice() {
             [mv] => {
                 game.resolved.push(ResolvedAmbiguity {
@@ -467,7 +510,8 @@ impl<'a> PgnScanner<'a> {
             _ => Err(SanError::Ambiguous {
                 san: text.to_string(),
                 candidates,
-            }),
+            }
+            .to_string()),
         }
     }
 
@@ -511,33 +555,45 @@ const MAX_NESTED_AMBIGUITY: usize = 4;
 
 /// Whether the rest of the game, read from `lexer`, can be played on `position`: every
 /// move legal, nested ambiguities settled by trying each candidate. Lexical trouble ends
-/// the trial as a fit, since it fails the game whichever move is chosen.
-fn rest_fits(mut lexer: Lexer<'_>, mut position: Position, nesting: usize) -> bool {
+/// the trial as a fit, since it fails the game whichever move is chosen. Each ply
+/// replayed is taken from `budget`; `None` once it is spent.
+fn rest_fits(
+    mut lexer: Lexer<'_>,
+    mut position: Position,
+    nesting: usize,
+    budget: &mut u64,
+) -> Option<bool> {
     let mut depth = 0usize;
     loop {
         let token = match lexer.next_token() {
             Some(Ok(spanned)) => spanned.token,
-            None | Some(Err(_)) => return true,
+            None | Some(Err(_)) => return Some(true),
         };
         match token {
-            Token::Tag(..) => return true,
-            Token::Result(_) if depth == 0 => return true,
+            Token::Tag(..) => return Some(true),
+            Token::Result(_) if depth == 0 => return Some(true),
             Token::Open => depth += 1,
             Token::Close => depth = depth.saturating_sub(1),
-            Token::San(text) if depth == 0 => match resolve_san(&position, text) {
-                Ok(mv) => position.play(mv),
-                Err(SanError::Ambiguous { candidates, .. }) if nesting < MAX_NESTED_AMBIGUITY => {
-                    let board = position.to_board();
-                    return candidates.iter().any(|c| {
-                        parse_san(&board, c).is_ok_and(|mv| {
+            Token::San(text) if depth == 0 => {
+                *budget = budget.checked_sub(1)?;
+                match resolve_san(&position, text) {
+                    Ok(mv) => position.play(mv),
+                    Err(SanError::Ambiguous { candidates, .. })
+                        if nesting < MAX_NESTED_AMBIGUITY =>
+                    {
+                        let board = position.to_board();
+                        for mv in candidates.iter().filter_map(|c| parse_san(&board, c).ok()) {
                             let mut next = position.clone();
                             next.play(mv);
-                            rest_fits(lexer.clone(), next, nesting + 1)
-                        })
-                    });
+                            if rest_fits(lexer.clone(), next, nesting + 1, budget)? {
+                                return Some(true);
+                            }
+                        }
+                        return Some(false);
+                    }
+                    Err(_) => return Some(false),
                 }
-                Err(_) => return false,
-            },
+            }
             _ => {}
         }
     }

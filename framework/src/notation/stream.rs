@@ -25,7 +25,7 @@ use std::io::{ErrorKind, Read};
 
 use thiserror::Error;
 
-use super::scan::{PgnScanner, ScanOptions, ScannedGame};
+use super::scan::{PgnScanner, SETTLE_BUDGET, ScanOptions, ScannedGame};
 
 /// The buffer [`PgnStream::new`] reads through: a few hundred games of a real file.
 pub const BUFFER_BYTES: usize = 256 << 10;
@@ -77,6 +77,9 @@ pub struct PgnStream<R> {
     /// Read no further than this byte of the input ([`PgnStream::for_each_before`]).
     limit: Option<u64>,
     bom_checked: bool,
+    /// What is left of the file's [`SETTLE_BUDGET`], spent by the games handed on (a game
+    /// read again once the buffer is refilled is charged once).
+    settle_budget: u64,
 }
 
 impl<R: Read> PgnStream<R> {
@@ -111,6 +114,7 @@ impl<R: Read> PgnStream<R> {
             taken: 0,
             limit: None,
             bom_checked: false,
+            settle_budget: SETTLE_BUDGET,
         }
     }
 
@@ -219,7 +223,8 @@ impl<R: Read> PgnStream<R> {
             }
         };
         let last = self.eof && not_utf8.is_none() && complete == bytes.len();
-        let mut scanner = PgnScanner::resume(text, (self.line, self.games), self.options);
+        let mut scanner = PgnScanner::resume(text, (self.line, self.games), self.options)
+            .with_settle_budget(self.settle_budget);
         let mut game = ScannedGame::default();
         let mut read = (0, self.line, self.games);
         loop {
@@ -236,6 +241,7 @@ impl<R: Read> PgnStream<R> {
             }
             each(&game);
             read = scanner.position();
+            self.settle_budget = scanner.settle_budget();
         }
         (self.start, self.line, self.games) = (self.start + read.0, read.1, read.2);
         (last, not_utf8)
