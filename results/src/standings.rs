@@ -77,7 +77,7 @@ pub struct Row {
     pub crashes: usize,
     /// Losses on time or by not answering.
     pub timeouts: usize,
-    /// Losses by an illegal or unparsable move.
+    /// Losses by an illegal or unparsable move, or by no move.
     pub illegal: usize,
 }
 
@@ -146,7 +146,7 @@ pub enum FaultKind {
     Crash,
     /// On time, or by not answering.
     Time,
-    /// An illegal or unparsable move.
+    /// An illegal or unparsable move, or no move.
     Illegal,
 }
 
@@ -161,7 +161,9 @@ impl FaultKind {
             Termination::TimeForfeit | Termination::Stall | Termination::ConstructionLimit => {
                 Some(FaultKind::Time)
             }
-            Termination::IllegalMove | Termination::UnparsableMove => Some(FaultKind::Illegal),
+            Termination::IllegalMove | Termination::NullMove | Termination::UnparsableMove => {
+                Some(FaultKind::Illegal)
+            }
             _ => None,
         }
     }

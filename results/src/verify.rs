@@ -275,6 +275,7 @@ impl Ending<'_> {
             Termination::TimeForfeit
                 | Termination::Stall
                 | Termination::IllegalMove
+                | Termination::NullMove
                 | Termination::UnparsableMove
         );
         if on_move && side != self.board.side_to_move() {

@@ -120,6 +120,9 @@ pub enum Termination {
     Stall,
     /// A well-formed move that is not legal.
     IllegalMove,
+    /// No move (`bestmove 0000`, a kit bot's `think` returning `Move::NULL`) although the
+    /// side to move has legal moves.
+    NullMove,
     /// A `bestmove` that is not a move at all.
     UnparsableMove,
     /// The engine process died (panic, signal, unexpected exit).
@@ -175,6 +178,7 @@ impl Termination {
             | Termination::InsufficientMaterial => "normal",
             Termination::TimeForfeit | Termination::Stall => "time forfeit",
             Termination::IllegalMove
+            | Termination::NullMove
             | Termination::UnparsableMove
             | Termination::MemoryLimit
             | Termination::ConstructionLimit
@@ -199,6 +203,7 @@ impl Termination {
             Termination::TimeForfeit => "time forfeit",
             Termination::Stall => "stall",
             Termination::IllegalMove => "illegal move",
+            Termination::NullMove => "null move",
             Termination::UnparsableMove => "unparsable move",
             Termination::Crash => "crash",
             Termination::MemoryLimit => "memory limit",
@@ -219,6 +224,7 @@ impl Termination {
             Termination::TimeForfeit
                 | Termination::Stall
                 | Termination::IllegalMove
+                | Termination::NullMove
                 | Termination::UnparsableMove
                 | Termination::Crash
                 | Termination::MemoryLimit
@@ -454,8 +460,12 @@ pub fn ask_move(
         Err(err) => {
             let (termination, what) = match err {
                 _ if result.bestmove == "0000" || result.bestmove == "(none)" => (
-                    Termination::IllegalMove,
-                    "a null move although legal moves exist".to_string(),
+                    Termination::NullMove,
+                    format!(
+                        "no move (`bestmove {}`; a kit bot's `think` returned `Move::NULL`) \
+                         although it has legal moves",
+                        result.bestmove
+                    ),
                 ),
                 MoveError::Syntax(_) => (
                     Termination::UnparsableMove,
@@ -498,6 +508,25 @@ fn prepare(
     if slot.is_none() {
         match Engine::start(config, settings.handshake_timeout) {
             Ok(engine) => *slot = Some(engine),
+            // The host builds the bot before its first `readyok`: silence there is the bot's
+            // construction past its limit, not a failure to start.
+            Err(EngineError::Timeout {
+                expected: "readyok",
+                waited,
+                ..
+            }) if settings.construction_limit.is_some() => {
+                return Err(Fault {
+                    side,
+                    termination: Termination::ConstructionLimit,
+                    detail: format!(
+                        "{who} did not send `readyok` within {:.3}s{}",
+                        waited.as_secs_f64(),
+                        construction_note(settings)
+                    ),
+                    stderr: Vec::new(),
+                    restart: true,
+                });
+            }
             Err(err) => {
                 return Err(Fault {
                     side,

@@ -88,6 +88,7 @@ fn every_fault_loses_the_game_for_the_faulty_side_with_its_cause() {
         ("signal", Termination::Crash),
         ("illegal", Termination::IllegalMove),
         ("garbage", Termination::UnparsableMove),
+        ("null", Termination::NullMove),
         ("nostart", Termination::FailedStart),
     ] {
         for faulty_white in [true, false] {

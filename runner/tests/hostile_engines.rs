@@ -206,6 +206,27 @@ fn a_slow_construction_forfeits_the_game_with_the_limit_named() {
     // At start-up (the first `isready`) too.
     let (record, _) = game_with("slowready", 1, &settings);
     assert_eq!(record.termination, Termination::ConstructionLimit);
+    // Also when the construction outlasts the wait for that first `readyok`: the host
+    // builds the bot before it answers, so that is no failure to start.
+    let impatient = GameSettings {
+        handshake_timeout: Duration::from_millis(400),
+        ..settings
+    };
+    let (record, _) = game_with("slowready", 1, &impatient);
+    assert_eq!(
+        record.termination,
+        Termination::ConstructionLimit,
+        "{}",
+        record.detail
+    );
+    assert!(
+        record.detail.contains("did not send `readyok` within 0.4")
+            && record
+                .detail
+                .contains("past the construction limit of 0.3s"),
+        "{}",
+        record.detail
+    );
     // Without a limit the same engine plays.
     let relaxed = GameSettings {
         construction_limit: None,

@@ -30,8 +30,8 @@ use super::interrupt;
 /// automatically) and external UCI engines given with `--engine`. Two players make a
 /// head-to-head match; more make a round-robin (or a gauntlet of the first against the
 /// rest with `--format gauntlet`).
-/// Every opening is played twice with colours swapped. Engine faults (crash, stall, illegal
-/// or unparsable move, failed start, memory limit) lose that game with a Termination tag
+/// Every opening is played twice with colours swapped. Engine faults (crash, stall, illegal,
+/// unparsable or null move, failed start, memory limit) lose that game with a Termination tag
 /// naming the cause; the engine is restarted and the match goes on. Ctrl-C stops cleanly:
 /// finished games are kept and the summary is printed.
 ///

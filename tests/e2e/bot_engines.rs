@@ -129,7 +129,8 @@ fn illegal_and_null_moves_are_reported_and_passed_on() {
     assert_eq!(engine.expect("bestmove", SHORT), "bestmove 0000");
     engine.send("quit");
     engine.wait_exit(SHORT).expect("exits");
-    assert!(engine.stderr().contains("null move"), "{}", engine.stderr());
+    let said = "think() returned Move::NULL, which is no move";
+    assert!(engine.stderr().contains(said), "{}", engine.stderr());
 }
 
 #[test]

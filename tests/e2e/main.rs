@@ -14,6 +14,7 @@ mod serve_common;
 
 mod analyze;
 mod bench;
+mod bot_construction;
 mod bot_crate;
 mod bot_engines;
 mod bot_names;

@@ -2,8 +2,9 @@
 """A UCI engine that misbehaves on cue, for the match runner's fault tests.
 
 Usage: faulty.py FAULT [AT]
-  FAULT is one of: none, crash, stall, late, illegal, garbage, memlimit, nostart, signal
-  (late: answers after 0.8 s, past a short clock), or one of the hostile ones:
+  FAULT is one of: none, crash, stall, late, illegal, garbage, null, memlimit, nostart,
+  signal (late: answers after 0.8 s, past a short clock; null: `bestmove 0000`, as a kit
+  bot's `think` returning `Move::NULL` answers), or one of the hostile ones:
     longline     an `info string` line of 100 KiB
     endless      stdout without a newline, without end
     stderrflood  20 MB of stderr without a newline, then a crash
@@ -141,6 +142,9 @@ for raw in sys.stdin:
                 continue
             if fault == "garbage":
                 send("bestmove banana")
+                continue
+            if fault == "null":
+                send("bestmove 0000")
                 continue
         moves = sorted(m.uci() for m in board.legal_moves)
         send("info depth 1 score cp 0 nodes 1 pv " + moves[0])

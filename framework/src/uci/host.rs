@@ -74,6 +74,9 @@ pub fn run<B: Bot + 'static>(file_name: &str) {
     let mut board = Board::startpos();
     let mut clock_base: Option<u64> = None;
     let mut grace = STOP_GRACE;
+    // A `ucinewgame` or `Clear Hash` since the last `go`: the bot was dropped, and the
+    // next `isready` builds the new one whatever the last search is doing.
+    let mut bot_dropped = false;
     let mut input = std::io::stdin().lock();
     while let Some(line) = next_line(&mut input) {
         let Some(command) = command_of(line) else {
@@ -82,17 +85,13 @@ pub fn run<B: Bot + 'static>(file_name: &str) {
         match command {
             Command::Uci => announce(&name, &options),
             Command::IsReady => {
-                // While the bot thinks the host is ready by definition; otherwise
-                // make sure the bot exists, so construction time is not spent on
-                // the first move's clock.
-                if !thinking.is_on() {
-                    let _ = jobs.send(Job::Construct);
-                    let _ = ready.recv();
-                }
+                build_before_ready(&jobs, &ready, &thinking, &stop, bot_dropped);
+                bot_dropped = false;
                 send("readyok");
             }
             Command::NewGame => {
                 clock_base = None;
+                bot_dropped = true;
                 let _ = jobs.send(Job::NewGame);
             }
             Command::Position(position) => match set_up(&position) {
@@ -100,6 +99,7 @@ pub fn run<B: Bot + 'static>(file_name: &str) {
                 Err(message) => eprintln!("uci: {message}"),
             },
             Command::Go(go) => {
+                bot_dropped = false;
                 let timer = timer_for(&go, board.side_to_move(), &mut clock_base);
                 stop.store(false, Ordering::SeqCst);
                 thinking.start();
@@ -117,7 +117,7 @@ pub fn run<B: Bot + 'static>(file_name: &str) {
                 grace = QUIT_GRACE;
                 break;
             }
-            Command::SetOption(set) => set_option(&options, &set, &jobs),
+            Command::SetOption(set) => bot_dropped |= set_option(&options, &set, &jobs),
             Command::Ignored => {}
         }
     }
@@ -167,12 +167,14 @@ fn bot_options<B: Bot>() -> Options {
     options
 }
 
-/// Carries out a `setoption`, or tells the client why it does not.
-fn set_option(options: &Options, set: &SetOption, jobs: &Sender<Job>) {
+/// Carries out a `setoption`, or tells the client why it does not; `true` if it dropped
+/// the bot (to be built again before the next `readyok`).
+fn set_option(options: &Options, set: &SetOption, jobs: &Sender<Job>) -> bool {
     match options.judge(set) {
         // The bot's state, its table among it, lives in the bot: a fresh bot is a clear one.
         Ok(OptionAction::ClearHash) => {
             let _ = jobs.send(Job::NewGame);
+            return true;
         }
         Ok(OptionAction::SetBot { index, value }) => {
             let _ = jobs.send(Job::SetOption { index, value });
@@ -182,6 +184,35 @@ fn set_option(options: &Options, set: &SetOption, jobs: &Sender<Job>) {
             send(&format!("info string {reply}"));
         }
     }
+    false
+}
+
+/// Makes sure the bot is built before the host answers `isready`, so that its
+/// construction is never spent on a move's clock.
+///
+/// Only a search of the current game is answered at once, as UCI asks of `isready`
+/// during a search. After `ucinewgame` (or `Clear Hash`) the bot was dropped, and a search
+/// that has not ended yet belongs to the game the client left, even if its `bestmove` is
+/// already on the way: the host stops it (its `bestmove` still comes first) and builds the
+/// new bot after it. Judging by the thinking flag alone answered at once in the moment
+/// between a game's last `bestmove` and the flag's clearing, and the next game's bot was
+/// then built inside its first `go`.
+fn build_before_ready(
+    jobs: &Sender<Job>,
+    ready: &Receiver<()>,
+    thinking: &Thinking,
+    stop: &AtomicBool,
+    bot_dropped: bool,
+) {
+    if thinking.is_on() {
+        if !bot_dropped {
+            return;
+        }
+        stop.store(true, Ordering::SeqCst);
+    }
+    // The bot thread takes its jobs in order: the search, the drop, then this.
+    let _ = jobs.send(Job::Construct);
+    let _ = ready.recv();
 }
 
 /// Whether the bot is thinking, and a way to wait until it is done.
@@ -323,14 +354,7 @@ fn spawn_bot_thread<B: Bot + 'static>(
                         // The bot's own copies: it may keep or change them (the timer's
                         // clone shares the stop flag and the node count `report_nodes` reads).
                         let mv = think_caught(bot, (*board).clone(), timer.clone());
-                        if mv.is_null() {
-                            eprintln!("bot error: think() returned the null move");
-                        } else if !board.is_legal(mv) {
-                            eprintln!(
-                                "bot error: think() returned the illegal move {mv} in {}",
-                                board.fen()
-                            );
-                        }
+                        report_bad_move(&board, mv);
                         while until_stop && !stop.load(Ordering::SeqCst) {
                             std::thread::sleep(Duration::from_millis(1));
                         }
@@ -367,6 +391,25 @@ fn think_caught<B: Bot>(bot: &mut B, mut board: Board, timer: Timer) -> Move {
         );
         std::process::exit(101)
     })
+}
+
+/// Says on stderr when the bot's answer is no move although it has some, or an illegal
+/// one; either is passed on for the client to judge.
+fn report_bad_move(board: &Board, mv: Move) {
+    if mv.is_null() {
+        if !board.legal_moves().is_empty() {
+            eprintln!(
+                "bot error: think() returned Move::NULL, which is no move, in {} where it has \
+                 legal moves; the engine answers `bestmove 0000`",
+                board.fen()
+            );
+        }
+    } else if !board.is_legal(mv) {
+        eprintln!(
+            "bot error: think() returned the illegal move {mv} in {}",
+            board.fen()
+        );
+    }
 }
 
 /// The nodes the bot counted through `Timer::should_stop`, as GUIs and benches read
