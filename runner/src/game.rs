@@ -462,9 +462,13 @@ pub fn ask_move(
                 _ if result.bestmove == "0000" || result.bestmove == "(none)" => (
                     Termination::NullMove,
                     format!(
-                        "no move (`bestmove {}`; a kit bot's `think` returned `Move::NULL`) \
-                         although it has legal moves",
-                        result.bestmove
+                        "no move (`bestmove {}`{}) although it has legal moves",
+                        result.bestmove,
+                        if result.bestmove == "0000" {
+                            ", what a kit bot answers when its `think` returns `Move::NULL`"
+                        } else {
+                            ""
+                        }
                     ),
                 ),
                 MoveError::Syntax(_) => (

@@ -120,6 +120,22 @@ fn every_fault_loses_the_game_for_the_faulty_side_with_its_cause() {
     }
 }
 
+/// `bestmove 0000` is what it is, no move, not an illegal one: the host of a kit bot whose
+/// `think` returned `Move::NULL` answers so.
+#[test]
+fn a_null_move_is_named_as_no_move() {
+    let record = fault_game("null", 2, false);
+    assert_eq!(record.termination.to_string(), "null move");
+    assert!(
+        record.detail.starts_with(
+            "Black (bad) played no move (`bestmove 0000`, what a kit bot answers when its \
+             `think` returns `Move::NULL`) although it has legal moves in "
+        ),
+        "{}",
+        record.detail
+    );
+}
+
 #[test]
 fn crash_reports_keep_the_engines_last_stderr_lines() {
     let record = fault_game("crash", 1, true);

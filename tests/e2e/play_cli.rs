@@ -72,7 +72,7 @@ fn a_bot_that_answers_the_null_move_loses_and_the_game_is_saved() {
     assert!(pgn.contains("1. e4 1-0"), "{pgn}");
     assert!(pgn.contains("[Termination \"rules infraction\"]"), "{pgn}");
     assert!(pgn.contains("[TerminationDetails \"null move\"]"), "{pgn}");
-    assert!(stdout.contains("returned `Move::NULL`"), "{stdout}");
+    assert!(stdout.contains("returns `Move::NULL`"), "{stdout}");
 }
 
 /// The commands at the prompt: an illegal move is called so, an undo before any move is

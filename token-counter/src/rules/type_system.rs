@@ -6,8 +6,9 @@
 //! itself, with `Assoc = A`, and a second impl reaches the same type another way (a
 //! `?Sized` blanket impl, a projection, an alias of one). A transmute in safe Rust
 //! follows. Each new spelling of the second impl passed a checker that refused the
-//! spellings it knew, so the rules refuse the class instead, in four parts that
-//! each close it alone for what a file can write:
+//! spellings it knew, so the rules refuse the class instead, in four parts; the first
+//! two each close it alone for what a file can write, the last two take away what every
+//! technique found is built from:
 //! - no trait object: the `dyn` keyword is refused anywhere ([`Rule::TraitObject`]); a
 //!   keyword is one token, which no macro can assemble from parts;
 //! - an impl is for one of the file's own structs, enums or unions, named as written
