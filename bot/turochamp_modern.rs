@@ -101,7 +101,7 @@ pub struct MyBot {
     /// The best root move found so far (the move last reported).
     pub best: Move,
     /// Milliseconds this move may take.
-    pub lim: u64,
+    pub lim: i32,
     /// Nodes searched for this move.
     pub n: u64,
 }

@@ -291,7 +291,7 @@ pub struct MyBot {
     /// Nodes searched this move, those answered from the table left out (`BIG1` sizes).
     pub searched: u64,
     /// Milliseconds this move may take.
-    pub budget: u64,
+    pub budget: i32,
     /// The search was told to stop: unwind without storing anything.
     pub stopped: bool,
     /// The best root move of the iteration under way.
@@ -430,7 +430,7 @@ impl MyBot {
     /// host learns the node count; but under `go depth N` alone only the client's `stop`
     /// ends the search: the timer's safety net (10 s without a clock) would cut the paper's
     /// 10-ply endgame searches short and make their node counts depend on the machine.
-    fn must_stop(&self, t: &Timer, budget: u64) -> bool {
+    fn must_stop(&self, t: &Timer, budget: i32) -> bool {
         let by_timer = t.should_stop(budget, self.nodes);
         let limits = t.limits();
         if limits.depth.is_some() && limits.nodes.is_none() {

@@ -103,7 +103,7 @@ pub struct MyBot {
     /// The best root move of the last completed search.
     pub best: Move,
     /// Milliseconds this move may take.
-    pub lim: u64,
+    pub lim: i32,
     /// Nodes searched for this move.
     pub n: u64,
 }

@@ -48,15 +48,15 @@ fn piece_lists_come_in_csharps_order_with_every_piece_once() {
                 b.pieces(list.piece_type(), color),
                 "{fen} list {i}"
             );
-            assert_eq!(list.len(), squares.count() as usize);
+            assert_eq!(list.len(), squares.count());
             // Lowest square first, each piece once, and the board agrees on each.
             assert!(list.windows(2).all(|w| w[0] < w[1]));
             for &square in list.iter() {
                 assert_eq!(b.piece_at(square), Some(list.piece()));
             }
         }
-        let total: usize = lists.iter().map(|l| l.len()).sum();
-        assert_eq!(total, b.occupied().count() as usize, "{fen}");
+        let total: i32 = lists.iter().map(|l| l.len()).sum();
+        assert_eq!(total, b.occupied().count(), "{fen}");
     }
 }
 

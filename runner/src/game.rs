@@ -709,7 +709,7 @@ pub fn play_game_observed(
             }
         };
         tell_move(observer.as_deref_mut(), &board, mv, &result, &clocks);
-        let move_number = board.fullmove_number();
+        let move_number = board.fullmove_number().unsigned_abs();
         let pv = PvCheck::of(&result.info.pv, &result.bestmove, mv, &board);
         board.make_move(mv);
         push_move(&mut position, mv);
@@ -764,13 +764,15 @@ fn board_ending(board: &Board, adjudicator: &Adjudicator) -> Option<Ending> {
         };
         return Some((result, termination, outcome.to_string()));
     }
-    adjudicator.too_long(board.ply_count()).then(|| {
-        (
-            GameResult::Draw,
-            Termination::MaxLength,
-            format!("draw by reaching {} plies", board.ply_count()),
-        )
-    })
+    adjudicator
+        .too_long(board.ply_count().unsigned_abs())
+        .then(|| {
+            (
+                GameResult::Draw,
+                Termination::MaxLength,
+                format!("draw by reaching {} plies", board.ply_count()),
+            )
+        })
 }
 
 /// The ending a score ruling gives, unless the board ended the game on that move anyway.

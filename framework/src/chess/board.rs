@@ -163,7 +163,7 @@ impl fmt::Display for Board {
 
 #[inline(always)]
 fn from_cz_sq(sq: cz::Square) -> Square {
-    Square::from_index(sq as u8)
+    Square::at(sq as u8)
 }
 
 #[inline(always)]
@@ -998,21 +998,23 @@ impl Board {
     }
 
     /// `true` if `color` may still castle kingside (the right, not whether it is legal now).
+    /// `color` may be a `bool` (`true` is White), as C#'s `white` parameter.
     #[doc(alias = "HasKingsideCastleRight")]
     #[inline]
-    pub fn has_kingside_castle_right(&self, color: Color) -> bool {
+    pub fn has_kingside_castle_right(&self, color: impl Into<Color>) -> bool {
         self.inner()
-            .castle_rights(to_cz_color(color))
+            .castle_rights(to_cz_color(color.into()))
             .short
             .is_some()
     }
 
     /// `true` if `color` may still castle queenside (the right, not whether it is legal now).
+    /// `color` may be a `bool` (`true` is White).
     #[doc(alias = "HasQueensideCastleRight")]
     #[inline]
-    pub fn has_queenside_castle_right(&self, color: Color) -> bool {
+    pub fn has_queenside_castle_right(&self, color: impl Into<Color>) -> bool {
         self.inner()
-            .castle_rights(to_cz_color(color))
+            .castle_rights(to_cz_color(color.into()))
             .long
             .is_some()
     }
@@ -1027,11 +1029,19 @@ impl Board {
             .map(|f| from_cz_sq(cz::Square::new(f, cz::Rank::Sixth.relative_to(stm))))
     }
 
-    /// The square of `color`'s king.
+    /// The square of `color`'s king. `color` may be a `bool` (`true` is White), as C#'s
+    /// `GetKingSquare(white)` takes.
+    ///
+    /// ```
+    /// use framework::prelude::*;
+    /// let board = Board::startpos();
+    /// assert_eq!(board.king_square(Color::White), Square::E1);
+    /// assert_eq!(board.king_square(!board.is_white_to_move()), Square::E8);
+    /// ```
     #[doc(alias = "GetKingSquare")]
     #[inline(always)]
-    pub fn king_square(&self, color: Color) -> Square {
-        from_cz_sq(self.inner().king(to_cz_color(color)))
+    pub fn king_square(&self, color: impl Into<Color>) -> Square {
+        from_cz_sq(self.inner().king(to_cz_color(color.into())))
     }
 
     /// The piece on `sq`, if any.
@@ -1049,18 +1059,20 @@ impl Board {
         Some(Piece::new(from_cz_piece(p), from_cz_color(color)))
     }
 
-    /// The squares of `color`'s pieces of type `piece_type`.
+    /// The squares of `color`'s pieces of type `piece_type`. `color` may be a `bool` (`true`
+    /// is White), as C#'s `GetPieceBitboard(type, white)` takes.
     ///
     /// ```
     /// use framework::prelude::*;
     /// assert_eq!(Board::startpos().pieces(PieceType::Pawn, Color::White), Bitboard::rank(1));
+    /// assert_eq!(Board::startpos().pieces(PieceType::Pawn, false), Bitboard::rank(6));
     /// ```
     #[doc(alias = "GetPieceBitboard")]
     #[inline(always)]
-    pub fn pieces(&self, piece_type: PieceType, color: Color) -> Bitboard {
+    pub fn pieces(&self, piece_type: PieceType, color: impl Into<Color>) -> Bitboard {
         Bitboard(
             self.inner()
-                .colored_pieces(to_cz_color(color), fen::to_cz_piece(piece_type))
+                .colored_pieces(to_cz_color(color.into()), fen::to_cz_piece(piece_type))
                 .0,
         )
     }
@@ -1071,10 +1083,10 @@ impl Board {
         Bitboard(self.inner().pieces(fen::to_cz_piece(piece_type)).0)
     }
 
-    /// The squares of all of `color`'s pieces.
+    /// The squares of all of `color`'s pieces (`color` may be a `bool`, `true` for White).
     #[inline(always)]
-    pub fn color_bitboard(&self, color: Color) -> Bitboard {
-        Bitboard(self.inner().colors(to_cz_color(color)).0)
+    pub fn color_bitboard(&self, color: impl Into<Color>) -> Bitboard {
+        Bitboard(self.inner().colors(to_cz_color(color.into())).0)
     }
 
     /// The squares of White's pieces.
@@ -1099,9 +1111,10 @@ impl Board {
     }
 
     /// `color`'s pieces that attack `sq` in the current occupancy (pawns by their capture
-    /// direction; pinned pieces count, as they still give check).
+    /// direction; pinned pieces count, as they still give check). `color` may be a `bool`.
     #[inline]
-    pub fn attackers_to(&self, sq: Square, color: Color) -> Bitboard {
+    pub fn attackers_to(&self, sq: Square, color: impl Into<Color>) -> Bitboard {
+        let color = color.into();
         let occ = self.occupied();
         let them = self.color_bitboard(color);
         let b = |p| self.pieces_of_type(p);
@@ -1114,9 +1127,9 @@ impl Board {
             | (rook_attacks(sq, occ) & orth))
     }
 
-    /// `true` if any of `color`'s pieces attacks `sq`.
+    /// `true` if any of `color`'s pieces attacks `sq` (`color` may be a `bool`).
     #[inline]
-    pub fn is_attacked_by(&self, sq: Square, color: Color) -> bool {
+    pub fn is_attacked_by(&self, sq: Square, color: impl Into<Color>) -> bool {
         !self.attackers_to(sq, color).is_empty()
     }
 
@@ -1182,20 +1195,21 @@ impl Board {
     /// ```
     #[doc(alias = "PlyCount")]
     #[inline(always)]
-    pub fn ply_count(&self) -> u32 {
-        self.start_ply + (self.states.len() - 1) as u32
+    pub fn ply_count(&self) -> i32 {
+        (self.start_ply + (self.states.len() - 1) as u32) as i32
     }
 
-    /// Half-moves since the last capture or pawn move (not capped at 100).
+    /// Half-moves since the last capture or pawn move (not capped at 100): C#'s
+    /// `FiftyMoveCounter`, an `i32` as there.
     #[doc(alias = "FiftyMoveCounter")]
     #[inline(always)]
-    pub fn fifty_move_counter(&self) -> u32 {
-        self.halfmove()
+    pub fn fifty_move_counter(&self) -> i32 {
+        self.halfmove() as i32
     }
 
     /// The FEN fullmove number: 1 at the start, incremented after each Black move.
     #[inline(always)]
-    pub fn fullmove_number(&self) -> u32 {
+    pub fn fullmove_number(&self) -> i32 {
         self.ply_count() / 2 + 1
     }
 }

@@ -32,13 +32,13 @@ mod types;
 
 pub use attacks::{
     bishop_attacks, king_attacks, knight_attacks, pawn_attacks, piece_attacks, queen_attacks,
-    rook_attacks,
+    rook_attacks, slider_attacks,
 };
 pub use bitboard::{Bitboard, BitboardIter};
 pub use board::Board;
 pub(crate) use board::Position;
 pub use fen::FenError;
 pub use moves::{MAX_MOVES, Move, MoveError, MoveList, MoveListIntoIter};
-pub use piece_list::PieceList;
+pub use piece_list::{ListIndex, PieceList};
 pub use rules::{DrawReason, Outcome};
 pub use types::{Color, Piece, PieceType, Square, SquareParseError};

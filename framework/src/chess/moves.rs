@@ -116,17 +116,17 @@ impl Move {
         castle: bool,
     ) -> Move {
         let cap = match captured {
-            Some(c) => c as u32 + 1,
+            Some(c) => c.index() as u32 + 1,
             None => 0,
         };
         let promo = match promotion {
-            Some(p) => p as u32,
+            Some(p) => p.index() as u32,
             None => 0,
         };
         Move(
             (from.index() as u32) << FROM_SHIFT
                 | (to.index() as u32) << TO_SHIFT
-                | (piece as u32) << PIECE_SHIFT
+                | (piece.index() as u32) << PIECE_SHIFT
                 | cap << CAPTURED_SHIFT
                 | promo << PROMO_SHIFT
                 | if en_passant { EP_BIT } else { 0 }
@@ -144,7 +144,7 @@ impl Move {
     /// [`with_destination`](Self::with_destination).
     #[inline(always)]
     pub(crate) const fn base(from: u32, piece: PieceType) -> Move {
-        Move(from << FROM_SHIFT | (piece as u32) << PIECE_SHIFT)
+        Move(from << FROM_SHIFT | (piece.index() as u32) << PIECE_SHIFT)
     }
 
     /// A [`base`](Self::base) move sent to square
@@ -214,14 +214,14 @@ impl Move {
     #[doc(alias = "StartSquare")]
     #[inline(always)]
     pub const fn from(self) -> Square {
-        Square::from_index((self.0 >> FROM_SHIFT & 63) as u8)
+        Square::at((self.0 >> FROM_SHIFT & 63) as u8)
     }
 
     /// The square the piece lands on (g1/c1/g8/c8 for castling).
     #[doc(alias = "TargetSquare")]
     #[inline(always)]
     pub const fn to(self) -> Square {
-        Square::from_index((self.0 >> TO_SHIFT & 63) as u8)
+        Square::at((self.0 >> TO_SHIFT & 63) as u8)
     }
 
     /// The type of the moving piece (a pawn for promotions, the king for castling).
