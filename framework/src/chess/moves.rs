@@ -461,6 +461,40 @@ impl MoveList {
         // SAFETY: as in `as_slice`.
         unsafe { std::slice::from_raw_parts_mut(self.moves.as_mut_ptr().cast::<Move>(), self.len) }
     }
+
+    /// The list sorted by `key`, lowest first: C#'s LINQ `moves.OrderBy(m => key)`. Stable as
+    /// LINQ's is (moves of equal keys keep their order), and `key` is asked once a move, as
+    /// LINQ does, so a key may read tables that change.
+    ///
+    /// ```
+    /// use framework::prelude::*;
+    /// let board = Board::from_fen("4k3/8/8/3q4/4P3/8/8/4K3 w - - 0 1").unwrap();
+    /// let moves = board.legal_moves().order_by(|m| !m.is_capture());
+    /// assert_eq!(moves[0].to_string(), "e4d5"); // the capture first
+    /// ```
+    #[doc(alias = "OrderBy")]
+    pub fn order_by<K: Ord>(mut self, mut key: impl FnMut(Move) -> K) -> MoveList {
+        self.as_mut_slice().sort_by_cached_key(|&m| key(m));
+        self
+    }
+
+    /// The list sorted by `key`, highest first: C#'s LINQ `moves.OrderByDescending(m => key)`,
+    /// stable as LINQ's is, `key` asked once a move.
+    ///
+    /// ```
+    /// use framework::prelude::*;
+    /// let board = Board::from_fen("4k3/8/8/3q4/3RP3/8/8/4K3 w - - 0 1").unwrap();
+    /// // Most valuable victim first, then the least valuable attacker: a tuple key, as C#'s.
+    /// let moves = board.legal_moves().order_by_descending(|m| (m.captured(), -(m.piece() as i32)));
+    /// assert_eq!(moves[0].to_string(), "e4d5"); // the pawn takes the queen
+    /// assert_eq!(moves[1].to_string(), "d4d5"); // the rook takes it
+    /// ```
+    #[doc(alias = "OrderByDescending")]
+    pub fn order_by_descending<K: Ord>(mut self, mut key: impl FnMut(Move) -> K) -> MoveList {
+        self.as_mut_slice()
+            .sort_by_cached_key(|&m| std::cmp::Reverse(key(m)));
+        self
+    }
 }
 
 impl Default for MoveList {
