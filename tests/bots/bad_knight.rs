@@ -53,7 +53,7 @@ impl MyBot {
         moves.sort_by_key(|m| m.piece().index() as i32 - m.captured().map_or(0, |c| 8 * c.index() as i32 + 8));
         for m in moves {
             b.make_move(m);
-            let value = if b.is_draw() { 0 } else { -self.search(b, t, depth - 1, ply + 1, -beta, -alpha) };
+            let value = if b.is_drawn() { 0 } else { -self.search(b, t, depth - 1, ply + 1, -beta, -alpha) };
             b.undo_move();
             if t.should_stop(self.budget, self.nodes) {
                 return 30000;

@@ -34,7 +34,6 @@ pub(crate) fn to_cz_bb(bb: Bitboard) -> cz::BitBoard {
 /// use framework::prelude::*;
 /// assert_eq!(knight_attacks(Square::A1).count(), 2);
 /// ```
-#[doc(alias = "GetKnightAttacks")]
 #[inline(always)]
 pub fn knight_attacks(sq: Square) -> Bitboard {
     Bitboard(cz::get_knight_moves(to_cz_sq(sq)).0)
@@ -46,7 +45,6 @@ pub fn knight_attacks(sq: Square) -> Bitboard {
 /// use framework::prelude::*;
 /// assert_eq!(king_attacks(Square::E4).count(), 8);
 /// ```
-#[doc(alias = "GetKingAttacks")]
 #[inline(always)]
 pub fn king_attacks(sq: Square) -> Bitboard {
     Bitboard(cz::get_king_moves(to_cz_sq(sq)).0)
@@ -61,7 +59,6 @@ pub fn king_attacks(sq: Square) -> Bitboard {
 /// assert!(a.contains(Square::D5) && a.contains(Square::F5) && a.count() == 2);
 /// assert_eq!(pawn_attacks(Square::E4, true), a);
 /// ```
-#[doc(alias = "GetPawnAttacks")]
 #[inline(always)]
 pub fn pawn_attacks(sq: Square, color: impl Into<Color>) -> Bitboard {
     Bitboard(cz::get_pawn_attacks(to_cz_sq(sq), to_cz_color(color.into())).0)
@@ -123,7 +120,6 @@ pub fn queen_attacks(sq: Square, blockers: Bitboard) -> Bitboard {
 /// assert_eq!(slider_attacks(PieceType::from_number(n.min(5)), Square::D4, 0).count(), 27);
 /// assert!(slider_attacks(PieceType::from_number(0), Square::D4, 0).is_empty());
 /// ```
-#[doc(alias = "GetSliderAttacks")]
 #[inline]
 pub fn slider_attacks(
     piece_type: impl Into<Option<PieceType>>,
@@ -150,7 +146,6 @@ pub fn slider_attacks(
 /// assert!(a.contains(Square::F3));
 /// assert_eq!(piece_attacks(PieceType::Knight, Square::G1, &b, true), a);
 /// ```
-#[doc(alias = "GetPieceAttacks")]
 #[inline]
 pub fn piece_attacks(
     piece_type: PieceType,

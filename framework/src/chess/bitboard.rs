@@ -30,15 +30,22 @@ impl Bitboard {
     /// The 32 dark squares.
     pub const DARK_SQUARES: Bitboard = Bitboard(!0x55AA_55AA_55AA_55AA);
 
-    /// All squares of `file` (0 = a … 7 = h), as [`Square::file`] gives it.
+    /// All squares of `file` (0 = a … 7 = h), as [`Square::file`] gives it. (Not named
+    /// `file`, so that rustdoc's search for C#'s `File` finds [`Square::file`] first.)
+    ///
+    /// ```
+    /// use framework::prelude::*;
+    /// assert_eq!(Bitboard::of_file(Square::E4.file()).count(), 8);
+    /// assert!(Bitboard::of_file(4).contains(Square::E8));
+    /// ```
     #[inline(always)]
-    pub const fn file(file: i32) -> Bitboard {
+    pub const fn of_file(file: i32) -> Bitboard {
         Bitboard(0x0101_0101_0101_0101 << (file & 7))
     }
 
     /// All squares of `rank` (0 = first … 7 = eighth), as [`Square::rank`] gives it.
     #[inline(always)]
-    pub const fn rank(rank: i32) -> Bitboard {
+    pub const fn of_rank(rank: i32) -> Bitboard {
         Bitboard(0xFF << ((rank & 7) * 8))
     }
 

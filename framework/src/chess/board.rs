@@ -798,7 +798,7 @@ impl Board {
     ///     b.make_move(mv);
     /// }
     /// assert!(b.is_repeated_position());
-    /// assert!(!b.is_draw()); // only the second occurrence
+    /// assert!(!b.is_drawn()); // only the second occurrence
     /// ```
     ///
     /// As in C#, the position a bot's `think` is handed is never a repetition, even if the
@@ -817,7 +817,7 @@ impl Board {
     /// [`is_repeated_position`](Self::is_repeated_position) and
     /// [`is_search_draw`](Self::is_search_draw) ignore earlier visits, so a bot that
     /// scores repetitions as draws still searches its root. Call it to run `think`
-    /// yourself as a game does. The arbiter's rulings ([`is_draw`](Self::is_draw)) never
+    /// yourself as a game does. The arbiter's rulings ([`is_drawn`](Self::is_drawn)) never
     /// depend on it.
     ///
     /// ```
@@ -935,7 +935,9 @@ impl Board {
     /// a position on the board for the **third** time, and the rest.
     ///
     /// **Not C#'s `IsDraw()`**, which is already true at the first repetition; that one is
-    /// [`is_search_draw`](Self::is_search_draw), what a search should score as a draw.
+    /// [`is_search_draw`](Self::is_search_draw), what a search should score as a draw. (The
+    /// kit called this one `is_draw` before 0.2: rustdoc's search put it first for C#'s
+    /// `IsDraw`, the member it is not.)
     ///
     /// ```
     /// use framework::prelude::*;
@@ -944,10 +946,10 @@ impl Board {
     ///     let mv = b.parse_uci(m).unwrap();
     ///     b.make_move(mv);
     /// }
-    /// assert!(!b.is_draw()); // the start position's second time: the game goes on
+    /// assert!(!b.is_drawn()); // the start position's second time: the game goes on
     /// assert!(b.is_search_draw()); // but a search scores it as a draw
     /// ```
-    pub fn is_draw(&self) -> bool {
+    pub fn is_drawn(&self) -> bool {
         self.draw_reason().is_some()
     }
 
@@ -955,7 +957,7 @@ impl Board {
     /// fifty-move rule, insufficient material, stalemate, or a position that has occurred
     /// **once** before ([`is_repeated_position`](Self::is_repeated_position)): repeating
     /// gains nothing, so a search scores it as a draw without waiting for the third time.
-    /// The arbiter's ruling, which waits, is [`is_draw`](Self::is_draw).
+    /// The arbiter's ruling, which waits, is [`is_drawn`](Self::is_drawn).
     ///
     /// ```
     /// use framework::prelude::*;
@@ -1064,8 +1066,8 @@ impl Board {
     ///
     /// ```
     /// use framework::prelude::*;
-    /// assert_eq!(Board::startpos().pieces(PieceType::Pawn, Color::White), Bitboard::rank(1));
-    /// assert_eq!(Board::startpos().pieces(PieceType::Pawn, false), Bitboard::rank(6));
+    /// assert_eq!(Board::startpos().pieces(PieceType::Pawn, Color::White), Bitboard::of_rank(1));
+    /// assert_eq!(Board::startpos().pieces(PieceType::Pawn, false), Bitboard::of_rank(6));
     /// ```
     #[doc(alias = "GetPieceBitboard")]
     #[inline(always)]
