@@ -243,13 +243,13 @@ fn from_table(score: i32, ply: i32) -> i32 {
 /// advance, knights and bishops (less, queens) in the centre, the king at home while queens
 /// and rooks are about and in the centre once they are gone.
 pub fn eval(b: &Board) -> i32 {
-    let heavy = (b.pieces_of_type(PieceType::Queen).count() * 2
-        + b.pieces_of_type(PieceType::Rook).count()) as i32;
+    let heavy =
+        b.pieces_of_type(PieceType::Queen).count() * 2 + b.pieces_of_type(PieceType::Rook).count();
     let mut score = 0;
     for sq in b.occupied() {
         let Some(p) = b.piece_at(sq) else { continue };
         let r = sq.relative_to(p.color());
-        let (file, rank) = (r.file() as i32, r.rank() as i32);
+        let (file, rank) = (r.file(), r.rank());
         // 0 on the rim's corners up to 6 on the four centre squares.
         let centre = 7 - ((2 * file - 7).abs() + (2 * rank - 7).abs()) / 2;
         let place = match p.piece_type() {

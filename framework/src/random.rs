@@ -144,6 +144,7 @@ impl Random {
 
     /// A number from 0 to `i32::MAX - 1`: C#'s `Next()`.
     #[doc(alias = "Next")]
+    #[allow(clippy::should_implement_trait)] // C#'s name; a generator that never ends is no `Iterator`
     pub fn next(&mut self) -> i32 {
         self.inext = if self.inext + 1 >= 56 {
             1

@@ -24,9 +24,9 @@ fn eval(b: &Board) -> i32 {
         let piece = b.piece_at(sq).unwrap();
         let kind = piece.piece_type();
         let own = sq.relative_to(piece.color());
-        let centre = 6 - (2 * own.file() as i32 - 7).abs() / 2 - (2 * own.rank() as i32 - 7).abs() / 2;
+        let centre = 6 - (2 * own.file() - 7).abs() / 2 - (2 * own.rank() - 7).abs() / 2;
         let bonus = match kind {
-            PieceType::Pawn => 8 * own.rank() as i32,
+            PieceType::Pawn => 8 * own.rank(),
             PieceType::King => 0,
             _ => 4 * centre,
         };

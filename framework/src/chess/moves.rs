@@ -703,4 +703,28 @@ mod tests {
             ));
         }
     }
+
+    /// LINQ's sorts: stable (equal keys keep the generator's order) and the key asked once
+    /// a move, however the sort compares.
+    #[test]
+    fn order_by_is_stable_and_asks_each_key_once() {
+        let board = Board::startpos();
+        let moves = board.legal_moves();
+        let mut asked = 0;
+        let by_rank = moves.clone().order_by(|m| {
+            asked += 1;
+            m.to().rank()
+        });
+        assert_eq!(asked, moves.len());
+        let expected: Vec<Move> = (0..8)
+            .flat_map(|rank| moves.iter().copied().filter(move |m| m.to().rank() == rank))
+            .collect();
+        assert_eq!(by_rank.as_slice(), expected.as_slice());
+        let down = moves.clone().order_by_descending(|m| m.to().rank());
+        let expected: Vec<Move> = (0..8)
+            .rev()
+            .flat_map(|rank| moves.iter().copied().filter(move |m| m.to().rank() == rank))
+            .collect();
+        assert_eq!(down.as_slice(), expected.as_slice());
+    }
 }

@@ -223,3 +223,22 @@ impl Board {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    #[should_panic(expected = "index -1 is negative")]
+    fn a_negative_index_panics() {
+        let rooks = Board::startpos().piece_list(PieceType::Rook, Color::White);
+        let _ = rooks[-1];
+    }
+
+    #[test]
+    #[should_panic(expected = "out of bounds")]
+    fn an_index_past_the_last_piece_panics() {
+        let king = Board::startpos().piece_list(PieceType::King, Color::White);
+        let _ = king[1];
+    }
+}

@@ -500,3 +500,33 @@ impl FromStr for Square {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn csharps_ints_make_squares_and_piece_types() {
+        assert_eq!(Square::from_index(63i32), Square::H8);
+        assert_eq!(Square::from_index(0usize), Square::A1);
+        assert_eq!(Square::new(7, 0), Square::H1);
+        assert_eq!((Square::H8.file(), Square::H8.rank()), (7, 7));
+        for pt in PieceType::ALL {
+            assert_eq!(pt as i32, pt.index() as i32 + 1);
+            assert_eq!(PieceType::from_number(pt as i32), Some(pt));
+        }
+        assert_eq!(PieceType::from_number(7), None);
+    }
+
+    #[test]
+    #[should_panic(expected = "square index must be in 0..64")]
+    fn a_negative_square_index_panics() {
+        Square::from_index(-1);
+    }
+
+    #[test]
+    #[should_panic(expected = "file and rank must be in 0..8")]
+    fn a_file_off_the_board_panics() {
+        Square::new(-1, 3);
+    }
+}
