@@ -248,10 +248,9 @@ impl Ternaries {
         let returns = matches!(output, syn::ReturnType::Type(..));
         if let (true, Some(syn::Stmt::Expr(syn::Expr::If(tail), None))) =
             (returns, body.stmts.last())
+            && is_ternary(tail)
         {
-            if is_ternary(tail) {
-                mark_chain(tail, &mut self.0);
-            }
+            mark_chain(tail, &mut self.0);
         }
         self.visit_block(body);
     }
