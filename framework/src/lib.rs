@@ -8,6 +8,7 @@
 //! - [`uci`]: the UCI host that turns a bot into an engine process.
 //! - [`csharp`]: the C# challenge's API, member by member, beside the kit's (the page
 //!   `docs/csharp.md`, whose examples run as doctests).
+//! - [`random`]: [`Random`](random::Random), C#'s `System.Random`, seeded per game by the host.
 //! - [`table`]: [`Table`](table::Table), a bot's fixed-size tables, ready at construction.
 //! - [`prelude`]: everything a bot file needs, in one `use framework::prelude::*;`.
 
@@ -17,6 +18,7 @@ pub mod chess;
 pub mod csharp {}
 pub mod notation;
 pub mod prelude;
+pub mod random;
 pub mod search;
 pub mod table;
 pub mod timer;

@@ -122,9 +122,9 @@ fn pawn_move_to(
         return None;
     }
     let forward = if white {
-        i32::from(to.rank()) - i32::from(from.rank())
+        to.rank() - from.rank()
     } else {
-        i32::from(from.rank()) - i32::from(to.rank())
+        from.rank() - to.rank()
     };
     let captured = b.piece_on(to_cz).map(from_cz_piece);
     if from.file() == to.file() {
