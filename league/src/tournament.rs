@@ -250,10 +250,14 @@ fn start_tournament(
         byes: &byes,
     })?;
     let tournament = Tournament { id, ..settings };
+    let bye = byes
+        .first()
+        .and_then(|entry| field.iter().find(|v| v.entry_id == *entry));
     observe(TournamentEvent::Created {
         tournament: &tournament,
         entries: entries.len(),
         games: slots.len(),
+        bye: bye.map(|v| v.name.as_str()),
     });
     Ok(tournament)
 }
