@@ -302,3 +302,28 @@ pub fn main() -> ExitCode {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `OPTIONAL` says of each of its commands whether this build has it: the commands
+    /// are there exactly when their feature is, so none is silently absent.
+    #[test]
+    fn the_optional_commands_are_built_exactly_with_their_feature() {
+        let cli = Cli::command();
+        for optional in OPTIONAL {
+            for name in optional.commands {
+                assert_eq!(
+                    cli.find_subcommand(name).is_some(),
+                    optional.built,
+                    "`{name}` of the feature `{}`",
+                    optional.feature
+                );
+                let args = ["challenge", "help", name].map(std::ffi::OsString::from);
+                let said = left_out(&args).map(|(command, _)| command);
+                assert_eq!(said.is_none(), optional.built, "{name}");
+            }
+        }
+    }
+}

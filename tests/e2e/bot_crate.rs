@@ -140,6 +140,15 @@ fn cargo_check(workspace: &Path) -> Vec<(String, PathBuf, usize)> {
     found
 }
 
+/// The lines of `file` that cargo's diagnostics `found` mark as errors.
+fn error_lines(found: &[(String, PathBuf, usize)], file: &Path) -> BTreeSet<usize> {
+    found
+        .iter()
+        .filter(|(level, at, _)| level == "error" && at == file)
+        .map(|&(.., line)| line)
+        .collect()
+}
+
 #[test]
 fn cargo_finds_nothing_in_the_bots_and_reports_a_new_broken_bot_at_its_file_and_line() {
     let _only = one_copy_at_a_time();
@@ -151,12 +160,11 @@ fn cargo_finds_nothing_in_the_bots_and_reports_a_new_broken_bot_at_its_file_and_
     let broken = bot.join("broken_bot.rs");
     std::fs::write(&broken, BROKEN).unwrap();
     let found = cargo_check(&bot);
-    let lines: BTreeSet<usize> = found
-        .iter()
-        .filter(|(level, file, _)| level == "error" && *file == broken)
-        .map(|&(.., line)| line)
-        .collect();
-    assert_eq!(lines, BTreeSet::from(BROKEN_LINES), "{found:?}");
+    assert_eq!(
+        error_lines(&found, &broken),
+        BTreeSet::from(BROKEN_LINES),
+        "{found:?}"
+    );
     assert!(
         found.iter().all(|(_, file, _)| *file == broken),
         "diagnostics outside the broken bot: {found:?}"
@@ -395,12 +403,11 @@ fn challenge_new_makes_a_bot_folder_anywhere_where_cargo_reports_a_broken_bot() 
 
     let found = cargo_check(&bot);
     let broken = bot.join("my_bot.rs");
-    let lines: BTreeSet<usize> = found
-        .iter()
-        .filter(|(level, file, _)| level == "error" && *file == broken)
-        .map(|&(.., line)| line)
-        .collect();
-    assert_eq!(lines, BTreeSet::from(BROKEN_LINES), "{found:?}");
+    assert_eq!(
+        error_lines(&found, &broken),
+        BTreeSet::from(BROKEN_LINES),
+        "{found:?}"
+    );
 }
 
 /// rust-analyzer, given the folder `challenge new` made (as an editor opens it), finds the

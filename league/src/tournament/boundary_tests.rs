@@ -11,10 +11,10 @@ use store::{NewVersion, SqliteStore, TournamentFormat};
 use super::{RunOptions, TournamentError, TournamentEvent, schedule_tournament};
 
 /// A challenge directory of its own, removed afterwards.
-struct Scratch(PathBuf);
+pub(super) struct Scratch(pub(super) PathBuf);
 
 impl Scratch {
-    fn new(name: &str) -> Scratch {
+    pub(super) fn new(name: &str) -> Scratch {
         let dir =
             std::env::temp_dir().join(format!("kit-tournament-{name}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
@@ -28,7 +28,7 @@ impl Drop for Scratch {
     }
 }
 
-fn options() -> RunOptions {
+pub(super) fn options() -> RunOptions {
     RunOptions {
         format: TournamentFormat::RoundRobin,
         pairs: 1,
@@ -46,7 +46,7 @@ fn options() -> RunOptions {
     }
 }
 
-fn enter(store: &mut SqliteStore, name: &str) {
+pub(super) fn enter(store: &mut SqliteStore, name: &str) {
     let source = format!("// {name}");
     store
         .add_version(&NewVersion {

@@ -8,49 +8,21 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 use framework::chess::Color;
 use framework::notation::pgn::GameResult;
-use runner::{
-    EngineConfig, GameRecord, GameSettings, Pairing, Player, Pool, Termination, TimeControl, Watch,
-};
+use runner::{EngineConfig, GameRecord, Pairing, Player, Pool, Termination, TimeControl, Watch};
 use store::prelude::*;
-use store::{Claim, NewVersion, SlotState, SqliteStore, TournamentFormat, Version};
+use store::{Claim, SlotState, SqliteStore, TournamentFormat, Version};
 
+use super::boundary_tests::{Scratch, enter, options};
 use super::{Arena, RunOptions, TournamentError, TournamentEvent, run_in};
 use crate::gate::Open;
 
-/// A challenge directory of its own, removed afterwards.
-struct Scratch(std::path::PathBuf);
-
-impl Scratch {
-    fn new(name: &str) -> Scratch {
-        let dir = std::env::temp_dir().join(format!("kit-loop-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        Scratch(dir)
+/// A challenge directory with the entries `names`, entered in that order.
+fn store_with(scratch: &Scratch, names: &[&str]) -> SqliteStore {
+    let mut store = SqliteStore::create(&scratch.0).unwrap();
+    for name in names {
+        enter(&mut store, name);
     }
-
-    /// A store with the entries `names`, entered in that order.
-    fn store(&self, names: &[&str]) -> SqliteStore {
-        let mut store = SqliteStore::create(&self.0).unwrap();
-        for name in names {
-            let source = format!("// {name}");
-            let entry = NewVersion {
-                name,
-                author: None,
-                source: &source,
-                hash: name,
-                file_name: "bot.rs",
-                tokens: 1,
-                debug_tokens: 0,
-            };
-            store.add_version(&entry).unwrap();
-        }
-        store
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
+    store
 }
 
 /// Games played with no engine: each ends at once, the player whose name sorts later
@@ -138,22 +110,19 @@ impl Arena for Scripted {
     }
 }
 
-fn options(format: TournamentFormat) -> RunOptions {
+/// The boundary tests' options (one game pair, no session budget) in `format`, two rounds
+/// for a Swiss.
+fn options_for(format: TournamentFormat) -> RunOptions {
     RunOptions {
         format,
-        pairs: 1,
         rounds: 2,
-        tc: TimeControl::clock(
-            std::time::Duration::from_secs(1),
-            std::time::Duration::from_millis(10),
-        ),
-        openings: None,
-        plies: 8,
-        concurrency: 1,
-        max_games: None,
-        new: false,
-        settings: GameSettings::default(),
+        ..options()
     }
+}
+
+/// [`options_for`] a round robin.
+fn round_robin() -> RunOptions {
+    options_for(TournamentFormat::RoundRobin)
 }
 
 /// Runs the loop on `store` with `arena`; its outcome and the lines it reported.
@@ -190,9 +159,9 @@ fn played_once(store: &SqliteStore) -> usize {
 #[test]
 fn a_round_robin_is_claimed_played_recorded_and_finished() {
     let scratch = Scratch::new("round-robin");
-    let mut store = scratch.store(&["alpha", "beta", "gamma"]);
+    let mut store = store_with(&scratch, &["alpha", "beta", "gamma"]);
     let arena = Scripted::default();
-    let (outcome, said) = run(&arena, &mut store, &options(TournamentFormat::RoundRobin));
+    let (outcome, said) = run(&arena, &mut store, &round_robin());
     outcome.unwrap();
     assert_eq!(played_once(&store), 6);
     let stored = said.iter().filter(|l| l.starts_with('[')).count();
@@ -221,11 +190,11 @@ fn a_round_robin_is_claimed_played_recorded_and_finished() {
 #[test]
 fn a_session_budget_stops_it_and_the_next_run_plays_the_rest_once() {
     let scratch = Scratch::new("budget");
-    let mut store = scratch.store(&["alpha", "beta", "gamma"]);
+    let mut store = store_with(&scratch, &["alpha", "beta", "gamma"]);
     let arena = Scripted::default();
     let budget = RunOptions {
         max_games: Some(4),
-        ..options(TournamentFormat::RoundRobin)
+        ..round_robin()
     };
     let (outcome, said) = run(&arena, &mut store, &budget);
     outcome.unwrap();
@@ -234,7 +203,7 @@ fn a_session_budget_stops_it_and_the_next_run_plays_the_rest_once() {
         said.last().unwrap().starts_with("stopped after 4 games"),
         "{said:#?}"
     );
-    let (outcome, said) = run(&arena, &mut store, &options(TournamentFormat::RoundRobin));
+    let (outcome, said) = run(&arena, &mut store, &round_robin());
     outcome.unwrap();
     assert!(said[0].contains("4 games already played"), "{said:#?}");
     assert_eq!(played_once(&store), 6);
@@ -243,12 +212,12 @@ fn a_session_budget_stops_it_and_the_next_run_plays_the_rest_once() {
 #[test]
 fn an_interrupted_game_is_not_recorded_and_its_slot_is_played_again() {
     let scratch = Scratch::new("interrupted");
-    let mut store = scratch.store(&["alpha", "beta", "gamma"]);
+    let mut store = store_with(&scratch, &["alpha", "beta", "gamma"]);
     let arena = Scripted {
         interrupt_at: Some(3),
         ..Scripted::default()
     };
-    let (outcome, said) = run(&arena, &mut store, &options(TournamentFormat::RoundRobin));
+    let (outcome, said) = run(&arena, &mut store, &round_robin());
     outcome.unwrap();
     assert!(
         said.last().unwrap().starts_with("stopped after 2 games"),
@@ -261,7 +230,7 @@ fn an_interrupted_game_is_not_recorded_and_its_slot_is_played_again() {
         4,
         "the interrupted slot is pending again"
     );
-    let (outcome, _) = run(&arena, &mut store, &options(TournamentFormat::RoundRobin));
+    let (outcome, _) = run(&arena, &mut store, &round_robin());
     outcome.unwrap();
     assert_eq!(played_once(&store), 6);
 }
@@ -272,16 +241,16 @@ fn an_interrupted_game_is_not_recorded_and_its_slot_is_played_again() {
 #[test]
 fn a_batch_that_cannot_start_gives_its_claims_back() {
     let scratch = Scratch::new("no-start");
-    let mut store = scratch.store(&["alpha", "beta", "gamma"]);
+    let mut store = store_with(&scratch, &["alpha", "beta", "gamma"]);
     let arena = Scripted::default();
     arena.fail_build.store(true, Ordering::Relaxed);
-    let (outcome, _) = run(&arena, &mut store, &options(TournamentFormat::RoundRobin));
+    let (outcome, _) = run(&arena, &mut store, &round_robin());
     assert!(
         matches!(outcome, Err(TournamentError::NoVersion(_))),
         "{outcome:?}"
     );
     assert!(store.games(false).unwrap().is_empty());
-    let (outcome, said) = run(&arena, &mut store, &options(TournamentFormat::RoundRobin));
+    let (outcome, said) = run(&arena, &mut store, &round_robin());
     outcome.unwrap();
     assert_eq!(played_once(&store), 6, "{said:#?}");
 }
@@ -292,9 +261,9 @@ fn a_batch_that_cannot_start_gives_its_claims_back() {
 fn a_swiss_pairs_each_round_after_the_last_and_names_each_bye() {
     let scratch = Scratch::new("swiss");
     let names = ["alpha", "beta", "gamma"];
-    let mut store = scratch.store(&names);
+    let mut store = store_with(&scratch, &names);
     let arena = Scripted::default();
-    let (outcome, said) = run(&arena, &mut store, &options(TournamentFormat::Swiss));
+    let (outcome, said) = run(&arena, &mut store, &options_for(TournamentFormat::Swiss));
     outcome.unwrap();
     let byes: Vec<&String> = said.iter().filter(|l| l.contains("bye for")).collect();
     assert_eq!(byes.len(), 2, "{said:#?}");
