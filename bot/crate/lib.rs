@@ -6,7 +6,3 @@
 //! each bot on its own, as the module `bot` of an engine crate of its own.
 
 include!(concat!(env!("OUT_DIR"), "/bots.rs"));
-
-#[cfg(test)]
-#[path = "modules.rs"]
-mod modules;

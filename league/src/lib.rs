@@ -35,4 +35,4 @@ pub use swiss::{SwissPlayer, pair_round};
 pub use tournament::{
     RunOptions, TournamentError, TournamentEvent, run, run_gated, schedule_tournament,
 };
-pub use worker::{WorkerEvent, WorkerOptions, host_name, local_work_dir, work};
+pub use worker::{START_A_WORKER, WorkerEvent, WorkerOptions, host_name, local_work_dir, work};

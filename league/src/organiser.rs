@@ -239,8 +239,8 @@ fn pair_next_round(
     round: u32,
     observe: &(dyn Fn(TournamentEvent<'_>) + Sync),
 ) -> Result<bool> {
-    let withdrawn: HashSet<EntryId> = store
-        .versions()?
+    let versions = store.versions()?;
+    let withdrawn: HashSet<EntryId> = versions
         .iter()
         .filter(|v| v.withdrawn)
         .map(|v| v.entry_id)
@@ -269,11 +269,14 @@ fn pair_next_round(
         slots: &new_slots,
         byes: &bye,
     })?;
+    let bye = bye
+        .first()
+        .and_then(|entry| versions.iter().find(|v| v.entry_id == *entry));
     observe(TournamentEvent::RoundPaired {
         round: round + 1,
         rounds: t.rounds,
         games: new_slots.len(),
-        bye: paired.bye.map(|b| entries[b]),
+        bye: bye.map(|v| v.name.as_str()),
         rematches: paired.rematches,
     });
     Ok(true)

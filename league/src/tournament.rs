@@ -18,6 +18,8 @@
 mod boundary_tests;
 pub(super) mod error;
 pub(super) mod event;
+#[cfg(test)]
+mod loop_tests;
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -30,7 +32,7 @@ use framework::chess::Board;
 use framework::notation::pgn::{GameResult, write_game};
 use runner::{
     EngineConfig, Format, GameRecord, GameSettings, Opening, Pairing, Player, Pool, TimeControl,
-    load_openings, schedule,
+    Watch, load_openings, schedule,
 };
 
 use super::gate::{Gate, Open};
@@ -168,6 +170,94 @@ pub fn run_gated(
     gate: &dyn Gate,
     observe: &(dyn Fn(TournamentEvent<'_>) + Sync),
 ) -> Result<()> {
+    run_in(&Engines { work_dir }, store, args, gate, observe)
+}
+
+/// Where a batch of claimed games is played: [`Engines`], the entries' engines built from
+/// their stored sources and run on the runner's pool. The loop around it (claim, play,
+/// record, release, the organiser's step) is [`run_in`]'s, whatever plays the games: its
+/// unit tests (`loop_tests.rs`) play them with no engine.
+pub(crate) trait Arena: Sync {
+    /// The players of `versions` (the entries' current versions a batch needs), in order.
+    fn players(
+        &self,
+        store: &dyn Store,
+        versions: &[&Version],
+        tc: TimeControl,
+        observe: &(dyn Fn(TournamentEvent<'_>) + Sync),
+    ) -> Result<Vec<Player>>;
+
+    /// Plays each game `next` hands out on `pool`'s players until it has none left or
+    /// `stop` is set, asking `watch` who follows it, and gives each record to `done` on
+    /// the calling thread.
+    fn play(
+        &self,
+        pool: &Pool<'_>,
+        stop: &AtomicBool,
+        next: &mut (dyn FnMut() -> Option<(Claim, Pairing)> + Send),
+        watch: Watch<'_, Claim>,
+        done: &mut dyn FnMut(Claim, GameRecord),
+    );
+}
+
+/// The entries' engines, built in `work_dir` from their stored sources, on the runner's
+/// pool of engine processes.
+struct Engines<'a> {
+    work_dir: &'a Path,
+}
+
+impl Arena for Engines<'_> {
+    fn players(
+        &self,
+        store: &dyn Store,
+        versions: &[&Version],
+        tc: TimeControl,
+        observe: &(dyn Fn(TournamentEvent<'_>) + Sync),
+    ) -> Result<Vec<Player>> {
+        let bots = versions
+            .iter()
+            .map(|version| write_out(store, self.work_dir, version))
+            .collect::<Result<Vec<_>>>()?;
+        let built = bot_build::build_all(
+            &bots,
+            bot_build::BuildKind::Untrusted,
+            &|event: BuildEvent<'_>| observe(TournamentEvent::Build(event)),
+        );
+        versions
+            .iter()
+            .zip(built)
+            .map(|(version, engine)| {
+                let engine = engine.map_err(|source| TournamentError::Build {
+                    name: version.name.clone(),
+                    number: version.number,
+                    source: Box::new(source),
+                })?;
+                let config = EngineConfig::new(version.player_name(), engine.path);
+                Ok(Player::new(config, tc))
+            })
+            .collect()
+    }
+
+    fn play(
+        &self,
+        pool: &Pool<'_>,
+        stop: &AtomicBool,
+        next: &mut (dyn FnMut() -> Option<(Claim, Pairing)> + Send),
+        watch: Watch<'_, Claim>,
+        done: &mut dyn FnMut(Claim, GameRecord),
+    ) {
+        pool.play_watched(stop, next, watch, done);
+    }
+}
+
+/// [`run_gated`] with the games played in `arena`.
+pub(crate) fn run_in(
+    arena: &dyn Arena,
+    store: &mut dyn Store,
+    args: &RunOptions,
+    gate: &dyn Gate,
+    observe: &(dyn Fn(TournamentEvent<'_>) + Sync),
+) -> Result<()> {
     let tournament = schedule_tournament(store, args, observe)?;
     let openings = to_openings(&tournament.openings)?;
     let stop = AtomicBool::new(false);
@@ -196,6 +286,7 @@ pub fn run_gated(
         gate.wait_open()?;
         let claims = store.claim(tournament.id, "local", budget.unwrap_or(usize::MAX))?;
         let session = Session {
+            arena,
             gate,
             tournament: &tournament,
             openings: &openings,
@@ -203,7 +294,7 @@ pub fn run_gated(
             done_before: total - pending,
             total,
         };
-        played_now += session.play(store, work_dir, claims, budget, &stop, observe)?;
+        played_now += session.play(store, claims, budget, &stop, observe)?;
         if stop.load(Ordering::Relaxed) {
             observe(TournamentEvent::Stopped { played: played_now });
             break;
@@ -250,10 +341,14 @@ fn start_tournament(
         byes: &byes,
     })?;
     let tournament = Tournament { id, ..settings };
+    let bye = byes
+        .first()
+        .and_then(|entry| field.iter().find(|v| v.entry_id == *entry));
     observe(TournamentEvent::Created {
         tournament: &tournament,
         entries: entries.len(),
         games: slots.len(),
+        bye: bye.map(|v| v.name.as_str()),
     });
     Ok(tournament)
 }
@@ -299,6 +394,7 @@ fn first_slots(t: &Tournament, entries: &[EntryId]) -> (Vec<SlotPlan>, Vec<Entry
 
 /// One batch of claimed slots played on the shared worker pool.
 struct Session<'a> {
+    arena: &'a dyn Arena,
     gate: &'a dyn Gate,
     tournament: &'a Tournament,
     openings: &'a [Opening],
@@ -316,8 +412,8 @@ struct Field {
 
 impl Field {
     fn build(
+        arena: &dyn Arena,
         store: &dyn Store,
-        work_dir: &Path,
         claims: &[Claim],
         tc: TimeControl,
         observe: &(dyn Fn(TournamentEvent<'_>) + Sync),
@@ -344,34 +440,16 @@ impl Field {
                 }
             }
         }
-        let bots = needed
-            .iter()
-            .map(|version| write_out(store, work_dir, version))
-            .collect::<Result<Vec<_>>>()?;
-        let built = bot_build::build_all(
-            &bots,
-            bot_build::BuildKind::Untrusted,
-            &|event: BuildEvent<'_>| observe(TournamentEvent::Build(event)),
-        );
-        let mut field = Field {
-            players: Vec::new(),
-            versions: Vec::new(),
-            index: HashMap::new(),
-        };
-        for (version, engine) in needed.into_iter().zip(built) {
-            let engine = engine.map_err(|source| TournamentError::Build {
-                name: version.name.clone(),
-                number: version.number,
-                source: Box::new(source),
-            })?;
-            field.index.insert(version.entry_id, field.players.len());
-            field.players.push(Player::new(
-                EngineConfig::new(version.player_name(), engine.path),
-                tc,
-            ));
-            field.versions.push(version.clone());
-        }
-        Ok(field)
+        let players = arena.players(store, &needed, tc, observe)?;
+        Ok(Field {
+            players,
+            index: needed
+                .iter()
+                .enumerate()
+                .map(|(at, version)| (version.entry_id, at))
+                .collect(),
+            versions: needed.into_iter().cloned().collect(),
+        })
     }
 }
 
@@ -381,14 +459,23 @@ impl Session<'_> {
     fn play(
         &self,
         store: &mut dyn Store,
-        work_dir: &Path,
         claims: Vec<Claim>,
         budget: Option<usize>,
         stop: &AtomicBool,
         observe: &(dyn Fn(TournamentEvent<'_>) + Sync),
     ) -> Result<usize> {
         let t = self.tournament;
-        let field = Field::build(store, work_dir, &claims, t.time_control, observe)?;
+        let field = match Field::build(self.arena, store, &claims, t.time_control, observe) {
+            Ok(field) => field,
+            Err(err) => {
+                // Nothing of the batch can start (a build failed): its claims go back, so
+                // the next run, in this process too, claims them again.
+                for claim in &claims {
+                    store.release(claim)?;
+                }
+                return Err(err);
+            }
+        };
         let settings = t.rules.settings();
         let pool = Pool {
             players: &field.players,
@@ -400,7 +487,7 @@ impl Session<'_> {
             claims.iter().map(|c| (c.slot.id, c.clone())).collect();
         let mut queue = claims.into_iter();
         let gate = self.gate;
-        let next = || {
+        let mut next = || {
             // A closed gate hands out nothing more: the games in flight end the batch.
             if !gate.is_open() {
                 return None;
@@ -423,34 +510,35 @@ impl Session<'_> {
             let start = LiveGame::new(claim, pairing, &field, self.openings);
             watch?.begin(&start.view())
         };
-        pool.play_watched(stop, next, &begin, |claim, record| {
-            let stored_as = (record.result != GameResult::Unknown && failure.is_none())
-                .then(|| self.store_game(store, &claim, &record, &field, &mut failure))
-                .flatten();
-            if let Some(watch) = watch {
-                watch.end(&LiveEnd {
-                    key: claim.slot.id.0,
+        self.arena
+            .play(&pool, stop, &mut next, &begin, &mut |claim, record| {
+                let stored_as = (record.result != GameResult::Unknown && failure.is_none())
+                    .then(|| self.store_game(store, &claim, &record, &field, &mut failure))
+                    .flatten();
+                if let Some(watch) = watch {
+                    watch.end(&LiveEnd {
+                        key: claim.slot.id.0,
+                        record: &record,
+                        stored: stored_as,
+                    });
+                }
+                if failure.is_some() {
+                    stop.store(true, Ordering::Relaxed);
+                }
+                if stored_as.is_none() {
+                    return;
+                }
+                unplayed.remove(&claim.slot.id);
+                stored += 1;
+                observe(TournamentEvent::GameStored {
+                    number: self.done_before + stored,
+                    total: self.total,
                     record: &record,
-                    stored: stored_as,
                 });
-            }
-            if failure.is_some() {
-                stop.store(true, Ordering::Relaxed);
-            }
-            if stored_as.is_none() {
-                return;
-            }
-            unplayed.remove(&claim.slot.id);
-            stored += 1;
-            observe(TournamentEvent::GameStored {
-                number: self.done_before + stored,
-                total: self.total,
-                record: &record,
+                if budget.is_some_and(|b| stored >= b) {
+                    stop.store(true, Ordering::Relaxed);
+                }
             });
-            if budget.is_some_and(|b| stored >= b) {
-                stop.store(true, Ordering::Relaxed);
-            }
-        });
         for claim in unplayed.values() {
             store.release(claim)?;
         }

@@ -96,6 +96,17 @@ pub fn local_work_dir() -> PathBuf {
     bot_build::build_dir().join("store")
 }
 
+/// How to start a worker, for whoever says the store waits for one (`challenge serve` on a
+/// PostgreSQL store, `challenge workers` with none yet): its URL goes in `CHALLENGE_STORE`,
+/// never on the command line, which every user of the machine can see.
+///
+/// ```
+/// assert!(league::START_A_WORKER.contains("CHALLENGE_STORE"));
+/// assert!(!league::START_A_WORKER.contains("--store"));
+/// ```
+pub const START_A_WORKER: &str = "run `challenge worker --wait` on any machine with a worker's URL \
+     in CHALLENGE_STORE (`challenge workers grant NAME` makes one)";
+
 /// This machine's name, for a worker's default name and its `host`.
 pub fn host_name() -> String {
     std::fs::read_to_string("/proc/sys/kernel/hostname")

@@ -34,9 +34,12 @@ mod envelope;
 mod eval;
 mod pgn_facts;
 mod ratings;
+#[cfg(feature = "store")]
 mod report;
 mod standings;
+#[cfg(feature = "store")]
 mod verify;
+#[cfg(feature = "store")]
 mod web;
 
 pub use eval::{CP_CEILING, Eval, WIN_SLOPE, parse_eval, win_percent, winning_chances};
@@ -45,12 +48,14 @@ pub use ratings::{
     BAYESELO_ADVANTAGE, BAYESELO_DRAW_ELO, Model, ModelName, RatedGame, RatingChoice,
     RatingOptions, fit, fit_from, synthetic_games, wide_field_games,
 };
+#[cfg(feature = "store")]
 pub use report::{Chart, chart, report_game, standing_rows, write_pgn_report, write_report};
-pub use standings::{
-    GameFact, Table, build_table, build_table_consuming, facts_of, render_csv, render_text,
-    store_facts, store_table, tournament_facts, tournaments_of,
-};
+pub use standings::{GameFact, Table, build_table, build_table_consuming, render_csv, render_text};
+#[cfg(feature = "store")]
+pub use standings::{facts_of, store_facts, store_table, tournament_facts, tournaments_of};
+#[cfg(feature = "store")]
 pub use verify::{Expected, Verdict, Verdicts, check as check_game};
+#[cfg(feature = "store")]
 pub use web::{
     BOARD_CSS, BOARD_JS, PAGES_CSS, RATING_CHART, TOURNAMENT_EVENT, method_note, place_label,
     round_label, tournament_of,

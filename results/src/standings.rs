@@ -1,5 +1,6 @@
 //! The standings table (from the store, or from PGN files read by `pgn_facts`), as text, JSON or CSV.
 
+#[cfg(feature = "store")]
 use std::collections::HashMap;
 
 use anyhow::{Context, Result, bail};
@@ -7,9 +8,12 @@ use serde::Serialize;
 
 pub use super::ratings::RatingChoice;
 use super::ratings::{Model, RatedGame, fit_from};
+#[cfg(feature = "store")]
 use super::verify::{Verdict, Verdicts};
+#[cfg(feature = "store")]
 use framework::chess::Color;
 use runner::Termination;
+#[cfg(feature = "store")]
 use store::{Game, Store, TournamentId, Version, VersionId};
 
 /// Who a rated player is.
@@ -340,6 +344,7 @@ fn count_game(rows: &mut [Row], g: &GameFact) {
 /// version) and the games that count: each is checked against its moves first
 /// ([`Verdicts`], which keeps the verdicts for the next call), and one they refute is left
 /// out.
+#[cfg(feature = "store")]
 pub fn store_facts(
     store: &dyn Store,
     verdicts: &mut Verdicts,
@@ -349,6 +354,7 @@ pub fn store_facts(
 
 /// [`store_facts`] of `games`, read from `store` already (a caller that also wants their
 /// [`tournaments_of`] reads them once).
+#[cfg(feature = "store")]
 pub fn facts_of(
     store: &dyn Store,
     games: &[Game],
@@ -364,6 +370,7 @@ pub fn facts_of(
 /// # Errors
 /// The store cannot be read, or holds no game of that tournament (the message lists the
 /// tournaments it holds games of).
+#[cfg(feature = "store")]
 pub fn tournament_facts(
     store: &dyn Store,
     tournament: TournamentId,
@@ -376,6 +383,7 @@ pub fn tournament_facts(
 
 /// The store's games of `tournament`; an error listing the tournaments it has games of
 /// if it has none of that one.
+#[cfg(feature = "store")]
 fn tournament_games(store: &dyn Store, tournament: TournamentId) -> Result<Vec<Game>> {
     let all = store.games(false)?;
     let games: Vec<Game> = all
@@ -403,6 +411,7 @@ fn tournament_games(store: &dyn Store, tournament: TournamentId) -> Result<Vec<G
 }
 
 /// The tournaments `games` belong to, in order.
+#[cfg(feature = "store")]
 pub fn tournaments_of(games: &[Game]) -> Vec<TournamentId> {
     let mut held: Vec<TournamentId> = games.iter().filter_map(|g| g.tournament).collect();
     held.sort_unstable_by_key(|t| t.0);
@@ -411,11 +420,13 @@ pub fn tournaments_of(games: &[Game]) -> Vec<TournamentId> {
 }
 
 /// The games counted on their workers' word, and those not counted.
+#[cfg(feature = "store")]
 type Notes = (Vec<GameNote>, Vec<GameNote>);
 
 /// The players of `games` (and, with `field`, every active entry's current version), the
 /// games that count as facts, and the notes on those counted on a worker's word or not
 /// counted.
+#[cfg(feature = "store")]
 fn checked_facts(
     store: &dyn Store,
     all: &[Game],
@@ -470,6 +481,7 @@ fn checked_facts(
 }
 
 /// The notes on the games counted on their workers' word and on those not counted.
+#[cfg(feature = "store")]
 fn notes(games: &[Game], versions: &[Version], verdicts: &Verdicts) -> Notes {
     let name = |id: VersionId| {
         versions
@@ -681,6 +693,7 @@ pub fn render_csv(table: &Table) -> String {
 
 /// The store's standings table, with the games counted on their workers' word and those
 /// not counted.
+#[cfg(feature = "store")]
 pub fn store_table(
     store: &dyn Store,
     choice: &RatingChoice,

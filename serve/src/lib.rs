@@ -248,9 +248,10 @@ async fn listen(
     });
     say(&bounds_line(&state.limits, open_files));
     if !state.runner.plays_here() {
-        say(
-            "the tournament is played by workers: run `challenge worker --store URL --wait` on any machine (pausing here stops their claims); this server pairs its Swiss rounds and finishes it while it runs",
-        );
+        say(&format!(
+            "the tournament is played by workers: {} (pausing here stops their claims); this server pairs its Swiss rounds and finishes it while it runs",
+            league::START_A_WORKER
+        ));
     }
     if !address.ip().is_loopback() {
         say(

@@ -7,15 +7,13 @@ use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use anyhow::{Context, Result, bail, ensure};
+use anyhow::{Context, Result, ensure};
 use framework::notation::pgn::{PgnGame, read_games_from};
 use indicatif::{ProgressBar, ProgressStyle};
 
-use lab::{
-    AnalysisFiles, AnalysisLimit, AnalysisRun, AnalyzeEvent, AnalyzeOptions, analyze_games,
-    check_uci_option,
-};
+use lab::{AnalysisFiles, AnalysisLimit, AnalysisRun, AnalyzeEvent, AnalyzeOptions, analyze_games};
 
+use super::args::uci_options;
 use super::interrupt;
 
 /// Check every move of every game with a UCI engine: average centipawn loss, accuracy and
@@ -101,19 +99,8 @@ fn analyze_options(args: &AnalyzeArgs) -> Result<AnalyzeOptions> {
     for arg in &args.engine_args {
         options.engine = options.engine.arg(arg);
     }
-    for option in &args.options {
-        let Some((name, value)) = option.split_once('=') else {
-            bail!("--option `{option}` is not NAME=VALUE (e.g. --option Hash=64)");
-        };
-        ensure!(
-            !name.trim().is_empty() && !option.contains('\n'),
-            "--option `{option}` needs a name before `=` and no line break"
-        );
-        let (name, value) = (name.trim(), value.trim());
-        if let Err(why) = check_uci_option(name, value) {
-            bail!("--option `{}`: {why}", option.escape_debug());
-        }
-        options.engine = options.engine.option(name, value);
+    for (name, value) in uci_options(&args.options)? {
+        options.engine = options.engine.option(&name, &value);
     }
     Ok(options)
 }

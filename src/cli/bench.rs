@@ -14,7 +14,7 @@ use lab::{SuiteReport, score_report};
 use lab::{run_out, write_csv, write_json};
 use runner::EngineConfig;
 
-use super::args::LimitArgs;
+use super::args::{LimitArgs, uci_options};
 
 /// Search a fixed set of positions to a fixed limit and print nodes, time, nodes per
 /// second, a depth table and a signature of the search; or, with --suite, any EPD file's
@@ -258,15 +258,8 @@ fn engine_config(args: &Args) -> Result<EngineConfig> {
         }
         (None, None) => bail!("name a bot, or an engine with --engine CMD"),
     };
-    for option in &args.options {
-        let Some((name, value)) = option.split_once('=') else {
-            bail!("--option `{option}` is not NAME=VALUE (e.g. --option Hash=16)");
-        };
-        ensure!(
-            !name.trim().is_empty() && !option.contains(['\n', '\r']),
-            "--option `{option}` needs a name before `=` and no line break"
-        );
-        config = config.option(name.trim(), value.trim());
+    for (name, value) in uci_options(&args.options)? {
+        config = config.option(&name, &value);
     }
     Ok(config)
 }
@@ -458,10 +451,11 @@ fn print_depth_table(out: &mut dyn Write, rows: &[DepthRow]) -> Result<()> {
     )?;
     for row in rows {
         let ebf = row.ebf.map_or("-".into(), |ebf| format!("{ebf:.2}"));
+        let iteration = row.iteration_nodes.map_or("-".into(), |n| n.to_string());
         writeln!(
             out,
-            "{:>5} {:>9} {:>15} {:>15} {ebf:>7}",
-            row.depth, row.positions, row.nodes, row.iteration_nodes
+            "{:>5} {:>9} {:>15} {iteration:>15} {ebf:>7}",
+            row.depth, row.positions, row.nodes
         )?;
     }
     Ok(())

@@ -25,6 +25,7 @@ pub(super) fn stop_flag() -> Arc<AtomicBool> {
 /// A flag every Ctrl-C sets after saying `line` on stderr, for a command that must
 /// always finish its stop itself (`worker`: it gives the games in play back to the
 /// store, so no press ends it at once).
+#[cfg(feature = "server")]
 pub(super) fn stop_flag_saying(line: &'static str) -> Arc<AtomicBool> {
     let stop = Arc::new(AtomicBool::new(false));
     let flag = Arc::clone(&stop);

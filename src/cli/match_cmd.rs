@@ -221,6 +221,8 @@ fn default_tc() -> TimeControl {
 
 /// Builds the match from the arguments and plays it.
 pub fn run(args: Args) -> Result<()> {
+    // First, so that a build without the live pages says so before building any bot.
+    let live = watch::Live::start(args.watch)?;
     let settings = args.game.settings()?;
     let tc = args.game.time_control(default_tc());
     let players = players(&args, args.limit.policy(), tc)?;
@@ -271,17 +273,20 @@ pub fn run(args: Args) -> Result<()> {
     };
     let shown = progress::Progress::new(args.quiet);
     let stop = interrupt::stop_flag();
-    let live = args.watch.map(watch::start).transpose()?;
-    let games = live.as_ref().map(|live| &*live.games);
-    run_match_watched(&options, &stop, games.map(|g| g as _), &|event| {
-        if let Some(games) = games {
-            watch::follow(games, &event);
-        }
-        if let (Some(analysis), MatchEvent::Game(game)) = (&analysis, &event) {
-            analysis.keep(game.record);
-        }
-        shown.show(event);
-    })?;
+    run_match_watched(
+        &options,
+        &stop,
+        live.as_ref().map(watch::Live::games),
+        &|event| {
+            if let Some(live) = &live {
+                live.follow(&event);
+            }
+            if let (Some(analysis), MatchEvent::Game(game)) = (&analysis, &event) {
+                analysis.keep(game.record);
+            }
+            shown.show(event);
+        },
+    )?;
     let Some(analysis) = analysis else {
         return Ok(());
     };

@@ -2,6 +2,7 @@
 //! [`screen`], the keyboard read here).
 
 mod screen;
+#[cfg(feature = "server")]
 mod web;
 
 use std::io::{BufRead, Write};
@@ -66,6 +67,11 @@ pub struct Args {
 
 /// Plays the game on the terminal and saves it as PGN.
 pub fn run(args: Args) -> Result<()> {
+    anyhow::ensure!(
+        !args.web || cfg!(feature = "server"),
+        "{}",
+        super::feature_needed("play --web", "server")
+    );
     let options = PlayOptions {
         bot: args.bot,
         human: match args.color {
@@ -78,6 +84,7 @@ pub fn run(args: Args) -> Result<()> {
     };
     let (mut game, mut opponent) = start(&options, &|event| eprintln!("{event}"))?;
     let path = args.pgn.unwrap_or_else(default_pgn_path);
+    #[cfg(feature = "server")]
     if args.web {
         return web::run(args.listen, game, opponent, path);
     }
@@ -136,6 +143,9 @@ fn play(
     lines: &mut impl Iterator<Item = std::io::Result<String>>,
     shown: &Mutex<HumanGame>,
 ) {
+    // What the last command said (a refusal, the help), shown under the redrawn board:
+    // it is read there, with no Enter to press, so no line typed ahead is lost to one.
+    let mut said = None;
     loop {
         *shown.lock().unwrap_or_else(|p| p.into_inner()) = game.clone();
         match game.turn() {
@@ -148,32 +158,26 @@ fn play(
             }
             Turn::Human => {
                 screen.show(game);
+                if let Some(text) = said.take() {
+                    println!("{text}");
+                }
                 print!("Your move: ");
                 let _ = std::io::stdout().flush();
                 let Some(Ok(line)) = lines.next() else {
                     game.leave();
                     return;
                 };
-                command(game, screen, &line, lines);
+                said = command(game, screen, &line);
             }
         }
     }
 }
 
-/// Does what the human typed, saying why when it cannot.
-fn command(
-    game: &mut HumanGame,
-    screen: &mut Screen,
-    line: &str,
-    lines: &mut impl Iterator<Item = std::io::Result<String>>,
-) {
+/// Does what the human typed; what it has to say (why it could not, or the help).
+fn command(game: &mut HumanGame, screen: &mut Screen, line: &str) -> Option<String> {
     let done = match parse_command(game.board(), line) {
         Ok(HumanCommand::Nothing) => Ok(()),
-        Ok(HumanCommand::Help) => {
-            print_help();
-            pause(lines);
-            Ok(())
-        }
+        Ok(HumanCommand::Help) => return Some(HELP.to_string()),
         Ok(HumanCommand::Flip) => {
             screen.flip();
             Ok(())
@@ -188,29 +192,14 @@ fn command(
             Ok(())
         }
         Ok(HumanCommand::Move(mv)) => game.play(mv, Instant::now()),
-        Err(err) => {
-            println!("{err}");
-            pause(lines);
-            Ok(())
-        }
+        Err(err) => return Some(err.to_string()),
     };
-    // A refused undo says so and goes on, as it always did.
-    if let Err(err) = done {
-        println!("{err}");
-    }
+    done.err().map(|err| err.to_string())
 }
 
-/// Waits for Enter so a message is read before the board is redrawn.
-fn pause(lines: &mut impl Iterator<Item = std::io::Result<String>>) {
-    print!("(press Enter)");
-    let _ = std::io::stdout().flush();
-    let _ = lines.next();
-}
-
-fn print_help() {
-    println!("Enter a move in SAN (e4, Nf3, exd5, O-O, e8=Q) or UCI (e2e4, e7e8q).");
-    println!("  undo    take back your last move and the bot's reply");
-    println!("  flip    turn the board around");
-    println!("  resign  give up the game");
-    println!("  quit    leave (the game is saved unfinished)");
-}
+/// The commands at the prompt, for `help`.
+const HELP: &str = "Enter a move in SAN (e4, Nf3, exd5, O-O, e8=Q) or UCI (e2e4, e7e8q).
+  undo    take back your last move and the bot's reply
+  flip    turn the board around
+  resign  give up the game
+  quit    leave (the game is saved unfinished)";

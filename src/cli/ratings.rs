@@ -3,11 +3,9 @@
 use std::path::PathBuf;
 
 use anyhow::{Context, Result, bail};
-use results::build_table_consuming;
-use results::{PgnFacts, PgnReadMode};
+use results::{PgnFacts, PgnReadMode, Table, build_table_consuming, render_csv, render_text};
 
 use super::args::RatingArgs;
-use super::standings::print_table;
 
 /// Rate the players of any PGN files.
 #[derive(clap::Args, Debug)]
@@ -67,4 +65,16 @@ pub fn run(args: &Args) -> Result<()> {
     table.skipped = skipped;
     table.unread = unread;
     print_table(&table, args.json, args.csv)
+}
+
+/// Prints a table as text, JSON or CSV.
+pub fn print_table(table: &Table, json: bool, csv: bool) -> Result<()> {
+    if json {
+        println!("{}", serde_json::to_string_pretty(table)?);
+    } else if csv {
+        print!("{}", render_csv(table));
+    } else {
+        print!("{}", render_text(table));
+    }
+    Ok(())
 }

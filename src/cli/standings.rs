@@ -1,10 +1,11 @@
 //! `challenge standings`.
 
 use anyhow::Result;
-use results::{Table, render_csv, render_text, store_table};
+use results::store_table;
 use store::{Access, TournamentId};
 
 use super::args::{DirArgs, RatingArgs};
+use super::ratings::print_table;
 
 /// Rank the entries by Elo over all games played.
 #[derive(clap::Args, Debug)]
@@ -31,16 +32,4 @@ pub fn run(args: &Args) -> Result<()> {
     let tournament = args.tournament.map(TournamentId);
     let table = store_table(store.as_ref(), &choice, tournament)?;
     print_table(&table, args.json, args.csv)
-}
-
-/// Prints a table as text, JSON or CSV.
-pub fn print_table(table: &Table, json: bool, csv: bool) -> Result<()> {
-    if json {
-        println!("{}", serde_json::to_string_pretty(table)?);
-    } else if csv {
-        print!("{}", render_csv(table));
-    } else {
-        print!("{}", render_text(table));
-    }
-    Ok(())
 }

@@ -44,6 +44,10 @@ pub fn run(args: Args) -> ExitCode {
     }
     // Bot names and variants (`BOT@NAME=VALUE`, whose file is made here) become files.
     let specs = args.diff.as_ref().unwrap_or(&args.count.files);
+    if let Some(why) = no_bot_here(specs) {
+        eprintln!("error: {why}");
+        return ExitCode::from(2);
+    }
     let files = match bot_build::count_paths(specs) {
         Ok(files) => files,
         Err(err) => {
@@ -62,6 +66,23 @@ pub fn run(args: Args) -> ExitCode {
         }
     };
     ExitCode::from(u8::try_from(code).unwrap_or(2))
+}
+
+/// The author's own bot, `bot/my_bot.rs` (what the command counts when given nothing),
+/// is looked for in the current directory only: when it is not there, why nothing is
+/// counted, where it was looked for, and what to do; the kit's own starter of that name is
+/// never counted in its place.
+fn no_bot_here(specs: &[PathBuf]) -> Option<String> {
+    let own = Path::new("bot/my_bot.rs");
+    if specs != [own] || own.is_file() {
+        return None;
+    }
+    let here = std::env::current_dir().map_or_else(|_| ".".into(), |dir| dir.display().to_string());
+    Some(format!(
+        "no bot to count: there is no bot/my_bot.rs in {here}. Name a bot file or a bot \
+         (`challenge tokens path/to/bot.rs`, `challenge tokens evil_bot`), or make a bot \
+         folder here with `challenge new .`"
+    ))
 }
 
 /// `--items`: each file's count split by item.

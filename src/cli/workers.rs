@@ -185,7 +185,7 @@ fn list(url: &str) -> Result<()> {
     let mut store = PostgresStore::open(url)?;
     let workers = store.workers()?;
     if workers.is_empty() {
-        println!("no workers yet: start one with `challenge worker --store URL` on any machine");
+        println!("no workers yet: {}", league::START_A_WORKER);
         return Ok(());
     }
     println!(

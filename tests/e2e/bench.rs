@@ -267,6 +267,22 @@ fn out_of_range_limits_and_bad_arguments_are_clear_errors() {
             vec!["bench", "--engine", "python3", "--option", "Hash"],
             "not NAME=VALUE",
         ),
+        // Checked as `match --engine option.` and `analyze --option` check theirs: a
+        // carriage return would end the `setoption` line and start another command.
+        (
+            vec!["bench", "--engine", "python3", "--option", "Hash=1\rquit"],
+            "line breaks or other control characters",
+        ),
+        (
+            vec![
+                "bench",
+                "--engine",
+                "python3",
+                "--option",
+                "Skill value x=1",
+            ],
+            "the word `name` or `value`",
+        ),
         (
             vec!["bench", "my_bot", "--option", "Hash=16"],
             "engine `my_bot` has no option `Hash`; it declares: Clear Hash, Seed",

@@ -1,10 +1,13 @@
-//! The bot files as the crate `bots` (`bot/Cargo.toml`): cargo and rust-analyzer report
-//! an error in a bot at its file and line, pick up a new bot file with no edit anywhere,
-//! and find nothing in the kit's bots; and none of the crate's own files is taken for a bot.
+//! The bot files as the crate `bots` (`bot/Cargo.toml`), a workspace of its own: cargo
+//! and rust-analyzer report an error in a bot at its file and line, pick up a new bot file
+//! with no edit anywhere, and find nothing in the kit's bots; none of the crate's own
+//! files is taken for a bot; and the kit's own workspace leaves the crate out, so a broken
+//! bot breaks none of the kit's builds or tests. `challenge new DIR` makes the same crate
+//! anywhere, where cargo and rust-analyzer report a broken bot too.
 //!
-//! The checks run on a copy of the crate in a workspace of its own under a temp dir (so a
-//! broken bot never touches the checkout), against the kit's framework, in one target
-//! folder kept under the kit's `target/tmp/` so later runs are incremental.
+//! The checks run on copies under a temp dir (so a broken bot never touches the checkout),
+//! against the kit's framework, in one target folder kept under the kit's `target/tmp/` so
+//! later runs are incremental.
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -14,6 +17,12 @@ use std::sync::{Mutex, MutexGuard, PoisonError};
 use crate::common::kit_root;
 use crate::common::outside::{self, RUST_ANALYZER};
 use crate::common_challenge::TempDir;
+
+/// The crate's naming of bot files as modules (`bot/crate/modules.rs`), with its unit
+/// tests: they run here, as the crate is no member of the kit's workspace.
+#[path = "../../bot/crate/modules.rs"]
+#[allow(dead_code)]
+mod modules;
 
 /// A bot with two deliberate errors: a method `Board` does not have (line 8) and a
 /// `Move` where a `u8` is wanted (line 9).
@@ -34,34 +43,33 @@ impl Bot for MyBot {
 /// The lines of `BROKEN` with an error.
 const BROKEN_LINES: [usize; 2] = [8, 9];
 
-/// A workspace with a copy of the `bots` crate and the kit's bot files (and lab bots), and
-/// besides them a bot added the documented ways: `challenge tune`'s `NAME.tuned.rs` (a
-/// stem that is no Rust identifier) and a copy of the starter.
+/// A copy of the kit's `bot/` (the crate, its lock, the bot files and lab bots) as
+/// `dir/bot`, and besides them a bot added the documented ways: `challenge tune`'s
+/// `NAME.tuned.rs` (a stem that is no Rust identifier) and a copy of the starter.
 fn workspace(dir: &Path) -> PathBuf {
     let kit = kit_root();
-    let root = std::fs::read_to_string(kit.join("Cargo.toml")).unwrap();
-    // The kit's `[workspace.package]` (edition, version...) that the crate inherits.
-    let package = root
-        .split_once("[workspace.package]")
-        .and_then(|(_, rest)| rest.split("\n[").next())
-        .expect("the kit's Cargo.toml has [workspace.package]");
-    let framework = kit.join("framework");
-    let framework = framework.to_str().expect("a UTF-8 checkout");
-    assert!(!framework.contains(['"', '\\']), "{framework}");
-    std::fs::write(
-        dir.join("Cargo.toml"),
-        format!(
-            "[workspace]\nmembers = [\"bot\"]\nresolver = \"3\"\n\n[workspace.package]{package}\n\
-             [workspace.dependencies]\nframework = {{ path = \"{framework}\" }}\n"
-        ),
-    )
-    .unwrap();
-    std::fs::copy(kit.join("Cargo.lock"), dir.join("Cargo.lock")).unwrap();
     let bot = dir.join("bot");
     for sub in ["crate", "lab"] {
         std::fs::create_dir_all(bot.join(sub)).unwrap();
     }
-    std::fs::copy(kit.join("bot/Cargo.toml"), bot.join("Cargo.toml")).unwrap();
+    for file in ["Cargo.toml", "Cargo.lock"] {
+        std::fs::copy(kit.join("bot").join(file), bot.join(file)).unwrap();
+    }
+    // The copy is elsewhere: its framework is the kit's, by an absolute path.
+    let manifest = std::fs::read_to_string(bot.join("Cargo.toml")).unwrap();
+    let framework = kit.join("framework");
+    let framework = framework.to_str().expect("a UTF-8 checkout");
+    assert!(!framework.contains(['"', '\\']), "{framework}");
+    let relative = "framework = { path = \"../framework\" }";
+    assert!(manifest.contains(relative), "{manifest}");
+    std::fs::write(
+        bot.join("Cargo.toml"),
+        manifest.replace(
+            relative,
+            &format!("framework = {{ path = \"{framework}\" }}"),
+        ),
+    )
+    .unwrap();
     for folder in ["bot", "bot/crate", "bot/lab"] {
         for file in rust_files(&kit.join(folder)) {
             let name = file.file_name().unwrap();
@@ -96,11 +104,11 @@ fn one_copy_at_a_time() -> MutexGuard<'static, ()> {
     LOCK.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
-/// `cargo check -p bots` in `workspace`: each diagnostic's level, file and line.
+/// `cargo check` in the bot crate `workspace`: each diagnostic's level, file and line.
 fn cargo_check(workspace: &Path) -> Vec<(String, PathBuf, usize)> {
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     let output = Command::new(cargo)
-        .args(["check", "--offline", "--message-format=json", "-p", "bots"])
+        .args(["check", "--offline", "--message-format=json"])
         .current_dir(workspace)
         .env("CARGO_TARGET_DIR", target_dir())
         .output()
@@ -132,23 +140,31 @@ fn cargo_check(workspace: &Path) -> Vec<(String, PathBuf, usize)> {
     found
 }
 
+/// The lines of `file` that cargo's diagnostics `found` mark as errors.
+fn error_lines(found: &[(String, PathBuf, usize)], file: &Path) -> BTreeSet<usize> {
+    found
+        .iter()
+        .filter(|(level, at, _)| level == "error" && at == file)
+        .map(|&(.., line)| line)
+        .collect()
+}
+
 #[test]
 fn cargo_finds_nothing_in_the_bots_and_reports_a_new_broken_bot_at_its_file_and_line() {
     let _only = one_copy_at_a_time();
     let dir = TempDir::new("bots-crate-cargo");
     let bot = workspace(dir.path());
-    assert_eq!(cargo_check(dir.path()), [], "the kit's bots are clean");
+    assert_eq!(cargo_check(&bot), [], "the kit's bots are clean");
 
     // A new file, no other edit: the build script runs again and the bot is checked.
     let broken = bot.join("broken_bot.rs");
     std::fs::write(&broken, BROKEN).unwrap();
-    let found = cargo_check(dir.path());
-    let lines: BTreeSet<usize> = found
-        .iter()
-        .filter(|(level, file, _)| level == "error" && *file == broken)
-        .map(|&(.., line)| line)
-        .collect();
-    assert_eq!(lines, BTreeSet::from(BROKEN_LINES), "{found:?}");
+    let found = cargo_check(&bot);
+    assert_eq!(
+        error_lines(&found, &broken),
+        BTreeSet::from(BROKEN_LINES),
+        "{found:?}"
+    );
     assert!(
         found.iter().all(|(_, file, _)| *file == broken),
         "diagnostics outside the broken bot: {found:?}"
@@ -196,7 +212,7 @@ fn rust_analyzer_reports_a_broken_bot_at_its_file_and_line_and_nothing_in_the_ot
     let bot = workspace(dir.path());
     let broken = bot.join("broken_bot.rs");
     std::fs::write(&broken, BROKEN).unwrap();
-    let found = rust_analyzer(&exe, dir.path());
+    let found = rust_analyzer(&exe, &bot);
     let in_bots: Vec<_> = found
         .iter()
         .filter(|(file, _)| file.starts_with(&bot))
@@ -223,6 +239,8 @@ fn none_of_the_crates_own_files_is_taken_for_a_bot() {
             "1",
             "--no-deps",
             "--offline",
+            "--manifest-path",
+            "bot/Cargo.toml",
         ])
         .current_dir(kit_root())
         .output()
@@ -261,6 +279,175 @@ fn none_of_the_crates_own_files_is_taken_for_a_bot() {
         assert!(
             bot_build::resolve(stem).is_err(),
             "`{stem}` resolves to a bot"
+        );
+    }
+}
+
+/// `cargo metadata` of `manifest` (from the kit's root), which must succeed.
+fn metadata(args: &[&str]) -> serde_json::Value {
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let output = Command::new(cargo)
+        .args(["metadata", "--format-version", "1", "--offline"])
+        .args(args)
+        .current_dir(kit_root())
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "cargo metadata {args:?}: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    serde_json::from_slice(&output.stdout).unwrap()
+}
+
+/// Each package of a lock file, by name, with its versions.
+fn locked(path: &Path) -> Vec<(String, String)> {
+    let lock: toml::Table = std::fs::read_to_string(path).unwrap().parse().unwrap();
+    lock["package"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| {
+            let field = |key: &str| p[key].as_str().unwrap().to_string();
+            (field("name"), field("version"))
+        })
+        .collect()
+}
+
+/// A half-written bot in the checkout's `bot/` cannot break the kit's build or tests:
+/// the crate is no member of the kit's workspace but one of its own. Its lock file is
+/// complete (cargo changes nothing in it) and pins what the kit's pins.
+#[test]
+fn the_bots_crate_is_a_workspace_of_its_own_locked_as_the_kit_is() {
+    let kit = metadata(&["--no-deps"]);
+    let crate_manifest = kit_root().join("bot").join("Cargo.toml");
+    for package in kit["packages"].as_array().unwrap() {
+        let manifest = PathBuf::from(package["manifest_path"].as_str().unwrap());
+        assert_ne!(
+            manifest, crate_manifest,
+            "the kit's workspace has the bots crate"
+        );
+    }
+    let bots = metadata(&["--locked", "--manifest-path", "bot/Cargo.toml"]);
+    assert_eq!(
+        PathBuf::from(bots["workspace_root"].as_str().unwrap()),
+        kit_root().join("bot")
+    );
+    let kit_lock = locked(&kit_root().join("Cargo.lock"));
+    for package in locked(&kit_root().join("bot").join("Cargo.lock")) {
+        assert!(
+            package.0 == "bots" || kit_lock.contains(&package),
+            "bot/Cargo.lock pins {package:?}, which the kit's Cargo.lock does not; write it \
+             again from the kit's: cp Cargo.lock bot/Cargo.lock && cargo metadata --offline \
+             --manifest-path bot/Cargo.toml > /dev/null"
+        );
+    }
+}
+
+/// `challenge ARGS` run in `dir`.
+fn challenge_in(dir: &Path, args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_challenge"))
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .unwrap()
+}
+
+/// `challenge new DIR` outside the checkout: the starter and the crate around it, a
+/// second run that keeps what is there, `challenge tokens` counting the new bot, and a
+/// broken bot reported by cargo at its file and line.
+#[test]
+fn challenge_new_makes_a_bot_folder_anywhere_where_cargo_reports_a_broken_bot() {
+    let _only = one_copy_at_a_time();
+    let dir = TempDir::new("bots-new");
+    let made = challenge_in(dir.path(), &["new", "work"]);
+    let said = String::from_utf8_lossy(&made.stdout);
+    assert!(
+        made.status.success(),
+        "{said}{}",
+        String::from_utf8_lossy(&made.stderr)
+    );
+    assert!(
+        said.contains("wrote: my_bot.rs, Cargo.toml, Cargo.lock, crate/build.rs, crate/lib.rs, crate/modules.rs"),
+        "{said}"
+    );
+    let work = dir.path().join("work");
+    let bot = work.join("bot");
+    let starter = std::fs::read_to_string(kit_root().join("bot/my_bot.rs")).unwrap();
+    assert_eq!(
+        std::fs::read_to_string(bot.join("my_bot.rs")).unwrap(),
+        starter
+    );
+
+    let counted = challenge_in(&work, &["tokens"]);
+    let count = String::from_utf8_lossy(&counted.stdout);
+    assert!(
+        count.starts_with("bot/my_bot.rs: ") && count.contains(" / 1024"),
+        "{count}"
+    );
+
+    // Again, over an edited bot: nothing is overwritten.
+    std::fs::write(bot.join("my_bot.rs"), BROKEN).unwrap();
+    let again = challenge_in(dir.path(), &["new", "work"]);
+    let said = String::from_utf8_lossy(&again.stdout);
+    assert!(again.status.success(), "{said}");
+    assert!(
+        said.contains("kept as they were: my_bot.rs, Cargo.toml"),
+        "{said}"
+    );
+    assert!(!said.contains("wrote"), "{said}");
+    assert_eq!(
+        std::fs::read_to_string(bot.join("my_bot.rs")).unwrap(),
+        BROKEN
+    );
+
+    let found = cargo_check(&bot);
+    let broken = bot.join("my_bot.rs");
+    assert_eq!(
+        error_lines(&found, &broken),
+        BTreeSet::from(BROKEN_LINES),
+        "{found:?}"
+    );
+}
+
+/// rust-analyzer, given the folder `challenge new` made (as an editor opens it), finds the
+/// crate in its `bot/` and reports a broken bot at its lines.
+#[test]
+fn rust_analyzer_reports_a_broken_bot_in_a_folder_challenge_new_made() {
+    let Some(exe) = outside::need(&RUST_ANALYZER) else {
+        return;
+    };
+    let _only = one_copy_at_a_time();
+    let dir = TempDir::new("bots-new-ra");
+    let made = challenge_in(dir.path(), &["new", "work"]);
+    assert!(made.status.success(), "{made:?}");
+    let work = dir.path().join("work");
+    let broken = work.join("bot").join("my_bot.rs");
+    std::fs::write(&broken, BROKEN).unwrap();
+    let found = rust_analyzer(&exe, &work);
+    let lines: BTreeSet<usize> = found
+        .iter()
+        .filter(|(file, _)| *file == broken)
+        .map(|&(_, line)| line)
+        .collect();
+    assert_eq!(lines, BTreeSet::from(BROKEN_LINES), "{found:?}");
+}
+
+/// `challenge tokens` with no bot named and no `bot/my_bot.rs` here counts nothing (not
+/// the kit's starter of that name): it says where it looked and what to do.
+#[test]
+fn tokens_with_no_bot_in_reach_says_where_it_looked() {
+    let dir = TempDir::new("tokens-nothing");
+    for args in [&["tokens"][..], &["tokens", "--items"]] {
+        let output = challenge_in(dir.path(), args);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(output.stdout.is_empty(), "{args:?} counted something");
+        let here = dir.path().canonicalize().unwrap();
+        assert!(
+            stderr.contains(&format!("there is no bot/my_bot.rs in {}", here.display()))
+                && stderr.contains("challenge new ."),
+            "{args:?}: {stderr}"
         );
     }
 }

@@ -217,6 +217,10 @@ fn flag_name(word: &str) -> Option<&str> {
 struct Targets {
     /// Package name -> (kind, target name) pairs.
     packages: BTreeMap<String, BTreeSet<(String, String)>>,
+    /// (package, kind, target name) -> the features the target requires.
+    required: BTreeMap<(String, String, String), Vec<String>>,
+    /// Package name -> its features, each with what it enables.
+    features: BTreeMap<String, BTreeMap<String, Vec<String>>>,
 }
 
 impl Targets {
@@ -235,22 +239,57 @@ impl Targets {
             .expect("cargo metadata runs");
         assert!(output.status.success(), "cargo metadata fails");
         let metadata: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
-        let mut packages = BTreeMap::new();
-        for package in metadata["packages"].as_array().unwrap() {
-            let targets = package["targets"].as_array().unwrap().iter().flat_map(|t| {
-                let name = t["name"].as_str().unwrap().to_string();
-                t["kind"]
-                    .as_array()
-                    .unwrap()
+        let strings = |value: &serde_json::Value| -> Vec<String> {
+            value.as_array().map_or_else(Vec::new, |items| {
+                items
                     .iter()
-                    .map(move |k| (k.as_str().unwrap().to_string(), name.clone()))
-            });
-            packages.insert(
-                package["name"].as_str().unwrap().to_string(),
-                targets.collect(),
-            );
+                    .map(|i| i.as_str().unwrap().to_string())
+                    .collect()
+            })
+        };
+        let mut targets = Targets {
+            packages: BTreeMap::new(),
+            required: BTreeMap::new(),
+            features: BTreeMap::new(),
+        };
+        for package in metadata["packages"].as_array().unwrap() {
+            let name = package["name"].as_str().unwrap().to_string();
+            let mut kinds = BTreeSet::new();
+            for target in package["targets"].as_array().unwrap() {
+                let target_name = target["name"].as_str().unwrap().to_string();
+                for kind in strings(&target["kind"]) {
+                    let key = (name.clone(), kind.clone(), target_name.clone());
+                    targets
+                        .required
+                        .insert(key, strings(&target["required-features"]));
+                    kinds.insert((kind, target_name.clone()));
+                }
+            }
+            let features = package["features"].as_object().unwrap();
+            let features = features.iter().map(|(f, on)| (f.clone(), strings(on)));
+            targets.features.insert(name.clone(), features.collect());
+            targets.packages.insert(name, kinds);
         }
-        Targets { packages }
+        targets
+    }
+
+    /// The features of `package` that `words` (a cargo command) turn on: those after
+    /// `--features`, and what each enables, transitively.
+    fn features_on(&self, package: &str, words: &[&str]) -> BTreeSet<String> {
+        let mut on = BTreeSet::new();
+        let mut todo: Vec<String> = words
+            .windows(2)
+            .filter(|w| w[0] == "--features")
+            .flat_map(|w| w[1].split(','))
+            .map(str::to_string)
+            .collect();
+        while let Some(feature) = todo.pop() {
+            if let Some(enables) = self.features[package].get(&feature) {
+                todo.extend(enables.iter().cloned());
+            }
+            on.insert(feature);
+        }
+        on
     }
 
     /// What is wrong with a `cargo test|bench ...` command's words, if anything.
@@ -269,6 +308,20 @@ impl Targets {
             if !self.packages[package].contains(&(kind.into(), pair[1].into())) {
                 return Some(format!(
                     "package `{package}` has no {kind} target `{}`",
+                    pair[1]
+                ));
+            }
+            // A target with `required-features` is not built without them: cargo refuses
+            // the command the docs give.
+            let on = self.features_on(package, words);
+            let key = (package.to_string(), kind.to_string(), pair[1].to_string());
+            let missing: Vec<&String> = self.required[&key]
+                .iter()
+                .filter(|f| !on.contains(*f) && !words.contains(&"--all-features"))
+                .collect();
+            if !missing.is_empty() {
+                return Some(format!(
+                    "{kind} target `{}` needs the features {missing:?}: pass `--features`",
                     pair[1]
                 ));
             }
@@ -478,7 +531,8 @@ fn the_check_finds_each_kind_of_missing_name_and_passes_real_ones() {
         "`challenge match --no-such-flag`",
         "`cargo test --test nosuch`",
         "`cargo bench -p framework --bench runner`",
-        "`cargo test --release --test e2e nosuch::`",
+        "`cargo test --release --features full --test e2e nosuch::`",
+        "`cargo test --release --test e2e docs_names::` needs every feature",
         "[a link](../nosuch.md)",
         "[a heading](writing-a-bot.md#no-such-heading)",
         "```sh",
@@ -489,7 +543,8 @@ fn the_check_finds_each_kind_of_missing_name_and_passes_real_ones() {
         "an output line naming `challenge nosuch` and tests/nosuch.rs",
         "```",
         "`challenge match --games 4 -q` and `bot/my_bot.rs`, `bot/lab/tt_lab.rs@TT_BITS=16`",
-        "`cargo test --release --test e2e docs_names::`, `cargo bench -p runner --bench runner`",
+        "`cargo test --release --features full --test e2e docs_names::`, `cargo bench -p runner --bench runner`",
+        "`cargo bench --features server --bench challenge`",
         "`challenge bench-ratings --players 6`, `challenge workers grant`, `target/bots`",
         "[a page](rules.md#counting-tokens-challenge-tokens), [the law](../rules.md)",
     ];
@@ -506,7 +561,7 @@ fn the_check_finds_each_kind_of_missing_name_and_passes_real_ones() {
         .iter()
         .map(|p| p.split(": ").next().unwrap())
         .collect();
-    let expected: Vec<String> = [1, 2, 3, 4, 5, 6, 7, 8, 10, 13]
+    let expected: Vec<String> = [1, 2, 3, 4, 5, 6, 7, 8, 9, 11, 14]
         .iter()
         .map(|n| format!("docs/guide/example.md:{n}"))
         .collect();
@@ -541,4 +596,29 @@ fn the_readme_stays_short() {
         bytes < 15 * 1024,
         "README.md is {bytes} bytes: it holds the two commands, a first bot and the maps, in under 15 KiB; move the rest into a page of docs/guide/"
     );
+}
+
+/// A PostgreSQL client the docs run as the `postgres` user (`su postgres -c "psql ..."`)
+/// names its cluster (Debian's `--cluster 15/main`): without it, the command reaches
+/// whichever cluster holds the default port, not the one the page's paths and settings
+/// are about, on a machine with more than one.
+#[test]
+fn the_docs_postgres_commands_name_their_cluster() {
+    let clients = ["psql", "createdb", "dropdb", "createuser", "dropuser"];
+    let mut unnamed = Vec::new();
+    for doc in docs() {
+        for (number, line) in &doc.lines {
+            let Some((_, command)) = line.split_once("su postgres -c ") else {
+                continue;
+            };
+            let program = command.trim_start_matches(['"', '\'']);
+            let runs_a_client = clients
+                .iter()
+                .any(|client| program.starts_with(&format!("{client} ")));
+            if runs_a_client && !command.contains("--cluster ") {
+                unnamed.push(format!("{}:{number}: {}", doc.path, line.trim()));
+            }
+        }
+    }
+    assert!(unnamed.is_empty(), "{unnamed:#?}");
 }

@@ -1,8 +1,9 @@
 //! The kit's end-to-end tests, in one binary: they drive `challenge` as a user would
 //! (real engine processes, real servers started and stopped by the tests themselves).
 //! One binary links the kit once, where a binary per file linked it two dozen times.
-//! Run one file's tests with `cargo test --release --test e2e FILE::`, e.g.
-//! `cargo test --release --test e2e sandbox::`.
+//! Run one file's tests with `cargo test --release --features full --test e2e FILE::`,
+//! e.g. `cargo test --release --features full --test e2e sandbox::` (the tests drive
+//! every command, so they need every feature: Cargo.toml's `required-features`).
 
 // Helpers shared by several test files.
 mod common;
@@ -30,6 +31,7 @@ mod csharp_api;
 mod csharp_pairs;
 mod docs_names;
 mod docs_search;
+mod install;
 mod known_opponents;
 mod match_cli;
 mod match_faults;

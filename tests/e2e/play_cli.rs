@@ -77,13 +77,16 @@ fn a_bot_that_answers_the_null_move_loses_and_the_game_is_saved() {
 
 /// The commands at the prompt: an illegal move is called so, an undo before any move is
 /// refused, help lists the commands, an undo takes back a move and the reply, and
-/// resigning ends the game with nothing of the taken-back moves in the PGN.
+/// resigning ends the game with nothing of the taken-back moves in the PGN. Each line is
+/// a command: what a refusal or the help says waits for no Enter, so the line typed after
+/// it is the next command (a pause for Enter once swallowed it: `undo` went unanswered).
 #[test]
 fn commands_are_answered_and_undo_takes_back_a_move_and_its_reply() {
     let (stdout, pgn) = play(
         "rule_fewest_replies",
-        "e2e5\n\nundo\nhelp\n\nflip\ne4\nundo\nresign\n",
+        "e2e5\nundo\nhelp\nflip\ne4\nundo\nresign\n",
     );
+    assert!(!stdout.contains("press Enter"), "{stdout}");
     for said in [
         "You play White against rule_fewest_replies.",
         "`e2e5` is not legal here.",

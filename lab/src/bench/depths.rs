@@ -46,12 +46,17 @@ impl Iterations {
     /// kit's host sends `info nodes N` before `bestmove`) belongs to the deepest
     /// iteration begun, and raises its count: so a depth's count is the nodes searched by
     /// its last report, and what followed it is charged to the next depth, or to the
-    /// last when none followed. Other lines, and depths 0 or past [`MAX_DEPTH`], are
-    /// ignored.
+    /// last when none followed. A count of 0 is no count: no iteration searches no node,
+    /// so it says the bot reported before it counted (a bot built by the kit reports the
+    /// nodes it passed to `Timer::should_stop` last, 0 before its first). Other lines, and
+    /// depths 0 or past [`MAX_DEPTH`], are ignored.
     pub fn observe(&mut self, line: &str) {
         let Some((depth, nodes)) = depth_and_nodes(line) else {
             return;
         };
+        if nodes == 0 {
+            return;
+        }
         let Some(depth) = depth else {
             if let Some(deepest) = self.0.last_mut() {
                 deepest.nodes = deepest.nodes.max(nodes);
@@ -126,8 +131,9 @@ pub struct DepthRow {
     pub positions: usize,
     /// Their cumulative counts at this depth, added up.
     pub nodes: u64,
-    /// Their nodes of this iteration alone, added up (over the positions where it is known).
-    pub iteration_nodes: u64,
+    /// Their nodes of this iteration alone, added up over the positions where it is known;
+    /// `None` where it is known for none (the depth before it was not reported).
+    pub iteration_nodes: Option<u64>,
     /// The effective branching factor (see the module's documentation); `None` at the
     /// shallowest depth, or when no position reported both iterations.
     pub ebf: Option<f64>,
@@ -173,7 +179,7 @@ fn depth_row(searches: &[&Iterations], depth: u32) -> DepthRow {
         iteration_nodes: reached
             .iter()
             .filter_map(|s| s.iteration_nodes(depth))
-            .fold(0, u64::saturating_add),
+            .reduce(u64::saturating_add),
         ebf: (before > 0).then(|| now as f64 / before as f64),
     }
 }
@@ -220,7 +226,23 @@ mod tests {
         assert_eq!(table.len(), 3);
         assert!(table.iter().all(|row| row.ebf.is_none()), "{table:?}");
         assert_eq!(table[2].nodes, 900);
-        assert_eq!(table[2].iteration_nodes, 0);
+        assert_eq!(table[2].iteration_nodes, None, "unknown, not 0");
+    }
+
+    #[test]
+    fn a_report_before_the_first_count_is_no_count() {
+        let mut it = Iterations::default();
+        for line in [
+            "info depth 1 score cp 20 nodes 0 nps 0 time 0 pv e2e4",
+            "info depth 2 score cp 5 nodes 700 nps 9000 time 70 pv e2e4 e7e5",
+            "info nodes 900 time 90 nps 10000",
+        ] {
+            it.observe(line);
+        }
+        let table = depth_table([&it]);
+        assert_eq!(table.len(), 1, "{table:?}");
+        assert_eq!((table[0].depth, table[0].nodes), (2, 900));
+        assert_eq!((table[0].iteration_nodes, table[0].ebf), (None, None));
     }
 }
 
@@ -266,7 +288,7 @@ mod documented {
         assert_eq!(table.len(), 3);
         assert_eq!(
             (table[1].positions, table[1].nodes, table[1].iteration_nodes),
-            (2, 160, 120)
+            (2, 160, Some(120))
         );
         assert_eq!(table[1].ebf, Some(120.0 / 40.0));
         assert_eq!(table[2].ebf, Some(120.0 / 30.0)); // only position a reached depth 3

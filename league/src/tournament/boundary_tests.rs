@@ -11,10 +11,10 @@ use store::{NewVersion, SqliteStore, TournamentFormat};
 use super::{RunOptions, TournamentError, TournamentEvent, schedule_tournament};
 
 /// A challenge directory of its own, removed afterwards.
-struct Scratch(PathBuf);
+pub(super) struct Scratch(pub(super) PathBuf);
 
 impl Scratch {
-    fn new(name: &str) -> Scratch {
+    pub(super) fn new(name: &str) -> Scratch {
         let dir =
             std::env::temp_dir().join(format!("kit-tournament-{name}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
@@ -28,7 +28,7 @@ impl Drop for Scratch {
     }
 }
 
-fn options() -> RunOptions {
+pub(super) fn options() -> RunOptions {
     RunOptions {
         format: TournamentFormat::RoundRobin,
         pairs: 1,
@@ -46,7 +46,7 @@ fn options() -> RunOptions {
     }
 }
 
-fn enter(store: &mut SqliteStore, name: &str) {
+pub(super) fn enter(store: &mut SqliteStore, name: &str) {
     let source = format!("// {name}");
     store
         .add_version(&NewVersion {
@@ -148,4 +148,38 @@ fn scheduling_reports_a_new_tournament_then_resumes_it_and_refuses_a_second() {
     let (outcome, said) = schedule(&mut store, &fresh);
     assert_eq!(outcome.unwrap().id.0, 2);
     assert!(said[0].starts_with("tournament 2: "), "{said:?}");
+}
+
+/// A Swiss tournament with an odd field reports the first round's bye by the entry's name
+/// (it was not reported at all, and later rounds' byes named an entry `#N`).
+#[test]
+fn a_swiss_first_rounds_bye_is_reported_by_the_entrys_name() {
+    let scratch = Scratch::new("bye");
+    let mut store = SqliteStore::create(&scratch.0).unwrap();
+    for name in ["alpha", "beta", "gamma"] {
+        enter(&mut store, name);
+    }
+    let swiss = RunOptions {
+        format: TournamentFormat::Swiss,
+        rounds: 2,
+        ..options()
+    };
+    let (outcome, said) = schedule(&mut store, &swiss);
+    let tournament = outcome.unwrap();
+    let byes = store.byes(tournament.id).unwrap();
+    assert_eq!(byes.len(), 1);
+    let name = store
+        .versions()
+        .unwrap()
+        .into_iter()
+        .find(|v| v.entry_id == byes[0])
+        .unwrap()
+        .name;
+    assert_eq!(
+        said,
+        [format!(
+            "tournament 1: swiss, 3 entries, 2 games scheduled in round 1 of 2, bye for {name}, \
+             time control 10+0.1"
+        )]
+    );
 }

@@ -3,7 +3,7 @@
 use std::fmt;
 
 use runner::GameRecord;
-use store::{EntryId, GameId, Tournament, TournamentFormat, TournamentId};
+use store::{GameId, Tournament, TournamentFormat, TournamentId};
 
 use bot_build::BuildEvent;
 
@@ -27,6 +27,8 @@ pub enum TournamentEvent<'a> {
         entries: usize,
         /// The games scheduled (for Swiss: in the first round).
         games: usize,
+        /// The entry that sits the first Swiss round out, by name, if any.
+        bye: Option<&'a str>,
     },
     /// Unplayed games of withdrawn entries were cancelled.
     Cancelled {
@@ -41,8 +43,8 @@ pub enum TournamentEvent<'a> {
         rounds: u32,
         /// Its games.
         games: usize,
-        /// The entry that sits this round out, if any.
-        bye: Option<EntryId>,
+        /// The entry that sits this round out, by name, if any.
+        bye: Option<&'a str>,
         /// Pairings of entries that had met before, when no other pairing was left.
         rematches: usize,
     },
@@ -95,6 +97,7 @@ impl fmt::Display for TournamentEvent<'_> {
                 tournament: t,
                 entries,
                 games,
+                bye,
             } => {
                 write!(
                     f,
@@ -103,6 +106,9 @@ impl fmt::Display for TournamentEvent<'_> {
                 )?;
                 if t.format == TournamentFormat::Swiss {
                     write!(f, " in round 1 of {}", t.rounds)?;
+                }
+                if let Some(entry) = bye {
+                    write!(f, ", bye for {entry}")?;
                 }
                 write!(f, ", time control {}", t.time_control)
             }
@@ -118,7 +124,7 @@ impl fmt::Display for TournamentEvent<'_> {
             } => {
                 write!(f, "round {round} of {rounds} paired: {games} games")?;
                 if let Some(entry) = bye {
-                    write!(f, ", bye for entry {entry}")?;
+                    write!(f, ", bye for {entry}")?;
                 }
                 if *rematches > 0 {
                     write!(f, ", {rematches} unavoidable rematches")?;
