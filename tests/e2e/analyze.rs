@@ -23,7 +23,7 @@ fn scratch(name: &str) -> PathBuf {
 }
 
 fn analyze(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_challenge"))
+    Command::new(crate::common::challenge_exe())
         .arg("analyze")
         .args(args)
         .current_dir(dir)
@@ -358,7 +358,7 @@ fn ctrl_c_keeps_the_finished_games() {
     // The first game's three positions are answered; the second game's fourth never is.
     let answers = ["cp:20:e2e4", "cp:-30:e7e5", "cp:25:g1f3", "hang"];
     let engine = scripted("go depth 5", &answers);
-    let mut child = Command::new(env!("CARGO_BIN_EXE_challenge"))
+    let mut child = Command::new(crate::common::challenge_exe())
         .arg("analyze")
         .args(["games.pgn", "--depth", "5", "-o", "out.pgn"])
         .args(&engine)

@@ -346,7 +346,7 @@ fn the_bots_crate_is_a_workspace_of_its_own_locked_as_the_kit_is() {
 
 /// `challenge ARGS` run in `dir`.
 fn challenge_in(dir: &Path, args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_challenge"))
+    Command::new(crate::common::challenge_exe())
         .args(args)
         .current_dir(dir)
         .output()

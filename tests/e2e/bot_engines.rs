@@ -328,7 +328,7 @@ fn run_with_input(
 fn end_of_input_while_thinking_still_answers_bestmove() {
     // The README's example, word for word, from a directory outside the kit.
     let out = run_with_input(
-        std::path::Path::new(env!("CARGO_BIN_EXE_challenge")),
+        crate::common::challenge_exe(),
         &["uci", "my_bot"],
         &std::env::temp_dir(),
         "uci\nposition startpos\ngo wtime 1000 btime 1000\n",
@@ -385,7 +385,7 @@ fn the_engine_is_named_by_the_file_not_its_path() {
     let file = dir.join("pathy_bot.rs");
     std::fs::copy(common::kit_root().join("bot/my_bot.rs"), &file).unwrap();
     let out = run_with_input(
-        std::path::Path::new(env!("CARGO_BIN_EXE_challenge")),
+        crate::common::challenge_exe(),
         &["uci", file.to_str().unwrap()],
         &dir,
         "uci\nquit\n",
@@ -397,7 +397,7 @@ fn the_engine_is_named_by_the_file_not_its_path() {
 #[test]
 fn bot_names_mean_the_same_from_any_directory() {
     let elsewhere = scratch_dir("elsewhere");
-    let challenge = std::path::Path::new(env!("CARGO_BIN_EXE_challenge"));
+    let challenge = crate::common::challenge_exe();
     for args in [
         &["tokens", "my_bot"][..],
         &["tokens", "evil_bot.rs", "turochamp_modern"],

@@ -13,7 +13,7 @@ use common_challenge::{TempDir, kit_bot, kit_root, text};
 /// `challenge ARGS` run in `dir`, with no variants folder of the test's own: the default
 /// is what is tested.
 fn challenge_in(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_challenge"))
+    Command::new(crate::common::challenge_exe())
         .args(args)
         .current_dir(dir)
         .env_remove("CHALLENGE_VARIANTS_DIR")

@@ -21,7 +21,7 @@ use common::{build, kit_root, scratch_dir, test_bot};
 /// `challenge` with its bot cache in `build_dir` and `env` set; whether it succeeded,
 /// and its stderr.
 fn challenge_in(build_dir: &Path, args: &[&str], env: &[(&str, &str)]) -> (bool, String) {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_challenge"));
+    let mut command = Command::new(crate::common::challenge_exe());
     command
         .args(args)
         .env("CHALLENGE_BUILD_DIR", build_dir)
@@ -261,7 +261,7 @@ fn bad_disk_bounds_are_named() {
         ("CHALLENGE_BUILD_DISK_MB", "0"),
         ("CHALLENGE_BUILD_DIR_MB", "4G"),
     ] {
-        let output = Command::new(env!("CARGO_BIN_EXE_challenge"))
+        let output = Command::new(crate::common::challenge_exe())
             .current_dir(kit_root())
             .args(["build", "tests/bots/prints.rs"])
             .env(name, value)

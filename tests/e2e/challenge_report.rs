@@ -158,7 +158,7 @@ fn page_games(html: &str) -> Vec<serde_json::Value> {
 
 /// `challenge ARGS` run in `dir`.
 fn challenge_in(dir: &Path, args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_challenge"))
+    Command::new(crate::common::challenge_exe())
         .current_dir(dir)
         .args(args)
         .output()

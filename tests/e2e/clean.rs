@@ -12,7 +12,7 @@ use common::{Engine, build, kit_root, scratch_dir};
 
 /// `challenge` run with its bot cache in `build_dir`.
 fn challenge_in(build_dir: &Path, args: &[&str]) -> (bool, String, String) {
-    let output = Command::new(env!("CARGO_BIN_EXE_challenge"))
+    let output = Command::new(crate::common::challenge_exe())
         .args(args)
         .env("CHALLENGE_BUILD_DIR", build_dir)
         .current_dir(kit_root())

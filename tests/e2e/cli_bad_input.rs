@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 fn challenge(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_challenge"))
+    Command::new(crate::common::challenge_exe())
         .args(args)
         .output()
         .expect("challenge runs")
@@ -20,7 +20,7 @@ fn refused(args: &[&str], mentions: &str) {
 
 /// As [`refused`], with `env` added to the command's environment.
 fn refused_in_env(args: &[&str], env: &[(&str, &str)], mentions: &str) {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_challenge"));
+    let mut command = Command::new(crate::common::challenge_exe());
     command.args(args).envs(env.iter().copied());
     let out = bounded(command);
     let stderr = String::from_utf8_lossy(&out.stderr);
@@ -241,7 +241,7 @@ fn serve_on_a_store_it_cannot_reach_fails_naming_it_and_serves_no_directory() {
     let _ = std::fs::remove_dir_all(&cwd);
     std::fs::create_dir_all(&cwd).unwrap();
     for env in [None, Some(NOWHERE)] {
-        let mut command = Command::new(env!("CARGO_BIN_EXE_challenge"));
+        let mut command = Command::new(crate::common::challenge_exe());
         command
             .current_dir(&cwd)
             .args(["serve", "--bind", "127.0.0.1:0"]);

@@ -133,7 +133,7 @@ impl Cli {
         if let Some(help) = self.helps.get(path) {
             return help.clone();
         }
-        let output = Command::new(env!("CARGO_BIN_EXE_challenge"))
+        let output = Command::new(crate::common::challenge_exe())
             .args(path)
             .arg("--help")
             .output()
@@ -147,7 +147,7 @@ impl Cli {
     /// A subcommand `--help` leaves out (`#[command(hide = true)]`) still answers `--help`.
     fn is_hidden_subcommand(&mut self, word: &str) -> bool {
         is_word(word)
-            && Command::new(env!("CARGO_BIN_EXE_challenge"))
+            && Command::new(crate::common::challenge_exe())
                 .args([word, "--help"])
                 .output()
                 .is_ok_and(|o| o.status.success())

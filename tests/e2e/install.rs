@@ -55,6 +55,8 @@ fn as_user(home: &Path, dir: &Path, program: &str, args: &[&str]) -> Output {
 
 #[test]
 fn readmes_install_step_puts_challenge_on_the_path_of_a_new_home() {
+    // The step rebuilds cargo's `challenge` without the server: the tests keep theirs first.
+    crate::common::challenge_exe();
     let steps = readme_install_steps();
     let step = "cargo install --path . --locked --target-dir target";
     assert_eq!(

@@ -113,7 +113,7 @@ fn ctrl_c_keeps_finished_games_and_prints_the_summary() {
         ]
         .map(String::from),
     );
-    let mut child = Command::new(env!("CARGO_BIN_EXE_challenge"))
+    let mut child = Command::new(crate::common::challenge_exe())
         .args(&args)
         .current_dir(&dir)
         .stdout(Stdio::piped())

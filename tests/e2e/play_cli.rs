@@ -10,7 +10,7 @@ use common::{kit_root, scratch_dir, test_bot};
 
 /// `challenge play BOT` at 60+0 saving to `pgn`, its three streams piped.
 fn play_command(bot: &Path, pgn: &Path) -> Command {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_challenge"));
+    let mut command = Command::new(crate::common::challenge_exe());
     command
         .current_dir(kit_root())
         .arg("play")

@@ -126,7 +126,7 @@ fn faults_in_a_match(engine: &Path, env: &[(&str, &str)]) -> Vec<serde_json::Val
         engine.file_name().unwrap().to_string_lossy()
     ));
     let json = dir.join("summary.json");
-    let mut command = Command::new(env!("CARGO_BIN_EXE_challenge"));
+    let mut command = Command::new(crate::common::challenge_exe());
     command
         .current_dir(kit_root())
         .args(["match", "my_bot", "--engine", "name=hostile"])
@@ -282,7 +282,7 @@ fn a_build_that_never_ends_is_stopped_at_the_time_limit() {
     // Warm the framework so the short limit is spent on the bot alone.
     build("my_bot");
     let start = Instant::now();
-    let output = Command::new(env!("CARGO_BIN_EXE_challenge"))
+    let output = Command::new(crate::common::challenge_exe())
         .current_dir(kit_root())
         .args(["build", test_bot("never_builds").to_str().unwrap()])
         .env("CHALLENGE_BUILD_TIMEOUT", "4")
@@ -346,7 +346,7 @@ fn compiler_of(kit: &std::process::Child) -> u32 {
 #[test]
 fn a_build_ends_with_the_kit_process_that_started_it() {
     build("my_bot");
-    let mut kit = Command::new(env!("CARGO_BIN_EXE_challenge"))
+    let mut kit = Command::new(crate::common::challenge_exe())
         .current_dir(kit_root())
         .args(["build", test_bot("never_builds").to_str().unwrap()])
         .env("CHALLENGE_BUILD_TIMEOUT", "300")
@@ -380,7 +380,7 @@ fn a_build_ends_with_the_kit_process_that_started_it() {
 
 #[test]
 fn a_bad_build_limit_is_named() {
-    let output = Command::new(env!("CARGO_BIN_EXE_challenge"))
+    let output = Command::new(crate::common::challenge_exe())
         .current_dir(kit_root())
         .args(["build", "tests/bots/prints.rs"])
         .env("CHALLENGE_BUILD_MEMORY_MB", "lots")

@@ -31,7 +31,7 @@ use secrets_common::{
 
 /// `challenge ARGS` from the kit's root with the marked environment.
 fn challenge_marked(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_challenge"))
+    Command::new(crate::common::challenge_exe())
         .args(args)
         .envs(marked_env())
         .current_dir(kit_root())
@@ -163,7 +163,7 @@ fn play_gives_a_bot_nothing_of_the_runners() {
     let pgn = scratch_dir("secrets-play").join(format!("{MARKER}.pgn"));
     // The human plays Black, so the bot moves (and reports) first; no input ends the
     // game after that.
-    let output = Command::new(env!("CARGO_BIN_EXE_challenge"))
+    let output = Command::new(crate::common::challenge_exe())
         .current_dir(kit_root())
         .args(["play", &decoy, "--color", "black", "--tc", "60+0", "--pgn"])
         .arg(&pgn)
@@ -196,7 +196,7 @@ fn analyze_gives_its_engine_none_of_the_kits_variables() {
         "[Event \"t\"]\n[White \"a\"]\n[Black \"b\"]\n[Result \"*\"]\n\n1. e4 e5 2. Nf3 *\n",
     )
     .unwrap();
-    let output = Command::new(env!("CARGO_BIN_EXE_challenge"))
+    let output = Command::new(crate::common::challenge_exe())
         .current_dir(kit_root())
         .arg("analyze")
         .arg(&games)

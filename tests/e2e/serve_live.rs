@@ -41,7 +41,7 @@ impl WatchedMatch {
         args.push("--engine".into());
         args.extend(spec("calm"));
         args.extend(["-n", "2", "-j", "1", "--tc", "300+0", "-q"].map(String::from));
-        let mut child = Command::new(env!("CARGO_BIN_EXE_challenge"))
+        let mut child = Command::new(crate::common::challenge_exe())
             .args(&args)
             .current_dir(kit_root())
             .stdout(Stdio::piped())

@@ -320,7 +320,7 @@ fn ctrl_c_keeps_every_finished_cell_and_the_same_command_resumes() {
         .replace("depth = 3", "depth = 5");
     std::fs::write(&spec, grid).unwrap();
     let results = dir.join("grid.csv");
-    let child = Command::new(env!("CARGO_BIN_EXE_challenge"))
+    let child = Command::new(crate::common::challenge_exe())
         .args(["sweep", spec.to_str().unwrap()])
         .current_dir(kit_root())
         .stdout(Stdio::piped())

@@ -15,7 +15,7 @@ fn text(bytes: &[u8]) -> String {
 
 /// `challenge` with the test's own variants folder (its variants stay out of the kit's).
 fn challenge_cmd(dir: &Path, args: &[&str]) -> Command {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_challenge"));
+    let mut command = Command::new(crate::common::challenge_exe());
     command
         .args(args)
         .env("CHALLENGE_VARIANTS_DIR", dir.join("variants"))

@@ -18,7 +18,7 @@ fn stdout(output: &Output) -> String {
 /// `challenge` with its variants written under `variants` (a test's own bots stay out of
 /// the kit's `target/variants`).
 fn challenge_in(variants: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_challenge"))
+    Command::new(crate::common::challenge_exe())
         .args(args)
         .env("CHALLENGE_VARIANTS_DIR", variants)
         .current_dir(kit_root())

@@ -69,7 +69,7 @@ impl Drop for TempDir {
 
 /// The `challenge` command, run from the kit's root.
 pub fn command() -> Command {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_challenge"));
+    let mut cmd = Command::new(crate::common::challenge_exe());
     cmd.current_dir(kit_root());
     cmd
 }

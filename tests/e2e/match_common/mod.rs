@@ -64,7 +64,7 @@ pub fn instant(name: &str, extra: &[&str]) -> Vec<String> {
 
 /// Runs `challenge match` with `args` in `dir`.
 pub fn run_match(dir: &Path, args: &[String]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_challenge"))
+    Command::new(crate::common::challenge_exe())
         .arg("match")
         .args(args)
         .current_dir(dir)
