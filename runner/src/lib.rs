@@ -59,7 +59,7 @@ pub use openings::{
     Opening, OpeningError, SplitMix64, load_openings, parse_epd, parse_pgn_openings, shuffle,
 };
 pub use pool::{Pairing, Pool, Watch};
-pub use process::{EngineEnv, KIT_ENV_PREFIX, isolate};
+pub use process::{EngineEnv, KIT_ENV_PREFIX, NEUTRAL_NAME, isolate};
 pub use pv_check::PvCheck;
 pub use schedule::{Format, GameJob, encounters, pairs_for_games, schedule};
 pub use search_stats::SearchStats;

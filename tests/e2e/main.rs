@@ -33,6 +33,7 @@ mod match_cli;
 mod match_faults;
 mod match_limits;
 mod match_stats;
+mod neutral_start;
 mod play_cli;
 mod play_web;
 mod postgres_access;
