@@ -53,6 +53,7 @@ mod serve_live_postgres;
 mod serve_pages;
 mod serve_postgres;
 mod serve_security;
+mod serve_stop;
 mod serve_store;
 mod store_migration;
 mod suites;
