@@ -291,7 +291,8 @@ pub fn standing_rows(table: &Table) -> Vec<StandingRow> {
             entry: r.player.entry.clone(),
             name: r.player.name.clone(),
             status: r.player.status.clone(),
-            inactive: r.player.status != "active",
+            // A PGN file's players have no status: they are neither active nor not.
+            inactive: !r.player.status.is_empty() && r.player.status != "active",
             author: r.player.author.clone().unwrap_or_default(),
             version: r.player.version.map_or(String::new(), |v| format!("v{v}")),
             tokens: r.player.tokens.map_or(String::new(), |t| t.to_string()),
@@ -316,11 +317,13 @@ fn cross_rows(table: &Table, games: &[GameFact]) -> Vec<CrossRow> {
     let order: Vec<usize> = table.rows.iter().map(|r| r.index).collect();
     let mut points = vec![0.0f64; n * n];
     let mut count = vec![0usize; n * n];
+    // A fact stands for `count` games of one kind (a PGN file's are grouped).
     for g in games {
-        points[g.white * n + g.black] += g.score;
-        points[g.black * n + g.white] += 1.0 - g.score;
-        count[g.white * n + g.black] += 1;
-        count[g.black * n + g.white] += 1;
+        let games = f64::from(g.count);
+        points[g.white * n + g.black] += g.score * games;
+        points[g.black * n + g.white] += (1.0 - g.score) * games;
+        count[g.white * n + g.black] += g.count as usize;
+        count[g.black * n + g.white] += g.count as usize;
     }
     order
         .iter()
@@ -650,6 +653,66 @@ mod tests {
         evil.fens = PAYLOADS.iter().map(|p| p.to_string()).collect();
         evil.fens.push(hostile(0));
         render(&hostile(0), &hostile(7), &table, &facts, &[normal, evil]).unwrap()
+    }
+
+    /// Two players of a PGN file: `a` beat `b` three times as White, `b` drew once as
+    /// White. The reader groups them into two facts.
+    fn grouped_pgn_table() -> (Table, Vec<GameFact>) {
+        let player = |name: &str| PlayerInfo {
+            name: name.into(),
+            entry: name.into(),
+            ..PlayerInfo::default()
+        };
+        let facts = vec![
+            GameFact {
+                white: 0,
+                black: 1,
+                score: 1.0,
+                termination: None,
+                faulty: None,
+                count: 3,
+            },
+            GameFact {
+                white: 1,
+                black: 0,
+                score: 0.5,
+                termination: None,
+                faulty: None,
+                count: 1,
+            },
+        ];
+        let table = build_table(
+            vec![player("a"), player("b")],
+            &facts,
+            &RatingChoice::default(),
+        )
+        .unwrap();
+        (table, facts)
+    }
+
+    #[test]
+    fn the_crosstable_counts_games_not_groups_of_them() {
+        let (table, facts) = grouped_pgn_table();
+        let rows = cross_rows(&table, &facts);
+        let cell = |row: &str, col: usize| {
+            let row = rows.iter().find(|r| r.name == row).unwrap();
+            (row.cells[col].games, row.cells[col].points)
+        };
+        let a_col = rows.iter().position(|r| r.name == "a").unwrap();
+        let b_col = 1 - a_col;
+        assert_eq!(cell("a", b_col), (4, 3.5));
+        assert_eq!(cell("b", a_col), (4, 0.5));
+    }
+
+    #[test]
+    fn pgn_players_have_no_status_and_are_not_greyed() {
+        let (table, _) = grouped_pgn_table();
+        for row in standing_rows(&table) {
+            assert!(!row.inactive, "{} is shown inactive", row.name);
+            assert_eq!(row.status, "");
+        }
+        let page = render("t", "s", &table, &grouped_pgn_table().1, &[]).unwrap();
+        assert!(!page.contains("a ()") && !page.contains("class=\"inactive\""));
     }
 
     #[test]
