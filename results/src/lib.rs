@@ -47,8 +47,9 @@ pub use ratings::{
 };
 pub use report::{Chart, chart, report_game, standing_rows, write_pgn_report, write_report};
 pub use standings::{
-    GameFact, Table, build_table, build_table_consuming, facts_of, render_csv, render_text,
-    store_facts, store_table, tournament_facts, tournaments_of,
+    GameFact, GameNote, Table, WorkerClaims, build_table, build_table_consuming, clocks_said,
+    facts_of, render_csv, render_text, store_facts, store_table, tournament_facts, tournaments_of,
+    worker_claims_said,
 };
 pub use verify::{Expected, Verdict, Verdicts, check as check_game};
 pub use web::{

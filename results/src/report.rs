@@ -21,7 +21,7 @@ use serde::Serialize;
 use sha2::{Digest, Sha256};
 
 use super::pgn_facts::{PgnFacts, PgnReadMode, PgnWarning};
-use super::standings::{GameFact, RatingChoice, Table, build_table, store_facts, tournament_facts};
+use super::standings::{GameFact, RatingChoice, Table, WorkerClaims, build_table, checked_table};
 use super::verify::{Verdict, Verdicts};
 use super::web::method_note;
 use store::{Store, TournamentId};
@@ -110,6 +110,7 @@ struct Page<'a> {
     method: String,
     chart: Option<Chart>,
     cross: Vec<CrossRow>,
+    claims: &'a [WorkerClaims],
     graphs: Vec<GraphView<'a>>,
     data: Data<'a>,
 }
@@ -443,6 +444,7 @@ pub fn render(
         method: method_note(table),
         chart: chart(table),
         cross: cross_rows(table, facts),
+        claims: &table.claims_by_worker,
         graphs: games
             .iter()
             .enumerate()
@@ -472,14 +474,24 @@ fn mark(game: &mut ReportGame, verdict: Option<&Verdict>, worker: Option<&str>) 
         Some(Verdict::Claimed) => {
             game.verdict = "claimed";
             format!(
-                "counted as {worker}, which recorded it, reports it: its moves cannot show this ending"
+                "counted as {worker}, which recorded it, reports it, with its evidence: its moves cannot show this ending"
+            )
+        }
+        Some(Verdict::Confirmed { by }) => {
+            game.verdict = "claimed";
+            format!(
+                "counted as {worker}, which recorded it, reports it, and as {by}, a worker of another role, found it playing the pairing again: its moves cannot show this ending"
+            )
+        }
+        Some(Verdict::Unconfirmed) => {
+            game.verdict = "refused";
+            format!(
+                "NOT COUNTED: {worker} claims an ending its moves cannot show, which no worker of another role has confirmed (--confirm-claims)"
             )
         }
         Some(Verdict::Refused(reason)) => {
             game.verdict = "refused";
-            format!(
-                "NOT COUNTED: its result disagrees with its moves ({reason}); recorded by {worker}"
-            )
+            format!("NOT COUNTED: {reason}; recorded by {worker}")
         }
     };
     game.detail = if game.detail.is_empty() {
@@ -501,11 +513,7 @@ pub fn write_report(
     tournament: Option<TournamentId>,
 ) -> Result<usize> {
     let mut verdicts = Verdicts::default();
-    let (players, facts) = match tournament {
-        Some(t) => tournament_facts(store, t, &mut verdicts)?,
-        None => store_facts(store, &mut verdicts)?,
-    };
-    let table = build_table(players, &facts, rating)?;
+    let (table, facts) = checked_table(store, &mut verdicts, rating, tournament)?;
     let mut games = Vec::new();
     if let Some(path) = pgn {
         games = pgn_file_games(path)?;

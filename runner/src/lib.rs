@@ -50,7 +50,7 @@ pub use engine::{
     STDERR_TAIL_LINES, Score, SearchInfo, SearchResult,
 };
 pub use game::{
-    Fault, GameRecord, GameSettings, MoveRequest, NoMove, PlayedMove, Player,
+    Fault, FaultClock, GameRecord, GameSettings, MoveRequest, NoMove, PlayedMove, Player,
     TERMINATION_DETAILS_TAG, Termination, ask_move, engine_fault, play_game, play_game_observed,
 };
 pub use host_detail::HostDetail;

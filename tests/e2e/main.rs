@@ -22,6 +22,7 @@ mod challenge_ratings;
 mod challenge_report;
 mod challenge_run;
 mod challenge_submit;
+mod claims;
 mod clean;
 mod cli_bad_input;
 mod cli_rough_edges;

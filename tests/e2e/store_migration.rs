@@ -236,6 +236,7 @@ fn check_upgraded(store: &mut dyn Store, version: u32) {
     let claim = store.claim(t.id, "new", 5).unwrap();
     assert_eq!(claim.len(), 1, "the pending game is handed out");
     let game = NewGame {
+        evidence: None,
         white: store::VersionId(2),
         black: store::VersionId(1),
         result: GameResult::Draw,

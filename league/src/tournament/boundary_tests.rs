@@ -43,6 +43,8 @@ fn options() -> RunOptions {
         max_games: None,
         new: false,
         settings: GameSettings::default(),
+        confirm_claims: false,
+        public_stderr: false,
     }
 }
 
