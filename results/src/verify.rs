@@ -330,6 +330,10 @@ impl Ending<'_> {
             GameResult::win_for(!side)
         };
         let verdict = self.expect(result, Verdict::Claimed)?;
+        // A tournament from before the evidence was kept has none to show.
+        if self.evidence.is_none() && rules.is_some_and(|r| !r.claims_need_evidence) {
+            return Ok(verdict);
+        }
         evidence::Fault {
             pgn: self.pgn,
             book: self.book,

@@ -187,10 +187,15 @@ pub struct StoredRules {
     /// (`challenge run --public-stderr`).
     #[serde(default)]
     pub public_stderr: bool,
+    /// A claimed engine fault counts only with its evidence ([`Evidence`](crate::Evidence)):
+    /// every tournament started since the runner keeps it. One started before (stored
+    /// without this field) has none to show, and counts its claims as it did.
+    #[serde(default)]
+    pub claims_need_evidence: bool,
 }
 
 impl Default for StoredRules {
-    /// What every tournament was played under before the rules were stored.
+    /// The rules of a new tournament at the default settings.
     fn default() -> Self {
         StoredRules::from_settings(&GameSettings::default())
     }
@@ -209,6 +214,16 @@ impl StoredRules {
             max_plies: rules.max_plies,
             confirm_claims: false,
             public_stderr: false,
+            claims_need_evidence: true,
+        }
+    }
+
+    /// What every tournament was played under before the rules were stored: the default
+    /// settings, and no evidence of claims.
+    pub fn before_stored() -> StoredRules {
+        StoredRules {
+            claims_need_evidence: false,
+            ..StoredRules::default()
         }
     }
 
@@ -354,7 +369,7 @@ fn tournament_from_row(r: &dyn Row) -> Mapped<Tournament> {
         openings: r.json(5)?,
         rules: match r.get::<Option<String>>(6)? {
             Some(_) => r.json(6)?,
-            None => StoredRules::default(),
+            None => StoredRules::before_stored(),
         },
         finished: r.get(7)?,
     })

@@ -342,6 +342,19 @@ fn a_claimed_fault_without_evidence_is_refused() {
 }
 
 #[test]
+fn a_tournament_from_before_the_evidence_counts_its_claims_as_it_did() {
+    // An upgraded store's old tournament: its games were recorded with no evidence.
+    let flagged = game("1. d4", None, WhiteWins, TimeForfeit, Some(Color::Black));
+    let old = StoredRules::before_stored();
+    assert_eq!(verdict(&flagged, Some(&old), None), Verdict::Claimed);
+    let new = StoredRules::default();
+    assert!(matches!(
+        verdict(&flagged, Some(&new), None),
+        Verdict::Refused(reason) if reason.contains("with no evidence")
+    ));
+}
+
+#[test]
 fn a_loss_on_time_counts_only_when_its_turn_outlasted_the_clock_its_moves_leave() {
     let d4 = timed(&[("d4", "0.250s")]);
     let flag = |turn_ms: u64, left: [Option<u64>; 2]| {
