@@ -25,7 +25,7 @@ use common::{build_unchecked, scratch_dir};
 use runner::{Engine, EngineConfig, EngineError, GoParams};
 use secrets_common::{MARKER, assert_nothing_found, scanner};
 
-/// `executable` copied to a folder as host-specific as an organiser's: under a
+/// `executable` placed in a folder as host-specific as an organiser's: under a
 /// directory named `organiser-home-<marker>`.
 fn placed(executable: &Path, label: &str) -> PathBuf {
     let dir = scratch_dir(label)
@@ -33,7 +33,11 @@ fn placed(executable: &Path, label: &str) -> PathBuf {
         .join("bin");
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("bot_mine_0a1b2c3d");
-    std::fs::copy(executable, &path).unwrap();
+    // A link, not a copy: a copy's file is open for writing while another test's thread
+    // forks, and starting it from its path then fails with ETXTBSY ("text file busy").
+    if std::fs::hard_link(executable, &path).is_err() {
+        std::fs::copy(executable, &path).unwrap();
+    }
     path
 }
 
