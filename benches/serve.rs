@@ -168,6 +168,7 @@ fn record(
         .record(
             claim,
             &NewGame {
+                evidence: None,
                 white: version_of[&plan.white],
                 black: version_of[&plan.black],
                 result,

@@ -99,6 +99,7 @@ fn setup(store: &mut dyn Store) -> Vec<(EntryId, VersionId)> {
 fn game(claim: &Claim, players: &[(EntryId, VersionId)], pgn: &str) -> NewGame {
     let version = |e: EntryId| players.iter().find(|p| p.0 == e).unwrap().1;
     NewGame {
+        evidence: None,
         white: version(claim.slot.plan.white),
         black: version(claim.slot.plan.black),
         result: GameResult::Draw,

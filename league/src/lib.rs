@@ -4,7 +4,7 @@
 //! progress that the server and the workers share.
 //!
 //! - [`submit`] / [`submit_to`]: the submission check (rules, token limit, build, smoke
-//!   test) and the store's new version.
+//!   test) and the store's new version; a refusal is a [`Refusal`], typed by its cause.
 //! - [`schedule_tournament`], [`run`], [`run_gated`]: `challenge run`, resumable; what it
 //!   does goes to the caller's observer as [`TournamentEvent`]s, what stops it is a
 //!   [`TournamentError`].
@@ -19,6 +19,7 @@
 mod gate;
 mod live_view;
 mod organiser;
+mod refusal;
 mod sources;
 mod submit;
 mod swiss;
@@ -28,6 +29,7 @@ mod worker;
 pub use gate::{Closed, Gate, Open};
 pub use live_view::{EngineView, Follow, GameView};
 pub use organiser::{Organiser, Progress};
+pub use refusal::{Refusal, SmokeFailure, SmokeProblem};
 pub use submit::{
     SMOKE_POSITIONS, Submission, SubmitError, check_name, read_bot, submit, submit_to,
 };

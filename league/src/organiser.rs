@@ -16,13 +16,16 @@
 //! A worker's role cannot, and says it waits for one of those.
 //!
 //! Before the tournament moves on, the step checks the games recorded since it last
-//! looked against their moves ([`Verdicts`]): a game whose result its moves refute is set
-//! aside (kept, in no slot) and its slot played again, so a Swiss round is paired, and a
-//! tournament finished, only on games an organiser checked.
+//! looked against their moves ([`Verdicts`]): a game whose result its moves (or its
+//! evidence) refute is set aside (kept, in no slot) and its slot played again, and so is
+//! a claim that awaits another worker's confirmation (`--confirm-claims`), so a Swiss
+//! round is paired, and a tournament finished, only on games an organiser checked.
 
 use std::collections::{HashMap, HashSet};
 
-use store::{EntryId, NewRound, SlotState, Store, Tournament, TournamentFormat, TournamentId};
+use store::{
+    Aside, EntryId, NewRound, SlotState, Store, Tournament, TournamentFormat, TournamentId,
+};
 
 use super::swiss::{SwissPlayer, pair_round, round_slots};
 use super::tournament::error::TournamentError;
@@ -128,17 +131,26 @@ impl Organiser {
         id: TournamentId,
         observe: &(dyn Fn(TournamentEvent<'_>) + Sync),
     ) -> Result<usize> {
+        // Games set aside count too: an earlier claim of a slot confirms a later one.
         let games: Vec<_> = store
             .games(false)?
             .into_iter()
-            .filter(|g| g.tournament == Some(id) && g.slot.is_some())
+            .filter(|g| g.tournament == Some(id))
             .collect();
         self.verdicts.check_new(&*store, &games)?;
         let mut set_aside = 0;
-        for game in &games {
-            if let Some(Verdict::Refused(reason)) = self.verdicts.get(game.id)
-                && store.set_aside(game.id)?
-            {
+        for game in games.iter().filter(|g| g.slot.is_some()) {
+            let (why, reason) = match self.verdicts.get(game.id) {
+                Some(Verdict::Refused(reason)) => (Aside::Refuted, reason.as_str()),
+                Some(Verdict::Unconfirmed) => (
+                    Aside::Unconfirmed,
+                    "its claimed ending awaits a worker of another role, who plays the pairing again (--confirm-claims)",
+                ),
+                Some(Verdict::Shown | Verdict::Claimed | Verdict::Confirmed { .. }) | None => {
+                    continue;
+                }
+            };
+            if store.set_aside(game.id, why)? {
                 set_aside += 1;
                 observe(TournamentEvent::SetAside {
                     game: game.id,

@@ -9,10 +9,10 @@
 use std::path::Path;
 use std::time::Duration;
 
-use anyhow::{Result, bail};
 use framework::chess::Board;
-use runner::{Engine, EngineConfig, EngineError, GoParams, HostDetail};
+use runner::{Engine, EngineConfig, EngineError, GoParams};
 
+use crate::refusal::{Refusal, SmokeFailure, SmokeProblem};
 use crate::sources::{content_hash, stored_bot};
 use bot_build::{BuildError, BuildEvent, BuildKind, Reader};
 use store::{NewVersion, SqliteStore, Store, Submitted};
@@ -48,7 +48,13 @@ const MARGIN: Duration = Duration::from_millis(250);
 
 /// Checks an entry name: 1 to 40 letters, digits, `_`, `-` or `.`, starting with a
 /// letter or digit (names become file names and PGN tags).
-pub fn check_name(name: &str) -> Result<()> {
+///
+/// ```
+/// assert!(league::check_name("my_bot-2.0").is_ok());
+/// let refused = league::check_name("a b").unwrap_err();
+/// assert!(refused.for_entrant().starts_with("refused: `a b` is not a valid entry name"));
+/// ```
+pub fn check_name(name: &str) -> Result<(), Refusal> {
     let ok = !name.is_empty()
         && name.len() <= 40
         && name
@@ -59,9 +65,9 @@ pub fn check_name(name: &str) -> Result<()> {
             .chars()
             .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'));
     if !ok {
-        bail!(
-            "refused: `{name}` is not a valid entry name (use 1 to 40 letters, digits, `_`, `-` or `.`, starting with a letter or digit)"
-        );
+        return Err(Refusal::Name {
+            name: name.to_string(),
+        });
     }
     Ok(())
 }
@@ -87,10 +93,10 @@ pub struct Submission<'a> {
 /// host's ([`SubmitError::Host`]: the bot was not judged).
 #[derive(Debug, thiserror::Error)]
 pub enum SubmitError {
-    /// The bot breaks a rule, does not build or fails the smoke test; the message starts
-    /// with `refused:` and names the cause.
+    /// The bot breaks a rule, does not build or fails the smoke test: the cause, with its
+    /// facts. Its `Display` is the host's words ([`Refusal::for_host`]).
     #[error("{0}")]
-    Refused(String),
+    Refused(Refusal),
     /// The host failed (the store, the disk, a program of the build): nothing was judged.
     #[error("{detail:#}")]
     Host {
@@ -115,9 +121,10 @@ impl SubmitError {
     /// no detail of the host.
     ///
     /// ```
-    /// let refused = league::SubmitError::Refused("refused: `a b` is not a valid entry name".into());
-    /// assert_eq!(refused.for_sender(), "refused: `a b` is not a valid entry name");
-    /// let failed = league::SubmitError::host("cannot open the store", anyhow::anyhow!("/srv/x.db: disk I/O error"));
+    /// use league::{Refusal, SubmitError};
+    /// let refused = SubmitError::Refused(Refusal::Name { name: "a b".into() });
+    /// assert!(refused.for_sender().starts_with("refused: `a b` is not a valid entry name"));
+    /// let failed = SubmitError::host("cannot open the store", anyhow::anyhow!("/srv/x.db: disk I/O error"));
     /// assert_eq!(
     ///     failed.for_sender(),
     ///     "the server failed: cannot open the store (your submission was not judged; try again)"
@@ -125,7 +132,7 @@ impl SubmitError {
     /// ```
     pub fn for_sender(&self) -> String {
         match self {
-            SubmitError::Refused(reason) => reason.clone(),
+            SubmitError::Refused(refusal) => refusal.for_entrant(),
             SubmitError::Host { what, .. } => {
                 format!("the server failed: {what} (your submission was not judged; try again)")
             }
@@ -133,12 +140,16 @@ impl SubmitError {
     }
 }
 
+impl From<Refusal> for SubmitError {
+    fn from(refusal: Refusal) -> SubmitError {
+        SubmitError::Refused(refusal)
+    }
+}
+
 /// Reads a bot file to submit; a file that cannot be read, is too large or is not UTF-8
 /// text is refused, naming it.
 pub fn read_bot(file: &Path) -> Result<String, SubmitError> {
-    token_counter::read_source(file).map_err(|err| {
-        SubmitError::Refused(format!("refused: cannot read {}: {err}", file.display()))
-    })
+    token_counter::read_source(file).map_err(|error| Refusal::Unreadable { error }.into())
 }
 
 /// Checks, builds and smoke-tests a bot, then stores it in the challenge in `dir`
@@ -176,28 +187,28 @@ struct Checked {
 
 /// The checks that need no build: the name, the rules, the token limit.
 fn check(args: Submission<'_>) -> Result<Checked, SubmitError> {
-    check_name(args.name).map_err(|err| SubmitError::Refused(err.to_string()))?;
-    let shown = args.shown;
-    let report = token_counter::analyze(args.source).map_err(|err| {
-        SubmitError::Refused(format!(
-            "refused: {shown}:{}:{}: the file does not parse as Rust: {}",
-            err.line, err.column, err.message
-        ))
+    check_name(args.name)?;
+    let file = || args.shown.to_string();
+    let report = token_counter::analyze(args.source).map_err(|err| Refusal::Parse {
+        file: file(),
+        line: err.line,
+        column: err.column,
+        message: err.message,
     })?;
     if !report.violations.is_empty() {
-        return Err(SubmitError::Refused(format!(
-            "refused: {shown} breaks the challenge rules:\n{}",
-            report.render(shown).to_string().trim_end()
-        )));
+        return Err(Refusal::Rules {
+            file: file(),
+            violations: report.violations,
+        }
+        .into());
     }
     if report.total() > token_counter::LIMIT {
-        return Err(SubmitError::Refused(format!(
-            "refused: {shown} has {} tokens counting its {} #DEBUG tokens, over the limit of {} by {}\n  hint: shorten the bot or remove #DEBUG lines; `challenge tokens --top 10 {shown}` shows the costliest lines",
-            report.total(),
-            report.debug_tokens,
-            token_counter::LIMIT,
-            report.total() - token_counter::LIMIT
-        )));
+        return Err(Refusal::Tokens {
+            file: file(),
+            total: report.total(),
+            debug: report.debug_tokens,
+        }
+        .into());
     }
     Ok(Checked {
         tokens: report.total(),
@@ -218,9 +229,10 @@ fn accept(
     // Built from the bytes in hand: nothing is written but the bot's generated crate.
     let bot = stored_bot(work_dir, args.name, source);
     let engine = bot_build::build_source(&bot, source.as_bytes(), BuildKind::Untrusted, observe)
-        .map_err(|err| build_refusal(&err, shown))?;
-    smoke_test(args.name, &engine.path).map_err(|err| {
-        SubmitError::Refused(format!("refused: {shown} failed the smoke test: {err:#}"))
+        .map_err(|err| build_refusal(err, shown))?;
+    smoke_test(args.name, &engine.path).map_err(|failure| Refusal::SmokeTest {
+        file: shown.to_string(),
+        failure,
     })?;
     let hash = content_hash(source);
     let stored = store
@@ -237,40 +249,46 @@ fn accept(
     Ok(stored)
 }
 
-/// A failed build as the submission's error: the bot's fault is refused in words that
-/// name the file as `shown` and no path of the host (the compiler's paths into the kit
-/// and the build folder are the organiser's); the host's fault is the server's.
-fn build_refusal(err: &BuildError, shown: &str) -> SubmitError {
-    let host = HostDetail::of_host();
-    let scrub = |text: &str| host.scrub(text);
-    let words = err.explain(Reader::Sender {
-        file: shown,
-        scrub: &scrub,
-    });
+/// A failed build as the submission's error: the bot's fault is refused (the refusal
+/// keeps the build's facts; [`Refusal::for_entrant`] names the file as `shown` and no
+/// path of the host); the host's fault is the server's.
+fn build_refusal(err: BuildError, shown: &str) -> SubmitError {
     if err.is_bots_fault() {
-        SubmitError::Refused(format!("refused: {shown} does not build:\n{words}"))
-    } else {
-        SubmitError::Host {
-            what: words,
-            detail: anyhow::anyhow!("{err}"),
+        return Refusal::Build {
+            file: shown.to_string(),
+            error: Box::new(err),
         }
+        .into();
+    }
+    let scrubber = runner::HostDetail::of_host();
+    let scrub = |text: &str| scrubber.scrub(text);
+    SubmitError::Host {
+        what: err.explain(Reader::Sender {
+            file: shown,
+            scrub: &scrub,
+        }),
+        detail: anyhow::anyhow!("{err}"),
     }
 }
 
-/// Plays one move from each smoke-test position; any fault is an error naming the
-/// position and what went wrong. What the bot printed and where the engine runs are the
-/// organiser's machine: the error names neither ([`HostDetail`]).
-pub fn smoke_test(name: &str, executable: &Path) -> Result<()> {
+/// Plays one move from each smoke-test position; any fault is a [`SmokeFailure`] naming
+/// the position, what went wrong and what the engine printed (the facts: the refusal
+/// shows the entrant neither the engine's path nor the host's in its output).
+pub fn smoke_test(name: &str, executable: &Path) -> Result<(), Box<SmokeFailure>> {
     let config = EngineConfig::new(name, executable);
-    let host = HostDetail::for_engine(&config);
-    smoke_engine(&config).map_err(|err| anyhow::anyhow!(host.scrub(&format!("{err:#}"))))
-}
-
-fn smoke_engine(config: &EngineConfig) -> Result<()> {
-    let mut engine = Engine::start(config, Duration::from_secs(10)).map_err(|err| {
-        anyhow::anyhow!(
-            "the engine does not start: {err}{}",
-            lines_hint(err.stderr_tail())
+    let failed = |position, problem, stderr| {
+        Box::new(SmokeFailure {
+            engine: executable.to_path_buf(),
+            position,
+            problem,
+            stderr,
+        })
+    };
+    let mut engine = Engine::start(&config, Duration::from_secs(10)).map_err(|err| {
+        failed(
+            None,
+            SmokeProblem::NoStart(err.to_string()),
+            err.stderr_tail().to_vec(),
         )
     })?;
     let result = smoke_positions(&mut engine);
@@ -279,15 +297,19 @@ fn smoke_engine(config: &EngineConfig) -> Result<()> {
     } else {
         engine.quit(Duration::from_millis(500));
     }
-    result
+    result.map_err(|(position, problem, stderr)| failed(Some(position), problem, stderr))
 }
 
-fn smoke_positions(engine: &mut Engine) -> Result<()> {
-    for (what, fen) in SMOKE_POSITIONS {
+/// Where a smoke test failed, what went wrong, the engine's last stderr lines.
+type Failed = ((&'static str, &'static str), SmokeProblem, Vec<String>);
+
+fn smoke_positions(engine: &mut Engine) -> Result<(), Failed> {
+    for position @ (_, fen) in SMOKE_POSITIONS {
         let board = Board::from_fen(fen).expect("smoke-test FENs are valid");
+        let failed = |engine: &Engine, problem| (position, problem, engine.stderr_tail());
         engine
             .new_game(CONSTRUCTION_LIMIT + MARGIN)
-            .map_err(|err| fault(engine, what, err, "constructing the bot"))?;
+            .map_err(|err| failed(engine, problem(err, true)))?;
         engine.send(&format!("position fen {fen}"));
         let limits = GoParams {
             wtime: Some(SMOKE_CLOCK_MS),
@@ -299,50 +321,45 @@ fn smoke_positions(engine: &mut Engine) -> Result<()> {
         let deadline = Duration::from_millis(SMOKE_CLOCK_MS) + MARGIN;
         let found = engine
             .go(&limits, deadline)
-            .map_err(|err| fault(engine, what, err, "searching"))?;
+            .map_err(|err| failed(engine, problem(err, false)))?;
         if let Err(err) = board.parse_uci(&found.bestmove) {
-            let tail = stderr_hint(engine);
-            bail!(
-                "from {what} ({fen}) it played `{}`, which is not a legal move ({err}){tail}",
-                found.bestmove
-            );
+            let illegal = SmokeProblem::IllegalMove {
+                played: found.bestmove,
+                reason: err.to_string(),
+            };
+            return Err(failed(engine, illegal));
         }
     }
     Ok(())
 }
 
-fn fault(engine: &mut Engine, what: &str, err: EngineError, doing: &str) -> anyhow::Error {
-    let tail = stderr_hint(engine);
-    let reason = match &err {
-        EngineError::Died { exit, .. } if exit.is_memory_limit() => {
-            format!("it exceeded the 256 MiB memory limit ({exit})")
+/// An engine error of the smoke test as its problem (`constructing`: while the bot was
+/// being built, else searching).
+fn problem(err: EngineError, constructing: bool) -> SmokeProblem {
+    match err {
+        EngineError::Died { exit, .. } if exit.is_memory_limit() => SmokeProblem::MemoryLimit {
+            exit: exit.to_string(),
+            constructing,
+        },
+        EngineError::Died { exit, .. } => SmokeProblem::Crashed {
+            exit: exit.to_string(),
+            constructing,
+        },
+        EngineError::Timeout { waited, .. } if constructing => SmokeProblem::SlowConstruction {
+            waited,
+            limit: CONSTRUCTION_LIMIT,
+        },
+        EngineError::Timeout { waited, .. } => SmokeProblem::SlowMove {
+            waited,
+            clock_ms: SMOKE_CLOCK_MS,
+        },
+        err @ (EngineError::Spawn { .. } | EngineError::Interrupted { .. }) => {
+            SmokeProblem::NoStart(err.to_string())
         }
-        EngineError::Died { exit, .. } => format!("it crashed ({exit})"),
-        EngineError::Timeout { waited, .. } if doing == "constructing the bot" => format!(
-            "constructing it took longer than {:.2}s (the rules allow {}s)",
-            waited.as_secs_f64(),
-            CONSTRUCTION_LIMIT.as_secs()
-        ),
-        EngineError::Timeout { waited, .. } => format!(
-            "it did not answer within {:.2}s with {} ms on its clock",
-            waited.as_secs_f64(),
-            SMOKE_CLOCK_MS
-        ),
-        // Failing to spawn, or anything the runner may report in future.
-        other => other.to_string(),
-    };
-    anyhow::anyhow!("{reason} while {doing} from {what}{tail}")
-}
-
-fn stderr_hint(engine: &Engine) -> String {
-    lines_hint(&engine.stderr_tail())
-}
-
-fn lines_hint(tail: &[String]) -> String {
-    if tail.is_empty() {
-        String::new()
-    } else {
-        format!("\n  its last stderr lines:\n    {}", tail.join("\n    "))
+        EngineError::Protocol { cause, .. } => SmokeProblem::Protocol {
+            what: format!("it broke the UCI protocol: it {cause}"),
+            constructing,
+        },
     }
 }
 
@@ -366,19 +383,18 @@ mod tests {
         let compile = failed_build(BuildErrorKind::Compile {
             messages: "error: expected `;`\n --> src/bot.rs:3:9".into(),
         });
-        let refused = build_refusal(&compile, "mine.rs");
+        let refused = build_refusal(compile, "mine.rs");
         assert!(matches!(refused, SubmitError::Refused(_)), "{refused:?}");
         assert_eq!(
             refused.for_sender(),
-            "refused: mine.rs does not build:\nbot `mine` does not compile (mine.rs):\n\
-             error: expected `;`\n --> mine.rs:3:9"
+            "refused: mine.rs does not compile:\nerror: expected `;`\n --> mine.rs:3:9"
         );
         let io = failed_build(BuildErrorKind::Io {
             doing: "write",
             path: "/srv/challenge/bots/crates/x/src/bot.rs".into(),
             error: std::io::Error::from(std::io::ErrorKind::StorageFull),
         });
-        let failed = build_refusal(&io, "mine.rs");
+        let failed = build_refusal(io, "mine.rs");
         assert!(matches!(failed, SubmitError::Host { .. }), "{failed:?}");
         assert_eq!(
             failed.for_sender(),

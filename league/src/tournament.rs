@@ -41,8 +41,8 @@ use super::swiss::{SwissPlayer, pair_round, round_slots};
 use bot_build::BuildEvent;
 use runner::{LiveEnd, LiveStart};
 use store::{
-    Claim, EntryId, NewGame, NewTournament, SlotPlan, SlotState, Store, StoredOpening, StoredRules,
-    Tournament, TournamentFormat, TournamentId, Version,
+    Claim, EntryId, Evidence, NewGame, NewTournament, SlotPlan, SlotState, Store, StoredOpening,
+    StoredRules, Tournament, TournamentFormat, TournamentId, Version,
 };
 
 /// How `challenge run` plays: the settings of a new tournament (a resumed one keeps its
@@ -69,6 +69,12 @@ pub struct RunOptions {
     pub new: bool,
     /// Margin and adjudication for a new tournament.
     pub settings: GameSettings,
+    /// A new tournament's claimed endings count only once a worker of another role
+    /// confirms them ([`StoredRules::confirm_claims`]).
+    pub confirm_claims: bool,
+    /// A new tournament's stored games keep the engines' stderr in their PGN
+    /// ([`StoredRules::public_stderr`]).
+    pub public_stderr: bool,
 }
 
 /// The fallback suite when the kit's `openings/default.epd` is missing: eight common
@@ -329,7 +335,11 @@ fn start_tournament(
         rounds: args.rounds,
         time_control: args.tc,
         openings: stored,
-        rules: StoredRules::from_settings(&args.settings),
+        rules: StoredRules {
+            confirm_claims: args.confirm_claims,
+            public_stderr: args.public_stderr,
+            ..StoredRules::from_settings(&args.settings)
+        },
         finished: false,
     };
     let entries: Vec<EntryId> = field.iter().map(|v| v.entry_id).collect();
@@ -615,7 +625,10 @@ pub fn live_label(claim: &Claim) -> String {
 }
 
 /// The game to store for a slot played by `players` (White's and Black's versions): its
-/// result and its PGN with the challenge's tags.
+/// result, its PGN with the challenge's tags, and for an engine's fault the evidence the
+/// organiser checks the claim against. The faulty engine's stderr goes in the evidence,
+/// not in the PGN (which is public), unless the tournament says so
+/// ([`StoredRules::public_stderr`]).
 pub fn new_game(
     tournament: &Tournament,
     plan: SlotPlan,
@@ -623,7 +636,16 @@ pub fn new_game(
     record: &GameRecord,
 ) -> NewGame {
     let [white, black] = players;
-    let mut pgn = record.to_pgn();
+    let evidence = Evidence::of(record);
+    let mut pgn = if tournament.rules.public_stderr {
+        record.to_pgn()
+    } else {
+        GameRecord {
+            stderr: Vec::new(),
+            ..record.clone()
+        }
+        .to_pgn()
+    };
     pgn.set_tag(
         "Event",
         &format!("{}{}", results::TOURNAMENT_EVENT, tournament.id.0),
@@ -645,6 +667,7 @@ pub fn new_game(
         detail: record.detail.clone(),
         plies: u32::try_from(record.ply_count()).unwrap_or(u32::MAX),
         pgn: write_game(&pgn),
+        evidence,
     }
 }
 

@@ -50,9 +50,14 @@ pub use ratings::{
 };
 #[cfg(feature = "store")]
 pub use report::{Chart, chart, report_game, standing_rows, write_pgn_report, write_report};
-pub use standings::{GameFact, Table, build_table, build_table_consuming, render_csv, render_text};
+pub use standings::{
+    GameFact, GameNote, Table, WorkerClaims, build_table, build_table_consuming, render_csv,
+    render_text, worker_claims_said,
+};
 #[cfg(feature = "store")]
-pub use standings::{facts_of, store_facts, store_table, tournament_facts, tournaments_of};
+pub use standings::{
+    clocks_said, facts_of, store_facts, store_table, tournament_facts, tournaments_of,
+};
 #[cfg(feature = "store")]
 pub use verify::{Expected, Verdict, Verdicts, check as check_game};
 #[cfg(feature = "store")]

@@ -21,7 +21,7 @@ use serde::Serialize;
 use sha2::{Digest, Sha256};
 
 use super::pgn_facts::{PgnFacts, PgnReadMode, PgnWarning};
-use super::standings::{GameFact, RatingChoice, Table, build_table, store_facts, tournament_facts};
+use super::standings::{GameFact, RatingChoice, Table, WorkerClaims, build_table, checked_table};
 use super::verify::{Verdict, Verdicts};
 use super::web::method_note;
 use store::{Store, TournamentId};
@@ -110,6 +110,7 @@ struct Page<'a> {
     method: String,
     chart: Option<Chart>,
     cross: Vec<CrossRow>,
+    claims: &'a [WorkerClaims],
     graphs: Vec<GraphView<'a>>,
     data: Data<'a>,
 }
@@ -291,7 +292,8 @@ pub fn standing_rows(table: &Table) -> Vec<StandingRow> {
             entry: r.player.entry.clone(),
             name: r.player.name.clone(),
             status: r.player.status.clone(),
-            inactive: r.player.status != "active",
+            // A PGN file's players have no status: they are neither active nor not.
+            inactive: !r.player.status.is_empty() && r.player.status != "active",
             author: r.player.author.clone().unwrap_or_default(),
             version: r.player.version.map_or(String::new(), |v| format!("v{v}")),
             tokens: r.player.tokens.map_or(String::new(), |t| t.to_string()),
@@ -316,11 +318,13 @@ fn cross_rows(table: &Table, games: &[GameFact]) -> Vec<CrossRow> {
     let order: Vec<usize> = table.rows.iter().map(|r| r.index).collect();
     let mut points = vec![0.0f64; n * n];
     let mut count = vec![0usize; n * n];
+    // A fact stands for `count` games of one kind (a PGN file's are grouped).
     for g in games {
-        points[g.white * n + g.black] += g.score;
-        points[g.black * n + g.white] += 1.0 - g.score;
-        count[g.white * n + g.black] += 1;
-        count[g.black * n + g.white] += 1;
+        let games = f64::from(g.count);
+        points[g.white * n + g.black] += g.score * games;
+        points[g.black * n + g.white] += (1.0 - g.score) * games;
+        count[g.white * n + g.black] += g.count as usize;
+        count[g.black * n + g.white] += g.count as usize;
     }
     order
         .iter()
@@ -440,6 +444,7 @@ pub fn render(
         method: method_note(table),
         chart: chart(table),
         cross: cross_rows(table, facts),
+        claims: &table.claims_by_worker,
         graphs: games
             .iter()
             .enumerate()
@@ -469,14 +474,24 @@ fn mark(game: &mut ReportGame, verdict: Option<&Verdict>, worker: Option<&str>) 
         Some(Verdict::Claimed) => {
             game.verdict = "claimed";
             format!(
-                "counted as {worker}, which recorded it, reports it: its moves cannot show this ending"
+                "counted as {worker}, which recorded it, reports it, with its evidence: its moves cannot show this ending"
+            )
+        }
+        Some(Verdict::Confirmed { by }) => {
+            game.verdict = "claimed";
+            format!(
+                "counted as {worker}, which recorded it, reports it, and as {by}, a worker of another role, found it playing the pairing again: its moves cannot show this ending"
+            )
+        }
+        Some(Verdict::Unconfirmed) => {
+            game.verdict = "refused";
+            format!(
+                "NOT COUNTED: {worker} claims an ending its moves cannot show, which no worker of another role has confirmed (--confirm-claims)"
             )
         }
         Some(Verdict::Refused(reason)) => {
             game.verdict = "refused";
-            format!(
-                "NOT COUNTED: its result disagrees with its moves ({reason}); recorded by {worker}"
-            )
+            format!("NOT COUNTED: {reason}; recorded by {worker}")
         }
     };
     game.detail = if game.detail.is_empty() {
@@ -498,11 +513,7 @@ pub fn write_report(
     tournament: Option<TournamentId>,
 ) -> Result<usize> {
     let mut verdicts = Verdicts::default();
-    let (players, facts) = match tournament {
-        Some(t) => tournament_facts(store, t, &mut verdicts)?,
-        None => store_facts(store, &mut verdicts)?,
-    };
-    let table = build_table(players, &facts, rating)?;
+    let (table, facts) = checked_table(store, &mut verdicts, rating, tournament)?;
     let mut games = Vec::new();
     if let Some(path) = pgn {
         games = pgn_file_games(path)?;
@@ -650,6 +661,66 @@ mod tests {
         evil.fens = PAYLOADS.iter().map(|p| p.to_string()).collect();
         evil.fens.push(hostile(0));
         render(&hostile(0), &hostile(7), &table, &facts, &[normal, evil]).unwrap()
+    }
+
+    /// Two players of a PGN file: `a` beat `b` three times as White, `b` drew once as
+    /// White. The reader groups them into two facts.
+    fn grouped_pgn_table() -> (Table, Vec<GameFact>) {
+        let player = |name: &str| PlayerInfo {
+            name: name.into(),
+            entry: name.into(),
+            ..PlayerInfo::default()
+        };
+        let facts = vec![
+            GameFact {
+                white: 0,
+                black: 1,
+                score: 1.0,
+                termination: None,
+                faulty: None,
+                count: 3,
+            },
+            GameFact {
+                white: 1,
+                black: 0,
+                score: 0.5,
+                termination: None,
+                faulty: None,
+                count: 1,
+            },
+        ];
+        let table = build_table(
+            vec![player("a"), player("b")],
+            &facts,
+            &RatingChoice::default(),
+        )
+        .unwrap();
+        (table, facts)
+    }
+
+    #[test]
+    fn the_crosstable_counts_games_not_groups_of_them() {
+        let (table, facts) = grouped_pgn_table();
+        let rows = cross_rows(&table, &facts);
+        let cell = |row: &str, col: usize| {
+            let row = rows.iter().find(|r| r.name == row).unwrap();
+            (row.cells[col].games, row.cells[col].points)
+        };
+        let a_col = rows.iter().position(|r| r.name == "a").unwrap();
+        let b_col = 1 - a_col;
+        assert_eq!(cell("a", b_col), (4, 3.5));
+        assert_eq!(cell("b", a_col), (4, 0.5));
+    }
+
+    #[test]
+    fn pgn_players_have_no_status_and_are_not_greyed() {
+        let (table, _) = grouped_pgn_table();
+        for row in standing_rows(&table) {
+            assert!(!row.inactive, "{} is shown inactive", row.name);
+            assert_eq!(row.status, "");
+        }
+        let page = render("t", "s", &table, &grouped_pgn_table().1, &[]).unwrap();
+        assert!(!page.contains("a ()") && !page.contains("class=\"inactive\""));
     }
 
     #[test]

@@ -117,10 +117,36 @@ pub struct Table {
     pub unread: usize,
     /// A store's games counted as the process that recorded them reports their ending,
     /// which their moves cannot show (a crash, a time forfeit, an illegal move, an
-    /// adjudication by score): on a PostgreSQL store, the worker's claim.
+    /// adjudication by score): on a PostgreSQL store, the worker's claim, with its
+    /// evidence (and, under `--confirm-claims`, another worker's confirmation).
     pub claimed: Vec<GameNote>,
-    /// A store's games not counted: their recorded result disagrees with their moves.
+    /// A store's claims not counted until a worker of another role confirms them
+    /// (`--confirm-claims`): their slots are played again.
+    pub unconfirmed: Vec<GameNote>,
+    /// A store's games not counted: their recorded result disagrees with their moves or
+    /// their evidence, or their worker is distrusted.
     pub refused: Vec<GameNote>,
+    /// Each worker's games and claims, by worker name.
+    pub claims_by_worker: Vec<WorkerClaims>,
+}
+
+/// What one worker recorded: its games, and how many end in a way their moves cannot
+/// show (its claims), counted or not.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct WorkerClaims {
+    /// The worker's name (`local`: `challenge run` on a directory; `unknown` for games
+    /// from before workers were recorded).
+    pub worker: String,
+    /// Games it recorded.
+    pub games: usize,
+    /// Its claims that count (confirmed ones among them).
+    pub claimed: usize,
+    /// Its claims another worker confirmed.
+    pub confirmed: usize,
+    /// Its claims awaiting confirmation, or never confirmed.
+    pub unconfirmed: usize,
+    /// Its games not counted: refuted by their moves or evidence, or void.
+    pub refused: usize,
 }
 
 /// A stored game the standings count on its worker's word, or do not count.
@@ -141,6 +167,13 @@ pub struct GameNote {
     /// Why the moves refute it (refused games only).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
+    /// The worker of another role whose game made the same claim (confirmed claims only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub confirmed_by: Option<String>,
+    /// The clocks its evidence states, in words (claimed engine faults only; the engine's
+    /// stderr stays with the organiser's evidence).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub clocks: Option<String>,
 }
 
 /// A fault's column in the table.
@@ -311,7 +344,9 @@ fn finish_table(
         skipped: 0,
         unread: 0,
         claimed: Vec::new(),
+        unconfirmed: Vec::new(),
         refused: Vec::new(),
+        claims_by_worker: Vec::new(),
     })
 }
 
@@ -419,9 +454,16 @@ pub fn tournaments_of(games: &[Game]) -> Vec<TournamentId> {
     held
 }
 
-/// The games counted on their workers' word, and those not counted.
+/// The notes on a store's games: counted on their workers' word, awaiting confirmation,
+/// not counted; and each worker's claims.
 #[cfg(feature = "store")]
-type Notes = (Vec<GameNote>, Vec<GameNote>);
+#[derive(Debug, Default)]
+struct Notes {
+    claimed: Vec<GameNote>,
+    unconfirmed: Vec<GameNote>,
+    refused: Vec<GameNote>,
+    by_worker: Vec<WorkerClaims>,
+}
 
 /// The players of `games` (and, with `field`, every active entry's current version), the
 /// games that count as facts, and the notes on those counted on a worker's word or not
@@ -436,7 +478,11 @@ fn checked_facts(
     let versions = store.versions()?;
     verdicts.check_new(store, all)?;
     let notes = notes(all, &versions, verdicts);
-    let games: Vec<&Game> = all.iter().filter(|g| !verdicts.is_refused(g.id)).collect();
+    // A game in no slot was set aside or voided by an organiser: it never counts.
+    let games: Vec<&Game> = all
+        .iter()
+        .filter(|g| verdicts.counts(g.id) && g.aside.is_none())
+        .collect();
     let mut played: HashMap<VersionId, usize> = HashMap::new();
     for g in &games {
         *played.entry(g.white).or_default() += 1;
@@ -480,7 +526,8 @@ fn checked_facts(
     Ok((players, facts, notes))
 }
 
-/// The notes on the games counted on their workers' word and on those not counted.
+/// The notes on the games counted on their workers' word, awaiting confirmation and not
+/// counted, and each worker's claims.
 #[cfg(feature = "store")]
 fn notes(games: &[Game], versions: &[Version], verdicts: &Verdicts) -> Notes {
     let name = |id: VersionId| {
@@ -489,7 +536,7 @@ fn notes(games: &[Game], versions: &[Version], verdicts: &Verdicts) -> Notes {
             .find(|v| v.id == id)
             .map_or_else(|| format!("version {}", id.0), Version::player_name)
     };
-    let note = |g: &Game, reason: Option<&String>| GameNote {
+    let note = |g: &Game, reason: Option<&String>, by: Option<&String>| GameNote {
         game: g.id.0,
         white: name(g.white),
         black: name(g.black),
@@ -497,16 +544,74 @@ fn notes(games: &[Game], versions: &[Version], verdicts: &Verdicts) -> Notes {
         termination: g.termination.tag().to_string(),
         worker: g.worker.clone(),
         reason: reason.cloned(),
+        confirmed_by: by.cloned(),
+        clocks: g.evidence.as_ref().map(clocks_said),
     };
-    let (mut claimed, mut refused) = (Vec::new(), Vec::new());
+    let mut notes = Notes::default();
+    let mut by_worker: std::collections::BTreeMap<String, WorkerClaims> = Default::default();
     for g in games {
+        let worker = g.worker.clone().unwrap_or_else(|| "unknown".into());
+        let tally = by_worker
+            .entry(worker.clone())
+            .or_insert_with(|| WorkerClaims {
+                worker,
+                ..WorkerClaims::default()
+            });
+        tally.games += 1;
         match verdicts.get(g.id) {
-            Some(Verdict::Claimed) => claimed.push(note(g, None)),
-            Some(Verdict::Refused(reason)) => refused.push(note(g, Some(reason))),
-            _ => {}
+            Some(Verdict::Claimed) => {
+                tally.claimed += 1;
+                notes.claimed.push(note(g, None, None));
+            }
+            Some(Verdict::Confirmed { by }) => {
+                tally.claimed += 1;
+                tally.confirmed += 1;
+                notes.claimed.push(note(g, None, Some(by)));
+            }
+            Some(Verdict::Unconfirmed) => {
+                tally.unconfirmed += 1;
+                notes.unconfirmed.push(note(g, None, None));
+            }
+            Some(Verdict::Refused(reason)) => {
+                tally.refused += 1;
+                notes.refused.push(note(g, Some(reason), None));
+            }
+            Some(Verdict::Shown) | None => {}
         }
     }
-    (claimed, refused)
+    notes.by_worker = by_worker.into_values().collect();
+    notes
+}
+
+/// The clocks a fault's evidence states, in words: `White 9.870 s and Black 10.000 s
+/// left; the turn lasted 12.345 s`.
+///
+/// ```
+/// let evidence = store::Evidence { left_ms: [Some(9870), None], turn_ms: 12_345,
+///     at_start: false, answer: None, stderr: Vec::new() };
+/// assert_eq!(results::clocks_said(&evidence),
+///     "White 9.870 s and Black no clock left; the turn lasted 12.345 s");
+/// ```
+#[cfg(feature = "store")]
+pub fn clocks_said(evidence: &store::Evidence) -> String {
+    let left = |ms: Option<u64>| {
+        ms.map_or_else(
+            || "no clock".to_string(),
+            |ms| format!("{:.3} s", ms as f64 / 1000.0),
+        )
+    };
+    let [white, black] = evidence.left_ms;
+    format!(
+        "White {} and Black {} left; {} lasted {:.3} s",
+        left(white),
+        left(black),
+        if evidence.at_start {
+            "the start"
+        } else {
+            "the turn"
+        },
+        evidence.turn_ms as f64 / 1000.0
+    )
 }
 
 fn fmt_opt(value: Option<f64>, signed: bool) -> String {
@@ -599,9 +704,24 @@ fn checked_lines(table: &Table) -> String {
     let mut out = String::new();
     if !table.claimed.is_empty() {
         out.push_str(&format!(
-            "{} games end in a way their moves cannot show (a crash, a time forfeit, an illegal move, an adjudication); they count as the process that recorded them reports (`--json`: \"claimed\")\n",
+            "{} games end in a way their moves cannot show (a crash, a time forfeit, an illegal move, an adjudication); they count as the process that recorded them reports, with its evidence (`--json`: \"claimed\")\n",
             table.claimed.len()
         ));
+    }
+    if !table.unconfirmed.is_empty() {
+        out.push_str(&format!(
+            "{} claimed endings are not counted until a worker of another role, playing the pairing again, makes the same claim (`--json`: \"unconfirmed\")\n",
+            table.unconfirmed.len()
+        ));
+    }
+    let claimants: Vec<String> = table
+        .claims_by_worker
+        .iter()
+        .filter(|w| w.claimed + w.unconfirmed + w.refused > 0)
+        .map(worker_claims_said)
+        .collect();
+    if !claimants.is_empty() {
+        out.push_str(&format!("claims by worker: {}\n", claimants.join("; ")));
     }
     for g in &table.refused {
         out.push_str(&format!(
@@ -616,6 +736,22 @@ fn checked_lines(table: &Table) -> String {
         ));
     }
     out
+}
+
+/// One worker's claims in words: `box1: 3 claims in 40 games (1 confirmed, 1 not
+/// confirmed), 2 games not counted`.
+pub fn worker_claims_said(w: &WorkerClaims) -> String {
+    let mut said = format!("{}: {} claims in {} games", w.worker, w.claimed, w.games);
+    if w.confirmed + w.unconfirmed > 0 {
+        said.push_str(&format!(
+            " ({} confirmed, {} not confirmed)",
+            w.confirmed, w.unconfirmed
+        ));
+    }
+    if w.refused > 0 {
+        said.push_str(&format!(", {} games not counted", w.refused));
+    }
+    said
 }
 
 /// The lines under the table: games, skipped games, and how the ratings were computed.
@@ -699,14 +835,26 @@ pub fn store_table(
     choice: &RatingChoice,
     tournament: Option<TournamentId>,
 ) -> Result<Table> {
+    Ok(checked_table(store, &mut Verdicts::default(), choice, tournament)?.0)
+}
+
+/// [`store_table`] with `verdicts`, and the games that count as facts (for a crosstable).
+#[cfg(feature = "store")]
+pub(crate) fn checked_table(
+    store: &dyn Store,
+    verdicts: &mut Verdicts,
+    choice: &RatingChoice,
+    tournament: Option<TournamentId>,
+) -> Result<(Table, Vec<GameFact>)> {
     let (all, field) = match tournament {
         Some(t) => (tournament_games(store, t)?, false),
         None => (store.games(false)?, true),
     };
-    let (players, games, (claimed, refused)) =
-        checked_facts(store, &all, &mut Verdicts::default(), field)?;
+    let (players, games, notes) = checked_facts(store, &all, verdicts, field)?;
     let mut table = build_table(players, &games, choice)?;
-    table.claimed = claimed;
-    table.refused = refused;
-    Ok(table)
+    table.claimed = notes.claimed;
+    table.unconfirmed = notes.unconfirmed;
+    table.refused = notes.refused;
+    table.claims_by_worker = notes.by_worker;
+    Ok((table, games))
 }

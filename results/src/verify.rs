@@ -13,21 +13,27 @@
 //! (`runner::play_game`): a checkmate, stalemate or draw rule must be the final
 //! position's, no earlier position may have ended the game, the length limit must be
 //! reached, and the move count, the players, the opening and the result must be the
-//! recorded ones. What they cannot show (a crash, a time forfeit, an illegal move, an
-//! adjudication by the engines' scores) is checked as far as the board goes (the game
-//! was not over, the side at fault was to move, the result is the one the runner would
-//! give) and counted as the claim of the worker that recorded it ([`Verdict::Claimed`]).
+//! recorded ones. What they cannot show is a claim of the worker that recorded it:
+//! checked as far as the board goes (the game was not over, the side at fault was to
+//! move, the result is the one the runner would give), and an engine's fault (a crash,
+//! a loss on time, an illegal answer) counts only with its evidence, held against the
+//! time control and the moves' recorded times (`verify/evidence.rs`). Under a
+//! tournament's `--confirm-claims` a claim counts only once a worker of another role,
+//! playing the pairing again, made the same one ([`Verdict::Confirmed`]); until then it
+//! is [`Verdict::Unconfirmed`], and the organiser sets it aside for that replay.
 
 use std::collections::hash_map::Entry;
 use std::collections::{HashMap, HashSet};
 
-use framework::chess::{Board, DrawReason, Outcome};
+use framework::chess::{Board, Color, DrawReason, Outcome};
 use framework::notation::pgn::{GameResult, PgnGame, PgnReader};
-use runner::{TERMINATION_DETAILS_TAG, Termination, can_possibly_mate};
+use runner::{TERMINATION_DETAILS_TAG, Termination, TimeControl, can_possibly_mate};
 use store::{
-    Game, GameId, SlotId, Store, StoreResult, StoredOpening, StoredRules, Tournament, TournamentId,
-    Version, VersionId,
+    Aside, Evidence, Game, GameId, SlotId, Store, StoreResult, StoredOpening, StoredRules,
+    Tournament, TournamentId, Version, VersionId, worker_role,
 };
+
+mod evidence;
 
 /// What a game's moves say about its recorded result.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -35,12 +41,31 @@ pub enum Verdict {
     /// The moves show the ending: checkmate, stalemate, a draw rule, the length limit.
     Shown,
     /// An ending the moves cannot show (a crash, a time forfeit, an illegal move, an
-    /// adjudication by score), consistent with them: counted as the worker that recorded
-    /// the game reports it.
+    /// adjudication by score), consistent with them and, for an engine's fault, with its
+    /// evidence: counted as the worker that recorded the game reports it.
     Claimed,
-    /// The recorded result disagrees with the moves (the reason): the game does not
-    /// count.
+    /// A claim that a worker of another role (`by`) made too, playing the pairing again:
+    /// counted (under `--confirm-claims`).
+    Confirmed {
+        /// The worker whose game made the same claim.
+        by: String,
+    },
+    /// A claim no worker of another role has confirmed yet, under `--confirm-claims`: not
+    /// counted; its slot is played again.
+    Unconfirmed,
+    /// The recorded result disagrees with the moves or its evidence, or its worker is
+    /// distrusted (the reason): the game does not count.
     Refused(String),
+}
+
+impl Verdict {
+    /// Whether the game counts in the standings.
+    pub fn counts(&self) -> bool {
+        match self {
+            Verdict::Shown | Verdict::Claimed | Verdict::Confirmed { .. } => true,
+            Verdict::Unconfirmed | Verdict::Refused(_) => false,
+        }
+    }
 }
 
 /// What a game is checked against: the versions that played it, and, for a game of a
@@ -55,6 +80,9 @@ pub struct Expected<'a> {
     pub rules: Option<&'a StoredRules>,
     /// The opening it was played from, when known.
     pub opening: Option<&'a StoredOpening>,
+    /// Both sides' time control, when known (the clocks a fault's evidence states are
+    /// checked against it).
+    pub time_control: Option<TimeControl>,
 }
 
 /// Checks a stored game (with its PGN) against what it should be.
@@ -74,9 +102,11 @@ pub struct Expected<'a> {
 /// let game = |result, pgn: &str| Game {
 ///     id: GameId(1), tournament: None, slot: None, white: white.id, black: black.id,
 ///     result, termination: Termination::Checkmate, faulty: None, detail: String::new(),
-///     plies: 4, worker: Some("box1".into()), pgn: pgn.into(),
+///     plies: 4, worker: Some("box1".into()), aside: None, aside_from: None, pgn: pgn.into(),
+///     evidence: None,
 /// };
-/// let expected = Expected { white: &white, black: &black, rules: None, opening: None };
+/// let expected = Expected { white: &white, black: &black, rules: None, opening: None,
+///     time_control: None };
 /// let mate = "[White \"ann\"]\n[Black \"bob\"]\n[Result \"0-1\"]\n\n1. f3 e5 2. g4 Qh4# 0-1\n";
 /// assert_eq!(check(&game(GameResult::BlackWins, mate), &expected), Verdict::Shown);
 /// // White is the side mated: a "1-0 checkmate" with these moves is refused.
@@ -109,6 +139,10 @@ fn check_game(game: &Game, expected: &Expected<'_>) -> Result<Verdict, String> {
         termination: game.termination,
         faulty: game.faulty,
         engine_moves: pgn.moves.len() > book,
+        pgn: &pgn,
+        book,
+        evidence: game.evidence.as_ref(),
+        time_control: expected.time_control,
     };
     ending.check(expected.rules)
 }
@@ -200,9 +234,14 @@ struct Ending<'a> {
     board: &'a Board,
     result: GameResult,
     termination: Termination,
-    faulty: Option<framework::chess::Color>,
+    faulty: Option<Color>,
     /// Whether the engines played any move (a failed start ends the game before).
     engine_moves: bool,
+    /// The game, its book plies and the evidence of a fault.
+    pgn: &'a PgnGame,
+    book: usize,
+    evidence: Option<&'a Evidence>,
+    time_control: Option<TimeControl>,
 }
 
 impl Ending<'_> {
@@ -213,7 +252,7 @@ impl Ending<'_> {
             return self.on_board(on_board, outcome);
         }
         if t.is_fault() {
-            return self.fault();
+            return self.fault(rules);
         }
         if self.faulty.is_some() {
             return Err(format!(
@@ -264,8 +303,8 @@ impl Ending<'_> {
     }
 
     /// An engine's fault: the side at fault loses, unless it ran out of time against a
-    /// side that cannot mate (a draw), as the runner rules.
-    fn fault(&self) -> Result<Verdict, String> {
+    /// side that cannot mate (a draw), as the runner rules; it counts with its evidence.
+    fn fault(&self, rules: Option<&StoredRules>) -> Result<Verdict, String> {
         let t = self.termination;
         let Some(side) = self.faulty else {
             return Err(format!("{t} names no side at fault"));
@@ -291,7 +330,22 @@ impl Ending<'_> {
         } else {
             GameResult::win_for(!side)
         };
-        self.expect(result, Verdict::Claimed)
+        let verdict = self.expect(result, Verdict::Claimed)?;
+        // A tournament from before the evidence was kept has none to show.
+        if self.evidence.is_none() && rules.is_some_and(|r| !r.claims_need_evidence) {
+            return Ok(verdict);
+        }
+        evidence::Fault {
+            pgn: self.pgn,
+            book: self.book,
+            board: self.board,
+            termination: t,
+            side,
+            time_control: self.time_control,
+            margin: std::time::Duration::from_millis(rules.copied().unwrap_or_default().margin_ms),
+        }
+        .check(self.evidence)?;
+        Ok(verdict)
     }
 
     fn expect(&self, result: GameResult, verdict: Verdict) -> Result<Verdict, String> {
@@ -317,23 +371,55 @@ fn board_termination(outcome: Option<Outcome>) -> Option<Termination> {
 }
 
 /// The verdict on each game a reader has seen, kept so a reader that rereads the store
-/// (`challenge serve`'s standings, after every change) checks each game once.
+/// (`challenge serve`'s standings, after every change) checks each game once (again when
+/// an organiser sets it aside or voids it since).
 #[derive(Debug, Default)]
 pub struct Verdicts {
-    checked: HashMap<GameId, Verdict>,
+    checked: HashMap<GameId, (Verdict, Option<Aside>)>,
     tournaments: HashMap<TournamentId, Option<Tournament>>,
     openings: HashMap<SlotId, u32>,
+    /// The claims awaiting confirmation, by the slot they were played for.
+    claims: HashMap<SlotId, Vec<ClaimSeen>>,
+}
+
+/// A claim under `--confirm-claims` not confirmed when it was checked: what a later game
+/// of its slot must claim, by a worker of another role, to confirm it.
+#[derive(Debug, Clone)]
+struct ClaimSeen {
+    game: GameId,
+    worker: String,
+    claim: (Termination, Option<Color>, GameResult),
 }
 
 impl Verdicts {
-    /// Checks the games of `games` not checked yet, reading them with their PGN from
-    /// `store` (from the first of them on).
+    /// Checks the games of `games` not checked yet, or set aside or voided since, reading
+    /// them with their PGN from `store` (from the first of them on).
     pub fn check_new(&mut self, store: &dyn Store, games: &[Game]) -> StoreResult<()> {
+        let changed: Vec<&Game> = games
+            .iter()
+            .filter(|g| {
+                self.checked
+                    .get(&g.id)
+                    .is_none_or(|(_, aside)| *aside != g.aside)
+            })
+            .collect();
+        // A game voided since may have confirmed another of its slot: both again.
+        let slots: HashSet<SlotId> = changed
+            .iter()
+            .filter(|g| self.checked.contains_key(&g.id))
+            .filter_map(|g| home_slot(g))
+            .collect();
         let new: HashSet<GameId> = games
             .iter()
+            .filter(|g| {
+                changed.iter().any(|c| c.id == g.id)
+                    || home_slot(g).is_some_and(|s| slots.contains(&s))
+            })
             .map(|g| g.id)
-            .filter(|id| !self.checked.contains_key(id))
             .collect();
+        for slot in &slots {
+            self.claims.remove(slot);
+        }
         let Some(&first) = new.iter().min() else {
             return Ok(());
         };
@@ -342,7 +428,7 @@ impl Verdicts {
         for game in store.games_since(first)? {
             if new.contains(&game.id) {
                 let verdict = self.check_one(store, &game, &versions)?;
-                self.checked.insert(game.id, verdict);
+                self.checked.insert(game.id, (verdict, game.aside));
             }
         }
         Ok(())
@@ -354,35 +440,75 @@ impl Verdicts {
         game: &Game,
         versions: &HashMap<VersionId, Version>,
     ) -> StoreResult<Verdict> {
+        if game.aside == Some(Aside::Distrusted) {
+            let worker = game.worker.as_deref().unwrap_or("?");
+            return Ok(Verdict::Refused(format!(
+                "void: the organiser distrusts its worker `{worker}`"
+            )));
+        }
         let (Some(white), Some(black)) = (versions.get(&game.white), versions.get(&game.black))
         else {
             return Ok(Verdict::Refused("its versions are not in the store".into()));
         };
-        let (rules, opening) = self.context(store, game)?;
+        let (tournament, opening) = self.context(store, game)?;
         let expected = Expected {
             white,
             black,
-            rules: rules.as_ref(),
+            rules: tournament.as_ref().map(|t| &t.rules),
             opening: opening.as_ref(),
+            time_control: tournament.as_ref().map(|t| t.time_control),
         };
-        Ok(check(game, &expected))
+        let verdict = check(game, &expected);
+        let confirm = tournament.as_ref().is_some_and(|t| t.rules.confirm_claims);
+        Ok(match verdict {
+            Verdict::Claimed if confirm => self.confirmation(game),
+            other => other,
+        })
     }
 
-    /// The rules and the opening of a game of a tournament's slot (`None` for what is not
-    /// known). A tournament is read once (its settings never change); its slots again
-    /// when one is new (a Swiss round added since).
+    /// Under `--confirm-claims`: a claim an earlier game of its slot made too, by a worker
+    /// of another role, is confirmed; otherwise it waits for such a game.
+    fn confirmation(&mut self, game: &Game) -> Verdict {
+        let worker = game.worker.clone().unwrap_or_default();
+        let claim = (game.termination, game.faulty, game.result);
+        let Some(slot) = home_slot(game) else {
+            return Verdict::Unconfirmed;
+        };
+        let seen = self.claims.entry(slot).or_default();
+        let confirmed_by = seen.iter().find(|c| {
+            c.game < game.id && c.claim == claim && worker_role(&c.worker) != worker_role(&worker)
+        });
+        if let Some(by) = confirmed_by {
+            return Verdict::Confirmed {
+                by: by.worker.clone(),
+            };
+        }
+        if !seen.iter().any(|c| c.game == game.id) {
+            seen.push(ClaimSeen {
+                game: game.id,
+                worker,
+                claim,
+            });
+        }
+        Verdict::Unconfirmed
+    }
+
+    /// The tournament and the opening of a game of a tournament's slot (`None` for what
+    /// is not known). A tournament is read once (its settings never change); its slots
+    /// again when one is new (a Swiss round added since).
     fn context(
         &mut self,
         store: &dyn Store,
         game: &Game,
-    ) -> StoreResult<(Option<StoredRules>, Option<StoredOpening>)> {
+    ) -> StoreResult<(Option<Tournament>, Option<StoredOpening>)> {
         let Some(id) = game.tournament else {
             return Ok((None, None));
         };
         if let Entry::Vacant(vacant) = self.tournaments.entry(id) {
             vacant.insert(store.tournament(id)?);
         }
-        if let Some(slot) = game.slot
+        let slot = home_slot(game);
+        if let Some(slot) = slot
             && !self.openings.contains_key(&slot)
         {
             for s in store.slots(id)? {
@@ -393,23 +519,32 @@ impl Verdicts {
             return Ok((None, None));
         };
         // Players take a slot's opening modulo the tournament's (`tournament.rs`, `worker.rs`).
-        let opening = game
-            .slot
+        let opening = slot
             .and_then(|slot| self.openings.get(&slot))
             .filter(|_| !t.openings.is_empty())
             .map(|&i| t.openings[i as usize % t.openings.len()].clone());
-        Ok((Some(t.rules), opening))
+        Ok((Some(t.clone()), opening))
     }
 
     /// The verdict on a game checked so far.
     pub fn get(&self, id: GameId) -> Option<&Verdict> {
-        self.checked.get(&id)
+        self.checked.get(&id).map(|(verdict, _)| verdict)
     }
 
     /// Whether a game was checked and refused.
     pub fn is_refused(&self, id: GameId) -> bool {
         matches!(self.get(id), Some(Verdict::Refused(_)))
     }
+
+    /// Whether a game was checked and counts (see [`Verdict::counts`]).
+    pub fn counts(&self, id: GameId) -> bool {
+        self.get(id).is_some_and(Verdict::counts)
+    }
+}
+
+/// The slot a game was played for: the one it is in, or the one it was set aside from.
+fn home_slot(game: &Game) -> Option<SlotId> {
+    game.slot.or(game.aside_from)
 }
 
 #[cfg(test)]

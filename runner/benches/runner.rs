@@ -6,7 +6,9 @@
 //! Run: `cargo bench -p runner --bench runner` (optionally `-- GAMES`, default 200).
 //! It prints one line per concurrency level, then what the per-move search statistics
 //! (the PV check and the player's sums) cost against the runner's own CPU per ply at
-//! `-j 1`, measured in the same run; nothing is asserted.
+//! `-j 1`, then what a bot's neutral start (its executable copied into a sealed
+//! anonymous file) costs against starting the same file from its path, measured in the
+//! same run; nothing is asserted.
 
 use std::path::PathBuf;
 use std::process::Command;
@@ -15,8 +17,8 @@ use std::time::{Duration, Instant};
 
 use framework::chess::Board;
 use runner::{
-    EngineConfig, Format, GameSettings, PlayedMove, Player, PvCheck, SearchInfo, SearchStats,
-    TimeControl, TournamentConfig, parse_epd, run_tournament,
+    Engine, EngineConfig, Format, GameSettings, PlayedMove, Player, PvCheck, SearchInfo,
+    SearchStats, TimeControl, TournamentConfig, parse_epd, run_tournament,
 };
 
 const OPENINGS: &str = include_str!("../../openings/default.epd");
@@ -101,6 +103,7 @@ fn main() {
             cpu.as_secs_f64() * 1e6 / plies.max(1) as f64,
         );
     }
+    start_costs(&engine);
     let stats_us = search_stats_us_per_ply();
     println!(
         "search statistics per ply: {stats_us:.3} µs (PV check, half of them parsing a PV that differs, and the sums) = {:.2}% of the runner's CPU per ply at -j 1",
@@ -138,4 +141,37 @@ fn search_stats_us_per_ply() -> f64 {
     let cpu = own_cpu() - cpu;
     std::hint::black_box(stats);
     cpu.as_secs_f64() * 1e6 / f64::from(rounds)
+}
+
+/// Wall time of starting an engine and quitting it, `uci` to `readyok`, as a bot starts
+/// (from a sealed copy under a neutral name) and, the reference, from its path (as an
+/// external engine starts), alternately, on a copy of the instant engine padded to the
+/// size of a built bot (4.5 MB: the copy is most of the neutral start's extra cost).
+fn start_costs(instant: &std::path::Path) {
+    let sized = std::env::temp_dir().join(format!("runner-bench-bot-{}", std::process::id()));
+    let mut bytes = std::fs::read(instant).expect("read the instant engine");
+    bytes.resize(bytes.len().max(4_500_000), 0);
+    std::fs::write(&sized, &bytes).expect("write the sized engine");
+    let mut permissions = std::fs::metadata(&sized).unwrap().permissions();
+    std::os::unix::fs::PermissionsExt::set_mode(&mut permissions, 0o755);
+    std::fs::set_permissions(&sized, permissions).unwrap();
+    let (neutral, by_path) = (
+        EngineConfig::new("bot", &sized),
+        EngineConfig::new("bot", &sized).external(),
+    );
+    let starts = 200u32;
+    let mut took = [Duration::ZERO; 2];
+    for i in 0..2 * starts {
+        let config = if i % 2 == 0 { &neutral } else { &by_path };
+        let start = Instant::now();
+        let engine = Engine::start(config, Duration::from_secs(10)).expect("the engine starts");
+        engine.quit(Duration::from_secs(1));
+        took[(i % 2) as usize] += start.elapsed();
+    }
+    let _ = std::fs::remove_file(&sized);
+    let [neutral, by_path] = took.map(|t| t.as_secs_f64() * 1e3 / f64::from(starts));
+    println!(
+        "engine start and quit, a 4.5 MB executable: neutral (sealed copy) {neutral:.2} ms, from its path {by_path:.2} ms: {:.2}x",
+        neutral / by_path
+    );
 }

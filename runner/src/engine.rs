@@ -692,9 +692,18 @@ impl Engine {
         if let Some(dir) = &config.dir {
             cmd.current_dir(dir);
         }
+        let spawn_error = |cause| EngineError::Spawn {
+            name: config.name.clone(),
+            command: std::iter::once(config.command.display().to_string())
+                .chain(config.args.iter().cloned())
+                .collect::<Vec<_>>()
+                .join(" "),
+            cause,
+        };
         // Nothing secret of the host's may be in a bot's process (it can read all of
-        // its memory), and the sandbox's developer switch never reaches an engine.
-        isolate(&mut cmd, config.env);
+        // its memory), nor any path of the host, and the sandbox's developer switch never
+        // reaches an engine.
+        isolate(&mut cmd, config.env).map_err(spawn_error)?;
         // A terminal's Ctrl-C goes to the whole foreground process group; engines in a
         // group of their own survive it, so the games in progress end as interrupted
         // rather than as crashes.
@@ -703,14 +712,7 @@ impl Engine {
             use std::os::unix::process::CommandExt;
             cmd.process_group(0);
         }
-        let mut child = cmd.spawn().map_err(|source| EngineError::Spawn {
-            name: config.name.clone(),
-            command: std::iter::once(config.command.display().to_string())
-                .chain(config.args.iter().cloned())
-                .collect::<Vec<_>>()
-                .join(" "),
-            cause: source,
-        })?;
+        let mut child = cmd.spawn().map_err(spawn_error)?;
         let stdout = child.stdout.take().expect("stdout is piped");
         let stderr_pipe = child.stderr.take().expect("stderr is piped");
         let lines = StdoutLines::new(stdout, &config.name);
@@ -764,6 +766,12 @@ impl Engine {
     /// The name the match knows this engine by.
     pub fn name(&self) -> &str {
         &self.name
+    }
+
+    /// The engine's process id (what the operating system knows it by: its
+    /// `/proc/PID`).
+    pub fn pid(&self) -> u32 {
+        self.child.id()
     }
 
     /// The engine's own `id name`, if it sent one.

@@ -6,7 +6,7 @@
 
 use std::fmt;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use framework::chess::{Board, Color, DrawReason, Move, MoveError, Outcome};
 use framework::notation::pgn::{GameResult, PgnGame};
@@ -282,6 +282,25 @@ pub struct GameRecord {
     pub faulty: Option<Color>,
     /// The last stderr lines of the misbehaving engine.
     pub stderr: Vec<String>,
+    /// When an engine's fault ended the game: the clocks and the turn it ended in.
+    pub fault_clock: Option<FaultClock>,
+}
+
+/// The clocks when an engine's fault ended a game, and the turn it ended in: with the
+/// engine's stderr, what a challenge keeps as the evidence of an ending its moves cannot
+/// show.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FaultClock {
+    /// Each side's time left when the turn began, White's first (`None`: no clock).
+    pub left: [Option<Duration>; 2],
+    /// How long the turn lasted until the fault: the search until its answer, the
+    /// engine's death or the deadline; before the first move, the engines' start.
+    pub turn: Duration,
+    /// Whether the fault came before the engines were asked for a move (starting,
+    /// constructing the bot).
+    pub at_start: bool,
+    /// The faulty engine's answer (its `bestmove` word), when that answer was the fault.
+    pub answer: Option<String>,
 }
 
 impl GameRecord {
@@ -298,6 +317,7 @@ impl GameRecord {
             detail: String::new(),
             faulty: None,
             stderr: Vec::new(),
+            fault_clock: None,
         }
     }
 
@@ -378,6 +398,8 @@ pub struct Fault {
     pub detail: String,
     /// The engine's last stderr lines, when they may explain it.
     pub stderr: Vec<String>,
+    /// The engine's answer, when it was the fault (an illegal or unparsable move).
+    pub answer: Option<String>,
     /// The engine must be killed and started afresh for the next game.
     pub restart: bool,
 }
@@ -457,6 +479,7 @@ pub fn ask_move(
                 settings.margin.as_millis()
             ),
             stderr: Vec::new(),
+            answer: None,
             restart: false,
         }));
     }
@@ -490,6 +513,7 @@ pub fn ask_move(
                 termination,
                 detail: format!("{who} played {what} in {}", board.fen()),
                 stderr: engine.stderr_tail(),
+                answer: Some(result.bestmove),
                 restart: false,
             }))
         }
@@ -533,6 +557,7 @@ fn prepare(
                         construction_note(settings)
                     ),
                     stderr: Vec::new(),
+                    answer: None,
                     restart: true,
                 });
             }
@@ -542,6 +567,7 @@ fn prepare(
                     termination: Termination::FailedStart,
                     detail: format!("{who} failed to start: {err}"),
                     stderr: err.stderr_tail().to_vec(),
+                    answer: None,
                     restart: true,
                 });
             }
@@ -605,6 +631,7 @@ fn check_construction(
         termination: Termination::ConstructionLimit,
         detail,
         stderr: engine.stderr_tail(),
+        answer: None,
         restart: false,
     })
 }
@@ -649,6 +676,7 @@ pub fn engine_fault(engine: &mut Engine, side: Color, who: &str, err: EngineErro
         termination,
         detail,
         stderr: engine.stderr_tail(),
+        answer: None,
         restart: true,
     }
 }
@@ -706,16 +734,11 @@ pub fn play_game_observed(
     let [white_slot, black_slot] = engines;
     let mut record = GameRecord::start(players, opening);
     let mut slots = [white_slot, black_slot];
-    for side in Color::ALL {
-        let i = side.index();
-        if let Err(fault) = prepare(slots[i], &players[i].engine, side, settings) {
-            finish_fault(&mut record, &opening.board(), fault, players, &mut slots);
-            return record;
-        }
-    }
-
-    let (mut board, mut position) = opening_position(opening);
     let mut clocks = [Clock::new(players[0].tc), Clock::new(players[1].tc)];
+    if !prepare_both(players, &mut slots, settings, &mut record) {
+        return record;
+    }
+    let (mut board, mut position) = opening_position(opening);
     let mut adjudicator = Adjudicator::new(settings.adjudication);
     let mut plies = 0u32;
     if let Some(o) = observer.as_deref_mut() {
@@ -737,6 +760,8 @@ pub fn play_game_observed(
         let i = side.index();
         let who = format!("{} ({})", side_name(side), players[i].name());
         let engine = slots[i].as_mut().expect("engines prepared");
+        let left = clocks;
+        let turn = Instant::now();
         let request = MoveRequest {
             position: &position,
             board: &board,
@@ -755,6 +780,7 @@ pub fn play_game_observed(
                 return record;
             }
             Err(NoMove::Fault(fault)) => {
+                record.fault_clock = Some(fault_clock(&left, turn, false, &fault));
                 finish_fault(&mut record, &board, fault, players, &mut slots);
                 return record;
             }
@@ -782,6 +808,28 @@ pub fn play_game_observed(
             return record;
         }
     }
+}
+
+/// Makes sure both slots hold a live engine that has acknowledged `ucinewgame`; a fault
+/// ends the game against its side in `record` (then `false`).
+fn prepare_both(
+    players: [&Player; 2],
+    slots: &mut [&mut Option<Engine>; 2],
+    settings: &GameSettings,
+    record: &mut GameRecord,
+) -> bool {
+    let clocks = [Clock::new(players[0].tc), Clock::new(players[1].tc)];
+    let starting = Instant::now();
+    for side in Color::ALL {
+        let i = side.index();
+        if let Err(fault) = prepare(slots[i], &players[i].engine, side, settings) {
+            record.fault_clock = Some(fault_clock(&clocks, starting, true, &fault));
+            let start = record.opening.board();
+            finish_fault(record, &start, fault, players, slots);
+            return false;
+        }
+    }
+    true
 }
 
 /// The board after the opening's moves, and the `position` command that reaches it.
@@ -883,6 +931,16 @@ fn tell_move<'a>(
             elapsed: result.elapsed,
             clocks: remaining(clocks),
         });
+    }
+}
+
+/// The clocks `left` when the turn that ended in `fault` began at `turn`.
+fn fault_clock(left: &[Clock; 2], turn: Instant, at_start: bool, fault: &Fault) -> FaultClock {
+    FaultClock {
+        left: remaining(left),
+        turn: turn.elapsed(),
+        at_start,
+        answer: fault.answer.clone(),
     }
 }
 

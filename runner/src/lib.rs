@@ -50,7 +50,7 @@ pub use engine::{
     STDERR_TAIL_LINES, Score, SearchInfo, SearchResult,
 };
 pub use game::{
-    Fault, GameRecord, GameSettings, MoveRequest, NoMove, PlayedMove, Player,
+    Fault, FaultClock, GameRecord, GameSettings, MoveRequest, NoMove, PlayedMove, Player,
     TERMINATION_DETAILS_TAG, Termination, ask_move, engine_fault, play_game, play_game_observed,
 };
 pub use host_detail::HostDetail;
@@ -59,7 +59,7 @@ pub use openings::{
     Opening, OpeningError, SplitMix64, load_openings, parse_epd, parse_pgn_openings, shuffle,
 };
 pub use pool::{Pairing, Pool, Watch};
-pub use process::{EngineEnv, KIT_ENV_PREFIX, isolate};
+pub use process::{EngineEnv, KIT_ENV_PREFIX, NEUTRAL_NAME, isolate};
 pub use pv_check::PvCheck;
 pub use schedule::{Format, GameJob, encounters, pairs_for_games, schedule};
 pub use search_stats::SearchStats;

@@ -232,6 +232,7 @@ mod tests {
             detail: String::new(),
             faulty: None,
             stderr: Vec::new(),
+            fault_clock: None,
         };
         // After 1. e4 Black moves first.
         let black = SearchStats::of_side(&record, Color::Black);

@@ -97,7 +97,7 @@ pub fn receive(
     upload: &Upload,
     client: ClientKey,
 ) -> Result<Received, HttpError> {
-    check_name(&upload.name).map_err(|err| HttpError::bad_request(err.to_string()))?;
+    check_name(&upload.name).map_err(|refusal| HttpError::bad_request(refusal.for_entrant()))?;
     if let Some(author) = &upload.author
         && (author.chars().count() > 80 || author.chars().any(char::is_control))
     {

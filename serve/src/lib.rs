@@ -121,8 +121,9 @@ fn setup_admin_token(store: &mut dyn Store, given: Option<&str>) -> Result<Optio
     }
 }
 
-/// Serves the challenge until the process is stopped (by Ctrl-C, or killed: either way
-/// the games in flight are played again at the next start, as with `challenge run`).
+/// Serves the challenge until the process is stopped (by Ctrl-C or `SIGTERM`, which end
+/// it cleanly, or killed: either way the games in flight are played again at the next
+/// start, as with `challenge run`).
 pub fn serve(options: &ServeOptions) -> Result<()> {
     pages::check()?;
     let mut store = open_store(&options.location, Access::Create)?;
@@ -178,7 +179,19 @@ pub fn serve(options: &ServeOptions) -> Result<()> {
     if let Err(err) = organiser::resume(&state) {
         eprintln!("serve: cannot resume the tournament: {}", err.message);
     }
-    runtime.block_on(listen(state, options, &shown, fresh_token, open_files))
+    let served = runtime.block_on(listen(
+        Arc::clone(&state),
+        options,
+        &shown,
+        fresh_token,
+        open_files,
+    ));
+    // The runtime drops its tasks, and their share of the state, as it shuts down; the
+    // state itself goes after it. A PostgreSQL client runs a runtime of its own to close
+    // its connection, which it cannot start inside this one.
+    drop(runtime);
+    drop(state);
+    served
 }
 
 /// `limits` fitted to the open-file limit, raised first as far as the system allows.
@@ -264,13 +277,32 @@ async fn listen(
     let app = routes::router(Arc::clone(&state));
     let stopping = Arc::clone(&state);
     accept::serve(listener, app, state.limits, async move {
-        let _ = tokio::signal::ctrl_c().await;
-        eprintln!("serve: stopping (games in flight are played again at the next start)");
+        let signal = stop_signal().await;
+        eprintln!(
+            "serve: stopping on {signal} (games in flight are played again at the next start)"
+        );
         stopping.runner.stop();
         stopping.live.close();
     })
     .await;
     Ok(())
+}
+
+/// Waits for Ctrl-C (`SIGINT`) or, on Unix, `SIGTERM` (a service manager's stop);
+/// returns its name.
+async fn stop_signal() -> &'static str {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        if let Ok(mut term) = signal(SignalKind::terminate()) {
+            return tokio::select! {
+                _ = tokio::signal::ctrl_c() => "Ctrl-C",
+                _ = term.recv() => "SIGTERM",
+            };
+        }
+    }
+    let _ = tokio::signal::ctrl_c().await;
+    "Ctrl-C"
 }
 
 /// Now and then forgets the clients the post limit no longer holds back, so its table

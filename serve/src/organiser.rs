@@ -255,6 +255,12 @@ fn start(state: &AppState, form: &HashMap<String, String>) -> Result<(), HttpErr
         }
     };
     let tc = time_control(field("tc"))?;
+    let confirm_claims = field("confirm_claims") == "on";
+    if confirm_claims && state.runner.plays_here() {
+        return Err(HttpError::bad_request(
+            "claims are confirmed by a second worker: a challenge directory has one player (use a PostgreSQL store and workers of two roles or more)",
+        ));
+    }
     // One hold of the store from the check to the schedule, so two starts at once cannot
     // both find no tournament and make two (workers: the schedule is made here).
     let mut store = state.store()?;
@@ -282,6 +288,8 @@ fn start(state: &AppState, form: &HashMap<String, String>) -> Result<(), HttpErr
         max_games: None,
         new: true,
         settings: GameSettings::default(),
+        confirm_claims,
+        public_stderr: field("public_stderr") == "on",
     };
     if state.runner.plays_here() {
         // The thread schedules on its own connection: let go of the shared one.
@@ -322,6 +330,8 @@ pub fn resume(state: &AppState) -> Result<(), HttpError> {
         max_games: None,
         new: false,
         settings: GameSettings::default(),
+        confirm_claims: false,
+        public_stderr: false,
     };
     start_runner(state, options)
 }

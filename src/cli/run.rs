@@ -53,6 +53,15 @@ pub struct Args {
     /// of playing here, `-j`, `--max-games` and `--build-jobs`, are refused with it.)
     #[arg(long, conflicts_with_all = ["concurrency", "max_games", "build_jobs"])]
     schedule_only: bool,
+    /// A new tournament counts an ending its moves cannot show (a crash, a loss on time)
+    /// only once a worker of another role, playing the pairing again, makes the same
+    /// claim. A PostgreSQL store only: a directory has one player.
+    #[arg(long)]
+    confirm_claims: bool,
+    /// A new tournament's stored games keep a faulty engine's stderr in their PGN, which
+    /// anyone reading the games sees; by default it is kept for the organiser alone.
+    #[arg(long)]
+    public_stderr: bool,
     #[command(flatten)]
     dir: DirArgs,
 }
@@ -67,6 +76,9 @@ pub fn run(args: &Args) -> Result<()> {
     args.builds.apply();
     let options = options(args)?;
     match args.dir.location()? {
+        StoreLocation::Dir(_) if args.confirm_claims => anyhow::bail!(
+            "--confirm-claims needs a second worker to play a claimed game again: a challenge directory has one player; use a PostgreSQL store (--store) and `challenge worker`s of two roles or more"
+        ),
         StoreLocation::Dir(dir) => {
             let mut store = SqliteStore::open(&dir)?;
             let _lock = store.lock_for_run()?;
@@ -156,5 +168,7 @@ fn options(args: &Args) -> Result<RunOptions> {
         max_games: args.max_games.map(|m| m as usize),
         new: args.new,
         settings,
+        confirm_claims: args.confirm_claims,
+        public_stderr: args.public_stderr,
     })
 }

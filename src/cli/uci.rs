@@ -29,7 +29,8 @@ pub fn run(args: &Args) -> Result<()> {
 fn run_in_place(executable: &std::path::Path) -> Result<()> {
     use std::os::unix::process::CommandExt;
     let mut command = std::process::Command::new(executable);
-    runner::isolate(&mut command, runner::EngineEnv::Empty);
+    runner::isolate(&mut command, runner::EngineEnv::Empty)
+        .with_context(|| format!("cannot start {}", executable.display()))?;
     let err = command.exec();
     Err(err).with_context(|| format!("cannot start {}", executable.display()))
 }
@@ -37,7 +38,8 @@ fn run_in_place(executable: &std::path::Path) -> Result<()> {
 #[cfg(not(unix))]
 fn run_in_place(executable: &std::path::Path) -> Result<()> {
     let mut command = std::process::Command::new(executable);
-    runner::isolate(&mut command, runner::EngineEnv::Empty);
+    runner::isolate(&mut command, runner::EngineEnv::Empty)
+        .with_context(|| format!("cannot start {}", executable.display()))?;
     let status = command
         .status()
         .with_context(|| format!("cannot start {}", executable.display()))?;

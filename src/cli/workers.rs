@@ -1,14 +1,16 @@
 //! `challenge workers`: the list, `grant`/`revoke` of a worker's role, `free` of a gone
-//! worker's games, and the organiser's `limits`.
+//! worker's games, the organiser's `limits`, and `distrust`, which voids a worker's
+//! results.
 
 use anyhow::{Context, Result};
-use store::{PostgresStore, WorkerInfo, worker_url};
+use store::{Access, PostgresStore, WorkerInfo, worker_url};
 
-use super::args::StoreUrl;
+use super::args::{DirArgs, StoreUrl};
 
 /// List the workers of a PostgreSQL store: what each is playing, games per hour; give a
 /// role a worker's rights (`grant`) or take them away (`revoke`); free the games a gone
-/// worker holds (`free`); bound what a worker's role may hold (`limits`).
+/// worker holds (`free`); bound what a worker's role may hold (`limits`); void what a worker
+/// recorded (`distrust`); read the evidence of its claims (`claims`).
 #[derive(clap::Args, Debug)]
 #[command(subcommand_negates_reqs = true, args_conflicts_with_subcommands = true)]
 pub struct Args {
@@ -42,6 +44,35 @@ enum Action {
     /// Show, or set, what a worker's role may hold: games at once, the longest lease,
     /// the longest it may keep one game. The store's functions enforce them.
     Limits(LimitArgs),
+    /// Void every result worker NAME recorded (a role's name: every worker of that role)
+    /// and put their games back to be played; its claims are refused from now on. On a
+    /// PostgreSQL store or a challenge directory.
+    Distrust(DistrustArgs),
+    /// List the games that end in an engine's fault the moves cannot show (a crash, a
+    /// loss on time, an illegal move), each with whether it counts and its evidence: the
+    /// clocks, the engine's answer and its stderr (the organiser's alone). On a
+    /// PostgreSQL store or a challenge directory.
+    Claims(ClaimsArgs),
+}
+
+#[derive(clap::Args, Debug)]
+struct ClaimsArgs {
+    /// Only the claims of this worker (a role's name: of every worker of that role).
+    #[arg(long, value_name = "NAME")]
+    worker: Option<String>,
+    /// The challenge.
+    #[command(flatten)]
+    dir: DirArgs,
+}
+
+#[derive(clap::Args, Debug)]
+struct DistrustArgs {
+    /// The worker's name, as `challenge workers` or the standings' claims list it; a
+    /// role's name (no `.`) stands for every worker of the role.
+    name: String,
+    /// The challenge, with the organiser's credentials for a PostgreSQL store.
+    #[command(flatten)]
+    dir: DirArgs,
 }
 
 #[derive(clap::Args, Debug)]
@@ -90,6 +121,8 @@ pub fn run(args: &Args) -> Result<()> {
         Some(Action::Revoke(role)) => revoke(role),
         Some(Action::Free(free)) => free_leases(free),
         Some(Action::Limits(limits)) => set_limits(limits),
+        Some(Action::Distrust(distrust)) => distrust_worker(distrust),
+        Some(Action::Claims(claims)) => list_claims(claims),
         None => list(args.store.as_deref().context("--store URL is needed")?),
     }
 }
@@ -158,6 +191,97 @@ fn free_leases(args: &FreeArgs) -> Result<()> {
         args.name
     );
     Ok(())
+}
+
+fn distrust_worker(args: &DistrustArgs) -> Result<()> {
+    let mut store = args.dir.open(Access::Write)?;
+    let name = &args.name;
+    let done = store.distrust_worker(name)?;
+    let who = if name.contains('.') {
+        format!("worker {name}")
+    } else {
+        format!("worker {name} (and every worker named {name}.…)")
+    };
+    println!(
+        "{who} is distrusted{}: {} games it recorded are void and will be played again; its claims are refused from now on",
+        if done.already {
+            " (it already was)"
+        } else {
+            ""
+        },
+        done.voided
+    );
+    for t in &done.reopened {
+        println!(
+            "tournament {} is open again for those games: `challenge run` (or `challenge serve`) plays or organises it",
+            t.0
+        );
+    }
+    Ok(())
+}
+
+fn list_claims(args: &ClaimsArgs) -> Result<()> {
+    let store = args.dir.open(Access::Read)?;
+    let of_worker = |worker: &str| {
+        args.worker.as_deref().is_none_or(|name| {
+            worker == name || (!name.contains('.') && store::worker_role(worker) == name)
+        })
+    };
+    // Every game is checked, so a claim another worker's game confirmed says so.
+    let all = store.games(true)?;
+    let mut verdicts = results::Verdicts::default();
+    verdicts.check_new(store.as_ref(), &all)?;
+    let names: std::collections::HashMap<_, _> = store
+        .versions()?
+        .into_iter()
+        .map(|v| (v.id, v.player_name()))
+        .collect();
+    let claims: Vec<&store::Game> = all
+        .iter()
+        .filter(|g| g.termination.is_fault() && of_worker(g.worker.as_deref().unwrap_or("")))
+        .collect();
+    if claims.is_empty() {
+        println!("no claimed engine faults");
+    }
+    for g in claims {
+        let Some(verdict) = verdicts.get(g.id) else {
+            continue;
+        };
+        println!(
+            "game {} ({} - {}, {} by {}, recorded by {}): {}",
+            g.id,
+            names.get(&g.white).map_or("?", String::as_str),
+            names.get(&g.black).map_or("?", String::as_str),
+            g.result,
+            g.termination,
+            g.worker.as_deref().unwrap_or("an unknown process"),
+            verdict_said(verdict)
+        );
+        let Some(evidence) = &g.evidence else {
+            println!("  no evidence");
+            continue;
+        };
+        println!("  clocks: {}", results::clocks_said(evidence));
+        if let Some(answer) = &evidence.answer {
+            println!("  answer: {answer}");
+        }
+        for line in &evidence.stderr {
+            println!("  stderr: {line}");
+        }
+    }
+    Ok(())
+}
+
+/// Whether a claim counts, in words.
+fn verdict_said(verdict: &results::Verdict) -> String {
+    match verdict {
+        results::Verdict::Shown | results::Verdict::Claimed => "counted".into(),
+        results::Verdict::Confirmed { by } => format!("counted, confirmed by {by}"),
+        results::Verdict::Unconfirmed => {
+            "not counted until a worker of another role confirms it".into()
+        }
+        results::Verdict::Refused(reason) => format!("not counted: {reason}"),
+    }
 }
 
 fn set_limits(args: &LimitArgs) -> Result<()> {

@@ -3,7 +3,8 @@
 
 use framework::chess::Color;
 use framework::notation::pgn::GameResult;
-use runner::Termination;
+use runner::{GameRecord, Termination};
+use serde::{Deserialize, Serialize};
 
 use crate::error::{StoreError, StoreResult};
 use crate::sql::{Conn, Mapped, Row, params};
@@ -61,6 +62,114 @@ pub struct NewGame {
     pub plies: u32,
     /// The whole game as PGN.
     pub pgn: String,
+    /// What shows an engine's fault the moves cannot show: the clocks and the engine's
+    /// stderr (`None` for an ending on the board).
+    pub evidence: Option<Evidence>,
+}
+
+/// The largest evidence a game may carry, as stored (JSON): far above what the runner
+/// keeps ([`runner::STDERR_TAIL_BYTES`] of stderr and a few numbers).
+pub const MAX_EVIDENCE_BYTES: usize = 16 << 10;
+
+/// What the runner saw when an engine's fault ended a game: the clocks, the turn, the
+/// engine's answer and its stderr. The moves cannot show a crash or a loss on time, so a
+/// game that ends by one counts only with this, which the organiser's check holds against
+/// the time control and the moves' recorded times (`results::verify`). It is the
+/// organiser's: workers read no games, and the engines' stderr reaches public records
+/// only where the tournament says so ([`StoredRules::public_stderr`](crate::StoredRules)).
+///
+/// ```
+/// use store::Evidence;
+/// let evidence = Evidence { left_ms: [Some(1000), Some(980)], turn_ms: 1250, at_start: false,
+///     answer: None, stderr: vec!["thinking...".into()] };
+/// let stored = evidence.to_json();
+/// assert_eq!(Evidence::from_json(&stored).unwrap(), evidence);
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Evidence {
+    /// Each side's time left when the turn began, in milliseconds, White's first
+    /// (`None`: no clock).
+    pub left_ms: [Option<u64>; 2],
+    /// How long the turn lasted until the fault, in milliseconds.
+    pub turn_ms: u64,
+    /// Whether the fault came before the engines were asked for a move.
+    pub at_start: bool,
+    /// The faulty engine's answer, when that answer was the fault (an illegal or
+    /// unparsable move).
+    pub answer: Option<String>,
+    /// The faulty engine's last stderr lines.
+    pub stderr: Vec<String>,
+}
+
+impl Evidence {
+    /// The evidence of a game an engine's fault ended (`None` for any other ending).
+    pub fn of(record: &GameRecord) -> Option<Evidence> {
+        let clock = record.fault_clock.as_ref()?;
+        let ms = |d: std::time::Duration| u64::try_from(d.as_millis()).unwrap_or(u64::MAX);
+        Some(Evidence {
+            left_ms: clock.left.map(|left| left.map(ms)),
+            turn_ms: ms(clock.turn),
+            at_start: clock.at_start,
+            answer: clock.answer.clone(),
+            stderr: record.stderr.clone(),
+        })
+    }
+
+    /// As stored: JSON.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).expect("evidence serializes")
+    }
+
+    /// From its stored JSON.
+    pub fn from_json(text: &str) -> Result<Evidence, String> {
+        serde_json::from_str(text).map_err(|e| e.to_string())
+    }
+}
+
+/// Why a stored game is in no slot (it counts for nothing; its slot was played again).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Aside {
+    /// Its moves refute its result.
+    Refuted,
+    /// A claimed ending, under the policy that a second worker must confirm claims: its
+    /// slot is played again by a worker of another role.
+    Unconfirmed,
+    /// Its worker is distrusted (`challenge workers distrust`): every game it recorded
+    /// is void.
+    Distrusted,
+}
+
+impl Aside {
+    /// As stored.
+    pub const fn tag(self) -> &'static str {
+        match self {
+            Aside::Refuted => "refuted",
+            Aside::Unconfirmed => "unconfirmed",
+            Aside::Distrusted => "distrusted",
+        }
+    }
+}
+
+impl std::str::FromStr for Aside {
+    type Err = String;
+    fn from_str(text: &str) -> Result<Aside, String> {
+        [Aside::Refuted, Aside::Unconfirmed, Aside::Distrusted]
+            .into_iter()
+            .find(|a| a.tag() == text)
+            .ok_or_else(|| "not `refuted`, `unconfirmed` or `distrusted`".into())
+    }
+}
+
+/// The role a worker's name belongs to: the name up to its first `.` (`box1.vm-7363` is
+/// `box1`'s); a role's workers are named after it, so two workers of one role are one
+/// witness.
+///
+/// ```
+/// assert_eq!(store::worker_role("box1.vm-7363"), "box1");
+/// assert_eq!(store::worker_role("local"), "local");
+/// ```
+pub fn worker_role(worker: &str) -> &str {
+    worker.split('.').next().unwrap_or(worker)
 }
 
 /// A stored game.
@@ -89,8 +198,14 @@ pub struct Game {
     /// Who recorded it: the worker's name (`local` for `challenge run` on a directory;
     /// `None` for games from before workers were recorded).
     pub worker: Option<String>,
+    /// Why it is in no slot, when an organiser set it aside or voided it.
+    pub aside: Option<Aside>,
+    /// The slot it was set aside from.
+    pub aside_from: Option<SlotId>,
     /// The whole game as PGN (empty when read without it).
     pub pgn: String,
+    /// What shows an engine's fault (`None` for other endings).
+    pub evidence: Option<Evidence>,
 }
 
 impl Game {
@@ -125,8 +240,14 @@ impl std::str::FromStr for Side {
     }
 }
 
-/// The columns [`game_from_row`] reads, but for the last: the PGN, or `''` without it.
-pub(crate) const GAME_COLUMNS: &str = "id, tournament_id, slot_id, white_version, black_version, result, termination, faulty, detail, plies, worker";
+/// The columns [`game_from_row`] reads, but for the last two: the PGN and the evidence,
+/// or [`WITHOUT_PGN`].
+pub(crate) const GAME_COLUMNS: &str = "id, tournament_id, slot_id, white_version, black_version, result, termination, faulty, detail, plies, worker, aside, aside_from";
+/// The last two columns of [`game_from_row`] for a game read with its PGN.
+pub(crate) const WITH_PGN: &str = "pgn, evidence";
+/// The last two columns of [`game_from_row`] for a game read without its PGN (the
+/// evidence is small, and only claimed endings have any).
+pub(crate) const WITHOUT_PGN: &str = "'', evidence";
 
 pub(crate) fn game_from_row(r: &dyn Row) -> Mapped<Game> {
     Ok(Game {
@@ -144,8 +265,35 @@ pub(crate) fn game_from_row(r: &dyn Row) -> Mapped<Game> {
         detail: r.get(8)?,
         plies: r.get(9)?,
         worker: r.get(10)?,
-        pgn: r.get(11)?,
+        aside: match r.get::<Option<String>>(11)? {
+            Some(_) => Some(r.parse(11)?),
+            None => None,
+        },
+        aside_from: r.get(12)?,
+        pgn: r.get(13)?,
+        evidence: match r.get::<Option<String>>(14)? {
+            Some(_) => Some(r.json(14)?),
+            None => None,
+        },
     })
+}
+
+/// The evidence as stored, refused when larger than [`MAX_EVIDENCE_BYTES`].
+fn stored_evidence(c: &dyn Conn, game: &NewGame) -> StoreResult<Option<String>> {
+    let Some(evidence) = &game.evidence else {
+        return Ok(None);
+    };
+    let json = evidence.to_json();
+    if json.len() > MAX_EVIDENCE_BYTES {
+        return Err(StoreError::Conflict {
+            store: c.store().to_string(),
+            what: format!(
+                "a game's evidence holds {} bytes, more than the {MAX_EVIDENCE_BYTES} a game may carry; it was not stored",
+                json.len()
+            ),
+        });
+    }
+    Ok(Some(json))
 }
 
 /// Refuses a slot that is not in the store or already has its game.
@@ -166,10 +314,11 @@ pub(crate) fn check_unplayed(c: &mut dyn Conn, slot: SlotId) -> StoreResult<()> 
 /// (after the backend made sure the claim still holds).
 pub(crate) fn store_game(c: &mut dyn Conn, claim: &Claim, game: &NewGame) -> StoreResult<GameId> {
     let slot = claim.slot.id;
+    let evidence = stored_evidence(c, game)?;
     let id: GameId = c.one(
         "INSERT INTO games (tournament_id, slot_id, white_version, black_version, result,
-                            termination, faulty, detail, plies, pgn, worker)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11) RETURNING id",
+                            termination, faulty, detail, plies, pgn, worker, evidence)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12) RETURNING id",
         params![
             claim.tournament,
             slot,
@@ -181,7 +330,8 @@ pub(crate) fn store_game(c: &mut dyn Conn, claim: &Claim, game: &NewGame) -> Sto
             game.detail.as_str(),
             game.plies,
             game.pgn.as_str(),
-            claim.worker.as_str()
+            claim.worker.as_str(),
+            evidence.as_deref()
         ],
         |r| r.get(0),
     )?;

@@ -34,7 +34,9 @@ mod types;
 
 pub use entries::{EntryStore, NewVersion, Submitted, Version};
 pub use error::{Cause, StoreError, StoreResult};
-pub use games::{Claim, ClaimStore, Game, NewGame};
+pub use games::{
+    Aside, Claim, ClaimStore, Evidence, Game, MAX_EVIDENCE_BYTES, NewGame, worker_role,
+};
 pub use live::{LIVE_GRACE_SECONDS, LiveEnding, LiveGame, LiveStore, LiveTicket};
 pub use postgres::{
     Copied, DEFAULT_LEASE, DEFAULT_LIMITS, Encryption, MAX_LIVE_SNAPSHOT_BYTES, NewWorker,
@@ -45,8 +47,8 @@ pub use schema::SCHEMA_VERSION;
 pub use server::{Job, JobState, ServerFlag, ServerState, ServerStore, StoreRevision};
 pub use sqlite::{DB_FILE, SqliteStore};
 pub use tournaments::{
-    KIT_VERSION, NewRound, NewTournament, Slot, SlotPlan, SlotState, StoredOpening, StoredRules,
-    Tournament, TournamentFormat, TournamentStore,
+    Distrusted, KIT_VERSION, NewRound, NewTournament, Slot, SlotPlan, SlotState, StoredOpening,
+    StoredRules, Tournament, TournamentFormat, TournamentStore,
 };
 pub use types::{EntryId, GameId, SlotId, TournamentId, VersionId};
 

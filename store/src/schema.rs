@@ -28,7 +28,7 @@ pub struct Step {
 }
 
 /// The steps, in order: step `i` (0-based) takes a database from version `i` to `i + 1`.
-pub const STEPS: [Step; 6] = [
+pub const STEPS: [Step; 7] = [
     Step {
         what: "the entries, tournaments and games",
         // `IF NOT EXISTS`: challenge directories from before the schema was versioned
@@ -192,6 +192,30 @@ CREATE TABLE live_games (
         what: "the invitation each submission job holds a use of",
         // The invitation's hash (`NULL`: none), so a job a restart ends gives its use back.
         sql: "ALTER TABLE jobs ADD COLUMN invitation TEXT;",
+        worker_reads: &[],
+    },
+    Step {
+        what: "the evidence of claimed endings, games set aside by cause, distrusted workers, each role's first claim of a slot",
+        // `evidence`: JSON (`games.rs`), the organiser's alone (workers read no games).
+        // `aside`: why a game is in no slot (`NULL`: in its slot, or set aside before
+        // this step), `aside_from` the slot it left. `slot_holds`: when a worker's role
+        // first claimed a slot, which bounds its hold however often it gives the slot
+        // back and claims it again (`postgres/access.rs`).
+        sql: "
+ALTER TABLE games ADD COLUMN evidence TEXT;
+ALTER TABLE games ADD COLUMN aside TEXT;
+ALTER TABLE games ADD COLUMN aside_from {int} REFERENCES slots(id);
+CREATE TABLE distrusted_workers (
+    name TEXT PRIMARY KEY,
+    since {instant} NOT NULL DEFAULT {instant_now}
+);
+CREATE TABLE slot_holds (
+    slot_id {int} NOT NULL REFERENCES slots(id),
+    role TEXT NOT NULL,
+    first_claimed {instant} NOT NULL DEFAULT {instant_now},
+    PRIMARY KEY (slot_id, role)
+);
+CREATE INDEX games_aside_from ON games (aside_from);",
         worker_reads: &[],
     },
 ];
@@ -365,12 +389,15 @@ mod tests {
 
     #[test]
     fn old_postgres_versions_map_to_the_shared_steps() {
-        assert_eq!(Stamp::PostgresLegacy(1).missing(), Some(vec![3, 4, 5, 6]));
-        assert_eq!(Stamp::PostgresLegacy(2).missing(), Some(vec![3, 5, 6]));
-        assert_eq!(Stamp::PostgresLegacy(3).missing(), Some(vec![5, 6]));
+        assert_eq!(
+            Stamp::PostgresLegacy(1).missing(),
+            Some(vec![3, 4, 5, 6, 7])
+        );
+        assert_eq!(Stamp::PostgresLegacy(2).missing(), Some(vec![3, 5, 6, 7]));
+        assert_eq!(Stamp::PostgresLegacy(3).missing(), Some(vec![5, 6, 7]));
         assert_eq!(
             Stamp::PostgresLegacy(0).missing(),
-            Some(vec![1, 2, 3, 4, 5, 6])
+            Some(vec![1, 2, 3, 4, 5, 6, 7])
         );
         assert_eq!(Stamp::PostgresLegacy(4).missing(), None);
         assert_eq!(
@@ -384,8 +411,8 @@ mod tests {
 
     #[test]
     fn shared_versions_count_steps() {
-        assert_eq!(Stamp::Shared(0).missing(), Some(vec![1, 2, 3, 4, 5, 6]));
-        assert_eq!(Stamp::Shared(2).missing(), Some(vec![3, 4, 5, 6]));
+        assert_eq!(Stamp::Shared(0).missing(), Some(vec![1, 2, 3, 4, 5, 6, 7]));
+        assert_eq!(Stamp::Shared(2).missing(), Some(vec![3, 4, 5, 6, 7]));
         assert!(Stamp::Shared(SCHEMA_VERSION).is_current());
         assert_eq!(Stamp::Shared(SCHEMA_VERSION + 1).missing(), None);
         assert_eq!(Stamp::Shared(9).version(), 9);
@@ -407,7 +434,9 @@ mod tests {
                 "entry_keys",
                 "jobs",
                 "workers",
-                "live_games"
+                "live_games",
+                "distrusted_workers",
+                "slot_holds"
             ]
         );
     }

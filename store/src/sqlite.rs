@@ -20,7 +20,7 @@ use rusqlite::{Connection, OpenFlags, TransactionBehavior, params_from_iter};
 use crate::error::{Cause, StoreError, StoreResult};
 use crate::games::{Claim, ClaimStore, NewGame, check_unplayed, store_game};
 use crate::schema::{self, SCHEMA_VERSION, STEPS, Stamp, require_current, require_known};
-use crate::sql::{Backend, Conn, Dialect, Mapped, Param, Row, count};
+use crate::sql::{Backend, Conn, Dialect, Mapped, Param, Row, count, params};
 use crate::tournaments::{SLOT_COLUMNS, slot_from_row};
 use crate::{GameId, SlotId, TournamentId, Upgraded};
 
@@ -431,6 +431,21 @@ impl ClaimStore for SqliteStore {
         worker: &str,
         max: usize,
     ) -> StoreResult<Vec<Claim>> {
+        let distrusted: bool = self.read(|c| {
+            c.one(
+                "SELECT EXISTS (SELECT 1 FROM distrusted_workers WHERE name = ?1 OR name = ?2)",
+                params![worker, crate::worker_role(worker)],
+                |r| r.get(0),
+            )
+        })?;
+        if distrusted {
+            return Err(StoreError::Conflict {
+                store: self.store_name(),
+                what: format!(
+                    "worker {worker} is distrusted by the organiser: it claims no more games"
+                ),
+            });
+        }
         // The first pending slots, enough of them to hold `max` this process has not
         // claimed yet: a claim reads what it hands out, not the whole schedule.
         let limit = max.saturating_add(self.claimed.len()).min(1 << 40);
@@ -697,6 +712,7 @@ mod tests {
                 .id
         };
         let game = NewGame {
+            evidence: None,
             white: version(claim.slot.plan.white),
             black: version(claim.slot.plan.black),
             result: GameResult::Draw,

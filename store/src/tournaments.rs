@@ -10,7 +10,7 @@ use runner::{AdjudicationRules, DrawRule, GameSettings, Opening, ResignRule, Tim
 use serde::{Deserialize, Serialize};
 
 use crate::error::StoreResult;
-use crate::games::{GAME_COLUMNS, Game, game_from_row};
+use crate::games::{Aside, GAME_COLUMNS, Game, WITH_PGN, WITHOUT_PGN, game_from_row};
 use crate::sql::{Backend, Conn, Mapped, Row, count, params};
 use crate::{EntryId, GameId, SlotId, TournamentId};
 
@@ -52,10 +52,18 @@ pub trait TournamentStore {
     /// How many of a tournament's slots wait for a game (not played, not cancelled;
     /// leased ones included): one count, where [`TournamentStore::slots`] reads them all.
     fn unplayed(&self, tournament: TournamentId) -> StoreResult<usize>;
-    /// Sets a game aside from its slot (the game stays stored, in no slot; the slot waits
-    /// for a game again): what an organiser does with a game whose result its moves
-    /// refute. Returns whether the game was in a slot.
-    fn set_aside(&mut self, game: GameId) -> StoreResult<bool>;
+    /// Sets a game aside from its slot, `why` (the game stays stored, in no slot, with
+    /// the slot it left; the slot waits for a game again): what an organiser does with a
+    /// game whose result its moves refute, or a claim that awaits another worker's
+    /// confirmation. Returns whether the game was in a slot.
+    fn set_aside(&mut self, game: GameId, why: Aside) -> StoreResult<bool>;
+    /// Distrusts the worker `name` (`challenge workers distrust`): voids every game it
+    /// recorded (each set aside as [`Aside::Distrusted`], its slot played again, a
+    /// finished tournament opened again for it), frees its leases, and refuses its claims
+    /// from now on. A name without a `.` is a role's: its workers (`NAME.…`) go with it.
+    fn distrust_worker(&mut self, name: &str) -> StoreResult<Distrusted>;
+    /// The workers distrusted, by name.
+    fn distrusted_workers(&self) -> StoreResult<Vec<String>>;
     /// Holds the tournament's organiser lock until [`TournamentStore::unlock_tournament`],
     /// so one organiser process at a time pairs its next round or finishes it: an
     /// advisory lock on PostgreSQL (waits for another holder); nothing on SQLite, where
@@ -63,6 +71,18 @@ pub trait TournamentStore {
     fn lock_tournament(&mut self, tournament: TournamentId) -> StoreResult<()>;
     /// Gives the lock of [`TournamentStore::lock_tournament`] back.
     fn unlock_tournament(&mut self, tournament: TournamentId) -> StoreResult<()>;
+}
+
+/// What distrusting a worker did.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Distrusted {
+    /// Whether it was distrusted already.
+    pub already: bool,
+    /// Games it recorded that were in their slots, void now (their slots are to be
+    /// played again).
+    pub voided: usize,
+    /// Finished tournaments opened again to play those slots.
+    pub reopened: Vec<TournamentId>,
 }
 
 /// How a tournament pairs its entries.
@@ -157,10 +177,25 @@ pub struct StoredRules {
     pub resign: Option<(u32, i32)>,
     /// Draw at this many plies.
     pub max_plies: Option<u32>,
+    /// An ending the moves cannot show (a crash, a loss on time) counts only once a
+    /// worker of another role, playing the pairing again, makes the same claim
+    /// (`challenge run --confirm-claims`).
+    #[serde(default)]
+    pub confirm_claims: bool,
+    /// The engines' stderr of a fault is kept in the game's PGN, which is public; by
+    /// default it is only in the game's evidence, which the organiser reads
+    /// (`challenge run --public-stderr`).
+    #[serde(default)]
+    pub public_stderr: bool,
+    /// A claimed engine fault counts only with its evidence ([`Evidence`](crate::Evidence)):
+    /// every tournament started since the runner keeps it. One started before (stored
+    /// without this field) has none to show, and counts its claims as it did.
+    #[serde(default)]
+    pub claims_need_evidence: bool,
 }
 
 impl Default for StoredRules {
-    /// What every tournament was played under before the rules were stored.
+    /// The rules of a new tournament at the default settings.
     fn default() -> Self {
         StoredRules::from_settings(&GameSettings::default())
     }
@@ -177,6 +212,18 @@ impl StoredRules {
                 .map(|d| (d.move_number, d.move_count, d.score_cp)),
             resign: rules.resign.map(|r| (r.move_count, r.score_cp)),
             max_plies: rules.max_plies,
+            confirm_claims: false,
+            public_stderr: false,
+            claims_need_evidence: true,
+        }
+    }
+
+    /// What every tournament was played under before the rules were stored: the default
+    /// settings, and no evidence of claims.
+    pub fn before_stored() -> StoredRules {
+        StoredRules {
+            claims_need_evidence: false,
+            ..StoredRules::default()
         }
     }
 
@@ -322,7 +369,7 @@ fn tournament_from_row(r: &dyn Row) -> Mapped<Tournament> {
         openings: r.json(5)?,
         rules: match r.get::<Option<String>>(6)? {
             Some(_) => r.json(6)?,
-            None => StoredRules::default(),
+            None => StoredRules::before_stored(),
         },
         finished: r.get(7)?,
     })
@@ -498,18 +545,19 @@ impl<B: Backend> TournamentStore for B {
     }
 
     fn games(&self, with_pgn: bool) -> StoreResult<Vec<Game>> {
-        let pgn = if with_pgn { "pgn" } else { "''" };
+        let pgn = if with_pgn { WITH_PGN } else { WITHOUT_PGN };
         let sql = format!("SELECT {GAME_COLUMNS}, {pgn} FROM games ORDER BY id");
         self.read(|c| c.rows(&sql, &[], game_from_row))
     }
 
     fn game(&self, id: GameId) -> StoreResult<Option<Game>> {
-        let sql = format!("SELECT {GAME_COLUMNS}, pgn FROM games WHERE id = ?1");
+        let sql = format!("SELECT {GAME_COLUMNS}, {WITH_PGN} FROM games WHERE id = ?1");
         self.read(|c| c.first(&sql, params![id], game_from_row))
     }
 
     fn games_since(&self, first: GameId) -> StoreResult<Vec<Game>> {
-        let sql = format!("SELECT {GAME_COLUMNS}, pgn FROM games WHERE id >= ?1 ORDER BY id");
+        let sql =
+            format!("SELECT {GAME_COLUMNS}, {WITH_PGN} FROM games WHERE id >= ?1 ORDER BY id");
         self.read(|c| c.rows(&sql, params![first], game_from_row))
     }
 
@@ -530,19 +578,21 @@ impl<B: Backend> TournamentStore for B {
         Ok(usize::try_from(n).unwrap_or(usize::MAX))
     }
 
-    fn set_aside(&mut self, game: GameId) -> StoreResult<bool> {
-        self.transaction(|c| {
-            let freed = c.execute(
-                "UPDATE slots SET game_id = NULL, lease_token = NULL, lease_worker = NULL,
-                                  lease_expires = NULL
-                 WHERE game_id = ?1",
-                params![game],
-            )?;
-            c.execute(
-                "UPDATE games SET slot_id = NULL WHERE id = ?1",
-                params![game],
-            )?;
-            Ok(freed == 1)
+    fn set_aside(&mut self, game: GameId, why: Aside) -> StoreResult<bool> {
+        self.transaction(|c| set_aside(c, game, why))
+    }
+
+    fn distrust_worker(&mut self, name: &str) -> StoreResult<Distrusted> {
+        self.transaction(|c| distrust(c, name))
+    }
+
+    fn distrusted_workers(&self) -> StoreResult<Vec<String>> {
+        self.read(|c| {
+            c.rows(
+                "SELECT name FROM distrusted_workers ORDER BY name",
+                &[],
+                |r| r.get(0),
+            )
         })
     }
 
@@ -553,6 +603,92 @@ impl<B: Backend> TournamentStore for B {
     fn unlock_tournament(&mut self, tournament: TournamentId) -> StoreResult<()> {
         self.write(|c| advisory(c, "pg_advisory_unlock", tournament))
     }
+}
+
+/// Sets `game` aside from its slot, `why`, in the caller's transaction; whether it was
+/// in one.
+fn set_aside(c: &mut dyn Conn, game: GameId, why: Aside) -> StoreResult<bool> {
+    let freed = c.execute(
+        "UPDATE slots SET game_id = NULL, lease_token = NULL, lease_worker = NULL,
+                          lease_expires = NULL
+         WHERE game_id = ?1",
+        params![game],
+    )?;
+    c.execute(
+        "UPDATE games SET aside_from = COALESCE(aside_from, slot_id), slot_id = NULL,
+                          aside = ?2
+         WHERE id = ?1",
+        params![game, why.tag()],
+    )?;
+    Ok(freed == 1)
+}
+
+/// Which workers `name` stands for, as SQL over the column `column` with `?1` the name:
+/// itself, and for a role's name (no `.`) its workers, `NAME.…`.
+fn named(column: &str, name: &str) -> String {
+    if name.contains('.') {
+        format!("{column} = ?1")
+    } else {
+        format!("({column} = ?1 OR substr({column}, 1, length(?1) + 1) = ?1 || '.')")
+    }
+}
+
+/// [`TournamentStore::distrust_worker`], in the caller's transaction.
+fn distrust(c: &mut dyn Conn, name: &str) -> StoreResult<Distrusted> {
+    let added = c.execute(
+        "INSERT INTO distrusted_workers (name) VALUES (?1) ON CONFLICT DO NOTHING",
+        params![name],
+    )?;
+    let counted: Vec<(GameId, TournamentId)> = c.rows(
+        &format!(
+            "SELECT id, tournament_id FROM games
+             WHERE slot_id IS NOT NULL AND tournament_id IS NOT NULL AND {}",
+            named("worker", name)
+        ),
+        params![name],
+        |r| Ok((r.get(0)?, r.get(1)?)),
+    )?;
+    for &(game, _) in &counted {
+        set_aside(c, game, Aside::Distrusted)?;
+    }
+    // Its games already set aside are void too: no claim of its may confirm another's.
+    c.execute(
+        &format!(
+            "UPDATE games SET aside = ?2 WHERE aside IS NOT NULL AND {}",
+            named("worker", name)
+        ),
+        params![name, Aside::Distrusted.tag()],
+    )?;
+    let held = named("lease_worker", name);
+    c.execute(
+        &format!(
+            "DELETE FROM live_games WHERE slot_id IN (
+                 SELECT id FROM slots WHERE game_id IS NULL AND lease_token IS NOT NULL AND {held})"
+        ),
+        params![name],
+    )?;
+    c.execute(
+        &format!(
+            "UPDATE slots SET lease_token = NULL, lease_worker = NULL, lease_expires = NULL
+             WHERE game_id IS NULL AND lease_token IS NOT NULL AND {held}"
+        ),
+        params![name],
+    )?;
+    let mut reopened = Vec::new();
+    for &(_, tournament) in &counted {
+        let opened = c.execute(
+            "UPDATE tournaments SET finished = FALSE WHERE id = ?1 AND finished",
+            params![tournament],
+        )?;
+        if opened == 1 {
+            reopened.push(tournament);
+        }
+    }
+    Ok(Distrusted {
+        already: added == 0,
+        voided: counted.len(),
+        reopened,
+    })
 }
 
 /// Tournament `t`'s organiser lock is advisory lock `TOURNAMENT_LOCK + t` (beside the

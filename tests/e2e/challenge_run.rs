@@ -190,15 +190,16 @@ fn a_tournament_killed_mid_run_resumes_without_losing_or_repeating_games() {
     assert!(text(&again).contains("pass --new"));
 }
 
-/// The crasher's games keep its panic message, and the line it names, but no path of
-/// the machine they were played on (the challenge directory, the kit, the home directory)
-/// nor its name: a stored game is public.
+/// The crasher's games keep its panic message, and the line it names, in their evidence
+/// (the organiser's), out of their public PGN; none of it names a path of the machine
+/// they were played on (the challenge directory, the kit, the home directory) nor its
+/// name.
 fn assert_crashes_name_no_host_path(db: &Connection, tmp: &Path) {
     let mut stmt = db
-        .prepare("SELECT pgn, detail FROM games WHERE termination = 'crash'")
+        .prepare("SELECT pgn, detail, evidence FROM games WHERE termination = 'crash'")
         .unwrap();
-    let games: Vec<(String, String)> = stmt
-        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+    let games: Vec<(String, String, String)> = stmt
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
         .unwrap()
         .map(Result::unwrap)
         .collect();
@@ -213,13 +214,17 @@ fn assert_crashes_name_no_host_path(db: &Connection, tmp: &Path) {
             .ok()
             .map(|h| h.trim().to_owned()),
     );
-    for (pgn, detail) in &games {
+    for (pgn, detail, evidence) in &games {
+        // The bot's stderr is the organiser's evidence, not in the public PGN.
         assert!(
-            pgn.contains("late crash") && pgn.contains("bot.rs:"),
-            "{pgn}"
+            evidence.contains("late crash") && evidence.contains("bot.rs:"),
+            "{evidence}"
         );
+        assert!(!pgn.contains("late crash"), "{pgn}");
         for h in &host {
-            assert!(!pgn.contains(h) && !detail.contains(h), "{h:?} in:\n{pgn}");
+            for text in [pgn, detail, evidence] {
+                assert!(!text.contains(h), "{h:?} in:\n{text}");
+            }
         }
     }
 }

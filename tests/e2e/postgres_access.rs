@@ -223,6 +223,7 @@ fn challenge_with_secrets(org: &mut PostgresStore) -> (TournamentId, [VersionId;
 
 fn game(white: VersionId, black: VersionId, termination: Termination) -> NewGame {
     NewGame {
+        evidence: None,
         white,
         black,
         result: GameResult::Draw,
@@ -367,7 +368,7 @@ fn a_workers_role_reads_and_writes_only_its_own_leases() {
         refused_by_function(
             client,
             &format!(
-                "SELECT challenge_record({theirs}, {token}, {}, {}, '1-0', 'checkmate', NULL, '', 1, '1-0')",
+                "SELECT challenge_record({theirs}, {token}, {}, {}, '1-0', 'checkmate', NULL, '', 1, '1-0', NULL)",
                 black.0, white.0
             ),
             "KL001",
@@ -411,7 +412,7 @@ fn a_workers_role_reads_and_writes_only_its_own_leases() {
         let message = refused_by_function(
             client,
             &format!(
-                "SELECT challenge_record({own_slot}, {own_token}, {args}, NULL, '', 1, '1-0')"
+                "SELECT challenge_record({own_slot}, {own_token}, {args}, NULL, '', 1, '1-0', NULL)"
             ),
             "KL002",
         );
@@ -421,12 +422,25 @@ fn a_workers_role_reads_and_writes_only_its_own_leases() {
     let message = refused_by_function(
         client,
         &format!(
-            "SELECT challenge_record({own_slot}, {own_token}, {}, {}, '1-0', 'checkmate', NULL, '', 1, '{huge}')",
+            "SELECT challenge_record({own_slot}, {own_token}, {}, {}, '1-0', 'checkmate', NULL, '', 1, '{huge}', NULL)",
             white.0, black.0
         ),
         "KL002",
     );
     assert!(message.contains("too large"), "{message}");
+    // A game's evidence is bounded and must be a JSON object.
+    let long = format!("'{{\"stderr\": \"{}\"}}'", "x".repeat(17 << 10));
+    for (evidence, why) in [(long.as_str(), "at most"), ("'not json'", "JSON object")] {
+        let message = refused_by_function(
+            client,
+            &format!(
+                "SELECT challenge_record({own_slot}, {own_token}, {}, {}, '1-0', 'checkmate', NULL, '', 1, '1-0', {evidence})",
+                white.0, black.0
+            ),
+            "KL002",
+        );
+        assert!(message.contains(why), "{message}");
+    }
     client
         .batch_execute("DROP TABLE pg_temp.slots, pg_temp.versions")
         .unwrap();

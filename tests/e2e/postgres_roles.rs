@@ -18,12 +18,12 @@ use framework::chess::Color;
 use framework::notation::pgn::GameResult;
 use league::{Organiser, Progress};
 use postgres::error::SqlState;
-use postgres_server::{PgServer, add_entry, as_role, count, password_of};
+use postgres_server::{PgServer, add_entry, as_role, count, password_of, schedule};
 use runner::{Termination, TimeControl};
 use store::prelude::*;
 use store::{
-    EntryId, NewGame, NewTournament, PostgresStore, SlotPlan, StoreError, StoredRules, Tournament,
-    TournamentFormat, TournamentId, Version,
+    EntryId, Evidence, NewGame, PostgresStore, SlotPlan, StoreError, StoredRules, TournamentId,
+    Version,
 };
 
 /// Entries named `names` and a round-robin of them, one game per pair (the first named
@@ -46,25 +46,9 @@ fn round_robin(org: &mut PostgresStore, names: &[&str]) -> (TournamentId, Vec<Ve
             });
         }
     }
-    let settings = Tournament {
-        id: TournamentId(0),
-        format: TournamentFormat::RoundRobin,
-        pairs: 1,
-        rounds: 1,
-        time_control: TimeControl::clock(Duration::from_secs(10), Duration::ZERO),
-        openings: Vec::new(),
-        rules: StoredRules::default(),
-        finished: false,
-    };
     let field: Vec<EntryId> = versions.iter().map(|v| v.entry_id).collect();
-    let t = org
-        .create_tournament(&NewTournament {
-            settings: &settings,
-            field: &field,
-            slots: &slots,
-            byes: &[],
-        })
-        .unwrap();
+    let tc = TimeControl::clock(Duration::from_secs(10), Duration::ZERO);
+    let t = schedule(org, &field, &slots, tc, StoredRules::default());
     (t, versions)
 }
 
@@ -285,6 +269,7 @@ fn workers_free_gives_a_gone_workers_games_back_and_its_late_result_is_refused()
         versions.iter().find(|v| v.entry_id == slot.black).unwrap(),
     );
     let game = NewGame {
+        evidence: None,
         white: white.id,
         black: black.id,
         result: GameResult::Draw,
@@ -308,24 +293,7 @@ fn recorded(
     termination: Termination,
     faulty: Option<Color>,
 ) -> NewGame {
-    let plies = moves
-        .split_whitespace()
-        .filter(|t| !t.ends_with('.'))
-        .count();
-    NewGame {
-        white: white.id,
-        black: black.id,
-        result,
-        termination,
-        faulty,
-        detail: "as the worker tells it".into(),
-        plies: plies as u32,
-        pgn: format!(
-            "[White \"{}\"]\n[Black \"{}\"]\n[Result \"{result}\"]\n\n{moves} {result}\n",
-            white.player_name(),
-            black.player_name()
-        ),
-    }
+    crate::claims::worker_game([white, black], moves, (result, termination, faulty), None)
 }
 
 #[test]
@@ -360,14 +328,23 @@ fn a_result_its_moves_refute_is_not_counted_and_its_slot_is_played_again() {
             Termination::Crash,
             Some(Color::Black),
         ),
-        recorded(
-            bob,
-            cid,
-            "1. e4 e5",
-            GameResult::BlackWins,
-            Termination::Crash,
-            Some(Color::White),
-        ),
+        NewGame {
+            evidence: Some(Evidence {
+                left_ms: [Some(9900), Some(9900)],
+                turn_ms: 40,
+                at_start: false,
+                answer: None,
+                stderr: vec!["thread 'main' panicked".into()],
+            }),
+            ..recorded(
+                bob,
+                cid,
+                "1. e4 {0.100s} e5 {0.100s}",
+                GameResult::BlackWins,
+                Termination::Crash,
+                Some(Color::White),
+            )
+        },
     ];
     for game in &games {
         let claim = box1.claim(t, "box1", 1).unwrap().pop().unwrap();
@@ -429,11 +406,11 @@ fn a_result_its_moves_refute_is_not_counted_and_its_slot_is_played_again() {
     ok_store(&url, &["report", "--html", html.to_str().unwrap()]);
     let page = std::fs::read_to_string(&html).unwrap();
     assert!(
-        page.contains("NOT COUNTED: its result disagrees with its moves"),
+        page.contains("NOT COUNTED: 1-0 is recorded where its moves give 0-1"),
         "report"
     );
     assert!(
-        page.contains("counted as box1, which recorded it, reports it"),
+        page.contains("counted as box1, which recorded it, reports it, with its evidence"),
         "report"
     );
 
@@ -457,4 +434,133 @@ fn a_result_its_moves_refute_is_not_counted_and_its_slot_is_played_again() {
     );
     assert_eq!(org.claim(t, "organiser", 10).unwrap().len(), 2);
     assert_eq!(org.unfinished_tournament().unwrap().map(|t| t.id), Some(t));
+}
+
+#[test]
+fn a_roles_hold_of_a_game_counts_from_its_first_claim_however_often_it_gives_it_back() {
+    let Some(pg) = PgServer::start("hold") else {
+        return;
+    };
+    let url = pg.database("hold");
+    let mut org = PostgresStore::create(&url).unwrap();
+    let (t, _) = round_robin(&mut org, &["a", "b"]);
+    ok_store(
+        &url,
+        &["workers", "limits", "--max-lease", "1", "--max-hold", "3"],
+    );
+    let said = ok_store(&url, &["workers", "grant", "box1"]);
+    let mut box1 = PostgresStore::open(&as_role(&url, "box1", &password_of(&said))).unwrap();
+    box1.set_lease(Duration::from_secs(1));
+    // The finding: giving the game back and claiming it again restarted the hold, so a
+    // role could keep it (and 15 more) forever. Within the hold it may claim it again...
+    let first = std::time::Instant::now();
+    let mut claim = box1.claim(t, "box1", 1).unwrap().remove(0);
+    while first.elapsed() < Duration::from_millis(1500) {
+        box1.release(&claim).unwrap();
+        claim = box1.claim(t, "box1", 1).unwrap().remove(0);
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    // ...and no lease it gets runs past the hold from its first claim.
+    let past = "SELECT COUNT(*) FROM slots WHERE lease_expires > leased_at + interval '3 seconds'
+                OR leased_at > (SELECT first_claimed FROM slot_holds WHERE role = 'box1')";
+    assert_eq!(count(org.client(), past), 0);
+    while first.elapsed() < Duration::from_millis(3500) {
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    box1.release(&claim).unwrap();
+    assert!(
+        box1.claim(t, "box1", 1).unwrap().is_empty(),
+        "its hold of the game is spent"
+    );
+    let said = ok_store(&url, &["workers", "grant", "box2"]);
+    let mut box2 = PostgresStore::open(&as_role(&url, "box2", &password_of(&said))).unwrap();
+    box2.set_lease(Duration::from_secs(1));
+    assert_eq!(
+        box2.claim(t, "box2", 1).unwrap().len(),
+        1,
+        "another role plays it"
+    );
+}
+
+#[test]
+fn under_confirm_claims_a_claim_counts_once_a_worker_of_another_role_makes_it_too() {
+    use crate::claims::{D4, d4_flag, recorded, round_robin as field};
+    let Some(pg) = PgServer::start("confirm") else {
+        return;
+    };
+    let url = pg.database("confirm");
+    let mut org = PostgresStore::create(&url).unwrap();
+    let rules = StoredRules {
+        confirm_claims: true,
+        ..StoredRules::default()
+    };
+    let t = field(&mut org, &["ann", "bob"], rules);
+    let role = |name: &str| {
+        let said = ok_store(&url, &["workers", "grant", name]);
+        PostgresStore::open(&as_role(&url, name, &password_of(&said))).unwrap()
+    };
+    let (mut box1, mut box2) = (role("box1"), role("box2"));
+    let flag = (
+        GameResult::WhiteWins,
+        Termination::TimeForfeit,
+        Some(Color::Black),
+    );
+    let standings = || -> serde_json::Value {
+        serde_json::from_str(&ok_store(&url, &["standings", "--json"])).unwrap()
+    };
+
+    // box1 claims Black lost on time, with evidence that holds: not counted yet. (box2
+    // plays the other game: a mate, which counts.)
+    let claim = box1.claim(t, "box1", 1).unwrap().remove(0);
+    let game = recorded(&box1, &claim, D4, flag, Some(d4_flag()));
+    box1.record(&claim, &game).unwrap();
+    let other = box2.claim(t, "box2", 1).unwrap().remove(0);
+    let mate = (GameResult::BlackWins, Termination::Checkmate, None);
+    let game = recorded(
+        &box2,
+        &other,
+        "1. f3 {0.1s} e5 {0.1s} 2. g4 {0.1s} Qh4# {0.1s}",
+        mate,
+        None,
+    );
+    box2.record(&other, &game).unwrap();
+    let table = standings();
+    assert_eq!(table["games"], 1, "{table}");
+    assert_eq!(table["unconfirmed"].as_array().unwrap().len(), 1, "{table}");
+    // At the round's end the organiser sets it aside for a replay, which box1's role may
+    // not play.
+    let step = Organiser::default().step(&mut org, &|_| {}).unwrap();
+    assert_eq!(
+        step,
+        Progress::Playing {
+            tournament: t,
+            pending: 1
+        }
+    );
+    assert!(box1.claim(t, "box1.other", 1).unwrap().is_empty());
+    // box2 plays the pairing again and finds the same: confirmed, counted once.
+    let claim = box2.claim(t, "box2", 1).unwrap().remove(0);
+    let game = recorded(&box2, &claim, D4, flag, Some(d4_flag()));
+    box2.record(&claim, &game).unwrap();
+    let table = standings();
+    assert_eq!(table["games"], 2, "{table}");
+    let claimed = &table["claimed"][0];
+    assert_eq!(
+        (&claimed["worker"], &claimed["confirmed_by"]),
+        (&"box2".into(), &"box1".into())
+    );
+    let by: Vec<String> = table["claims_by_worker"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|w| {
+            format!(
+                "{} {} {} {}",
+                w["worker"], w["claimed"], w["confirmed"], w["unconfirmed"]
+            )
+        })
+        .collect();
+    assert_eq!(by, ["\"box1\" 0 0 1", "\"box2\" 1 1 0"], "{table}");
+    let step = Organiser::default().step(&mut org, &|_| {}).unwrap();
+    assert_eq!(step, Progress::Finished { tournament: t });
 }

@@ -7,17 +7,16 @@
 
 use crate::postgres_server;
 
-use std::path::PathBuf;
 use std::time::Duration;
 
 use framework::notation::pgn::GameResult;
-use postgres_server::PgServer;
+use postgres_server::{Backends, PgServer, ordered_pairs, schedule};
 use runner::{Termination, TimeControl};
 use store::prelude::*;
 use store::{
-    Claim, EntryId, GameId, Job, JobState, NewGame, NewTournament, NewVersion, PostgresStore,
-    SCHEMA_VERSION, ServerFlag, ServerState, SlotPlan, SlotState, SqliteStore, StoreError,
-    StoredRules, Submitted, Tournament, TournamentFormat, TournamentId, VersionId,
+    Claim, EntryId, GameId, Job, JobState, NewGame, NewVersion, PostgresStore, SCHEMA_VERSION,
+    ServerFlag, ServerState, SlotState, StoreError, StoredRules, Submitted, TournamentFormat,
+    TournamentId, VersionId,
 };
 
 fn add(store: &mut dyn Store, name: &str, source: &str) -> Submitted {
@@ -40,47 +39,23 @@ fn entry(submitted: Submitted) -> EntryId {
     }
 }
 
-/// A round-robin of `entries` with one slot per ordered pair.
+/// A round-robin of `entries` at 10+0.1 with one slot per ordered pair.
 fn tournament(store: &mut dyn Store, entries: &[EntryId]) -> TournamentId {
-    let settings = Tournament {
-        id: TournamentId(0),
-        format: TournamentFormat::RoundRobin,
-        pairs: 1,
-        rounds: 1,
-        time_control: TimeControl::clock(Duration::from_secs(10), Duration::from_millis(100)),
-        openings: Vec::new(),
-        rules: StoredRules::default(),
-        finished: false,
-    };
-    let mut slots = Vec::new();
-    for &white in entries {
-        for &black in entries {
-            if white != black {
-                slots.push(SlotPlan {
-                    round: 0,
-                    pair: slots.len() as u32 / 2,
-                    game_in_pair: slots.len() as u32 % 2,
-                    white,
-                    black,
-                    opening: 0,
-                });
-            }
-        }
-    }
-    store
-        .create_tournament(&NewTournament {
-            settings: &settings,
-            field: entries,
-            slots: &slots,
-            byes: &[],
-        })
-        .unwrap()
+    let tc = TimeControl::clock(Duration::from_secs(10), Duration::from_millis(100));
+    schedule(
+        store,
+        entries,
+        &ordered_pairs(entries),
+        tc,
+        StoredRules::default(),
+    )
 }
 
 fn game(store: &dyn Store, claim: &Claim) -> NewGame {
     let versions = store.versions().unwrap();
     let version = |e: EntryId| versions.iter().find(|v| v.entry_id == e).unwrap().id;
     NewGame {
+        evidence: None,
         white: version(claim.slot.plan.white),
         black: version(claim.slot.plan.black),
         result: GameResult::Draw,
@@ -89,42 +64,6 @@ fn game(store: &dyn Store, claim: &Claim) -> NewGame {
         detail: "threefold repetition".into(),
         plies: 40,
         pgn: "[Result \"1/2-1/2\"]\n\n1/2-1/2\n".into(),
-    }
-}
-
-/// A new, empty store of each backend: `open` makes a fresh handle on the same one.
-struct Backends {
-    label: String,
-    sqlite: PathBuf,
-    postgres: Option<PgServer>,
-}
-
-impl Backends {
-    fn new(label: &str) -> Backends {
-        let sqlite =
-            std::env::temp_dir().join(format!("kit-store-suite-{label}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&sqlite);
-        Backends {
-            label: label.to_string(),
-            sqlite,
-            postgres: PgServer::start(label),
-        }
-    }
-
-    /// Runs `test` on each backend, with a function that opens its store (again).
-    fn each(&self, test: impl Fn(&dyn Fn() -> Box<dyn Store>)) {
-        let dir = self.sqlite.clone();
-        test(&move || Box::new(SqliteStore::create(&dir).unwrap()));
-        if let Some(server) = &self.postgres {
-            let url = server.database(&self.label.replace('-', "_"));
-            test(&move || Box::new(PostgresStore::create(&url).unwrap()));
-        }
-    }
-}
-
-impl Drop for Backends {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.sqlite);
     }
 }
 

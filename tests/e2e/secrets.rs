@@ -125,10 +125,20 @@ fn run_and_its_stored_games_give_a_bot_nothing_of_the_runners() {
     let pgn = dir.join("all.pgn");
     let export = challenge_marked(&["export", "--dir", dir_arg, "--pgn", pgn.to_str().unwrap()]);
     assert!(export.status.success(), "{}", all_output(&export));
+    // The faulty engine's stderr is the organiser's, in the game's evidence, not in the
+    // exported PGN.
+    let store = store::SqliteStore::open_read_only(&dir).unwrap();
+    let stderr: Vec<String> = store::TournamentStore::games(&store, true)
+        .unwrap()
+        .into_iter()
+        .filter_map(|g| g.evidence)
+        .flat_map(|e| e.stderr)
+        .collect();
     let text = format!(
-        "{}\n{}",
+        "{}\n{}\n{}",
         all_output(&output),
-        std::fs::read_to_string(&pgn).unwrap()
+        std::fs::read_to_string(&pgn).unwrap(),
+        stderr.join("\n")
     );
     assert_nothing_found("run", &text);
 }

@@ -32,15 +32,20 @@ use serve_common::{Client, Server, log_in, organiser_action, submit};
 use store::prelude::*;
 use store::{Game, SqliteStore};
 
-/// What a stored game says about its ending: the runner's sentence and the PGN's
-/// comments (where the faulty engine's last stderr lines are), each comment on one line.
-fn game_text(detail: &str, pgn: &str) -> String {
+/// What a stored game says about its ending: the runner's sentence, the PGN's comments
+/// and the fault's evidence (where the faulty engine's last stderr lines are), each on
+/// one line.
+fn game_text(detail: &str, pgn: &str, evidence: Option<&str>) -> String {
     let read = framework::notation::pgn::read_games(pgn);
     assert!(read.errors.is_empty(), "the PGN does not read back:\n{pgn}");
     let mut lines = vec![detail.to_string()];
     for game in &read.games {
         lines.extend(game.intro.iter().cloned());
         lines.extend(game.comments.iter().flatten().cloned());
+    }
+    if let Some(evidence) = evidence {
+        let evidence = store::Evidence::from_json(evidence).expect("the evidence reads back");
+        lines.extend(evidence.stderr);
     }
     lines.join("\n")
 }
@@ -119,9 +124,10 @@ fn serve_gives_its_jobs_and_its_tournament_nothing_of_the_servers() {
     assert_eq!(started.status, 303, "{}", started.body);
     let game = first_stored_game(&dir);
     assert!(game.faulty.is_some(), "{game:?}");
+    let evidence = game.evidence.as_ref().map(store::Evidence::to_json);
     assert_nothing_found(
         "serve's tournament runner",
-        &game_text(&game.detail, &game.pgn),
+        &game_text(&game.detail, &game.pgn, evidence.as_deref()),
     );
     drop(server);
 }
@@ -206,13 +212,13 @@ fn a_worker_gives_a_bot_nothing_of_its_store_or_its_environment() {
     let said = ok_marked(&tmp, &url, &["worker", "--name", "secrets-worker"]);
     let mut db = postgres::Client::connect(&url, postgres::NoTls).unwrap();
     let games = db
-        .query("SELECT detail, pgn FROM games ORDER BY id", &[])
+        .query("SELECT detail, pgn, evidence FROM games ORDER BY id", &[])
         .unwrap();
     assert_eq!(games.len(), 2, "{said}");
     for game in games {
         assert_nothing_found(
             "a worker on PostgreSQL",
-            &game_text(game.get(0), game.get(1)),
+            &game_text(game.get(0), game.get(1), game.get(2)),
         );
     }
 }

@@ -178,6 +178,7 @@ fn a_workers_role_publishes_only_for_its_own_lease_and_rows_go_with_the_lease() 
 
     // Recording the game deletes its row in the same transaction; the ending is found.
     let game = NewGame {
+        evidence: None,
         white: alpha,
         black: beta,
         result: GameResult::WhiteWins,
@@ -283,6 +284,8 @@ fn a_game_played_by_a_worker_shows_live_advances_and_ends_into_the_stored_game()
             },
             ..GameSettings::default()
         },
+        confirm_claims: false,
+        public_stderr: false,
     };
     schedule_tournament(&mut org, &options, &|_| {}).unwrap();
     let server = serve_common::Server::start_store(&url);

@@ -222,7 +222,8 @@ fn check_upgraded(store: &mut dyn Store, version: u32) {
         .unfinished_tournament()
         .unwrap()
         .expect("the old tournament");
-    assert_eq!(t.rules, store::StoredRules::default());
+    // Its rules are the defaults; it was played before claims needed evidence.
+    assert_eq!(t.rules, store::StoredRules::before_stored());
     let states: Vec<_> = store.slots(t.id).unwrap().iter().map(|s| s.state).collect();
     assert_eq!(states, [SlotState::Played(GameId(1)), SlotState::Pending]);
     if version >= 3 {
@@ -236,6 +237,7 @@ fn check_upgraded(store: &mut dyn Store, version: u32) {
     let claim = store.claim(t.id, "new", 5).unwrap();
     assert_eq!(claim.len(), 1, "the pending game is handed out");
     let game = NewGame {
+        evidence: None,
         white: store::VersionId(2),
         black: store::VersionId(1),
         result: GameResult::Draw,

@@ -28,7 +28,7 @@ use crate::bots::BotFile;
 /// assert!(error.is_bots_fault());
 /// assert!(error.to_string().contains("--> /srv/sources/0a1b.rs:3:9"));
 /// let sent = error.explain(Reader::Sender { file: "mine.rs", scrub: &|text| text.to_string() });
-/// assert_eq!(sent, "bot `mine` does not compile (mine.rs):\nerror: expected `;`\n --> mine.rs:3:9");
+/// assert_eq!(sent, "bot `mine` does not compile:\nerror: expected `;`\n --> mine.rs:3:9");
 /// ```
 #[derive(Debug)]
 pub struct BuildError {
@@ -143,9 +143,23 @@ impl BuildError {
         self.kind.is_bots_fault()
     }
 
-    /// The error in words for `reader`.
+    /// The error in words for `reader`: `bot `NAME` ` and the bot's fault
+    /// ([`BuildError::cause`]), or `cannot build the bot `NAME`: ` and the host's.
     pub fn explain(&self, reader: Reader<'_>) -> String {
         let name = &self.bot.name;
+        let cause = self.cause(reader);
+        if self.is_bots_fault() {
+            format!("bot `{name}` {cause}")
+        } else {
+            format!("cannot build the bot `{name}`: {cause}")
+        }
+    }
+
+    /// What went wrong, without the bot's name: for the bot's fault a sentence that
+    /// follows its name (`does not compile:` and the compiler's messages, which name the
+    /// file as `reader` knows it); for the host's, what failed (for
+    /// [`Reader::Sender`], without the host's paths or its tools' output).
+    pub fn cause(&self, reader: Reader<'_>) -> String {
         let host_file = self.bot.path.display().to_string();
         let (file, scrub) = match reader {
             Reader::Host => (host_file.as_str(), None),
@@ -158,18 +172,7 @@ impl BuildError {
                 .trim_end()
                 .to_string()
         };
-        if self.is_bots_fault() {
-            return format!("bot `{name}` {}", self.kind.bots_fault(file, &said));
-        }
-        match reader {
-            Reader::Host => format!("cannot build the bot `{name}`: {}", self.kind.host_fault()),
-            Reader::Sender { .. } => {
-                format!(
-                    "cannot build the bot `{name}`: {}",
-                    self.kind.host_fault_in_public()
-                )
-            }
-        }
+        self.kind.words(&said, scrub.is_some())
     }
 }
 
@@ -194,19 +197,14 @@ impl BuildErrorKind {
         self.is_bots_fault() && !matches!(self, BuildErrorKind::Compile { .. })
     }
 
-    /// The bot's fault, after `bot `NAME` `.
-    fn bots_fault(&self, file: &str, said: &dyn Fn(&str) -> String) -> String {
-        // `seen` says how the bound was met; `said` is what the compiler said, if anything.
-        let disk = |limit_mb: u64, seen: &str, said: &str| {
-            format!(
-                "did not build: the build wrote more than {limit_mb} MiB \
-                 (limit {BUILD_DISK_ENV}{seen}); a large static or const array is the usual \
-                 cause; nothing of this build was kept{said}"
-            )
-        };
+    /// The kind in words, every kind by name (a new one cannot render as nothing): the
+    /// bot's fault as the sentence after its name, with `said` quoting the compiler; the
+    /// host's fault with every detail, or, `public`, in words that name no path of the
+    /// host and quote no output of its tools (for someone who cannot act on them).
+    fn words(&self, said: &dyn Fn(&str) -> String, public: bool) -> String {
         match self {
             BuildErrorKind::Compile { messages } => {
-                format!("does not compile ({file}):\n{}", said(messages))
+                format!("does not compile:\n{}", said(messages))
             }
             BuildErrorKind::TimedOut { limit } => format!(
                 "did not build: the build took longer than {} s \
@@ -221,23 +219,9 @@ impl BuildErrorKind {
             ),
             BuildErrorKind::OverDisk {
                 limit_mb,
-                seen: Some(bytes),
-                ..
-            } => disk(
-                *limit_mb,
-                &format!("; {} MiB seen", bytes.div_ceil(MIB)),
-                "",
-            ),
-            BuildErrorKind::OverDisk {
-                limit_mb,
-                seen: None,
-                messages: Some(messages),
-            } => disk(
-                *limit_mb,
-                ", which bounds each file too",
-                &format!("\n{}", said(messages)),
-            ),
-            BuildErrorKind::OverDisk { limit_mb, .. } => disk(*limit_mb, "", ""),
+                seen,
+                messages,
+            } => over_disk(*limit_mb, *seen, messages.as_deref().map(said)),
             BuildErrorKind::EngineTooLarge { bytes } => format!(
                 "did not build: its engine executable is {} MiB, over the {} MiB \
                  an engine may take; a large static or const array is the usual cause; \
@@ -245,71 +229,80 @@ impl BuildErrorKind {
                 bytes.div_ceil(MIB),
                 MAX_ENGINE_BYTES / MIB
             ),
-            // The host's faults are worded by `host_fault`.
-            _ => self.host_fault(),
-        }
-    }
-
-    /// The host's fault with every detail, for the host's own user.
-    fn host_fault(&self) -> String {
-        match self {
+            BuildErrorKind::Spawn { program, error } if public => {
+                format!("cannot run {program} ({})", error.kind())
+            }
             BuildErrorKind::Spawn { program, error } => format!("cannot run {program}: {error}"),
+            BuildErrorKind::Io { doing, error, .. } if public => {
+                format!("cannot {doing} a file of the build ({})", error.kind())
+            }
             BuildErrorKind::Io { doing, path, error } => {
                 format!("cannot {doing} {}: {error}", path.display())
+            }
+            BuildErrorKind::LockHeld { .. } if public => {
+                "another build held the builder too long".into()
             }
             BuildErrorKind::LockHeld { path, waited } => format!(
                 "another build held {} for more than {} s; is a `challenge` process stuck?",
                 path.display(),
                 waited.as_secs()
             ),
+            BuildErrorKind::Framework { .. } if public => {
+                "the kit's framework did not build".into()
+            }
             BuildErrorKind::Framework { messages } => format!(
                 "the kit's framework did not build:\n{}",
                 messages.trim_end()
             ),
-            BuildErrorKind::DirectoryFull { dir, least, bound } => format!(
-                "the build directory {} would hold {} MiB with this bot's engine even after \
-                 removing every other engine and bot build, over its bound of {} MiB (limit \
-                 {BUILD_DIR_LIMIT_ENV}); raise the bound or build elsewhere \
-                 (CHALLENGE_BUILD_DIR); nothing of this build was kept",
-                dir.display(),
-                least.div_ceil(MIB),
-                bound / MIB
-            ),
+            BuildErrorKind::DirectoryFull { .. } if public => "the build directory is full".into(),
+            BuildErrorKind::DirectoryFull { dir, least, bound } => {
+                directory_full(dir, *least, *bound)
+            }
+            BuildErrorKind::Setting { .. } if public => {
+                "a build setting of the server is wrong".into()
+            }
             BuildErrorKind::Setting { message } => message.clone(),
-            // The bot's faults are worded by `bots_fault`.
-            _ => String::new(),
         }
     }
+}
 
-    /// The host's fault in words that name no path of the host and quote no output of
-    /// its tools: what failed, for someone who cannot act on the details.
-    fn host_fault_in_public(&self) -> String {
-        match self {
-            BuildErrorKind::Spawn { program, error } => {
-                format!("cannot run {program} ({})", error.kind())
-            }
-            BuildErrorKind::Io { doing, error, .. } => {
-                format!("cannot {doing} a file of the build ({})", error.kind())
-            }
-            BuildErrorKind::LockHeld { .. } => "another build held the builder too long".into(),
-            BuildErrorKind::Framework { .. } => "the kit's framework did not build".into(),
-            BuildErrorKind::DirectoryFull { .. } => "the build directory is full".into(),
-            BuildErrorKind::Setting { .. } => "a build setting of the server is wrong".into(),
-            // The bot's faults are worded by `bots_fault`.
-            _ => String::new(),
-        }
-    }
+/// A build past its disk limit: measured (`seen` bytes), or stopped by the file size
+/// limit (with what the compiler said, `quoted`).
+fn over_disk(limit_mb: u64, seen: Option<u64>, quoted: Option<String>) -> String {
+    let how = match (seen, &quoted) {
+        (Some(bytes), _) => format!("; {} MiB seen", bytes.div_ceil(MIB)),
+        (None, Some(_)) => ", which bounds each file too".to_string(),
+        (None, None) => String::new(),
+    };
+    let quoted = match (seen, quoted) {
+        (None, Some(text)) => format!("\n{text}"),
+        _ => String::new(),
+    };
+    format!(
+        "did not build: the build wrote more than {limit_mb} MiB \
+         (limit {BUILD_DISK_ENV}{how}); a large static or const array is the usual \
+         cause; nothing of this build was kept{quoted}"
+    )
+}
+
+/// The build directory cannot hold the new engine within its bound.
+fn directory_full(dir: &Path, least: u64, bound: u64) -> String {
+    format!(
+        "the build directory {} would hold {} MiB with this bot's engine even after \
+         removing every other engine and bot build, over its bound of {} MiB (limit \
+         {BUILD_DIR_LIMIT_ENV}); raise the bound or build elsewhere \
+         (CHALLENGE_BUILD_DIR); nothing of this build was kept",
+        dir.display(),
+        least.div_ceil(MIB),
+        bound / MIB
+    )
 }
 
 /// The kind alone, for the host's user: the bot's fault as its sentence after the bot's
 /// name, the host's with every detail.
 impl std::fmt::Display for BuildErrorKind {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        if self.is_bots_fault() {
-            f.write_str(&self.bots_fault("src/bot.rs", &|text| text.trim_end().to_string()))
-        } else {
-            f.write_str(&self.host_fault())
-        }
+        f.write_str(&self.words(&|text| text.trim_end().to_string(), false))
     }
 }
 

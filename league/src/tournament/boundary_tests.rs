@@ -43,6 +43,8 @@ pub(super) fn options() -> RunOptions {
         max_games: None,
         new: false,
         settings: GameSettings::default(),
+        confirm_claims: false,
+        public_stderr: false,
     }
 }
 

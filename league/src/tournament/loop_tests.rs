@@ -100,6 +100,7 @@ impl Arena for Scripted {
                 },
                 detail: "scripted".into(),
                 faulty: (!interrupted).then_some(loser),
+                fault_clock: None,
                 stderr: Vec::new(),
             };
             if interrupted {

@@ -2,7 +2,6 @@
 //! ending, shown or claimed as the runner would record it.
 
 use super::*;
-use framework::chess::Color;
 use store::EntryId;
 
 fn version(id: i64, name: &str) -> Version {
@@ -53,11 +52,36 @@ fn game(
         detail: String::new(),
         plies: plies as u32,
         worker: Some("box1".into()),
+        aside: None,
+        aside_from: None,
         pgn,
+        evidence: None,
     }
 }
 
+/// `game` with the evidence the runner keeps of a fault on a move: untimed clocks, a
+/// short turn, a line of stderr.
+fn with_evidence(mut game: Game) -> Game {
+    game.evidence = Some(Evidence {
+        left_ms: [None, None],
+        turn_ms: 30,
+        at_start: false,
+        answer: None,
+        stderr: vec!["thread 'main' panicked".into()],
+    });
+    game
+}
+
 fn verdict(game: &Game, rules: Option<&StoredRules>, opening: Option<&StoredOpening>) -> Verdict {
+    timed_verdict(game, rules, opening, None)
+}
+
+fn timed_verdict(
+    game: &Game,
+    rules: Option<&StoredRules>,
+    opening: Option<&StoredOpening>,
+    time_control: Option<TimeControl>,
+) -> Verdict {
     let (white, black) = (version(1, "ann"), version(2, "bob"));
     check(
         game,
@@ -66,6 +90,7 @@ fn verdict(game: &Game, rules: Option<&StoredRules>, opening: Option<&StoredOpen
             black: &black,
             rules,
             opening,
+            time_control,
         },
     )
 }
@@ -86,7 +111,8 @@ const REPETITION: &str = "1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8";
 
 use GameResult::{BlackWins, Draw, WhiteWins};
 use Termination::{
-    AdjudicatedResign, Checkmate, Crash, FailedStart, MaxLength, Repetition, Stalemate, TimeForfeit,
+    AdjudicatedResign, Checkmate, Crash, FailedStart, IllegalMove, MaxLength, Repetition,
+    Stalemate, TimeForfeit,
 };
 
 #[test]
@@ -143,7 +169,7 @@ fn a_crash_that_the_board_contradicts_is_refused_and_one_it_allows_is_a_claim() 
     );
     // The board cannot show a crash: on a game still going, it is the worker's claim,
     // with the result the runner gives (the crashed side loses).
-    let crash = game("1. e4 e5", None, BlackWins, Crash, Some(Color::White));
+    let crash = with_evidence(game("1. e4 e5", None, BlackWins, Crash, Some(Color::White)));
     assert_eq!(verdict(&crash, None, None), Verdict::Claimed);
     let crash_wrong_winner = game("1. e4 e5", None, WhiteWins, Crash, Some(Color::White));
     assert!(matches!(
@@ -160,7 +186,13 @@ fn a_crash_that_the_board_contradicts_is_refused_and_one_it_allows_is_a_claim() 
 
 #[test]
 fn faults_on_the_move_are_the_movers_and_a_flag_against_bare_kings_is_a_draw() {
-    let flag = game("1. e4 e5", None, BlackWins, TimeForfeit, Some(Color::White));
+    let flag = with_evidence(game(
+        "1. e4 e5",
+        None,
+        BlackWins,
+        TimeForfeit,
+        Some(Color::White),
+    ));
     assert_eq!(verdict(&flag, None, None), Verdict::Claimed);
     let not_on_move = game("1. e4 e5", None, WhiteWins, TimeForfeit, Some(Color::Black));
     assert!(
@@ -171,7 +203,7 @@ fn faults_on_the_move_are_the_movers_and_a_flag_against_bare_kings_is_a_draw() {
     // White (to move, with a rook) flags against a lone king, which cannot mate: a draw
     // (FIDE 6.9), not a win.
     let fen = Some("8/8/4k3/8/8/8/R7/4K3 w - - 0 1");
-    let draw = game("", fen, Draw, TimeForfeit, Some(Color::White));
+    let draw = with_evidence(game("", fen, Draw, TimeForfeit, Some(Color::White)));
     assert_eq!(verdict(&draw, None, None), Verdict::Claimed);
     let win = game("", fen, BlackWins, TimeForfeit, Some(Color::White));
     assert!(matches!(verdict(&win, None, None), Verdict::Refused(_)));
@@ -268,4 +300,157 @@ fn length_and_adjudications_follow_the_tournaments_rules() {
         ..rules
     };
     assert_eq!(verdict(&resign, Some(&with_resign), None), Verdict::Claimed);
+}
+
+/// 10+0.1, the clock of the examples below.
+fn ten_plus_tenth() -> Option<TimeControl> {
+    Some("10+0.1".parse().unwrap())
+}
+
+/// `moves` (SAN) with each engine move's time in its comment, as the runner writes them.
+fn timed(moves: &[(&str, &str)]) -> String {
+    moves
+        .iter()
+        .enumerate()
+        .map(|(i, (mv, time))| {
+            let number = if i % 2 == 0 {
+                format!("{}. ", i / 2 + 1)
+            } else {
+                String::new()
+            };
+            format!("{number}{mv} {{{time}}}")
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+#[test]
+fn a_claimed_fault_without_evidence_is_refused() {
+    // The findings: "0-1, White crashed" with no move, and "1. d4, Black lost on time".
+    let crashed = game("", None, BlackWins, Crash, Some(Color::White));
+    assert!(
+        refused(&crashed).contains("with no evidence"),
+        "{}",
+        refused(&crashed)
+    );
+    let flagged = game("1. d4", None, WhiteWins, TimeForfeit, Some(Color::Black));
+    assert!(
+        refused(&flagged).contains("with no evidence"),
+        "{}",
+        refused(&flagged)
+    );
+}
+
+#[test]
+fn a_tournament_from_before_the_evidence_counts_its_claims_as_it_did() {
+    // An upgraded store's old tournament: its games were recorded with no evidence.
+    let flagged = game("1. d4", None, WhiteWins, TimeForfeit, Some(Color::Black));
+    let old = StoredRules::before_stored();
+    assert_eq!(verdict(&flagged, Some(&old), None), Verdict::Claimed);
+    let new = StoredRules::default();
+    assert!(matches!(
+        verdict(&flagged, Some(&new), None),
+        Verdict::Refused(reason) if reason.contains("with no evidence")
+    ));
+}
+
+#[test]
+fn a_loss_on_time_counts_only_when_its_turn_outlasted_the_clock_its_moves_leave() {
+    let d4 = timed(&[("d4", "0.250s")]);
+    let flag = |turn_ms: u64, left: [Option<u64>; 2]| {
+        let mut g = game("1. d4", None, WhiteWins, TimeForfeit, Some(Color::Black));
+        g.pgn = g.pgn.replace("1. d4 1-0", &format!("{d4} 1-0"));
+        g.evidence = Some(Evidence {
+            left_ms: left,
+            turn_ms,
+            at_start: false,
+            answer: None,
+            stderr: Vec::new(),
+        });
+        timed_verdict(&g, Some(&StoredRules::default()), None, ten_plus_tenth())
+    };
+    // White spent 0.25 s of 10 and gained 0.1: 9.85 s left; Black has all of its 10 s.
+    let true_clocks = [Some(9850), Some(10_000)];
+    let margin = StoredRules::default().margin_ms;
+    assert_eq!(flag(10_000 + margin + 40, true_clocks), Verdict::Claimed);
+    let within = flag(2_000, true_clocks);
+    assert!(
+        matches!(&within, Verdict::Refused(r) if r.contains("within the clock")),
+        "{within:?}"
+    );
+    let other_clocks = flag(12_000, [Some(9850), Some(3_000)]);
+    assert!(
+        matches!(&other_clocks, Verdict::Refused(r) if r.contains("its moves' times 10000 ms")),
+        "{other_clocks:?}"
+    );
+}
+
+#[test]
+fn recorded_times_that_lose_on_time_before_the_end_refute_a_claim() {
+    let moves = timed(&[("e4", "0.100s"), ("e5", "11.000s"), ("Nf3", "0.100s")]);
+    let mut g = game(
+        "1. e4 e5 2. Nf3",
+        None,
+        WhiteWins,
+        Crash,
+        Some(Color::Black),
+    );
+    g.pgn = g
+        .pgn
+        .replace("1. e4 e5 2. Nf3 1-0", &format!("{moves} 1-0"));
+    let g = with_evidence(g);
+    let verdict = timed_verdict(&g, Some(&StoredRules::default()), None, ten_plus_tenth());
+    assert!(
+        matches!(&verdict, Verdict::Refused(r) if r.contains("lose on time at ply 2")),
+        "{verdict:?}"
+    );
+}
+
+#[test]
+fn an_illegal_answer_must_be_illegal_in_the_final_position() {
+    let with_answer = |answer: &str| {
+        let mut g = with_evidence(game(
+            "1. e4",
+            None,
+            WhiteWins,
+            IllegalMove,
+            Some(Color::Black),
+        ));
+        if let Some(e) = g.evidence.as_mut() {
+            e.answer = Some(answer.into());
+        }
+        verdict(&g, None, None)
+    };
+    assert_eq!(with_answer("e7e4"), Verdict::Claimed);
+    assert_eq!(with_answer("0000"), Verdict::Claimed);
+    assert!(matches!(with_answer("e7e5"), Verdict::Refused(r) if r.contains("no illegal move")));
+    let none = with_evidence(game(
+        "1. e4",
+        None,
+        WhiteWins,
+        IllegalMove,
+        Some(Color::Black),
+    ));
+    assert!(matches!(verdict(&none, None, None), Verdict::Refused(r) if r.contains("no answer")));
+}
+
+#[test]
+fn evidence_past_the_runners_bounds_or_out_of_place_is_refused() {
+    let mut long = with_evidence(game("1. e4 e5", None, BlackWins, Crash, Some(Color::White)));
+    if let Some(e) = long.evidence.as_mut() {
+        e.stderr = vec!["x".repeat(200); 40];
+    }
+    assert!(matches!(verdict(&long, None, None), Verdict::Refused(r) if r.contains("more stderr")));
+    let mut late_start =
+        with_evidence(game("1. e4 e5", None, BlackWins, Crash, Some(Color::White)));
+    if let Some(e) = late_start.evidence.as_mut() {
+        e.at_start = true;
+    }
+    assert!(
+        matches!(verdict(&late_start, None, None), Verdict::Refused(r) if r.contains("at the start, after engine moves"))
+    );
+    let failed_start = with_evidence(game("", None, BlackWins, FailedStart, Some(Color::White)));
+    assert!(
+        matches!(verdict(&failed_start, None, None), Verdict::Refused(r) if r.contains("on a move, not at the start"))
+    );
 }

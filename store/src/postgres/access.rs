@@ -56,6 +56,7 @@ use super::workers::{
     DEFAULT_LIMITS, Holder, MAX_HOLD_SETTING, MAX_LEASE_SETTING, MAX_LEASES_SETTING, free_leases,
 };
 use crate::error::{StoreError, StoreResult};
+use crate::games::MAX_EVIDENCE_BYTES;
 use crate::{Claim, PostgresStore, VersionId};
 
 /// The largest snapshot a game may have in the store (`challenge_live` refuses a larger
@@ -81,7 +82,7 @@ const WORKER_FUNCTIONS: [&str; 10] = [
     "challenge_renew(bigint[], double precision)",
     "challenge_limits()",
     "challenge_release(bigint, bigint)",
-    "challenge_record(bigint, bigint, bigint, bigint, text, text, text, text, bigint, text)",
+    "challenge_record(bigint, bigint, bigint, bigint, text, text, text, text, bigint, text, text)",
     "challenge_source(bigint, bigint, bigint)",
     "challenge_live(bigint, bigint, text)",
     "challenge_announce(text, text, bigint, bigint, text, double precision)",
@@ -164,15 +165,23 @@ fn check_lease() -> String {
 /// A fresh lease token: 64 bits of `gen_random_uuid`'s strong randomness.
 const NEW_TOKEN: &str = "('x' || substr(md5(gen_random_uuid()::text), 1, 16))::bit(64)::bigint";
 
-/// The SQL of `challenge_claim` (`{S}`: the schema, quoted). A worker's role is bounded
-/// by the organiser's limits ([`WorkerLimits`](super::WorkerLimits)): it leases no more
-/// than its role may hold at once (counted under a per-role lock, so claims at once
-/// cannot pass it together), and no lease, renewed or not (`challenge_renew`), outlasts
-/// the longest hold after it was claimed.
+/// Whether the worker `p_name` is distrusted (`challenge workers distrust`): its name, or
+/// its role's (the name up to its first `.`), is listed.
+const DISTRUSTED: &str = "EXISTS (SELECT 1 FROM distrusted_workers d WHERE d.name = p_name OR d.name = split_part(p_name, '.', 1))";
+
+/// The SQL of `challenge_claim` (`{S}`: the schema, quoted). A distrusted worker claims
+/// nothing. A worker's role is bounded by the organiser's limits
+/// ([`WorkerLimits`](super::WorkerLimits)): it leases no more than its role may hold at
+/// once (counted under a per-role lock, so claims at once cannot pass it together), and
+/// it holds a slot at most the longest hold from its first claim of that slot
+/// (`slot_holds`), renewals, releases and claims again included: once that is spent, the
+/// slot is for other roles. Whoever claims, a slot whose claimed ending awaits another
+/// worker's confirmation is not handed to a worker of the role that claimed it.
 fn claim_function() -> String {
     let (check_name, check_lease) = (check_name(), check_lease());
     let max_leases = setting(MAX_LEASES_SETTING, DEFAULT_LIMITS.max_leases);
     let max_hold = setting(MAX_HOLD_SETTING, DEFAULT_LIMITS.max_hold_seconds);
+    let unconfirmed = crate::Aside::Unconfirmed.tag();
     format!(
         r#"
 CREATE FUNCTION {{S}}.challenge_claim(p_tournament bigint, p_name text, p_max bigint, p_lease double precision)
@@ -182,26 +191,50 @@ RETURNS TABLE (id bigint, round bigint, pair bigint, game_in_pair bigint, white_
 LANGUAGE plpgsql SECURITY DEFINER SET search_path = {{S}}, pg_temp AS $$
 #variable_conflict use_column
 DECLARE allowed bigint := greatest(p_max, 0); organiser boolean := {SESSION_ORGANISER};
+        picked bigint[];
 BEGIN{check_name}{check_lease}
+    IF {DISTRUSTED} THEN
+        RAISE EXCEPTION 'worker % is distrusted by the organiser: it claims no more games', p_name
+            USING ERRCODE = 'KL002';
+    END IF;
     IF NOT organiser THEN
         PERFORM pg_advisory_xact_lock({CLAIM_LOCK}, hashtext(session_user::text));
         allowed := least(allowed, greatest(0, ({max_leases})::bigint - (
             SELECT COUNT(*) FROM slots h
             WHERE h.game_id IS NULL AND h.lease_expires > now() AND {HELD_BY_SESSION})));
     END IF;
+    SELECT array_agg(c.id) INTO picked FROM (
+        SELECT c.id FROM slots c
+        WHERE c.tournament_id = p_tournament AND c.game_id IS NULL
+          AND NOT c.cancelled
+          AND (c.lease_expires IS NULL OR c.lease_expires < now())
+          AND c.white_entry NOT IN (SELECT e.id FROM entries e WHERE e.withdrawn)
+          AND c.black_entry NOT IN (SELECT e.id FROM entries e WHERE e.withdrawn)
+          AND NOT EXISTS (SELECT 1 FROM games g
+                          WHERE g.aside_from = c.id AND g.aside = '{unconfirmed}'
+                            AND split_part(g.worker, '.', 1) = split_part(p_name, '.', 1))
+          AND (organiser OR NOT EXISTS (
+                SELECT 1 FROM slot_holds sh
+                WHERE sh.slot_id = c.id AND sh.role = session_user::text
+                  AND sh.first_claimed + make_interval(secs => {max_hold}) <= now()))
+        ORDER BY c.id LIMIT allowed FOR UPDATE SKIP LOCKED) c;
+    IF NOT organiser THEN
+        INSERT INTO slot_holds (slot_id, role)
+        SELECT unnest(picked), session_user::text
+        ON CONFLICT DO NOTHING;
+    END IF;
     RETURN QUERY
     WITH claimed AS (
         UPDATE slots s SET lease_token = {NEW_TOKEN}, lease_worker = p_name,
-            lease_expires = now() + make_interval(secs => CASE WHEN organiser THEN p_lease
-                                                      ELSE least(p_lease, {max_hold}) END),
-            leased_at = now()
-        WHERE s.id IN (SELECT c.id FROM slots c
-                       WHERE c.tournament_id = p_tournament AND c.game_id IS NULL
-                         AND NOT c.cancelled
-                         AND (c.lease_expires IS NULL OR c.lease_expires < now())
-                         AND c.white_entry NOT IN (SELECT e.id FROM entries e WHERE e.withdrawn)
-                         AND c.black_entry NOT IN (SELECT e.id FROM entries e WHERE e.withdrawn)
-                       ORDER BY c.id LIMIT allowed FOR UPDATE SKIP LOCKED)
+            leased_at = h.held_since,
+            lease_expires = CASE WHEN organiser THEN now() + make_interval(secs => p_lease)
+                ELSE least(now() + make_interval(secs => p_lease),
+                           h.held_since + make_interval(secs => {max_hold})) END
+        FROM (SELECT p.id, CASE WHEN organiser THEN now() ELSE (
+                  SELECT sh.first_claimed FROM slot_holds sh
+                  WHERE sh.slot_id = p.id AND sh.role = session_user::text) END AS held_since
+              FROM unnest(picked) AS p(id)) h
+        WHERE s.id = h.id
         RETURNING s.id, s.round, s.pair, s.game_in_pair, s.white_entry, s.black_entry,
                   s.opening, s.game_id, s.cancelled, s.lease_token)
     SELECT * FROM claimed ORDER BY 1;
@@ -284,7 +317,7 @@ fn record_function() -> String {
         r#"
 CREATE FUNCTION {{S}}.challenge_record(p_slot bigint, p_token bigint, p_white bigint,
     p_black bigint, p_result text, p_termination text, p_faulty text, p_detail text,
-    p_plies bigint, p_pgn text)
+    p_plies bigint, p_pgn text, p_evidence text)
 RETURNS bigint
 LANGUAGE plpgsql SECURITY DEFINER SET search_path = {{S}}, pg_temp AS $$
 DECLARE s slots%ROWTYPE; stored bigint;
@@ -311,10 +344,22 @@ BEGIN
        OR octet_length(p_detail) > {MAX_DETAIL_BYTES} OR octet_length(p_pgn) > {MAX_PGN_BYTES} THEN
         RAISE EXCEPTION 'the game''s detail, plies or PGN are missing or too large' USING ERRCODE = 'KL002';
     END IF;
+    IF octet_length(p_evidence) > {MAX_EVIDENCE_BYTES} THEN
+        RAISE EXCEPTION 'a game''s evidence has at most {MAX_EVIDENCE_BYTES} bytes' USING ERRCODE = 'KL002';
+    END IF;
+    IF p_evidence IS NOT NULL THEN
+        BEGIN
+            IF json_typeof(p_evidence::json) <> 'object' THEN
+                RAISE EXCEPTION 'not an object' USING ERRCODE = 'invalid_text_representation';
+            END IF;
+        EXCEPTION WHEN invalid_text_representation THEN
+            RAISE EXCEPTION 'a game''s evidence is a JSON object' USING ERRCODE = 'KL002';
+        END;
+    END IF;
     INSERT INTO games (tournament_id, slot_id, white_version, black_version, result,
-                       termination, faulty, detail, plies, pgn, worker)
+                       termination, faulty, detail, plies, pgn, worker, evidence)
     VALUES (s.tournament_id, s.id, p_white, p_black, p_result, p_termination, p_faulty,
-            p_detail, p_plies, p_pgn, s.lease_worker)
+            p_detail, p_plies, p_pgn, s.lease_worker, p_evidence)
     RETURNING id INTO stored;
     UPDATE slots SET game_id = stored, lease_expires = NULL WHERE id = s.id;
     DELETE FROM live_games WHERE slot_id = s.id;

@@ -134,8 +134,9 @@ fn record_leased(
     game: &NewGame,
 ) -> StoreResult<GameId> {
     let slot = claim.slot.id;
+    let evidence = game.evidence.as_ref().map(crate::Evidence::to_json);
     let stored = store.client.get_mut().query_one(
-        "SELECT challenge_record($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
+        "SELECT challenge_record($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
         &[
             &slot.0,
             &token,
@@ -147,6 +148,7 @@ fn record_leased(
             &game.detail,
             &i64::from(game.plies),
             &game.pgn,
+            &evidence,
         ],
     );
     let shown = store.shown.clone();

@@ -9,7 +9,7 @@ use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, ExitStatus, Output, Stdio};
 use std::sync::mpsc::{self, Receiver};
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// The kit's checkout.
@@ -17,31 +17,7 @@ pub fn kit_root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// The `challenge` program the tests run: a hard link, made once per test process, to the
-/// one cargo built for them. README's install step, which `install::` runs as written,
-/// builds the program again without the server into the same target folder and puts it
-/// at cargo's path, where a test started after it would find a program without the
-/// commands it tests; the link keeps the tests' own build.
-pub fn challenge_exe() -> &'static Path {
-    static PATH: OnceLock<PathBuf> = OnceLock::new();
-    PATH.get_or_init(|| {
-        let built = Path::new(env!("CARGO_BIN_EXE_challenge"));
-        let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("e2e-challenge");
-        std::fs::create_dir_all(&dir).expect("the tests' scratch folder");
-        let kept = dir.join(format!(
-            "challenge-{}{}",
-            std::process::id(),
-            std::env::consts::EXE_SUFFIX
-        ));
-        // A link, not a copy: a copy being written while another thread forks can make
-        // its exec fail with ETXTBSY; a link opens nothing for writing.
-        let _ = std::fs::remove_file(&kept);
-        std::fs::hard_link(built, &kept)
-            .or_else(|_| std::fs::copy(built, &kept).map(drop))
-            .expect("keep the tests' challenge program");
-        kept
-    })
-}
+pub use crate::common_challenge::challenge_exe;
 
 /// A test bot file in `tests/bots/`.
 pub fn test_bot(name: &str) -> PathBuf {
@@ -53,7 +29,7 @@ pub fn test_bot(name: &str) -> PathBuf {
 
 /// `challenge` with the given arguments, run from the kit's root.
 pub fn challenge(args: &[&str]) -> Output {
-    Command::new(crate::common::challenge_exe())
+    Command::new(challenge_exe())
         .args(args)
         .current_dir(kit_root())
         .output()

@@ -403,3 +403,88 @@ pub fn add_entry(org: &mut store::PostgresStore, name: &str, source: &str) -> st
     };
     version
 }
+
+/// A round-robin tournament of `field` playing `slots` at `time_control` under `rules`
+/// (no openings: the standard start), created in `store`.
+pub fn schedule(
+    store: &mut dyn store::Store,
+    field: &[store::EntryId],
+    slots: &[store::SlotPlan],
+    time_control: runner::TimeControl,
+    rules: store::StoredRules,
+) -> store::TournamentId {
+    let settings = store::Tournament {
+        id: store::TournamentId(0),
+        format: store::TournamentFormat::RoundRobin,
+        pairs: 1,
+        rounds: 1,
+        time_control,
+        openings: Vec::new(),
+        rules,
+        finished: false,
+    };
+    store
+        .create_tournament(&store::NewTournament {
+            settings: &settings,
+            field,
+            slots,
+            byes: &[],
+        })
+        .unwrap()
+}
+
+/// One slot per ordered pair of `entries`, colour-swapped pairs numbered in order.
+pub fn ordered_pairs(entries: &[store::EntryId]) -> Vec<store::SlotPlan> {
+    let mut slots = Vec::new();
+    for &white in entries {
+        for &black in entries {
+            if white != black {
+                slots.push(store::SlotPlan {
+                    round: 0,
+                    pair: slots.len() as u32 / 2,
+                    game_in_pair: slots.len() as u32 % 2,
+                    white,
+                    black,
+                    opening: 0,
+                });
+            }
+        }
+    }
+    slots
+}
+
+/// A new, empty store of each backend: `open` makes a fresh handle on the same one.
+pub struct Backends {
+    label: String,
+    sqlite: PathBuf,
+    postgres: Option<PgServer>,
+}
+
+impl Backends {
+    pub fn new(label: &str) -> Backends {
+        let sqlite =
+            std::env::temp_dir().join(format!("kit-store-suite-{label}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&sqlite);
+        Backends {
+            label: label.to_string(),
+            sqlite,
+            postgres: PgServer::start(label),
+        }
+    }
+
+    /// Runs `test` on each backend, with a function that opens its store (again).
+    pub fn each(&self, test: impl Fn(&dyn Fn() -> Box<dyn store::Store>)) {
+        let dir = self.sqlite.clone();
+        test(&move || Box::new(store::SqliteStore::create(&dir).unwrap()));
+        if let Some(server) = &self.postgres {
+            let url = server.database(&self.label.replace('-', "_"));
+            test(&move || Box::new(store::PostgresStore::create(&url).unwrap()));
+        }
+    }
+}
+
+impl Drop for Backends {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.sqlite);
+    }
+}

@@ -51,7 +51,7 @@ impl Server {
     }
 
     fn launch(args: &[&OsStr], env: &[(&str, &str)]) -> Server {
-        let mut child = Command::new(crate::common::challenge_exe())
+        let mut child = Command::new(crate::common_challenge::challenge_exe())
             .current_dir(env!("CARGO_MANIFEST_DIR"))
             .args(["serve", "--bind", "127.0.0.1:0"])
             .args(args)
@@ -473,7 +473,7 @@ impl Worker {
     /// lease is 3 s, so it looks at a paused tournament again every 0.75 s.
     pub fn start(url: &str, name: &str, dir: &Path) -> Worker {
         let log = dir.join(format!("{name}.log"));
-        let child = Command::new(crate::common::challenge_exe())
+        let child = Command::new(crate::common_challenge::challenge_exe())
             .current_dir(env!("CARGO_MANIFEST_DIR"))
             .args([
                 "worker", "--wait", "--lease", "3", "--name", name, "--store", url,
