@@ -10,3 +10,4 @@ pub use crate::search::{SearchAborted, abort_search, catch_abort, try_search};
 pub use crate::table::Table;
 pub use crate::timer::{SearchLimits, Timer};
 pub use crate::uci::report;
+pub use crate::csharp::runtime as cs;
