@@ -501,31 +501,44 @@ impl FileEmitter<'_, '_> {
 
     /// `recv.name(args)`, its arguments moved into temporaries first when one of them
     /// needs `&mut self` while the receiver borrows `self`.
-    fn call_code(
-        &mut self,
-        recv: &str,
-        name: &str,
-        codes: Vec<String>,
-        vals: &[Val],
-        borrows_self: bool,
-    ) -> Val {
+    fn call_code(&mut self, recv: &str, name: &str, codes: Vec<String>, vals: &[Val], borrows_self: bool) -> Val {
         let conflict = borrows_self && vals.iter().any(|v| v.mut_self);
         let mut out = Val::new("", Ty::Void, Prec::Primary);
         for v in vals {
             out = out.absorb(v);
         }
-        if conflict {
-            let mut setup = String::new();
-            let mut names = Vec::new();
-            for c in codes {
-                let t = self.temp("arg");
-                setup.push_str(&format!("let {t} = {c}; "));
-                names.push(t);
-            }
-            out.code = format!("{{ {setup}{recv}.{name}({}) }}", names.join(", "));
-        } else {
+        if !conflict {
             out.code = format!("{recv}.{name}({})", codes.join(", "));
+            return out;
         }
+        let mut setup = String::new();
+        let mut names = Vec::new();
+        let mut write_back = String::new();
+        for (i, c) in codes.into_iter().enumerate() {
+            let t = self.temp("arg");
+            let by_ref_field = vals.get(i).is_some_and(|v| v.place);
+            match c.strip_prefix("&mut self.") {
+                // A field of the bot passed by `ref` to the bot's own method: a temporary
+                // written back after the call (for a reference type the two share the
+                // contents; a callee that also reads the field through `this` while it
+                // holds the reference would see the old value).
+                Some(field) if by_ref_field => {
+                    setup.push_str(&format!("let mut {t} = self.{field}.clone(); "));
+                    names.push(format!("&mut {t}"));
+                    write_back.push_str(&format!("self.{field} = {t}; "));
+                }
+                _ => {
+                    setup.push_str(&format!("let {t} = {c}; "));
+                    names.push(t);
+                }
+            }
+        }
+        out.code = if write_back.is_empty() {
+            format!("{{ {setup}{recv}.{name}({}) }}", names.join(", "))
+        } else {
+            let r = self.temp("result");
+            format!("{{ {setup}let {r} = {recv}.{name}({}); {write_back}{r} }}", names.join(", "))
+        };
         out
     }
 
@@ -737,6 +750,7 @@ impl FileEmitter<'_, '_> {
             out.effects = true;
             out.mut_self = true;
             out.reads_self = true;
+            out.place = true;
             return Ok(out);
         }
         Err(unsupported(
@@ -934,7 +948,7 @@ impl FileEmitter<'_, '_> {
         let code = match (name, vals.len()) {
             ("Sort", 1) => format!("{}.sort()", recv(0)),
             ("Sort", 2) if matches!(vals[1].ty, Ty::Array(..)) => {
-                format!("{}.sort_with_items(&{})", recv(0), vals[1].code)
+                format!("{}.sort_with_items(&{})", recv(0), vals[1].at(Prec::Unary))
             }
             ("Sort", 2) => return self.sort_by_comparison(&vals[0], &args[1], e),
             ("Reverse", 1) => format!("{}.reverse()", recv(0)),
@@ -946,8 +960,8 @@ impl FileEmitter<'_, '_> {
                 vals[1].code,
                 vals[2].code
             ),
-            ("IndexOf", 2) => format!("{}.index_of(&{})", recv(0), vals[1].code),
-            ("Copy", 3) => format!("{}.copy_to(&{}, {})", recv(0), vals[1].code, vals[2].code),
+            ("IndexOf", 2) => format!("{}.index_of(&{})", recv(0), vals[1].at(Prec::Unary)),
+            ("Copy", 3) => format!("{}.copy_to(&{}, {})", recv(0), vals[1].at(Prec::Unary), vals[2].at(Prec::Unary)),
             _ => {
                 return Err(unsupported(
                     e.span,
@@ -1063,7 +1077,7 @@ impl FileEmitter<'_, '_> {
         let code = match (name, vals.as_slice()) {
             ("ToString", []) => format!("{}.to_string()", v.at(Prec::Primary)),
             ("Equals", [x]) => format!("{} == {}", v.at(Prec::BitOr), x.at(Prec::BitOr)),
-            ("CompareTo", [x]) => format!("cs::compare(&{}, &{}) as i32", v.code, x.code),
+            ("CompareTo", [x]) => format!("cs::compare(&{}, &{}) as i32", v.at(Prec::Unary), x.at(Prec::Unary)),
             _ => {
                 return Err(unsupported(
                     e.span,
@@ -1306,7 +1320,7 @@ impl FileEmitter<'_, '_> {
                 let key = self.coerce(key, &k, &idx[0])?;
                 Ok((
                     t.clone().absorb(&key),
-                    format!("{r}.get(&{})", key.code),
+                    format!("{r}.get(&{})", key.at(Prec::Unary)),
                     (*v).clone(),
                 ))
             }
@@ -1322,7 +1336,7 @@ impl FileEmitter<'_, '_> {
                 let i = self.int_arg(&idx[0])?;
                 Ok((
                     t.clone().absorb(&i),
-                    format!("{}.element_at({})", t.code, i.code),
+                    format!("{r}.get({})", i.code),
                     (*elem).clone(),
                 ))
             }

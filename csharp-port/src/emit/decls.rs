@@ -122,8 +122,9 @@ pub(crate) struct FileEmitter<'p, 'u> {
     pub lifted: Vec<(usize, String)>,
     /// `const` items (enums' members, constants).
     pub consts: Vec<String>,
-    /// The labels `continue` jumps to, by loop depth (empty: a plain `continue`).
-    pub continue_labels: Vec<(u32, String)>,
+    /// Each loop's labels by loop depth: the block `continue` leaves and the loop's own
+    /// (empty: plain `continue` and `break`).
+    pub continue_labels: Vec<(u32, String, String)>,
     /// The switch statements being written: their label and loop depth.
     pub switch_labels: Vec<(String, u32)>,
     /// A `break` left the innermost switch before its end.
@@ -237,7 +238,7 @@ impl<'p, 'u> FileEmitter<'p, 'u> {
         ));
         h.push_str("// Integer arithmetic wraps as C#'s unchecked default does: the kit builds bots in release\n");
         h.push_str("// mode without overflow checks, where Rust's `+`, `-`, `*` wrap too.\n");
-        h.push_str("#![allow(clippy::all, unused_parens, unused_variables, unused_mut, non_snake_case, dead_code, unused_assignments)]\n\n");
+        h.push_str("#![allow(clippy::all, unused_parens, unused_variables, unused_mut, non_snake_case, dead_code, unused_assignments, unreachable_code)]\n\n");
         h
     }
 
@@ -451,14 +452,15 @@ impl<'p, 'u> FileEmitter<'p, 'u> {
 /// A C# comment as a Rust one.
 pub(crate) fn comment(c: &str) -> String {
     let c = c.trim_end();
+    // Rust reads `///`, `//!`, `/**` and `/*!` as documentation: C#'s are not.
     if let Some(rest) = c.strip_prefix("///") {
-        format!("//{rest}")
+        format!("// {}", rest.trim_start_matches('/').trim_start())
     } else if let Some(rest) = c.strip_prefix("//!") {
-        format!("//{rest}")
-    } else if let Some(rest) = c.strip_prefix("/**") {
-        format!("/*{rest}")
+        format!("// !{rest}")
+    } else if let Some(rest) = c.strip_prefix("/**").filter(|r| !r.starts_with('*') && !r.starts_with('/')) {
+        format!("/* *{rest}")
     } else if let Some(rest) = c.strip_prefix("/*!") {
-        format!("/*{rest}")
+        format!("/* !{rest}")
     } else {
         c.to_string()
     }

@@ -459,7 +459,10 @@ impl FileEmitter<'_, '_> {
     /// A method's body.
     pub(crate) fn body(&mut self, body: &Body, span: Span) -> R<String> {
         match body {
-            Body::Block(stmts) => self.block_body(stmts),
+            Body::Block(stmts) => {
+                let code = self.block_body(stmts)?;
+                Ok(format!("{code}{}", unreachable_tail(stmts, &self.fr().ret.clone())))
+            }
             Body::Expr(e) => {
                 let ret = self.fr().ret.clone();
                 if ret == Ty::Void {
@@ -485,5 +488,20 @@ impl FileEmitter<'_, '_> {
     pub(crate) fn take_pre(&mut self) -> String {
         let pre = std::mem::take(&mut self.f().pre);
         pre.concat()
+    }
+}
+
+/// What ends a value-returning body whose last statement is not a `return`: C# proved
+/// the end unreachable (after a `try` that returns on every path, a `switch` whose every
+/// section returns...), and Rust's weaker analysis needs to be told.
+pub(crate) fn unreachable_tail(stmts: &[Stmt], ret: &Ty) -> &'static str {
+    let last = stmts
+        .iter()
+        .rev()
+        .find(|s| !matches!(s.kind, StmtKind::Comment(_) | StmtKind::Empty | StmtKind::LocalFn(_)));
+    match last {
+        _ if *ret == Ty::Void => "",
+        Some(Stmt { kind: StmtKind::Return(_) | StmtKind::Throw(_), .. }) => "",
+        _ => "unreachable!(\"C# proves every path returns\")\n",
     }
 }

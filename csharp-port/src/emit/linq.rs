@@ -51,15 +51,15 @@ impl FileEmitter<'_, '_> {
             }
             (Ty::Array(..), "CopyTo", 1) => {
                 let a = self.arg_as(&args[0], &v.ty)?;
-                (format!("{r}.copy_to(&{}, {r}.len())", a.code), Ty::Void)
+                (format!("{r}.copy_to(&{}, {r}.len())", a.at(Prec::Unary)), Ty::Void)
             }
             (Ty::Array(..) | Ty::List(_), "IndexOf", 1) => {
                 let a = self.arg_as(&args[0], &elem)?;
-                (format!("{r}.index_of(&{})", a.code), INT)
+                (format!("{r}.index_of(&{})", a.at(Prec::Unary)), INT)
             }
             (Ty::Array(..) | Ty::List(_) | Ty::Set(_), "Contains", 1) => {
                 let a = self.arg_as(&args[0], &elem)?;
-                (format!("{r}.contains(&{})", a.code), Ty::Bool)
+                (format!("{r}.contains(&{})", a.at(Prec::Unary)), Ty::Bool)
             }
             (Ty::List(_), "Add", 1) => {
                 let a = self.arg_as(&args[0], &elem)?;
@@ -92,7 +92,7 @@ impl FileEmitter<'_, '_> {
             }
             (Ty::List(_) | Ty::Set(_), "Remove", 1) => {
                 let a = self.arg_as(&args[0], &elem)?;
-                (format!("{r}.remove(&{})", a.code), Ty::Bool)
+                (format!("{r}.remove(&{})", a.at(Prec::Unary)), Ty::Bool)
             }
             (Ty::List(_) | Ty::Dict(..) | Ty::Set(_), "Clear", 0) => {
                 (format!("{r}.clear()"), Ty::Void)
@@ -133,11 +133,11 @@ impl FileEmitter<'_, '_> {
         Ok(Some(match (name, args.len()) {
             ("ContainsKey", 1) => {
                 let a = self.arg_as(&args[0], k)?;
-                (format!("{r}.contains_key(&{})", a.code), Ty::Bool)
+                (format!("{r}.contains_key(&{})", a.at(Prec::Unary)), Ty::Bool)
             }
             ("Remove", 1) => {
                 let a = self.arg_as(&args[0], k)?;
-                (format!("{r}.remove(&{})", a.code), Ty::Bool)
+                (format!("{r}.remove(&{})", a.at(Prec::Unary)), Ty::Bool)
             }
             ("Add" | "TryAdd", 2) => {
                 let a = self.arg_as(&args[0], k)?;
@@ -152,13 +152,13 @@ impl FileEmitter<'_, '_> {
                 let a = self.arg_as(&args[0], k)?;
                 let out = self.ref_arg(&args[1].expr, v)?;
                 (
-                    format!("{r}.try_get_value(&{}, {})", a.code, out.code),
+                    format!("{r}.try_get_value(&{}, {})", a.at(Prec::Unary), out.code),
                     Ty::Bool,
                 )
             }
             ("GetValueOrDefault", 1) => {
                 let a = self.arg_as(&args[0], k)?;
-                (format!("{r}.get_value_or_default(&{})", a.code), v.clone())
+                (format!("{r}.get_value_or_default(&{})", a.at(Prec::Unary)), v.clone())
             }
             _ => return Ok(None),
         }))
@@ -186,14 +186,10 @@ impl FileEmitter<'_, '_> {
         if let ExprKind::Member(target, name, _) = &a.expr.kind
             && let ExprKind::Name(class, _) = &target.kind
         {
+            let param = params.first().map(|t| self.rty(t, a.expr.span)).transpose()?.unwrap_or_default();
             let code = match (class.as_str(), name.as_str()) {
-                ("decimal" | "Decimal", "GetBits") => {
-                    Some(("|d| cs::Array::from(d)", Ty::Array(Box::new(INT), 1)))
-                }
-                ("BitConverter", "GetBytes") => Some((
-                    "|x| cs::Array::from(x.to_le_bytes())",
-                    Ty::Array(Box::new(Ty::Int(IntTy::U8)), 1),
-                )),
+                ("decimal" | "Decimal", "GetBits") => Some((format!("|d: {param}| cs::Array::from(d)"), Ty::Array(Box::new(INT), 1))),
+                ("BitConverter", "GetBytes") => Some((format!("|x: {param}| cs::Array::from(x.to_le_bytes())"), Ty::Array(Box::new(Ty::Int(IntTy::U8)), 1))),
                 _ => None,
             };
             if let Some((code, ret)) = code {
@@ -230,7 +226,7 @@ impl FileEmitter<'_, '_> {
             Ty::Array(..) | Ty::List(_) | Ty::Dict(..) | Ty::Set(_) => {
                 format!("{}.linq()", v.at(Prec::Primary))
             }
-            Ty::Api("PieceList") => format!("cs::Seq::from(cs::Piece::in_list(&{}))", v.code),
+            Ty::Api("PieceList") => format!("cs::Seq::from(cs::Piece::in_list(&{}))", v.at(Prec::Unary)),
             _ => {
                 return Err(unsupported(
                     e.span,
@@ -351,7 +347,7 @@ impl FileEmitter<'_, '_> {
             }
             ("Contains", 1) => {
                 let x = self.arg_as(&args[0], &elem)?;
-                (format!("contains(&{})", x.code), Ty::Bool, Some(x))
+                (format!("contains(&{})", x.at(Prec::Unary)), Ty::Bool, Some(x))
             }
             ("Concat", 1) => {
                 let x = self.expr(&args[0].expr, None)?;

@@ -83,11 +83,11 @@ impl FileEmitter<'_, '_> {
                 format!("cs::{name}::new()")
             }
             Ty::Api("Random") => match args {
-                [] => "Random::new()".into(),
+                [] => "cs::Random::new()".into(),
                 [seed] => {
                     let v = self.expr(&seed.expr, Some(&INT))?;
                     let v = self.coerce(v, &INT, &seed.expr)?;
-                    let code = format!("Random::with_seed({})", v.code);
+                    let code = format!("cs::Random::with_seed({})", v.code);
                     vals.push(v);
                     code
                 }
@@ -141,7 +141,7 @@ impl FileEmitter<'_, '_> {
             [text, board] => {
                 let s = self.expr(&text.expr, Some(&Ty::Str))?;
                 let b = self.expr(&board.expr, Some(&Ty::Api("Board")))?;
-                let code = format!("{}.parse_uci(&{}).expect(\"a legal move\")", b.code, s.code);
+                let code = format!("{}.parse_uci(&{}).expect(\"a legal move\")", b.at(Prec::Unary), s.at(Prec::Unary));
                 vals.push(s);
                 vals.push(b);
                 Ok(code)
@@ -473,17 +473,9 @@ impl FileEmitter<'_, '_> {
                 })
                 .map(|v| self.owned(v)),
             LambdaBody::Block(stmts) => self.block_body(stmts).map(|code| {
-                let ret = self
-                    .lambda_ret
-                    .last()
-                    .cloned()
-                    .flatten()
-                    .unwrap_or(Ty::Void);
-                Val::new(
-                    format!("{{\n{}}}", FileEmitter::indent(&code)),
-                    ret,
-                    Prec::Primary,
-                )
+                let ret = self.lambda_ret.last().cloned().flatten().unwrap_or(Ty::Void);
+                let tail = super::items::unreachable_tail(stmts, &ret);
+                Val::new(format!("{{\n{}}}", FileEmitter::indent(&format!("{code}{tail}"))), ret, Prec::Primary)
             }),
         };
         self.lambda_ret.pop();

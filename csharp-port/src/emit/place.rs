@@ -311,7 +311,7 @@ impl FileEmitter<'_, '_> {
                 let key = self.owned(key);
                 Ok(Place::Cell {
                     recv,
-                    sub: Some(key.code.clone()),
+                    sub: Some(key.at(Prec::Unary)),
                     dict: true,
                     path: String::new(),
                     ty: *v,
@@ -376,14 +376,14 @@ impl FileEmitter<'_, '_> {
                 ..
             } => {
                 let inner = if path.is_empty() {
-                    format!("*x {op}")
+                    format!("*slot {op}")
                 } else {
-                    format!("x{path} {op}")
+                    format!("slot{path} {op}")
                 };
                 match sub {
-                    Some(s) if *dict => format!("{recv}.with(&{s}, |x| {inner})"),
-                    Some(s) => format!("{recv}.with({s}, |x| {inner})"),
-                    None => format!("{recv}.with(|x| {inner})"),
+                    Some(s) if *dict => format!("{recv}.with(&{s}, |slot| {inner})"),
+                    Some(s) => format!("{recv}.with({s}, |slot| {inner})"),
+                    None => format!("{recv}.with(|slot| {inner})"),
                 }
             }
         }
@@ -402,15 +402,15 @@ impl FileEmitter<'_, '_> {
                 ..
             } => {
                 let inner = if path.is_empty() {
-                    "*x".to_string()
+                    "*slot".to_string()
                 } else {
-                    format!("x{path}")
+                    format!("slot{path}")
                 };
                 let body = body.replace("{p}", &inner);
                 match sub {
-                    Some(s) if *dict => format!("{recv}.with(&{s}, |x| {{ {body} }})"),
-                    Some(s) => format!("{recv}.with({s}, |x| {{ {body} }})"),
-                    None => format!("{recv}.with(|x| {{ {body} }})"),
+                    Some(s) if *dict => format!("{recv}.with(&{s}, |slot| {{ {body} }})"),
+                    Some(s) => format!("{recv}.with({s}, |slot| {{ {body} }})"),
+                    None => format!("{recv}.with(|slot| {{ {body} }})"),
                 }
             }
         }
@@ -569,15 +569,15 @@ impl FileEmitter<'_, '_> {
             None => String::new(),
         };
         let target = if path.is_empty() {
-            "*x".to_string()
+            "*slot".to_string()
         } else {
-            format!("x{path}")
+            format!("slot{path}")
         };
         let result = if as_value {
             let _ = ty;
-            format!("{r}.with({with_arg}|x| {{ {target} = {value}; {target}.clone() }})")
+            format!("{r}.with({with_arg}|slot| {{ {target} = {value}; {target}.clone() }})")
         } else {
-            format!("{r}.with({with_arg}|x| {target} = {value})")
+            format!("{r}.with({with_arg}|slot| {target} = {value})")
         };
         self.note_place_write(place);
         Ok(format!("{{ {code}{result} }}"))

@@ -64,8 +64,9 @@ impl FileEmitter<'_, '_> {
             StmtKind::If(c, then, alt) => self.if_stmt(c, then, alt.as_deref()),
             StmtKind::While(c, body) => {
                 let cond = self.condition(c)?;
-                let body = self.loop_body(body, "")?;
-                Ok(format!("while {} {{\n{}}}\n", cond, Self::indent(&body)))
+                let body = self.loop_body(body, None)?;
+                let head = if cond == "true" { "loop".to_string() } else { format!("while {cond}") };
+                Ok(format!("{head} {{\n{}}}\n", Self::indent(&body)))
             }
             StmtKind::Do(body, c) => self.do_stmt(body, c),
             StmtKind::For {
@@ -161,11 +162,12 @@ impl FileEmitter<'_, '_> {
                     ""
                 };
             let rust_ty = self.rty(&t, *span)?;
-            let value = match value {
-                Some(v) => v.code,
-                None => self.default_value(&t, *span)?,
-            };
-            out.push_str(&format!("let {mutable}{}: {rust_ty} = {value};\n", l.rust));
+            match value {
+                Some(v) => out.push_str(&format!("let {mutable}{}: {rust_ty} = {};\n", l.rust, v.code)),
+                // A piece list has no default: C# assigns it before any read, and so must Rust.
+                None if t == Ty::Api("PieceList") => out.push_str(&format!("let {mutable}{}: {rust_ty};\n", l.rust)),
+                None => out.push_str(&format!("let {mutable}{}: {rust_ty} = {};\n", l.rust, self.default_value(&t, *span)?)),
+            }
         }
         Ok(out)
     }
@@ -268,36 +270,49 @@ impl FileEmitter<'_, '_> {
 
     /// A loop's body; `continue` inside it jumps to `label` (a block around the body, so
     /// a `for` loop's update and a `do` loop's condition still run) when one is given.
-    fn loop_body(&mut self, body: &Stmt, label: &str) -> R<String> {
+    /// A loop's body. With `labels` (the loop's and its body's, for a `for` loop with
+    /// updates or a `do` loop whose body uses `continue`), the body is a labelled block
+    /// that `continue` leaves (so the update or the condition still runs), and `break`
+    /// names the loop (Rust refuses an unlabelled `break` through a labelled block).
+    fn loop_body(&mut self, body: &Stmt, labels: Option<(String, String)>) -> R<String> {
         self.f().loop_depth += 1;
         if let Some(n) = self.f().loops_in_try.last_mut() {
             *n += 1;
         }
         let depth = self.fr().loop_depth;
-        self.continue_labels.push((depth, label.to_string()));
+        let (next, outer) = labels.clone().unwrap_or_default();
+        self.continue_labels.push((depth, next, outer));
         let out = self.scoped(body);
         self.continue_labels.pop();
         if let Some(n) = self.f().loops_in_try.last_mut() {
             *n -= 1;
         }
         self.f().loop_depth -= 1;
-        out
+        let out = out?;
+        Ok(match labels {
+            Some((next, _)) => format!("{next}: {{\n{}}}\n", Self::indent(&out)),
+            None => out,
+        })
+    }
+
+    /// Labels for a loop whose body `continue` must leave: `'next` and `'outer` (with
+    /// the loop depth when nested).
+    fn loop_labels(&self, body: &Stmt) -> Option<(String, String)> {
+        if !continues(body) {
+            return None;
+        }
+        let depth = self.fr().loop_depth + 1;
+        Some(if depth == 1 { ("'next".into(), "'outer".into()) } else { (format!("'next_{depth}"), format!("'outer_{depth}")) })
     }
 
     fn do_stmt(&mut self, body: &Stmt, c: &Expr) -> R<String> {
-        let label = self.continue_label();
-        let body = self.loop_body(body, &label)?;
+        let labels = self.loop_labels(body);
+        let outer = labels.as_ref().map(|(_, o)| format!("{o}: ")).unwrap_or_default();
+        let body = self.loop_body(body, labels)?;
         let cond = self.condition(c)?;
         let pre = self.take_pre();
-        let body = if body.contains(&format!("break {label}")) {
-            format!("{label}: {{\n{}}}\n", Self::indent(&body))
-        } else {
-            body
-        };
-        Ok(format!(
-            "loop {{\n{}}}\n",
-            Self::indent(&format!("{body}{pre}if !({cond}) {{\n    break;\n}}\n"))
-        ))
+        let tail = if cond == "true" { String::new() } else { format!("{pre}if !({cond}) {{\n    break;\n}}\n") };
+        Ok(format!("{outer}loop {{\n{}}}\n", Self::indent(&format!("{body}{tail}"))))
     }
 
     fn for_stmt(
@@ -338,39 +353,25 @@ impl FileEmitter<'_, '_> {
                 "",
             ));
         }
-        let label = self.continue_label();
-        let body_code = self.loop_body(body, &label)?;
+        let labels = if update.is_empty() { None } else { self.loop_labels(body) };
+        let outer = labels.as_ref().map(|(_, o)| format!("{o}: ")).unwrap_or_default();
+        let body_code = self.loop_body(body, labels)?;
         let mut updates = String::new();
         for u in update {
             let v = self.expr_as_stmt(u)?;
             updates.push_str(&self.take_pre());
             updates.push_str(&format!("{};\n", v.code));
         }
-        let body_code = if body_code.contains(&format!("break {label}")) {
-            format!("{label}: {{\n{}}}\n", Self::indent(&body_code))
-        } else {
-            body_code
-        };
         let inner = format!("{body_code}{updates}");
         let head = match cond {
-            Some(c) => format!("while {c} {{\n"),
-            None => "loop {\n".to_string(),
+            Some(c) if c != "true" => format!("{outer}while {c} {{\n"),
+            _ => format!("{outer}loop {{\n"),
         };
         out.push_str(&format!("{head}{}}}\n", Self::indent(&inner)));
         if init.is_empty() {
             Ok(out)
         } else {
             Ok(format!("{{\n{}}}\n", Self::indent(&out)))
-        }
-    }
-
-    /// A label for `continue` in a loop whose body is wrapped (`'next`, `'next_2`...).
-    fn continue_label(&mut self) -> String {
-        let depth = self.fr().loop_depth;
-        if depth == 0 {
-            "'next".into()
-        } else {
-            format!("'next_{}", depth + 1)
         }
     }
 
@@ -395,8 +396,8 @@ impl FileEmitter<'_, '_> {
             Ty::Array(..) | Ty::List(_) | Ty::Dict(..) | Ty::Set(_) => {
                 format!("{}.iter()", v.at(super::Prec::Primary))
             }
-            Ty::Seq(_) => v.code.clone(),
-            Ty::Api("PieceList") => format!("cs::Piece::in_list(&{})", v.at(super::Prec::Primary)),
+            Ty::Seq(_) => self.owned(v.clone()).code,
+            Ty::Api("PieceList") => format!("cs::Piece::in_list(&{})", v.at(super::Prec::Unary)),
             _ => {
                 return Err(unsupported(
                     iter.span,
@@ -417,7 +418,7 @@ impl FileEmitter<'_, '_> {
                 // `foreach (int x in bytes)`: C# converts each element.
                 let conv = self.convert_code(&elem, &t, &l.rust, iter.span)?;
                 let pre = format!("let {} = {conv};\n", l.rust);
-                let body = self.loop_body(body, "")?;
+                let body = self.loop_body(body, None)?;
                 self.scopes.pop();
                 return Ok(format!(
                     "for {} in {iter_code} {{\n{}}}\n",
@@ -444,7 +445,7 @@ impl FileEmitter<'_, '_> {
             }
             format!("({})", pats.join(", "))
         };
-        let body = self.loop_body(body, "")?;
+        let body = self.loop_body(body, None)?;
         self.scopes.pop();
         Ok(format!(
             "for {pattern} in {iter_code} {{\n{}}}\n",
@@ -507,7 +508,11 @@ impl FileEmitter<'_, '_> {
             }
             return Ok("return cs::Flow::Break;\n".into());
         }
-        Ok("break;\n".into())
+        let depth = self.fr().loop_depth;
+        match self.continue_labels.iter().rev().find(|(d, _, _)| *d == depth) {
+            Some((_, _, outer)) if !outer.is_empty() => Ok(format!("break {outer};\n")),
+            _ => Ok("break;\n".into()),
+        }
     }
 
     fn continue_stmt(&mut self) -> R<String> {
@@ -518,8 +523,8 @@ impl FileEmitter<'_, '_> {
             return Ok("return cs::Flow::Continue;\n".into());
         }
         let depth = self.fr().loop_depth;
-        match self.continue_labels.iter().rev().find(|(d, _)| *d == depth) {
-            Some((_, label)) if !label.is_empty() => Ok(format!("break {label};\n")),
+        match self.continue_labels.iter().rev().find(|(d, _, _)| *d == depth) {
+            Some((_, label, _)) if !label.is_empty() => Ok(format!("break {label};\n")),
             _ => Ok("continue;\n".into()),
         }
     }
@@ -877,5 +882,19 @@ impl FileEmitter<'_, '_> {
             ExprKind::Assign(op, l, r) => self.assign(*op, l, r, e, false),
             _ => self.expr(e, None),
         }
+    }
+}
+
+/// Whether `s` contains a `continue` of the loop whose body it is (not of a nested loop).
+fn continues(s: &Stmt) -> bool {
+    match &s.kind {
+        StmtKind::Continue => true,
+        StmtKind::Block(stmts) => stmts.iter().any(continues),
+        StmtKind::If(_, a, b) => continues(a) || b.as_deref().is_some_and(continues),
+        StmtKind::Try { body, catches, finally } => {
+            body.iter().any(continues) || catches.iter().any(|c| c.body.iter().any(continues)) || finally.as_ref().is_some_and(|f| f.iter().any(continues))
+        }
+        StmtKind::Switch(_, sections) => sections.iter().any(|sec| sec.body.iter().any(continues)),
+        _ => false,
     }
 }

@@ -118,6 +118,7 @@ impl Program<'_> {
             Ty::Void => "()".into(),
             Ty::Api("PieceType") => "i32".into(),
             Ty::Api("Piece") => "cs::Piece".into(),
+            Ty::Api("Random") => "cs::Random".into(),
             Ty::Api(n) => (*n).into(),
             Ty::Enum(name) => self.enum_repr(name).rust().into(),
             Ty::Struct(name) | Ty::Class(name) => self.rust_type_name(name),

@@ -23,6 +23,7 @@ mod flow;
 mod list;
 mod math;
 mod piece;
+mod random;
 mod seq;
 mod sort;
 
@@ -36,5 +37,6 @@ pub use piece::{
     clear_square, color, legal_moves_into, piece_attacks, piece_list, piece_type, pieces,
     set_square, slider_attacks, square, square_at, square_is_set, toggle_square,
 };
+pub use random::Random;
 pub use seq::{Number, Seq};
 pub use sort::compare;

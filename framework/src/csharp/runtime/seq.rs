@@ -193,6 +193,12 @@ impl<T: Clone + 'static> Seq<T> {
         }
     }
 
+    /// `s[i]` of what C# holds as an array (`GetAllPieceLists()[i]`).
+    #[track_caller]
+    pub fn get(&self, index: i32) -> T {
+        self.items[usize::try_from(index).expect("a negative index")].clone()
+    }
+
     /// `Count()`.
     pub fn count(&self) -> i32 {
         self.items.len() as i32
