@@ -1305,7 +1305,14 @@ impl FileEmitter<'_, '_> {
                     ));
                 }
                 let sub = self.subscript(idx, &r)?;
-                Ok((t.clone(), format!("{r}.get({})", sub.code), (*elem).clone()))
+                if t.reads_self && sub.mut_self {
+                    // The index changes the bot while the array would be borrowed from it:
+                    // the array first (C#'s order), then the index.
+                    let (a, i) = (self.temp("array"), self.temp("index"));
+                    let code = format!("{{ let {a} = {r}.clone(); let {i} = {}; {a}.get({i}) }}", sub.code);
+                    return Ok((t.clone().absorb(&sub), code, (*elem).clone()));
+                }
+                Ok((t.clone().absorb(&sub), format!("{r}.get({})", sub.code), (*elem).clone()))
             }
             Ty::List(elem) => {
                 let i = self.int_arg(&idx[0])?;

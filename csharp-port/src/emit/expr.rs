@@ -905,7 +905,12 @@ impl FileEmitter<'_, '_> {
                     ..v
                 })
             }
-            (Ty::Seq(a), Ty::Seq(b)) if a == b => Ok(v),
+            (Ty::Seq(a), Ty::Seq(b)) if a == b || **b == Ty::Unknown => Ok(v),
+            (Ty::Api("PieceList"), Ty::Seq(_)) => {
+                let code = format!("cs::Seq::from(cs::Piece::in_list(&{}))", v.at(Prec::Unary));
+                Ok(Val { code, ty: Ty::Seq(Box::new(Ty::Api("Piece"))), prec: Prec::Primary, place: false, ..v })
+            }
+            (Ty::Array(..) | Ty::List(_) | Ty::Set(_), Ty::Seq(b)) if **b == Ty::Unknown => Ok(v),
             (Ty::Tuple(xs, _), Ty::Tuple(ys, names)) if xs == ys => Ok(Val {
                 ty: Ty::Tuple(ys.clone(), names.clone()),
                 ..v

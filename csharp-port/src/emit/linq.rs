@@ -181,6 +181,14 @@ impl FileEmitter<'_, '_> {
         })
     }
 
+    /// A lambda argument whose result is converted to `ret`.
+    fn selector_returning(&mut self, a: &Arg, params: Vec<Ty>, ret: Ty) -> R<Val> {
+        if matches!(a.expr.kind, ExprKind::Lambda(..)) {
+            return self.expr(&a.expr, Some(&Ty::Func(params, Box::new(ret))));
+        }
+        self.selector(a, params)
+    }
+
     /// A lambda (or method group) argument for an element of type `elem`.
     fn selector(&mut self, a: &Arg, params: Vec<Ty>) -> R<Val> {
         if let ExprKind::Member(target, name, _) = &a.expr.kind
@@ -250,7 +258,7 @@ impl FileEmitter<'_, '_> {
                 (format!("{method}({})", f.code), seq(ret), Some(f))
             }
             ("SelectMany", 1) => {
-                let f = one(self, vec![elem.clone()])?;
+                let f = self.selector_returning(&args[0], vec![elem.clone()], Ty::Seq(Box::new(Ty::Unknown)))?;
                 let inner = func_ret(&f.ty).element().unwrap_or(Ty::Unknown);
                 (format!("select_many({})", f.code), seq(inner), Some(f))
             }
