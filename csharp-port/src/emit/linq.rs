@@ -99,7 +99,21 @@ impl FileEmitter<'_, '_> {
             }
             (Ty::List(_), "Sort", 0) => (format!("{r}.sort()"), Ty::Void),
             (Ty::List(_) | Ty::Array(..), "Sort", 1) => {
-                return self.sort_by_comparison(v, &args[0], e).map(Some);
+                return self.sort_with(v, &args[0], e).map(Some);
+            }
+            (Ty::List(_) | Ty::Array(..), "Find" | "Exists" | "FindIndex" | "FindLast" | "TrueForAll" | "RemoveAll", 1) => {
+                let f = self.selector(&args[0], vec![elem.clone()])?;
+                let (call, ty) = match name {
+                    "Find" => (format!("linq().first_or_default_where({})", f.code), elem.clone()),
+                    "FindLast" => (format!("linq().reverse().first_or_default_where({})", f.code), elem.clone()),
+                    "Exists" => (format!("linq().any_where({})", f.code), Ty::Bool),
+                    "TrueForAll" => (format!("linq().all({})", f.code), Ty::Bool),
+                    "FindIndex" => (format!("linq().select_indexed(|x, i| (x, i)).first_or_default_where(|(x, _)| ({})(x)).1", f.code), INT),
+                    _ => return Err(unsupported(e.span, "`RemoveAll`", snippet(self.src, e))),
+                };
+                let mut out = Val::new(format!("{r}.{call}"), ty, Prec::Primary).absorb(v).absorb(&f);
+                out.effects = true;
+                return Ok(Some(out));
             }
             (Ty::List(_), "Reverse", 0) => (format!("{r}.reverse()"), Ty::Void),
             (Ty::List(_), "ToArray", 0) => (
