@@ -271,6 +271,10 @@ pub enum StmtKind {
     Empty,
     /// A comment on its own.
     Comment(String),
+    /// `goto label;`.
+    Goto(String),
+    /// `label: statement`.
+    Labeled(String, Box<Stmt>),
 }
 
 /// A pattern (`is` and `switch`).
@@ -292,6 +296,8 @@ pub enum Pattern {
     And(Box<Pattern>, Box<Pattern>),
     /// `p or q`.
     Or(Box<Pattern>, Box<Pattern>),
+    /// `T { A: p, B.C: q }`: the subject's members matching patterns.
+    Property(Option<TypeRef>, Vec<(Vec<String>, Pattern)>),
 }
 
 /// A binary operator.
@@ -568,6 +574,8 @@ pub enum ExprKind {
     FromEnd(Box<Expr>),
     /// An implicit conversion the checker made explicit: to the expression's `ty`.
     Convert(Box<Expr>),
+    /// `e?.name`: a member unless `e` is null.
+    NullMember(Box<Expr>, String),
 }
 
 impl Expr {

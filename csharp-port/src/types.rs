@@ -129,6 +129,17 @@ pub enum Ty {
     Param(String),
 }
 
+/// Whether `a` and `b` are the same type but for their tuple elements' names.
+pub fn same_shape(a: &Ty, b: &Ty) -> bool {
+    match (a, b) {
+        (Ty::Tuple(x, _), Ty::Tuple(y, _)) => x.len() == y.len() && x.iter().zip(y).all(|(p, q)| same_shape(p, q)),
+        (Ty::Array(x, r), Ty::Array(y, s)) => r == s && same_shape(x, y),
+        (Ty::List(x), Ty::List(y)) | (Ty::Set(x), Ty::Set(y)) | (Ty::Seq(x), Ty::Seq(y)) | (Ty::Nullable(x), Ty::Nullable(y)) => same_shape(x, y),
+        (Ty::Dict(k, v), Ty::Dict(l, w)) => same_shape(k, l) && same_shape(v, w),
+        _ => a == b,
+    }
+}
+
 /// Shorthand: `int`.
 pub const INT: Ty = Ty::Int(IntTy::I32);
 /// Shorthand: `long`.
@@ -177,7 +188,7 @@ impl Ty {
     pub fn is_copy(&self, copy_struct: &dyn Fn(&str) -> bool) -> bool {
         match self {
             Ty::Bool | Ty::Int(_) | Ty::F32 | Ty::F64 | Ty::Char | Ty::Enum(_) => true,
-            Ty::Api(name) => matches!(*name, "Move" | "Square" | "Piece" | "PieceType"),
+            Ty::Api(name) => matches!(*name, "Move" | "Square" | "Piece" | "PieceType" | "BigInteger" | "DateTime"),
             Ty::Struct(name) => copy_struct(name),
             Ty::Tuple(items, _) => items.iter().all(|t| t.is_copy(copy_struct)),
             Ty::Nullable(inner) => inner.is_copy(copy_struct),

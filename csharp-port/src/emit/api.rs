@@ -426,6 +426,16 @@ pub(crate) static API: &[ApiEntry] = &[
     e("MathF.Tanh", "float", "float", "{0}.tanh()"),
     e("MathF.Exp", "float", "float", "{0}.exp()"),
     e("MathF.Log", "float", "float", "{0}.ln()"),
+    e("MathF.Round", "float", "float", "{0}.round_ties_even()"),
+    e("MathF.Pow", "float, float", "float", "{0}.powf({1})"),
+    e("MathF.Cos", "float", "float", "{0}.cos()"),
+    e("MathF.Sin", "float", "float", "{0}.sin()"),
+    e("MathF.Abs", "float", "float", "{0}.abs()"),
+    e("MathF.Floor", "float", "float", "{0}.floor()"),
+    e("MathF.Ceiling", "float", "float", "{0}.ceil()"),
+    e("Buffer.GetByte", "int[], int", "byte", "cs::buffer_get_byte(&{0}, {1})"),
+    e("BigInteger.ToByteArray", "", "byte[]", "{r}.to_byte_array()"),
+    e("BigInteger.ToByteArray", "bool", "byte[]", "if {0} { {r}.to_byte_array_unsigned() } else { {r}.to_byte_array() }"),
     // Numbers.
     e("int.MaxValue", "-", "int", "i32::MAX"),
     e("int.MinValue", "-", "int", "i32::MIN"),
@@ -500,6 +510,10 @@ pub(crate) static API: &[ApiEntry] = &[
         "byte[]",
         "cs::Array::from({0}.to_le_bytes())",
     ),
+    // DateTime: only the clock's ticks (bots throttle time checks with them).
+    e("DateTime.UtcNow", "-", "DateTime", "cs::DateTime::utc_now()"),
+    e("DateTime.Now", "-", "DateTime", "cs::DateTime::utc_now()"),
+    e("DateTime.Ticks", "-", "long", "{r}.ticks()"),
     // Enumerable.
     e(
         "Enumerable.Range",
@@ -546,5 +560,6 @@ pub(crate) fn is_static_class(name: &str) -> bool {
             | "Unsafe"
             | "MemoryMarshal"
             | "BitConverter"
+            | "DateTime"
     )
 }

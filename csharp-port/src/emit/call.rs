@@ -142,6 +142,39 @@ impl FileEmitter<'_, '_> {
         }
     }
 
+    /// A method of the bot (or of this type) named as a value where a delegate of
+    /// `params` is wanted: a closure calling it.
+    pub(crate) fn method_group(&mut self, n: &str, params: &[Ty], e: &Expr) -> R<Option<Val>> {
+        let class = self.fr().class;
+        let m = self
+            .p
+            .methods(class, n)
+            .into_iter()
+            .chain(self.p.methods(self.p.bot, n))
+            .find(|m| m.params.len() == params.len() && m.params.iter().all(|p| p.1 == PassMode::Value))
+            .cloned();
+        let Some(m) = m else { return Ok(None) };
+        if (m.owner == self.p.bot || m.is_static) && !self.fr().bot_level {
+            return Err(unsupported(e.span, "a bot method named from a struct's method", n));
+        }
+        self.note_call(&m.key);
+        let names: Vec<String> = (0..params.len()).map(|i| format!("arg{i}")).collect();
+        let mut args = Vec::new();
+        for (i, (pt, _, _)) in m.params.iter().enumerate() {
+            args.push(self.convert_code(&params[i], pt, &names[i], e.span)?);
+        }
+        let code = format!("|{}| self.{}({})", names.join(", "), m.rust, args.join(", "));
+        let mut v = Val::new(code, Ty::Func(params.to_vec(), Box::new(m.ret.clone())), Prec::Assign);
+        v.reads_self = true;
+        v.mut_self = self.mutates(&m.key);
+        Ok(Some(v))
+    }
+
+    /// `value.name`, for a property pattern.
+    pub(crate) fn instance_member_of(&mut self, v: Val, name: &str, e: &Expr) -> R<Val> {
+        self.instance_member(v, name, e)
+    }
+
     fn instance_member(&mut self, v: Val, name: &str, e: &Expr) -> R<Val> {
         let ty = v.ty.clone();
         match &ty {
@@ -155,6 +188,9 @@ impl FileEmitter<'_, '_> {
             }
             Ty::Array(_, _) if name == "Length" => {
                 return Ok(self.method_on(v, "len()", Ty::Int(IntTy::I32)));
+            }
+            Ty::Array(_, _) if name == "IsEmpty" => {
+                return Ok(self.method_on(v, "is_empty()", Ty::Bool));
             }
             Ty::Array(_, _) if name == "Rank" => {
                 return Ok(self.method_on(v, "rank()", Ty::Int(IntTy::I32)));
@@ -797,6 +833,26 @@ impl FileEmitter<'_, '_> {
             ("Math" | "MathF", "Max" | "Min" | "Abs" | "Sign" | "Clamp") => {
                 return self.math(name, args, e);
             }
+            ("Array", "ConvertAll") if args.len() == 2 => {
+                let target = self.expr(&args[0].expr, None)?;
+                let selected = self.linq(target, "Select", &args[1..], e)?;
+                return Ok(Val::new(format!("{}.to_array()", selected.code), Ty::Array(Box::new(selected.ty.element().unwrap_or(Ty::Unknown)), 1), Prec::Primary).absorb(&selected));
+            }
+            ("Array", "Copy") if args.len() == 5 => {
+                let vals = self.plain_args(args)?;
+                let int = Ty::Int(IntTy::I32);
+                let mut conv = Vec::new();
+                for (i, (v, a)) in vals.into_iter().zip(args).enumerate() {
+                    conv.push(if i == 0 || i == 2 { v } else { self.coerce(v, &int, &a.expr)? });
+                }
+                let code = format!("{}.copy_range({}, &{}, {}, {})", conv[0].at(Prec::Primary), conv[1].code, conv[2].at(Prec::Unary), conv[3].code, conv[4].code);
+                let mut out = Val::new(code, Ty::Void, Prec::Primary);
+                for v in &conv {
+                    out = out.absorb(v);
+                }
+                out.effects = true;
+                return Ok(out);
+            }
             ("Array", "Find" | "Exists" | "FindIndex" | "TrueForAll") if args.len() == 2 => {
                 let target = self.expr(&args[0].expr, None)?;
                 return self.collection_call(target, name, &args[1..], e);
@@ -873,6 +929,13 @@ impl FileEmitter<'_, '_> {
     /// `Math.Max` and friends: the integer or floating form by the arguments' type.
     fn math(&mut self, name: &str, args: &[Arg], e: &Expr) -> R<Val> {
         let vals = self.plain_args(args)?;
+        // Math has an overload for every numeric type: arguments all of one type keep it
+        // (`Math.Max(sbyte, sbyte)` is an `sbyte`).
+        let plain = |t: &Ty| if t.is_enum() { Ty::Int(IntTy::I32) } else { t.clone() };
+        let first = plain(&vals[0].ty);
+        if first.is_numeric() && first != Ty::Char && vals.iter().all(|v| plain(&v.ty) == first) {
+            return self.math_in(name, vals, first, args, e);
+        }
         let mut t = unary_promote(&vals[0].ty).ok_or_else(|| {
             unsupported(
                 e.span,
@@ -898,6 +961,11 @@ impl FileEmitter<'_, '_> {
                     )
                 })?;
         }
+        self.math_in(name, vals, t, args, e)
+    }
+
+    /// `Math.name(vals)` computed in type `t`.
+    fn math_in(&mut self, name: &str, vals: Vec<Val>, t: Ty, args: &[Arg], e: &Expr) -> R<Val> {
         let mut conv = Vec::new();
         for (v, a) in vals.into_iter().zip(args) {
             let v = if v.ty.is_enum() {
@@ -1271,7 +1339,9 @@ impl FileEmitter<'_, '_> {
         if code.contains("self.") {
             out.reads_self = true;
         }
-        out.prec = if code.contains(" as ") {
+        out.prec = if code.starts_with("if ") {
+            Prec::Assign
+        } else if code.contains(" as ") {
             Prec::Cast
         } else {
             Prec::Primary
@@ -1298,6 +1368,7 @@ impl FileEmitter<'_, '_> {
                 int.clone(),
             ),
             ("NextDouble", []) => (format!("{r}.next_double()"), Ty::F64),
+            ("NextSingle", []) => (format!("{r}.next_single()"), Ty::F32),
             _ => {
                 return Err(unsupported(
                     e.span,
@@ -1611,6 +1682,7 @@ pub(crate) fn parse_api_type(name: &str) -> Ty {
         "PieceList" => Ty::Api("PieceList"),
         "PieceType" => Ty::Api("PieceType"),
         "Timer" => Ty::Api("Timer"),
+        "DateTime" => Ty::Api("DateTime"),
         _ => Ty::Unknown,
     }
 }

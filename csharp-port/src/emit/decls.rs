@@ -131,6 +131,8 @@ pub(crate) struct FileEmitter<'p, 'u> {
     pub switch_break_used: bool,
     /// Names given to lifted local functions.
     pub lifted_names: Vec<String>,
+    /// The labels a `goto` can reach from here.
+    pub goto_labels: Vec<super::gotos::GotoLabel>,
     /// The return types of the lambdas being written (`None` until a `return` tells).
     pub lambda_ret: Vec<Option<Ty>>,
 }
@@ -181,6 +183,7 @@ impl<'p, 'u> FileEmitter<'p, 'u> {
             switch_break_used: false,
             lifted_names: Vec::new(),
             lambda_ret: Vec::new(),
+            goto_labels: Vec::new(),
         }
     }
 

@@ -58,7 +58,13 @@ impl FileEmitter<'_, '_> {
                 let code = self.default_value(&t, e.span)?;
                 Ok(Val::new(code, t, Prec::Primary))
             }
-            ExprKind::Name(n, _) => self.name(n, e),
+            ExprKind::Name(n, _) => match want {
+                Some(Ty::Func(params, _)) if self.find_local(n).is_none() => match self.method_group(n, params, e)? {
+                    Some(v) => Ok(v),
+                    None => self.name(n, e),
+                },
+                _ => self.name(n, e),
+            },
             ExprKind::This => {
                 let mut v = Val::new("self", self.this_type(e)?, Prec::Primary);
                 v.reads_self = true;
@@ -66,6 +72,16 @@ impl FileEmitter<'_, '_> {
                 Ok(v)
             }
             ExprKind::Member(target, name, _) => self.member(target, name, e),
+            ExprKind::NullMember(target, name) => {
+                let saved = self.learned.clone();
+                let t = self.expr(target, None)?.ty;
+                self.learned = saved;
+                match t {
+                    // The port never holds these as null: `?.` is `.`.
+                    Ty::Api(_) | Ty::Array(..) | Ty::List(_) | Ty::Dict(..) | Ty::Set(_) | Ty::Seq(_) => self.member(target, name, e),
+                    other => Err(unsupported(e.span, format!("`?.` on a `{}`", other.cs()), snippet(self.src, e))),
+                }
+            }
             ExprKind::Call(callee, args) => self.call(callee, args, e, want),
             ExprKind::Index(target, idx) => self.index(target, idx, e),
             ExprKind::Unary(op, x) => self.unary(*op, x, e),
@@ -487,7 +503,8 @@ impl FileEmitter<'_, '_> {
             return Ok(v);
         }
         let a = self.expr(l, None)?;
-        let b = self.expr(r, None)?;
+        let want_b = if matches!(r.kind, ExprKind::Default(None) | ExprKind::New(None, ..)) { Some(a.ty.clone()) } else { None };
+        let b = self.expr(r, want_b.as_ref())?;
         if op == BinOp::Coalesce {
             return Err(unsupported(e.span, "`??`", snippet(self.src, e)));
         }
@@ -767,10 +784,33 @@ impl FileEmitter<'_, '_> {
     }
 
     fn cast(&mut self, t: &TypeRef, x: &Expr, e: &Expr) -> R<Val> {
+        // `(Array)x`: C#'s untyped array, only ever cast on at once
+        // (`(sbyte[])(Array)bytes` reads the bytes as signed).
+        if matches!(t, TypeRef::Named(n, _) if n == "Array") {
+            let v = self.expr(x, None)?;
+            return match v.ty {
+                Ty::Array(..) => Ok(v),
+                _ => Err(unsupported(e.span, "a cast to `Array`", snippet(self.src, e))),
+            };
+        }
         let to = self.p.resolve(t, &[], e.span)?;
         let v = self.expr(x, Some(&to))?;
         if v.ty == to {
             return Ok(v);
+        }
+        if let (Ty::Array(from, 1), Ty::Array(into, 1)) = (&v.ty, &to)
+            && from.int().is_some()
+            && into.int().is_some()
+            && from.int().map(crate::types::IntTy::bits) == into.int().map(crate::types::IntTy::bits)
+        {
+            // `(sbyte[])(Array)bytes`: the same bytes read as another integer type of
+            // their size. The port copies them (C# aliases the array; bots only read it).
+            let rust = self.rty(&into, e.span)?;
+            let code = format!("cs::Array::from({}.iter().map(|x| x as {rust}).collect::<Vec<_>>())", v.at(Prec::Primary));
+            return Ok(Val::new(code, to, Prec::Primary).absorb(&v));
+        }
+        if to == Ty::Api("BigInteger") && v.ty == Ty::Decimal {
+            return Ok(Val::new(format!("cs::BigInteger::from_decimal({})", v.code), to, Prec::Primary).absorb(&v));
         }
         if v.ty == Ty::Decimal {
             return Err(unsupported(
@@ -844,6 +884,10 @@ impl FileEmitter<'_, '_> {
     pub(crate) fn coerce(&mut self, v: Val, to: &Ty, e: &Expr) -> R<Val> {
         if v.ty == *to || *to == Ty::Unknown {
             return Ok(v);
+        }
+        if crate::types::same_shape(&v.ty, to) {
+            // The same type with other tuple element names.
+            return Ok(Val { ty: to.clone(), ..v });
         }
         let from = v.ty.clone();
         match (&from, to) {
@@ -921,6 +965,10 @@ impl FileEmitter<'_, '_> {
                 ty: Ty::Tuple(ys.clone(), names.clone()),
                 ..v
             }),
+            (Ty::Null, Ty::Array(..) | Ty::List(_) | Ty::Dict(..) | Ty::Set(_) | Ty::Seq(_)) => {
+                self.warn(e.span, "`null` for a collection: the port's collections are never null, an empty one stands for it");
+                Ok(Val { code: "Default::default()".into(), ty: to.clone(), prec: Prec::Primary, ..v })
+            }
             (Ty::Null, Ty::Class(c)) if self.p.is_ref_class(c) => {
                 Ok(Val { code: "cs::Obj::null()".into(), ty: to.clone(), prec: Prec::Primary, ..v })
             }
@@ -1175,6 +1223,24 @@ impl FileEmitter<'_, '_> {
                 format!("{subject} {} {}", op.rust(), v.at(Prec::BitOr))
             }
             Pattern::Not(inner) => format!("!({})", self.pattern_cond(inner, subject, t, e)?),
+            Pattern::Property(ty, subs) => {
+                if let Some(tr) = ty {
+                    let pt = self.p.resolve(tr, &[], e.span)?;
+                    if pt != *t {
+                        return Err(unsupported(e.span, format!("a property pattern of a `{}` on a `{}`", pt.cs(), t.cs()), snippet(self.src, e)));
+                    }
+                }
+                let mut conds = Vec::new();
+                for (path, pattern) in subs {
+                    let mut v = Val::new(subject.to_string(), t.clone(), Prec::Primary);
+                    for name in path {
+                        v = self.instance_member_of(v, name, e)?;
+                    }
+                    let code = if v.prec == Prec::Cast { format!("({})", v.code) } else { v.at(Prec::BitOr) };
+                    conds.push(self.pattern_cond(pattern, &code, &v.ty.clone(), e)?);
+                }
+                if conds.is_empty() { "true".into() } else { format!("({})", conds.join(" && ")) }
+            }
             Pattern::And(a, b) => format!(
                 "({} && {})",
                 self.pattern_cond(a, subject, t, e)?,

@@ -271,14 +271,29 @@ impl FileEmitter<'_, '_> {
                 let method = if two { "select_indexed" } else { "select" };
                 (format!("{method}({})", f.code), seq(ret), Some(f))
             }
+            ("SelectMany", 1) if matches!(&args[0].expr.kind, ExprKind::Lambda(ps, _) if ps.len() == 2) => {
+                let f = self.selector_returning(&args[0], vec![elem.clone(), INT], Ty::Seq(Box::new(Ty::Unknown)))?;
+                let inner = func_ret(&f.ty).element().unwrap_or(Ty::Unknown);
+                (format!("select_many_indexed({})", f.code), seq(inner), Some(f))
+            }
             ("SelectMany", 1) => {
                 let f = self.selector_returning(&args[0], vec![elem.clone()], Ty::Seq(Box::new(Ty::Unknown)))?;
                 let inner = func_ret(&f.ty).element().unwrap_or(Ty::Unknown);
                 (format!("select_many({})", f.code), seq(inner), Some(f))
             }
             ("Where", 1) => {
-                let f = one(self, vec![elem.clone()])?;
-                (format!("where_({})", f.code), seq(elem.clone()), Some(f))
+                let two = matches!(&args[0].expr.kind, ExprKind::Lambda(ps, _) if ps.len() == 2);
+                let f = if two { one(self, vec![elem.clone(), INT])? } else { one(self, vec![elem.clone()])? };
+                let method = if two { "where_indexed" } else { "where_" };
+                (format!("{method}({})", f.code), seq(elem.clone()), Some(f))
+            }
+            ("Chunk", 1) => {
+                let n = self.arg_as(&args[0], &INT)?;
+                (format!("chunk({})", n.code), seq(Ty::Array(Box::new(elem.clone()), 1)), Some(n))
+            }
+            ("Append", 1) => {
+                let x = self.arg_as(&args[0], &elem)?;
+                (format!("append({})", x.code), seq(elem.clone()), Some(x))
             }
             ("OrderBy" | "OrderByDescending" | "ThenBy" | "ThenByDescending", 1) => {
                 let f = one(self, vec![elem.clone()])?;

@@ -11,6 +11,7 @@ mod api;
 mod call;
 mod decls;
 mod expr;
+mod gotos;
 mod items;
 mod linq;
 mod names;

@@ -58,29 +58,19 @@ impl FileEmitter<'_, '_> {
                 }
             },
             Ty::Dict(..) | Ty::Set(_) => {
-                if init.is_some_and(|i| !i.is_empty()) {
-                    return Err(unsupported(
-                        e.span,
-                        "a dictionary or set with an initialiser",
-                        snippet(self.src, e),
-                    ));
-                }
                 if let Some(a) = args.first() {
                     let v = self.expr(&a.expr, None)?;
                     if v.ty.int().is_none() {
-                        return Err(unsupported(
-                            e.span,
-                            "a dictionary or set made from another",
-                            snippet(self.src, e),
-                        ));
+                        return Err(unsupported(e.span, "a dictionary or set made from another", snippet(self.src, e)));
                     }
                 }
-                let name = if matches!(ty, Ty::Dict(..)) {
-                    "Dictionary"
-                } else {
-                    "HashSet"
-                };
-                format!("cs::{name}::new()")
+                let name = if matches!(ty, Ty::Dict(..)) { "Dictionary" } else { "HashSet" };
+                let mut code = format!("cs::{name}::new()");
+                if let Some(items) = init.filter(|i| !i.is_empty()) {
+                    let adds = self.collection_adds(&ty, items, &mut vals)?;
+                    code = format!("{{ let value = {code}; {adds}value }}");
+                }
+                code
             }
             Ty::Api("Random") => match args {
                 [] => "cs::Random::new()".into(),
@@ -100,9 +90,31 @@ impl FileEmitter<'_, '_> {
                 }
             },
             Ty::Api("Move") => self.new_move(args, e, &mut vals)?,
+            Ty::Api("BigInteger") => match args {
+                [d] => {
+                    let v = self.expr(&d.expr, Some(&Ty::Decimal))?;
+                    let v = self.coerce(v, &Ty::Decimal, &d.expr)?;
+                    let code = format!("cs::BigInteger::from_decimal({})", v.code);
+                    vals.push(v);
+                    code
+                }
+                _ => return Err(unsupported(e.span, "this `BigInteger` constructor", snippet(self.src, e))),
+            },
             Ty::Api("Square") => self.new_square(args, e, &mut vals)?,
             Ty::Struct(name) => self.new_struct(name, args, init, e, &mut vals)?,
             Ty::Class(name) if self.p.is_ref_class(name) => self.new_class(name, args, init, e, &mut vals)?,
+            Ty::Tuple(items, _) if args.is_empty() && init.is_none() => self.default_value(&Ty::Tuple(items.clone(), Vec::new()), e.span)?,
+            Ty::Tuple(items, _) if args.len() == items.len() && init.is_none() => {
+                let mut codes = Vec::new();
+                for (a, t) in args.iter().zip(items) {
+                    let v = self.expr(&a.expr, Some(t))?;
+                    let v = self.coerce(v, t, &a.expr)?;
+                    let v = self.owned(v);
+                    codes.push(v.code.clone());
+                    vals.push(v);
+                }
+                if codes.len() == 1 { format!("({},)", codes[0]) } else { format!("({})", codes.join(", ")) }
+            }
             Ty::Object => "()".into(),
             Ty::Class(name)
                 if self.p.type_index(name).is_some_and(|i| {
@@ -294,6 +306,34 @@ impl FileEmitter<'_, '_> {
             code = format!("{{ let value = {code}; {sets}value }}");
         }
         Ok(code)
+    }
+
+    /// A collection initialiser's `Add` calls: `{ { k, v }, ... }` for a dictionary,
+    /// `{ a, b }` for a set.
+    fn collection_adds(&mut self, ty: &Ty, items: &[Expr], vals: &mut Vec<Val>) -> R<String> {
+        let mut adds = String::new();
+        for item in items {
+            match (ty, &item.kind) {
+                (Ty::Dict(k, v), ExprKind::NewArray { elem: None, init: Some(pair), .. }) if pair.len() == 2 => {
+                    let key = self.expr(&pair[0], Some(k))?;
+                    let key = self.coerce(key, k, &pair[0])?;
+                    let value = self.expr(&pair[1], Some(v))?;
+                    let value = self.coerce(value, v, &pair[1])?;
+                    let value = self.owned(value);
+                    adds.push_str(&format!("value.add({}, {}); ", key.code, value.code));
+                    vals.push(key);
+                    vals.push(value);
+                }
+                (Ty::Set(t), _) => {
+                    let x = self.expr(item, Some(t))?;
+                    let x = self.coerce(x, t, item)?;
+                    adds.push_str(&format!("value.add({}); ", x.code));
+                    vals.push(x);
+                }
+                _ => return Err(unsupported(item.span, "this collection initialiser", snippet(self.src, item))),
+            }
+        }
+        Ok(adds)
     }
 
     /// Elements converted to `elem`.

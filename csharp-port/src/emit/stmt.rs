@@ -23,6 +23,14 @@ impl FileEmitter<'_, '_> {
                 self.declare_local_fn(decl)?;
             }
         }
+        self.stmts_body(stmts)
+    }
+
+    /// A block's statements, its local functions declared.
+    pub(crate) fn stmts_body(&mut self, stmts: &[Stmt]) -> R<String> {
+        if let Some(out) = self.labelled_stmts(stmts)? {
+            return Ok(out);
+        }
         let mut out = String::new();
         for s in stmts {
             let code = self.stmt(s)?;
@@ -91,6 +99,8 @@ impl FileEmitter<'_, '_> {
                 finally,
             } => self.try_stmt(body, catches, finally.as_deref(), s),
             StmtKind::Switch(v, sections) => self.switch_stmt(v, sections, s),
+            StmtKind::Goto(label) => self.goto(label, s),
+            StmtKind::Labeled(_, inner) => self.stmt(inner),
             StmtKind::LocalFn(decl) => {
                 self.lift_local_fn(decl)?;
                 Ok(String::new())

@@ -57,7 +57,7 @@ impl Program<'_> {
             return Ok(t);
         }
         Ok(match name {
-            "Move" | "Square" | "Board" | "Timer" | "PieceList" | "Random" => {
+            "Move" | "Square" | "Board" | "Timer" | "PieceList" | "Random" | "BigInteger" => {
                 Ty::Api(api_name(name))
             }
             "Piece" => Ty::Api("Piece"),
@@ -119,6 +119,8 @@ impl Program<'_> {
             Ty::Api("PieceType") => "i32".into(),
             Ty::Api("Piece") => "cs::Piece".into(),
             Ty::Api("Random") => "cs::Random".into(),
+            Ty::Api("BigInteger") => "cs::BigInteger".into(),
+            Ty::Api("DateTime") => "cs::DateTime".into(),
             Ty::Api(n) => (*n).into(),
             Ty::Enum(name) => self.enum_repr(name).rust().into(),
             Ty::Class(name) if self.is_ref_class(name) => format!("cs::Obj<{}>", self.rust_type_name(name)),
@@ -168,6 +170,7 @@ impl Program<'_> {
 
 fn api_name(name: &str) -> &'static str {
     match name {
+        "BigInteger" => "BigInteger",
         "Move" => "Move",
         "Square" => "Square",
         "Board" => "Board",

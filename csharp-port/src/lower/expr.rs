@@ -174,7 +174,17 @@ impl<'a> Lower<'a> {
             "range_expression" => self.range(node)?,
             "sizeof_expression" => return Err(self.unsupported(node, "`sizeof`")),
             "conditional_access_expression" => {
-                return Err(self.unsupported(node, "a null-conditional access (`?.`)"));
+                let target = self.sub(node, "condition")?;
+                let binding = self
+                    .children(node)?
+                    .into_iter()
+                    .find(|c| c.kind() == "member_binding_expression")
+                    .ok_or_else(|| self.unsupported(node, "a null-conditional element access (`?[`)"))?;
+                let name = binding.child_by_field_name("name").ok_or_else(|| self.unsupported(node, "`?.`"))?;
+                if node.parent().is_some_and(|p| p.kind() == "invocation_expression") {
+                    return Err(self.unsupported(node, "a null-conditional call (`?.M()`)"));
+                }
+                ExprKind::NullMember(Box::new(target), self.ident(name))
             }
             "as_expression" => return Err(self.unsupported(node, "an `as` conversion")),
             "query_expression" => {
@@ -206,6 +216,9 @@ impl<'a> Lower<'a> {
     }
 
     fn member_access(&self, node: Node<'a>) -> R<ExprKind> {
+        if let Some(kind) = self.misread_is_pattern(node)? {
+            return Ok(kind);
+        }
         let target = self.sub(node, "expression")?;
         let name_node = node
             .child_by_field_name("name")
@@ -218,6 +231,29 @@ impl<'a> Lower<'a> {
             _ => return Err(self.unsupported(node, "a member access")),
         };
         Ok(ExprKind::Member(Box::new(target), name, targs))
+    }
+
+    /// tree-sitter reads `x is PieceType.Queen ? 1 : 2` as `(x is PieceType).Queen ? ...`:
+    /// put the member back into the pattern.
+    fn misread_is_pattern(&self, node: Node<'a>) -> R<Option<ExprKind>> {
+        let Some(target) = node.child_by_field_name("expression") else { return Ok(None) };
+        if target.kind() != "is_pattern_expression" {
+            return Ok(None);
+        }
+        let (Some(subject), Some(pattern), Some(name)) = (
+            target.child_by_field_name("expression"),
+            target.child_by_field_name("pattern"),
+            node.child_by_field_name("name"),
+        ) else {
+            return Ok(None);
+        };
+        let inner = self.first_child(pattern).filter(|_| pattern.kind() == "constant_pattern");
+        let Some(inner) = inner.filter(|i| matches!(i.kind(), "identifier" | "member_access_expression")) else {
+            return Ok(None);
+        };
+        let constant = ExprKind::Member(Box::new(self.expr(inner)?), self.ident(name), Vec::new());
+        let constant = Expr::new(constant, Span::of(inner), (inner.start_byte(), name.end_byte()));
+        Ok(Some(ExprKind::Is(Box::new(self.expr(subject)?), Box::new(Pattern::Const(constant)))))
     }
 
     /// The arguments of an argument list (or a tuple, or a subscript).
@@ -568,12 +604,59 @@ impl<'a> Lower<'a> {
                 // A bare name in a pattern: a constant (an enum member) or a type.
                 Pattern::Const(self.expr(node)?)
             }
-            "recursive_pattern" | "positional_pattern" | "property_pattern_clause" => {
-                return Err(self.unsupported(node, "a property or positional pattern"));
+            "recursive_pattern" => self.property_pattern(node)?,
+            "positional_pattern" | "property_pattern_clause" => {
+                return Err(self.unsupported(node, "a positional pattern"));
             }
             "list_pattern" => return Err(self.unsupported(node, "a list pattern")),
             _ => Pattern::Const(self.expr(node)?),
         })
+    }
+
+    /// `T { A: p, B.C: q }`.
+    fn property_pattern(&self, node: Node<'a>) -> R<Pattern> {
+        let ty = match node.child_by_field_name("type") {
+            Some(t) => Some(self.ty(t)?),
+            None => None,
+        };
+        if node.child_by_field_name("name").is_some() {
+            return Err(self.unsupported(node, "a property pattern that declares a variable"));
+        }
+        let mut subs = Vec::new();
+        for part in self.children(node)? {
+            match part.kind() {
+                "property_pattern_clause" => {
+                    for sub in self.children(part)? {
+                        if sub.kind() != "subpattern" {
+                            continue;
+                        }
+                        let parts: Vec<Node> = self.children(sub)?.into_iter().filter(|c| c.kind() != "comment").collect();
+                        let [path, pattern] = parts.as_slice() else {
+                            return Err(self.unsupported(sub, "a property pattern"));
+                        };
+                        subs.push((self.member_path(*path)?, self.pattern(*pattern)?));
+                    }
+                }
+                "positional_pattern_clause" => return Err(self.unsupported(part, "a positional pattern")),
+                _ => {}
+            }
+        }
+        Ok(Pattern::Property(ty, subs))
+    }
+
+    /// `A` or `A.B.C` as names.
+    fn member_path(&self, node: Node<'a>) -> R<Vec<String>> {
+        match node.kind() {
+            "identifier" => Ok(vec![self.ident(node)]),
+            "member_access_expression" => {
+                let target = node.child_by_field_name("expression").ok_or_else(|| self.unsupported(node, "a property path"))?;
+                let name = node.child_by_field_name("name").ok_or_else(|| self.unsupported(node, "a property path"))?;
+                let mut path = self.member_path(target)?;
+                path.push(self.ident(name));
+                Ok(path)
+            }
+            _ => Err(self.unsupported(node, "a property path")),
+        }
     }
 
     fn int_literal(&self, node: Node) -> R<ExprKind> {

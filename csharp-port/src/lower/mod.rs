@@ -40,6 +40,12 @@ impl<'a> Lower<'a> {
         PortError::unsupported(Span::of(node), construct, self.text(node))
     }
 
+    /// The first named child that is not a comment.
+    pub(super) fn first_child(&self, node: Node<'a>) -> Option<Node<'a>> {
+        let mut cursor = node.walk();
+        node.named_children(&mut cursor).find(|c| c.kind() != "comment")
+    }
+
     fn ident(&self, node: Node) -> String {
         self.text(node).trim_start_matches('@').to_string()
     }
@@ -55,7 +61,7 @@ impl<'a> Lower<'a> {
         Ok(out)
     }
 
-    fn flatten_preproc(&self, node: Node<'a>, out: &mut Vec<Node<'a>>) -> R<()> {
+    pub(super) fn flatten_preproc(&self, node: Node<'a>, out: &mut Vec<Node<'a>>) -> R<()> {
         match node.kind() {
             "preproc_region" | "preproc_endregion" | "preproc_pragma" | "preproc_nullable"
             | "preproc_line" | "preproc_warning" | "preproc_error" => Ok(()),
@@ -114,15 +120,11 @@ impl<'a> Lower<'a> {
             "identifier" => Ok(self.defines.contains(self.text(node))),
             "boolean_literal" => Ok(self.text(node) == "true"),
             "prefix_unary_expression" => {
-                let inner = node
-                    .named_child(0)
-                    .ok_or_else(|| self.unsupported(node, "`#if`"))?;
+                let inner = self.first_child(node).ok_or_else(|| self.unsupported(node, "`#if`"))?;
                 Ok(!self.preproc_condition(inner)?)
             }
             "parenthesized_expression" => {
-                let inner = node
-                    .named_child(0)
-                    .ok_or_else(|| self.unsupported(node, "`#if`"))?;
+                let inner = self.first_child(node).ok_or_else(|| self.unsupported(node, "`#if`"))?;
                 self.preproc_condition(inner)
             }
             "binary_expression" => {
@@ -433,9 +435,7 @@ impl<'a> Lower<'a> {
         };
         if let Some(value) = node.child_by_field_name("value") {
             let inner = if value.kind() == "arrow_expression_clause" {
-                value
-                    .named_child(0)
-                    .ok_or_else(|| self.unsupported(value, "a property"))?
+                self.first_child(value).ok_or_else(|| self.unsupported(value, "a property"))?
             } else {
                 // `{ get; set; } = value`: an auto property with an initialiser.
                 return Ok(Member::Field(FieldDecl {
@@ -554,9 +554,7 @@ impl<'a> Lower<'a> {
         match node.kind() {
             "block" => Ok(Body::Block(self.block(node)?)),
             "arrow_expression_clause" => {
-                let e = node
-                    .named_child(0)
-                    .ok_or_else(|| self.unsupported(node, "a body"))?;
+                let e = self.first_child(node).ok_or_else(|| self.unsupported(node, "a body"))?;
                 Ok(Body::Expr(Box::new(self.expr(e)?)))
             }
             _ => Err(self.unsupported(node, "this body")),
@@ -686,9 +684,7 @@ impl<'a> Lower<'a> {
                 Ok(TypeRef::Ref(Box::new(self.ty(inner)?)))
             }
             "scoped_type" => {
-                let inner = node
-                    .named_child(0)
-                    .ok_or_else(|| self.unsupported(node, "a type"))?;
+                let inner = self.first_child(node).ok_or_else(|| self.unsupported(node, "a type"))?;
                 self.ty(inner)
             }
             "pointer_type" | "function_pointer_type" => {

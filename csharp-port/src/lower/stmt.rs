@@ -36,9 +36,7 @@ impl<'a> Lower<'a> {
             "block" => StmtKind::Block(self.block(node)?),
             "empty_statement" => StmtKind::Empty,
             "expression_statement" => {
-                let e = node
-                    .named_child(0)
-                    .ok_or_else(|| self.unsupported(node, "a statement"))?;
+                let e = self.first_child(node).ok_or_else(|| self.unsupported(node, "a statement"))?;
                 StmtKind::Expr(self.expr(e)?)
             }
             "local_declaration_statement" => self.local_decl(node)?,
@@ -61,13 +59,13 @@ impl<'a> Lower<'a> {
             ),
             "for_statement" => self.for_stmt(node)?,
             "foreach_statement" => self.foreach(node)?,
-            "return_statement" => StmtKind::Return(match node.named_child(0) {
+            "return_statement" => StmtKind::Return(match self.first_child(node) {
                 Some(e) if e.kind() != "comment" => Some(self.expr(e)?),
                 _ => None,
             }),
             "break_statement" => StmtKind::Break,
             "continue_statement" => StmtKind::Continue,
-            "throw_statement" => StmtKind::Throw(match node.named_child(0) {
+            "throw_statement" => StmtKind::Throw(match self.first_child(node) {
                 Some(e) if e.kind() != "comment" => Some(self.expr(e)?),
                 _ => None,
             }),
@@ -88,8 +86,29 @@ impl<'a> Lower<'a> {
                     .ok_or_else(|| self.unsupported(node, "an `unchecked` block"))?;
                 StmtKind::Block(self.block(block)?)
             }
-            "goto_statement" => return Err(self.unsupported(node, "`goto`")),
-            "labeled_statement" => return Err(self.unsupported(node, "a labelled statement")),
+            "goto_statement" => {
+                let text = self.text(node);
+                let label = text.trim_start_matches("goto").trim().trim_end_matches(';').trim();
+                if label.starts_with("case") || label.starts_with("default") || !label.chars().all(|c| c.is_alphanumeric() || c == '_') {
+                    return Err(self.unsupported(node, "`goto case`"));
+                }
+                StmtKind::Goto(label.to_string())
+            }
+            "labeled_statement" => {
+                let parts = self.children(node)?;
+                let label = parts.iter().find(|c| c.kind() == "identifier").ok_or_else(|| self.unsupported(node, "a label"))?;
+                let inner = parts.iter().find(|c| c.kind() != "identifier" && c.kind() != "comment");
+                let inner = match inner {
+                    Some(s) => self.stmt(*s)?,
+                    None => Stmt { kind: StmtKind::Empty, span: Span::of(node) },
+                };
+                StmtKind::Labeled(self.ident(*label), Box::new(inner))
+            }
+            "preproc_if" => {
+                let mut nodes = Vec::new();
+                self.flatten_preproc(node, &mut nodes)?;
+                StmtKind::Block(nodes.into_iter().map(|n| self.stmt(n)).collect::<R<Vec<Stmt>>>()?)
+            }
             "yield_statement" => return Err(self.unsupported(node, "an iterator (`yield`)")),
             "using_statement" => return Err(self.unsupported(node, "a `using` statement")),
             "lock_statement" => return Err(self.unsupported(node, "`lock`")),
@@ -278,9 +297,7 @@ impl<'a> Lower<'a> {
                 match child.kind() {
                     "default" => labels.push(None),
                     "when_clause" => {
-                        let e = child
-                            .named_child(0)
-                            .ok_or_else(|| self.unsupported(child, "`when`"))?;
+                        let e = self.first_child(child).ok_or_else(|| self.unsupported(child, "`when`"))?;
                         guard_for_last = Some(self.expr(e)?);
                     }
                     k if k.ends_with("pattern") || k == "discard" => {

@@ -234,7 +234,7 @@ impl<T: Clone + Default> Array<T> {
         self.shape().iter().product::<usize>() as i32
     }
 
-    /// No elements.
+    /// No elements: a span's `IsEmpty`.
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
@@ -326,6 +326,17 @@ impl<T: Clone + Default> Array<T> {
         let values: Vec<T> = self.slice(0, length).to_vec();
         for (i, v) in values.into_iter().enumerate() {
             destination.set(i, v);
+        }
+    }
+
+    /// `Array.Copy(source, sourceIndex, destination, destinationIndex, length)`: the
+    /// elements read first, so an overlapping copy within one array is as C#'s.
+    #[track_caller]
+    pub fn copy_range(&self, source_index: i32, destination: &Array<T>, destination_index: i32, length: i32) {
+        let values = self.slice(source_index, length).to_vec();
+        let target = destination.slice(destination_index, length);
+        for (i, v) in values.into_iter().enumerate() {
+            target.set(i, v);
         }
     }
 

@@ -19,6 +19,7 @@
 //! integer operators wrap too. (A debug build would stop at the first overflow instead.)
 
 mod array;
+mod bigint;
 mod dict;
 mod flow;
 mod list;
@@ -33,12 +34,13 @@ pub use array::{Array, ArrayIndex, ArrayIter, ElemRef, Subscript};
 pub use dict::{Dictionary, HashSet};
 pub use flow::{Flow, try_catch};
 pub use list::{List, ListIter};
+pub use bigint::{BigInteger, DateTime};
 pub use object::{Obj, Var};
 pub use math::{Signed, abs, convert_to_int32, log2, max_f64, min_f64, round_digits, sign};
 pub use piece::{
     BISHOP, KING, KNIGHT, NONE, PAWN, Piece, QUEEN, ROOK, char_to_string, clear_and_get_index_of_lsb,
     clear_square, color, legal_moves_into, move_from_uci, piece_attacks, piece_list, piece_type, pieces,
-    set_square, slider_attacks, square, square_at, square_is_set, toggle_square,
+    set_square, slider_attacks, buffer_get_byte, square, square_at, square_is_set, toggle_square,
 };
 pub use random::Random;
 pub use seq::{Number, Seq};

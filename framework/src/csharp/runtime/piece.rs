@@ -275,3 +275,11 @@ pub fn legal_moves_into(board: &Board, moves: &mut super::Array<crate::chess::Mo
     }
     *moves = moves.slice(0, list.len());
 }
+
+/// `Buffer.GetByte(array, index)`: byte `index` of an `int` array's memory, little-endian
+/// as .NET lays it out.
+#[track_caller]
+pub fn buffer_get_byte(array: &super::Array<i32>, index: i32) -> u8 {
+    let i = usize::try_from(index).expect("index out of range");
+    array.get(i / 4).to_le_bytes()[i % 4]
+}

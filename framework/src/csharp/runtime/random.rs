@@ -125,6 +125,11 @@ impl Random {
         ((d * range as f64) as i64 + i64::from(min)) as i32
     }
 
+    /// `NextSingle()`: in [0, 1), as a `float`.
+    pub fn next_single(&mut self) -> f32 {
+        self.sample() as f32
+    }
+
     /// `NextDouble()`: in [0, 1).
     pub fn next_double(&mut self) -> f64 {
         self.sample()

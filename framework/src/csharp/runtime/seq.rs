@@ -146,6 +146,30 @@ impl<T: Clone + 'static> Seq<T> {
         self.items.into_iter().flat_map(f).collect()
     }
 
+    /// `Where((x, i) => ...)`.
+    pub fn where_indexed(self, mut f: impl FnMut(T, i32) -> bool) -> Seq<T> {
+        self.items.into_iter().enumerate().filter(|(i, x)| f(x.clone(), *i as i32)).map(|(_, x)| x).collect()
+    }
+
+    /// `Chunk(n)`: the elements in arrays of `n` (the last one shorter).
+    pub fn chunk(self, n: i32) -> Seq<Array<T>>
+    where
+        T: Default,
+    {
+        assert!(n > 0, "Chunk of a non-positive size");
+        self.items.chunks(n as usize).map(|c| Array::from(c.to_vec())).collect()
+    }
+
+    /// `Append(x)`.
+    pub fn append(self, x: T) -> Seq<T> {
+        self.items.into_iter().chain(std::iter::once(x)).collect()
+    }
+
+    /// `SelectMany((x, i) => ...)`.
+    pub fn select_many_indexed<U: Clone, I: IntoIterator<Item = U>>(self, mut f: impl FnMut(T, i32) -> I) -> Seq<U> {
+        self.items.into_iter().enumerate().flat_map(|(i, x)| f(x, i as i32)).collect()
+    }
+
     /// `Where(f)`.
     pub fn where_(self, mut f: impl FnMut(T) -> bool) -> Seq<T> {
         self.items.into_iter().filter(|x| f(x.clone())).collect()
