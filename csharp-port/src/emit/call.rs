@@ -25,7 +25,7 @@ impl FileEmitter<'_, '_> {
             && self.p.field(self.fr().class, name).is_none()
             && (self.p.type_index(name).is_some()
                 || api::is_static_class(name)
-                || matches!(name, "Enum" | "MemoryExtensions")
+                || matches!(name, "Enum" | "MemoryExtensions" | "Tuple")
                 || matches!(
                     name,
                     "PieceType"
@@ -501,12 +501,12 @@ impl FileEmitter<'_, '_> {
             }
             (None, false) => ("self".to_string(), None),
         };
-        let arg_codes = self.board_free_args(m, vals.clone());
+        let (arg_codes, kept) = self.board_free_args(m, vals.clone());
         let mut out = self.call_code(
             &recv_code,
             &m.rust,
             arg_codes,
-            &vals,
+            &kept,
             bot_level || recv_code.starts_with("self"),
         );
         out.ty = m.ret.clone();
@@ -529,18 +529,17 @@ impl FileEmitter<'_, '_> {
 
     /// The arguments' codes without those for `Board` and `Timer` parameters (which are
     /// the bot's own, never passed).
-    fn board_free_args(&self, m: &MethodInfo, vals: Vec<Val>) -> Vec<String> {
-        let mut out = Vec::new();
+    fn board_free_args(&self, m: &MethodInfo, vals: Vec<Val>) -> (Vec<String>, Vec<Val>) {
+        let mut codes = Vec::new();
+        let mut kept = Vec::new();
         for (i, v) in vals.into_iter().enumerate() {
-            if matches!(
-                m.params.get(i).map(|p| &p.0),
-                Some(Ty::Api("Board" | "Timer"))
-            ) {
+            if matches!(m.params.get(i).map(|p| &p.0), Some(Ty::Api("Board" | "Timer"))) {
                 continue;
             }
-            out.push(v.code);
+            codes.push(v.code.clone());
+            kept.push(v);
         }
-        out
+        (codes, kept)
     }
 
     /// `recv.name(args)`, its arguments moved into temporaries first when one of them
@@ -590,7 +589,7 @@ impl FileEmitter<'_, '_> {
     fn local_fn_call(&mut self, m: &MethodInfo, args: &[Arg], e: &Expr) -> R<Val> {
         let vals = self.args_with_defaults(&m.params, &m.defaults, args, e)?;
         self.note_call(&m.key);
-        let mut codes = self.board_free_args(m, vals.clone());
+        let (mut codes, mut kept) = self.board_free_args(m, vals.clone());
         let captures: Vec<(String, u32)> = self
             .facts
             .captures
@@ -623,13 +622,14 @@ impl FileEmitter<'_, '_> {
             self.note_assigned(&local);
             let through_ref = local.frame < current || local.kind == LocalKind::Ref;
             codes.push(if through_ref {
-                format!("&mut *{}", local.rust)
+                format!("&mut *{}", self.local_name(&local))
             } else {
                 format!("&mut {}", local.rust)
             });
         }
         let mutating = self.mutates(&m.key);
-        let mut out = self.call_code("self", &m.rust, codes, &vals, true);
+        kept.resize(codes.len(), Val::new("", Ty::Void, Prec::Primary));
+        let mut out = self.call_code("self", &m.rust, codes, &kept, true);
         out.ty = m.ret.clone();
         out.effects = true;
         out.reads_self = true;
@@ -759,6 +759,19 @@ impl FileEmitter<'_, '_> {
             return Ok(v);
         }
         if let ExprKind::Name(n, _) = &x.kind
+            && n == "_"
+            && self.find_local(n).is_none()
+        {
+            // `out _`: a value nobody reads.
+            let t_name = self.temp("discarded");
+            let rust_ty = self.rty(t, x.span)?;
+            let default = self.default_value(t, x.span)?;
+            self.f().pre.push(format!("let mut {t_name}: {rust_ty} = {default};\n"));
+            let mut v = Val::new(format!("&mut {t_name}"), t.clone(), Prec::Unary);
+            v.effects = true;
+            return Ok(v);
+        }
+        if let ExprKind::Name(n, _) = &x.kind
             && let Some(l) = self.find_local(n)
         {
             self.note_assigned(&l);
@@ -773,7 +786,7 @@ impl FileEmitter<'_, '_> {
             }
             let code = match l.kind {
                 LocalKind::Ref => format!("&mut *{}", l.rust),
-                _ if l.frame < current => format!("&mut *{}", l.rust),
+                _ if l.frame < current => format!("&mut *{}", self.local_name(&l)),
                 LocalKind::Value => format!("&mut {}", l.rust),
                 _ => {
                     return Err(unsupported(
@@ -832,6 +845,14 @@ impl FileEmitter<'_, '_> {
         match (class, name) {
             ("Math" | "MathF", "Max" | "Min" | "Abs" | "Sign" | "Clamp") => {
                 return self.math(name, args, e);
+            }
+            ("Array", "ForEach") if args.len() == 2 => {
+                let target = self.expr(&args[0].expr, None)?;
+                return self.linq(target, "ForEach", &args[1..], e);
+            }
+            ("Tuple", "Create") => {
+                let items: Vec<Expr> = args.iter().map(|a| a.expr.clone()).collect();
+                return self.tuple(&items, e, None);
             }
             ("Array", "ConvertAll") if args.len() == 2 => {
                 let target = self.expr(&args[0].expr, None)?;
@@ -1047,6 +1068,15 @@ impl FileEmitter<'_, '_> {
                 format!("{}.sort_with_items(&{})", recv(0), vals[1].at(Prec::Unary))
             }
             ("Sort", 2) => return self.sort_by_comparison(&vals[0], &args[1], e),
+            ("Sort", 4) if matches!(vals[1].ty, Ty::Array(..)) => format!(
+                "{}.slice({}, {}).sort_with_items(&{}.slice({}, {}))",
+                recv(0),
+                vals[2].code,
+                vals[3].code,
+                vals[1].at(Prec::Primary),
+                vals[2].code,
+                vals[3].code
+            ),
             ("Reverse", 1) => format!("{}.reverse()", recv(0)),
             ("Fill", 2) => format!("{}.fill({})", recv(0), vals[1].code),
             ("Clear", 1) => format!("{}.clear()", recv(0)),
@@ -1152,7 +1182,11 @@ impl FileEmitter<'_, '_> {
         let ty = v.ty.clone();
         match &ty {
             Ty::Api("Random") => return self.random_call(v, name, args, e),
+            Ty::Api("PieceType") => return self.object_call(v, name, args, e),
             Ty::Api("PieceList") if !api::has("PieceList", name) => {
+                return self.linq(v, name, args, e);
+            }
+            Ty::Api("PieceList") if !api::lookup("PieceList", name).iter().any(|x| x.params != "-") => {
                 return self.linq(v, name, args, e);
             }
             Ty::Api(class) => {
@@ -1306,7 +1340,19 @@ impl FileEmitter<'_, '_> {
     }
 
     /// Fills a table row's template.
-    fn apply(&mut self, entry: &ApiEntry, recv: Option<Val>, args: Vec<Val>, e: &Expr) -> R<Val> {
+    fn apply(&mut self, entry: &ApiEntry, recv: Option<Val>, mut args: Vec<Val>, e: &Expr) -> R<Val> {
+        let mut setup = String::new();
+        if recv.as_ref().is_some_and(|r| r.reads_self) && args.iter().any(|a| a.mut_self) {
+            // An argument changes the bot while the board (or timer) would be borrowed
+            // from it: the arguments first.
+            for a in &mut args {
+                let t = self.temp("arg");
+                setup.push_str(&format!("let {t} = {}; ", a.code));
+                a.code = t;
+                a.prec = Prec::Primary;
+                a.bare_literal = false;
+            }
+        }
         let mut code = entry.rust.to_string();
         let mut out = Val::new("", parse_api_type(entry.ret), Prec::Primary);
         if let Some(r) = &recv {
@@ -1347,7 +1393,13 @@ impl FileEmitter<'_, '_> {
             Prec::Primary
         };
         let _ = e;
-        out.code = code;
+        out.mut_self |= args.iter().any(|a| a.mut_self);
+        if setup.is_empty() {
+            out.code = code;
+        } else {
+            out.code = format!("{{ {setup}{code} }}");
+            out.prec = Prec::Primary;
+        }
         Ok(out)
     }
 
@@ -1595,7 +1647,20 @@ impl FileEmitter<'_, '_> {
 
     /// Methods of arrays, lists, dictionaries, sets and LINQ sequences.
     fn collection_call(&mut self, v: Val, name: &str, args: &[Arg], e: &Expr) -> R<Val> {
-        if let Some(out) = self.collection_own(&v, name, args, e)? {
+        let outer = self.arg_acc.replace(Val::new("", Ty::Void, Prec::Primary));
+        let own = self.collection_own(&v, name, args, e);
+        let args_flags = std::mem::replace(&mut self.arg_acc, outer);
+        if let Some(mut out) = own? {
+            if let Some(flags) = args_flags {
+                out = out.absorb(&flags);
+            }
+            let recv = v.at(Prec::Primary);
+            if out.mut_self && v.reads_self && !v.mut_self && out.code.starts_with(&recv) {
+                // An argument changes the bot while the collection would be borrowed from
+                // it: the collection (a shared reference) first, as C# evaluates it.
+                let t = self.temp("target");
+                out.code = format!("{{ let {t} = {recv}.clone(); {t}{} }}", &out.code[recv.len()..]);
+            }
             return Ok(out);
         }
         self.linq(v, name, args, e)

@@ -102,6 +102,8 @@ pub(crate) struct FnCtx {
     pub loop_depth: u32,
     /// Lambdas being written inside it (a `return` in one returns from the lambda).
     pub lambda_depth: u32,
+    /// The names a lifted local function gives the locals it captures.
+    pub capture_names: std::collections::HashMap<(String, u32), String>,
 }
 
 /// Writes a whole file.
@@ -131,6 +133,8 @@ pub(crate) struct FileEmitter<'p, 'u> {
     pub switch_break_used: bool,
     /// Names given to lifted local functions.
     pub lifted_names: Vec<String>,
+    /// What the arguments of the collection method being written do (their flags).
+    pub arg_acc: Option<super::Val>,
     /// The labels a `goto` can reach from here.
     pub goto_labels: Vec<super::gotos::GotoLabel>,
     /// The return types of the lambdas being written (`None` until a `return` tells).
@@ -184,6 +188,7 @@ impl<'p, 'u> FileEmitter<'p, 'u> {
             lifted_names: Vec::new(),
             lambda_ret: Vec::new(),
             goto_labels: Vec::new(),
+            arg_acc: None,
         }
     }
 
@@ -269,6 +274,7 @@ impl<'p, 'u> FileEmitter<'p, 'u> {
             scope_base: base,
             loop_depth: 0,
             lambda_depth: 0,
+            capture_names: Default::default(),
         });
         self.scopes.push(Scope::default());
     }
@@ -317,6 +323,12 @@ impl<'p, 'u> FileEmitter<'p, 'u> {
             .flat_map(|s| s.locals.iter().rev())
             .find(|l| l.cs == name)
             .cloned()
+    }
+
+    /// The Rust name of local `l` in the current function: a captured local's
+    /// parameter name in a lifted local function.
+    pub(crate) fn local_name(&self, l: &Local) -> String {
+        self.fr().capture_names.get(&(l.owner.clone(), l.id)).cloned().unwrap_or_else(|| l.rust.clone())
     }
 
     /// The innermost local function called `name`.

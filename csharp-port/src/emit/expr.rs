@@ -306,9 +306,9 @@ impl FileEmitter<'_, '_> {
                 return v;
             }
             LocalKind::Elem => (format!("{}.get()", l.rust), Prec::Primary),
-            LocalKind::Ref => (format!("*{}", l.rust), Prec::Unary),
+            LocalKind::Ref => (format!("*{}", self.local_name(l)), Prec::Unary),
             LocalKind::Value | LocalKind::Closure if captured => {
-                (format!("*{}", l.rust), Prec::Unary)
+                (format!("*{}", self.local_name(l)), Prec::Unary)
             }
             LocalKind::Value | LocalKind::Closure => (l.rust.clone(), Prec::Primary),
         };
@@ -506,9 +506,9 @@ impl FileEmitter<'_, '_> {
         let want_b = if matches!(r.kind, ExprKind::Default(None) | ExprKind::New(None, ..)) { Some(a.ty.clone()) } else { None };
         let b = self.expr(r, want_b.as_ref())?;
         if op == BinOp::Coalesce {
-            return Err(unsupported(e.span, "`??`", snippet(self.src, e)));
+            return self.coalesce(a, r, e);
         }
-        if a.ty == Ty::Str || b.ty == Ty::Str {
+        if (a.ty == Ty::Str || b.ty == Ty::Str) && a.ty != Ty::Null && b.ty != Ty::Null {
             return self.string_op(op, a, b, e);
         }
         if op.is_shift() {
@@ -684,7 +684,12 @@ impl FileEmitter<'_, '_> {
             let code = match &other.ty {
                 Ty::Nullable(_) => format!("{}.is_none()", other.at(Prec::Primary)),
                 Ty::Class(c) if self.p.is_ref_class(c) => format!("{}.is_null()", other.at(Prec::Primary)),
+                Ty::Api("Random" | "Board" | "Timer" | "PieceList") => {
+                    return Err(unsupported(e.span, format!("a `{}` compared with `null` (the port's is never null)", other.ty.cs()), snippet(self.src, e)));
+                }
                 t if t.is_reference() => format!("{}.is_empty()", other.at(Prec::Primary)),
+                // A value of a non-nullable value type is never null (C#'s lifted `==`).
+                Ty::Api(_) | Ty::Struct(_) | Ty::Tuple(..) | Ty::Int(_) | Ty::Bool | Ty::F64 | Ty::F32 if !other.effects => "false".into(),
                 _ => {
                     return Err(unsupported(
                         e.span,
@@ -703,6 +708,14 @@ impl FileEmitter<'_, '_> {
             };
             return Ok(Val::new(code, Ty::Bool, Prec::Unary).absorb(other));
         }
+        if let (Ty::Nullable(x), y) | (y, Ty::Nullable(x)) = (&a.ty, &b.ty)
+            && **x == *y
+        {
+            // `m == n` with one a `Move?`: C#'s lifted `==`, false when it is null.
+            let (opt, plain) = if matches!(a.ty, Ty::Nullable(_)) { (&a, &b) } else { (&b, &a) };
+            let code = format!("{} {} Some({})", opt.at(Prec::BitOr), op.rust(), plain.code);
+            return Ok(Val::new(code, Ty::Bool, Prec::Cmp).absorb(&a).absorb(&b));
+        }
         let t = if a.ty == b.ty {
             a.ty.clone()
         } else if a.ty.is_enum() && b.ty.int().is_some() {
@@ -718,6 +731,22 @@ impl FileEmitter<'_, '_> {
             v.konst = Some(Const::Bool((x == y) == (op == BinOp::Eq)));
         }
         Ok(v)
+    }
+
+    /// `a ?? b`: `b` is evaluated only when `a` is null.
+    fn coalesce(&mut self, a: Val, r: &Expr, e: &Expr) -> R<Val> {
+        let Ty::Nullable(inner) = a.ty.clone() else {
+            return Err(unsupported(e.span, format!("`??` on a `{}`", a.ty.cs()), snippet(self.src, e)));
+        };
+        if let ExprKind::Throw(_) = r.kind {
+            let code = format!("{}.unwrap_or_else(|| abort_search())", a.at(Prec::Primary));
+            return Ok(Val::new(code, (*inner).clone(), Prec::Primary).absorb(&a));
+        }
+        let b = self.expr(r, Some(&inner))?;
+        let b = self.coerce(b, &inner, r)?;
+        let b = self.owned(b);
+        let code = format!("{}.unwrap_or_else(|| {})", a.at(Prec::Primary), b.code);
+        Ok(Val::new(code, (*inner).clone(), Prec::Primary).absorb(&a).absorb(&b))
     }
 
     fn string_op(&mut self, op: BinOp, a: Val, b: Val, e: &Expr) -> R<Val> {
@@ -797,6 +826,10 @@ impl FileEmitter<'_, '_> {
         let v = self.expr(x, Some(&to))?;
         if v.ty == to {
             return Ok(v);
+        }
+        if v.ty == Ty::Nullable(Box::new(to.clone())) {
+            // `(Move)m` of a `Move?`: its value; C# throws if it has none, Rust panics.
+            return Ok(Val::new(format!("{}.unwrap()", v.at(Prec::Primary)), to, Prec::Primary).absorb(&v));
         }
         if let (Ty::Array(from, 1), Ty::Array(into, 1)) = (&v.ty, &to)
             && from.int().is_some()
@@ -1129,7 +1162,7 @@ impl FileEmitter<'_, '_> {
     }
 
     /// A tuple, its elements converted to the wanted tuple's types.
-    fn tuple(&mut self, items: &[Expr], e: &Expr, want: Option<&Ty>) -> R<Val> {
+    pub(crate) fn tuple(&mut self, items: &[Expr], e: &Expr, want: Option<&Ty>) -> R<Val> {
         let wanted: Option<(Vec<Ty>, Vec<Option<String>>)> = match want {
             Some(Ty::Tuple(ts, ns)) if ts.len() == items.len() => Some((ts.clone(), ns.clone())),
             _ => None,
@@ -1204,6 +1237,9 @@ impl FileEmitter<'_, '_> {
                 if matches!(c.kind, ExprKind::Null) {
                     return Ok(match t {
                         Ty::Nullable(_) => format!("{subject}.is_none()"),
+                        Ty::Class(c) if self.p.is_ref_class(c) => format!("{subject}.is_null()"),
+                        Ty::Array(..) | Ty::List(_) | Ty::Dict(..) | Ty::Set(_) => format!("{subject}.is_empty()"),
+                        Ty::Api(_) | Ty::Struct(_) => "false".into(),
                         _ => {
                             return Err(unsupported(
                                 e.span,

@@ -141,9 +141,9 @@ impl FileEmitter<'_, '_> {
         }
         Ok(format!(
             "pub fn new({}) -> Self {{
-    let mut value = Self::default();
-    value.construct({});
-    value
+    let mut slot = Self::default();
+    slot.construct({});
+    slot
 }}
 
 ",

@@ -14,7 +14,11 @@ impl FileEmitter<'_, '_> {
     fn arg_as(&mut self, a: &Arg, t: &Ty) -> R<Val> {
         let v = self.expr(&a.expr, Some(t))?;
         let v = self.coerce(v, t, &a.expr)?;
-        Ok(self.owned(v))
+        let v = self.owned(v);
+        if let Some(acc) = self.arg_acc.take() {
+            self.arg_acc = Some(acc.absorb(&v));
+        }
+        Ok(v)
     }
 
     /// A collection's own method (not LINQ), if `name` is one.
@@ -249,6 +253,7 @@ impl FileEmitter<'_, '_> {
                 format!("{}.linq()", v.at(Prec::Primary))
             }
             Ty::Api("PieceList") => format!("cs::Seq::from(cs::Piece::in_list(&{}))", v.at(Prec::Unary)),
+            Ty::Str => format!("cs::Seq::from({}.encode_utf16().collect::<Vec<u16>>())", v.at(Prec::Primary)),
             _ => {
                 return Err(unsupported(
                     e.span,
@@ -341,6 +346,10 @@ impl FileEmitter<'_, '_> {
                     ty,
                     Some(f),
                 )
+            }
+            ("ForEach", 1) => {
+                let f = one(self, vec![elem.clone()])?;
+                (format!("to_vec().into_iter().for_each({})", f.code), Ty::Void, Some(f))
             }
             ("Count", 0) => ("count()".into(), INT, None),
             ("Any", 0) => ("any()".into(), Ty::Bool, None),

@@ -121,7 +121,9 @@ impl Val {
 
     /// The code, parenthesised if it binds looser than `min`.
     pub(crate) fn at(&self, min: Prec) -> String {
-        if self.prec < min {
+        // A block (`{ let t = ...; t }`) as an operand: at the start of a statement Rust
+        // would read it as a statement, so it is parenthesised.
+        if self.prec < min || self.code.starts_with('{') && min > Prec::Assign {
             format!("({})", self.code)
         } else {
             self.code.clone()

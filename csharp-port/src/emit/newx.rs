@@ -37,11 +37,11 @@ impl FileEmitter<'_, '_> {
                     let codes: Vec<String> = items.into_iter().map(|v| v.code).collect();
                     format!("cs::List::from(vec![{}])", codes.join(", "))
                 }
-                (0, None) => "cs::List::new()".into(),
+                (0, None) => format!("cs::List::<{}>::new()", self.rty(elem, e.span)?),
                 (1, None) => {
                     let a = self.expr(&args[0].expr, None)?;
                     if a.ty.int().is_some() {
-                        "cs::List::new()".into()
+                        format!("cs::List::<{}>::new()", self.rty(elem, e.span)?)
                     } else {
                         let a = self.owned(a);
                         let it = self.iterable(&a, &args[0].expr)?;
@@ -64,11 +64,10 @@ impl FileEmitter<'_, '_> {
                         return Err(unsupported(e.span, "a dictionary or set made from another", snippet(self.src, e)));
                     }
                 }
-                let name = if matches!(ty, Ty::Dict(..)) { "Dictionary" } else { "HashSet" };
-                let mut code = format!("cs::{name}::new()");
+                let mut code = format!("{}::new()", self.rty(&ty, e.span)?.replacen('<', "::<", 1));
                 if let Some(items) = init.filter(|i| !i.is_empty()) {
                     let adds = self.collection_adds(&ty, items, &mut vals)?;
-                    code = format!("{{ let value = {code}; {adds}value }}");
+                    code = format!("{{ let slot = {code}; {adds}slot }}");
                 }
                 code
             }
@@ -262,10 +261,10 @@ impl FileEmitter<'_, '_> {
                 let v = self.expr(value, Some(&f.ty))?;
                 let v = self.coerce(v, &f.ty, value)?;
                 let v = self.owned(v);
-                sets.push_str(&format!("value.{} = {}; ", f.rust, v.code));
+                sets.push_str(&format!("slot.{} = {}; ", f.rust, v.code));
                 vals.push(v);
             }
-            code = format!("{{ let mut value = {code}; {sets}value }}");
+            code = format!("{{ let mut slot = {code}; {sets}slot }}");
         }
         Ok(code)
     }
@@ -300,10 +299,10 @@ impl FileEmitter<'_, '_> {
                 let v = self.expr(value, Some(&f.ty))?;
                 let v = self.coerce(v, &f.ty, value)?;
                 let v = self.owned(v);
-                sets.push_str(&format!("value.{}.set({}); ", f.rust, v.code));
+                sets.push_str(&format!("slot.{}.set({}); ", f.rust, v.code));
                 vals.push(v);
             }
-            code = format!("{{ let value = {code}; {sets}value }}");
+            code = format!("{{ let slot = {code}; {sets}slot }}");
         }
         Ok(code)
     }
@@ -320,14 +319,14 @@ impl FileEmitter<'_, '_> {
                     let value = self.expr(&pair[1], Some(v))?;
                     let value = self.coerce(value, v, &pair[1])?;
                     let value = self.owned(value);
-                    adds.push_str(&format!("value.add({}, {}); ", key.code, value.code));
+                    adds.push_str(&format!("slot.add({}, {}); ", key.code, value.code));
                     vals.push(key);
                     vals.push(value);
                 }
                 (Ty::Set(t), _) => {
                     let x = self.expr(item, Some(t))?;
                     let x = self.coerce(x, t, item)?;
-                    adds.push_str(&format!("value.add({}); ", x.code));
+                    adds.push_str(&format!("slot.add({}); ", x.code));
                     vals.push(x);
                 }
                 _ => return Err(unsupported(item.span, "this collection initialiser", snippet(self.src, item))),
@@ -529,15 +528,9 @@ impl FileEmitter<'_, '_> {
                 })?,
             };
             let l = self.declare(name, ty.clone(), LocalKind::Value);
-            let annotate = t.is_some()
-                || matches!(want, Some(Ty::Func(..)))
-                    && wanted_params.len() == params.len()
-                    && want.is_some();
-            names.push(if annotate && t.is_some() {
-                format!("{}: {}", l.rust, self.rty(&ty, e.span)?)
-            } else {
-                l.rust
-            });
+            // Typed, so a method call on the parameter needs no inference.
+            let rust_ty = self.rty(&ty, e.span)?;
+            names.push(format!("{}: {rust_ty}", l.rust));
             types.push(ty);
         }
         self.f().lambda_depth += 1;

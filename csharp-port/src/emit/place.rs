@@ -132,9 +132,9 @@ impl FileEmitter<'_, '_> {
                 .insert((l.owner.clone(), l.id));
         }
         let code = match l.kind {
-            LocalKind::Value | LocalKind::Closure if l.frame < current => format!("*{}", l.rust),
+            LocalKind::Value | LocalKind::Closure if l.frame < current => format!("*{}", self.local_name(l)),
             LocalKind::Value | LocalKind::Closure => l.rust.clone(),
-            LocalKind::Ref => format!("*{}", l.rust),
+            LocalKind::Ref => format!("*{}", self.local_name(l)),
             LocalKind::Elem => {
                 return Ok(Place::Cell {
                     recv: l.rust.clone(),
@@ -521,6 +521,7 @@ impl FileEmitter<'_, '_> {
         .absorb(&rhs);
         out.effects = true;
         out.mut_self |= place.is_self_field();
+        out.reads_self |= place.is_self_field();
         if let Place::Cell { reads_self, .. } = &place {
             out.reads_self |= *reads_self;
         }
@@ -582,7 +583,9 @@ impl FileEmitter<'_, '_> {
             unreachable!("a cell place")
         };
         let r = self.temp("target");
-        let mut code = format!("let {r} = {recv}.clone(); ");
+        // A collection (a shared reference) is held by a clone; an element reference or a
+        // class's field by a borrow of it.
+        let mut code = if sub.is_some() { format!("let {r} = {recv}.clone(); ") } else { format!("let {r} = &{recv}; ") };
         let s = match sub {
             Some(s) => {
                 let t = self.temp("index");
@@ -841,6 +844,7 @@ impl FileEmitter<'_, '_> {
         );
         out.effects = true;
         out.mut_self = place.is_self_field();
+        out.reads_self = place.is_self_field();
         if let Place::Cell { reads_self, .. } = &place {
             out.reads_self = *reads_self;
         }

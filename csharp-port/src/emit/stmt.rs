@@ -811,8 +811,10 @@ impl FileEmitter<'_, '_> {
         let mut params = self.params(&lf.decl, &info)?;
         for l in &outer_locals {
             let ty = self.rty(&l.ty, decl.span)?;
-            params.push(format!("{}: &mut {ty}", l.rust));
-            self.f().taken.insert(l.rust.clone());
+            // A parameter of the local function may have the captured local's name.
+            let name = super::names::fresh(l.rust.clone(), &mut self.f().taken);
+            params.push(format!("{name}: &mut {ty}"));
+            self.f().capture_names.insert((l.owner.clone(), l.id), name);
         }
         let body = self.body(&lf.decl.body, decl.span);
         self.leave_fn();
