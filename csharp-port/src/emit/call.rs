@@ -1241,9 +1241,14 @@ impl FileEmitter<'_, '_> {
     fn object_call(&mut self, v: Val, name: &str, args: &[Arg], e: &Expr) -> R<Val> {
         let vals = self.plain_args(args)?;
         let code = match (name, vals.as_slice()) {
+            ("ToString", []) if v.ty == Ty::Api("Piece") => {
+                return Err(unsupported(e.span, "`Piece.ToString()`", snippet(self.src, e)));
+            }
             ("ToString", []) if v.ty == Ty::Char => format!("cs::char_to_string({})", v.code),
             ("ToString", []) => format!("{}.to_string()", v.at(Prec::Primary)),
+            ("Equals", [x]) if x.ty == Ty::Nullable(Box::new(v.ty.clone())) => format!("Some({}) == {}", v.code, x.at(Prec::BitOr)),
             ("Equals", [x]) => format!("{} == {}", v.at(Prec::BitOr), x.at(Prec::BitOr)),
+
             ("CompareTo", [x]) => format!("cs::compare(&{}, &{}) as i32", v.at(Prec::Unary), x.at(Prec::Unary)),
             _ => {
                 return Err(unsupported(

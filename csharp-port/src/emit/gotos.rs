@@ -91,8 +91,11 @@ impl FileEmitter<'_, '_> {
                 if rest[..end].iter().any(escapes) {
                     return Err(unsupported(stmts[k].span, "a `goto` back past a `break` or `continue`", label));
                 }
+                // Locals declared in the loop stay visible after it: declared before it.
+                let (declared, region_stmts) = hoist_locals(&rest[..end]);
+                out.push_str(&self.stmts_body(&declared)?);
                 self.goto_labels.push(GotoLabel { cs: label.clone(), code: format!("continue {rust}"), depth: self.goto_depth() });
-                let region = self.stmts_body(&rest[..end]);
+                let region = self.stmts_body(&region_stmts);
                 self.goto_labels.pop();
                 out.push_str(&format!("{rust}: loop {{\n{}    break;\n}}\n", Self::indent(&region?)));
                 out.push_str(&self.stmts_body(&rest[end..])?);
@@ -115,4 +118,39 @@ impl FileEmitter<'_, '_> {
     fn goto_depth(&self) -> (usize, u32) {
         (self.fr().try_exits.len(), self.fr().lambda_depth)
     }
+}
+
+/// `T x = e;` statements of `stmts` (at its top level, the label's own included) split
+/// into a declaration `T x;` and an assignment `x = e;`.
+fn hoist_locals(stmts: &[Stmt]) -> (Vec<Stmt>, Vec<Stmt>) {
+    let mut declared = Vec::new();
+    let mut region = Vec::new();
+    for s in stmts {
+        let (inner, label) = match &s.kind {
+            StmtKind::Labeled(l, inner) => (&**inner, Some(l.clone())),
+            _ => (s, None),
+        };
+        let rewritten = match &inner.kind {
+            StmtKind::Local { ty, vars, is_const: false } if *ty != TypeRef::Var => {
+                let names = vars.iter().map(|(n, _, sp)| (n.clone(), None, *sp)).collect();
+                declared.push(Stmt { kind: StmtKind::Local { ty: ty.clone(), vars: names, is_const: false }, span: inner.span });
+                let assigns: Vec<Stmt> = vars
+                    .iter()
+                    .filter_map(|(n, init, sp)| {
+                        let init = init.clone()?;
+                        let target = Expr::new(ExprKind::Name(n.clone(), Vec::new()), *sp, (0, 0));
+                        let assign = Expr::new(ExprKind::Assign(None, Box::new(target), Box::new(init)), *sp, (0, 0));
+                        Some(Stmt { kind: StmtKind::Expr(assign), span: *sp })
+                    })
+                    .collect();
+                Stmt { kind: StmtKind::Block(assigns), span: inner.span }
+            }
+            _ => inner.clone(),
+        };
+        region.push(match label {
+            Some(l) => Stmt { kind: StmtKind::Labeled(l, Box::new(rewritten)), span: s.span },
+            None => rewritten,
+        });
+    }
+    (declared, region)
 }
