@@ -25,7 +25,7 @@ impl FileEmitter<'_, '_> {
             && self.p.field(self.fr().class, name).is_none()
             && (self.p.type_index(name).is_some()
                 || api::is_static_class(name)
-                || matches!(name, "Enum" | "MemoryExtensions" | "Tuple")
+                || matches!(name, "Enum" | "MemoryExtensions" | "Tuple" | "String" | "Char")
                 || matches!(
                     name,
                     "PieceType"
@@ -213,7 +213,8 @@ impl FileEmitter<'_, '_> {
                 return Ok(self.method_on(owned, "count()", Ty::Int(IntTy::I32)));
             }
             Ty::Str if name == "Length" => {
-                return Ok(self.method_on(v, "len() as i32", Ty::Int(IntTy::I32)));
+                let entry = api::lookup("string", "Length").into_iter().next().expect("the table has string.Length");
+                return self.apply(entry, Some(v), Vec::new(), e);
             }
             Ty::Tuple(items, names) => {
                 let index = names
@@ -1125,6 +1126,20 @@ impl FileEmitter<'_, '_> {
 
     /// `Convert.ToInt32(x)` and friends, by the argument's type.
     fn convert(&mut self, name: &str, args: &[Arg], e: &Expr) -> R<Val> {
+        if let ("ToString", [a, base]) = (name, args) {
+            // `Convert.ToString(x, 2)`: the digits in base 2, 8 or 16 (two's complement
+            // for a negative number, as C#'s).
+            let v = self.expr(&a.expr, None)?;
+            let b = self.expr(&base.expr, None)?;
+            let spec = match b.konst {
+                Some(Const::Int(2)) => "b",
+                Some(Const::Int(8)) => "o",
+                Some(Const::Int(16)) => "x",
+                _ => return Err(unsupported(e.span, "`Convert.ToString` in this base", snippet(self.src, e))),
+            };
+            let code = format!("format!(\"{{:{spec}}}\", {})", v.code);
+            return Ok(Val::new(code, Ty::Str, Prec::Primary).absorb(&v));
+        }
         let [a] = args else {
             return Err(unsupported(e.span, format!("`Convert.{name}` with these arguments"), snippet(self.src, e)));
         };
@@ -1138,6 +1153,7 @@ impl FileEmitter<'_, '_> {
             ("ToInt32", Ty::Int(IntTy::I32)) => (v.code.clone(), Ty::Int(IntTy::I32)),
             ("ToInt32", Ty::Int(_)) => (format!("i32::try_from({}).expect(\"Convert.ToInt32 overflows\")", v.code), Ty::Int(IntTy::I32)),
             ("ToDouble", Ty::Int(_) | Ty::F32 | Ty::F64) => (format!("{} as f64", v.at(Prec::Cast)), Ty::F64),
+            ("ToString", Ty::Char) => (format!("cs::char_to_string({})", v.code), Ty::Str),
             ("ToString", _) => (format!("{}.to_string()", v.at(Prec::Primary)), Ty::Str),
             _ => return Err(unsupported(e.span, format!("`Convert.{name}` of a `{}`", v.ty.cs()), snippet(self.src, e))),
         };
@@ -1183,6 +1199,10 @@ impl FileEmitter<'_, '_> {
         match &ty {
             Ty::Api("Random") => return self.random_call(v, name, args, e),
             Ty::Api("PieceType") => return self.object_call(v, name, args, e),
+            Ty::Str if api::has("string", name) => {
+                let entries = api::lookup("string", name);
+                return self.api_call(&entries, Some(v), args, e);
+            }
             Ty::Api("PieceList") if !api::has("PieceList", name) => {
                 return self.linq(v, name, args, e);
             }
@@ -1544,7 +1564,7 @@ impl FileEmitter<'_, '_> {
                 let i = self.int_arg(&idx[0])?;
                 Ok((
                     t.clone().absorb(&i),
-                    format!("{r}.as_bytes()[{} as usize] as u16", i.code),
+                    format!("cs::char_at(&{r}, {})", i.code),
                     Ty::Char,
                 ))
             }
@@ -1713,6 +1733,8 @@ fn canonical_class(t: &str) -> &str {
         "Single" => "float",
         "Int16" => "short",
         "Decimal" => "decimal",
+        "String" => "string",
+        "Char" => "char",
         other => other,
     }
 }

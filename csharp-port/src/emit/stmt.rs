@@ -407,6 +407,7 @@ impl FileEmitter<'_, '_> {
                 format!("{}.iter()", v.at(super::Prec::Primary))
             }
             Ty::Seq(_) => self.owned(v.clone()).code,
+            Ty::Str => format!("{}.encode_utf16().collect::<Vec<u16>>()", v.at(super::Prec::Primary)),
             Ty::Api("PieceList") => format!("cs::Piece::in_list(&{})", v.at(super::Prec::Unary)),
             _ => {
                 return Err(unsupported(

@@ -29,6 +29,7 @@ mod piece;
 mod random;
 mod seq;
 mod sort;
+mod text;
 
 pub use array::{Array, ArrayIndex, ArrayIter, ElemRef, Subscript};
 pub use dict::{Dictionary, HashSet};
@@ -45,3 +46,7 @@ pub use piece::{
 pub use random::Random;
 pub use seq::{Number, Seq};
 pub use sort::compare;
+pub use text::{
+    char_at, index_of, is_digit, is_letter, is_lower, is_upper, numeric_value, parse_int, split,
+    str_len, substring, to_lower, to_upper,
+};
