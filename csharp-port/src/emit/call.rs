@@ -58,9 +58,7 @@ impl FileEmitter<'_, '_> {
     fn target(&mut self, e: &Expr) -> R<Target> {
         match &e.kind {
             ExprKind::Name(n, _) if self.type_name(n) => Ok(Target::Type(n.clone())),
-            ExprKind::Member(inner, n, _) if matches!(&inner.kind, ExprKind::Name(ns, _) if ns == "System" || ns == "ChessChallenge" || ns == "API") => {
-                Ok(Target::Type(n.clone()))
-            }
+            ExprKind::Member(inner, n, _) if is_namespace(inner) => Ok(Target::Type(n.clone())),
             _ => Ok(Target::Value(self.expr(e, None)?)),
         }
     }
@@ -71,6 +69,11 @@ impl FileEmitter<'_, '_> {
             Target::Type(t) => self.static_member(&t, name, e),
             Target::Value(v) => self.instance_member(v, name, e),
         }
+    }
+
+    /// `Type.name` of a `using static` type.
+    pub(crate) fn static_member_of(&mut self, t: &str, name: &str, e: &Expr) -> R<Val> {
+        self.static_member(t, name, e)
     }
 
     fn static_member(&mut self, t: &str, name: &str, e: &Expr) -> R<Val> {
@@ -846,6 +849,10 @@ impl FileEmitter<'_, '_> {
         match (class, name) {
             ("Math" | "MathF", "Max" | "Min" | "Abs" | "Sign" | "Clamp") => {
                 return self.math(name, args, e);
+            }
+            ("Enumerable", "Reverse") if args.len() == 1 => {
+                let target = self.expr(&args[0].expr, None)?;
+                return self.linq(target, "Reverse", &[], e);
             }
             ("Array", "ForEach") if args.len() == 2 => {
                 let target = self.expr(&args[0].expr, None)?;
@@ -1776,5 +1783,16 @@ pub(crate) fn parse_api_type(name: &str) -> Ty {
         "Timer" => Ty::Api("Timer"),
         "DateTime" => Ty::Api("DateTime"),
         _ => Ty::Unknown,
+    }
+}
+
+/// Whether `e` names a namespace (`System`, `System.Numerics`, `ChessChallenge.API`).
+fn is_namespace(e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::Name(n, _) => matches!(n.as_str(), "System" | "ChessChallenge"),
+        ExprKind::Member(inner, n, _) => {
+            is_namespace(inner) && matches!(n.as_str(), "API" | "Numerics" | "Linq" | "Collections" | "Generic" | "Runtime" | "Intrinsics")
+        }
+        _ => false,
     }
 }

@@ -250,6 +250,15 @@ impl FileEmitter<'_, '_> {
         {
             return Ok(v);
         }
+        // `using static` classes' and enums' members (`Pawn`, `PI`).
+        for u in self.p.using_static.clone() {
+            let known = (u == "PieceType" && ["None", "Pawn", "Knight", "Bishop", "Rook", "Queen", "King"].contains(&n))
+                || super::api::lookup(&u, n).iter().any(|x| x.params == "-")
+                || self.p.type_index(&u).is_some_and(|i| self.p.types[i].enum_values.iter().any(|(m, _)| m == n));
+            if known {
+                return self.static_member_of(&u, n, e);
+            }
+        }
         // A property getter of the type (or the bot's) named without parentheses.
         for t in [class, self.p.bot] {
             if let Some(m) = self
@@ -684,7 +693,11 @@ impl FileEmitter<'_, '_> {
             let code = match &other.ty {
                 Ty::Nullable(_) => format!("{}.is_none()", other.at(Prec::Primary)),
                 Ty::Class(c) if self.p.is_ref_class(c) => format!("{}.is_null()", other.at(Prec::Primary)),
-                Ty::Api("Random" | "Board" | "Timer" | "PieceList") => {
+                Ty::Api("Board" | "Timer" | "PieceList") if !other.effects => {
+                    self.warn(e.span, format!("a `{}` compared with `null`: never null in the port (nor in C# when the API gives it)", other.ty.cs()));
+                    "false".into()
+                }
+                Ty::Api("Random") => {
                     return Err(unsupported(e.span, format!("a `{}` compared with `null` (the port's is never null)", other.ty.cs()), snippet(self.src, e)));
                 }
                 t if t.is_reference() => format!("{}.is_empty()", other.at(Prec::Primary)),

@@ -189,6 +189,7 @@ impl FileEmitter<'_, '_> {
                 format!("{}.iter()", v.at(Prec::Primary))
             }
             Ty::Seq(_) => v.code.clone(),
+            Ty::Api("PieceList") => format!("cs::Piece::in_list(&{})", v.at(Prec::Unary)),
             other => {
                 return Err(unsupported(
                     e.span,
@@ -394,6 +395,22 @@ impl FileEmitter<'_, '_> {
             ("Contains", 1) => {
                 let x = self.arg_as(&args[0], &elem)?;
                 (format!("contains(&{})", x.at(Prec::Unary)), Ty::Bool, Some(x))
+            }
+            ("Union", 1) => {
+                let x = self.expr(&args[0].expr, None)?;
+                let x = self.owned(x);
+                let it = self.iterable(&x, &args[0].expr)?;
+                (format!("concat({it}).distinct()"), seq(elem.clone()), Some(x))
+            }
+            ("FindAll", 1) => {
+                let f = one(self, vec![elem.clone()])?;
+                (format!("where_({}).to_list()", f.code), Ty::List(Box::new(elem.clone())), Some(f))
+            }
+            ("ToDictionary", 2) => {
+                let k = self.selector(&args[0], vec![elem.clone()])?;
+                let v = self.selector(&args[1], vec![elem.clone()])?;
+                let ty = Ty::Dict(Box::new(func_ret(&k.ty)), Box::new(func_ret(&v.ty)));
+                (format!("to_dictionary({}, {})", k.code, v.code), ty, Some(k.absorb(&v)))
             }
             ("Concat", 1) => {
                 let x = self.expr(&args[0].expr, None)?;

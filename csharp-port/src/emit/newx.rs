@@ -213,7 +213,10 @@ impl FileEmitter<'_, '_> {
             .type_index(name)
             .ok_or_else(|| unsupported(e.span, "a struct", name))?;
         let rust = self.p.types[t].rust.clone();
-        let mut code = if args.is_empty() {
+        let parameterless = self.p.types[t].methods.iter().any(|m| m.cs == ".ctor" && m.params.is_empty());
+        // `new S()` runs a parameterless constructor the struct declares (C# 10), else it
+        // is the default value.
+        let mut code = if args.is_empty() && !parameterless {
             format!("{rust}::default()")
         } else {
             let ctors: Vec<_> = self.p.types[t]

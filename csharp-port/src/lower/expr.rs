@@ -187,9 +187,7 @@ impl<'a> Lower<'a> {
                 ExprKind::NullMember(Box::new(target), self.ident(name))
             }
             "as_expression" => return Err(self.unsupported(node, "an `as` conversion")),
-            "query_expression" => {
-                return Err(self.unsupported(node, "a LINQ query expression (`from ... select`)"));
-            }
+            "query_expression" => self.query(node)?,
             "anonymous_object_creation_expression" => {
                 return Err(self.unsupported(node, "an anonymous type"));
             }
@@ -611,6 +609,76 @@ impl<'a> Lower<'a> {
             "list_pattern" => return Err(self.unsupported(node, "a list pattern")),
             _ => Pattern::Const(self.expr(node)?),
         })
+    }
+
+    /// A LINQ query as the method calls C# makes of it: `from x in s where c orderby k
+    /// select e` is `s.Where(x => c).OrderBy(x => k).Select(x => e)`; a second `from y in
+    /// f(x)` is `SelectMany(x => f(x))` when the clauses after it name only `y`.
+    fn query(&self, node: Node<'a>) -> R<ExprKind> {
+        let mut current: Option<Expr> = None;
+        let mut var = String::new();
+        let span = Span::of(node);
+        let range = (node.start_byte(), node.end_byte());
+        let call = |target: Expr, method: &str, var: &str, body: Expr| {
+            let lambda = Expr::new(ExprKind::Lambda(vec![(var.to_string(), None)], LambdaBody::Expr(Box::new(body))), span, range);
+            let callee = Expr::new(ExprKind::Member(Box::new(target), method.to_string(), Vec::new()), span, range);
+            Expr::new(ExprKind::Call(Box::new(callee), vec![Arg { mode: PassMode::Value, expr: lambda, name: None }]), span, range)
+        };
+        for clause in self.children(node)? {
+            match clause.kind() {
+                "comment" => {}
+                "from_clause" => {
+                    let name = clause.child_by_field_name("name").ok_or_else(|| self.unsupported(clause, "a `from` clause"))?;
+                    if clause.child_by_field_name("type").is_some() {
+                        return Err(self.unsupported(clause, "a typed `from` clause"));
+                    }
+                    let source = self
+                        .children(clause)?
+                        .into_iter()
+                        .rfind(|c| c.id() != name.id() && c.kind() != "comment")
+                        .ok_or_else(|| self.unsupported(clause, "a `from` clause"))?;
+                    let source = self.expr(source)?;
+                    current = Some(match current.take() {
+                        None => source,
+                        Some(outer) => call(outer, "SelectMany", &var, source),
+                    });
+                    var = self.ident(name);
+                }
+                "where_clause" => {
+                    let cond = self.expr(self.first_named(clause)?)?;
+                    let target = current.take().ok_or_else(|| self.unsupported(clause, "a query"))?;
+                    current = Some(call(target, "Where", &var, cond));
+                }
+                "order_by_clause" => {
+                    let mut cursor = clause.walk();
+                    let parts: Vec<Node> = clause.children(&mut cursor).collect();
+                    let mut first = true;
+                    for (i, part) in parts.iter().enumerate() {
+                        if !part.is_named() || part.kind() == "comment" {
+                            continue;
+                        }
+                        let descending = parts.get(i + 1).is_some_and(|n| self.text(*n) == "descending");
+                        let method = match (first, descending) {
+                            (true, false) => "OrderBy",
+                            (true, true) => "OrderByDescending",
+                            (false, false) => "ThenBy",
+                            (false, true) => "ThenByDescending",
+                        };
+                        first = false;
+                        let key = self.expr(*part)?;
+                        let target = current.take().ok_or_else(|| self.unsupported(clause, "a query"))?;
+                        current = Some(call(target, method, &var, key));
+                    }
+                }
+                "select_clause" => {
+                    let e = self.first_named(clause)?;
+                    let target = current.take().ok_or_else(|| self.unsupported(clause, "a query"))?;
+                    current = Some(if self.text(e) == var { target } else { call(target, "Select", &var, self.expr(e)?) });
+                }
+                other => return Err(self.unsupported(clause, &format!("a query's `{}`", other.trim_end_matches("_clause")))),
+            }
+        }
+        current.map(|e| e.kind).ok_or_else(|| self.unsupported(node, "an empty query"))
     }
 
     /// `T { A: p, B.C: q }`.
