@@ -552,8 +552,8 @@ pub enum ExprKind {
     },
     /// `(a, b) => e`.
     Lambda(Vec<(String, Option<TypeRef>)>, LambdaBody),
-    /// `(a, b)`.
-    Tuple(Vec<Expr>),
+    /// `(a, b)` and `(first: a, second: b)`: the elements and their names.
+    Tuple(Vec<Expr>, Vec<Option<String>>),
     /// `e is pattern`.
     Is(Box<Expr>, Box<Pattern>),
     /// `e switch { p => v, ... }`.

@@ -183,6 +183,6 @@ mod tests {
             .err()
             .unwrap();
         assert_eq!(err.span.line, 2, "{err}");
-        assert!(err.to_string().starts_with("line 2:"), "{err}");
+        assert!(err.to_string().starts_with("line 2, column "), "{err}");
     }
 }

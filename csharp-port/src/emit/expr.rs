@@ -100,7 +100,17 @@ impl FileEmitter<'_, '_> {
                 init,
             } => self.new_array(elem.as_ref(), *rank, sizes, init.as_deref(), e, want),
             ExprKind::Lambda(params, body) => self.lambda(params, body, e, want),
-            ExprKind::Tuple(items) => self.tuple(items, e, want),
+            ExprKind::Tuple(items, names) => {
+                let mut v = self.tuple(items, e, want)?;
+                if let Ty::Tuple(tys, wanted) = &v.ty
+                    && names.iter().any(Option::is_some)
+                    && wanted.iter().all(Option::is_none)
+                {
+                    // `(first: 1, second: 2)`: the literal's own names.
+                    v.ty = Ty::Tuple(tys.clone(), names.clone());
+                }
+                Ok(v)
+            }
             ExprKind::Is(x, p) => self.is_pattern(x, p, e),
             ExprKind::Switch(x, arms) => self.switch_expr(x, arms, e, want),
             ExprKind::Checked(checked, x) => {

@@ -471,7 +471,7 @@ impl FileEmitter<'_, '_> {
             out.effects = true;
             return Ok(out);
         }
-        if let ExprKind::Tuple(targets) = &l.kind {
+        if let ExprKind::Tuple(targets, _) = &l.kind {
             if as_value || op.is_some() {
                 return Err(unsupported(
                     e.span,
@@ -616,8 +616,17 @@ impl FileEmitter<'_, '_> {
         } else {
             format!("slot{path}")
         };
-        let result = if as_value {
+        let set_arg = match &s {
+            Some(s) => format!("{s}, "),
+            None => String::new(),
+        };
+        let result = if path.is_empty() {
+            // A whole element: `set` (which also adds a dictionary's missing key, as
+            // C#'s indexer does).
+            let read = if as_value { format!("; {r}.get({get_arg})") } else { String::new() };
             let _ = ty;
+            format!("{r}.set({set_arg}{value}){read}")
+        } else if as_value {
             format!("{r}.with({with_arg}|slot| {{ {target} = {value}; {target}.clone() }})")
         } else {
             format!("{r}.with({with_arg}|slot| {target} = {value})")

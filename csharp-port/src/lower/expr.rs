@@ -120,7 +120,8 @@ impl<'a> Lower<'a> {
             "lambda_expression" | "anonymous_method_expression" => self.lambda(node)?,
             "tuple_expression" => {
                 let args = self.args(Some(node))?;
-                ExprKind::Tuple(args.into_iter().map(|a| a.expr).collect())
+                let names = args.iter().map(|a| a.name.clone()).collect();
+                ExprKind::Tuple(args.into_iter().map(|a| a.expr).collect(), names)
             }
             "is_pattern_expression" => {
                 let e = self.sub(node, "expression")?;
