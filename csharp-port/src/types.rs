@@ -132,9 +132,14 @@ pub enum Ty {
 /// Whether `a` and `b` are the same type but for their tuple elements' names.
 pub fn same_shape(a: &Ty, b: &Ty) -> bool {
     match (a, b) {
-        (Ty::Tuple(x, _), Ty::Tuple(y, _)) => x.len() == y.len() && x.iter().zip(y).all(|(p, q)| same_shape(p, q)),
+        (Ty::Tuple(x, _), Ty::Tuple(y, _)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(p, q)| same_shape(p, q))
+        }
         (Ty::Array(x, r), Ty::Array(y, s)) => r == s && same_shape(x, y),
-        (Ty::List(x), Ty::List(y)) | (Ty::Set(x), Ty::Set(y)) | (Ty::Seq(x), Ty::Seq(y)) | (Ty::Nullable(x), Ty::Nullable(y)) => same_shape(x, y),
+        (Ty::List(x), Ty::List(y))
+        | (Ty::Set(x), Ty::Set(y))
+        | (Ty::Seq(x), Ty::Seq(y))
+        | (Ty::Nullable(x), Ty::Nullable(y)) => same_shape(x, y),
         (Ty::Dict(k, v), Ty::Dict(l, w)) => same_shape(k, l) && same_shape(v, w),
         _ => a == b,
     }
@@ -188,7 +193,10 @@ impl Ty {
     pub fn is_copy(&self, copy_struct: &dyn Fn(&str) -> bool) -> bool {
         match self {
             Ty::Bool | Ty::Int(_) | Ty::F32 | Ty::F64 | Ty::Char | Ty::Enum(_) => true,
-            Ty::Api(name) => matches!(*name, "Move" | "Square" | "Piece" | "PieceType" | "BigInteger" | "DateTime"),
+            Ty::Api(name) => matches!(
+                *name,
+                "Move" | "Square" | "Piece" | "PieceType" | "BigInteger" | "DateTime"
+            ),
             Ty::Struct(name) => copy_struct(name),
             Ty::Tuple(items, _) => items.iter().all(|t| t.is_copy(copy_struct)),
             Ty::Nullable(inner) => inner.is_copy(copy_struct),
@@ -321,6 +329,28 @@ pub fn implicit_numeric(from: &Ty, to: &Ty) -> bool {
         },
         _ => false,
     }
+}
+
+/// C#'s keywords and `System` names for the built-in types.
+pub(crate) fn predefined(name: &str) -> Option<Ty> {
+    Some(match name {
+        "int" | "Int32" => Ty::Int(IntTy::I32),
+        "uint" | "UInt32" => Ty::Int(IntTy::U32),
+        "long" | "Int64" => Ty::Int(IntTy::I64),
+        "ulong" | "UInt64" => Ty::Int(IntTy::U64),
+        "short" | "Int16" => Ty::Int(IntTy::I16),
+        "ushort" | "UInt16" => Ty::Int(IntTy::U16),
+        "byte" | "Byte" => Ty::Int(IntTy::U8),
+        "sbyte" | "SByte" => Ty::Int(IntTy::I8),
+        "bool" | "Boolean" => Ty::Bool,
+        "double" | "Double" => Ty::F64,
+        "float" | "Single" => Ty::F32,
+        "decimal" | "Decimal" => Ty::Decimal,
+        "char" | "Char" => Ty::Char,
+        "string" | "String" => Ty::Str,
+        "void" | "Void" => Ty::Void,
+        _ => return None,
+    })
 }
 
 #[cfg(test)]

@@ -21,7 +21,10 @@ pub struct Args {
 /// Ports, formats with rustfmt when it is installed, and writes the bot.
 pub fn run(args: &Args) -> Result<()> {
     let source = read_bounded(&args.file)?;
-    let name = args.file.file_name().map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+    let name = args
+        .file
+        .file_name()
+        .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
     let options = csharp_port::PortOptions { source_name: name };
     let port = csharp_port::port(&source, &options)
         .map_err(|err| anyhow::anyhow!("{}:{err}", args.file.display()))?;
@@ -33,13 +36,19 @@ pub fn run(args: &Args) -> Result<()> {
         None => std::io::stdout().write_all(rust.as_bytes())?,
         Some(out) => {
             write_new(out, &rust, args.force)?;
-            let stem = out.file_stem().map_or_else(String::new, |s| s.to_string_lossy().into_owned());
+            let stem = out
+                .file_stem()
+                .map_or_else(String::new, |s| s.to_string_lossy().into_owned());
             eprintln!(
                 "wrote {} ({} lines, from class {}); play it: challenge match {} evil_bot --allow-over-limit",
                 out.display(),
                 rust.lines().count(),
                 port.csharp_class,
-                if out.parent() == Some(Path::new("bot")) { stem } else { out.display().to_string() }
+                if out.parent() == Some(Path::new("bot")) {
+                    stem
+                } else {
+                    out.display().to_string()
+                }
             );
         }
     }
@@ -48,7 +57,9 @@ pub fn run(args: &Args) -> Result<()> {
 
 /// The C# file as text, refused past the translator's size bound.
 fn read_bounded(path: &Path) -> Result<String> {
-    let len = std::fs::metadata(path).with_context(|| format!("cannot read {}", path.display()))?.len();
+    let len = std::fs::metadata(path)
+        .with_context(|| format!("cannot read {}", path.display()))?
+        .len();
     if len > csharp_port::MAX_SOURCE_BYTES as u64 {
         bail!(
             "{} is {len} bytes: a C# bot file is at most {} bytes here",
@@ -57,8 +68,12 @@ fn read_bounded(path: &Path) -> Result<String> {
         );
     }
     let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
-    let text = String::from_utf8(bytes).with_context(|| format!("{} is not UTF-8 text", path.display()))?;
-    Ok(text.strip_prefix('\u{feff}').map(str::to_string).unwrap_or(text))
+    let text = String::from_utf8(bytes)
+        .with_context(|| format!("{} is not UTF-8 text", path.display()))?;
+    Ok(text
+        .strip_prefix('\u{feff}')
+        .map(str::to_string)
+        .unwrap_or(text))
 }
 
 /// Writes `text` to `path`, which must not exist unless `force`.

@@ -25,7 +25,10 @@ impl FileEmitter<'_, '_> {
             && self.p.field(self.fr().class, name).is_none()
             && (self.p.type_index(name).is_some()
                 || api::is_static_class(name)
-                || matches!(name, "Enum" | "MemoryExtensions" | "Tuple" | "String" | "Char")
+                || matches!(
+                    name,
+                    "Enum" | "MemoryExtensions" | "Tuple" | "String" | "Char"
+                )
                 || matches!(
                     name,
                     "PieceType"
@@ -154,11 +157,17 @@ impl FileEmitter<'_, '_> {
             .methods(class, n)
             .into_iter()
             .chain(self.p.methods(self.p.bot, n))
-            .find(|m| m.params.len() == params.len() && m.params.iter().all(|p| p.1 == PassMode::Value))
+            .find(|m| {
+                m.params.len() == params.len() && m.params.iter().all(|p| p.1 == PassMode::Value)
+            })
             .cloned();
         let Some(m) = m else { return Ok(None) };
         if (m.owner == self.p.bot || m.is_static) && !self.fr().bot_level {
-            return Err(unsupported(e.span, "a bot method named from a struct's method", n));
+            return Err(unsupported(
+                e.span,
+                "a bot method named from a struct's method",
+                n,
+            ));
         }
         self.note_call(&m.key);
         let names: Vec<String> = (0..params.len()).map(|i| format!("arg{i}")).collect();
@@ -166,8 +175,17 @@ impl FileEmitter<'_, '_> {
         for (i, (pt, _, _)) in m.params.iter().enumerate() {
             args.push(self.convert_code(&params[i], pt, &names[i], e.span)?);
         }
-        let code = format!("|{}| self.{}({})", names.join(", "), m.rust, args.join(", "));
-        let mut v = Val::new(code, Ty::Func(params.to_vec(), Box::new(m.ret.clone())), Prec::Assign);
+        let code = format!(
+            "|{}| self.{}({})",
+            names.join(", "),
+            m.rust,
+            args.join(", ")
+        );
+        let mut v = Val::new(
+            code,
+            Ty::Func(params.to_vec(), Box::new(m.ret.clone())),
+            Prec::Assign,
+        );
         v.reads_self = true;
         v.mut_self = self.mutates(&m.key);
         Ok(Some(v))
@@ -178,6 +196,8 @@ impl FileEmitter<'_, '_> {
         self.instance_member(v, name, e)
     }
 
+    // One arm per C# instance member (a table of the API's and the base library's members).
+    #[allow(clippy::too_many_lines)]
     fn instance_member(&mut self, v: Val, name: &str, e: &Expr) -> R<Val> {
         let ty = v.ty.clone();
         match &ty {
@@ -216,7 +236,10 @@ impl FileEmitter<'_, '_> {
                 return Ok(self.method_on(owned, "count()", Ty::Int(IntTy::I32)));
             }
             Ty::Str if name == "Length" => {
-                let entry = api::lookup("string", "Length").into_iter().next().expect("the table has string.Length");
+                let entry = api::lookup("string", "Length")
+                    .into_iter()
+                    .next()
+                    .expect("the table has string.Length");
                 return self.apply(entry, Some(v), Vec::new(), e);
             }
             Ty::Tuple(items, names) => {
@@ -537,7 +560,10 @@ impl FileEmitter<'_, '_> {
         let mut codes = Vec::new();
         let mut kept = Vec::new();
         for (i, v) in vals.into_iter().enumerate() {
-            if matches!(m.params.get(i).map(|p| &p.0), Some(Ty::Api("Board" | "Timer"))) {
+            if matches!(
+                m.params.get(i).map(|p| &p.0),
+                Some(Ty::Api("Board" | "Timer"))
+            ) {
                 continue;
             }
             codes.push(v.code.clone());
@@ -548,7 +574,14 @@ impl FileEmitter<'_, '_> {
 
     /// `recv.name(args)`, its arguments moved into temporaries first when one of them
     /// needs `&mut self` while the receiver borrows `self`.
-    fn call_code(&mut self, recv: &str, name: &str, codes: Vec<String>, vals: &[Val], borrows_self: bool) -> Val {
+    fn call_code(
+        &mut self,
+        recv: &str,
+        name: &str,
+        codes: Vec<String>,
+        vals: &[Val],
+        borrows_self: bool,
+    ) -> Val {
         let conflict = borrows_self && vals.iter().any(|v| v.mut_self);
         let mut out = Val::new("", Ty::Void, Prec::Primary);
         for v in vals {
@@ -584,7 +617,10 @@ impl FileEmitter<'_, '_> {
             format!("{{ {setup}{recv}.{name}({}) }}", names.join(", "))
         } else {
             let r = self.temp("result");
-            format!("{{ {setup}let {r} = {recv}.{name}({}); {write_back}{r} }}", names.join(", "))
+            format!(
+                "{{ {setup}let {r} = {recv}.{name}({}); {write_back}{r} }}",
+                names.join(", ")
+            )
         };
         out
     }
@@ -770,7 +806,9 @@ impl FileEmitter<'_, '_> {
             let t_name = self.temp("discarded");
             let rust_ty = self.rty(t, x.span)?;
             let default = self.default_value(t, x.span)?;
-            self.f().pre.push(format!("let mut {t_name}: {rust_ty} = {default};\n"));
+            self.f()
+                .pre
+                .push(format!("let mut {t_name}: {rust_ty} = {default};\n"));
             let mut v = Val::new(format!("&mut {t_name}"), t.clone(), Prec::Unary);
             v.effects = true;
             return Ok(v);
@@ -822,6 +860,8 @@ impl FileEmitter<'_, '_> {
     }
 
     /// `Type.name(args)`: a static method of the file's own, or of the API or `System`.
+    // One arm per C# static member (Math, BitOperations, BitboardHelper, ...): a table.
+    #[allow(clippy::too_many_lines)]
     fn static_call(
         &mut self,
         t: &str,
@@ -865,16 +905,32 @@ impl FileEmitter<'_, '_> {
             ("Array", "ConvertAll") if args.len() == 2 => {
                 let target = self.expr(&args[0].expr, None)?;
                 let selected = self.linq(target, "Select", &args[1..], e)?;
-                return Ok(Val::new(format!("{}.to_array()", selected.code), Ty::Array(Box::new(selected.ty.element().unwrap_or(Ty::Unknown)), 1), Prec::Primary).absorb(&selected));
+                return Ok(Val::new(
+                    format!("{}.to_array()", selected.code),
+                    Ty::Array(Box::new(selected.ty.element().unwrap_or(Ty::Unknown)), 1),
+                    Prec::Primary,
+                )
+                .absorb(&selected));
             }
             ("Array", "Copy") if args.len() == 5 => {
                 let vals = self.plain_args(args)?;
                 let int = Ty::Int(IntTy::I32);
                 let mut conv = Vec::new();
                 for (i, (v, a)) in vals.into_iter().zip(args).enumerate() {
-                    conv.push(if i == 0 || i == 2 { v } else { self.coerce(v, &int, &a.expr)? });
+                    conv.push(if i == 0 || i == 2 {
+                        v
+                    } else {
+                        self.coerce(v, &int, &a.expr)?
+                    });
                 }
-                let code = format!("{}.copy_range({}, &{}, {}, {})", conv[0].at(Prec::Primary), conv[1].code, conv[2].at(Prec::Unary), conv[3].code, conv[4].code);
+                let code = format!(
+                    "{}.copy_range({}, &{}, {}, {})",
+                    conv[0].at(Prec::Primary),
+                    conv[1].code,
+                    conv[2].at(Prec::Unary),
+                    conv[3].code,
+                    conv[4].code
+                );
                 let mut out = Val::new(code, Ty::Void, Prec::Primary);
                 for v in &conv {
                     out = out.absorb(v);
@@ -894,13 +950,22 @@ impl FileEmitter<'_, '_> {
             ("Enum", "GetValues") => {
                 // `Enum.GetValues(typeof(PieceType))`: every value, `None` included.
                 let is_piece_type = match (args.first().map(|a| &a.expr.kind), targs.first()) {
-                    (Some(ExprKind::TypeOf(TypeRef::Named(n, _))), _) | (None, Some(TypeRef::Named(n, _))) => n == "PieceType",
+                    (Some(ExprKind::TypeOf(TypeRef::Named(n, _))), _)
+                    | (None, Some(TypeRef::Named(n, _))) => n == "PieceType",
                     _ => false,
                 };
                 if !is_piece_type {
-                    return Err(unsupported(e.span, "`Enum.GetValues` of this type", snippet(self.src, e)));
+                    return Err(unsupported(
+                        e.span,
+                        "`Enum.GetValues` of this type",
+                        snippet(self.src, e),
+                    ));
                 }
-                return Ok(Val::new("cs::Seq::range(0, 7)", Ty::Seq(Box::new(Ty::Api("PieceType"))), Prec::Primary));
+                return Ok(Val::new(
+                    "cs::Seq::range(0, 7)",
+                    Ty::Seq(Box::new(Ty::Api("PieceType"))),
+                    Prec::Primary,
+                ));
             }
             ("Convert", _) => return self.convert(name, args, e),
             ("Console" | "DivertedConsole" | "Debug", _) => {
@@ -960,7 +1025,13 @@ impl FileEmitter<'_, '_> {
         let vals = self.plain_args(args)?;
         // Math has an overload for every numeric type: arguments all of one type keep it
         // (`Math.Max(sbyte, sbyte)` is an `sbyte`).
-        let plain = |t: &Ty| if t.is_enum() { Ty::Int(IntTy::I32) } else { t.clone() };
+        let plain = |t: &Ty| {
+            if t.is_enum() {
+                Ty::Int(IntTy::I32)
+            } else {
+                t.clone()
+            }
+        };
         let first = plain(&vals[0].ty);
         if first.is_numeric() && first != Ty::Char && vals.iter().all(|v| plain(&v.ty) == first) {
             return self.math_in(name, vals, first, args, e);
@@ -1036,6 +1107,8 @@ impl FileEmitter<'_, '_> {
         Ok(out)
     }
 
+    // One arm per `Array.*` method: a table.
+    #[allow(clippy::too_many_lines)]
     fn array_static(&mut self, name: &str, args: &[Arg], e: &Expr) -> R<Val> {
         if name == "Resize" {
             let [a, n] = args else {
@@ -1095,7 +1168,12 @@ impl FileEmitter<'_, '_> {
                 vals[2].code
             ),
             ("IndexOf", 2) => format!("{}.index_of(&{})", recv(0), vals[1].at(Prec::Unary)),
-            ("Copy", 3) => format!("{}.copy_to(&{}, {})", recv(0), vals[1].at(Prec::Unary), vals[2].at(Prec::Unary)),
+            ("Copy", 3) => format!(
+                "{}.copy_to(&{}, {})",
+                recv(0),
+                vals[1].at(Prec::Unary),
+                vals[2].at(Prec::Unary)
+            ),
             _ => {
                 return Err(unsupported(
                     e.span,
@@ -1122,8 +1200,14 @@ impl FileEmitter<'_, '_> {
         if !matches!(arg.expr.kind, ExprKind::Lambda(..)) {
             let items = self.expr(&arg.expr, None)?;
             if matches!(items.ty, Ty::Array(..)) {
-                let code = format!("{}.sort_with_items(&{})", target.at(Prec::Primary), items.at(Prec::Unary));
-                let mut out = Val::new(code, Ty::Void, Prec::Primary).absorb(target).absorb(&items);
+                let code = format!(
+                    "{}.sort_with_items(&{})",
+                    target.at(Prec::Primary),
+                    items.at(Prec::Unary)
+                );
+                let mut out = Val::new(code, Ty::Void, Prec::Primary)
+                    .absorb(target)
+                    .absorb(&items);
                 out.effects = true;
                 return Ok(out);
             }
@@ -1142,29 +1226,66 @@ impl FileEmitter<'_, '_> {
                 Some(Const::Int(2)) => "b",
                 Some(Const::Int(8)) => "o",
                 Some(Const::Int(16)) => "x",
-                _ => return Err(unsupported(e.span, "`Convert.ToString` in this base", snippet(self.src, e))),
+                _ => {
+                    return Err(unsupported(
+                        e.span,
+                        "`Convert.ToString` in this base",
+                        snippet(self.src, e),
+                    ));
+                }
             };
             let code = format!("format!(\"{{:{spec}}}\", {})", v.code);
             return Ok(Val::new(code, Ty::Str, Prec::Primary).absorb(&v));
         }
         let [a] = args else {
-            return Err(unsupported(e.span, format!("`Convert.{name}` with these arguments"), snippet(self.src, e)));
+            return Err(unsupported(
+                e.span,
+                format!("`Convert.{name}` with these arguments"),
+                snippet(self.src, e),
+            ));
         };
         let v = self.expr(&a.expr, None)?;
-        let from = if v.ty.is_enum() { Ty::Int(IntTy::I32) } else { v.ty.clone() };
+        let from = if v.ty.is_enum() {
+            Ty::Int(IntTy::I32)
+        } else {
+            v.ty.clone()
+        };
         let (code, ty) = match (name, &from) {
             ("ToInt32", Ty::Bool) => (format!("{} as i32", v.at(Prec::Cast)), Ty::Int(IntTy::I32)),
             ("ToDouble", Ty::Bool) => (format!("{} as i32 as f64", v.at(Prec::Cast)), Ty::F64),
             ("ToBoolean", Ty::Int(_)) => (format!("{} != 0", v.at(Prec::BitOr)), Ty::Bool),
-            ("ToInt32", Ty::F64 | Ty::F32) => (format!("cs::convert_to_int32({} as f64)", v.at(Prec::Cast)), Ty::Int(IntTy::I32)),
+            ("ToInt32", Ty::F64 | Ty::F32) => (
+                format!("cs::convert_to_int32({} as f64)", v.at(Prec::Cast)),
+                Ty::Int(IntTy::I32),
+            ),
             ("ToInt32", Ty::Int(IntTy::I32)) => (v.code.clone(), Ty::Int(IntTy::I32)),
-            ("ToInt32", Ty::Int(_)) => (format!("i32::try_from({}).expect(\"Convert.ToInt32 overflows\")", v.code), Ty::Int(IntTy::I32)),
-            ("ToDouble", Ty::Int(_) | Ty::F32 | Ty::F64) => (format!("{} as f64", v.at(Prec::Cast)), Ty::F64),
+            ("ToInt32", Ty::Int(_)) => (
+                format!(
+                    "i32::try_from({}).expect(\"Convert.ToInt32 overflows\")",
+                    v.code
+                ),
+                Ty::Int(IntTy::I32),
+            ),
+            ("ToDouble", Ty::Int(_) | Ty::F32 | Ty::F64) => {
+                (format!("{} as f64", v.at(Prec::Cast)), Ty::F64)
+            }
             ("ToString", Ty::Char) => (format!("cs::char_to_string({})", v.code), Ty::Str),
             ("ToString", _) => (format!("{}.to_string()", v.at(Prec::Primary)), Ty::Str),
-            _ => return Err(unsupported(e.span, format!("`Convert.{name}` of a `{}`", v.ty.cs()), snippet(self.src, e))),
+            _ => {
+                return Err(unsupported(
+                    e.span,
+                    format!("`Convert.{name}` of a `{}`", v.ty.cs()),
+                    snippet(self.src, e),
+                ));
+            }
         };
-        let prec = if code.ends_with("f64") || code.ends_with("i32") && code.contains(" as ") { Prec::Cast } else if code.contains(" != ") { Prec::Cmp } else { Prec::Primary };
+        let prec = if code.ends_with("f64") || code.ends_with("i32") && code.contains(" as ") {
+            Prec::Cast
+        } else if code.contains(" != ") {
+            Prec::Cmp
+        } else {
+            Prec::Primary
+        };
         Ok(Val::new(code, ty, prec).absorb(&v))
     }
 
@@ -1213,7 +1334,11 @@ impl FileEmitter<'_, '_> {
             Ty::Api("PieceList") if !api::has("PieceList", name) => {
                 return self.linq(v, name, args, e);
             }
-            Ty::Api("PieceList") if !api::lookup("PieceList", name).iter().any(|x| x.params != "-") => {
+            Ty::Api("PieceList")
+                if !api::lookup("PieceList", name)
+                    .iter()
+                    .any(|x| x.params != "-") =>
+            {
                 return self.linq(v, name, args, e);
             }
             Ty::Api(class) => {
@@ -1269,14 +1394,24 @@ impl FileEmitter<'_, '_> {
         let vals = self.plain_args(args)?;
         let code = match (name, vals.as_slice()) {
             ("ToString", []) if v.ty == Ty::Api("Piece") => {
-                return Err(unsupported(e.span, "`Piece.ToString()`", snippet(self.src, e)));
+                return Err(unsupported(
+                    e.span,
+                    "`Piece.ToString()`",
+                    snippet(self.src, e),
+                ));
             }
             ("ToString", []) if v.ty == Ty::Char => format!("cs::char_to_string({})", v.code),
             ("ToString", []) => format!("{}.to_string()", v.at(Prec::Primary)),
-            ("Equals", [x]) if x.ty == Ty::Nullable(Box::new(v.ty.clone())) => format!("Some({}) == {}", v.code, x.at(Prec::BitOr)),
+            ("Equals", [x]) if x.ty == Ty::Nullable(Box::new(v.ty.clone())) => {
+                format!("Some({}) == {}", v.code, x.at(Prec::BitOr))
+            }
             ("Equals", [x]) => format!("{} == {}", v.at(Prec::BitOr), x.at(Prec::BitOr)),
 
-            ("CompareTo", [x]) => format!("cs::compare(&{}, &{}) as i32", v.at(Prec::Unary), x.at(Prec::Unary)),
+            ("CompareTo", [x]) => format!(
+                "cs::compare(&{}, &{}) as i32",
+                v.at(Prec::Unary),
+                x.at(Prec::Unary)
+            ),
             _ => {
                 return Err(unsupported(
                     e.span,
@@ -1372,7 +1507,13 @@ impl FileEmitter<'_, '_> {
     }
 
     /// Fills a table row's template.
-    fn apply(&mut self, entry: &ApiEntry, recv: Option<Val>, mut args: Vec<Val>, e: &Expr) -> R<Val> {
+    fn apply(
+        &mut self,
+        entry: &ApiEntry,
+        recv: Option<Val>,
+        mut args: Vec<Val>,
+        e: &Expr,
+    ) -> R<Val> {
         let mut setup = String::new();
         if recv.as_ref().is_some_and(|r| r.reads_self) && args.iter().any(|a| a.mut_self) {
             // An argument changes the bot while the board (or timer) would be borrowed
@@ -1498,6 +1639,8 @@ impl FileEmitter<'_, '_> {
     }
 
     /// The code reading `target[idx]`, with the target and the element's type.
+    // C#'s element access in one place: arrays, multi-dimensional arrays, lists, dictionaries, spans, strings, piece lists.
+    #[allow(clippy::too_many_lines)]
     pub(crate) fn element(&mut self, t: Val, idx: &[Expr], e: &Expr) -> R<(Val, String, Ty)> {
         let r = t.at(Prec::Primary);
         match t.ty.clone() {
@@ -1529,10 +1672,17 @@ impl FileEmitter<'_, '_> {
                     // The index changes the bot while the array would be borrowed from it:
                     // the array first (C#'s order), then the index.
                     let (a, i) = (self.temp("array"), self.temp("index"));
-                    let code = format!("{{ let {a} = {r}.clone(); let {i} = {}; {a}.get({i}) }}", sub.code);
+                    let code = format!(
+                        "{{ let {a} = {r}.clone(); let {i} = {}; {a}.get({i}) }}",
+                        sub.code
+                    );
                     return Ok((t.clone().absorb(&sub), code, (*elem).clone()));
                 }
-                Ok((t.clone().absorb(&sub), format!("{r}.get({})", sub.code), (*elem).clone()))
+                Ok((
+                    t.clone().absorb(&sub),
+                    format!("{r}.get({})", sub.code),
+                    (*elem).clone(),
+                ))
             }
             Ty::List(elem) => {
                 let i = self.int_arg(&idx[0])?;
@@ -1691,7 +1841,10 @@ impl FileEmitter<'_, '_> {
                 // An argument changes the bot while the collection would be borrowed from
                 // it: the collection (a shared reference) first, as C# evaluates it.
                 let t = self.temp("target");
-                out.code = format!("{{ let {t} = {recv}.clone(); {t}{} }}", &out.code[recv.len()..]);
+                out.code = format!(
+                    "{{ let {t} = {recv}.clone(); {t}{} }}",
+                    &out.code[recv.len()..]
+                );
             }
             return Ok(out);
         }
@@ -1770,7 +1923,7 @@ pub(crate) fn parse_api_type(name: &str) -> Ty {
     if let Some(inner) = name.strip_prefix("Span<").and_then(|n| n.strip_suffix('>')) {
         return Ty::Array(Box::new(parse_api_type(inner)), 1);
     }
-    if let Some(t) = super::ty::predefined(name) {
+    if let Some(t) = crate::types::predefined(name) {
         return t;
     }
     match name {
@@ -1791,7 +1944,17 @@ fn is_namespace(e: &Expr) -> bool {
     match &e.kind {
         ExprKind::Name(n, _) => matches!(n.as_str(), "System" | "ChessChallenge"),
         ExprKind::Member(inner, n, _) => {
-            is_namespace(inner) && matches!(n.as_str(), "API" | "Numerics" | "Linq" | "Collections" | "Generic" | "Runtime" | "Intrinsics")
+            is_namespace(inner)
+                && matches!(
+                    n.as_str(),
+                    "API"
+                        | "Numerics"
+                        | "Linq"
+                        | "Collections"
+                        | "Generic"
+                        | "Runtime"
+                        | "Intrinsics"
+                )
         }
         _ => false,
     }

@@ -136,7 +136,7 @@ pub(crate) struct FileEmitter<'p, 'u> {
     /// What the arguments of the collection method being written do (their flags).
     pub arg_acc: Option<super::Val>,
     /// The labels a `goto` can reach from here.
-    pub goto_labels: Vec<super::gotos::GotoLabel>,
+    pub goto_labels: Vec<GotoLabel>,
     /// The return types of the lambdas being written (`None` until a `return` tells).
     pub lambda_ret: Vec<Option<Ty>>,
 }
@@ -328,7 +328,11 @@ impl<'p, 'u> FileEmitter<'p, 'u> {
     /// The Rust name of local `l` in the current function: a captured local's
     /// parameter name in a lifted local function.
     pub(crate) fn local_name(&self, l: &Local) -> String {
-        self.fr().capture_names.get(&(l.owner.clone(), l.id)).cloned().unwrap_or_else(|| l.rust.clone())
+        self.fr()
+            .capture_names
+            .get(&(l.owner.clone(), l.id))
+            .cloned()
+            .unwrap_or_else(|| l.rust.clone())
     }
 
     /// The innermost local function called `name`.
@@ -473,11 +477,25 @@ pub(crate) fn comment(c: &str) -> String {
         format!("// {}", rest.trim_start_matches('/').trim_start())
     } else if let Some(rest) = c.strip_prefix("//!") {
         format!("// !{rest}")
-    } else if let Some(rest) = c.strip_prefix("/**").filter(|r| !r.starts_with('*') && !r.starts_with('/')) {
+    } else if let Some(rest) = c
+        .strip_prefix("/**")
+        .filter(|r| !r.starts_with('*') && !r.starts_with('/'))
+    {
         format!("/* *{rest}")
     } else if let Some(rest) = c.strip_prefix("/*!") {
         format!("/* !{rest}")
     } else {
         c.to_string()
     }
+}
+
+/// How a `goto` to a label is written.
+#[derive(Debug, Clone)]
+pub(crate) struct GotoLabel {
+    /// The C# label.
+    pub cs: String,
+    /// `break 'label` (forward) or `continue 'label` (backward).
+    pub code: String,
+    /// The `try` and lambda depth of the label: a `goto` from deeper cannot reach it.
+    pub depth: (usize, u32),
 }

@@ -20,7 +20,7 @@ pub(crate) fn int_literal(value: i128, t: &Ty, bare: bool) -> String {
         Ty::F32 | Ty::F64 => format!("{value}.0"),
         _ => value.to_string(),
     };
-    if bare || suffix.is_empty() || matches!(t, Ty::F32) && bare {
+    if bare || suffix.is_empty() {
         body
     } else {
         format!("{body}_{suffix}")
@@ -30,6 +30,8 @@ pub(crate) fn int_literal(value: i128, t: &Ty, bare: bool) -> String {
 impl FileEmitter<'_, '_> {
     /// An expression, with `want` the type its context expects (for target-typed `new()`,
     /// lambdas, collection literals).
+    // One arm per expression kind of the AST: the dispatch table.
+    #[allow(clippy::too_many_lines)]
     pub(crate) fn expr(&mut self, e: &Expr, want: Option<&Ty>) -> R<Val> {
         match &e.kind {
             ExprKind::Int(v, t) => Ok(self.int_lit(*v, t, e)),
@@ -59,10 +61,12 @@ impl FileEmitter<'_, '_> {
                 Ok(Val::new(code, t, Prec::Primary))
             }
             ExprKind::Name(n, _) => match want {
-                Some(Ty::Func(params, _)) if self.find_local(n).is_none() => match self.method_group(n, params, e)? {
-                    Some(v) => Ok(v),
-                    None => self.name(n, e),
-                },
+                Some(Ty::Func(params, _)) if self.find_local(n).is_none() => {
+                    match self.method_group(n, params, e)? {
+                        Some(v) => Ok(v),
+                        None => self.name(n, e),
+                    }
+                }
                 _ => self.name(n, e),
             },
             ExprKind::This => {
@@ -78,8 +82,17 @@ impl FileEmitter<'_, '_> {
                 self.learned = saved;
                 match t {
                     // The port never holds these as null: `?.` is `.`.
-                    Ty::Api(_) | Ty::Array(..) | Ty::List(_) | Ty::Dict(..) | Ty::Set(_) | Ty::Seq(_) => self.member(target, name, e),
-                    other => Err(unsupported(e.span, format!("`?.` on a `{}`", other.cs()), snippet(self.src, e))),
+                    Ty::Api(_)
+                    | Ty::Array(..)
+                    | Ty::List(_)
+                    | Ty::Dict(..)
+                    | Ty::Set(_)
+                    | Ty::Seq(_) => self.member(target, name, e),
+                    other => Err(unsupported(
+                        e.span,
+                        format!("`?.` on a `{}`", other.cs()),
+                        snippet(self.src, e),
+                    )),
                 }
             }
             ExprKind::Call(callee, args) => self.call(callee, args, e, want),
@@ -262,9 +275,13 @@ impl FileEmitter<'_, '_> {
         }
         // `using static` classes' and enums' members (`Pawn`, `PI`).
         for u in self.p.using_static.clone() {
-            let known = (u == "PieceType" && ["None", "Pawn", "Knight", "Bishop", "Rook", "Queen", "King"].contains(&n))
+            let known = (u == "PieceType"
+                && ["None", "Pawn", "Knight", "Bishop", "Rook", "Queen", "King"].contains(&n))
                 || super::api::lookup(&u, n).iter().any(|x| x.params == "-")
-                || self.p.type_index(&u).is_some_and(|i| self.p.types[i].enum_values.iter().any(|(m, _)| m == n));
+                || self
+                    .p
+                    .type_index(&u)
+                    .is_some_and(|i| self.p.types[i].enum_values.iter().any(|(m, _)| m == n));
             if known {
                 return self.static_member_of(&u, n, e);
             }
@@ -368,7 +385,11 @@ impl FileEmitter<'_, '_> {
         }
         if !bot_level && self.p.is_ref_class(&self.p.types[t].cs) {
             // A field of a class instance: a `cs::Var`.
-            return Ok(Some(Val::new(format!("self.{}.get()", f.rust), f.ty.clone(), Prec::Primary)));
+            return Ok(Some(Val::new(
+                format!("self.{}.get()", f.rust),
+                f.ty.clone(),
+                Prec::Primary,
+            )));
         }
         let mut v = Val::new(format!("self.{}", f.rust), f.ty.clone(), Prec::Primary);
         v.reads_self = true;
@@ -386,6 +407,8 @@ impl FileEmitter<'_, '_> {
         v
     }
 
+    // C#'s unary operators (+ - ! ~ ++ -- and their prefix/postfix forms) by operand type, side by side.
+    #[allow(clippy::too_many_lines)]
     fn unary(&mut self, op: UnOp, x: &Expr, e: &Expr) -> R<Val> {
         // `-2147483648` is an `int` in C#, though `2147483648` alone is a `uint`.
         if op == UnOp::Neg
@@ -522,7 +545,11 @@ impl FileEmitter<'_, '_> {
             return Ok(v);
         }
         let a = self.expr(l, None)?;
-        let want_b = if matches!(r.kind, ExprKind::Default(None) | ExprKind::New(None, ..)) { Some(a.ty.clone()) } else { None };
+        let want_b = if matches!(r.kind, ExprKind::Default(None) | ExprKind::New(None, ..)) {
+            Some(a.ty.clone())
+        } else {
+            None
+        };
         let b = self.expr(r, want_b.as_ref())?;
         if op == BinOp::Coalesce {
             return self.coalesce(a, r, e);
@@ -678,13 +705,20 @@ impl FileEmitter<'_, '_> {
         Ok(v)
     }
 
+    // C#'s equality rules (numeric, lifted nullable, null against value types, moves, references) side by side.
+    #[allow(clippy::too_many_lines)]
     fn equality(&mut self, op: BinOp, a: Val, b: Val, l: &Expr, r: &Expr, e: &Expr) -> R<Val> {
         if !matches!(op, BinOp::Eq | BinOp::Ne) {
             if a.ty.is_enum() || b.ty.is_enum() {
                 let t = self.enum_int(if a.ty.is_enum() { &a.ty } else { &b.ty });
                 let a = self.coerce_operand(a, &t, l)?;
                 let b = self.coerce_operand(b, &t, r)?;
-                let code = format!("{} {} {}", left(&a, Prec::BitOr, op), op.rust(), b.at(Prec::BitOr));
+                let code = format!(
+                    "{} {} {}",
+                    left(&a, Prec::BitOr, op),
+                    op.rust(),
+                    b.at(Prec::BitOr)
+                );
                 return Ok(Val::new(code, Ty::Bool, Prec::Cmp).absorb(&a).absorb(&b));
             }
             return Err(unsupported(
@@ -702,17 +736,36 @@ impl FileEmitter<'_, '_> {
             let other = if a.ty == Ty::Null { &b } else { &a };
             let code = match &other.ty {
                 Ty::Nullable(_) => format!("{}.is_none()", other.at(Prec::Primary)),
-                Ty::Class(c) if self.p.is_ref_class(c) => format!("{}.is_null()", other.at(Prec::Primary)),
+                Ty::Class(c) if self.p.is_ref_class(c) => {
+                    format!("{}.is_null()", other.at(Prec::Primary))
+                }
                 Ty::Api("Board" | "Timer" | "PieceList") if !other.effects => {
                     self.warn(e.span, format!("a `{}` compared with `null`: never null in the port (nor in C# when the API gives it)", other.ty.cs()));
                     "false".into()
                 }
                 Ty::Api("Random") => {
-                    return Err(unsupported(e.span, format!("a `{}` compared with `null` (the port's is never null)", other.ty.cs()), snippet(self.src, e)));
+                    return Err(unsupported(
+                        e.span,
+                        format!(
+                            "a `{}` compared with `null` (the port's is never null)",
+                            other.ty.cs()
+                        ),
+                        snippet(self.src, e),
+                    ));
                 }
                 t if t.is_reference() => format!("{}.is_empty()", other.at(Prec::Primary)),
                 // A value of a non-nullable value type is never null (C#'s lifted `==`).
-                Ty::Api(_) | Ty::Struct(_) | Ty::Tuple(..) | Ty::Int(_) | Ty::Bool | Ty::F64 | Ty::F32 if !other.effects => "false".into(),
+                Ty::Api(_)
+                | Ty::Struct(_)
+                | Ty::Tuple(..)
+                | Ty::Int(_)
+                | Ty::Bool
+                | Ty::F64
+                | Ty::F32
+                    if !other.effects =>
+                {
+                    "false".into()
+                }
                 _ => {
                     return Err(unsupported(
                         e.span,
@@ -735,7 +788,11 @@ impl FileEmitter<'_, '_> {
             && **x == *y
         {
             // `m == n` with one a `Move?`: C#'s lifted `==`, false when it is null.
-            let (opt, plain) = if matches!(a.ty, Ty::Nullable(_)) { (&a, &b) } else { (&b, &a) };
+            let (opt, plain) = if matches!(a.ty, Ty::Nullable(_)) {
+                (&a, &b)
+            } else {
+                (&b, &a)
+            };
             let code = format!("{} {} Some({})", opt.at(Prec::BitOr), op.rust(), plain.code);
             return Ok(Val::new(code, Ty::Bool, Prec::Cmp).absorb(&a).absorb(&b));
         }
@@ -759,7 +816,11 @@ impl FileEmitter<'_, '_> {
     /// `a ?? b`: `b` is evaluated only when `a` is null.
     fn coalesce(&mut self, a: Val, r: &Expr, e: &Expr) -> R<Val> {
         let Ty::Nullable(inner) = a.ty.clone() else {
-            return Err(unsupported(e.span, format!("`??` on a `{}`", a.ty.cs()), snippet(self.src, e)));
+            return Err(unsupported(
+                e.span,
+                format!("`??` on a `{}`", a.ty.cs()),
+                snippet(self.src, e),
+            ));
         };
         if let ExprKind::Throw(_) = r.kind {
             let code = format!("{}.unwrap_or_else(|| abort_search())", a.at(Prec::Primary));
@@ -769,13 +830,21 @@ impl FileEmitter<'_, '_> {
         let b = self.coerce(b, &inner, r)?;
         let b = self.owned(b);
         let code = format!("{}.unwrap_or_else(|| {})", a.at(Prec::Primary), b.code);
-        Ok(Val::new(code, (*inner).clone(), Prec::Primary).absorb(&a).absorb(&b))
+        Ok(Val::new(code, (*inner).clone(), Prec::Primary)
+            .absorb(&a)
+            .absorb(&b))
     }
 
     fn string_op(&mut self, op: BinOp, a: Val, b: Val, e: &Expr) -> R<Val> {
         match op {
             BinOp::Add => {
-                let text = |v: &Val| if v.ty == Ty::Char { format!("cs::char_to_string({})", v.code) } else { v.code.clone() };
+                let text = |v: &Val| {
+                    if v.ty == Ty::Char {
+                        format!("cs::char_to_string({})", v.code)
+                    } else {
+                        v.code.clone()
+                    }
+                };
                 let code = format!("format!(\"{{}}{{}}\", {}, {})", text(&a), text(&b));
                 Ok(Val::new(code, Ty::Str, Prec::Primary).absorb(&a).absorb(&b))
             }
@@ -835,6 +904,8 @@ impl FileEmitter<'_, '_> {
         Ok(v)
     }
 
+    // C#'s explicit conversions (ECMA-334 §10.3) in the order the specification lists them.
+    #[allow(clippy::too_many_lines)]
     fn cast(&mut self, t: &TypeRef, x: &Expr, e: &Expr) -> R<Val> {
         // `(Array)x`: C#'s untyped array, only ever cast on at once
         // (`(sbyte[])(Array)bytes` reads the bytes as signed).
@@ -842,7 +913,11 @@ impl FileEmitter<'_, '_> {
             let v = self.expr(x, None)?;
             return match v.ty {
                 Ty::Array(..) => Ok(v),
-                _ => Err(unsupported(e.span, "a cast to `Array`", snippet(self.src, e))),
+                _ => Err(unsupported(
+                    e.span,
+                    "a cast to `Array`",
+                    snippet(self.src, e),
+                )),
             };
         }
         let to = self.p.resolve(t, &[], e.span)?;
@@ -852,21 +927,35 @@ impl FileEmitter<'_, '_> {
         }
         if v.ty == Ty::Nullable(Box::new(to.clone())) {
             // `(Move)m` of a `Move?`: its value; C# throws if it has none, Rust panics.
-            return Ok(Val::new(format!("{}.unwrap()", v.at(Prec::Primary)), to, Prec::Primary).absorb(&v));
+            return Ok(Val::new(
+                format!("{}.unwrap()", v.at(Prec::Primary)),
+                to,
+                Prec::Primary,
+            )
+            .absorb(&v));
         }
         if let (Ty::Array(from, 1), Ty::Array(into, 1)) = (&v.ty, &to)
             && from.int().is_some()
             && into.int().is_some()
-            && from.int().map(crate::types::IntTy::bits) == into.int().map(crate::types::IntTy::bits)
+            && from.int().map(crate::types::IntTy::bits)
+                == into.int().map(crate::types::IntTy::bits)
         {
             // `(sbyte[])(Array)bytes`: the same bytes read as another integer type of
             // their size. The port copies them (C# aliases the array; bots only read it).
-            let rust = self.rty(&into, e.span)?;
-            let code = format!("cs::Array::from({}.iter().map(|x| x as {rust}).collect::<Vec<_>>())", v.at(Prec::Primary));
+            let rust = self.rty(into, e.span)?;
+            let code = format!(
+                "cs::Array::from({}.iter().map(|x| x as {rust}).collect::<Vec<_>>())",
+                v.at(Prec::Primary)
+            );
             return Ok(Val::new(code, to, Prec::Primary).absorb(&v));
         }
         if to == Ty::Api("BigInteger") && v.ty == Ty::Decimal {
-            return Ok(Val::new(format!("cs::BigInteger::from_decimal({})", v.code), to, Prec::Primary).absorb(&v));
+            return Ok(Val::new(
+                format!("cs::BigInteger::from_decimal({})", v.code),
+                to,
+                Prec::Primary,
+            )
+            .absorb(&v));
         }
         if v.ty == Ty::Decimal {
             return Err(unsupported(
@@ -937,13 +1026,18 @@ impl FileEmitter<'_, '_> {
 
     /// `v` converted implicitly to `to`, as C# converts an assigned value, an argument,
     /// a returned value or an operand; an error where C# has no implicit conversion.
+    // C#'s implicit conversions (ECMA-334 §10.2) in the order the specification lists them.
+    #[allow(clippy::too_many_lines)]
     pub(crate) fn coerce(&mut self, v: Val, to: &Ty, e: &Expr) -> R<Val> {
         if v.ty == *to || *to == Ty::Unknown {
             return Ok(v);
         }
         if crate::types::same_shape(&v.ty, to) {
             // The same type with other tuple element names.
-            return Ok(Val { ty: to.clone(), ..v });
+            return Ok(Val {
+                ty: to.clone(),
+                ..v
+            });
         }
         let from = v.ty.clone();
         match (&from, to) {
@@ -1014,7 +1108,13 @@ impl FileEmitter<'_, '_> {
             (Ty::Seq(a), Ty::Seq(b)) if a == b || **b == Ty::Unknown => Ok(v),
             (Ty::Api("PieceList"), Ty::Seq(_)) => {
                 let code = format!("cs::Seq::from(cs::Piece::in_list(&{}))", v.at(Prec::Unary));
-                Ok(Val { code, ty: Ty::Seq(Box::new(Ty::Api("Piece"))), prec: Prec::Primary, place: false, ..v })
+                Ok(Val {
+                    code,
+                    ty: Ty::Seq(Box::new(Ty::Api("Piece"))),
+                    prec: Prec::Primary,
+                    place: false,
+                    ..v
+                })
             }
             (Ty::Array(..) | Ty::List(_) | Ty::Set(_), Ty::Seq(b)) if **b == Ty::Unknown => Ok(v),
             (Ty::Tuple(xs, _), Ty::Tuple(ys, names)) if xs == ys => Ok(Val {
@@ -1023,11 +1123,19 @@ impl FileEmitter<'_, '_> {
             }),
             (Ty::Null, Ty::Array(..) | Ty::List(_) | Ty::Dict(..) | Ty::Set(_) | Ty::Seq(_)) => {
                 self.warn(e.span, "`null` for a collection: the port's collections are never null, an empty one stands for it");
-                Ok(Val { code: "Default::default()".into(), ty: to.clone(), prec: Prec::Primary, ..v })
+                Ok(Val {
+                    code: "Default::default()".into(),
+                    ty: to.clone(),
+                    prec: Prec::Primary,
+                    ..v
+                })
             }
-            (Ty::Null, Ty::Class(c)) if self.p.is_ref_class(c) => {
-                Ok(Val { code: "cs::Obj::null()".into(), ty: to.clone(), prec: Prec::Primary, ..v })
-            }
+            (Ty::Null, Ty::Class(c)) if self.p.is_ref_class(c) => Ok(Val {
+                code: "cs::Obj::null()".into(),
+                ty: to.clone(),
+                prec: Prec::Primary,
+                ..v
+            }),
             (Ty::Class(_), Ty::Object) | (Ty::Null, _) if to.is_reference() => {
                 if from == Ty::Null {
                     return Err(unsupported(
@@ -1058,10 +1166,8 @@ impl FileEmitter<'_, '_> {
             let constant_fits = fits
                 && (from == Ty::Int(IntTy::I32)
                     || from == Ty::Int(IntTy::I64) && *to == Ty::Int(IntTy::U64));
-            if !implicit_numeric(&from, to)
-                && !constant_fits
-                && !(fits && from.int().is_some() && to.int().is_some() && v.bare_literal)
-            {
+            let literal_fits = fits && from.int().is_some() && to.int().is_some() && v.bare_literal;
+            if !(implicit_numeric(&from, to) || constant_fits || literal_fits) {
                 return Err(unsupported(
                     e.span,
                     format!("a `{}` where C# expects a `{}`", from.cs(), to.cs()),
@@ -1247,6 +1353,8 @@ impl FileEmitter<'_, '_> {
     }
 
     /// A pattern's test of `subject` (of type `t`) as a Rust condition.
+    // One arm per C# pattern kind.
+    #[allow(clippy::too_many_lines)]
     pub(crate) fn pattern_cond(
         &mut self,
         p: &Pattern,
@@ -1261,7 +1369,9 @@ impl FileEmitter<'_, '_> {
                     return Ok(match t {
                         Ty::Nullable(_) => format!("{subject}.is_none()"),
                         Ty::Class(c) if self.p.is_ref_class(c) => format!("{subject}.is_null()"),
-                        Ty::Array(..) | Ty::List(_) | Ty::Dict(..) | Ty::Set(_) => format!("{subject}.is_empty()"),
+                        Ty::Array(..) | Ty::List(_) | Ty::Dict(..) | Ty::Set(_) => {
+                            format!("{subject}.is_empty()")
+                        }
                         Ty::Api(_) | Ty::Struct(_) => "false".into(),
                         _ => {
                             return Err(unsupported(
@@ -1286,7 +1396,11 @@ impl FileEmitter<'_, '_> {
                 if let Some(tr) = ty {
                     let pt = self.p.resolve(tr, &[], e.span)?;
                     if pt != *t {
-                        return Err(unsupported(e.span, format!("a property pattern of a `{}` on a `{}`", pt.cs(), t.cs()), snippet(self.src, e)));
+                        return Err(unsupported(
+                            e.span,
+                            format!("a property pattern of a `{}` on a `{}`", pt.cs(), t.cs()),
+                            snippet(self.src, e),
+                        ));
                     }
                 }
                 let mut conds = Vec::new();
@@ -1295,10 +1409,18 @@ impl FileEmitter<'_, '_> {
                     for name in path {
                         v = self.instance_member_of(v, name, e)?;
                     }
-                    let code = if v.prec == Prec::Cast { format!("({})", v.code) } else { v.at(Prec::BitOr) };
+                    let code = if v.prec == Prec::Cast {
+                        format!("({})", v.code)
+                    } else {
+                        v.at(Prec::BitOr)
+                    };
                     conds.push(self.pattern_cond(pattern, &code, &v.ty.clone(), e)?);
                 }
-                if conds.is_empty() { "true".into() } else { format!("({})", conds.join(" && ")) }
+                if conds.is_empty() {
+                    "true".into()
+                } else {
+                    format!("({})", conds.join(" && "))
+                }
             }
             Pattern::And(a, b) => format!(
                 "({} && {})",
@@ -1414,7 +1536,10 @@ impl FileEmitter<'_, '_> {
 /// A left operand's code: `x as i64 < y` and `x as u64 << 3` read as generics to
 /// Rust, so a cast before `<` or `<<` keeps parentheses.
 fn left(a: &Val, prec: Prec, op: BinOp) -> String {
-    let ends_with_cast = a.code.rsplit_once(" as ").is_some_and(|(_, t)| t.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'));
+    let ends_with_cast = a
+        .code
+        .rsplit_once(" as ")
+        .is_some_and(|(_, t)| t.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'));
     if ends_with_cast && matches!(op, BinOp::Lt | BinOp::Le | BinOp::Shl) {
         format!("({})", a.code)
     } else {

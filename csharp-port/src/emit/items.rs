@@ -377,7 +377,8 @@ impl FileEmitter<'_, '_> {
         let mut body = prefix.to_string();
         body.push_str(&self.body(&decl.body, decl.span)?);
         self.leave_fn();
-        let class_method = m.owner != self.p.bot && !m.is_static && self.p.types[m.owner].kind == TypeKind::Class;
+        let class_method =
+            m.owner != self.p.bot && !m.is_static && self.p.types[m.owner].kind == TypeKind::Class;
         let receiver = if class_method {
             "&self"
         } else if self.mutates(&m.key) || m.cs == ".ctor" {
@@ -460,7 +461,10 @@ impl FileEmitter<'_, '_> {
         match body {
             Body::Block(stmts) => {
                 let code = self.block_body(stmts)?;
-                Ok(format!("{code}{}", unreachable_tail(stmts, &self.fr().ret.clone())))
+                Ok(format!(
+                    "{code}{}",
+                    unreachable_tail(stmts, &self.fr().ret.clone())
+                ))
             }
             Body::Expr(e) => {
                 let ret = self.fr().ret.clone();
@@ -494,13 +498,18 @@ impl FileEmitter<'_, '_> {
 /// the end unreachable (after a `try` that returns on every path, a `switch` whose every
 /// section returns...), and Rust's weaker analysis needs to be told.
 pub(crate) fn unreachable_tail(stmts: &[Stmt], ret: &Ty) -> &'static str {
-    let last = stmts
-        .iter()
-        .rev()
-        .find(|s| !matches!(s.kind, StmtKind::Comment(_) | StmtKind::Empty | StmtKind::LocalFn(_)));
+    let last = stmts.iter().rev().find(|s| {
+        !matches!(
+            s.kind,
+            StmtKind::Comment(_) | StmtKind::Empty | StmtKind::LocalFn(_)
+        )
+    });
     match last {
         _ if *ret == Ty::Void => "",
-        Some(Stmt { kind: StmtKind::Return(_) | StmtKind::Throw(_), .. }) => "",
+        Some(Stmt {
+            kind: StmtKind::Return(_) | StmtKind::Throw(_),
+            ..
+        }) => "",
         _ => "unreachable!(\"C# proves every path returns\")\n",
     }
 }
@@ -512,23 +521,42 @@ impl FileEmitter<'_, '_> {
     pub(crate) fn class_item(&mut self, t: usize) -> R<String> {
         let decl = &self.p.unit.types[t];
         let interfaces = ["IComparer", "IComparable", "IEquatable", "Exception"];
-        if let Some(base) = decl.bases.iter().find(|b| !matches!(b, TypeRef::Named(n, _) if interfaces.contains(&n.as_str()))) {
+        if let Some(base) = decl
+            .bases
+            .iter()
+            .find(|b| !matches!(b, TypeRef::Named(n, _) if interfaces.contains(&n.as_str())))
+        {
             let name = match base {
                 TypeRef::Named(n, _) => n.clone(),
                 _ => String::new(),
             };
-            return Err(unsupported(decl.span, "a class deriving from another", &name));
+            return Err(unsupported(
+                decl.span,
+                "a class deriving from another",
+                &name,
+            ));
         }
         let info = &self.p.types[t];
         let name = info.rust.clone();
         let mut fields = String::new();
         for f in info.fields.iter().filter(|f| !f.is_static) {
-            fields.push_str(&format!("    pub {}: cs::Var<{}>,\n", f.rust, self.rty(&f.ty, f.span)?));
+            fields.push_str(&format!(
+                "    pub {}: cs::Var<{}>,\n",
+                f.rust,
+                self.rty(&f.ty, f.span)?
+            ));
         }
         let mut out = FileEmitter::comments(&decl.comments);
-        out.push_str(&format!("#[derive(Default)]\npub struct {name} {{\n{fields}}}\n\n"));
+        out.push_str(&format!(
+            "#[derive(Default)]\npub struct {name} {{\n{fields}}}\n\n"
+        ));
         let mut body = String::new();
-        let ctors: Vec<MethodInfo> = info.methods.iter().filter(|m| m.cs == ".ctor").cloned().collect();
+        let ctors: Vec<MethodInfo> = info
+            .methods
+            .iter()
+            .filter(|m| m.cs == ".ctor")
+            .cloned()
+            .collect();
         let inits = self.class_initialisers(t)?;
         if ctors.is_empty() {
             body.push_str(&format!(
@@ -539,19 +567,38 @@ impl FileEmitter<'_, '_> {
         for ctor in &ctors {
             body.push_str(&self.class_new(&name, ctor, &inits)?);
         }
-        let methods: Vec<MethodInfo> = info.methods.iter().filter(|m| !m.is_static).cloned().collect();
+        let methods: Vec<MethodInfo> = info
+            .methods
+            .iter()
+            .filter(|m| !m.is_static)
+            .cloned()
+            .collect();
         for m in &methods {
             body.push_str(&self.method(m)?);
         }
         body.push_str(&self.take_lifted(t));
-        out.push_str(&format!("impl {name} {{\n{}}}\n\n", FileEmitter::indent(body.trim_end())));
+        out.push_str(&format!(
+            "impl {name} {{\n{}}}\n\n",
+            FileEmitter::indent(body.trim_end())
+        ));
         Ok(out)
     }
 
     /// The field initialisers of class `t`, as statements setting `this`'s fields.
     fn class_initialisers(&mut self, t: usize) -> R<String> {
-        let fields: Vec<_> = self.p.types[t].fields.iter().filter(|f| !f.is_static).cloned().collect();
-        self.enter_fn(format!("{}.init", self.p.types[t].cs), t, Ty::Void, false, false);
+        let fields: Vec<_> = self.p.types[t]
+            .fields
+            .iter()
+            .filter(|f| !f.is_static)
+            .cloned()
+            .collect();
+        self.enter_fn(
+            format!("{}.init", self.p.types[t].cs),
+            t,
+            Ty::Void,
+            false,
+            false,
+        );
         let mut out = String::new();
         for f in fields {
             let (_, init) = self.p.field_decl(&f);
@@ -574,7 +621,11 @@ impl FileEmitter<'_, '_> {
         let mut names = Vec::new();
         for (p, (ty, mode, _)) in decl.params.iter().zip(&ctor.params) {
             if *mode != PassMode::Value && *mode != PassMode::In {
-                return Err(unsupported(p.span, "a constructor with `ref` or `out` parameters", &p.name));
+                return Err(unsupported(
+                    p.span,
+                    "a constructor with `ref` or `out` parameters",
+                    &p.name,
+                ));
             }
             let n = super::names::snake(&p.name);
             params.push(format!("{n}: {}", self.rty(ty, p.span)?));

@@ -22,6 +22,8 @@ impl FileEmitter<'_, '_> {
     }
 
     /// A collection's own method (not LINQ), if `name` is one.
+    // One arm per List/Dictionary/HashSet method: a table.
+    #[allow(clippy::too_many_lines)]
     pub(crate) fn collection_own(
         &mut self,
         v: &Val,
@@ -55,7 +57,10 @@ impl FileEmitter<'_, '_> {
             }
             (Ty::Array(..), "CopyTo", 1) => {
                 let a = self.arg_as(&args[0], &v.ty)?;
-                (format!("{r}.copy_to(&{}, {r}.len())", a.at(Prec::Unary)), Ty::Void)
+                (
+                    format!("{r}.copy_to(&{}, {r}.len())", a.at(Prec::Unary)),
+                    Ty::Void,
+                )
             }
             (Ty::Array(..) | Ty::List(_), "IndexOf", 1) => {
                 let a = self.arg_as(&args[0], &elem)?;
@@ -105,17 +110,35 @@ impl FileEmitter<'_, '_> {
             (Ty::List(_) | Ty::Array(..), "Sort", 1) => {
                 return self.sort_with(v, &args[0], e).map(Some);
             }
-            (Ty::List(_) | Ty::Array(..), "Find" | "Exists" | "FindIndex" | "FindLast" | "TrueForAll" | "RemoveAll", 1) => {
+            (
+                Ty::List(_) | Ty::Array(..),
+                "Find" | "Exists" | "FindIndex" | "FindLast" | "TrueForAll" | "RemoveAll",
+                1,
+            ) => {
                 let f = self.selector(&args[0], vec![elem.clone()])?;
                 let (call, ty) = match name {
-                    "Find" => (format!("linq().first_or_default_where({})", f.code), elem.clone()),
-                    "FindLast" => (format!("linq().reverse().first_or_default_where({})", f.code), elem.clone()),
+                    "Find" => (
+                        format!("linq().first_or_default_where({})", f.code),
+                        elem.clone(),
+                    ),
+                    "FindLast" => (
+                        format!("linq().reverse().first_or_default_where({})", f.code),
+                        elem.clone(),
+                    ),
                     "Exists" => (format!("linq().any_where({})", f.code), Ty::Bool),
                     "TrueForAll" => (format!("linq().all({})", f.code), Ty::Bool),
-                    "FindIndex" => (format!("linq().select_indexed(|x, i| (x, i)).first_or_default_where(|(x, _)| ({})(x)).1", f.code), INT),
+                    "FindIndex" => (
+                        format!(
+                            "linq().select_indexed(|x, i| (x, i)).first_or_default_where(|(x, _)| ({})(x)).1",
+                            f.code
+                        ),
+                        INT,
+                    ),
                     _ => return Err(unsupported(e.span, "`RemoveAll`", snippet(self.src, e))),
                 };
-                let mut out = Val::new(format!("{r}.{call}"), ty, Prec::Primary).absorb(v).absorb(&f);
+                let mut out = Val::new(format!("{r}.{call}"), ty, Prec::Primary)
+                    .absorb(v)
+                    .absorb(&f);
                 out.effects = true;
                 return Ok(Some(out));
             }
@@ -151,7 +174,10 @@ impl FileEmitter<'_, '_> {
         Ok(Some(match (name, args.len()) {
             ("ContainsKey", 1) => {
                 let a = self.arg_as(&args[0], k)?;
-                (format!("{r}.contains_key(&{})", a.at(Prec::Unary)), Ty::Bool)
+                (
+                    format!("{r}.contains_key(&{})", a.at(Prec::Unary)),
+                    Ty::Bool,
+                )
             }
             ("Remove", 1) => {
                 let a = self.arg_as(&args[0], k)?;
@@ -176,7 +202,10 @@ impl FileEmitter<'_, '_> {
             }
             ("GetValueOrDefault", 1) => {
                 let a = self.arg_as(&args[0], k)?;
-                (format!("{r}.get_value_or_default(&{})", a.at(Prec::Unary)), v.clone())
+                (
+                    format!("{r}.get_value_or_default(&{})", a.at(Prec::Unary)),
+                    v.clone(),
+                )
             }
             _ => return Ok(None),
         }))
@@ -213,10 +242,20 @@ impl FileEmitter<'_, '_> {
         if let ExprKind::Member(target, name, _) = &a.expr.kind
             && let ExprKind::Name(class, _) = &target.kind
         {
-            let param = params.first().map(|t| self.rty(t, a.expr.span)).transpose()?.unwrap_or_default();
+            let param = params
+                .first()
+                .map(|t| self.rty(t, a.expr.span))
+                .transpose()?
+                .unwrap_or_default();
             let code = match (class.as_str(), name.as_str()) {
-                ("decimal" | "Decimal", "GetBits") => Some((format!("|d: {param}| cs::Array::from(d)"), Ty::Array(Box::new(INT), 1))),
-                ("BitConverter", "GetBytes") => Some((format!("|x: {param}| cs::Array::from(x.to_le_bytes())"), Ty::Array(Box::new(Ty::Int(IntTy::U8)), 1))),
+                ("decimal" | "Decimal", "GetBits") => Some((
+                    format!("|d: {param}| cs::Array::from(d)"),
+                    Ty::Array(Box::new(INT), 1),
+                )),
+                ("BitConverter", "GetBytes") => Some((
+                    format!("|x: {param}| cs::Array::from(x.to_le_bytes())"),
+                    Ty::Array(Box::new(Ty::Int(IntTy::U8)), 1),
+                )),
                 _ => None,
             };
             if let Some((code, ret)) = code {
@@ -240,6 +279,8 @@ impl FileEmitter<'_, '_> {
     }
 
     /// A LINQ method.
+    // One arm per LINQ method: a table.
+    #[allow(clippy::too_many_lines)]
     pub(crate) fn linq(&mut self, v: Val, name: &str, args: &[Arg], e: &Expr) -> R<Val> {
         let elem = v.ty.element().ok_or_else(|| {
             unsupported(
@@ -253,8 +294,13 @@ impl FileEmitter<'_, '_> {
             Ty::Array(..) | Ty::List(_) | Ty::Dict(..) | Ty::Set(_) => {
                 format!("{}.linq()", v.at(Prec::Primary))
             }
-            Ty::Api("PieceList") => format!("cs::Seq::from(cs::Piece::in_list(&{}))", v.at(Prec::Unary)),
-            Ty::Str => format!("cs::Seq::from({}.encode_utf16().collect::<Vec<u16>>())", v.at(Prec::Primary)),
+            Ty::Api("PieceList") => {
+                format!("cs::Seq::from(cs::Piece::in_list(&{}))", v.at(Prec::Unary))
+            }
+            Ty::Str => format!(
+                "cs::Seq::from({}.encode_utf16().collect::<Vec<u16>>())",
+                v.at(Prec::Primary)
+            ),
             _ => {
                 return Err(unsupported(
                     e.span,
@@ -277,25 +323,46 @@ impl FileEmitter<'_, '_> {
                 let method = if two { "select_indexed" } else { "select" };
                 (format!("{method}({})", f.code), seq(ret), Some(f))
             }
-            ("SelectMany", 1) if matches!(&args[0].expr.kind, ExprKind::Lambda(ps, _) if ps.len() == 2) => {
-                let f = self.selector_returning(&args[0], vec![elem.clone(), INT], Ty::Seq(Box::new(Ty::Unknown)))?;
+            ("SelectMany", 1) if matches!(&args[0].expr.kind, ExprKind::Lambda(ps, _) if ps.len() == 2) =>
+            {
+                let f = self.selector_returning(
+                    &args[0],
+                    vec![elem.clone(), INT],
+                    Ty::Seq(Box::new(Ty::Unknown)),
+                )?;
                 let inner = func_ret(&f.ty).element().unwrap_or(Ty::Unknown);
-                (format!("select_many_indexed({})", f.code), seq(inner), Some(f))
+                (
+                    format!("select_many_indexed({})", f.code),
+                    seq(inner),
+                    Some(f),
+                )
             }
             ("SelectMany", 1) => {
-                let f = self.selector_returning(&args[0], vec![elem.clone()], Ty::Seq(Box::new(Ty::Unknown)))?;
+                let f = self.selector_returning(
+                    &args[0],
+                    vec![elem.clone()],
+                    Ty::Seq(Box::new(Ty::Unknown)),
+                )?;
                 let inner = func_ret(&f.ty).element().unwrap_or(Ty::Unknown);
                 (format!("select_many({})", f.code), seq(inner), Some(f))
             }
             ("Where", 1) => {
                 let two = matches!(&args[0].expr.kind, ExprKind::Lambda(ps, _) if ps.len() == 2);
-                let f = if two { one(self, vec![elem.clone(), INT])? } else { one(self, vec![elem.clone()])? };
+                let f = if two {
+                    one(self, vec![elem.clone(), INT])?
+                } else {
+                    one(self, vec![elem.clone()])?
+                };
                 let method = if two { "where_indexed" } else { "where_" };
                 (format!("{method}({})", f.code), seq(elem.clone()), Some(f))
             }
             ("Chunk", 1) => {
                 let n = self.arg_as(&args[0], &INT)?;
-                (format!("chunk({})", n.code), seq(Ty::Array(Box::new(elem.clone()), 1)), Some(n))
+                (
+                    format!("chunk({})", n.code),
+                    seq(Ty::Array(Box::new(elem.clone()), 1)),
+                    Some(n),
+                )
             }
             ("Append", 1) => {
                 let x = self.arg_as(&args[0], &elem)?;
@@ -350,7 +417,11 @@ impl FileEmitter<'_, '_> {
             }
             ("ForEach", 1) => {
                 let f = one(self, vec![elem.clone()])?;
-                (format!("to_vec().into_iter().for_each({})", f.code), Ty::Void, Some(f))
+                (
+                    format!("to_vec().into_iter().for_each({})", f.code),
+                    Ty::Void,
+                    Some(f),
+                )
             }
             ("Count", 0) => ("count()".into(), INT, None),
             ("Any", 0) => ("any()".into(), Ty::Bool, None),
@@ -394,23 +465,39 @@ impl FileEmitter<'_, '_> {
             }
             ("Contains", 1) => {
                 let x = self.arg_as(&args[0], &elem)?;
-                (format!("contains(&{})", x.at(Prec::Unary)), Ty::Bool, Some(x))
+                (
+                    format!("contains(&{})", x.at(Prec::Unary)),
+                    Ty::Bool,
+                    Some(x),
+                )
             }
             ("Union", 1) => {
                 let x = self.expr(&args[0].expr, None)?;
                 let x = self.owned(x);
                 let it = self.iterable(&x, &args[0].expr)?;
-                (format!("concat({it}).distinct()"), seq(elem.clone()), Some(x))
+                (
+                    format!("concat({it}).distinct()"),
+                    seq(elem.clone()),
+                    Some(x),
+                )
             }
             ("FindAll", 1) => {
                 let f = one(self, vec![elem.clone()])?;
-                (format!("where_({}).to_list()", f.code), Ty::List(Box::new(elem.clone())), Some(f))
+                (
+                    format!("where_({}).to_list()", f.code),
+                    Ty::List(Box::new(elem.clone())),
+                    Some(f),
+                )
             }
             ("ToDictionary", 2) => {
                 let k = self.selector(&args[0], vec![elem.clone()])?;
                 let v = self.selector(&args[1], vec![elem.clone()])?;
                 let ty = Ty::Dict(Box::new(func_ret(&k.ty)), Box::new(func_ret(&v.ty)));
-                (format!("to_dictionary({}, {})", k.code, v.code), ty, Some(k.absorb(&v)))
+                (
+                    format!("to_dictionary({}, {})", k.code, v.code),
+                    ty,
+                    Some(k.absorb(&v)),
+                )
             }
             ("Concat", 1) => {
                 let x = self.expr(&args[0].expr, None)?;

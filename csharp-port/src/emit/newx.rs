@@ -10,6 +10,8 @@ const INT: Ty = Ty::Int(IntTy::I32);
 
 impl FileEmitter<'_, '_> {
     /// `new T(args) { init }` and target-typed `new(args)`.
+    // One arm per `new` target (arrays, collections, Random, Move, the file's own types): a table.
+    #[allow(clippy::too_many_lines)]
     pub(crate) fn new_object(
         &mut self,
         t: Option<&TypeRef>,
@@ -61,7 +63,11 @@ impl FileEmitter<'_, '_> {
                 if let Some(a) = args.first() {
                     let v = self.expr(&a.expr, None)?;
                     if v.ty.int().is_none() {
-                        return Err(unsupported(e.span, "a dictionary or set made from another", snippet(self.src, e)));
+                        return Err(unsupported(
+                            e.span,
+                            "a dictionary or set made from another",
+                            snippet(self.src, e),
+                        ));
                     }
                 }
                 let mut code = format!("{}::new()", self.rty(&ty, e.span)?.replacen('<', "::<", 1));
@@ -97,12 +103,22 @@ impl FileEmitter<'_, '_> {
                     vals.push(v);
                     code
                 }
-                _ => return Err(unsupported(e.span, "this `BigInteger` constructor", snippet(self.src, e))),
+                _ => {
+                    return Err(unsupported(
+                        e.span,
+                        "this `BigInteger` constructor",
+                        snippet(self.src, e),
+                    ));
+                }
             },
             Ty::Api("Square") => self.new_square(args, e, &mut vals)?,
             Ty::Struct(name) => self.new_struct(name, args, init, e, &mut vals)?,
-            Ty::Class(name) if self.p.is_ref_class(name) => self.new_class(name, args, init, e, &mut vals)?,
-            Ty::Tuple(items, _) if args.is_empty() && init.is_none() => self.default_value(&Ty::Tuple(items.clone(), Vec::new()), e.span)?,
+            Ty::Class(name) if self.p.is_ref_class(name) => {
+                self.new_class(name, args, init, e, &mut vals)?
+            }
+            Ty::Tuple(items, _) if args.is_empty() && init.is_none() => {
+                self.default_value(&Ty::Tuple(items.clone(), Vec::new()), e.span)?
+            }
             Ty::Tuple(items, _) if args.len() == items.len() && init.is_none() => {
                 let mut codes = Vec::new();
                 for (a, t) in args.iter().zip(items) {
@@ -112,7 +128,11 @@ impl FileEmitter<'_, '_> {
                     codes.push(v.code.clone());
                     vals.push(v);
                 }
-                if codes.len() == 1 { format!("({},)", codes[0]) } else { format!("({})", codes.join(", ")) }
+                if codes.len() == 1 {
+                    format!("({},)", codes[0])
+                } else {
+                    format!("({})", codes.join(", "))
+                }
             }
             Ty::Object => "()".into(),
             Ty::Class(name)
@@ -153,7 +173,11 @@ impl FileEmitter<'_, '_> {
             [text, board] => {
                 let s = self.expr(&text.expr, Some(&Ty::Str))?;
                 let b = self.expr(&board.expr, Some(&Ty::Api("Board")))?;
-                let code = format!("cs::move_from_uci(&{}, &{})", b.at(Prec::Unary), s.at(Prec::Unary));
+                let code = format!(
+                    "cs::move_from_uci(&{}, &{})",
+                    b.at(Prec::Unary),
+                    s.at(Prec::Unary)
+                );
                 vals.push(s);
                 vals.push(b);
                 Ok(code)
@@ -213,7 +237,10 @@ impl FileEmitter<'_, '_> {
             .type_index(name)
             .ok_or_else(|| unsupported(e.span, "a struct", name))?;
         let rust = self.p.types[t].rust.clone();
-        let parameterless = self.p.types[t].methods.iter().any(|m| m.cs == ".ctor" && m.params.is_empty());
+        let parameterless = self.p.types[t]
+            .methods
+            .iter()
+            .any(|m| m.cs == ".ctor" && m.params.is_empty());
         // `new S()` runs a parameterless constructor the struct declares (C# 10), else it
         // is the default value.
         let mut code = if args.is_empty() && !parameterless {
@@ -273,13 +300,32 @@ impl FileEmitter<'_, '_> {
     }
 
     /// `new C(args) { F = v }` of a class of the file's own.
-    fn new_class(&mut self, name: &str, args: &[Arg], init: Option<&[Expr]>, e: &Expr, vals: &mut Vec<Val>) -> R<String> {
-        let t = self.p.type_index(name).ok_or_else(|| unsupported(e.span, "a class", name))?;
+    fn new_class(
+        &mut self,
+        name: &str,
+        args: &[Arg],
+        init: Option<&[Expr]>,
+        e: &Expr,
+        vals: &mut Vec<Val>,
+    ) -> R<String> {
+        let t = self
+            .p
+            .type_index(name)
+            .ok_or_else(|| unsupported(e.span, "a class", name))?;
         let rust = self.p.types[t].rust.clone();
-        let ctors: Vec<_> = self.p.types[t].methods.iter().filter(|m| m.cs == ".ctor").cloned().collect();
+        let ctors: Vec<_> = self.p.types[t]
+            .methods
+            .iter()
+            .filter(|m| m.cs == ".ctor")
+            .cloned()
+            .collect();
         let mut code = if ctors.is_empty() {
             if !args.is_empty() {
-                return Err(unsupported(e.span, "arguments to a class without a constructor", snippet(self.src, e)));
+                return Err(unsupported(
+                    e.span,
+                    "arguments to a class without a constructor",
+                    snippet(self.src, e),
+                ));
             }
             format!("{rust}::new()")
         } else {
@@ -287,18 +333,33 @@ impl FileEmitter<'_, '_> {
             let args = self.args_with_defaults(&ctor.params, &ctor.defaults, args, e)?;
             let codes: Vec<String> = args.iter().map(|a| a.code.clone()).collect();
             vals.extend(args);
-            format!("{rust}::{}({})", ctor.rust.replacen("construct", "new", 1), codes.join(", "))
+            format!(
+                "{rust}::{}({})",
+                ctor.rust.replacen("construct", "new", 1),
+                codes.join(", ")
+            )
         };
         if let Some(items) = init.filter(|i| !i.is_empty()) {
             let mut sets = String::new();
             for item in items {
                 let ExprKind::Assign(None, target, value) = &item.kind else {
-                    return Err(unsupported(item.span, "this object initialiser", snippet(self.src, item)));
+                    return Err(unsupported(
+                        item.span,
+                        "this object initialiser",
+                        snippet(self.src, item),
+                    ));
                 };
                 let ExprKind::Name(field, _) = &target.kind else {
-                    return Err(unsupported(item.span, "this object initialiser", snippet(self.src, item)));
+                    return Err(unsupported(
+                        item.span,
+                        "this object initialiser",
+                        snippet(self.src, item),
+                    ));
                 };
-                let f = self.p.field(t, field).cloned().ok_or_else(|| unsupported(item.span, format!("the field `{field}`"), field))?;
+                let f =
+                    self.p.field(t, field).cloned().ok_or_else(|| {
+                        unsupported(item.span, format!("the field `{field}`"), field)
+                    })?;
                 let v = self.expr(value, Some(&f.ty))?;
                 let v = self.coerce(v, &f.ty, value)?;
                 let v = self.owned(v);
@@ -316,7 +377,14 @@ impl FileEmitter<'_, '_> {
         let mut adds = String::new();
         for item in items {
             match (ty, &item.kind) {
-                (Ty::Dict(k, v), ExprKind::NewArray { elem: None, init: Some(pair), .. }) if pair.len() == 2 => {
+                (
+                    Ty::Dict(k, v),
+                    ExprKind::NewArray {
+                        elem: None,
+                        init: Some(pair),
+                        ..
+                    },
+                ) if pair.len() == 2 => {
                     let key = self.expr(&pair[0], Some(k))?;
                     let key = self.coerce(key, k, &pair[0])?;
                     let value = self.expr(&pair[1], Some(v))?;
@@ -332,7 +400,13 @@ impl FileEmitter<'_, '_> {
                     adds.push_str(&format!("slot.add({}); ", x.code));
                     vals.push(x);
                 }
-                _ => return Err(unsupported(item.span, "this collection initialiser", snippet(self.src, item))),
+                _ => {
+                    return Err(unsupported(
+                        item.span,
+                        "this collection initialiser",
+                        snippet(self.src, item),
+                    ));
+                }
             }
         }
         Ok(adds)
@@ -548,9 +622,18 @@ impl FileEmitter<'_, '_> {
                 })
                 .map(|v| self.owned(v)),
             LambdaBody::Block(stmts) => self.block_body(stmts).map(|code| {
-                let ret = self.lambda_ret.last().cloned().flatten().unwrap_or(Ty::Void);
+                let ret = self
+                    .lambda_ret
+                    .last()
+                    .cloned()
+                    .flatten()
+                    .unwrap_or(Ty::Void);
                 let tail = super::items::unreachable_tail(stmts, &ret);
-                Val::new(format!("{{\n{}}}", FileEmitter::indent(&format!("{code}{tail}"))), ret, Prec::Primary)
+                Val::new(
+                    format!("{{\n{}}}", FileEmitter::indent(&format!("{code}{tail}"))),
+                    ret,
+                    Prec::Primary,
+                )
             }),
         };
         self.lambda_ret.pop();

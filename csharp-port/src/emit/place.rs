@@ -132,7 +132,9 @@ impl FileEmitter<'_, '_> {
                 .insert((l.owner.clone(), l.id));
         }
         let code = match l.kind {
-            LocalKind::Value | LocalKind::Closure if l.frame < current => format!("*{}", self.local_name(l)),
+            LocalKind::Value | LocalKind::Closure if l.frame < current => {
+                format!("*{}", self.local_name(l))
+            }
             LocalKind::Value | LocalKind::Closure => l.rust.clone(),
             LocalKind::Ref => format!("*{}", self.local_name(l)),
             LocalKind::Elem => {
@@ -467,7 +469,8 @@ impl FileEmitter<'_, '_> {
         {
             // `_ = e;`: the value for its effects only.
             let v = self.expr(r, None)?;
-            let mut out = Val::new(format!("let _ = {}", v.code), Ty::Void, Prec::Assign).absorb(&v);
+            let mut out =
+                Val::new(format!("let _ = {}", v.code), Ty::Void, Prec::Assign).absorb(&v);
             out.effects = true;
             return Ok(out);
         }
@@ -585,7 +588,11 @@ impl FileEmitter<'_, '_> {
         let r = self.temp("target");
         // A collection (a shared reference) is held by a clone; an element reference or a
         // class's field by a borrow of it.
-        let mut code = if sub.is_some() { format!("let {r} = {recv}.clone(); ") } else { format!("let {r} = &{recv}; ") };
+        let mut code = if sub.is_some() {
+            format!("let {r} = {recv}.clone(); ")
+        } else {
+            format!("let {r} = &{recv}; ")
+        };
         let s = match sub {
             Some(s) => {
                 let t = self.temp("index");
@@ -623,7 +630,11 @@ impl FileEmitter<'_, '_> {
         let result = if path.is_empty() {
             // A whole element: `set` (which also adds a dictionary's missing key, as
             // C#'s indexer does).
-            let read = if as_value { format!("; {r}.get({get_arg})") } else { String::new() };
+            let read = if as_value {
+                format!("; {r}.get({get_arg})")
+            } else {
+                String::new()
+            };
             let _ = ty;
             format!("{r}.set({set_arg}{value}){read}")
         } else if as_value {
@@ -865,10 +876,18 @@ impl FileEmitter<'_, '_> {
     fn tuple_assign(&mut self, targets: &[Expr], r: &Expr, e: &Expr) -> R<Val> {
         let v = self.expr(r, None)?;
         let Ty::Tuple(items, _) = v.ty.clone() else {
-            return Err(unsupported(e.span, "a deconstruction of something not a tuple", snippet(self.src, e)));
+            return Err(unsupported(
+                e.span,
+                "a deconstruction of something not a tuple",
+                snippet(self.src, e),
+            ));
         };
         if items.len() != targets.len() {
-            return Err(unsupported(e.span, "a deconstruction of the wrong arity", snippet(self.src, e)));
+            return Err(unsupported(
+                e.span,
+                "a deconstruction of the wrong arity",
+                snippet(self.src, e),
+            ));
         }
         let v = self.owned(v);
         let tmp = self.temp("values");
@@ -879,11 +898,17 @@ impl FileEmitter<'_, '_> {
                 ExprKind::Name(n, _) if n == "_" && self.find_local("_").is_none() => {}
                 ExprKind::DeclVar(tr, name) => {
                     let declared = self.p.resolve(tr, &[], t.span)?;
-                    let ty = if declared == Ty::Unknown { item_ty.clone() } else { declared };
+                    let ty = if declared == Ty::Unknown {
+                        item_ty.clone()
+                    } else {
+                        declared
+                    };
                     let l = self.declare(name, ty.clone(), LocalKind::Value);
                     let rust_ty = self.rty(&ty, t.span)?;
                     let default = self.default_value(&ty, t.span)?;
-                    self.f().pre.push(format!("let mut {}: {rust_ty} = {default};\n", l.rust));
+                    self.f()
+                        .pre
+                        .push(format!("let mut {}: {rust_ty} = {default};\n", l.rust));
                     let conv = self.convert_code(item_ty, &ty, &format!("{tmp}.{i}"), t.span)?;
                     code.push_str(&format!("{} = {conv}; ", l.rust));
                 }

@@ -289,7 +289,7 @@ impl<'u> Program<'u> {
     fn index_enum(&mut self, i: usize) -> R<()> {
         let decl = &self.unit.types[i];
         let repr = match decl.bases.first() {
-            Some(TypeRef::Named(n, _)) => match super::ty::predefined(n) {
+            Some(TypeRef::Named(n, _)) => match crate::types::predefined(n) {
                 Some(Ty::Int(int)) => int,
                 _ => return Err(unsupported(decl.span, "an enum's base type", n)),
             },
@@ -341,7 +341,8 @@ impl<'u> Program<'u> {
     /// Whether `name` is a class of the file's own, other than the bot, whose instances
     /// the port makes (`cs::Obj`).
     pub(crate) fn is_ref_class(&self, name: &str) -> bool {
-        self.type_index(name).is_some_and(|i| i != self.bot && self.types[i].kind == TypeKind::Class)
+        self.type_index(name)
+            .is_some_and(|i| i != self.bot && self.types[i].kind == TypeKind::Class)
     }
 
     /// The index of the type `name` of the file's own.

@@ -4,7 +4,7 @@ use super::program::Program;
 use super::{R, unsupported};
 use crate::ast::TypeRef;
 use crate::error::Span;
-use crate::types::{IntTy, Ty};
+use crate::types::Ty;
 
 impl Program<'_> {
     /// The [`Ty`] of a type as written (`var` is `Unknown`, for the caller to infer).
@@ -53,7 +53,7 @@ impl Program<'_> {
         if tps.iter().any(|p| p == name) {
             return Ok(Ty::Param(name.to_string()));
         }
-        if let Some(t) = predefined(name) {
+        if let Some(t) = crate::types::predefined(name) {
             return Ok(t);
         }
         Ok(match name {
@@ -123,7 +123,9 @@ impl Program<'_> {
             Ty::Api("DateTime") => "cs::DateTime".into(),
             Ty::Api(n) => (*n).into(),
             Ty::Enum(name) => self.enum_repr(name).rust().into(),
-            Ty::Class(name) if self.is_ref_class(name) => format!("cs::Obj<{}>", self.rust_type_name(name)),
+            Ty::Class(name) if self.is_ref_class(name) => {
+                format!("cs::Obj<{}>", self.rust_type_name(name))
+            }
             Ty::Struct(name) | Ty::Class(name) => self.rust_type_name(name),
             Ty::Array(e, _) => format!("cs::Array<{}>", self.rust_ty(e, span)?),
             Ty::List(e) => format!("cs::List<{}>", self.rust_ty(e, span)?),
@@ -178,26 +180,4 @@ fn api_name(name: &str) -> &'static str {
         "PieceList" => "PieceList",
         _ => "Random",
     }
-}
-
-/// C#'s keywords and `System` names for the built-in types.
-pub(crate) fn predefined(name: &str) -> Option<Ty> {
-    Some(match name {
-        "int" | "Int32" => Ty::Int(IntTy::I32),
-        "uint" | "UInt32" => Ty::Int(IntTy::U32),
-        "long" | "Int64" => Ty::Int(IntTy::I64),
-        "ulong" | "UInt64" => Ty::Int(IntTy::U64),
-        "short" | "Int16" => Ty::Int(IntTy::I16),
-        "ushort" | "UInt16" => Ty::Int(IntTy::U16),
-        "byte" | "Byte" => Ty::Int(IntTy::U8),
-        "sbyte" | "SByte" => Ty::Int(IntTy::I8),
-        "bool" | "Boolean" => Ty::Bool,
-        "double" | "Double" => Ty::F64,
-        "float" | "Single" => Ty::F32,
-        "decimal" | "Decimal" => Ty::Decimal,
-        "char" | "Char" => Ty::Char,
-        "string" | "String" => Ty::Str,
-        "void" | "Void" => Ty::Void,
-        _ => return None,
-    })
 }

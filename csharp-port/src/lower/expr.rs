@@ -27,6 +27,8 @@ impl<'a> Lower<'a> {
     }
 
     /// One expression.
+    // One arm per tree-sitter expression node kind: the dispatch table.
+    #[allow(clippy::too_many_lines)]
     pub(super) fn expr(&self, node: Node<'a>) -> R<Expr> {
         let kind = match node.kind() {
             "parenthesized_expression" => return self.expr(self.first_named(node)?),
@@ -180,9 +182,16 @@ impl<'a> Lower<'a> {
                     .children(node)?
                     .into_iter()
                     .find(|c| c.kind() == "member_binding_expression")
-                    .ok_or_else(|| self.unsupported(node, "a null-conditional element access (`?[`)"))?;
-                let name = binding.child_by_field_name("name").ok_or_else(|| self.unsupported(node, "`?.`"))?;
-                if node.parent().is_some_and(|p| p.kind() == "invocation_expression") {
+                    .ok_or_else(|| {
+                        self.unsupported(node, "a null-conditional element access (`?[`)")
+                    })?;
+                let name = binding
+                    .child_by_field_name("name")
+                    .ok_or_else(|| self.unsupported(node, "`?.`"))?;
+                if node
+                    .parent()
+                    .is_some_and(|p| p.kind() == "invocation_expression")
+                {
                     return Err(self.unsupported(node, "a null-conditional call (`?.M()`)"));
                 }
                 ExprKind::NullMember(Box::new(target), self.ident(name))
@@ -235,7 +244,9 @@ impl<'a> Lower<'a> {
     /// tree-sitter reads `x is PieceType.Queen ? 1 : 2` as `(x is PieceType).Queen ? ...`:
     /// put the member back into the pattern.
     fn misread_is_pattern(&self, node: Node<'a>) -> R<Option<ExprKind>> {
-        let Some(target) = node.child_by_field_name("expression") else { return Ok(None) };
+        let Some(target) = node.child_by_field_name("expression") else {
+            return Ok(None);
+        };
         if target.kind() != "is_pattern_expression" {
             return Ok(None);
         }
@@ -246,13 +257,24 @@ impl<'a> Lower<'a> {
         ) else {
             return Ok(None);
         };
-        let inner = self.first_child(pattern).filter(|_| pattern.kind() == "constant_pattern");
-        let Some(inner) = inner.filter(|i| matches!(i.kind(), "identifier" | "member_access_expression")) else {
+        let inner = self
+            .first_child(pattern)
+            .filter(|_| pattern.kind() == "constant_pattern");
+        let Some(inner) =
+            inner.filter(|i| matches!(i.kind(), "identifier" | "member_access_expression"))
+        else {
             return Ok(None);
         };
         let constant = ExprKind::Member(Box::new(self.expr(inner)?), self.ident(name), Vec::new());
-        let constant = Expr::new(constant, Span::of(inner), (inner.start_byte(), name.end_byte()));
-        Ok(Some(ExprKind::Is(Box::new(self.expr(subject)?), Box::new(Pattern::Const(constant)))))
+        let constant = Expr::new(
+            constant,
+            Span::of(inner),
+            (inner.start_byte(), name.end_byte()),
+        );
+        Ok(Some(ExprKind::Is(
+            Box::new(self.expr(subject)?),
+            Box::new(Pattern::Const(constant)),
+        )))
     }
 
     /// The arguments of an argument list (or a tuple, or a subscript).
@@ -615,21 +637,47 @@ impl<'a> Lower<'a> {
     /// A LINQ query as the method calls C# makes of it: `from x in s where c orderby k
     /// select e` is `s.Where(x => c).OrderBy(x => k).Select(x => e)`; a second `from y in
     /// f(x)` is `SelectMany(x => f(x))` when the clauses after it name only `y`.
+    // A LINQ query's clauses (from, let, where, orderby, select, group) in one pass, in source order.
+    #[allow(clippy::too_many_lines)]
     fn query(&self, node: Node<'a>) -> R<ExprKind> {
         let mut current: Option<Expr> = None;
         let mut var = String::new();
         let span = Span::of(node);
         let range = (node.start_byte(), node.end_byte());
         let call = |target: Expr, method: &str, var: &str, body: Expr| {
-            let lambda = Expr::new(ExprKind::Lambda(vec![(var.to_string(), None)], LambdaBody::Expr(Box::new(body))), span, range);
-            let callee = Expr::new(ExprKind::Member(Box::new(target), method.to_string(), Vec::new()), span, range);
-            Expr::new(ExprKind::Call(Box::new(callee), vec![Arg { mode: PassMode::Value, expr: lambda, name: None }]), span, range)
+            let lambda = Expr::new(
+                ExprKind::Lambda(
+                    vec![(var.to_string(), None)],
+                    LambdaBody::Expr(Box::new(body)),
+                ),
+                span,
+                range,
+            );
+            let callee = Expr::new(
+                ExprKind::Member(Box::new(target), method.to_string(), Vec::new()),
+                span,
+                range,
+            );
+            Expr::new(
+                ExprKind::Call(
+                    Box::new(callee),
+                    vec![Arg {
+                        mode: PassMode::Value,
+                        expr: lambda,
+                        name: None,
+                    }],
+                ),
+                span,
+                range,
+            )
         };
         for clause in self.children(node)? {
             match clause.kind() {
                 "comment" => {}
                 "from_clause" => {
-                    let name = clause.child_by_field_name("name").ok_or_else(|| self.unsupported(clause, "a `from` clause"))?;
+                    let name = clause
+                        .child_by_field_name("name")
+                        .ok_or_else(|| self.unsupported(clause, "a `from` clause"))?;
                     if clause.child_by_field_name("type").is_some() {
                         return Err(self.unsupported(clause, "a typed `from` clause"));
                     }
@@ -647,7 +695,9 @@ impl<'a> Lower<'a> {
                 }
                 "where_clause" => {
                     let cond = self.expr(self.first_named(clause)?)?;
-                    let target = current.take().ok_or_else(|| self.unsupported(clause, "a query"))?;
+                    let target = current
+                        .take()
+                        .ok_or_else(|| self.unsupported(clause, "a query"))?;
                     current = Some(call(target, "Where", &var, cond));
                 }
                 "order_by_clause" => {
@@ -658,7 +708,9 @@ impl<'a> Lower<'a> {
                         if !part.is_named() || part.kind() == "comment" {
                             continue;
                         }
-                        let descending = parts.get(i + 1).is_some_and(|n| self.text(*n) == "descending");
+                        let descending = parts
+                            .get(i + 1)
+                            .is_some_and(|n| self.text(*n) == "descending");
                         let method = match (first, descending) {
                             (true, false) => "OrderBy",
                             (true, true) => "OrderByDescending",
@@ -667,19 +719,34 @@ impl<'a> Lower<'a> {
                         };
                         first = false;
                         let key = self.expr(*part)?;
-                        let target = current.take().ok_or_else(|| self.unsupported(clause, "a query"))?;
+                        let target = current
+                            .take()
+                            .ok_or_else(|| self.unsupported(clause, "a query"))?;
                         current = Some(call(target, method, &var, key));
                     }
                 }
                 "select_clause" => {
                     let e = self.first_named(clause)?;
-                    let target = current.take().ok_or_else(|| self.unsupported(clause, "a query"))?;
-                    current = Some(if self.text(e) == var { target } else { call(target, "Select", &var, self.expr(e)?) });
+                    let target = current
+                        .take()
+                        .ok_or_else(|| self.unsupported(clause, "a query"))?;
+                    current = Some(if self.text(e) == var {
+                        target
+                    } else {
+                        call(target, "Select", &var, self.expr(e)?)
+                    });
                 }
-                other => return Err(self.unsupported(clause, &format!("a query's `{}`", other.trim_end_matches("_clause")))),
+                other => {
+                    return Err(self.unsupported(
+                        clause,
+                        &format!("a query's `{}`", other.trim_end_matches("_clause")),
+                    ));
+                }
             }
         }
-        current.map(|e| e.kind).ok_or_else(|| self.unsupported(node, "an empty query"))
+        current
+            .map(|e| e.kind)
+            .ok_or_else(|| self.unsupported(node, "an empty query"))
     }
 
     /// `T { A: p, B.C: q }`.
@@ -699,14 +766,20 @@ impl<'a> Lower<'a> {
                         if sub.kind() != "subpattern" {
                             continue;
                         }
-                        let parts: Vec<Node> = self.children(sub)?.into_iter().filter(|c| c.kind() != "comment").collect();
+                        let parts: Vec<Node> = self
+                            .children(sub)?
+                            .into_iter()
+                            .filter(|c| c.kind() != "comment")
+                            .collect();
                         let [path, pattern] = parts.as_slice() else {
                             return Err(self.unsupported(sub, "a property pattern"));
                         };
                         subs.push((self.member_path(*path)?, self.pattern(*pattern)?));
                     }
                 }
-                "positional_pattern_clause" => return Err(self.unsupported(part, "a positional pattern")),
+                "positional_pattern_clause" => {
+                    return Err(self.unsupported(part, "a positional pattern"));
+                }
                 _ => {}
             }
         }
@@ -718,8 +791,12 @@ impl<'a> Lower<'a> {
         match node.kind() {
             "identifier" => Ok(vec![self.ident(node)]),
             "member_access_expression" => {
-                let target = node.child_by_field_name("expression").ok_or_else(|| self.unsupported(node, "a property path"))?;
-                let name = node.child_by_field_name("name").ok_or_else(|| self.unsupported(node, "a property path"))?;
+                let target = node
+                    .child_by_field_name("expression")
+                    .ok_or_else(|| self.unsupported(node, "a property path"))?;
+                let name = node
+                    .child_by_field_name("name")
+                    .ok_or_else(|| self.unsupported(node, "a property path"))?;
                 let mut path = self.member_path(target)?;
                 path.push(self.ident(name));
                 Ok(path)

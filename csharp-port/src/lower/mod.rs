@@ -13,6 +13,9 @@ use crate::error::{PortError, Span};
 
 type R<T> = Result<T, PortError>;
 
+/// A declarator of a variable declaration: its name, initialiser and place.
+type Declarator = (String, Option<Expr>, Span);
+
 /// The lowering's state: the source and the `#define`d symbols.
 pub struct Lower<'a> {
     src: &'a str,
@@ -43,7 +46,8 @@ impl<'a> Lower<'a> {
     /// The first named child that is not a comment.
     pub(super) fn first_child(&self, node: Node<'a>) -> Option<Node<'a>> {
         let mut cursor = node.walk();
-        node.named_children(&mut cursor).find(|c| c.kind() != "comment")
+        node.named_children(&mut cursor)
+            .find(|c| c.kind() != "comment")
     }
 
     fn ident(&self, node: Node) -> String {
@@ -120,11 +124,15 @@ impl<'a> Lower<'a> {
             "identifier" => Ok(self.defines.contains(self.text(node))),
             "boolean_literal" => Ok(self.text(node) == "true"),
             "prefix_unary_expression" => {
-                let inner = self.first_child(node).ok_or_else(|| self.unsupported(node, "`#if`"))?;
+                let inner = self
+                    .first_child(node)
+                    .ok_or_else(|| self.unsupported(node, "`#if`"))?;
                 Ok(!self.preproc_condition(inner)?)
             }
             "parenthesized_expression" => {
-                let inner = self.first_child(node).ok_or_else(|| self.unsupported(node, "`#if`"))?;
+                let inner = self
+                    .first_child(node)
+                    .ok_or_else(|| self.unsupported(node, "`#if`"))?;
                 self.preproc_condition(inner)
             }
             "binary_expression" => {
@@ -377,10 +385,7 @@ impl<'a> Lower<'a> {
     }
 
     /// `T a = 1, b` into its type and its variables.
-    fn variable_declaration(
-        &self,
-        node: Node<'a>,
-    ) -> R<(TypeRef, Vec<(String, Option<Expr>, Span)>)> {
+    fn variable_declaration(&self, node: Node<'a>) -> R<(TypeRef, Vec<Declarator>)> {
         let ty_node = node
             .child_by_field_name("type")
             .ok_or_else(|| self.unsupported(node, "a declaration without a type"))?;
@@ -435,7 +440,8 @@ impl<'a> Lower<'a> {
         };
         if let Some(value) = node.child_by_field_name("value") {
             let inner = if value.kind() == "arrow_expression_clause" {
-                self.first_child(value).ok_or_else(|| self.unsupported(value, "a property"))?
+                self.first_child(value)
+                    .ok_or_else(|| self.unsupported(value, "a property"))?
             } else {
                 // `{ get; set; } = value`: an auto property with an initialiser.
                 return Ok(Member::Field(FieldDecl {
@@ -554,7 +560,9 @@ impl<'a> Lower<'a> {
         match node.kind() {
             "block" => Ok(Body::Block(self.block(node)?)),
             "arrow_expression_clause" => {
-                let e = self.first_child(node).ok_or_else(|| self.unsupported(node, "a body"))?;
+                let e = self
+                    .first_child(node)
+                    .ok_or_else(|| self.unsupported(node, "a body"))?;
                 Ok(Body::Expr(Box::new(self.expr(e)?)))
             }
             _ => Err(self.unsupported(node, "this body")),
@@ -611,6 +619,8 @@ impl<'a> Lower<'a> {
     }
 
     /// A type as written.
+    // One arm per tree-sitter type node kind: the dispatch table.
+    #[allow(clippy::too_many_lines)]
     fn ty(&self, node: Node<'a>) -> R<TypeRef> {
         match node.kind() {
             "implicit_type" => Ok(TypeRef::Var),
@@ -684,7 +694,9 @@ impl<'a> Lower<'a> {
                 Ok(TypeRef::Ref(Box::new(self.ty(inner)?)))
             }
             "scoped_type" => {
-                let inner = self.first_child(node).ok_or_else(|| self.unsupported(node, "a type"))?;
+                let inner = self
+                    .first_child(node)
+                    .ok_or_else(|| self.unsupported(node, "a type"))?;
                 self.ty(inner)
             }
             "pointer_type" | "function_pointer_type" => {
@@ -718,10 +730,21 @@ fn primary_members(decl: &mut TypeDecl) {
             is_auto_property: true,
         }));
         let e = |kind| Expr::new(kind, p.span, (0, 0));
-        let this_field = e(ExprKind::Member(Box::new(e(ExprKind::This)), p.name.clone(), Vec::new()));
+        let this_field = e(ExprKind::Member(
+            Box::new(e(ExprKind::This)),
+            p.name.clone(),
+            Vec::new(),
+        ));
         let param = e(ExprKind::Name(p.name.clone(), Vec::new()));
-        let assign = e(ExprKind::Assign(None, Box::new(this_field), Box::new(param)));
-        body.push(Stmt { kind: StmtKind::Expr(assign), span: p.span });
+        let assign = e(ExprKind::Assign(
+            None,
+            Box::new(this_field),
+            Box::new(param),
+        ));
+        body.push(Stmt {
+            kind: StmtKind::Expr(assign),
+            span: p.span,
+        });
     }
     decl.members.push(Member::Method(MethodDecl {
         name: ".ctor".into(),

@@ -21,7 +21,9 @@ impl BigInteger {
     /// `new BigInteger(d)` and `(BigInteger)d` of a decimal (`decimal.GetBits`' four
     /// ints): the integer part, truncated toward zero.
     pub fn from_decimal(bits: [i32; 4]) -> BigInteger {
-        let magnitude = (bits[0] as u32 as i128) | (bits[1] as u32 as i128) << 32 | (bits[2] as u32 as i128) << 64;
+        let magnitude = (bits[0] as u32 as i128)
+            | (bits[1] as u32 as i128) << 32
+            | (bits[2] as u32 as i128) << 64;
         let scale = (bits[3] >> 16) & 0xFF;
         let integer = magnitude / 10i128.pow(scale as u32);
         BigInteger(if bits[3] < 0 { -integer } else { integer })

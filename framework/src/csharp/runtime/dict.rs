@@ -109,7 +109,10 @@ impl<K: Hash + Eq + Clone, V: Clone> Dictionary<K, V> {
     pub fn get(&self, key: &K) -> V {
         let slots = self.0.borrow();
         match slots.index.get(key) {
-            Some(&slot) => slots.entries[slot].as_ref().map(|(_, v)| v.clone()).expect("a live slot"),
+            Some(&slot) => slots.entries[slot]
+                .as_ref()
+                .map(|(_, v)| v.clone())
+                .expect("a live slot"),
             None => panic!("the key is not in the dictionary"),
         }
     }
@@ -136,7 +139,10 @@ impl<K: Hash + Eq + Clone, V: Clone> Dictionary<K, V> {
     /// `Add(key, value)`; panics if the key is there (C#'s `ArgumentException`).
     #[track_caller]
     pub fn add(&self, key: K, value: V) {
-        assert!(self.try_add(key, value), "the key is already in the dictionary");
+        assert!(
+            self.try_add(key, value),
+            "the key is already in the dictionary"
+        );
     }
 
     /// `TryAdd(key, value)`: adds unless the key is there; whether it added.
@@ -157,7 +163,10 @@ impl<K: Hash + Eq + Clone, V: Clone> Dictionary<K, V> {
         let slots = self.0.borrow();
         match slots.index.get(key) {
             Some(&slot) => {
-                *value = slots.entries[slot].as_ref().map(|(_, v)| v.clone()).expect("a live slot");
+                *value = slots.entries[slot]
+                    .as_ref()
+                    .map(|(_, v)| v.clone())
+                    .expect("a live slot");
                 true
             }
             None => {
@@ -304,7 +313,12 @@ impl<T: Hash + Eq + Clone> HashSet<T> {
     /// The elements in .NET's order, taken when asked for.
     pub fn iter(&self) -> std::vec::IntoIter<T> {
         let slots = self.0.borrow();
-        let items: Vec<T> = slots.entries.iter().flatten().map(|(k, _)| k.clone()).collect();
+        let items: Vec<T> = slots
+            .entries
+            .iter()
+            .flatten()
+            .map(|(k, _)| k.clone())
+            .collect();
         items.into_iter()
     }
 }

@@ -61,12 +61,20 @@ pub fn sign<T: Signed>(x: T) -> i32 {
 
 /// `Math.Max` of two `double`s: NaN if either is (Rust's `f64::max` ignores a NaN).
 pub fn max_f64(a: f64, b: f64) -> f64 {
-    if a.is_nan() || b.is_nan() { f64::NAN } else { a.max(b) }
+    if a.is_nan() || b.is_nan() {
+        f64::NAN
+    } else {
+        a.max(b)
+    }
 }
 
 /// `Math.Min` of two `double`s: NaN if either is.
 pub fn min_f64(a: f64, b: f64) -> f64 {
-    if a.is_nan() || b.is_nan() { f64::NAN } else { a.min(b) }
+    if a.is_nan() || b.is_nan() {
+        f64::NAN
+    } else {
+        a.min(b)
+    }
 }
 
 /// `Math.Round(x, digits)`: to `digits` decimals, halves to even, as .NET's.
@@ -83,7 +91,11 @@ pub fn round_digits(x: f64, digits: i32) -> f64 {
 
 /// `BitOperations.Log2(x)`: the index of the highest set bit, 0 for 0 (as .NET's).
 pub fn log2(x: u64) -> i32 {
-    if x == 0 { 0 } else { 63 - x.leading_zeros() as i32 }
+    if x == 0 {
+        0
+    } else {
+        63 - x.leading_zeros() as i32
+    }
 }
 
 /// `Convert.ToInt32(double)`: rounded to the nearest integer, halves to even (as .NET's),
@@ -96,6 +108,9 @@ pub fn log2(x: u64) -> i32 {
 #[track_caller]
 pub fn convert_to_int32(x: f64) -> i32 {
     let r = x.round_ties_even();
-    assert!(r >= f64::from(i32::MIN) && r <= f64::from(i32::MAX), "Convert.ToInt32 overflows");
+    assert!(
+        r >= f64::from(i32::MIN) && r <= f64::from(i32::MAX),
+        "Convert.ToInt32 overflows"
+    );
     r as i32
 }

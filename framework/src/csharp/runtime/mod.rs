@@ -32,16 +32,17 @@ mod sort;
 mod text;
 
 pub use array::{Array, ArrayIndex, ArrayIter, ElemRef, Subscript};
+pub use bigint::{BigInteger, DateTime};
 pub use dict::{Dictionary, HashSet};
 pub use flow::{Flow, try_catch};
 pub use list::{List, ListIter};
-pub use bigint::{BigInteger, DateTime};
-pub use object::{Obj, Var};
 pub use math::{Signed, abs, convert_to_int32, log2, max_f64, min_f64, round_digits, sign};
+pub use object::{Obj, Var};
 pub use piece::{
-    BISHOP, KING, KNIGHT, NONE, PAWN, Piece, QUEEN, ROOK, char_to_string, clear_and_get_index_of_lsb,
-    clear_square, color, legal_moves_into, move_from_uci, piece_attacks, piece_list, piece_type, pieces,
-    set_square, slider_attacks, buffer_get_byte, square, square_at, square_is_set, toggle_square,
+    BISHOP, KING, KNIGHT, NONE, PAWN, Piece, QUEEN, ROOK, buffer_get_byte, char_to_string,
+    clear_and_get_index_of_lsb, clear_square, color, legal_moves_into, move_from_uci,
+    piece_attacks, piece_list, piece_type, pieces, set_square, slider_attacks, square, square_at,
+    square_is_set, toggle_square,
 };
 pub use random::Random;
 pub use seq::{Number, Seq};

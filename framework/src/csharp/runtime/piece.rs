@@ -87,14 +87,22 @@ impl Piece {
 
     /// `new Piece(type, white, square)`.
     pub fn new(piece_type: i32, is_white: bool, square: Square) -> Piece {
-        Piece { piece_type, is_white, square }
+        Piece {
+            piece_type,
+            is_white,
+            square,
+        }
     }
 
     /// The pieces of a piece list, as C#'s `foreach (Piece p in list)` gives them.
     pub fn in_list(list: &PieceList) -> Vec<Piece> {
         let piece_type = list.piece_type().number() as i32;
         list.iter()
-            .map(|&square| Piece { piece_type, is_white: list.is_white(), square })
+            .map(|&square| Piece {
+                piece_type,
+                is_white: list.is_white(),
+                square,
+            })
             .collect()
     }
 
@@ -104,7 +112,10 @@ impl Piece {
     /// buffer (or negative) panics as C#'s throws.
     #[track_caller]
     pub fn of_list(list: &PieceList, index: i32) -> Piece {
-        let i = usize::try_from(index).ok().filter(|i| *i < 16).expect("index out of range");
+        let i = usize::try_from(index)
+            .ok()
+            .filter(|i| *i < 16)
+            .expect("index out of range");
         let square = list.get(i).copied().unwrap_or(Square::A1);
         Piece::new(list.piece_type().number() as i32, list.is_white(), square)
     }
@@ -215,21 +226,38 @@ pub fn move_from_uci(board: &Board, name: &str) -> crate::chess::Move {
     if let Ok(m) = board.parse_uci(name) {
         return m;
     }
-    let square = |s: &str| s.parse::<Square>().unwrap_or_else(|_| panic!("a move name like e2e4, not {name:?}"));
-    let (from, to) = (square(name.get(0..2).unwrap_or("")), square(name.get(2..4).unwrap_or("")));
+    let square = |s: &str| {
+        s.parse::<Square>()
+            .unwrap_or_else(|_| panic!("a move name like e2e4, not {name:?}"))
+    };
+    let (from, to) = (
+        square(name.get(0..2).unwrap_or("")),
+        square(name.get(2..4).unwrap_or("")),
+    );
     let promotion = name.chars().nth(4).and_then(PieceType::from_char);
-    let piece = board.piece_at(from).map_or(PieceType::Pawn, |p| p.piece_type());
+    let piece = board
+        .piece_at(from)
+        .map_or(PieceType::Pawn, |p| p.piece_type());
     let captured = board.piece_at(to).map(|p| p.piece_type());
     let castle = piece == PieceType::King && (from.file() as i32 - to.file() as i32).abs() == 2;
     let en_passant = piece == PieceType::Pawn && from.file() != to.file() && captured.is_none();
-    let captured = if en_passant { Some(PieceType::Pawn) } else { captured };
+    let captured = if en_passant {
+        Some(PieceType::Pawn)
+    } else {
+        captured
+    };
     crate::chess::Move::new(from, to, piece, captured, promotion, en_passant, castle)
 }
 
 /// `new Square(index)`: C#'s constructor takes any `int`; the kit's squares are 0..64.
 #[track_caller]
 pub fn square(index: i32) -> Square {
-    Square::from_index(u8::try_from(index).ok().filter(|i| *i < 64).expect("a square index out of 0..64"))
+    Square::from_index(
+        u8::try_from(index)
+            .ok()
+            .filter(|i| *i < 64)
+            .expect("a square index out of 0..64"),
+    )
 }
 
 /// `new Square(file, rank)`.
@@ -268,7 +296,11 @@ pub fn square_is_set(bitboard: u64, square: Square) -> bool {
 /// assert_eq!(moves.len(), 20);
 /// ```
 #[track_caller]
-pub fn legal_moves_into(board: &Board, moves: &mut super::Array<crate::chess::Move>, captures_only: bool) {
+pub fn legal_moves_into(
+    board: &Board,
+    moves: &mut super::Array<crate::chess::Move>,
+    captures_only: bool,
+) {
     let list = board.moves(captures_only);
     for (i, m) in list.iter().enumerate() {
         moves.set(i, *m);

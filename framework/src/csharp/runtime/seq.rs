@@ -60,7 +60,10 @@ impl<T> Default for Seq<T> {
 
 impl<T: Clone> From<Vec<T>> for Seq<T> {
     fn from(items: Vec<T>) -> Self {
-        Seq { items, ordered: None }
+        Seq {
+            items,
+            ordered: None,
+        }
     }
 }
 
@@ -138,7 +141,11 @@ impl<T: Clone + 'static> Seq<T> {
 
     /// `Select((x, i) => ...)`.
     pub fn select_indexed<U: Clone>(self, mut f: impl FnMut(T, i32) -> U) -> Seq<U> {
-        self.items.into_iter().enumerate().map(|(i, x)| f(x, i as i32)).collect()
+        self.items
+            .into_iter()
+            .enumerate()
+            .map(|(i, x)| f(x, i as i32))
+            .collect()
     }
 
     /// `SelectMany(f)`.
@@ -148,7 +155,12 @@ impl<T: Clone + 'static> Seq<T> {
 
     /// `Where((x, i) => ...)`.
     pub fn where_indexed(self, mut f: impl FnMut(T, i32) -> bool) -> Seq<T> {
-        self.items.into_iter().enumerate().filter(|(i, x)| f(x.clone(), *i as i32)).map(|(_, x)| x).collect()
+        self.items
+            .into_iter()
+            .enumerate()
+            .filter(|(i, x)| f(x.clone(), *i as i32))
+            .map(|(_, x)| x)
+            .collect()
     }
 
     /// `Chunk(n)`: the elements in arrays of `n` (the last one shorter).
@@ -157,7 +169,10 @@ impl<T: Clone + 'static> Seq<T> {
         T: Default,
     {
         assert!(n > 0, "Chunk of a non-positive size");
-        self.items.chunks(n as usize).map(|c| Array::from(c.to_vec())).collect()
+        self.items
+            .chunks(n as usize)
+            .map(|c| Array::from(c.to_vec()))
+            .collect()
     }
 
     /// `Append(x)`.
@@ -166,8 +181,15 @@ impl<T: Clone + 'static> Seq<T> {
     }
 
     /// `SelectMany((x, i) => ...)`.
-    pub fn select_many_indexed<U: Clone, I: IntoIterator<Item = U>>(self, mut f: impl FnMut(T, i32) -> I) -> Seq<U> {
-        self.items.into_iter().enumerate().flat_map(|(i, x)| f(x, i as i32)).collect()
+    pub fn select_many_indexed<U: Clone, I: IntoIterator<Item = U>>(
+        self,
+        mut f: impl FnMut(T, i32) -> I,
+    ) -> Seq<U> {
+        self.items
+            .into_iter()
+            .enumerate()
+            .flat_map(|(i, x)| f(x, i as i32))
+            .collect()
     }
 
     /// `Where(f)`.
@@ -251,13 +273,19 @@ impl<T: Clone + 'static> Seq<T> {
     /// `First()`; panics when empty (C#'s `InvalidOperationException`).
     #[track_caller]
     pub fn first(self) -> T {
-        self.items.into_iter().next().expect("the sequence is empty")
+        self.items
+            .into_iter()
+            .next()
+            .expect("the sequence is empty")
     }
 
     /// `First(f)`.
     #[track_caller]
     pub fn first_where(self, mut f: impl FnMut(T) -> bool) -> T {
-        self.items.into_iter().find(|x| f(x.clone())).expect("no element matches")
+        self.items
+            .into_iter()
+            .find(|x| f(x.clone()))
+            .expect("no element matches")
     }
 
     /// `FirstOrDefault()`.
@@ -273,13 +301,19 @@ impl<T: Clone + 'static> Seq<T> {
     where
         T: Default,
     {
-        self.items.into_iter().find(|x| f(x.clone())).unwrap_or_default()
+        self.items
+            .into_iter()
+            .find(|x| f(x.clone()))
+            .unwrap_or_default()
     }
 
     /// `Last()`.
     #[track_caller]
     pub fn last(self) -> T {
-        self.items.into_iter().last().expect("the sequence is empty")
+        self.items
+            .into_iter()
+            .last()
+            .expect("the sequence is empty")
     }
 
     /// `LastOrDefault()`.
@@ -317,8 +351,16 @@ impl<T: Clone + 'static> Seq<T> {
     }
 
     /// `Zip(other, f)`.
-    pub fn zip<U, R: Clone>(self, other: impl IntoIterator<Item = U>, mut f: impl FnMut(T, U) -> R) -> Seq<R> {
-        self.items.into_iter().zip(other).map(|(a, b)| f(a, b)).collect()
+    pub fn zip<U, R: Clone>(
+        self,
+        other: impl IntoIterator<Item = U>,
+        mut f: impl FnMut(T, U) -> R,
+    ) -> Seq<R> {
+        self.items
+            .into_iter()
+            .zip(other)
+            .map(|(a, b)| f(a, b))
+            .collect()
     }
 
     /// `Aggregate(seed, f)`.
@@ -329,7 +371,10 @@ impl<T: Clone + 'static> Seq<T> {
     /// `Aggregate(f)` (the first element is the seed).
     #[track_caller]
     pub fn reduce(self, f: impl FnMut(T, T) -> T) -> T {
-        self.items.into_iter().reduce(f).expect("the sequence is empty")
+        self.items
+            .into_iter()
+            .reduce(f)
+            .expect("the sequence is empty")
     }
 
     /// `MaxBy(key)`: the first element with the largest key.
@@ -409,7 +454,11 @@ impl<T: Clone + 'static> Seq<T> {
 
     /// `ToDictionary(key, value)`.
     #[track_caller]
-    pub fn to_dictionary<K: Hash + Eq + Clone, V: Clone>(self, mut key: impl FnMut(T) -> K, mut value: impl FnMut(T) -> V) -> Dictionary<K, V> {
+    pub fn to_dictionary<K: Hash + Eq + Clone, V: Clone>(
+        self,
+        mut key: impl FnMut(T) -> K,
+        mut value: impl FnMut(T) -> V,
+    ) -> Dictionary<K, V> {
         let d = Dictionary::new();
         for x in self.items {
             d.add(key(x.clone()), value(x));
@@ -521,7 +570,10 @@ mod tests {
         let words = Seq::from(vec!["bb", "a", "cc", "d", "aa"]);
         let by_len: Vec<&str> = words.clone().order_by(|w| w.len()).to_vec();
         assert_eq!(by_len, ["a", "d", "bb", "cc", "aa"]);
-        let then: Vec<&str> = words.order_by(|w| w.len()).then_by_descending(|w| w.to_string()).to_vec();
+        let then: Vec<&str> = words
+            .order_by(|w| w.len())
+            .then_by_descending(|w| w.to_string())
+            .to_vec();
         assert_eq!(then, ["d", "a", "cc", "bb", "aa"]);
     }
 

@@ -21,7 +21,10 @@ pub fn str_len(s: &str) -> i32 {
 #[track_caller]
 pub fn char_at(s: &str, index: i32) -> u16 {
     let u = units(s);
-    *usize::try_from(index).ok().and_then(|i| u.get(i)).expect("index out of range")
+    *usize::try_from(index)
+        .ok()
+        .and_then(|i| u.get(i))
+        .expect("index out of range")
 }
 
 /// `s.Substring(start, length)` (`length` -1: to the end).
@@ -34,8 +37,15 @@ pub fn char_at(s: &str, index: i32) -> u16 {
 #[track_caller]
 pub fn substring(s: &str, start: i32, length: i32) -> String {
     let u = units(s);
-    let start = usize::try_from(start).ok().filter(|i| *i <= u.len()).expect("a substring start out of range");
-    let end = if length < 0 { u.len() } else { start + length as usize };
+    let start = usize::try_from(start)
+        .ok()
+        .filter(|i| *i <= u.len())
+        .expect("a substring start out of range");
+    let end = if length < 0 {
+        u.len()
+    } else {
+        start + length as usize
+    };
     assert!(end <= u.len(), "a substring length out of range");
     String::from_utf16_lossy(&u[start..end])
 }
@@ -68,7 +78,9 @@ pub fn index_of(s: &str, x: &str) -> i32 {
 /// ```
 #[track_caller]
 pub fn parse_int(s: &str) -> i32 {
-    s.trim().parse().expect("int.Parse of something not a number")
+    s.trim()
+        .parse()
+        .expect("int.Parse of something not a number")
 }
 
 /// `char.IsDigit(c)` (ASCII digits; C# also accepts other scripts' decimal digits).
@@ -93,15 +105,23 @@ pub fn is_lower(c: u16) -> bool {
 
 /// `char.ToLower(c)`.
 pub fn to_lower(c: u16) -> u16 {
-    char::from_u32(u32::from(c)).and_then(|c| c.to_lowercase().next()).map_or(c, |l| l as u16)
+    char::from_u32(u32::from(c))
+        .and_then(|c| c.to_lowercase().next())
+        .map_or(c, |l| l as u16)
 }
 
 /// `char.ToUpper(c)`.
 pub fn to_upper(c: u16) -> u16 {
-    char::from_u32(u32::from(c)).and_then(|c| c.to_uppercase().next()).map_or(c, |u| u as u16)
+    char::from_u32(u32::from(c))
+        .and_then(|c| c.to_uppercase().next())
+        .map_or(c, |u| u as u16)
 }
 
 /// `char.GetNumericValue(c)`: the digit's value, -1 for a character that is not one.
 pub fn numeric_value(c: u16) -> f64 {
-    if is_digit(c) { f64::from(c - u16::from(b'0')) } else { -1.0 }
+    if is_digit(c) {
+        f64::from(c - u16::from(b'0'))
+    } else {
+        -1.0
+    }
 }
