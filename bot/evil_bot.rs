@@ -36,7 +36,7 @@ impl Bot for MyBot {
         let mut best_value = 0;
         let mut nodes = 0;
         for &mv in moves.iter() {
-            if timer.should_stop(u64::MAX, nodes) {
+            if timer.should_stop(i32::MAX, nodes) {
                 break;
             }
             nodes += 1;

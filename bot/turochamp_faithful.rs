@@ -128,7 +128,7 @@ pub fn pp(b: &mut Board, mv: Move) -> i32 {
         let a = legal(sq, piece_attacks(p, sq, occ, us));
         s += match p {
             PieceType::Pawn => {
-                2 * sq.relative_to(us).rank() as i32 - 2
+                2 * sq.relative_to(us).rank() - 2
                     + 3 * (d & !b.pieces_of_type(PieceType::Pawn)).is_nonempty() as i32
             }
             PieceType::King => {

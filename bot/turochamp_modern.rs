@@ -74,7 +74,7 @@ pub fn eval(b: &Board) -> i32 {
         let a = piece_attacks(k, sq, occ, us);
         let v = match k {
             PieceType::Pawn => {
-                2 * sq.relative_to(us).rank() as i32 - 2
+                2 * sq.relative_to(us).rank() - 2
                     + 3 * (d & !b.pieces_of_type(PieceType::Pawn)).is_nonempty() as i32
             }
             PieceType::King => {
@@ -101,7 +101,7 @@ pub struct MyBot {
     /// The best root move found so far (the move last reported).
     pub best: Move,
     /// Milliseconds this move may take.
-    pub lim: u64,
+    pub lim: i32,
     /// Nodes searched for this move.
     pub n: u64,
 }

@@ -243,13 +243,13 @@ fn from_table(score: i32, ply: i32) -> i32 {
 /// advance, knights and bishops (less, queens) in the centre, the king at home while queens
 /// and rooks are about and in the centre once they are gone.
 pub fn eval(b: &Board) -> i32 {
-    let heavy = (b.pieces_of_type(PieceType::Queen).count() * 2
-        + b.pieces_of_type(PieceType::Rook).count()) as i32;
+    let heavy =
+        b.pieces_of_type(PieceType::Queen).count() * 2 + b.pieces_of_type(PieceType::Rook).count();
     let mut score = 0;
     for sq in b.occupied() {
         let Some(p) = b.piece_at(sq) else { continue };
         let r = sq.relative_to(p.color());
-        let (file, rank) = (r.file() as i32, r.rank() as i32);
+        let (file, rank) = (r.file(), r.rank());
         // 0 on the rim's corners up to 6 on the four centre squares.
         let centre = 7 - ((2 * file - 7).abs() + (2 * rank - 7).abs()) / 2;
         let place = match p.piece_type() {
@@ -291,7 +291,7 @@ pub struct MyBot {
     /// Nodes searched this move, those answered from the table left out (`BIG1` sizes).
     pub searched: u64,
     /// Milliseconds this move may take.
-    pub budget: u64,
+    pub budget: i32,
     /// The search was told to stop: unwind without storing anything.
     pub stopped: bool,
     /// The best root move of the iteration under way.
@@ -430,7 +430,7 @@ impl MyBot {
     /// host learns the node count; but under `go depth N` alone only the client's `stop`
     /// ends the search: the timer's safety net (10 s without a clock) would cut the paper's
     /// 10-ply endgame searches short and make their node counts depend on the machine.
-    fn must_stop(&self, t: &Timer, budget: u64) -> bool {
+    fn must_stop(&self, t: &Timer, budget: i32) -> bool {
         let by_timer = t.should_stop(budget, self.nodes);
         let limits = t.limits();
         if limits.depth.is_some() && limits.nodes.is_none() {

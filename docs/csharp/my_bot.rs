@@ -28,8 +28,7 @@ impl MyBot {
         let mut score = 0;
         for list in self.b.piece_lists() {
             for s in list {
-                score += (VALUES[list.piece_type().number()]
-                    + s.relative_to(list.color()).rank() as i32 * 4)
+                score += (VALUES[list.piece_type() as usize] + s.relative_to(list.color()).rank() * 4)
                     * if list.color() == self.b.side_to_move() { 1 } else { -1 };
             }
         }
@@ -60,9 +59,7 @@ impl MyBot {
                 return beta;
             }
         }
-        let mut moves = self.b.moves(quiet);
-        moves.sort_by_key(|m| -VALUES[m.captured_number()]);
-        for m in moves {
+        for m in self.b.moves(quiet).order_by_descending(|m| VALUES[m.captured_number()]) {
             self.b.make_move(m);
             let score = -self.search(depth - 1, -beta, -alpha, false);
             self.b.undo_move();

@@ -9,6 +9,7 @@
 //! - [`csharp`]: the C# challenge's API, member by member, beside the kit's (the page
 //!   `docs/csharp.md`, whose examples run as doctests), and in [`csharp::runtime`] what
 //!   `challenge port`'s translations of C# bots need from C#'s library.
+//! - [`random`]: [`Random`](random::Random), C#'s `System.Random`, seeded per game by the host.
 //! - [`table`]: [`Table`](table::Table), a bot's fixed-size tables, ready at construction.
 //! - [`prelude`]: everything a bot file needs, in one `use framework::prelude::*;`.
 
@@ -18,6 +19,7 @@ pub mod chess;
 pub mod csharp;
 pub mod notation;
 pub mod prelude;
+pub mod random;
 pub mod search;
 pub mod table;
 pub mod timer;

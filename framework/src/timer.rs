@@ -51,6 +51,12 @@ impl SearchLimits {
     }
 }
 
+/// A client's millisecond figure (UCI's are unbounded) as a clock reading: at most
+/// `i32::MAX`, 24 days.
+pub(crate) fn saturating_ms(ms: u64) -> i32 {
+    i32::try_from(ms).unwrap_or(i32::MAX)
+}
+
 /// How long a move may last for [`Timer::should_stop`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Deadline {
@@ -58,7 +64,7 @@ enum Deadline {
     Budget,
     /// A fixed time, whatever the bot's budget (`movetime`, or the safety
     /// net of a search limited only by depth or nodes).
-    Fixed(u64),
+    Fixed(i32),
     /// Only `stop` ends the search (`infinite`).
     Never,
 }
@@ -66,9 +72,11 @@ enum Deadline {
 /// The clock a bot reads while it thinks, and the limits the client set.
 ///
 /// A `Timer` is made fresh for every `think` call. All figures are in
-/// milliseconds. When the host is told to stop (UCI `stop`, or the client
-/// closing its input), the timer reports no time left, so a bot that checks
-/// its clock returns promptly.
+/// milliseconds, as `i32`s: C#'s `int`, so a bot computes with them beside its
+/// scores and depths, and subtracting a margin goes negative as in C#
+/// (`ms_remaining() - 100_000` is below zero, not a huge number). When the
+/// host is told to stop (UCI `stop`, or the client closing its input), the
+/// timer reports no time left, so a bot that checks its clock returns promptly.
 ///
 /// ```
 /// use framework::prelude::*;
@@ -80,6 +88,7 @@ enum Deadline {
 /// let budget = timer.ms_remaining() / 30;
 /// assert!(timer.ms_elapsed_this_turn() < budget);
 /// assert!(!timer.should_stop(budget, 0));
+/// assert!(timer.ms_remaining() - 100_000 < 0); // as C#'s int
 /// ```
 ///
 /// A bot that honours every limit the client may set needs two calls:
@@ -121,10 +130,10 @@ enum Deadline {
 #[derive(Debug, Clone)]
 pub struct Timer {
     turn_start: Instant,
-    remaining_at_start: u64,
-    opponent_remaining: u64,
-    increment: u64,
-    game_start: u64,
+    remaining_at_start: i32,
+    opponent_remaining: i32,
+    increment: i32,
+    game_start: i32,
     moves_to_go: Option<u32>,
     limits: SearchLimits,
     deadline: Deadline,
@@ -195,7 +204,12 @@ impl Timer {
     /// `go nodes 10000`): bots that only read the clock still end their move
     /// within it, and [`should_stop`](Timer::should_stop) ends a search by
     /// depth or nodes that has run this long.
-    pub const UNTIMED_MS: u64 = 10_000;
+    pub const UNTIMED_MS: i32 = 10_000;
+
+    /// What the clock shows under `go infinite`: 2^25 ms, over nine hours, so a bot that
+    /// spends a share of its clock thinks until `stop`, and its arithmetic on the figure
+    /// (`remaining * 64`) still fits an `i32`.
+    pub const INFINITE_MS: i32 = 1 << 25;
 
     /// The deepest search [`max_depth`](Timer::max_depth) allows: deeper than
     /// any real game needs, and shallow enough that a recursive search fits
@@ -205,7 +219,7 @@ impl Timer {
     /// A timer whose turn starts now, with `remaining_ms` on the bot's clock,
     /// `opponent_ms` on the opponent's and `increment_ms` added per move.
     /// The game's starting time is taken to be `remaining_ms`.
-    pub fn new(remaining_ms: u64, opponent_ms: u64, increment_ms: u64) -> Self {
+    pub fn new(remaining_ms: i32, opponent_ms: i32, increment_ms: i32) -> Self {
         Timer {
             turn_start: Instant::now(),
             remaining_at_start: remaining_ms,
@@ -236,11 +250,11 @@ impl Timer {
     /// ```
     pub fn untimed(limits: SearchLimits) -> Self {
         let clock = match limits {
-            SearchLimits { infinite: true, .. } => u64::MAX / 4,
+            SearchLimits { infinite: true, .. } => Self::INFINITE_MS,
             SearchLimits {
                 movetime_ms: Some(ms),
                 ..
-            } => ms,
+            } => saturating_ms(ms),
             _ => Self::UNTIMED_MS,
         };
         let timer = Timer::new(clock, clock, 0).with_limits(limits);
@@ -267,7 +281,7 @@ impl Timer {
         self.deadline = if limits.infinite {
             Deadline::Never
         } else if let Some(ms) = limits.movetime_ms {
-            Deadline::Fixed(ms)
+            Deadline::Fixed(saturating_ms(ms))
         } else {
             Deadline::Budget
         };
@@ -281,7 +295,7 @@ impl Timer {
     /// let timer = Timer::new(4_000, 4_000, 0).with_game_start_ms(10_000);
     /// assert_eq!(timer.game_start_ms(), 10_000);
     /// ```
-    pub fn with_game_start_ms(mut self, game_start_ms: u64) -> Self {
+    pub fn with_game_start_ms(mut self, game_start_ms: i32) -> Self {
         self.game_start = game_start_ms;
         self
     }
@@ -307,37 +321,39 @@ impl Timer {
         self
     }
 
-    /// Milliseconds left on the bot's clock now (0 once stopped or flagged).
+    /// Milliseconds left on the bot's clock now (0 once stopped or flagged): C#'s
+    /// `MillisecondsRemaining`.
     #[doc(alias = "MillisecondsRemaining")]
-    pub fn ms_remaining(&self) -> u64 {
+    pub fn ms_remaining(&self) -> i32 {
         if self.is_stopped() {
             return 0;
         }
-        self.remaining_at_start
-            .saturating_sub(self.ms_elapsed_this_turn())
+        (self.remaining_at_start - self.ms_elapsed_this_turn()).max(0)
     }
 
-    /// Milliseconds since this turn started.
+    /// Milliseconds since this turn started: C#'s `MillisecondsElapsedThisTurn`.
     #[doc(alias = "MillisecondsElapsedThisTurn")]
-    pub fn ms_elapsed_this_turn(&self) -> u64 {
-        self.turn_start.elapsed().as_millis() as u64
+    pub fn ms_elapsed_this_turn(&self) -> i32 {
+        i32::try_from(self.turn_start.elapsed().as_millis()).unwrap_or(i32::MAX)
     }
 
-    /// Milliseconds left on the opponent's clock when this turn started.
+    /// Milliseconds left on the opponent's clock when this turn started: C#'s
+    /// `OpponentMillisecondsRemaining`.
     #[doc(alias = "OpponentMillisecondsRemaining")]
-    pub fn opponent_ms_remaining(&self) -> u64 {
+    pub fn opponent_ms_remaining(&self) -> i32 {
         self.opponent_remaining
     }
 
-    /// Milliseconds each clock started the game with.
+    /// Milliseconds each clock started the game with: C#'s `GameStartTimeMilliseconds`.
     #[doc(alias = "GameStartTimeMilliseconds")]
-    pub fn game_start_ms(&self) -> u64 {
+    pub fn game_start_ms(&self) -> i32 {
         self.game_start
     }
 
-    /// Milliseconds added to the bot's clock after each of its moves.
+    /// Milliseconds added to the bot's clock after each of its moves: C#'s
+    /// `IncrementMilliseconds`.
     #[doc(alias = "IncrementMilliseconds")]
-    pub fn increment_ms(&self) -> u64 {
+    pub fn increment_ms(&self) -> i32 {
         self.increment
     }
 
@@ -412,7 +428,9 @@ impl Timer {
     /// assert!(!by_nodes.should_stop(0, 99));
     /// assert!(by_nodes.should_stop(0, 100));
     /// ```
-    pub fn should_stop(&self, budget_ms: u64, nodes: u64) -> bool {
+    ///
+    /// `budget_ms` is an `i32`, as the clock's figures are; a negative budget has run out.
+    pub fn should_stop(&self, budget_ms: i32, nodes: u64) -> bool {
         let seen = &self.nodes_seen;
         let most = seen.most.load(Ordering::Relaxed).max(nodes);
         seen.most.store(most, Ordering::Relaxed);
@@ -450,6 +468,10 @@ mod tests {
         std::thread::sleep(std::time::Duration::from_millis(5));
         assert!(timer.should_stop(1, 0));
         assert!(!timer.should_stop(60_000, u64::MAX));
+        assert!(
+            Timer::new(1000, 1000, 0).should_stop(-5, 0),
+            "a spent budget stops"
+        );
     }
 
     #[test]
@@ -495,7 +517,7 @@ mod tests {
             ..SearchLimits::default()
         });
         std::thread::sleep(std::time::Duration::from_millis(5));
-        assert!(short.should_stop(u64::MAX, 0));
+        assert!(short.should_stop(i32::MAX, 0));
     }
 
     #[test]
@@ -507,7 +529,7 @@ mod tests {
         })
         .with_stop_flag(stop.clone());
         assert!(!timer.should_stop(0, u64::MAX));
-        assert!(timer.ms_remaining() > 1 << 40);
+        assert_eq!(timer.ms_remaining() / 1000, Timer::INFINITE_MS / 1000);
         stop.store(true, Ordering::Relaxed);
         assert!(timer.should_stop(0, 0));
         assert_eq!(timer.ms_remaining(), 0);

@@ -48,15 +48,15 @@ fn piece_lists_come_in_csharps_order_with_every_piece_once() {
                 b.pieces(list.piece_type(), color),
                 "{fen} list {i}"
             );
-            assert_eq!(list.len(), squares.count() as usize);
+            assert_eq!(list.len(), squares.count());
             // Lowest square first, each piece once, and the board agrees on each.
             assert!(list.windows(2).all(|w| w[0] < w[1]));
             for &square in list.iter() {
                 assert_eq!(b.piece_at(square), Some(list.piece()));
             }
         }
-        let total: usize = lists.iter().map(|l| l.len()).sum();
-        assert_eq!(total, b.occupied().count() as usize, "{fen}");
+        let total: i32 = lists.iter().map(|l| l.len()).sum();
+        assert_eq!(total, b.occupied().count(), "{fen}");
     }
 }
 
@@ -387,7 +387,7 @@ fn the_search_root_is_no_repetition_as_in_csharp() {
     play(&mut b, "g8f6 f3g1 f6g8");
     assert!(b.is_repeated_position() && b.is_search_draw());
     // The arbiter's threefold does not depend on the root.
-    assert!(b.is_draw());
+    assert!(b.is_drawn());
 }
 
 #[test]
@@ -396,9 +396,9 @@ fn is_search_draw_is_csharps_is_draw_and_is_draw_the_arbiters() {
     let mut b = Board::startpos();
     play(&mut b, "g1f3 g8f6 f3g1 f6g8");
     assert!(b.is_search_draw());
-    assert!(!b.is_draw());
+    assert!(!b.is_drawn());
     play(&mut b, "g1f3 g8f6 f3g1 f6g8");
-    assert!(b.is_search_draw() && b.is_draw());
+    assert!(b.is_search_draw() && b.is_drawn());
     // Fifty moves, insufficient material, stalemate: both agree.
     for fen in [
         "4k3/8/8/8/8/8/R7/4K3 w - - 100 80",
@@ -406,11 +406,11 @@ fn is_search_draw_is_csharps_is_draw_and_is_draw_the_arbiters() {
         "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1",
     ] {
         let b = board(fen);
-        assert!(b.is_search_draw() && b.is_draw(), "{fen}");
+        assert!(b.is_search_draw() && b.is_drawn(), "{fen}");
     }
     // Checkmate on the hundredth half-move is no draw for either.
     let mate = board("7k/6Q1/6K1/8/8/8/8/8 b - - 100 80");
-    assert!(!mate.is_draw());
+    assert!(!mate.is_drawn());
     assert!(mate.is_fifty_move_draw() && mate.is_search_draw());
     assert!(!Board::startpos().is_search_draw());
 }

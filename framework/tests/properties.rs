@@ -13,8 +13,8 @@ struct Snapshot {
     key: u64,
     keys: Vec<u64>,
     moves: Vec<Move>,
-    ply: u32,
-    fifty: u32,
+    ply: i32,
+    fifty: i32,
     legal: Vec<u32>,
 }
 
@@ -140,7 +140,7 @@ proptest! {
     }
 
     #[test]
-    fn fifty_move_counter_follows_the_history(start in 0..STARTS.len(), clock in prop::sample::select(vec![0u32, 60, 98, 100, 150]), choices in prop::collection::vec(any::<u16>(), 0..120)) {
+    fn fifty_move_counter_follows_the_history(start in 0..STARTS.len(), clock in prop::sample::select(vec![0i32, 60, 98, 100, 150]), choices in prop::collection::vec(any::<u16>(), 0..120)) {
         // The same start with its halfmove clock replaced, so games cross 100 half-moves.
         let fields: Vec<&str> = STARTS[start].split(' ').collect();
         let fen = format!("{} {} {} {} {clock} {}", fields[0], fields[1], fields[2], fields[3], fields[5]);

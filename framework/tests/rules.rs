@@ -23,7 +23,7 @@ fn fools_mate_is_checkmate_for_black() {
     assert!(!b.is_stalemate());
     assert!(b.legal_moves().is_empty());
     assert_eq!(b.draw_reason(), None);
-    assert!(!b.is_draw());
+    assert!(!b.is_drawn());
     assert_eq!(
         b.outcome(),
         Some(Outcome::Checkmate {
@@ -47,7 +47,7 @@ fn ongoing_game_has_no_outcome() {
     let b = Board::startpos();
     assert_eq!(b.outcome(), None);
     assert_eq!(b.draw_reason(), None);
-    assert!(!b.is_draw() && !b.is_checkmate() && !b.is_stalemate());
+    assert!(!b.is_drawn() && !b.is_checkmate() && !b.is_stalemate());
 }
 
 #[test]

@@ -157,6 +157,7 @@ pub fn tournament(
         concurrency,
         settings,
         sprt,
+        seed: None,
     }
 }
 

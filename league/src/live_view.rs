@@ -218,7 +218,7 @@ impl Follow {
     pub fn new(start: &LiveStart<'_>) -> Follow {
         let opening = start.opening;
         let mut board = opening.start.clone();
-        let first_move_number = board.fullmove_number();
+        let first_move_number = board.fullmove_number().unsigned_abs();
         let black_first = board.side_to_move() == Color::Black;
         let mut sans = Vec::with_capacity(opening.moves.len());
         for &mv in &opening.moves {

@@ -411,6 +411,7 @@ impl Session<'_> {
                     white: field.index[&plan.white],
                     black: field.index[&plan.black],
                     opening: plan.opening as usize,
+                    seed: None,
                 };
                 (claim, pairing)
             })

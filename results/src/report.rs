@@ -236,7 +236,7 @@ fn replay(id: i64, game: &PgnGame, detail: &str) -> ReportGame {
         uci,
         fens,
         checks,
-        first_move: game.start.fullmove_number(),
+        first_move: game.start.fullmove_number().unsigned_abs(),
         first_black: u32::from(game.start.side_to_move() == Color::Black),
         eval_svg,
     }

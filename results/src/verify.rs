@@ -186,7 +186,7 @@ fn replay(pgn: &PgnGame, book: usize, max_plies: Option<u32>) -> Result<Board, S
             if let Some(outcome) = board.outcome() {
                 return Err(format!("it goes on after {outcome} at ply {ply}"));
             }
-            if max_plies.is_some_and(|max| board.ply_count() >= max) {
+            if max_plies.is_some_and(|max| board.ply_count().unsigned_abs() >= max) {
                 return Err(format!("it goes on past the length limit at ply {ply}"));
             }
         }
@@ -223,7 +223,7 @@ impl Ending<'_> {
         let (result, rule) = match t {
             Termination::MaxLength => {
                 let max = rules.and_then(|r| r.max_plies);
-                if max.is_none_or(|max| self.board.ply_count() < max) {
+                if max.is_none_or(|max| self.board.ply_count().unsigned_abs() < max) {
                     return Err("it ends by length before the length limit".into());
                 }
                 return self.expect(GameResult::Draw, Verdict::Shown);

@@ -81,6 +81,7 @@ fn main() {
             concurrency,
             settings: GameSettings::default(),
             sprt: None,
+            seed: None,
         };
         let mut plies = 0usize;
         let cpu = own_cpu();

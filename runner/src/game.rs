@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use framework::chess::{Board, Color, DrawReason, Move, MoveError, Outcome};
 use framework::notation::pgn::{GameResult, PgnGame};
-use framework::uci::CONSTRUCTION_LIMIT;
+use framework::uci::{CONSTRUCTION_LIMIT, SEED};
 
 use super::adjudication::{AdjudicationRules, Adjudicator, Ruling, can_possibly_mate};
 use super::clock::{Clock, TimeControl};
@@ -74,6 +74,10 @@ pub struct GameSettings {
     pub construction_limit: Option<Duration>,
     /// Score-based and length adjudication.
     pub adjudication: AdjudicationRules,
+    /// This game's seed, told before `ucinewgame` to each engine that announces the kit's
+    /// UCI option `Seed` (a kit engine seeds its bot's `Random::new()` with it, so a game
+    /// with the same seed makes the same random choices); other engines never get it.
+    pub engine_seed: Option<u64>,
 }
 
 impl Default for GameSettings {
@@ -87,6 +91,7 @@ impl Default for GameSettings {
             handshake_timeout: CONSTRUCTION_LIMIT * 2,
             construction_limit: Some(CONSTRUCTION_LIMIT),
             adjudication: AdjudicationRules::default(),
+            engine_seed: None,
         }
     }
 }
@@ -512,6 +517,7 @@ fn prepare(
         check_construction(engine, side, &who, settings)?;
     }
     let engine = slot.as_mut().expect("engine just ensured");
+    tell_seed(engine, settings.engine_seed);
     match engine.new_game(settings.handshake_timeout) {
         Ok(()) => check_construction(engine, side, &who, settings),
         Err(err @ EngineError::Timeout { .. }) if settings.construction_limit.is_some() => {
@@ -521,6 +527,18 @@ fn prepare(
             Err(fault)
         }
         Err(err) => Err(engine_fault(engine, side, &who, err)),
+    }
+}
+
+/// Tells `engine` the game's seed, if there is one and the engine announced the kit's `Seed`
+/// option (the host seeds `Random::new()` with it for the game that follows).
+fn tell_seed(engine: &mut Engine, seed: Option<u64>) {
+    let announced = engine
+        .declared_options()
+        .iter()
+        .any(|name| name.eq_ignore_ascii_case(SEED));
+    if let (Some(seed), true) = (seed, announced) {
+        engine.send(&format!("setoption name {SEED} value {seed}"));
     }
 }
 
@@ -709,7 +727,7 @@ pub fn play_game_observed(
             }
         };
         tell_move(observer.as_deref_mut(), &board, mv, &result, &clocks);
-        let move_number = board.fullmove_number();
+        let move_number = board.fullmove_number().unsigned_abs();
         let pv = PvCheck::of(&result.info.pv, &result.bestmove, mv, &board);
         board.make_move(mv);
         push_move(&mut position, mv);
@@ -764,13 +782,15 @@ fn board_ending(board: &Board, adjudicator: &Adjudicator) -> Option<Ending> {
         };
         return Some((result, termination, outcome.to_string()));
     }
-    adjudicator.too_long(board.ply_count()).then(|| {
-        (
-            GameResult::Draw,
-            Termination::MaxLength,
-            format!("draw by reaching {} plies", board.ply_count()),
-        )
-    })
+    adjudicator
+        .too_long(board.ply_count().unsigned_abs())
+        .then(|| {
+            (
+                GameResult::Draw,
+                Termination::MaxLength,
+                format!("draw by reaching {} plies", board.ply_count()),
+            )
+        })
 }
 
 /// The ending a score ruling gives, unless the board ended the game on that move anyway.

@@ -66,7 +66,7 @@ pub use search_stats::SearchStats;
 pub use stats::{EloEstimate, Sprt, SprtState, Stats, Z95, score_to_elo};
 pub use termination::TerminationParseError;
 pub use tournament::{
-    GameEvent, Standings, StopReason, TournamentConfig, TournamentResult, run_tournament,
-    run_tournament_watched,
+    GameEvent, Standings, StopReason, TournamentConfig, TournamentResult, game_seed,
+    run_tournament, run_tournament_watched,
 };
 pub use watch::{GameWatch, LiveEnd, LiveStart};

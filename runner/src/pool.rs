@@ -21,6 +21,9 @@ pub struct Pairing {
     pub black: usize,
     /// The opening's index.
     pub opening: usize,
+    /// The game's seed for the engines' random numbers ([`GameSettings::engine_seed`]), if
+    /// the caller gives one.
+    pub seed: Option<u64>,
 }
 
 /// Chooses who follows a game of [`Pool::play_watched`], from its tag and pairing.
@@ -50,7 +53,7 @@ impl Pool<'_> {
     /// use runner::*;
     /// let sf = Player::new(EngineConfig::new("sf", "/usr/games/stockfish"), "1+0.01".parse().unwrap());
     /// let players = [sf.clone(), sf];
-    /// let mut games = vec![Pairing { white: 0, black: 1, opening: 0 }].into_iter();
+    /// let mut games = vec![Pairing { white: 0, black: 1, opening: 0, seed: None }].into_iter();
     /// let pool = Pool { players: &players, openings: &[Opening::startpos()], settings: &GameSettings::default(), concurrency: 1 };
     /// pool.play(&AtomicBool::new(false), move || games.next().map(|p| ((), p)), |(), record| println!("{}", record.result));
     /// ```
@@ -107,11 +110,15 @@ impl Pool<'_> {
             let Some((tag, pairing)) = job else { break };
             let (white, black) = two_mut(&mut engines, pairing.white, pairing.black);
             let mut observer = watch(&tag, &pairing);
+            let settings = GameSettings {
+                engine_seed: pairing.seed,
+                ..*self.settings
+            };
             let record = play_game_observed(
                 [&self.players[pairing.white], &self.players[pairing.black]],
                 [white, black],
                 &self.openings[pairing.opening % self.openings.len()],
-                self.settings,
+                &settings,
                 stop,
                 observer.as_deref_mut().map(|o| o as &mut dyn MoveObserver),
             );

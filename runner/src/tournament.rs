@@ -5,7 +5,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::game::{GameRecord, GameSettings, Player, Termination};
 use super::observer::MoveObserver;
-use super::openings::Opening;
+use super::openings::{Opening, SplitMix64};
 use super::pool::{Pairing, Pool};
 use super::schedule::{Format, GameJob, encounters, schedule};
 use super::stats::{Sprt, SprtState, Stats};
@@ -27,6 +27,24 @@ pub struct TournamentConfig {
     pub settings: GameSettings,
     /// Stop when this test on the first encounter (first player's view) crosses a bound.
     pub sprt: Option<Sprt>,
+    /// The match's seed: each game's engines that announce the UCI option `Seed` get one
+    /// derived from it and the game's number ([`game_seed`]), so the same seed plays the
+    /// same games with bots that use `Random`. `None` tells them nothing.
+    pub seed: Option<u64>,
+}
+
+/// The seed of game `n` (its number in the schedule) of a match seeded with `seed`: a value
+/// in `0..=i32::MAX`, the range of the kit's UCI option `Seed`.
+///
+/// ```
+/// use runner::game_seed;
+/// assert_eq!(game_seed(7, 3), game_seed(7, 3));
+/// assert_ne!(game_seed(7, 3), game_seed(7, 4));
+/// assert!(game_seed(u64::MAX, 0) <= i32::MAX as u64);
+/// ```
+pub fn game_seed(seed: u64, n: usize) -> u64 {
+    let mixed = seed ^ (n as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    SplitMix64::new(mixed).next_u64() >> 33
 }
 
 /// Results so far, per encounter and per player.
@@ -120,6 +138,7 @@ pub struct TournamentResult {
 ///     concurrency: 2,
 ///     settings: GameSettings::default(),
 ///     sprt: None,
+///     seed: Some(42),
 /// };
 /// let result = run_tournament(&config, &AtomicBool::new(false), |e| println!("{}", e.record.result));
 /// println!("{:?}", result.standings.player(0));
@@ -183,6 +202,7 @@ pub fn run_tournament_watched(
                 white: job.white,
                 black: job.black,
                 opening: job.opening,
+                seed: config.seed.map(|seed| game_seed(seed, n)),
             };
             (n, pairing)
         })

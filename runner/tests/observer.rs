@@ -131,6 +131,7 @@ fn the_pool_asks_for_an_observer_per_game_with_its_tag() {
             white: n % 2,
             black: 1 - n % 2,
             opening: 0,
+            seed: None,
         };
         (n, pairing)
     });

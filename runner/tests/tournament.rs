@@ -25,6 +25,7 @@ fn config(players: Vec<Player>, pairs: usize, concurrency: usize) -> TournamentC
         concurrency,
         settings: GameSettings::default(),
         sprt: None,
+        seed: None,
     }
 }
 

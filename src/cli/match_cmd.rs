@@ -17,7 +17,7 @@ use lab::{
     DEFAULT_PLAYERS, EngineSpec, MatchEvent, MatchOptions, OpeningChoice, bot_player, openings,
     run_match_watched, sprt_from_words, tournament, unique_names,
 };
-use runner::{Format, Player, TimeControl};
+use runner::{Format, Player, TimeControl, TournamentConfig};
 
 use analysis::Analysis;
 
@@ -79,7 +79,9 @@ pub struct Args {
     #[arg(long, default_value = "sequential", value_parser = ["sequential", "random"])]
     order: String,
 
-    /// Seed for `--order random` (default: from the clock; printed when the match starts).
+    /// Seed for `--order random` and for the bots' `Random`: each game's engines get a seed
+    /// derived from it and the game's number (default: from the clock; printed when the
+    /// match starts). The same seed plays the same games at fixed nodes or depth.
     #[arg(long)]
     seed: Option<u64>,
 
@@ -246,15 +248,18 @@ pub fn run(args: Args) -> Result<()> {
         || std::thread::available_parallelism().map_or(1, |n| n.get()),
         |j| j as usize,
     );
-    let config = tournament(
-        players,
-        args.format,
-        args.games as usize,
-        openings,
-        concurrency,
-        settings,
-        sprt,
-    );
+    let config = TournamentConfig {
+        seed: Some(seed),
+        ..tournament(
+            players,
+            args.format,
+            args.games as usize,
+            openings,
+            concurrency,
+            settings,
+            sprt,
+        )
+    };
     let options = MatchOptions {
         config,
         opening_source,

@@ -24,9 +24,9 @@ fn eval(b: &Board) -> i32 {
         let piece = b.piece_at(sq).unwrap();
         let kind = piece.piece_type();
         let own = sq.relative_to(piece.color());
-        let centre = 6 - (2 * own.file() as i32 - 7).abs() / 2 - (2 * own.rank() as i32 - 7).abs() / 2;
+        let centre = 6 - (2 * own.file() - 7).abs() / 2 - (2 * own.rank() - 7).abs() / 2;
         let bonus = match kind {
-            PieceType::Pawn => 8 * own.rank() as i32,
+            PieceType::Pawn => 8 * own.rank(),
             PieceType::King => 0,
             _ => 4 * centre,
         };
@@ -53,7 +53,7 @@ impl MyBot {
         moves.sort_by_key(|m| m.piece().index() as i32 - m.captured().map_or(0, |c| 8 * c.index() as i32 + 8));
         for m in moves {
             b.make_move(m);
-            let value = if b.is_draw() { 0 } else { -self.search(b, t, depth - 1, ply + 1, -beta, -alpha) };
+            let value = if b.is_drawn() { 0 } else { -self.search(b, t, depth - 1, ply + 1, -beta, -alpha) };
             b.undo_move();
             if t.should_stop(self.budget, self.nodes) {
                 return 30000;

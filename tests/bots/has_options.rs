@@ -28,7 +28,7 @@ impl Bot for MyBot {
     fn think(&mut self, board: Board, timer: Timer) -> Move {
         let moves = board.legal_moves();
         for depth in 1..=self.depth {
-            timer.should_stop(u64::MAX, 100 * depth as u64);
+            timer.should_stop(i32::MAX, 100 * depth as u64);
             report(depth as u32, 0, &moves[..1]);
         }
         self.thoughts += 1;

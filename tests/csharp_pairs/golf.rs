@@ -1,7 +1,8 @@
 //! The Rust port of golf.cs for the kit: the same search, the same constants, written as
 //! a careful Rust entrant would with the kit's C#-shaped API (the board and timer kept in
 //! the struct where C#'s local function captures them, `moves(captures_only)`,
-//! `captured_number()`, `is_search_draw()`, and `abort_search` where C# throws).
+//! `order_by_descending` for LINQ's, `captured_number()`, `is_search_draw()`, and
+//! `abort_search` where C# throws).
 use framework::prelude::*;
 
 const VALUES: [i32; 7] = [0, 100, 300, 320, 500, 900, 0];
@@ -19,9 +20,7 @@ impl MyBot {
         if d < 1 && eval > alpha {
             alpha = eval;
         }
-        let mut moves = self.b.moves(d < 1);
-        moves.sort_by_key(|&m| std::cmp::Reverse((m == self.best, m.captured_number(), -(m.piece_number() as i32))));
-        for m in moves {
+        for m in self.b.moves(d < 1).order_by_descending(|m| (m == self.best, m.captured(), -(m.piece() as i32))) {
             if alpha >= beta {
                 break;
             }

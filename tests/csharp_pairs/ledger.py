@@ -1,17 +1,23 @@
 #!/usr/bin/env python3
 """Where a Rust port's tokens go, by category, beside its C# twin's.
 
-Usage: ledger.py [--challenge PATH] [--tokens] NAME...   (NAME: pvs, plain, golf; or a
-       file name such as pvs_before, counted against the C# file of its pair)
+Usage: ledger.py [--challenge PATH] [--old-rules] [--tokens] NAME...
+       (NAME: pvs, plain, golf; a file name such as pvs_before, counted against the C#
+       file of its pair; or RUST.rs=CSHARP.cs, any port and its C# source)
+
+--old-rules counts as the kit did before the `()` of a property read and the braces of an
+`if` that stands for `?:` were free (give --challenge a counter of that time): the ledger
+before and after those rules, on the files of each time.
 
 Every counted token of NAME.rs (by the kit's rules) and of NAME.cs (by
 scripts/csharp_tokens.py) goes to exactly one category, so each column adds up to the
 file's count; the Rust column is checked, line by line, against `challenge tokens --json`
 (PATH, default target/release/challenge). The kit's free spellings (docs/rules.md,
 section 4, rule 1: `mut`, `self` with its `.` and the `&` of `&self`, `:` and `->`,
-`#[derive(Default)]`, the prelude import, a closure's closing `|`) cost 0 here too. A
-category is what one candidate counting rule or API change would make free or cheaper;
-the first that fits a token takes it:
+`#[derive(Default)]`, the prelude import, a closure's closing `|`, the `()` of a C#
+property read, the braces of an `if` that stands for `?:`) cost 0 here too. A category is
+what one candidate counting rule or API change would make free or cheaper; the first that
+fits a token takes it:
 
   skeleton     `struct MyBot`, `impl Bot for MyBot`, `impl MyBot`, the `think` signature;
                C#: the `using`s, the class header, the `Think` signature, the end-of-file
@@ -35,6 +41,10 @@ the first that fits a token takes it:
                `abort_search()` and `catch_abort(||`; C#: `throw null`, `try`, `catch`
   option       reading the API's `Option`s: `.unwrap()`, `.map_or(0, |c| ...)`'s `map_or`,
                `(`, `0`, `|`, `c`
+  property     the `()` of a method that stands for a C# property read (`b.key()`,
+               `m.is_capture()`; docs/rules.md's list); C# reads them with none
+  conditional  `if`, `else` and the braces of their branches; C#: `if`, its `(`, the braces
+               of its branches, `else`, and the `?` and `:` of `?:`
   piece tests  asking a piece's type: `.is_pawn()` or `.piece_type() == PieceType::Pawn`;
                C#: `.IsPawn` (the `piece` or `list` before it is logic in both)
   logic        everything else: the algorithm itself, in both languages
@@ -52,7 +62,21 @@ sys.dont_write_bytecode = True  # no __pycache__ beside the kit's scripts
 import csharp_tokens  # noqa: E402
 
 CATEGORIES = ["skeleton", "construction", "board/timer", "signature", "types", "let", "as",
-              "abort", "option", "piece tests", "logic"]
+              "abort", "option", "piece tests", "property", "conditional", "logic"]
+
+# docs/rules.md, section 4, rule 1: the kit's spellings of C#'s property reads.
+PROPERTY_READS = {
+    "key", "ply_count", "fifty_move_counter", "is_white_to_move", "side_to_move", "occupied",
+    "white", "black", "history_keys", "history_moves", "start_fen", "from", "to", "piece",
+    "captured", "promotion", "is_capture", "is_en_passant", "is_promotion", "is_castle",
+    "is_null", "raw", "piece_type", "is_white", "color", "is_pawn", "is_knight", "is_bishop",
+    "is_rook", "is_queen", "is_king", "file", "rank", "index", "ms_remaining",
+    "ms_elapsed_this_turn", "opponent_ms_remaining", "game_start_ms", "increment_ms", "len",
+}
+# Tokens after which an `if` makes a value (C#'s `?:`).
+VALUE_BEFORE = {"=", "(", ",", "[", "-", "!", "+", "*", "/", "%", "&", "^", "<<", ">>", "==",
+                "!=", "<", ">", "<=", ">=", "&&", "||", "+=", "-=", "*=", "/=", "|", "=>",
+                "return", "..", "..="}
 
 RUST_PUNCT = ["<<=", ">>=", "...", "..=", "::", "->", "=>", "==", "!=", "<=", ">=", "&&", "||",
               "+=", "-=", "*=", "/=", "%=", "^=", "&=", "|=", "<<", ">>", ".."]
@@ -67,10 +91,13 @@ class Tok:
         self.cat = None
 
 
-def free_spellings(toks):
+def free_spellings(toks, new_rules=True):
     """Zero the cost of what docs/rules.md frees as the Rust spelling of what C# leaves
     unwritten; `classify_rust` still gives each a category (it adds nothing there)."""
     text = [t.text for t in toks]
+    if new_rules:
+        free_property_reads(toks)
+        free_ternary_braces(toks)
 
     def free(lo, hi):
         for t in toks[lo:hi]:
@@ -90,6 +117,93 @@ def free_spellings(toks):
         elif x == "|" and toks[i].cost and text[i - 1] in ("(", ",", "=", "move"):
             j = closure_closer(toks, i)
             free(j, j + 1)  # the opener pays for the pair
+
+
+def free_property_reads(toks):
+    """The `(` of `.name()` for a property read's name (the kit's check that the file
+    declares no field of the name is left to the line-by-line comparison with the kit)."""
+    text = [t.text for t in toks]
+    for i in range(1, len(toks) - 2):
+        if text[i - 1] == "." and text[i] in PROPERTY_READS and text[i + 1:i + 3] == ["(", ")"]:
+            toks[i + 1].cost = 0
+
+
+def branch_is_one_expression(toks, lo, hi):
+    """Whether the block toks[lo:hi] (inside its braces) holds one expression: no `;` and
+    no `let` at its own depth."""
+    depth = 0
+    for t in toks[lo:hi]:
+        if t.text in ("(", "[", "{"):
+            depth += 1
+        elif t.text in (")", "]", "}"):
+            depth -= 1
+        elif depth == 0 and t.text in (";", "let"):
+            return False
+    return hi > lo
+
+
+def if_chain(toks, i):
+    """The opening braces of the `if` chain at toks[i] and the index after it, when every
+    branch is one expression and the chain ends with `else`; else None."""
+    braces = []
+    while True:
+        j = i + 1
+        depth = 0
+        while not (toks[j].text == "{" and depth == 0):  # the condition
+            if toks[j].text in ("(", "["):
+                depth += 1
+            elif toks[j].text in (")", "]"):
+                depth -= 1
+            j += 1
+        close = matching(toks, j)
+        if not branch_is_one_expression(toks, j + 1, close):
+            return None
+        braces.append(j)
+        if close + 1 >= len(toks) or toks[close + 1].text != "else":
+            return None
+        if toks[close + 2].text == "if":
+            i = close + 2
+            continue
+        end = matching(toks, close + 2)
+        if not branch_is_one_expression(toks, close + 3, end):
+            return None
+        braces.append(close + 2)
+        return braces, end + 1
+
+
+def ends_fn_with_value(toks, end):
+    """Whether toks[end] closes a function body that returns a value (`-> T ... {`)."""
+    if end >= len(toks) or toks[end].text != "}":
+        return False
+    depth = 0
+    for k in range(end, -1, -1):
+        if toks[k].text == "}":
+            depth += 1
+        elif toks[k].text == "{":
+            depth -= 1
+            if depth == 0:
+                head = [t.text for t in toks[max(0, k - 40):k]]
+                if "fn" not in head:
+                    return False
+                sig = head[len(head) - head[::-1].index("fn") - 1:]
+                return "->" in sig and ";" not in sig and "{" not in sig
+    return False
+
+
+def free_ternary_braces(toks):
+    """The `{`s of an `if` that stands for `?:` (docs/rules.md): in a value's place, every
+    branch one expression, an `else` at the end."""
+    i = 0
+    while i < len(toks):
+        if toks[i].text == "if" and toks[i].kind == "word":
+            chain = if_chain(toks, i)
+            value = toks[i - 1].text in VALUE_BEFORE  # `|`: a closure's body
+            if chain and not value and toks[i - 1].text in ("{", ";", "}"):
+                value = ends_fn_with_value(toks, chain[1])
+            if chain and value and toks[i - 1].text != "else":
+                for b in chain[0]:
+                    toks[b].cost = 0
+        i += 1
 
 
 def closure_closer(toks, i):
@@ -199,6 +313,27 @@ def type_end(toks, j):
     return j
 
 
+def classify_rust_access(toks, text):
+    """Property reads' `()` and the conditionals: `if`, `else` and their branches' `{`."""
+    for i, x in enumerate(text):
+        if x == "." and i + 3 < len(text) and text[i + 1] in PROPERTY_READS \
+                and text[i + 2:i + 4] == ["(", ")"]:
+            set_cat(toks, i + 2, i + 4, "property")
+        if x in ("if", "else") and toks[i].kind == "word":
+            set_cat(toks, i, i + 1, "conditional")
+            j, depth = i + 1, 0
+            while j < len(text) and not (text[j] == "{" and depth == 0):
+                if x == "else" and text[j] == "if":
+                    break
+                if text[j] in ("(", "["):
+                    depth += 1
+                elif text[j] in (")", "]"):
+                    depth -= 1
+                j += 1
+            if j < len(text) and text[j] == "{":
+                set_cat(toks, j, j + 1, "conditional")
+
+
 def classify_rust(toks):
     text = [t.text for t in toks]
     # The skeleton and the manual Default.
@@ -242,6 +377,7 @@ def classify_rust(toks):
             set_cat(toks, i, i + 8, "piece tests")
         if x == "." and text[i + 1] in IS_TYPE and text[i + 2] == "(":
             set_cat(toks, i, i + 4, "piece tests")
+    classify_rust_access(toks, text)
     # Signatures.
     for i, x in enumerate(text):
         if x != "fn" or toks[i].cat is not None:
@@ -328,6 +464,34 @@ CS_TYPES = {"int", "bool", "ulong", "void", "Move", "decimal", "double", "IEnume
             "PieceList", "Piece", "var"}
 
 
+def classify_csharp_conditionals(toks, text):
+    """`if`, its `(`, the `{` of its branch, `else` and its `{`, and `?:`'s `?` and `:`."""
+    for i, x in enumerate(text):
+        if x == "if" and text[i + 1] == "(":
+            set_cat(toks, i, i + 2, "conditional")
+            close = csharp_matching(toks, i + 1)
+            if text[close + 1] == "{":
+                set_cat(toks, close + 1, close + 2, "conditional")
+        elif x == "else":
+            set_cat(toks, i, i + 2 if text[i + 1] == "{" else i + 1, "conditional")
+        elif x == "?" and toks[i].kind == "punctuation" and text[i + 1] not in (".", "?", "[") \
+                and toks[i - 1].kind not in ("keyword",) and text[i - 1] != ">":
+            set_cat(toks, i, i + 1, "conditional")
+            depth = 0
+            for j in range(i + 1, len(text)):
+                if text[j] in ("(", "[", "{"):
+                    depth += 1
+                elif text[j] in (")", "]", "}"):
+                    depth -= 1
+                elif text[j] == "?" and depth == 0:
+                    depth += 100  # a nested `?:`: its `:` comes first
+                elif text[j] == ":" and depth >= 100:
+                    depth -= 100
+                elif text[j] == ":" and depth == 0:
+                    set_cat(toks, j, j + 1, "conditional")
+                    break
+
+
 def classify_csharp(toks):
     text = [t.text for t in toks]
     n = len(toks)
@@ -355,6 +519,7 @@ def classify_csharp(toks):
             set_cat(toks, i, i + 4, "board/timer")
         elif x == "." and text[i + 1] in ("IsPawn", "IsKnight", "IsBishop", "IsRook", "IsQueen", "IsKing"):
             set_cat(toks, i, i + 2, "piece tests")
+    classify_csharp_conditionals(toks, text)
     # Signatures: TYPE NAME ( ... ) { or =>, where the line starts a method or local function.
     for i in range(n - 2):
         if toks[i].cat is not None:
@@ -422,12 +587,15 @@ def kit_lines(challenge, path):
     return report["tokens"], {line["line"]: line["tokens"] + line["debug"] for line in report["lines"]}
 
 
-def ledger(name, challenge, show_tokens):
-    rs_path = os.path.join(HERE, name + ".rs")
-    cs_path = os.path.join(HERE, name.split("_")[0] + ".cs")
+def ledger(name, challenge, show_tokens, new_rules=True):
+    if "=" in name:
+        rs_path, cs_path = name.split("=", 1)
+    else:
+        rs_path = os.path.join(HERE, name + ".rs")
+        cs_path = os.path.join(HERE, name.split("_")[0] + ".cs")
     with open(rs_path, encoding="utf-8") as f:
         rs = lex_rust(f.read())
-    free_spellings(rs)
+    free_spellings(rs, new_rules)
     classify_rust(rs)
     kit_total, lines = kit_lines(challenge, rs_path)
     mine = {}
@@ -435,7 +603,7 @@ def ledger(name, challenge, show_tokens):
         mine[t.line] = mine.get(t.line, 0) + t.cost
     wrong = [(line, cost, mine.get(line, 0)) for line, cost in lines.items() if cost != mine.get(line, 0)]
     if wrong or sum(mine.values()) != kit_total:
-        raise SystemExit(f"{name}.rs: this lexer disagrees with the kit on lines (line, kit, here): {wrong[:5]}")
+        raise SystemExit(f"{rs_path}: this lexer disagrees with the kit on lines (line, kit, here): {wrong[:5]}")
     with open(cs_path, encoding="utf-8") as f:
         cs_total, _, cs_raw = csharp_tokens.count(f.read())
     cs = [CsTok(t) for t in cs_raw]
@@ -453,11 +621,14 @@ def ledger(name, challenge, show_tokens):
 def main(argv):
     challenge = os.path.join(ROOT, "target", "release", "challenge")
     show = "--tokens" in argv
-    argv = [a for a in argv if a != "--tokens"]
+    new_rules = "--old-rules" not in argv
+    argv = [a for a in argv if a not in ("--tokens", "--old-rules")]
     if argv[:1] == ["--challenge"]:
         challenge, argv = argv[1], argv[2:]
     names = argv or ["pvs", "plain", "golf"]
-    results = {n: ledger(n, challenge, show) for n in names}
+    results = {n: ledger(n, challenge, show, new_rules) for n in names}
+    names = [os.path.basename(n.split("=")[0]).removesuffix(".rs") for n in names]
+    results = dict(zip(names, results.values()))
     head = "| category | " + " | ".join(f"{n} Rust | {n} C# | {n} +/-" for n in names) + " |"
     print(head)
     print("|" + "---|" * (1 + 3 * len(names)))

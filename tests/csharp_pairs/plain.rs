@@ -1,7 +1,8 @@
 //! The Rust port of plain.cs for the kit: the same search, the same constants, written as
 //! a careful Rust entrant would with the kit's C#-shaped API (the board and timer kept in
 //! the struct as C# keeps them in fields, piece lists and their `is_pawn()`,
-//! `captured_number()`, `is_search_draw()`).
+//! `captured_number()`, `is_search_draw()`, `order_by_descending` for LINQ's, and C#'s
+//! `(int)` casts of piece types as `as i32`).
 use framework::prelude::*;
 
 const PIECE_VALUES: [i32; 7] = [0, 100, 320, 330, 500, 900, 0];
@@ -38,13 +39,12 @@ impl MyBot {
 
     /// The last best move first, then captures, most valuable victim first and least
     /// valuable attacker first among them.
-    fn order(&self, mut moves: MoveList) -> MoveList {
-        moves.sort_by_key(|&m| -if m == self.best_move {
+    fn order(&self, moves: MoveList) -> MoveList {
+        moves.order_by_descending(|m| if m == self.best_move {
             10000
         } else {
-            PIECE_VALUES[m.captured_number()] - m.piece_number() as i32
-        });
-        moves
+            PIECE_VALUES[m.captured_number()] - m.piece() as i32
+        })
     }
 
     fn search(&mut self, depth: i32, ply: i32, mut alpha: i32, beta: i32) -> i32 {
@@ -104,15 +104,12 @@ impl MyBot {
         let mut score = 0;
         for list in self.b.piece_lists() {
             for square in list {
-                let (mut value, rank) = (
-                    PIECE_VALUES[list.piece_type().number()],
-                    square.rank() as i32,
-                );
+                let (mut value, rank) = (PIECE_VALUES[list.piece_type() as usize], square.rank());
                 if list.is_pawn() {
                     value += 8 * if list.is_white() { rank } else { 7 - rank };
                 }
                 if list.is_knight() {
-                    value -= 5 * ((2 * square.file() as i32 - 7).abs() + (2 * rank - 7).abs());
+                    value -= 5 * ((2 * square.file() - 7).abs() + (2 * rank - 7).abs());
                 }
                 score += if list.is_white() { value } else { -value };
             }

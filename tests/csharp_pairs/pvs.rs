@@ -2,8 +2,9 @@
 //! packing (a C# `decimal` constant is a `u128` here), written as a careful Rust entrant
 //! would with the kit's C#-shaped API (the board, timer, root move and time limit kept in
 //! the struct where C#'s local functions capture them, `Table`s where C# has `new T[N]`
-//! fields, `moves(qs)`, `piece_number()`, `captured_number()`, `force_skip_turn()`, and
-//! `abort_search` where C# throws).
+//! fields, `moves(qs)`, `order_by` for its `Select` and `Array.Sort`, `piece_number()`,
+//! `captured_number()` and `piece() as i32` for C#'s `(int)` casts, `force_skip_turn()`,
+//! and `abort_search` where C# throws).
 use framework::prelude::*;
 
 /// One square a constant (a1 first), 12 signed bytes: mg P N B R Q K, eg P N B R Q K,
@@ -86,7 +87,7 @@ pub struct MyBot {
     killers: Table<Move, 256>,
     history: [Table<i32, 64>; 7],
     root_move: Move,
-    limit: u64,
+    limit: i32,
 }
 
 impl MyBot {
@@ -163,22 +164,21 @@ impl MyBot {
             }
         }
 
-        let mut moves = self.b.moves(qs);
+        let moves = self.b.moves(qs);
         if !qs && moves.is_empty() {
             return if in_check { ply - 99999 } else { 0 };
         }
-        moves.sort_by_key(|&m| if m == tt_move && tt_key == key {
+
+        let mut best_move = Move::NULL;
+        for m in moves.order_by(|m| if m == tt_move && tt_key == key {
             -1000000
         } else if m.is_capture() {
-            m.piece_number() as i32 - 1000 * m.captured_number() as i32
+            m.piece() as i32 - 1000 * m.captured_number() as i32
         } else if m == self.killers[ply] {
             0
         } else {
             -self.history[m.piece_number()][m.to().index()]
-        });
-
-        let mut best_move = Move::NULL;
-        for m in moves {
+        }) {
             if self.t.ms_elapsed_this_turn() > self.limit {
                 abort_search();
             }

@@ -269,7 +269,7 @@ fn out_of_range_limits_and_bad_arguments_are_clear_errors() {
         ),
         (
             vec!["bench", "my_bot", "--option", "Hash=16"],
-            "engine `my_bot` has no option `Hash`; it declares: Clear Hash",
+            "engine `my_bot` has no option `Hash`; it declares: Clear Hash, Seed",
         ),
     ] {
         let output = challenge(&args);

@@ -154,3 +154,61 @@ fn ctrl_c_keeps_finished_games_and_prints_the_summary() {
         "{stdout}"
     );
 }
+
+/// A bot that plays by the kit's `Random` (`tests/bots/random_mover.rs`): two fixed-node
+/// matches with the same `--seed` play the same games move for move, the runner telling
+/// each game's engines its seed; another seed plays other games.
+#[test]
+fn the_same_seed_plays_the_same_games_with_a_bot_that_uses_random() {
+    let bot = crate::common::kit_root().join("tests/bots/random_mover.rs");
+    let play = |name: &str, seed: &str| {
+        let dir = scratch(name);
+        let args = [
+            bot.to_str().unwrap(),
+            "evil_bot",
+            "--games",
+            "4",
+            "--nodes",
+            "50",
+            "--maxmoves",
+            "40",
+            "--seed",
+            seed,
+            "-j",
+            "2",
+            "--pgn",
+            "g.pgn",
+            "-q",
+        ]
+        .map(String::from);
+        run_match_ok(&dir, &args);
+        games_by_round(&std::fs::read_to_string(dir.join("g.pgn")).unwrap())
+    };
+    let first = play("seed_a", "7");
+    assert_eq!(first.len(), 4, "{first:?}");
+    assert_eq!(play("seed_b", "7"), first);
+    assert_ne!(play("seed_c", "8"), first);
+}
+
+/// Each game's moves (comments, which carry times, left out) by its `Round` tag: games end
+/// in any order on two workers.
+fn games_by_round(pgn: &str) -> std::collections::BTreeMap<String, String> {
+    let mut games = std::collections::BTreeMap::new();
+    let mut round = String::new();
+    for line in pgn.lines() {
+        if let Some(rest) = line.strip_prefix("[Round \"") {
+            round = rest.trim_end_matches("\"]").to_string();
+        } else if !line.starts_with('[') && !line.is_empty() {
+            let moves = games.entry(round.clone()).or_insert_with(String::new);
+            moves.push_str(line);
+            moves.push(' ');
+        }
+    }
+    for moves in games.values_mut() {
+        *moves = moves
+            .split('{')
+            .map(|part| part.split_once('}').map_or(part, |(_, after)| after))
+            .collect();
+    }
+    games
+}

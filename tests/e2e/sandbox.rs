@@ -264,6 +264,7 @@ fn a_name_with_line_breaks_cannot_inject_protocol_lines() {
             "id name Tiny?bestmove e2e4?info string pwned",
             "id author a single-file bot",
             "option name Clear Hash type button",
+            "option name Seed type spin default 0 min 0 max 2147483647",
             "uciok"
         ]
     );

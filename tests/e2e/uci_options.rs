@@ -52,6 +52,7 @@ fn options_are_announced_set_kept_and_refused_with_a_reason() {
     let hello = engine.handshake();
     for line in [
         "option name Clear Hash type button",
+        "option name Seed type spin default 0 min 0 max 2147483647",
         "option name First Move type spin default 0 min 0 max 300",
         "option name Depth type spin default 2 min 1 max 9",
     ] {
@@ -78,7 +79,7 @@ fn options_are_announced_set_kept_and_refused_with_a_reason() {
     for (line, reply) in [
         (
             "setoption name Hash value 16",
-            "info string unknown option `Hash`; this engine has: Clear Hash, First Move, Depth",
+            "info string unknown option `Hash`; this engine has: Clear Hash, Seed, First Move, Depth",
         ),
         (
             "setoption name Depth value 10",
@@ -120,7 +121,13 @@ fn a_bot_without_options_has_the_hosts_own_and_an_overlong_line_is_refused() {
     let mut engine = Engine::start(&build("evil_bot"));
     let hello = engine.handshake();
     let options: Vec<&String> = hello.iter().filter(|l| l.starts_with("option")).collect();
-    assert_eq!(options, ["option name Clear Hash type button"]);
+    assert_eq!(
+        options,
+        [
+            "option name Clear Hash type button",
+            "option name Seed type spin default 0 min 0 max 2147483647"
+        ]
+    );
     let long = "x".repeat(framework::uci::MAX_COMMAND_BYTES + 1);
     engine.send(&long);
     engine.send("isready");

@@ -129,6 +129,11 @@ pub(crate) struct Tally<'a> {
     pub debug_lines: &'a [bool],
     /// Where a closure's parameter list closes (`spelling::closure_closers`).
     pub closure_closers: &'a HashSet<Pos>,
+    /// Where the free `()` of a C# property read opens (`spelling::property_reads`).
+    pub property_reads: &'a HashSet<Pos>,
+    /// Where the free `{` of an `if` that stands for C#'s `?:` opens
+    /// (`spelling::ternary_braces`).
+    pub ternary_braces: &'a HashSet<Pos>,
 }
 
 impl Tally<'_> {
@@ -281,7 +286,14 @@ pub(crate) fn count(toks: &[Tok], ctx: Context, standard: &StandardNames, tally:
                 // where the closer goes is structure that the opener paid for
                 // (at most two bits a pair), not free data. An invisible
                 // (`None`) group never comes from source text.
-                if *delim != Delimiter::None {
+                let read = syntax_is_free
+                    && *delim == Delimiter::Parenthesis
+                    && inner.is_empty()
+                    && tally.property_reads.contains(&at);
+                let ternary = syntax_is_free
+                    && *delim == Delimiter::Brace
+                    && tally.ternary_braces.contains(&at);
+                if *delim != Delimiter::None && !read && !ternary {
                     tally.add(at, 1);
                 }
                 count(inner, standard.context_of(toks, i, ctx), standard, tally);

@@ -47,6 +47,7 @@ pub use rules::{
     ALLOWED_ATTRIBUTES, ALLOWED_STD_MODULES, FORBIDDEN_ATTRIBUTES, FORBIDDEN_MACROS, NAME_PRINTERS,
     Rule, Violation,
 };
+pub use spelling::PROPERTY_READS;
 
 /// The token limit of a bot file.
 pub const LIMIT: usize = 1024;
@@ -369,10 +370,14 @@ fn analyze_on_this_thread(source: &str) -> Result<Analysis, ParseError> {
 
     let debug_lines = debug_lines::debug_lines(text);
     let closure_closers = spelling::closure_closers(&file);
+    let property_reads = spelling::property_reads(&file);
+    let ternary_braces = spelling::ternary_braces(&file);
     let mut tally = count::Tally {
         costs: Vec::new(),
         debug_lines: &debug_lines,
         closure_closers: &closure_closers,
+        property_reads: &property_reads,
+        ternary_braces: &ternary_braces,
     };
     let standard = count::StandardNames::of(&toks);
     count::count(&toks, count::Context::Code, &standard, &mut tally);

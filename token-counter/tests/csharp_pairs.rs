@@ -38,22 +38,22 @@ const PAIRS: &[Pair] = &[
     Pair {
         name: "pvs",
         csharp: 980,
-        before: 1070,
-        after: 956,
+        before: 1034,
+        after: 924,
         target: 1.0,
     },
     Pair {
         name: "plain",
         csharp: 442,
-        before: 490,
-        after: 436,
+        before: 467,
+        after: 409,
         target: 1.0,
     },
     Pair {
         name: "golf",
         csharp: 207,
-        before: 267,
-        after: 230,
+        before: 256,
+        after: 211,
         target: 1.25,
     },
 ];

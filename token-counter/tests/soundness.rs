@@ -1051,8 +1051,9 @@ pub fn forever<T>(x: &T) -> &'static T { (inner as fn(_) -> _)(x) }
     }
 }
 
-/// The new rules refuse; they never count. Every fixture keeps the count it
-/// had before them (tokens, #DEBUG tokens).
+/// The soundness rules refuse; they never count. Every fixture keeps the count the
+/// counting rules give it (tokens, #DEBUG tokens): the counts changed only with rule 1's
+/// free `()` of a property read and braces of a `?:`, not with these rules.
 #[test]
 fn fixture_counts_are_unchanged() {
     let mut all = common::FIXTURES.to_vec();
@@ -1060,10 +1061,10 @@ fn fixture_counts_are_unchanged() {
     for (name, src) in all {
         let report = analyze(src).unwrap();
         let want = match name {
-            "greedy.rs" => (124, 3),
-            "minimax.rs" => (348, 14),
-            "macros.rs" => (150, 0),
-            "bot_1000.rs" => (955, 50),
+            "greedy.rs" => (122, 3),
+            "minimax.rs" => (337, 14),
+            "macros.rs" => (149, 0),
+            "bot_1000.rs" => (917, 50),
             other => panic!("{other}: add its count here"),
         };
         assert_eq!((report.tokens, report.debug_tokens), want, "{name}");

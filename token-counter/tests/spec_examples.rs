@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{count_file, count_stmt, documented, in_fn};
+use common::{RULES_MD, count_file, count_stmt, documented, in_fn};
 
 // ---- The counting table of docs/rules.md ----
 
@@ -42,7 +42,175 @@ fn example_string_costs_its_characters() {
 
 #[test]
 fn example_method_calls_and_char_literal() {
-    assert_eq!(example_stmt("m.is_capture() && 'a'.is_ascii()"), 9);
+    assert_eq!(example_stmt("m.is_capture() && 'a'.is_ascii()"), 8);
+}
+
+// ---- Rule 1: the `()` of a C# property read ----
+
+#[test]
+fn example_property_reads_cost_no_brackets() {
+    assert_eq!(example_stmt("let k = b.key() ^ b.ply_count() as u64;"), 12);
+}
+
+#[test]
+fn example_csharp_methods_keep_their_brackets() {
+    assert_eq!(
+        example_stmt("if b.is_in_check() { b.legal_moves().len() } else { 0 }"),
+        15
+    );
+}
+
+#[test]
+fn example_a_field_of_the_name_makes_the_brackets_cost() {
+    let src = "struct S { len: usize }\nfn f(s: S, v: Vec<u8>) -> usize { s.len + v.len() }";
+    documented(&src.replace('\n', "` + newline + `"));
+    assert_eq!(count_file(src), 25);
+    // Without the field, `v.len()` reads a property: its `()` is free.
+    assert_eq!(
+        count_file("struct S { n: usize }\nfn f(s: S, v: Vec<u8>) -> usize { s.n + v.len() }"),
+        24
+    );
+}
+
+#[test]
+fn example_a_property_read_in_a_file_macro_costs() {
+    assert_eq!(example_stmt("m!(b.key());"), 7);
+}
+
+#[test]
+fn every_property_name_in_the_rules_is_the_counters() {
+    // docs/rules.md lists the names; the counter's list is the same, name for name.
+    let section = RULES_MD
+        .split("The names, whatever type they are called on:")
+        .nth(1)
+        .and_then(|rest| rest.split("The `*_number()` members").next())
+        .expect("docs/rules.md lists the property names");
+    let mut documented: Vec<&str> = section
+        .split('`')
+        .skip(1)
+        .step_by(2)
+        .filter(|name| name.chars().all(|c| c.is_ascii_lowercase() || c == '_'))
+        .collect();
+    documented.sort_unstable();
+    let mut counted = token_counter::PROPERTY_READS.to_vec();
+    counted.sort_unstable();
+    assert_eq!(documented, counted);
+    // Each is free after `.` with an empty `()`, and costs with an argument.
+    for name in token_counter::PROPERTY_READS {
+        assert_eq!(count_stmt(&format!("x.{name}();")), 3, "{name}");
+        assert_eq!(count_stmt(&format!("x.{name}(1);")), 5, "{name}");
+    }
+}
+
+#[test]
+fn no_other_empty_brackets_are_free() {
+    // A name not on the list, a zero-argument C# method, a turbofish, a call of a
+    // field's value, a path call, a free function: each pays its `(`.
+    for (src, cost) in [
+        ("x.eval();", 4),
+        ("x.legal_moves();", 4),
+        ("x.len::<u8>();", 8),
+        ("(x.len)();", 5),
+        ("Vec::<u8>::len();", 8),
+        ("len();", 2),
+        ("x.len()();", 4),
+    ] {
+        assert_eq!(count_stmt(src), cost, "{src}");
+    }
+}
+
+#[test]
+fn a_free_bracket_carries_nothing_into_a_macro() {
+    // A file macro's matcher could tell `x.len()` from `x.len`: there the `()` costs,
+    // nested blocks and standard macros included.
+    assert_eq!(count_stmt("m!(x.len());"), count_stmt("m!(x.len);") + 1);
+    assert_eq!(count_stmt("m!({ x.len() });"), 8);
+    assert_eq!(count_stmt("m!(vec![x.len()]);"), 10);
+    // A `macro_rules!` body is not parsed: its calls pay, and so do the arguments of
+    // its own invocations.
+    assert_eq!(
+        count_file("macro_rules! m { ($x:expr) => { $x.len() }; }"),
+        count_file("macro_rules! m { ($x:expr) => { $x.n }; }") + 1
+    );
+    // Arguments of a standard macro are not parsed either: a read there pays.
+    assert_eq!(
+        count_stmt("println!(\"{}\", x.len());"),
+        count_stmt("println!(\"{}\", x.n);") + 1
+    );
+}
+
+// ---- Rule 1: the braces of an `if` that stands for `?:` ----
+
+#[test]
+fn example_an_if_chain_as_a_value_costs_what_the_ternaries_do() {
+    assert_eq!(
+        example_stmt("let x = if a { 1 } else if b { 2 } else { 3 };"),
+        12
+    );
+}
+
+#[test]
+fn example_a_functions_last_if_is_its_value() {
+    assert_eq!(
+        example_file("fn f(a: bool) -> i32 { if a { 1 } else { -1 } }"),
+        13
+    );
+}
+
+#[test]
+fn example_an_if_statement_keeps_its_braces() {
+    assert_eq!(example_stmt("if a { f() } else { g() }"), 9);
+}
+
+#[test]
+fn example_a_branch_with_a_statement_keeps_its_braces() {
+    assert_eq!(example_stmt("let x = if a { f(); 1 } else { 2 };"), 12);
+}
+
+#[test]
+fn example_an_if_in_a_file_macro_keeps_its_braces() {
+    assert_eq!(example_stmt("m!(if a { 1 } else { 2 });"), 10);
+}
+
+#[test]
+fn ternary_braces_only_where_a_value_is_made() {
+    for (src, cost) in [
+        // No `else`: no value, no `?:`.
+        ("let x = if a { 1 };", 7),
+        // A value anywhere: an argument, an operand, a field, a closure's body.
+        ("f(if a { 1 } else { 2 });", 7),
+        ("let x = 3 + -if a { 1 } else { 2 };", 11),
+        ("let s = S { v: if a { 1 } else { 2 } };", 11),
+        ("let c = |a| if a { 1 } else { 2 };", 10),
+        // A function without a return type returns no value: its last `if` is a statement.
+        ("fn g() { if a { f() } else { g() } }", 13),
+        // A statement chain keeps every brace, its `else if` links included.
+        ("if a { 1 } else if b { 2 } else { 3 }", 12),
+        // A branch that is itself a block: the branch's `{` is free, the inner one costs.
+        ("let x = if a { { 1 } } else { 2 };", 9),
+        // A chain whose last link has no `else`, or a branch with a `let`, is no `?:`.
+        ("let x = if a { 1 } else if b { 2 };", 12),
+        ("let x = if a { let y = 1; y } else { 2 };", 14),
+    ] {
+        assert_eq!(count_stmt(src), cost, "{src}");
+    }
+}
+
+#[test]
+fn a_field_anywhere_in_the_file_prices_its_name_everywhere() {
+    // A field of a struct, a union, an enum's struct variant, or in a nested module:
+    // `x.key()` and `x.key` would both compile on that type, so the `()` would be a bit.
+    for decl in [
+        "struct S { key: u64 }",
+        "union U { key: u64 }",
+        "enum E { A { key: u64 } }",
+        "mod m { pub struct S { pub key: u64 } }",
+        "fn g() { struct T { key: u8 } }",
+    ] {
+        let with = count_file(&format!("{decl}\nfn f(b: Board) -> u64 {{ b.key() }}"));
+        let without = count_file(&format!("{decl}\nfn f(b: Board) -> u64 {{ b.key }}"));
+        assert_eq!(with, without + 1, "{decl}");
+    }
 }
 
 #[test]
@@ -436,7 +604,10 @@ fn example_a_file_macro_pays_for_every_free_spelling() {
 
 #[test]
 fn example_a_closures_parameter_list_is_a_pair() {
-    assert_eq!(example_stmt("moves.sort_by_key(|m| m.piece());"), 10);
+    assert_eq!(
+        example_stmt("moves.sort_by_key(|m| m.captured_number());"),
+        10
+    );
     assert_eq!(example_stmt("let f = || 1;"), 5);
 }
 

@@ -1593,7 +1593,8 @@ impl FileEmitter<'_, '_> {
                 int.clone(),
             ),
             ("NextDouble", []) => (format!("{r}.next_double()"), Ty::F64),
-            ("NextSingle", []) => (format!("{r}.next_single()"), Ty::F32),
+            // .NET's seeded `NextSingle` is `(float)Sample()`, the sample `NextDouble` gives.
+            ("NextSingle", []) => (format!("({r}.next_double() as f32)"), Ty::F32),
             _ => {
                 return Err(unsupported(
                     e.span,

@@ -78,11 +78,11 @@ impl FileEmitter<'_, '_> {
                 code
             }
             Ty::Api("Random") => match args {
-                [] => "cs::Random::new()".into(),
+                [] => "Random::new()".into(),
                 [seed] => {
                     let v = self.expr(&seed.expr, Some(&INT))?;
                     let v = self.coerce(v, &INT, &seed.expr)?;
-                    let code = format!("cs::Random::with_seed({})", v.code);
+                    let code = format!("Random::with_seed({})", v.code);
                     vals.push(v);
                     code
                 }
@@ -202,13 +202,13 @@ impl FileEmitter<'_, '_> {
             ),
             (1, _) => {
                 let i = self.coerce(first.clone(), &INT, &args[0].expr)?;
-                format!("cs::square({})", i.code)
+                format!("Square::from_index({})", i.code)
             }
             (2, _) => {
                 let f = self.coerce(first.clone(), &INT, &args[0].expr)?;
                 let r = self.expr(&args[1].expr, Some(&INT))?;
                 let r = self.coerce(r, &INT, &args[1].expr)?;
-                let code = format!("cs::square_at({}, {})", f.code, r.code);
+                let code = format!("Square::new({}, {})", f.code, r.code);
                 vals.push(r);
                 code
             }

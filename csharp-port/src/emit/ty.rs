@@ -118,7 +118,7 @@ impl Program<'_> {
             Ty::Void => "()".into(),
             Ty::Api("PieceType") => "i32".into(),
             Ty::Api("Piece") => "cs::Piece".into(),
-            Ty::Api("Random") => "cs::Random".into(),
+            Ty::Api("Random") => "Random".into(),
             Ty::Api("BigInteger") => "cs::BigInteger".into(),
             Ty::Api("DateTime") => "cs::DateTime".into(),
             Ty::Api(n) => (*n).into(),

@@ -10,7 +10,7 @@ impl Bot for MyBot {
         let mut score = 0;
         for l in b.piece_lists() {
             for s in l {
-                score += (V[l.piece_type().number()] + s.relative_to(l.color()).rank() as i32)
+                score += (V[l.piece_type() as usize] + s.relative_to(l.color()).rank())
                     * l.color().sign();
             }
         }

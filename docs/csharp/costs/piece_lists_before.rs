@@ -11,7 +11,7 @@ impl Bot for MyBot {
         for p in PieceType::ALL {
             for c in Color::ALL {
                 for s in b.pieces(p, c) {
-                    score += (V[p.index() + 1] + s.relative_to(c).rank() as i32) * c.sign();
+                    score += (V[p as usize] + s.relative_to(c).rank()) * c.sign();
                 }
             }
         }

@@ -34,7 +34,6 @@ pub(crate) fn to_cz_bb(bb: Bitboard) -> cz::BitBoard {
 /// use framework::prelude::*;
 /// assert_eq!(knight_attacks(Square::A1).count(), 2);
 /// ```
-#[doc(alias = "GetKnightAttacks")]
 #[inline(always)]
 pub fn knight_attacks(sq: Square) -> Bitboard {
     Bitboard(cz::get_knight_moves(to_cz_sq(sq)).0)
@@ -46,23 +45,23 @@ pub fn knight_attacks(sq: Square) -> Bitboard {
 /// use framework::prelude::*;
 /// assert_eq!(king_attacks(Square::E4).count(), 8);
 /// ```
-#[doc(alias = "GetKingAttacks")]
 #[inline(always)]
 pub fn king_attacks(sq: Square) -> Bitboard {
     Bitboard(cz::get_king_moves(to_cz_sq(sq)).0)
 }
 
-/// Squares a pawn of `color` on `sq` attacks (diagonally forward).
+/// Squares a pawn of `color` on `sq` attacks (diagonally forward). `color` may be a `bool`
+/// (`true` is White), as C#'s `GetPawnAttacks(square, isWhite)` takes.
 ///
 /// ```
 /// use framework::prelude::*;
 /// let a = pawn_attacks(Square::E4, Color::White);
 /// assert!(a.contains(Square::D5) && a.contains(Square::F5) && a.count() == 2);
+/// assert_eq!(pawn_attacks(Square::E4, true), a);
 /// ```
-#[doc(alias = "GetPawnAttacks")]
 #[inline(always)]
-pub fn pawn_attacks(sq: Square, color: Color) -> Bitboard {
-    Bitboard(cz::get_pawn_attacks(to_cz_sq(sq), to_cz_color(color)).0)
+pub fn pawn_attacks(sq: Square, color: impl Into<Color>) -> Bitboard {
+    Bitboard(cz::get_pawn_attacks(to_cz_sq(sq), to_cz_color(color.into())).0)
 }
 
 /// Squares a bishop on `sq` attacks, stopping at (and including) the first piece of
@@ -95,35 +94,69 @@ pub fn rook_attacks(sq: Square, blockers: Bitboard) -> Bitboard {
 /// use framework::prelude::*;
 /// assert_eq!(queen_attacks(Square::D4, Bitboard::EMPTY).count(), 27);
 /// ```
-#[doc(alias = "GetSliderAttacks")]
 #[inline(always)]
 pub fn queen_attacks(sq: Square, blockers: Bitboard) -> Bitboard {
     bishop_attacks(sq, blockers) | rook_attacks(sq, blockers)
 }
 
-/// Squares a piece of type `piece_type` on `sq` attacks. `color` only matters for pawns,
-/// `blockers` only for sliders. Pawn pushes are not attacks and are not included.
+/// Squares a slider of type `piece_type` on `sq` attacks, stopping at `blockers`: C#'s
+/// `GetSliderAttacks`, with its meaning: **the empty set for a pawn, knight or king** (and
+/// for no piece, `None`), which are not sliders. [`piece_attacks`] gives every type's
+/// attacks.
+///
+/// `piece_type` is a [`PieceType`] or an `Option<PieceType>` (what
+/// [`PieceType::from_number`] gives for C#'s `(PieceType)n`); `blockers` a [`Bitboard`], a
+/// `u64` or `&board` (its occupied squares, C#'s overload that takes a `Board`).
+///
+/// ```
+/// use framework::prelude::*;
+/// let board = Board::startpos();
+/// assert_eq!(slider_attacks(PieceType::Rook, Square::A1, &board).count(), 2);
+/// assert_eq!(slider_attacks(PieceType::Queen, Square::D4, Bitboard::EMPTY).count(), 27);
+/// assert!(slider_attacks(PieceType::Knight, Square::G1, &board).is_empty());
+/// assert!(slider_attacks(PieceType::King, Square::E1, 0).is_empty());
+/// // C#'s `(PieceType)Min(5, n)` for n from 0 (no piece) to 6 (the king, read as a queen)
+/// let n: i32 = 6;
+/// assert_eq!(slider_attacks(PieceType::from_number(n.min(5)), Square::D4, 0).count(), 27);
+/// assert!(slider_attacks(PieceType::from_number(0), Square::D4, 0).is_empty());
+/// ```
+#[inline]
+pub fn slider_attacks(
+    piece_type: impl Into<Option<PieceType>>,
+    sq: Square,
+    blockers: impl Into<Bitboard>,
+) -> Bitboard {
+    match piece_type.into() {
+        Some(PieceType::Bishop) => bishop_attacks(sq, blockers.into()),
+        Some(PieceType::Rook) => rook_attacks(sq, blockers.into()),
+        Some(PieceType::Queen) => queen_attacks(sq, blockers.into()),
+        _ => Bitboard::EMPTY,
+    }
+}
+
+/// Squares a piece of type `piece_type` on `sq` attacks: C#'s `GetPieceAttacks`. `color`
+/// only matters for pawns, `blockers` only for sliders. Pawn pushes are not attacks and are
+/// not included. `blockers` is a [`Bitboard`], a `u64` or `&board` (its occupied squares,
+/// C#'s overload that takes a `Board`); `color` a [`Color`] or a `bool` (`true` is White).
 ///
 /// ```
 /// use framework::prelude::*;
 /// let b = Board::startpos();
 /// let a = piece_attacks(PieceType::Knight, Square::G1, b.occupied(), Color::White);
 /// assert!(a.contains(Square::F3));
+/// assert_eq!(piece_attacks(PieceType::Knight, Square::G1, &b, true), a);
 /// ```
-#[doc(alias = "GetPieceAttacks")]
 #[inline]
 pub fn piece_attacks(
     piece_type: PieceType,
     sq: Square,
-    blockers: Bitboard,
-    color: Color,
+    blockers: impl Into<Bitboard>,
+    color: impl Into<Color>,
 ) -> Bitboard {
     match piece_type {
         PieceType::Pawn => pawn_attacks(sq, color),
         PieceType::Knight => knight_attacks(sq),
-        PieceType::Bishop => bishop_attacks(sq, blockers),
-        PieceType::Rook => rook_attacks(sq, blockers),
-        PieceType::Queen => queen_attacks(sq, blockers),
         PieceType::King => king_attacks(sq),
+        slider => slider_attacks(slider, sq, blockers),
     }
 }

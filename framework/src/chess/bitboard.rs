@@ -30,15 +30,22 @@ impl Bitboard {
     /// The 32 dark squares.
     pub const DARK_SQUARES: Bitboard = Bitboard(!0x55AA_55AA_55AA_55AA);
 
-    /// All squares of `file` (0 = a … 7 = h).
+    /// All squares of `file` (0 = a … 7 = h), as [`Square::file`] gives it. (Not named
+    /// `file`, so that rustdoc's search for C#'s `File` finds [`Square::file`] first.)
+    ///
+    /// ```
+    /// use framework::prelude::*;
+    /// assert_eq!(Bitboard::of_file(Square::E4.file()).count(), 8);
+    /// assert!(Bitboard::of_file(4).contains(Square::E8));
+    /// ```
     #[inline(always)]
-    pub const fn file(file: u8) -> Bitboard {
+    pub const fn of_file(file: i32) -> Bitboard {
         Bitboard(0x0101_0101_0101_0101 << (file & 7))
     }
 
-    /// All squares of `rank` (0 = first … 7 = eighth).
+    /// All squares of `rank` (0 = first … 7 = eighth), as [`Square::rank`] gives it.
     #[inline(always)]
-    pub const fn rank(rank: u8) -> Bitboard {
+    pub const fn of_rank(rank: i32) -> Bitboard {
         Bitboard(0xFF << ((rank & 7) * 8))
     }
 
@@ -70,11 +77,12 @@ impl Bitboard {
         self.0 ^= 1 << sq.index();
     }
 
-    /// The number of squares in the set.
+    /// The number of squares in the set: C#'s `GetNumberOfSetBits`, an `i32` as there.
     #[doc(alias = "GetNumberOfSetBits")]
+    #[doc(alias = "PopCount")]
     #[inline(always)]
-    pub const fn count(self) -> u32 {
-        self.0.count_ones()
+    pub const fn count(self) -> i32 {
+        self.0.count_ones() as i32
     }
 
     /// `true` if no square is set.
@@ -95,7 +103,7 @@ impl Bitboard {
         if self.0 == 0 {
             None
         } else {
-            Some(Square::from_index(self.0.trailing_zeros() as u8))
+            Some(Square::at(self.0.trailing_zeros() as u8))
         }
     }
 
@@ -174,6 +182,64 @@ macro_rules! bit_ops {
     )*};
 }
 bit_ops!(BitOr bitor BitOrAssign bitor_assign |, BitAnd bitand BitAndAssign bitand_assign &, BitXor bitxor BitXorAssign bitxor_assign ^);
+
+/// C# computes bitboards as `ulong`: a `Bitboard` and a `u64` combine either way round into
+/// a `Bitboard`, so a mask computed as a number needs no wrapping.
+///
+/// ```
+/// use framework::prelude::*;
+/// let board = Board::startpos();
+/// let s = Square::E2.index();
+/// let ahead = (0x0101_0101_0101_0100u64 << s) & board.pieces(PieceType::Pawn, Color::White);
+/// assert_eq!(ahead.count(), 0);
+/// assert_eq!((board.occupied() & 0xFF).count(), 8);
+/// assert!(board.occupied() & 1 << 63 != 0);
+/// ```
+macro_rules! u64_ops {
+    ($($tr:ident $f:ident $atr:ident $af:ident $op:tt),*) => {$(
+        impl $tr<u64> for Bitboard {
+            type Output = Bitboard;
+            #[inline(always)]
+            fn $f(self, rhs: u64) -> Bitboard { Bitboard(self.0 $op rhs) }
+        }
+        impl $tr<Bitboard> for u64 {
+            type Output = Bitboard;
+            #[inline(always)]
+            fn $f(self, rhs: Bitboard) -> Bitboard { Bitboard(self $op rhs.0) }
+        }
+        impl $atr<u64> for Bitboard {
+            #[inline(always)]
+            fn $af(&mut self, rhs: u64) { self.0 = self.0 $op rhs; }
+        }
+    )*};
+}
+u64_ops!(BitOr bitor BitOrAssign bitor_assign |, BitAnd bitand BitAndAssign bitand_assign &, BitXor bitxor BitXorAssign bitxor_assign ^);
+
+/// `bb == 0`, `bb != 0`: C#'s test of a `ulong` bitboard.
+impl PartialEq<u64> for Bitboard {
+    #[inline(always)]
+    fn eq(&self, other: &u64) -> bool {
+        self.0 == *other
+    }
+}
+
+/// A `ulong` bitboard of C#'s, as a set.
+impl From<u64> for Bitboard {
+    #[inline(always)]
+    fn from(bits: u64) -> Bitboard {
+        Bitboard(bits)
+    }
+}
+
+/// The board's occupied squares: what C#'s attack functions that take a `Board` read from
+/// it (`GetSliderAttacks(type, square, board)`), so [`slider_attacks`](super::slider_attacks)
+/// and [`piece_attacks`](super::piece_attacks) take `&board` for their blockers.
+impl From<&super::Board> for Bitboard {
+    #[inline(always)]
+    fn from(board: &super::Board) -> Bitboard {
+        board.occupied()
+    }
+}
 
 impl Not for Bitboard {
     type Output = Bitboard;

@@ -163,7 +163,7 @@ impl fmt::Display for Board {
 
 #[inline(always)]
 fn from_cz_sq(sq: cz::Square) -> Square {
-    Square::from_index(sq as u8)
+    Square::at(sq as u8)
 }
 
 #[inline(always)]
@@ -798,7 +798,7 @@ impl Board {
     ///     b.make_move(mv);
     /// }
     /// assert!(b.is_repeated_position());
-    /// assert!(!b.is_draw()); // only the second occurrence
+    /// assert!(!b.is_drawn()); // only the second occurrence
     /// ```
     ///
     /// As in C#, the position a bot's `think` is handed is never a repetition, even if the
@@ -817,7 +817,7 @@ impl Board {
     /// [`is_repeated_position`](Self::is_repeated_position) and
     /// [`is_search_draw`](Self::is_search_draw) ignore earlier visits, so a bot that
     /// scores repetitions as draws still searches its root. Call it to run `think`
-    /// yourself as a game does. The arbiter's rulings ([`is_draw`](Self::is_draw)) never
+    /// yourself as a game does. The arbiter's rulings ([`is_drawn`](Self::is_drawn)) never
     /// depend on it.
     ///
     /// ```
@@ -935,7 +935,9 @@ impl Board {
     /// a position on the board for the **third** time, and the rest.
     ///
     /// **Not C#'s `IsDraw()`**, which is already true at the first repetition; that one is
-    /// [`is_search_draw`](Self::is_search_draw), what a search should score as a draw.
+    /// [`is_search_draw`](Self::is_search_draw), what a search should score as a draw. (The
+    /// kit called this one `is_draw` before 0.2: rustdoc's search put it first for C#'s
+    /// `IsDraw`, the member it is not.)
     ///
     /// ```
     /// use framework::prelude::*;
@@ -944,10 +946,10 @@ impl Board {
     ///     let mv = b.parse_uci(m).unwrap();
     ///     b.make_move(mv);
     /// }
-    /// assert!(!b.is_draw()); // the start position's second time: the game goes on
+    /// assert!(!b.is_drawn()); // the start position's second time: the game goes on
     /// assert!(b.is_search_draw()); // but a search scores it as a draw
     /// ```
-    pub fn is_draw(&self) -> bool {
+    pub fn is_drawn(&self) -> bool {
         self.draw_reason().is_some()
     }
 
@@ -955,7 +957,7 @@ impl Board {
     /// fifty-move rule, insufficient material, stalemate, or a position that has occurred
     /// **once** before ([`is_repeated_position`](Self::is_repeated_position)): repeating
     /// gains nothing, so a search scores it as a draw without waiting for the third time.
-    /// The arbiter's ruling, which waits, is [`is_draw`](Self::is_draw).
+    /// The arbiter's ruling, which waits, is [`is_drawn`](Self::is_drawn).
     ///
     /// ```
     /// use framework::prelude::*;
@@ -998,21 +1000,23 @@ impl Board {
     }
 
     /// `true` if `color` may still castle kingside (the right, not whether it is legal now).
+    /// `color` may be a `bool` (`true` is White), as C#'s `white` parameter.
     #[doc(alias = "HasKingsideCastleRight")]
     #[inline]
-    pub fn has_kingside_castle_right(&self, color: Color) -> bool {
+    pub fn has_kingside_castle_right(&self, color: impl Into<Color>) -> bool {
         self.inner()
-            .castle_rights(to_cz_color(color))
+            .castle_rights(to_cz_color(color.into()))
             .short
             .is_some()
     }
 
     /// `true` if `color` may still castle queenside (the right, not whether it is legal now).
+    /// `color` may be a `bool` (`true` is White).
     #[doc(alias = "HasQueensideCastleRight")]
     #[inline]
-    pub fn has_queenside_castle_right(&self, color: Color) -> bool {
+    pub fn has_queenside_castle_right(&self, color: impl Into<Color>) -> bool {
         self.inner()
-            .castle_rights(to_cz_color(color))
+            .castle_rights(to_cz_color(color.into()))
             .long
             .is_some()
     }
@@ -1027,11 +1031,19 @@ impl Board {
             .map(|f| from_cz_sq(cz::Square::new(f, cz::Rank::Sixth.relative_to(stm))))
     }
 
-    /// The square of `color`'s king.
+    /// The square of `color`'s king. `color` may be a `bool` (`true` is White), as C#'s
+    /// `GetKingSquare(white)` takes.
+    ///
+    /// ```
+    /// use framework::prelude::*;
+    /// let board = Board::startpos();
+    /// assert_eq!(board.king_square(Color::White), Square::E1);
+    /// assert_eq!(board.king_square(!board.is_white_to_move()), Square::E8);
+    /// ```
     #[doc(alias = "GetKingSquare")]
     #[inline(always)]
-    pub fn king_square(&self, color: Color) -> Square {
-        from_cz_sq(self.inner().king(to_cz_color(color)))
+    pub fn king_square(&self, color: impl Into<Color>) -> Square {
+        from_cz_sq(self.inner().king(to_cz_color(color.into())))
     }
 
     /// The piece on `sq`, if any.
@@ -1049,18 +1061,20 @@ impl Board {
         Some(Piece::new(from_cz_piece(p), from_cz_color(color)))
     }
 
-    /// The squares of `color`'s pieces of type `piece_type`.
+    /// The squares of `color`'s pieces of type `piece_type`. `color` may be a `bool` (`true`
+    /// is White), as C#'s `GetPieceBitboard(type, white)` takes.
     ///
     /// ```
     /// use framework::prelude::*;
-    /// assert_eq!(Board::startpos().pieces(PieceType::Pawn, Color::White), Bitboard::rank(1));
+    /// assert_eq!(Board::startpos().pieces(PieceType::Pawn, Color::White), Bitboard::of_rank(1));
+    /// assert_eq!(Board::startpos().pieces(PieceType::Pawn, false), Bitboard::of_rank(6));
     /// ```
     #[doc(alias = "GetPieceBitboard")]
     #[inline(always)]
-    pub fn pieces(&self, piece_type: PieceType, color: Color) -> Bitboard {
+    pub fn pieces(&self, piece_type: PieceType, color: impl Into<Color>) -> Bitboard {
         Bitboard(
             self.inner()
-                .colored_pieces(to_cz_color(color), fen::to_cz_piece(piece_type))
+                .colored_pieces(to_cz_color(color.into()), fen::to_cz_piece(piece_type))
                 .0,
         )
     }
@@ -1071,10 +1085,10 @@ impl Board {
         Bitboard(self.inner().pieces(fen::to_cz_piece(piece_type)).0)
     }
 
-    /// The squares of all of `color`'s pieces.
+    /// The squares of all of `color`'s pieces (`color` may be a `bool`, `true` for White).
     #[inline(always)]
-    pub fn color_bitboard(&self, color: Color) -> Bitboard {
-        Bitboard(self.inner().colors(to_cz_color(color)).0)
+    pub fn color_bitboard(&self, color: impl Into<Color>) -> Bitboard {
+        Bitboard(self.inner().colors(to_cz_color(color.into())).0)
     }
 
     /// The squares of White's pieces.
@@ -1099,9 +1113,10 @@ impl Board {
     }
 
     /// `color`'s pieces that attack `sq` in the current occupancy (pawns by their capture
-    /// direction; pinned pieces count, as they still give check).
+    /// direction; pinned pieces count, as they still give check). `color` may be a `bool`.
     #[inline]
-    pub fn attackers_to(&self, sq: Square, color: Color) -> Bitboard {
+    pub fn attackers_to(&self, sq: Square, color: impl Into<Color>) -> Bitboard {
+        let color = color.into();
         let occ = self.occupied();
         let them = self.color_bitboard(color);
         let b = |p| self.pieces_of_type(p);
@@ -1114,9 +1129,9 @@ impl Board {
             | (rook_attacks(sq, occ) & orth))
     }
 
-    /// `true` if any of `color`'s pieces attacks `sq`.
+    /// `true` if any of `color`'s pieces attacks `sq` (`color` may be a `bool`).
     #[inline]
-    pub fn is_attacked_by(&self, sq: Square, color: Color) -> bool {
+    pub fn is_attacked_by(&self, sq: Square, color: impl Into<Color>) -> bool {
         !self.attackers_to(sq, color).is_empty()
     }
 
@@ -1182,20 +1197,21 @@ impl Board {
     /// ```
     #[doc(alias = "PlyCount")]
     #[inline(always)]
-    pub fn ply_count(&self) -> u32 {
-        self.start_ply + (self.states.len() - 1) as u32
+    pub fn ply_count(&self) -> i32 {
+        (self.start_ply + (self.states.len() - 1) as u32) as i32
     }
 
-    /// Half-moves since the last capture or pawn move (not capped at 100).
+    /// Half-moves since the last capture or pawn move (not capped at 100): C#'s
+    /// `FiftyMoveCounter`, an `i32` as there.
     #[doc(alias = "FiftyMoveCounter")]
     #[inline(always)]
-    pub fn fifty_move_counter(&self) -> u32 {
-        self.halfmove()
+    pub fn fifty_move_counter(&self) -> i32 {
+        self.halfmove() as i32
     }
 
     /// The FEN fullmove number: 1 at the start, incremented after each Black move.
     #[inline(always)]
-    pub fn fullmove_number(&self) -> u32 {
+    pub fn fullmove_number(&self) -> i32 {
         self.ply_count() / 2 + 1
     }
 }

@@ -73,7 +73,7 @@ fn parse_placement(s: &str) -> Result<[Option<Piece>; 64], FenError> {
                 file += d as u8;
             } else if let Some(p) = Piece::from_char(c) {
                 if file < 8 {
-                    squares[Square::new(file, rank).index()] = Some(p);
+                    squares[usize::from(rank * 8 + file)] = Some(p);
                 }
                 file += 1;
             } else {
@@ -103,12 +103,12 @@ fn check_position(squares: &[Option<Piece>; 64], stm: Color) -> Result<(), FenEr
     let mut occ = super::Bitboard::EMPTY;
     for (i, p) in squares.iter().enumerate() {
         if p.is_some() {
-            occ.set(Square::from_index(i as u8));
+            occ.set(Square::at(i as u8));
         }
     }
     for color in Color::ALL {
         let kings: Vec<Square> = (0..64u8)
-            .map(Square::from_index)
+            .map(Square::at)
             .filter(|s| squares[s.index()] == Some(Piece::new(PieceType::King, color)))
             .collect();
         if kings.len() != 1 {
@@ -138,13 +138,8 @@ fn check_position(squares: &[Option<Piece>; 64], stm: Color) -> Result<(), FenEr
             for (i, p) in squares.iter().enumerate() {
                 let Some(p) = p else { continue };
                 if p.color() != color
-                    && attacks::piece_attacks(
-                        p.piece_type(),
-                        Square::from_index(i as u8),
-                        occ,
-                        p.color(),
-                    )
-                    .contains(k)
+                    && attacks::piece_attacks(p.piece_type(), Square::at(i as u8), occ, p.color())
+                        .contains(k)
                 {
                     return Err(FenError::InvalidPosition(format!(
                         "{color} is in check but it is {stm}'s turn"
@@ -182,7 +177,7 @@ pub(crate) fn parse(fen: &str) -> Result<ParsedFen, FenError> {
     let mut builder = cz::BoardBuilder::empty();
     for (i, p) in squares.iter().enumerate() {
         if let Some(p) = p {
-            *builder.square_mut(to_cz_sq(Square::from_index(i as u8))) =
+            *builder.square_mut(to_cz_sq(Square::at(i as u8))) =
                 Some((to_cz_piece(p.piece_type()), to_cz_color(p.color())));
         }
     }

@@ -30,15 +30,24 @@ mod piece_list;
 mod rules;
 mod types;
 
-pub use attacks::{
-    bishop_attacks, king_attacks, knight_attacks, pawn_attacks, piece_attacks, queen_attacks,
-    rook_attacks,
-};
+// rustdoc keeps no alias of a function it inlines from a private module, so the C# names
+// the attack functions answer to are given on their re-exports.
+#[doc(alias = "GetKingAttacks")]
+pub use attacks::king_attacks;
+#[doc(alias = "GetKnightAttacks")]
+pub use attacks::knight_attacks;
+#[doc(alias = "GetPawnAttacks")]
+pub use attacks::pawn_attacks;
+#[doc(alias = "GetPieceAttacks")]
+pub use attacks::piece_attacks;
+#[doc(alias = "GetSliderAttacks")]
+pub use attacks::slider_attacks;
+pub use attacks::{bishop_attacks, queen_attacks, rook_attacks};
 pub use bitboard::{Bitboard, BitboardIter};
 pub use board::Board;
 pub(crate) use board::Position;
 pub use fen::FenError;
 pub use moves::{MAX_MOVES, Move, MoveError, MoveList, MoveListIntoIter};
-pub use piece_list::PieceList;
+pub use piece_list::{ListIndex, PieceList};
 pub use rules::{DrawReason, Outcome};
 pub use types::{Color, Piece, PieceType, Square, SquareParseError};

@@ -394,9 +394,9 @@ impl<'a> Generator<'a> {
 /// common path short.
 #[inline(never)]
 fn promotions_of<'w>(b: &cz::Board, from: u32, to: u64, mut out: MoveWriter<'w>) -> MoveWriter<'w> {
-    let from = Square::from_index(from as u8);
+    let from = Square::at(from as u8);
     for sq in squares(to) {
-        let dest = Square::from_index(sq as u8);
+        let dest = Square::at(sq as u8);
         let captured = b.piece_on(cz_square(sq)).map(from_cz_piece);
         for promotion in [
             PieceType::Queen,
@@ -429,9 +429,9 @@ fn en_passant_captures<'w>(
     dest: cz::Square,
     mut out: MoveWriter<'w>,
 ) -> MoveWriter<'w> {
-    let to = Square::from_index(dest as u8);
+    let to = Square::at(dest as u8);
     for from in squares(en_passant_capturers(b, capturers, dest)) {
-        let from = Square::from_index(from as u8);
+        let from = Square::at(from as u8);
         let pawn = Some(PieceType::Pawn);
         out.push(Move::new(
             from,
@@ -544,8 +544,8 @@ impl Castling {
         rook_to: cz::Square,
     ) -> Castling {
         let must_be_safe = cz::get_between_rays(king, king_to).0 | 1 << king_to as u32;
-        let from = Square::from_index(king as u8);
-        let to = Square::from_index(king_to as u8);
+        let from = Square::at(king as u8);
+        let to = Square::at(king_to as u8);
         Castling {
             king,
             rook,

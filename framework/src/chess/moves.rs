@@ -116,17 +116,17 @@ impl Move {
         castle: bool,
     ) -> Move {
         let cap = match captured {
-            Some(c) => c as u32 + 1,
+            Some(c) => c.index() as u32 + 1,
             None => 0,
         };
         let promo = match promotion {
-            Some(p) => p as u32,
+            Some(p) => p.index() as u32,
             None => 0,
         };
         Move(
             (from.index() as u32) << FROM_SHIFT
                 | (to.index() as u32) << TO_SHIFT
-                | (piece as u32) << PIECE_SHIFT
+                | (piece.index() as u32) << PIECE_SHIFT
                 | cap << CAPTURED_SHIFT
                 | promo << PROMO_SHIFT
                 | if en_passant { EP_BIT } else { 0 }
@@ -144,7 +144,7 @@ impl Move {
     /// [`with_destination`](Self::with_destination).
     #[inline(always)]
     pub(crate) const fn base(from: u32, piece: PieceType) -> Move {
-        Move(from << FROM_SHIFT | (piece as u32) << PIECE_SHIFT)
+        Move(from << FROM_SHIFT | (piece.index() as u32) << PIECE_SHIFT)
     }
 
     /// A [`base`](Self::base) move sent to square
@@ -214,14 +214,14 @@ impl Move {
     #[doc(alias = "StartSquare")]
     #[inline(always)]
     pub const fn from(self) -> Square {
-        Square::from_index((self.0 >> FROM_SHIFT & 63) as u8)
+        Square::at((self.0 >> FROM_SHIFT & 63) as u8)
     }
 
     /// The square the piece lands on (g1/c1/g8/c8 for castling).
     #[doc(alias = "TargetSquare")]
     #[inline(always)]
     pub const fn to(self) -> Square {
-        Square::from_index((self.0 >> TO_SHIFT & 63) as u8)
+        Square::at((self.0 >> TO_SHIFT & 63) as u8)
     }
 
     /// The type of the moving piece (a pawn for promotions, the king for castling).
@@ -461,6 +461,40 @@ impl MoveList {
         // SAFETY: as in `as_slice`.
         unsafe { std::slice::from_raw_parts_mut(self.moves.as_mut_ptr().cast::<Move>(), self.len) }
     }
+
+    /// The list sorted by `key`, lowest first: C#'s LINQ `moves.OrderBy(m => key)`. Stable as
+    /// LINQ's is (moves of equal keys keep their order), and `key` is asked once a move, as
+    /// LINQ does, so a key may read tables that change.
+    ///
+    /// ```
+    /// use framework::prelude::*;
+    /// let board = Board::from_fen("4k3/8/8/3q4/4P3/8/8/4K3 w - - 0 1").unwrap();
+    /// let moves = board.legal_moves().order_by(|m| !m.is_capture());
+    /// assert_eq!(moves[0].to_string(), "e4d5"); // the capture first
+    /// ```
+    #[doc(alias = "OrderBy")]
+    pub fn order_by<K: Ord>(mut self, mut key: impl FnMut(Move) -> K) -> MoveList {
+        self.as_mut_slice().sort_by_cached_key(|&m| key(m));
+        self
+    }
+
+    /// The list sorted by `key`, highest first: C#'s LINQ `moves.OrderByDescending(m => key)`,
+    /// stable as LINQ's is, `key` asked once a move.
+    ///
+    /// ```
+    /// use framework::prelude::*;
+    /// let board = Board::from_fen("4k3/8/8/3q4/3RP3/8/8/4K3 w - - 0 1").unwrap();
+    /// // Most valuable victim first, then the least valuable attacker: a tuple key, as C#'s.
+    /// let moves = board.legal_moves().order_by_descending(|m| (m.captured(), -(m.piece() as i32)));
+    /// assert_eq!(moves[0].to_string(), "e4d5"); // the pawn takes the queen
+    /// assert_eq!(moves[1].to_string(), "d4d5"); // the rook takes it
+    /// ```
+    #[doc(alias = "OrderByDescending")]
+    pub fn order_by_descending<K: Ord>(mut self, mut key: impl FnMut(Move) -> K) -> MoveList {
+        self.as_mut_slice()
+            .sort_by_cached_key(|&m| std::cmp::Reverse(key(m)));
+        self
+    }
 }
 
 impl Default for MoveList {
@@ -668,5 +702,29 @@ mod tests {
                 )
             ));
         }
+    }
+
+    /// LINQ's sorts: stable (equal keys keep the generator's order) and the key asked once
+    /// a move, however the sort compares.
+    #[test]
+    fn order_by_is_stable_and_asks_each_key_once() {
+        let board = Board::startpos();
+        let moves = board.legal_moves();
+        let mut asked = 0;
+        let by_rank = moves.clone().order_by(|m| {
+            asked += 1;
+            m.to().rank()
+        });
+        assert_eq!(asked, moves.len());
+        let expected: Vec<Move> = (0..8)
+            .flat_map(|rank| moves.iter().copied().filter(move |m| m.to().rank() == rank))
+            .collect();
+        assert_eq!(by_rank.as_slice(), expected.as_slice());
+        let down = moves.clone().order_by_descending(|m| m.to().rank());
+        let expected: Vec<Move> = (0..8)
+            .rev()
+            .flat_map(|rank| moves.iter().copied().filter(move |m| m.to().rank() == rank))
+            .collect();
+        assert_eq!(down.as_slice(), expected.as_slice());
     }
 }

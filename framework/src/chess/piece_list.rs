@@ -1,7 +1,7 @@
 //! Piece lists: the squares of one colour's pieces of one type, as the C# challenge's
 //! `PieceList` gives them, read from the board's bitboards when asked for.
 
-use std::ops::Deref;
+use std::ops::{Deref, Index};
 
 use super::types::is_type_methods;
 use super::{Board, Color, Piece, PieceType, Square};
@@ -13,20 +13,23 @@ const CAPACITY: usize = 15;
 /// The squares of one colour's pieces of one type, lowest square (a1) first: C#'s
 /// `PieceList`. A snapshot: it does not follow moves made after it was taken.
 ///
-/// It derefs to a slice of squares, so `len()`, `is_empty()`, `list[i]` and `iter()` work
-/// as on any slice, and iterating it gives each piece's square (C#'s `piece.Square`); the
-/// type and colour are the list's ([`piece_type`](Self::piece_type),
-/// [`color`](Self::color), [`is_white`](Self::is_white)).
+/// Its [`len`](Self::len) is C#'s `Count`, an `i32` as there (so one side's count less
+/// the other's may go negative), and `list[i]` takes an `i32` or a `usize`. It derefs to a
+/// slice of squares, so `iter()` and the slice's methods work, and iterating it gives each
+/// piece's square (C#'s `piece.Square`); the type and colour are the list's
+/// ([`piece_type`](Self::piece_type), [`color`](Self::color), [`is_white`](Self::is_white)).
 ///
 /// ```
 /// use framework::prelude::*;
-/// let board = Board::startpos();
-/// let knights = board.piece_list(PieceType::Knight, Color::Black);
+/// let board = Board::from_fen("1n2k3/8/8/8/8/8/8/1N2K1N1 w - - 0 1").unwrap();
+/// let knights = board.piece_list(PieceType::Knight, Color::White);
 /// assert_eq!(knights.len(), 2);
-/// assert_eq!(knights[0], Square::B8);
-/// assert!(!knights.is_white());
-/// let files: Vec<u8> = knights.iter().map(|s| s.file()).collect();
+/// assert_eq!(knights[0], Square::B1);
+/// assert!(knights.is_white());
+/// let files: Vec<i32> = knights.iter().map(|s| s.file()).collect();
 /// assert_eq!(files, [1, 6]);
+/// let theirs = board.piece_list(PieceType::Knight, false);
+/// assert_eq!(theirs.len() - knights.len(), -1); // C#'s `Count`, signed
 /// ```
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct PieceList {
@@ -77,15 +80,73 @@ impl PieceList {
     }
 
     is_type_methods!(self, self.piece.piece_type());
+
+    /// How many pieces the list holds: C#'s `Count`, an `i32` as there. (The slice the list
+    /// derefs to has its `usize` length as `iter().len()`.)
+    #[doc(alias = "Count")]
+    #[inline(always)]
+    pub const fn len(&self) -> i32 {
+        self.len as i32
+    }
+
+    /// `true` if no piece of the list's type and colour is on the board.
+    #[inline(always)]
+    pub const fn is_empty(&self) -> bool {
+        self.len == 0
+    }
 }
 
 impl Deref for PieceList {
     type Target = [Square];
-    /// The squares, lowest first: `list.len()` is C#'s `Count`, `list[i]` its indexer's square.
+    /// The squares, lowest first.
     #[inline(always)]
     fn deref(&self) -> &[Square] {
         &self.squares[..usize::from(self.len)]
     }
+}
+
+/// `list[i]`: the square of the list's `i`th piece (C#'s `list[i].Square`), for an `i32`
+/// as C# indexes, or a `usize`.
+///
+/// ```
+/// use framework::prelude::*;
+/// let rooks = Board::startpos().piece_list(PieceType::Rook, Color::White);
+/// let last: i32 = rooks.len() - 1;
+/// assert_eq!((rooks[0], rooks[last], rooks[1usize]), (Square::A1, Square::H1, Square::H1));
+/// ```
+impl<I: ListIndex> Index<I> for PieceList {
+    type Output = Square;
+    #[inline(always)]
+    fn index(&self, i: I) -> &Square {
+        &self.squares[..usize::from(self.len)][i.position()]
+    }
+}
+
+/// What indexes a [`PieceList`]: an `i32` (C#'s index) or a `usize`. One impl of `Index` for
+/// both keeps a literal index (`list[0]`) unambiguous.
+pub trait ListIndex: sealed::Sealed + Copy {
+    /// The position in the list; a negative `i32` panics as an index out of range.
+    fn position(self) -> usize;
+}
+
+impl ListIndex for usize {
+    #[inline(always)]
+    fn position(self) -> usize {
+        self
+    }
+}
+
+impl ListIndex for i32 {
+    #[inline(always)]
+    fn position(self) -> usize {
+        usize::try_from(self).unwrap_or_else(|_| panic!("index {self} is negative"))
+    }
+}
+
+mod sealed {
+    pub trait Sealed {}
+    impl Sealed for usize {}
+    impl Sealed for i32 {}
 }
 
 impl IntoIterator for PieceList {
@@ -118,8 +179,9 @@ impl std::fmt::Debug for PieceList {
 }
 
 impl Board {
-    /// The list of `color`'s pieces of type `piece_type`: C#'s `GetPieceList`. For only the
-    /// squares as a set, [`pieces`](Board::pieces) is cheaper.
+    /// The list of `color`'s pieces of type `piece_type`: C#'s `GetPieceList`. `color` may
+    /// be a `bool` (`true` is White), as C#'s `white`. For only the squares as a set,
+    /// [`pieces`](Board::pieces) is cheaper.
     ///
     /// ```
     /// use framework::prelude::*;
@@ -129,8 +191,8 @@ impl Board {
     /// assert_eq!(king.piece(), Piece::new(PieceType::King, Color::White));
     /// ```
     #[doc(alias = "GetPieceList")]
-    pub fn piece_list(&self, piece_type: PieceType, color: Color) -> PieceList {
-        PieceList::of(self, Piece::new(piece_type, color))
+    pub fn piece_list(&self, piece_type: PieceType, color: impl Into<Color>) -> PieceList {
+        PieceList::of(self, Piece::new(piece_type, color.into()))
     }
 
     /// All twelve piece lists, in C#'s order: White's pawns, knights, bishops, rooks,
@@ -159,5 +221,24 @@ impl Board {
             let color = if i < 6 { Color::White } else { Color::Black };
             PieceList::of(self, Piece::new(PieceType::ALL[i % 6], color))
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    #[should_panic(expected = "index -1 is negative")]
+    fn a_negative_index_panics() {
+        let rooks = Board::startpos().piece_list(PieceType::Rook, Color::White);
+        let _ = rooks[-1];
+    }
+
+    #[test]
+    #[should_panic(expected = "out of bounds")]
+    fn an_index_past_the_last_piece_panics() {
+        let king = Board::startpos().piece_list(PieceType::King, Color::White);
+        let _ = king[1];
     }
 }

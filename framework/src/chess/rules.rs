@@ -63,7 +63,7 @@ impl Outcome {
     }
 
     /// `true` for a draw.
-    pub const fn is_draw(self) -> bool {
+    pub const fn is_drawn(self) -> bool {
         matches!(self, Outcome::Draw(_))
     }
 }

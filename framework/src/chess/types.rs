@@ -46,6 +46,24 @@ impl Color {
     }
 }
 
+/// C#'s `white` flags: `true` is White. So the API calls that take a colour take a `bool`
+/// too (`board.king_square(true)`, `board.pieces(PieceType::Pawn, board.is_white_to_move())`),
+/// as C#'s `GetKingSquare(white)` does.
+///
+/// ```
+/// use framework::prelude::*;
+/// assert_eq!(Color::from(true), Color::White);
+/// assert_eq!(Color::from(false), Color::Black);
+/// let board = Board::startpos();
+/// assert_eq!(board.king_square(false), Square::E8);
+/// ```
+impl From<bool> for Color {
+    #[inline(always)]
+    fn from(white: bool) -> Color {
+        if white { Color::White } else { Color::Black }
+    }
+}
+
 impl std::ops::Not for Color {
     type Output = Color;
     #[inline(always)]
@@ -68,8 +86,13 @@ impl fmt::Display for Color {
 
 /// The kind of a piece, without its colour.
 ///
+/// Its values are C#'s numbers, pawn 1 … king 6, so C#'s cast `(int)pieceType` is
+/// `piece_type as i32` (and `piece_type as usize` indexes a C# table as it is); C#'s
+/// `PieceType.None`, 0, is an absent piece, `Option::None`.
+///
 /// ```
 /// use framework::prelude::*;
+/// assert_eq!(PieceType::Queen as i32, 5); // C#'s (int)PieceType.Queen
 /// assert_eq!(PieceType::Queen.index(), 4);
 /// assert_eq!(PieceType::from_char('n'), Some(PieceType::Knight));
 /// assert_eq!(PieceType::Rook.to_char(), 'r');
@@ -77,17 +100,17 @@ impl fmt::Display for Color {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum PieceType {
     /// Pawn.
-    Pawn = 0,
+    Pawn = 1,
     /// Knight.
-    Knight = 1,
+    Knight = 2,
     /// Bishop.
-    Bishop = 2,
+    Bishop = 3,
     /// Rook.
-    Rook = 3,
+    Rook = 4,
     /// Queen.
-    Queen = 4,
+    Queen = 5,
     /// King.
-    King = 5,
+    King = 6,
 }
 
 impl PieceType {
@@ -105,7 +128,7 @@ impl PieceType {
     /// where the pawn is 1, is [`number`](Self::number).
     #[inline(always)]
     pub const fn index(self) -> usize {
-        self as usize
+        self as usize - 1
     }
 
     /// The piece type with the given index 0..6, if any.
@@ -134,22 +157,29 @@ impl PieceType {
     #[doc(alias = "PieceType")]
     #[inline(always)]
     pub const fn number(self) -> usize {
-        self as usize + 1
+        self as usize
     }
 
     /// The piece type with the C# challenge's number `number` (1 = pawn … 6 = king): what
     /// C#'s `(PieceType)i` cast gives. `None` for 0 (C#'s `PieceType.None`) and above 6.
+    ///
+    /// Takes an `i32` as C#'s cast does, or a `usize` such as [`number`](Self::number) gives;
+    /// a negative number is `None` too.
     ///
     /// ```
     /// use framework::prelude::*;
     /// assert_eq!(PieceType::from_number(1), Some(PieceType::Pawn));
     /// assert_eq!(PieceType::from_number(6), Some(PieceType::King));
     /// assert_eq!(PieceType::from_number(0), None);
+    /// let i: i32 = 5;
+    /// assert_eq!(PieceType::from_number(i.min(5)), Some(PieceType::Queen));
+    /// assert_eq!(PieceType::from_number(PieceType::Rook.number()), Some(PieceType::Rook));
+    /// assert_eq!(PieceType::from_number(-1), None);
     /// ```
     #[doc(alias = "(PieceType)")]
     #[inline]
-    pub const fn from_number(number: usize) -> Option<PieceType> {
-        match number {
+    pub fn from_number(number: impl TryInto<usize>) -> Option<PieceType> {
+        match number.try_into().ok()? {
             0 => None,
             n => Self::from_index(n - 1),
         }
@@ -329,14 +359,26 @@ square_consts! {
 }
 
 impl Square {
-    /// The square on `file` (0 = a … 7 = h) and `rank` (0 = first rank … 7 = eighth).
+    /// The square on `file` (0 = a … 7 = h) and `rank` (0 = first rank … 7 = eighth):
+    /// C#'s `new Square(file, rank)`, which takes `int`s, as [`file`](Self::file) and
+    /// [`rank`](Self::rank) give them.
+    ///
+    /// ```
+    /// use framework::prelude::*;
+    /// let e4 = Square::E4;
+    /// assert_eq!(Square::new(e4.file(), e4.rank() + 1), Square::E5);
+    /// ```
     ///
     /// # Panics
-    /// If `file` or `rank` is 8 or more.
+    /// If `file` or `rank` is off the board (below 0 or 8 or more); [`try_new`](Self::try_new)
+    /// checks instead.
     #[inline(always)]
-    pub const fn new(file: u8, rank: u8) -> Square {
-        assert!(file < 8 && rank < 8, "file and rank must be below 8");
-        Square(rank * 8 + file)
+    pub const fn new(file: i32, rank: i32) -> Square {
+        assert!(
+            file >= 0 && file < 8 && rank >= 0 && rank < 8,
+            "file and rank must be in 0..8"
+        );
+        Square((rank * 8 + file) as u8)
     }
 
     /// The square on `file` and `rank`, or `None` if either is off the board.
@@ -350,14 +392,30 @@ impl Square {
         }
     }
 
-    /// The square with index `index` (a1 = 0 … h8 = 63).
+    /// The square with index `index` (a1 = 0 … h8 = 63): C#'s `new Square(index)`. Takes
+    /// any integer type: C#'s `int`, or the `usize` of [`index`](Self::index).
+    ///
+    /// ```
+    /// use framework::prelude::*;
+    /// assert_eq!(Square::from_index(28), Square::E4);
+    /// assert_eq!(Square::from_index(Square::E4.index() ^ 56), Square::E5);
+    /// ```
     ///
     /// # Panics
-    /// If `index` is 64 or more.
+    /// If `index` is negative or 64 or more.
     #[inline(always)]
-    pub const fn from_index(index: u8) -> Square {
-        assert!(index < 64, "square index must be below 64");
-        Square(index)
+    pub fn from_index(index: impl TryInto<u8>) -> Square {
+        match index.try_into() {
+            Ok(index) if index < 64 => Square(index),
+            _ => panic!("square index must be in 0..64"),
+        }
+    }
+
+    /// The square with index `index`, which the caller knows is below 64.
+    #[inline(always)]
+    pub(crate) const fn at(index: u8) -> Square {
+        debug_assert!(index < 64);
+        Square(index & 63)
     }
 
     /// All 64 squares in index order.
@@ -371,22 +429,26 @@ impl Square {
         all
     };
 
-    /// The index a1 = 0 … h8 = 63.
+    /// The index a1 = 0 … h8 = 63: C#'s `Index`, as a `usize`, ready to index a table.
+    #[doc(alias = "Index")]
     #[inline(always)]
     pub const fn index(self) -> usize {
         self.0 as usize
     }
 
-    /// The file, 0 (a) to 7 (h).
+    /// The file, 0 (a) to 7 (h): C#'s `File`, an `int` as there, so `sq.file() - 3` may
+    /// go negative.
+    #[doc(alias = "File")]
     #[inline(always)]
-    pub const fn file(self) -> u8 {
-        self.0 & 7
+    pub const fn file(self) -> i32 {
+        (self.0 & 7) as i32
     }
 
-    /// The rank, 0 (first rank) to 7 (eighth rank).
+    /// The rank, 0 (first rank) to 7 (eighth rank): C#'s `Rank`, an `int`.
+    #[doc(alias = "Rank")]
     #[inline(always)]
-    pub const fn rank(self) -> u8 {
-        self.0 >> 3
+    pub const fn rank(self) -> i32 {
+        (self.0 >> 3) as i32
     }
 
     /// Mirrors the square vertically (e2 <-> e7): the same square seen from Black's side.
@@ -396,10 +458,10 @@ impl Square {
     }
 
     /// The square as seen from `color`'s side: unchanged for White, [`flip`](Self::flip)ped for Black.
-    /// Lets one piece-square table serve both colours.
+    /// Lets one piece-square table serve both colours. `color` may be a `bool` (`true` is White).
     #[inline(always)]
-    pub const fn relative_to(self, color: Color) -> Square {
-        match color {
+    pub fn relative_to(self, color: impl Into<Color>) -> Square {
+        match color.into() {
             Color::White => self,
             Color::Black => self.flip(),
         }
@@ -423,8 +485,8 @@ impl fmt::Display for Square {
         write!(
             f,
             "{}{}",
-            (b'a' + self.file()) as char,
-            (b'1' + self.rank()) as char
+            (b'a' + (self.0 & 7)) as char,
+            (b'1' + (self.0 >> 3)) as char
         )
     }
 }
@@ -433,8 +495,38 @@ impl FromStr for Square {
     type Err = SquareParseError;
     fn from_str(s: &str) -> Result<Square, SquareParseError> {
         match s.as_bytes() {
-            [f @ b'a'..=b'h', r @ b'1'..=b'8'] => Ok(Square::new(f - b'a', r - b'1')),
+            [f @ b'a'..=b'h', r @ b'1'..=b'8'] => Ok(Square::at((r - b'1') * 8 + f - b'a')),
             _ => Err(SquareParseError(s.to_string())),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn csharps_ints_make_squares_and_piece_types() {
+        assert_eq!(Square::from_index(63i32), Square::H8);
+        assert_eq!(Square::from_index(0usize), Square::A1);
+        assert_eq!(Square::new(7, 0), Square::H1);
+        assert_eq!((Square::H8.file(), Square::H8.rank()), (7, 7));
+        for pt in PieceType::ALL {
+            assert_eq!(pt as i32, pt.index() as i32 + 1);
+            assert_eq!(PieceType::from_number(pt as i32), Some(pt));
+        }
+        assert_eq!(PieceType::from_number(7), None);
+    }
+
+    #[test]
+    #[should_panic(expected = "square index must be in 0..64")]
+    fn a_negative_square_index_panics() {
+        Square::from_index(-1);
+    }
+
+    #[test]
+    #[should_panic(expected = "file and rank must be in 0..8")]
+    fn a_file_off_the_board_panics() {
+        Square::new(-1, 3);
     }
 }

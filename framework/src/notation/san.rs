@@ -106,12 +106,22 @@ fn piece_name(piece: PieceType) -> &'static str {
     }
 }
 
-fn file_char(file: u8) -> char {
-    (b'a' + file) as char
+fn file_char(file: i32) -> char {
+    (b'a' + file as u8) as char
 }
 
-fn rank_char(rank: u8) -> char {
-    (b'1' + rank) as char
+fn rank_char(rank: i32) -> char {
+    (b'1' + rank as u8) as char
+}
+
+/// The file of a letter `a`..=`h`.
+fn file_of(c: u8) -> i32 {
+    i32::from(c - b'a')
+}
+
+/// The rank of a digit `1`..=`8`.
+fn rank_of(c: u8) -> i32 {
+    i32::from(c - b'1')
 }
 
 /// The SAN of `mv`, a legal move in `board`.
@@ -207,8 +217,8 @@ enum Pattern {
     },
     Normal {
         piece: PieceType,
-        from_file: Option<u8>,
-        from_rank: Option<u8>,
+        from_file: Option<i32>,
+        from_rank: Option<i32>,
         capture: bool,
         to: Square,
         promotion: Option<PieceType>,
@@ -334,9 +344,9 @@ fn parse_pattern(san: &str) -> Result<Pattern, SanError> {
     };
     let (from_file, from_rank) = match head {
         [] => (None, None),
-        [c @ b'a'..=b'h'] => (Some(c - b'a'), None),
-        [c @ b'1'..=b'8'] => (None, Some(c - b'1')),
-        [f, r] if parse_square(*f, *r).is_some() => (Some(f - b'a'), Some(r - b'1')),
+        [c @ b'a'..=b'h'] => (Some(file_of(*c)), None),
+        [c @ b'1'..=b'8'] => (None, Some(rank_of(*c))),
+        [f, r] if parse_square(*f, *r).is_some() => (Some(file_of(*f)), Some(rank_of(*r))),
         _ => {
             let hint = String::from_utf8_lossy(head);
             return Err(malformed(
@@ -406,10 +416,10 @@ fn plain_pattern(text: &str) -> Option<Pattern> {
     };
     let (from_file, from_rank) = match head {
         [] => (None, None),
-        [c @ b'a'..=b'h'] => (Some(c - b'a'), None),
-        [c @ b'1'..=b'8'] if piece != PieceType::Pawn => (None, Some(c - b'1')),
+        [c @ b'a'..=b'h'] => (Some(file_of(*c)), None),
+        [c @ b'1'..=b'8'] if piece != PieceType::Pawn => (None, Some(rank_of(*c))),
         [c @ b'a'..=b'h', d @ b'1'..=b'8'] if piece != PieceType::Pawn => {
-            (Some(c - b'a'), Some(d - b'1'))
+            (Some(file_of(*c)), Some(rank_of(*d)))
         }
         _ => return None,
     };
@@ -418,7 +428,7 @@ fn plain_pattern(text: &str) -> Option<Pattern> {
         from_file,
         from_rank,
         capture,
-        to: Square::new(f - b'a', r - b'1'),
+        to: Square::new(file_of(*f), rank_of(*r)),
         promotion,
     })
 }
@@ -435,7 +445,7 @@ fn promotion_piece(c: u8) -> Option<PieceType> {
 
 fn parse_square(file: u8, rank: u8) -> Option<Square> {
     match (file, rank) {
-        (b'a'..=b'h', b'1'..=b'8') => Some(Square::new(file - b'a', rank - b'1')),
+        (b'a'..=b'h', b'1'..=b'8') => Some(Square::new(file_of(file), rank_of(rank))),
         _ => None,
     }
 }

@@ -16,7 +16,7 @@ use super::output::{
 use super::sandbox;
 use crate::bot::Bot;
 use crate::chess::{Board, Color, Move};
-use crate::timer::{SearchLimits, Timer};
+use crate::timer::{SearchLimits, Timer, saturating_ms};
 
 /// Constructing a bot may take at most this long; longer is reported as a breach.
 pub const CONSTRUCTION_LIMIT: Duration = Duration::from_secs(5);
@@ -72,7 +72,7 @@ pub fn run<B: Bot + 'static>(file_name: &str) {
     enter_sandbox(sandboxed, protocol_fd);
 
     let mut board = Board::startpos();
-    let mut clock_base: Option<u64> = None;
+    let mut clock_base: Option<i32> = None;
     let mut grace = STOP_GRACE;
     let mut input = std::io::stdin().lock();
     while let Some(line) = next_line(&mut input) {
@@ -177,6 +177,9 @@ fn set_option(options: &Options, set: &SetOption, jobs: &Sender<Job>) {
         Ok(OptionAction::SetBot { index, value }) => {
             let _ = jobs.send(Job::SetOption { index, value });
         }
+        Ok(OptionAction::Seed(seed)) => {
+            let _ = jobs.send(Job::Seed(seed));
+        }
         Err(reply) => {
             eprintln!("uci: {reply}");
             send(&format!("info string {reply}"));
@@ -272,6 +275,8 @@ fn enter_sandbox(sandboxed: bool, protocol_fd: i32) {
 enum Job {
     Construct,
     NewGame,
+    /// Seeds `Random::new()` for what follows (the UCI option `Seed`).
+    Seed(u64),
     /// Gives the bot's option `index` this value, now and at every construction.
     SetOption {
         index: usize,
@@ -308,6 +313,8 @@ fn spawn_bot_thread<B: Bot + 'static>(
                         let _ = ready_tx.send(());
                     }
                     Job::NewGame => bot = None,
+                    // On the bot's thread, in order with the games it seeds.
+                    Job::Seed(seed) => crate::random::seed_game(seed),
                     Job::SetOption { index, value } => {
                         values[index] = value;
                         if let Some(bot) = &mut bot {
@@ -374,7 +381,7 @@ fn think_caught<B: Bot>(bot: &mut B, mut board: Board, timer: Timer) -> Move {
 fn report_nodes(timer: &Timer) {
     if let Some(nodes) = timer.nodes_searched() {
         let ms = timer.ms_elapsed_this_turn();
-        let nps = nodes.saturating_mul(1000) / ms.max(1);
+        let nps = nodes.saturating_mul(1000) / ms.max(1) as u64;
         send(&format!("info nodes {nodes} time {ms} nps {nps}"));
     }
 }
@@ -435,7 +442,7 @@ fn set_up(position: &PositionParams) -> Result<Board, String> {
 /// The bot's own clock is used when the client sent one, unless `movetime` or
 /// `infinite` says how long to think; otherwise the timer is
 /// [`Timer::untimed`]. The depth and node limits ride along either way.
-fn timer_for(go: &GoParams, us: Color, clock_base: &mut Option<u64>) -> Timer {
+fn timer_for(go: &GoParams, us: Color, clock_base: &mut Option<i32>) -> Timer {
     let (ours, theirs, increment) = match us {
         Color::White => (go.wtime, go.btime, go.winc),
         Color::Black => (go.btime, go.wtime, go.binc),
@@ -448,7 +455,13 @@ fn timer_for(go: &GoParams, us: Color, clock_base: &mut Option<u64>) -> Timer {
     };
     let timer = match ours {
         Some(ours) if !go.infinite && go.movetime.is_none() => {
-            Timer::new(ours, theirs.unwrap_or(ours), increment.unwrap_or(0)).with_limits(limits)
+            let ms = saturating_ms;
+            Timer::new(
+                ms(ours),
+                ms(theirs.unwrap_or(ours)),
+                ms(increment.unwrap_or(0)),
+            )
+            .with_limits(limits)
         }
         _ => Timer::untimed(limits),
     };

@@ -17,7 +17,7 @@ pub use host::{CONSTRUCTION_LIMIT, QUIT_GRACE, STOP_GRACE, engine_name, run};
 pub use input::MAX_COMMAND_BYTES;
 pub use memory::{LimitedAllocator, MEMORY_LIMIT_BYTES, MEMORY_LIMIT_EXIT_CODE};
 pub use options::{
-    BotOption, CLEAR_HASH, MAX_BOT_OPTIONS, MAX_OPTION_NAME_CHARS, OptionAction, Options,
+    BotOption, CLEAR_HASH, MAX_BOT_OPTIONS, MAX_OPTION_NAME_CHARS, OptionAction, Options, SEED,
 };
 pub use output::MAX_NAME_CHARS;
 pub use output::report;

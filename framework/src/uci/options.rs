@@ -14,6 +14,12 @@ use super::output::{MAX_NAME_CHARS, is_line_breaking};
 /// goes, its table among it). Options set with `setoption` stay set.
 pub const CLEAR_HASH: &str = "Clear Hash";
 
+/// The host's option that seeds [`Random::new`](crate::random::Random::new) for the games
+/// that follow (a `spin` from 0 to `i32::MAX`): the runner sets it before each game from the
+/// match's seed and the game's index, so a match with `--seed` plays the same games again.
+/// A client that never sets it leaves the seed to the OS. A seed is not a secret.
+pub const SEED: &str = "Seed";
+
 /// Most options a bot may declare: far more than any engine offers.
 pub const MAX_BOT_OPTIONS: usize = 64;
 
@@ -38,6 +44,8 @@ pub struct BotOption {
 pub enum OptionAction {
     /// `Clear Hash`: forget the bot, as `ucinewgame` does.
     ClearHash,
+    /// `Seed`: seed the bot's `Random::new()` with this value from now on.
+    Seed(u64),
     /// Give the bot option with this index in [`Options::bot`] this value.
     SetBot {
         /// Index into [`Options::bot`].
@@ -55,6 +63,7 @@ pub enum OptionAction {
 /// assert!(errors.is_empty());
 /// assert_eq!(options.uci_lines(), [
 ///     "option name Clear Hash type button",
+///     "option name Seed type spin default 0 min 0 max 2147483647",
 ///     "option name TT Bits type spin default 16 min 10 max 24",
 /// ]);
 /// let set = |line: &str| match Command::parse(line).unwrap() {
@@ -63,6 +72,8 @@ pub enum OptionAction {
 /// };
 /// assert_eq!(set("setoption name tt bits value 20"), Ok(OptionAction::SetBot { index: 0, value: 20 }));
 /// assert_eq!(set("setoption name Clear Hash"), Ok(OptionAction::ClearHash));
+/// assert_eq!(set("setoption name seed value 7"), Ok(OptionAction::Seed(7)));
+/// assert!(set("setoption name Seed value -1").is_err());
 /// assert_eq!(set("setoption name TT Bits value 30").unwrap_err(),
 ///     "option `TT Bits`: 30 is not in 10..=24; not set");
 /// assert!(set("setoption name Hash value 16").unwrap_err().starts_with("unknown option `Hash`"));
@@ -80,10 +91,10 @@ impl Options {
     /// ```
     /// use framework::uci::Options;
     /// let (options, errors) =
-    ///     Options::declare(&[("A", 5, 1, 3), ("B", 0, 0, 1), ("clear hash", 0, 0, 1), ("b", 1, 1, 1)]);
+    ///     Options::declare(&[("A", 5, 1, 3), ("B", 0, 0, 1), ("clear hash", 0, 0, 1), ("b", 1, 1, 1), ("SEED", 1, 0, 9)]);
     /// assert_eq!(options.bot.len(), 1);
     /// assert_eq!(options.bot[0].name, "B");
-    /// assert_eq!(errors.len(), 3, "{errors:?}");
+    /// assert_eq!(errors.len(), 4, "{errors:?}"); // the host's own names are taken
     /// assert_eq!(errors[0], "option \"A\": default 5 is not in 1..=3; left out");
     /// ```
     pub fn declare(declared: &[(&'static str, i64, i64, i64)]) -> (Options, Vec<String>) {
@@ -127,7 +138,10 @@ impl Options {
         {
             return Err("the words `name` and `value` would end the name in `setoption`".into());
         }
-        if self.find(name).is_some() || name.eq_ignore_ascii_case(CLEAR_HASH) {
+        if self.find(name).is_some()
+            || name.eq_ignore_ascii_case(CLEAR_HASH)
+            || name.eq_ignore_ascii_case(SEED)
+        {
             return Err("the name is taken (names are compared without regard to case)".into());
         }
         if !(option.min..=option.max).contains(&option.default) {
@@ -147,14 +161,21 @@ impl Options {
 
     /// The `option ...` lines the host sends after `id`, the host's own first.
     pub fn uci_lines(&self) -> Vec<String> {
-        std::iter::once(format!("option name {CLEAR_HASH} type button"))
-            .chain(self.bot.iter().map(|o| {
-                format!(
-                    "option name {} type spin default {} min {} max {}",
-                    o.name, o.default, o.min, o.max
-                )
-            }))
-            .collect()
+        [
+            format!("option name {CLEAR_HASH} type button"),
+            format!(
+                "option name {SEED} type spin default 0 min 0 max {}",
+                i32::MAX
+            ),
+        ]
+        .into_iter()
+        .chain(self.bot.iter().map(|o| {
+            format!(
+                "option name {} type spin default {} min {} max {}",
+                o.name, o.default, o.min, o.max
+            )
+        }))
+        .collect()
     }
 
     /// What `set` asks for, or why it cannot be done, in words for an `info string`
@@ -162,6 +183,16 @@ impl Options {
     pub fn judge(&self, set: &SetOption) -> Result<OptionAction, String> {
         if set.name.eq_ignore_ascii_case(CLEAR_HASH) {
             return Ok(OptionAction::ClearHash);
+        }
+        if set.name.eq_ignore_ascii_case(SEED) {
+            let value = integer(SEED, set)?;
+            return match u64::try_from(value) {
+                Ok(seed) if value <= i64::from(i32::MAX) => Ok(OptionAction::Seed(seed)),
+                _ => Err(format!(
+                    "option `{SEED}`: {value} is not in 0..={}; not set",
+                    i32::MAX
+                )),
+            };
         }
         let Some(index) = self.find(&set.name) else {
             return Err(format!(
@@ -171,14 +202,7 @@ impl Options {
             ));
         };
         let option = &self.bot[index];
-        let text = set.value.as_deref().unwrap_or("").trim();
-        let value: i64 = text.parse().map_err(|_| {
-            format!(
-                "option `{}`: `{}` is not an integer; not set",
-                option.name,
-                printable(text)
-            )
-        })?;
+        let value = integer(option.name, set)?;
         if !(option.min..=option.max).contains(&value) {
             return Err(format!(
                 "option `{}`: {value} is not in {}..={}; not set",
@@ -189,10 +213,22 @@ impl Options {
     }
 
     fn names(&self) -> Vec<&str> {
-        std::iter::once(CLEAR_HASH)
+        [CLEAR_HASH, SEED]
+            .into_iter()
             .chain(self.bot.iter().map(|option| option.name))
             .collect()
     }
+}
+
+/// The integer `set` gives the option `name`, or why it gives none.
+fn integer(name: &str, set: &SetOption) -> Result<i64, String> {
+    let text = set.value.as_deref().unwrap_or("").trim();
+    text.parse().map_err(|_| {
+        format!(
+            "option `{name}`: `{}` is not an integer; not set",
+            printable(text)
+        )
+    })
 }
 
 /// The client's text as one printable line of at most 64 characters, for a reply.
@@ -223,7 +259,7 @@ mod tests {
     fn values_are_judged_against_the_declaration() {
         let (options, errors) = Options::declare(&[("Depth", 3, 1, 9), ("Bias", 0, -50, 50)]);
         assert!(errors.is_empty(), "{errors:?}");
-        let cases: [(SetOption, Result<OptionAction, &str>); 9] = [
+        let cases: [(SetOption, Result<OptionAction, &str>); 12] = [
             (
                 set("depth", Some(" 9 ")),
                 Ok(OptionAction::SetBot { index: 0, value: 9 }),
@@ -258,7 +294,16 @@ mod tests {
             ),
             (
                 set("Hash\u{7}\u{2029}", Some("16")),
-                Err("unknown option `Hash??`; this engine has: Clear Hash, Depth, Bias"),
+                Err("unknown option `Hash??`; this engine has: Clear Hash, Seed, Depth, Bias"),
+            ),
+            (set("seed", Some(" 42 ")), Ok(OptionAction::Seed(42))),
+            (
+                set("Seed", Some("2147483648")),
+                Err("option `Seed`: 2147483648 is not in 0..=2147483647; not set"),
+            ),
+            (
+                set("Seed", None),
+                Err("option `Seed`: `` is not an integer; not set"),
             ),
         ];
         for (set, expected) in cases {

@@ -87,7 +87,7 @@ pub fn state_json(game: &HumanGame) -> String {
         check: board.is_in_check(),
         legal,
         clocks: [Color::White, Color::Black].map(|c| game.remaining(c).map(|d| d.as_millis())),
-        first_move: pgn.start.fullmove_number(),
+        first_move: pgn.start.fullmove_number().unsigned_abs(),
         black_first: pgn.start.side_to_move() == Color::Black,
         ending: game.ending().map(|e| EndingView {
             result: e.result.to_string(),

@@ -54,7 +54,7 @@ impl Progress {
             if options.shuffled {
                 format!(", shuffled with seed {}", options.seed)
             } else {
-                String::new()
+                format!(", seed {}", options.seed)
             },
         );
         if !self.quiet && std::io::stderr().is_terminal() {

@@ -20,7 +20,7 @@ pub fn instant_engine() -> PathBuf {
         if !path.exists() {
             let mut cargo = Command::new(env!("CARGO"));
             cargo
-                .args(["build", "-p", "framework", "--example", "instant_engine"])
+                .args(["build", "-p", "runner", "--example", "instant_engine"])
                 .current_dir(KIT);
             if profile_dir.file_name().is_some_and(|n| n == "release") {
                 cargo.arg("--release");

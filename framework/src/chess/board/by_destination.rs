@@ -122,9 +122,9 @@ fn pawn_move_to(
         return None;
     }
     let forward = if white {
-        i32::from(to.rank()) - i32::from(from.rank())
+        to.rank() - from.rank()
     } else {
-        i32::from(from.rank()) - i32::from(to.rank())
+        from.rank() - to.rank()
     };
     let captured = b.piece_on(to_cz).map(from_cz_piece);
     if from.file() == to.file() {
@@ -296,7 +296,7 @@ mod tests {
             let to = Square::from_index(index);
             for color in [Color::White, Color::Black] {
                 let step = if color == Color::White { -1 } else { 1 };
-                let (file, rank) = (i32::from(to.file()), i32::from(to.rank()));
+                let (file, rank) = (to.file(), to.rank());
                 let mut expected = 0u64;
                 for r in [rank + step, rank + 2 * step] {
                     for f in file - 1..=file + 1 {

@@ -52,7 +52,7 @@ impl Position {
         Position {
             inner: board.inner().clone(),
             halfmove: board.halfmove(),
-            ply: board.ply_count(),
+            ply: board.ply_count().unsigned_abs(),
         }
     }
 
@@ -118,7 +118,10 @@ mod tests {
             position.play(mv);
             assert_eq!(position.to_board().fen(), board.fen(), "after {uci}");
             assert_eq!(position.side_to_move(), board.side_to_move());
-            assert_eq!(position.fullmove_number(), board.fullmove_number());
+            assert_eq!(
+                position.fullmove_number(),
+                board.fullmove_number().unsigned_abs()
+            );
             assert_eq!(Position::of(&board).to_board().fen(), board.fen());
         }
         assert_eq!(board.fen(), "8/3k4/8/8/7P/8/8/R4RK1 b - h3 0 63");

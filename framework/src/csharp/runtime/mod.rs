@@ -26,7 +26,6 @@ mod list;
 mod math;
 mod object;
 mod piece;
-mod random;
 mod seq;
 mod sort;
 mod text;
@@ -40,11 +39,9 @@ pub use math::{Signed, abs, convert_to_int32, log2, max_f64, min_f64, round_digi
 pub use object::{Obj, Var};
 pub use piece::{
     BISHOP, KING, KNIGHT, NONE, PAWN, Piece, QUEEN, ROOK, buffer_get_byte, char_to_string,
-    clear_and_get_index_of_lsb, clear_square, color, legal_moves_into, move_from_uci,
-    piece_attacks, piece_list, piece_type, pieces, set_square, slider_attacks, square, square_at,
-    square_is_set, toggle_square,
+    clear_and_get_index_of_lsb, clear_square, legal_moves_into, move_from_uci, piece_attacks,
+    piece_list, piece_type, pieces, set_square, slider_attacks, square_is_set, toggle_square,
 };
-pub use random::Random;
 pub use seq::{Number, Seq};
 pub use sort::compare;
 pub use text::{

@@ -3,8 +3,7 @@
 //! number.
 
 use crate::chess::{
-    Bitboard, Board, Color, PieceList, PieceType, Square, bishop_attacks, king_attacks,
-    knight_attacks, pawn_attacks, queen_attacks, rook_attacks,
+    Board, PieceList, PieceType, Square, king_attacks, knight_attacks, pawn_attacks,
 };
 
 /// `PieceType.None`.
@@ -26,11 +25,6 @@ pub const KING: i32 = 6;
 /// no piece for.
 pub fn piece_type(number: i32) -> Option<PieceType> {
     PieceType::from_number(usize::try_from(number).ok()?)
-}
-
-/// A `Color` from C#'s `white` flag.
-pub fn color(white: bool) -> Color {
-    if white { Color::White } else { Color::Black }
 }
 
 /// C#'s `Piece`: a type (C#'s number, 0 for an empty square), a colour and the square it
@@ -158,14 +152,14 @@ impl Piece {
 
 /// `board.GetPieceBitboard(type, white)`: 0 for `PieceType.None`.
 pub fn pieces(board: &Board, piece_type: i32, white: bool) -> u64 {
-    self::piece_type(piece_type).map_or(0, |t| board.pieces(t, color(white)).0)
+    self::piece_type(piece_type).map_or(0, |t| board.pieces(t, white).0)
 }
 
 /// `board.GetPieceList(type, white)`.
 #[track_caller]
 pub fn piece_list(board: &Board, piece_type: i32, white: bool) -> PieceList {
     let t = self::piece_type(piece_type).expect("GetPieceList of PieceType.None");
-    board.piece_list(t, color(white))
+    board.piece_list(t, white)
 }
 
 /// `BitboardHelper.GetSliderAttacks(type, square, blockers)`: a rook's, bishop's or
@@ -177,19 +171,13 @@ pub fn piece_list(board: &Board, piece_type: i32, white: bool) -> PieceList {
 /// assert_eq!(cs::slider_attacks(cs::ROOK, Square::A1, !0), Square::A2.bitboard().0 | Square::B1.bitboard().0);
 /// ```
 pub fn slider_attacks(piece_type: i32, square: Square, blockers: u64) -> u64 {
-    let blockers = Bitboard(blockers);
-    match piece_type {
-        ROOK => rook_attacks(square, blockers).0,
-        BISHOP => bishop_attacks(square, blockers).0,
-        QUEEN => queen_attacks(square, blockers).0,
-        _ => 0,
-    }
+    crate::chess::slider_attacks(self::piece_type(piece_type), square, blockers).0
 }
 
 /// `BitboardHelper.GetPieceAttacks(type, square, blockers, white)`: 0 for `None`.
 pub fn piece_attacks(piece_type: i32, square: Square, blockers: u64, white: bool) -> u64 {
     match piece_type {
-        PAWN => pawn_attacks(square, color(white)).0,
+        PAWN => pawn_attacks(square, white).0,
         KNIGHT => knight_attacks(square).0,
         KING => king_attacks(square).0,
         _ => slider_attacks(piece_type, square, blockers),
@@ -239,7 +227,7 @@ pub fn move_from_uci(board: &Board, name: &str) -> crate::chess::Move {
         .piece_at(from)
         .map_or(PieceType::Pawn, |p| p.piece_type());
     let captured = board.piece_at(to).map(|p| p.piece_type());
-    let castle = piece == PieceType::King && (from.file() as i32 - to.file() as i32).abs() == 2;
+    let castle = piece == PieceType::King && (from.file() - to.file()).abs() == 2;
     let en_passant = piece == PieceType::Pawn && from.file() != to.file() && captured.is_none();
     let captured = if en_passant {
         Some(PieceType::Pawn)
@@ -247,23 +235,6 @@ pub fn move_from_uci(board: &Board, name: &str) -> crate::chess::Move {
         captured
     };
     crate::chess::Move::new(from, to, piece, captured, promotion, en_passant, castle)
-}
-
-/// `new Square(index)`: C#'s constructor takes any `int`; the kit's squares are 0..64.
-#[track_caller]
-pub fn square(index: i32) -> Square {
-    Square::from_index(
-        u8::try_from(index)
-            .ok()
-            .filter(|i| *i < 64)
-            .expect("a square index out of 0..64"),
-    )
-}
-
-/// `new Square(file, rank)`.
-#[track_caller]
-pub fn square_at(file: i32, rank: i32) -> Square {
-    Square::try_new(file, rank).expect("a square off the board")
 }
 
 /// `BitboardHelper.SetSquare(ref bb, square)`.
