@@ -30,7 +30,7 @@ type Level = Rc<dyn Fn(usize, usize) -> Ordering>;
 ///     .to_list()
 ///     .to_vec();
 /// assert_eq!(best, [4, 3, 1]);
-/// assert_eq!(scores.linq().max_by(|s| -s * s), 1); // the first of the largest keys
+/// assert_eq!(scores.linq().max_by(|s| -s * s), -1); // the first of the largest keys
 /// assert_eq!(scores.linq().sum(), 2);
 /// ```
 pub struct Seq<T> {
