@@ -246,7 +246,7 @@ impl<'p, 'u> FileEmitter<'p, 'u> {
         ));
         h.push_str("// Integer arithmetic wraps as C#'s unchecked default does: the kit builds bots in release\n");
         h.push_str("// mode without overflow checks, where Rust's `+`, `-`, `*` wrap too.\n");
-        h.push_str("#![allow(clippy::all, unused_parens, unused_variables, unused_mut, non_snake_case, dead_code, unused_assignments, unreachable_code, arithmetic_overflow, unused_must_use)]\n\n");
+        h.push_str("#![allow(clippy::all, unused_parens, unused_variables, unused_mut, non_snake_case, dead_code, unused_assignments, unreachable_code, arithmetic_overflow, unconditional_panic, unused_must_use)]\n\n");
         h
     }
 
