@@ -22,7 +22,9 @@ pub enum Flow<R> {
 /// search abort a bot throws on time ([`abort_search`](crate::search::abort_search)), and
 /// also an index out of range or a division by zero. This catches every panic too, so a
 /// port goes on where its C# source would. A panic other than the abort still prints
-/// its message on stderr.
+/// its message on stderr. **Limit:** under the kit's UCI host the panic hook ends the
+/// engine at any panic but the abort, before this can catch it: in play, only the abort
+/// is caught (a C# bot that throws by `x /= 0` crashes as a port).
 ///
 /// ```
 /// use framework::prelude::*;
