@@ -16,6 +16,8 @@ mod match_cmd;
 mod new;
 mod perft;
 mod play;
+#[cfg(feature = "port")]
+mod port;
 mod ratings;
 mod sweep;
 mod tokens;
@@ -69,26 +71,34 @@ pub struct Optional {
 
 /// The features that build commands, each with its commands (Cargo.toml's `[features]`
 /// says what each builds). A new feature's commands go here too.
-pub const OPTIONAL: &[Optional] = &[Optional {
-    feature: "server",
-    purpose: "a challenge's store, the league and the web pages",
-    built: cfg!(feature = "server"),
-    commands: &[
-        "submit",
-        "entries",
-        "withdraw",
-        "run",
-        "standings",
-        "report",
-        "export",
-        "migrate",
-        "upgrade",
-        "worker",
-        "workers",
-        "serve",
-        "bench-ratings",
-    ],
-}];
+pub const OPTIONAL: &[Optional] = &[
+    Optional {
+        feature: "server",
+        purpose: "a challenge's store, the league and the web pages",
+        built: cfg!(feature = "server"),
+        commands: &[
+            "submit",
+            "entries",
+            "withdraw",
+            "run",
+            "standings",
+            "report",
+            "export",
+            "migrate",
+            "upgrade",
+            "worker",
+            "workers",
+            "serve",
+            "bench-ratings",
+        ],
+    },
+    Optional {
+        feature: "port",
+        purpose: "the C# translator (tree-sitter's C# parser)",
+        built: cfg!(feature = "port"),
+        commands: &["port"],
+    },
+];
 
 /// Why `what` (a command, or a command and its flag: `play --web`) cannot run: this
 /// build left out `feature`; and how to get a build that has it, from the kit's checkout.
@@ -176,6 +186,9 @@ enum Commands {
     Variants(variants::Args),
     /// Remove cached bot engines and bot build directories, and say how much that freed.
     Clean(clean::Args),
+    /// Translate a C# challenge bot (FILE.cs) into a kit bot file.
+    #[cfg(feature = "port")]
+    Port(port::Args),
     /// Play a game against a bot in the terminal.
     Play(play::Args),
     /// Play a match or tournament between bots and UCI engines (no GUI).
@@ -259,6 +272,8 @@ pub fn main() -> ExitCode {
         Commands::Build(args) => build::run(&args),
         Commands::Variants(args) => variants::run(&args),
         Commands::Clean(args) => clean::run(&args),
+        #[cfg(feature = "port")]
+        Commands::Port(args) => port::run(&args),
         Commands::Play(args) => play::run(args),
         Commands::Match(args) => match_cmd::run(*args),
         Commands::Tune(args) => tune::run(&args),
