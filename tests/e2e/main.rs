@@ -28,6 +28,7 @@ mod cli_rough_edges;
 mod csharp_api;
 mod csharp_pairs;
 mod docs_names;
+mod field;
 mod known_opponents;
 mod match_cli;
 mod match_faults;
