@@ -7,14 +7,15 @@
 //! - [`search`]: ending a search from any depth ([`abort_search`](search::abort_search)).
 //! - [`uci`]: the UCI host that turns a bot into an engine process.
 //! - [`csharp`]: the C# challenge's API, member by member, beside the kit's (the page
-//!   `docs/csharp.md`, whose examples run as doctests).
+//!   `docs/csharp.md`, whose examples run as doctests), and in [`csharp::runtime`] what
+//!   `challenge port`'s translations of C# bots need from C#'s library.
 //! - [`table`]: [`Table`](table::Table), a bot's fixed-size tables, ready at construction.
 //! - [`prelude`]: everything a bot file needs, in one `use framework::prelude::*;`.
 
 pub mod bot;
 pub mod chess;
 #[doc = include_str!("../../docs/csharp.md")]
-pub mod csharp {}
+pub mod csharp;
 pub mod notation;
 pub mod prelude;
 pub mod search;

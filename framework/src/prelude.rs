@@ -6,6 +6,7 @@
 
 pub use crate::bot::Bot;
 pub use crate::chess::*;
+pub use crate::csharp::runtime as cs;
 pub use crate::search::{SearchAborted, abort_search, catch_abort, try_search};
 pub use crate::table::Table;
 pub use crate::timer::{SearchLimits, Timer};

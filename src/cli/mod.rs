@@ -16,6 +16,8 @@ mod match_cmd;
 mod migrate;
 mod perft;
 mod play;
+#[cfg(feature = "port")]
+mod port;
 mod rate;
 mod ratings;
 mod report;
@@ -59,6 +61,9 @@ enum Commands {
     Variants(variants::Args),
     /// Remove cached bot engines and bot build directories, and say how much that freed.
     Clean(clean::Args),
+    /// Translate a C# challenge bot (FILE.cs) into a kit bot file.
+    #[cfg(feature = "port")]
+    Port(port::Args),
     /// Play a game against a bot in the terminal.
     Play(play::Args),
     /// Play a match or tournament between bots and UCI engines (no GUI).
@@ -120,6 +125,8 @@ pub fn main() -> ExitCode {
         Commands::Build(args) => build::run(&args),
         Commands::Variants(args) => variants::run(&args),
         Commands::Clean(args) => clean::run(&args),
+        #[cfg(feature = "port")]
+        Commands::Port(args) => port::run(&args),
         Commands::Play(args) => play::run(args),
         Commands::Match(args) => match_cmd::run(*args),
         Commands::Rate(args) => rate::run(&args),

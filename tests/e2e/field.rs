@@ -50,8 +50,8 @@ fn entries_folder(name: &str) -> PathBuf {
     let mut rank = 0;
     for (id, bot, elo) in ENTRIES {
         let source = match bot {
-            "unsafe" => "use framework::prelude::*;\n#[derive(Default)]\npub struct B;\nimpl Bot for B {\n    fn think(&mut self, board: Board, _t: Timer) -> Move {\n        unsafe { board.legal_moves()[0] }\n    }\n}\n".to_string(),
-            "broken" => "use framework::prelude::*;\n#[derive(Default)]\npub struct B;\nimpl Bot for B {\n    fn think(&mut self, _b: Board, _t: Timer) -> Move {\n        5\n    }\n}\n".to_string(),
+            "unsafe" => "use framework::prelude::*;\n#[derive(Default)]\npub struct MyBot;\nimpl Bot for MyBot {\n    fn think(&mut self, board: Board, _t: Timer) -> Move {\n        unsafe { board.legal_moves()[0] }\n    }\n}\n".to_string(),
+            "broken" => "use framework::prelude::*;\n#[derive(Default)]\npub struct MyBot;\nimpl Bot for MyBot {\n    fn think(&mut self, _b: Board, _t: Timer) -> Move {\n        5\n    }\n}\n".to_string(),
             kit => std::fs::read_to_string(kit_root().join("bot").join(format!("{kit}.rs"))).unwrap(),
         };
         std::fs::write(bots.join(format!("{id}.rs")), source).unwrap();
@@ -148,11 +148,15 @@ fn a_field_is_made_stopped_and_resumed_then_a_bot_is_rated_stopped_and_resumed()
         "{stderr}"
     );
     assert!(
-        stdout.contains("   4 of 7 (57.1%) played 2 games against evil_bot"),
+        stdout.contains("   5 of 7 done (71.4%) played 2 games against evil_bot"),
         "{stdout}"
     );
     let after = manifest(&dir);
-    assert_eq!(entry(&after, "Bot_1")["steps"], first["steps"]);
+    // Translated again (a copy, for a Rust entry), and nothing after it done again.
+    assert_eq!(
+        entry(&after, "Bot_1")["steps"].as_array().unwrap()[1..],
+        first["steps"].as_array().unwrap()[1..]
+    );
     let unsafe_entry = entry(&after, "Bot_5");
     assert_eq!(
         unsafe_entry["steps"][1]["construct"], "unsafe",

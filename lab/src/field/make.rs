@@ -365,20 +365,25 @@ impl<'a> Work<'a> {
     /// One entry's steps from the first not yet done on what it is now.
     fn entry(&self, entry: &mut FieldEntry, index: usize) -> Result<()> {
         let source_path = self.options.dir.join(&entry.source);
-        let source = read_bounded(&source_path, MAX_SOURCE_BYTES)?;
+        let source = match read_bounded(&source_path, MAX_SOURCE_BYTES) {
+            Ok(source) => source,
+            Err(err) => {
+                let message = format!("{err:#}");
+                let why = "unreadable source".to_string();
+                forget(entry, failed(Step::Port, String::new(), 0.0, why, &message));
+                return Ok(());
+            }
+        };
         let csharp = entry.source.ends_with(".cs");
         ensure!(
             !csharp || self.porter.is_some(),
             "no translator for {}",
             entry.source
         );
-        self.port(entry, &source, csharp, sha256_hex(source.as_bytes()))?;
-        if !entry.passed(Step::Port) {
+        let Some(rust) = self.port(entry, &source, csharp, sha256_hex(source.as_bytes()))? else {
             return Ok(());
-        }
+        };
         let file = self.folder.join(entry.file.as_deref().unwrap_or_default());
-        let rust = read_bounded(&file, MAX_SOURCE_BYTES)
-            .with_context(|| format!("cannot read the port of {}", entry.id))?;
         let port_sha = sha256_hex(rust.as_bytes());
         if self.redo(entry, Step::Rules, &port_sha) {
             rules(entry, &rust, port_sha.clone());
@@ -417,42 +422,44 @@ impl<'a> Work<'a> {
         !keep
     }
 
-    /// Translates the entry again (see [`Porter`]): the later steps stay as they were,
-    /// to be kept where the translation did not change, unless it failed now.
-    fn port(&self, entry: &mut FieldEntry, source: &str, csharp: bool, key: String) -> Result<()> {
+    /// Translates the entry again (see [`Porter`]) and returns the port (`None`: it
+    /// failed). The later steps stay as they were, to be kept where the translation did
+    /// not change, unless it failed now.
+    fn port(
+        &self,
+        entry: &mut FieldEntry,
+        source: &str,
+        csharp: bool,
+        key: String,
+    ) -> Result<Option<String>> {
         let started = Instant::now();
         let made = match (csharp, self.porter) {
             (true, Some(porter)) => porter.port(source),
             _ => Ok(source.to_string()),
         };
         let seconds = started.elapsed().as_secs_f64();
-        let outcome = match made {
-            Ok(rust) => {
-                let name = format!("{}.rs", entry.id);
-                debug_assert!(is_plain_file_name(&name));
-                let path = self.folder.join(&name);
-                std::fs::write(&path, rust)
-                    .with_context(|| format!("cannot write {}", path.display()))?;
-                entry.file = Some(name);
-                passed(Step::Port, key, seconds)
-            }
+        let rust = match made {
+            Ok(rust) => rust,
             Err(failure) => {
-                entry.file = None;
-                entry.steps.clear();
-                entry.games.clear();
-                entry.kit_tokens = None;
-                failed(
+                let outcome = failed(
                     Step::Port,
                     key,
                     seconds,
                     failure.construct,
                     &failure.message,
-                )
+                );
+                forget(entry, outcome);
+                return Ok(None);
             }
         };
+        let name = format!("{}.rs", entry.id);
+        debug_assert!(is_plain_file_name(&name));
+        let path = self.folder.join(&name);
+        std::fs::write(&path, &rust).with_context(|| format!("cannot write {}", path.display()))?;
+        entry.file = Some(name);
         entry.steps.retain(|o| o.step != Step::Port);
-        entry.steps.insert(0, outcome);
-        Ok(())
+        entry.steps.insert(0, passed(Step::Port, key, seconds));
+        Ok(Some(rust))
     }
 
     fn build(&self, entry: &mut FieldEntry, bot: &BotFile, key: String) -> Result<()> {
@@ -541,6 +548,14 @@ impl<'a> Work<'a> {
     ) -> GameRecord {
         play_game(players, engines, opening, &self.settings, self.stop)
     }
+}
+
+/// Records a failed translation: the entry has no port, so nothing after it stands.
+fn forget(entry: &mut FieldEntry, outcome: StepOutcome) {
+    entry.file = None;
+    entry.games.clear();
+    entry.kit_tokens = None;
+    entry.steps = vec![outcome];
 }
 
 /// The rules step: the port's count, and whether it breaks a rule (over the limit is

@@ -80,7 +80,7 @@ fn step_noun(step: Step) -> &'static str {
 /// The field's headline, its first failures and the time per port and build.
 pub fn summary_text(field: &Field, dir: &Path, tc: TimeControl) -> String {
     let s = field.summary(TOP);
-    let percent = |n: usize| 100.0 * n as f64 / s.entries.max(1) as f64;
+    let percent = |n: usize| 100.0 * n as f64 / s.done.max(1) as f64;
     let mut text = format!(
         "field {}: {} entries, {} done; {} of them on the published list of {}\n",
         dir.display(),
@@ -97,8 +97,8 @@ pub fn summary_text(field: &Field, dir: &Path, tc: TimeControl) -> String {
     ];
     for (word, n) in words.iter().zip(s.passed) {
         text.push_str(&format!(
-            "  {n:>4} of {} ({:.1}%) {word}\n",
-            s.entries,
+            "  {n:>4} of {} done ({:.1}%) {word}\n",
+            s.done,
             percent(n)
         ));
     }

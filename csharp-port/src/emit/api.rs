@@ -1,0 +1,548 @@
+//! The C# API's members and the kit expressions a port writes for them: one table, so a
+//! change of the kit's API is a change of this data.
+//!
+//! Each row is a C# member (`Type.Member`), its parameter types (C# spellings; `ref`
+//! marks a by-reference parameter; `-` a property, read without parentheses), its C#
+//! result type, and a Rust template: `{r}` is the receiver, `{0}`, `{1}`... the
+//! arguments, each converted to the parameter's type first. `mutates` marks members that
+//! change the board (their callers take `&mut self`).
+
+/// One member of the C# API.
+pub(crate) struct ApiEntry {
+    /// `Type.Member`.
+    pub member: &'static str,
+    /// Parameter types, comma-separated; `-` for a property.
+    pub params: &'static str,
+    /// The C# result type (`void` for none).
+    pub ret: &'static str,
+    /// The Rust template.
+    pub rust: &'static str,
+    /// Changes the receiver (a board move, a random draw).
+    pub mutates: bool,
+}
+
+const fn e(
+    member: &'static str,
+    params: &'static str,
+    ret: &'static str,
+    rust: &'static str,
+) -> ApiEntry {
+    ApiEntry {
+        member,
+        params,
+        ret,
+        rust,
+        mutates: false,
+    }
+}
+
+const fn m(
+    member: &'static str,
+    params: &'static str,
+    ret: &'static str,
+    rust: &'static str,
+) -> ApiEntry {
+    ApiEntry {
+        member,
+        params,
+        ret,
+        rust,
+        mutates: true,
+    }
+}
+
+/// The table. Rows of the same member are overloads, tried in order.
+pub(crate) static API: &[ApiEntry] = &[
+    // Board: moves.
+    m("Board.MakeMove", "Move", "void", "{r}.make_move({0})"),
+    m("Board.UndoMove", "Move", "void", "{r}.undo_move()"),
+    m("Board.TrySkipTurn", "", "bool", "{r}.skip_turn()"),
+    m("Board.ForceSkipTurn", "", "void", "{r}.force_skip_turn()"),
+    m("Board.UndoSkipTurn", "", "void", "{r}.undo_skip_turn()"),
+    e(
+        "Board.GetLegalMoves",
+        "",
+        "Move[]",
+        "cs::Array::from({r}.legal_moves_vec())",
+    ),
+    e(
+        "Board.GetLegalMoves",
+        "bool",
+        "Move[]",
+        "cs::Array::from({r}.moves({0}).to_vec())",
+    ),
+    e(
+        "Board.GetLegalMovesNonAlloc",
+        "ref Span<Move>",
+        "void",
+        "cs::legal_moves_into(&{r}, {0}, false)",
+    ),
+    e(
+        "Board.GetLegalMovesNonAlloc",
+        "ref Span<Move>, bool",
+        "void",
+        "cs::legal_moves_into(&{r}, {0}, {1})",
+    ),
+    // Board: state.
+    e("Board.IsInCheck", "", "bool", "{r}.is_in_check()"),
+    e("Board.IsInCheckmate", "", "bool", "{r}.is_checkmate()"),
+    e("Board.IsDraw", "", "bool", "{r}.is_search_draw()"),
+    e("Board.IsInStalemate", "", "bool", "{r}.is_stalemate()"),
+    e(
+        "Board.IsFiftyMoveDraw",
+        "",
+        "bool",
+        "{r}.is_fifty_move_draw()",
+    ),
+    e(
+        "Board.IsRepeatedPosition",
+        "",
+        "bool",
+        "{r}.is_repeated_position()",
+    ),
+    e(
+        "Board.IsInsufficientMaterial",
+        "",
+        "bool",
+        "{r}.is_insufficient_material()",
+    ),
+    e(
+        "Board.HasKingsideCastleRight",
+        "bool",
+        "bool",
+        "{r}.has_kingside_castle_right(cs::color({0}))",
+    ),
+    e(
+        "Board.HasQueensideCastleRight",
+        "bool",
+        "bool",
+        "{r}.has_queenside_castle_right(cs::color({0}))",
+    ),
+    e(
+        "Board.GetKingSquare",
+        "bool",
+        "Square",
+        "{r}.king_square(cs::color({0}))",
+    ),
+    e(
+        "Board.GetPiece",
+        "Square",
+        "Piece",
+        "cs::Piece::at(&{r}, {0})",
+    ),
+    e(
+        "Board.GetPieceList",
+        "PieceType, bool",
+        "PieceList",
+        "cs::piece_list(&{r}, {0}, {1})",
+    ),
+    e(
+        "Board.GetAllPieceLists",
+        "",
+        "IEnumerable<PieceList>",
+        "cs::Seq::from({r}.piece_lists().to_vec())",
+    ),
+    e(
+        "Board.SquareIsAttackedByOpponent",
+        "Square",
+        "bool",
+        "{r}.is_square_attacked({0})",
+    ),
+    e("Board.GetFenString", "", "string", "{r}.fen()"),
+    e(
+        "Board.GetPieceBitboard",
+        "PieceType, bool",
+        "ulong",
+        "cs::pieces(&{r}, {0}, {1})",
+    ),
+    e("Board.WhitePiecesBitboard", "-", "ulong", "{r}.white().0"),
+    e("Board.BlackPiecesBitboard", "-", "ulong", "{r}.black().0"),
+    e("Board.AllPiecesBitboard", "-", "ulong", "{r}.occupied().0"),
+    e("Board.IsWhiteToMove", "-", "bool", "{r}.is_white_to_move()"),
+    e("Board.PlyCount", "-", "int", "{r}.ply_count() as i32"),
+    e(
+        "Board.FiftyMoveCounter",
+        "-",
+        "int",
+        "{r}.fifty_move_counter() as i32",
+    ),
+    e("Board.ZobristKey", "-", "ulong", "{r}.key()"),
+    e(
+        "Board.GameRepetitionHistory",
+        "-",
+        "ulong[]",
+        "cs::Array::from({r}.history_keys().to_vec())",
+    ),
+    e("Board.GameStartFenString", "-", "string", "{r}.start_fen()"),
+    e(
+        "Board.GameMoveHistory",
+        "-",
+        "Move[]",
+        "cs::Array::from({r}.history_moves().to_vec())",
+    ),
+    e("Board.CreateDiagram", "", "string", "{r}.diagram()"),
+    // Move.
+    e("Move.StartSquare", "-", "Square", "{r}.from()"),
+    e("Move.TargetSquare", "-", "Square", "{r}.to()"),
+    e(
+        "Move.MovePieceType",
+        "-",
+        "PieceType",
+        "{r}.piece_number() as i32",
+    ),
+    e(
+        "Move.CapturePieceType",
+        "-",
+        "PieceType",
+        "{r}.captured_number() as i32",
+    ),
+    e(
+        "Move.PromotionPieceType",
+        "-",
+        "PieceType",
+        "{r}.promotion_number() as i32",
+    ),
+    e("Move.IsCapture", "-", "bool", "{r}.is_capture()"),
+    e("Move.IsEnPassant", "-", "bool", "{r}.is_en_passant()"),
+    e("Move.IsPromotion", "-", "bool", "{r}.is_promotion()"),
+    e("Move.IsCastles", "-", "bool", "{r}.is_castle()"),
+    e("Move.IsNull", "-", "bool", "{r}.is_null()"),
+    e("Move.RawValue", "-", "ushort", "{r}.raw() as u16"),
+    e("Move.NullMove", "-", "Move", "Move::NULL"),
+    // Square.
+    e("Square.Index", "-", "int", "{r}.index() as i32"),
+    e("Square.File", "-", "int", "{r}.file() as i32"),
+    e("Square.Rank", "-", "int", "{r}.rank() as i32"),
+    e("Square.Name", "-", "string", "{r}.to_string()"),
+    // Piece (C#'s, `cs::Piece`).
+    e("Piece.PieceType", "-", "PieceType", "{r}.piece_type"),
+    e("Piece.IsWhite", "-", "bool", "{r}.is_white"),
+    e("Piece.Square", "-", "Square", "{r}.square"),
+    e("Piece.IsNull", "-", "bool", "{r}.is_null()"),
+    e("Piece.IsPawn", "-", "bool", "{r}.is_pawn()"),
+    e("Piece.IsKnight", "-", "bool", "{r}.is_knight()"),
+    e("Piece.IsBishop", "-", "bool", "{r}.is_bishop()"),
+    e("Piece.IsRook", "-", "bool", "{r}.is_rook()"),
+    e("Piece.IsQueen", "-", "bool", "{r}.is_queen()"),
+    e("Piece.IsKing", "-", "bool", "{r}.is_king()"),
+    // PieceList.
+    e("PieceList.Count", "-", "int", "{r}.len() as i32"),
+    e("PieceList.IsWhitePieceList", "-", "bool", "{r}.is_white()"),
+    e(
+        "PieceList.TypeOfPieceInList",
+        "-",
+        "PieceType",
+        "{r}.piece_type().number() as i32",
+    ),
+    e(
+        "PieceList.GetPiece",
+        "int",
+        "Piece",
+        "cs::Piece::of_list(&{r}, {0})",
+    ),
+    // Timer.
+    e(
+        "Timer.MillisecondsRemaining",
+        "-",
+        "int",
+        "{r}.ms_remaining() as i32",
+    ),
+    e(
+        "Timer.MillisecondsElapsedThisTurn",
+        "-",
+        "int",
+        "{r}.ms_elapsed_this_turn() as i32",
+    ),
+    e(
+        "Timer.OpponentMillisecondsRemaining",
+        "-",
+        "int",
+        "{r}.opponent_ms_remaining() as i32",
+    ),
+    e(
+        "Timer.GameStartTimeMilliseconds",
+        "-",
+        "int",
+        "{r}.game_start_ms() as i32",
+    ),
+    e(
+        "Timer.IncrementMilliseconds",
+        "-",
+        "int",
+        "{r}.increment_ms() as i32",
+    ),
+    // BitboardHelper.
+    e(
+        "BitboardHelper.SetSquare",
+        "ref ulong, Square",
+        "void",
+        "cs::set_square({0}, {1})",
+    ),
+    e(
+        "BitboardHelper.ClearSquare",
+        "ref ulong, Square",
+        "void",
+        "cs::clear_square({0}, {1})",
+    ),
+    e(
+        "BitboardHelper.ToggleSquare",
+        "ref ulong, Square",
+        "void",
+        "cs::toggle_square({0}, {1})",
+    ),
+    e(
+        "BitboardHelper.SquareIsSet",
+        "ulong, Square",
+        "bool",
+        "cs::square_is_set({0}, {1})",
+    ),
+    e(
+        "BitboardHelper.ClearAndGetIndexOfLSB",
+        "ref ulong",
+        "int",
+        "cs::clear_and_get_index_of_lsb({0})",
+    ),
+    e(
+        "BitboardHelper.GetNumberOfSetBits",
+        "ulong",
+        "int",
+        "{0}.count_ones() as i32",
+    ),
+    e(
+        "BitboardHelper.GetSliderAttacks",
+        "PieceType, Square, ulong",
+        "ulong",
+        "cs::slider_attacks({0}, {1}, {2})",
+    ),
+    e(
+        "BitboardHelper.GetSliderAttacks",
+        "PieceType, Square, Board",
+        "ulong",
+        "cs::slider_attacks({0}, {1}, {2}.occupied().0)",
+    ),
+    e(
+        "BitboardHelper.GetPieceAttacks",
+        "PieceType, Square, ulong, bool",
+        "ulong",
+        "cs::piece_attacks({0}, {1}, {2}, {3})",
+    ),
+    e(
+        "BitboardHelper.GetPieceAttacks",
+        "PieceType, Square, Board, bool",
+        "ulong",
+        "cs::piece_attacks({0}, {1}, {2}.occupied().0, {3})",
+    ),
+    e(
+        "BitboardHelper.GetKnightAttacks",
+        "Square",
+        "ulong",
+        "knight_attacks({0}).0",
+    ),
+    e(
+        "BitboardHelper.GetKingAttacks",
+        "Square",
+        "ulong",
+        "king_attacks({0}).0",
+    ),
+    e(
+        "BitboardHelper.GetPawnAttacks",
+        "Square, bool",
+        "ulong",
+        "pawn_attacks({0}, cs::color({1})).0",
+    ),
+    e("BitboardHelper.VisualizeBitboard", "ulong", "void", "()"),
+    e("BitboardHelper.StopVisualizingBitboard", "", "void", "()"),
+    // BitOperations.
+    e(
+        "BitOperations.PopCount",
+        "ulong",
+        "int",
+        "{0}.count_ones() as i32",
+    ),
+    e(
+        "BitOperations.TrailingZeroCount",
+        "ulong",
+        "int",
+        "{0}.trailing_zeros() as i32",
+    ),
+    e(
+        "BitOperations.TrailingZeroCount",
+        "long",
+        "int",
+        "{0}.trailing_zeros() as i32",
+    ),
+    e(
+        "BitOperations.TrailingZeroCount",
+        "int",
+        "int",
+        "{0}.trailing_zeros() as i32",
+    ),
+    e(
+        "BitOperations.LeadingZeroCount",
+        "ulong",
+        "int",
+        "{0}.leading_zeros() as i32",
+    ),
+    e("BitOperations.Log2", "ulong", "int", "cs::log2({0})"),
+    e(
+        "BitOperations.RotateLeft",
+        "ulong, int",
+        "ulong",
+        "{0}.rotate_left({1} as u32)",
+    ),
+    e(
+        "BitOperations.RotateRight",
+        "ulong, int",
+        "ulong",
+        "{0}.rotate_right({1} as u32)",
+    ),
+    // Math (the integer and floating forms are chosen by the emitter for Max, Min,
+    // Abs, Sign and Clamp).
+    e("Math.Sqrt", "double", "double", "{0}.sqrt()"),
+    e("Math.Pow", "double, double", "double", "{0}.powf({1})"),
+    e("Math.Exp", "double", "double", "{0}.exp()"),
+    e("Math.Log", "double", "double", "{0}.ln()"),
+    e("Math.Log", "double, double", "double", "{0}.log({1})"),
+    e("Math.Log2", "double", "double", "{0}.log2()"),
+    e("Math.Log10", "double", "double", "{0}.log10()"),
+    e("Math.Floor", "double", "double", "{0}.floor()"),
+    e("Math.Ceiling", "double", "double", "{0}.ceil()"),
+    e("Math.Truncate", "double", "double", "{0}.trunc()"),
+    e("Math.Round", "double", "double", "{0}.round_ties_even()"),
+    e(
+        "Math.Round",
+        "double, int",
+        "double",
+        "cs::round_digits({0}, {1})",
+    ),
+    e("Math.Tanh", "double", "double", "{0}.tanh()"),
+    e("Math.Sin", "double", "double", "{0}.sin()"),
+    e("Math.Cos", "double", "double", "{0}.cos()"),
+    e("Math.Atan", "double", "double", "{0}.atan()"),
+    e("Math.Cbrt", "double", "double", "{0}.cbrt()"),
+    e("Math.PI", "-", "double", "std::f64::consts::PI"),
+    e("Math.E", "-", "double", "std::f64::consts::E"),
+    e("MathF.Sqrt", "float", "float", "{0}.sqrt()"),
+    e("MathF.Tanh", "float", "float", "{0}.tanh()"),
+    e("MathF.Exp", "float", "float", "{0}.exp()"),
+    e("MathF.Log", "float", "float", "{0}.ln()"),
+    // Numbers.
+    e("int.MaxValue", "-", "int", "i32::MAX"),
+    e("int.MinValue", "-", "int", "i32::MIN"),
+    e("uint.MaxValue", "-", "uint", "u32::MAX"),
+    e("long.MaxValue", "-", "long", "i64::MAX"),
+    e("long.MinValue", "-", "long", "i64::MIN"),
+    e("ulong.MaxValue", "-", "ulong", "u64::MAX"),
+    e("short.MaxValue", "-", "short", "i16::MAX"),
+    e("short.MinValue", "-", "short", "i16::MIN"),
+    e("ushort.MaxValue", "-", "ushort", "u16::MAX"),
+    e("byte.MaxValue", "-", "byte", "u8::MAX"),
+    e("sbyte.MaxValue", "-", "sbyte", "i8::MAX"),
+    e("sbyte.MinValue", "-", "sbyte", "i8::MIN"),
+    e("double.MaxValue", "-", "double", "f64::MAX"),
+    e("double.MinValue", "-", "double", "f64::MIN"),
+    e("double.PositiveInfinity", "-", "double", "f64::INFINITY"),
+    e(
+        "double.NegativeInfinity",
+        "-",
+        "double",
+        "f64::NEG_INFINITY",
+    ),
+    e("double.NaN", "-", "double", "f64::NAN"),
+    e("double.Epsilon", "-", "double", "4.9406564584124654e-324"),
+    e("double.IsNaN", "double", "bool", "{0}.is_nan()"),
+    e("double.IsInfinity", "double", "bool", "{0}.is_infinite()"),
+    e("float.MaxValue", "-", "float", "f32::MAX"),
+    e("float.MinValue", "-", "float", "f32::MIN"),
+    e("float.PositiveInfinity", "-", "float", "f32::INFINITY"),
+    e("float.NegativeInfinity", "-", "float", "f32::NEG_INFINITY"),
+    e("float.IsNaN", "float", "bool", "{0}.is_nan()"),
+    // decimal and BitConverter (bots unpack tables with them).
+    e(
+        "decimal.GetBits",
+        "decimal",
+        "int[]",
+        "cs::Array::from({0})",
+    ),
+    e(
+        "BitConverter.GetBytes",
+        "int",
+        "byte[]",
+        "cs::Array::from({0}.to_le_bytes())",
+    ),
+    e(
+        "BitConverter.GetBytes",
+        "uint",
+        "byte[]",
+        "cs::Array::from({0}.to_le_bytes())",
+    ),
+    e(
+        "BitConverter.GetBytes",
+        "long",
+        "byte[]",
+        "cs::Array::from({0}.to_le_bytes())",
+    ),
+    e(
+        "BitConverter.GetBytes",
+        "ulong",
+        "byte[]",
+        "cs::Array::from({0}.to_le_bytes())",
+    ),
+    e(
+        "BitConverter.GetBytes",
+        "short",
+        "byte[]",
+        "cs::Array::from({0}.to_le_bytes())",
+    ),
+    e(
+        "BitConverter.GetBytes",
+        "ushort",
+        "byte[]",
+        "cs::Array::from({0}.to_le_bytes())",
+    ),
+    // Enumerable.
+    e(
+        "Enumerable.Range",
+        "int, int",
+        "IEnumerable<int>",
+        "cs::Seq::range({0}, {1})",
+    ),
+];
+
+/// The rows for `class.member`.
+pub(crate) fn lookup(class: &str, member: &str) -> Vec<&'static ApiEntry> {
+    API.iter()
+        .filter(|e| {
+            let (c, n) = e.member.split_once('.').unwrap_or(("", e.member));
+            c == class && n == member
+        })
+        .collect()
+}
+
+/// Whether `class` has any row named `member`.
+pub(crate) fn has(class: &str, member: &str) -> bool {
+    !lookup(class, member).is_empty()
+}
+
+/// The API's static classes a C# file names.
+pub(crate) fn is_static_class(name: &str) -> bool {
+    matches!(
+        name,
+        "BitboardHelper"
+            | "BitOperations"
+            | "Math"
+            | "MathF"
+            | "Enumerable"
+            | "Console"
+            | "Array"
+            | "Debug"
+            | "Convert"
+            | "DivertedConsole"
+            | "Environment"
+            | "GC"
+            | "Buffer"
+            | "Unsafe"
+            | "MemoryMarshal"
+            | "BitConverter"
+    )
+}

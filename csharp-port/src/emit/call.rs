@@ -1,0 +1,1563 @@
+//! Member accesses and calls: the file's own methods and local functions, the API's
+//! members (through the table in `api`), `Math`, `Array`, collections and LINQ; element
+//! access; `new`; lambdas.
+
+use super::api::{self, ApiEntry};
+use super::decls::{FileEmitter, LocalKind};
+use super::expr::unary_promote;
+use super::program::MethodInfo;
+use super::{Const, Prec, R, Val, snippet, unsupported};
+use crate::ast::*;
+use crate::types::{IntTy, Ty, promote};
+
+/// What a callee or member target names.
+enum Target {
+    /// A type (its C# name): a static member follows.
+    Type(String),
+    /// A value.
+    Value(Val),
+}
+
+impl FileEmitter<'_, '_> {
+    /// Whether `name` names a type here (the file's own, the API's, a C# keyword type).
+    fn type_name(&self, name: &str) -> bool {
+        self.find_local(name).is_none()
+            && self.p.field(self.fr().class, name).is_none()
+            && (self.p.type_index(name).is_some()
+                || api::is_static_class(name)
+                || matches!(
+                    name,
+                    "PieceType"
+                        | "Move"
+                        | "Square"
+                        | "Board"
+                        | "BitboardHelper"
+                        | "int"
+                        | "long"
+                        | "ulong"
+                        | "uint"
+                        | "short"
+                        | "ushort"
+                        | "byte"
+                        | "sbyte"
+                        | "double"
+                        | "float"
+                        | "Int32"
+                        | "Int64"
+                        | "UInt64"
+                        | "Double"
+                        | "string"
+                        | "char"
+                        | "bool"
+                        | "decimal"
+                        | "Decimal"
+                ))
+    }
+
+    fn target(&mut self, e: &Expr) -> R<Target> {
+        match &e.kind {
+            ExprKind::Name(n, _) if self.type_name(n) => Ok(Target::Type(n.clone())),
+            ExprKind::Member(inner, n, _) if matches!(&inner.kind, ExprKind::Name(ns, _) if ns == "System" || ns == "ChessChallenge" || ns == "API") => {
+                Ok(Target::Type(n.clone()))
+            }
+            _ => Ok(Target::Value(self.expr(e, None)?)),
+        }
+    }
+
+    /// `target.name` (not called).
+    pub(crate) fn member(&mut self, target: &Expr, name: &str, e: &Expr) -> R<Val> {
+        match self.target(target)? {
+            Target::Type(t) => self.static_member(&t, name, e),
+            Target::Value(v) => self.instance_member(v, name, e),
+        }
+    }
+
+    fn static_member(&mut self, t: &str, name: &str, e: &Expr) -> R<Val> {
+        if t == "PieceType" {
+            let code = match name {
+                "None" => "cs::NONE",
+                "Pawn" => "cs::PAWN",
+                "Knight" => "cs::KNIGHT",
+                "Bishop" => "cs::BISHOP",
+                "Rook" => "cs::ROOK",
+                "Queen" => "cs::QUEEN",
+                "King" => "cs::KING",
+                _ => {
+                    return Err(unsupported(
+                        e.span,
+                        format!("`PieceType.{name}`"),
+                        snippet(self.src, e),
+                    ));
+                }
+            };
+            let n = ["None", "Pawn", "Knight", "Bishop", "Rook", "Queen", "King"]
+                .iter()
+                .position(|x| *x == name)
+                .unwrap_or(0);
+            let mut v = Val::new(code, Ty::Api("PieceType"), Prec::Primary);
+            v.konst = Some(Const::Int(n as i128));
+            return Ok(v);
+        }
+        if let Some(i) = self.p.type_index(t) {
+            let info = &self.p.types[i];
+            if let Some((_, value)) = info.enum_values.iter().find(|(n, _)| n == name) {
+                let mut v = Val::new(
+                    self.p.enum_const(t, name),
+                    Ty::Enum(t.to_string()),
+                    Prec::Primary,
+                );
+                v.konst = Some(Const::Int(*value));
+                return Ok(v);
+            }
+            if let Some(v) = self.field_val(i, name, e)? {
+                return Ok(v);
+            }
+            if let Some(m) = self
+                .p
+                .methods(i, name)
+                .into_iter()
+                .find(|m| m.is_property)
+                .cloned()
+            {
+                return self.own_call(&m, None, &[], e);
+            }
+            return Err(unsupported(
+                e.span,
+                format!("the member `{t}.{name}`"),
+                snippet(self.src, e),
+            ));
+        }
+        let class = canonical_class(t);
+        let entry = api::lookup(class, name)
+            .into_iter()
+            .find(|x| x.params == "-");
+        match entry {
+            Some(entry) => self.apply(entry, None, Vec::new(), e),
+            None => Err(unsupported(
+                e.span,
+                format!("the member `{t}.{name}`"),
+                snippet(self.src, e),
+            )),
+        }
+    }
+
+    fn instance_member(&mut self, v: Val, name: &str, e: &Expr) -> R<Val> {
+        let ty = v.ty.clone();
+        match &ty {
+            Ty::Api(class) => {
+                if let Some(entry) = api::lookup(class, name)
+                    .into_iter()
+                    .find(|x| x.params == "-")
+                {
+                    return self.apply(entry, Some(v), Vec::new(), e);
+                }
+            }
+            Ty::Array(_, _) if name == "Length" => {
+                return Ok(self.method_on(v, "len()", Ty::Int(IntTy::I32)));
+            }
+            Ty::Array(_, _) if name == "Rank" => {
+                return Ok(self.method_on(v, "rank()", Ty::Int(IntTy::I32)));
+            }
+            Ty::List(_) | Ty::Dict(..) | Ty::Set(_) if name == "Count" => {
+                return Ok(self.method_on(v, "count()", Ty::Int(IntTy::I32)));
+            }
+            Ty::Dict(k, _) if name == "Keys" => {
+                return Ok(self
+                    .method_on(v, "keys()", Ty::Seq(k.clone()))
+                    .seq_from_vec());
+            }
+            Ty::Dict(_, val) if name == "Values" => {
+                return Ok(self
+                    .method_on(v, "values()", Ty::Seq(val.clone()))
+                    .seq_from_vec());
+            }
+            Ty::Seq(_) if name == "Length" => {
+                let owned = self.owned(v);
+                return Ok(self.method_on(owned, "count()", Ty::Int(IntTy::I32)));
+            }
+            Ty::Str if name == "Length" => {
+                return Ok(self.method_on(v, "len() as i32", Ty::Int(IntTy::I32)));
+            }
+            Ty::Tuple(items, names) => {
+                let index = names
+                    .iter()
+                    .position(|n| n.as_deref() == Some(name))
+                    .or_else(|| {
+                        name.strip_prefix("Item")
+                            .and_then(|n| n.parse::<usize>().ok())
+                            .map(|n| n - 1)
+                    });
+                if let Some(i) = index.filter(|i| *i < items.len()) {
+                    let mut out = Val::new(
+                        format!("{}.{i}", v.at(Prec::Primary)),
+                        items[i].clone(),
+                        Prec::Primary,
+                    )
+                    .absorb(&v);
+                    out.place = v.place;
+                    return Ok(out);
+                }
+            }
+            Ty::Struct(s) | Ty::Class(s) => {
+                if let Some(t) = self.p.type_index(s) {
+                    if t == self.p.bot && v.code == "self" {
+                        return self.name_in(t, name, e);
+                    }
+                    if let Some(f) = self.p.field(t, name).cloned()
+                        && !f.is_static
+                    {
+                        let mut out = Val::new(
+                            format!("{}.{}", v.at(Prec::Primary), f.rust),
+                            f.ty.clone(),
+                            Prec::Primary,
+                        )
+                        .absorb(&v);
+                        out.place = v.place;
+                        return Ok(out);
+                    }
+                    if let Some(m) = self
+                        .p
+                        .methods(t, name)
+                        .into_iter()
+                        .find(|m| m.is_property)
+                        .cloned()
+                    {
+                        return self.own_call(&m, Some(v), &[], e);
+                    }
+                }
+            }
+            Ty::Nullable(inner) if name == "Value" => {
+                let out = Val::new(
+                    format!("{}.unwrap()", v.at(Prec::Primary)),
+                    (**inner).clone(),
+                    Prec::Primary,
+                )
+                .absorb(&v);
+                return Ok(out);
+            }
+            Ty::Nullable(_) if name == "HasValue" => {
+                return Ok(Val::new(
+                    format!("{}.is_some()", v.at(Prec::Primary)),
+                    Ty::Bool,
+                    Prec::Primary,
+                )
+                .absorb(&v));
+            }
+            _ => {}
+        }
+        Err(unsupported(
+            e.span,
+            format!("the member `{name}` of a `{}`", ty.cs()),
+            snippet(self.src, e),
+        ))
+    }
+
+    /// A name looked up as a member of type `t` (for `this.x`).
+    fn name_in(&mut self, t: usize, name: &str, e: &Expr) -> R<Val> {
+        if let Some(v) = self.field_val(t, name, e)? {
+            return Ok(v);
+        }
+        if let Some(m) = self
+            .p
+            .methods(t, name)
+            .into_iter()
+            .find(|m| m.is_property)
+            .cloned()
+        {
+            return self.own_call(&m, None, &[], e);
+        }
+        Err(unsupported(
+            e.span,
+            format!("the member `{name}`"),
+            snippet(self.src, e),
+        ))
+    }
+
+    fn method_on(&self, v: Val, method: &str, ty: Ty) -> Val {
+        let code = format!("{}.{method}", v.at(Prec::Primary));
+        let prec = if method.contains(" as ") {
+            Prec::Cast
+        } else {
+            Prec::Primary
+        };
+        Val::new(code, ty, prec).absorb(&v)
+    }
+
+    /// A call `callee(args)`.
+    pub(crate) fn call(
+        &mut self,
+        callee: &Expr,
+        args: &[Arg],
+        e: &Expr,
+        want: Option<&Ty>,
+    ) -> R<Val> {
+        match &callee.kind {
+            ExprKind::Name(n, _) => self.call_name(n, args, e, want),
+            ExprKind::Member(target, name, targs) => match self.target(target)? {
+                Target::Type(t) => self.static_call(&t, name, targs, args, e, want),
+                Target::Value(v) => self.instance_call(v, name, args, e),
+            },
+            _ => Err(unsupported(
+                e.span,
+                "a call of a computed function",
+                snippet(self.src, e),
+            )),
+        }
+    }
+
+    fn call_name(&mut self, n: &str, args: &[Arg], e: &Expr, want: Option<&Ty>) -> R<Val> {
+        if let Some(l) = self.find_local(n)
+            && l.kind == LocalKind::Closure
+        {
+            let Ty::Func(params, ret) = l.ty.clone() else {
+                return Err(unsupported(e.span, "a call of this local", n));
+            };
+            let f = self.local_val(&l);
+            let vals = self.args_for(
+                &params
+                    .iter()
+                    .map(|p| (p.clone(), PassMode::Value, false))
+                    .collect::<Vec<_>>(),
+                args,
+                e,
+            )?;
+            let codes: Vec<String> = vals.iter().map(|v| v.code.clone()).collect();
+            let mut out = Val::new(
+                format!("{}({})", f.code, codes.join(", ")),
+                (*ret).clone(),
+                Prec::Primary,
+            );
+            out.effects = true;
+            for v in &vals {
+                out = out.absorb(v);
+            }
+            return Ok(out);
+        }
+        if let Some(lf) = self.find_local_fn(n) {
+            return self.local_fn_call(&lf.info, args, e);
+        }
+        let class = self.fr().class;
+        let candidates: Vec<MethodInfo> = self.p.methods(class, n).into_iter().cloned().collect();
+        if !candidates.is_empty() {
+            let m = self.pick_overload(&candidates, args, e)?;
+            return self.own_call(&m, None, args, e);
+        }
+        if class != self.p.bot {
+            let candidates: Vec<MethodInfo> = self
+                .p
+                .methods(self.p.bot, n)
+                .into_iter()
+                .filter(|m| m.is_static)
+                .cloned()
+                .collect();
+            if !candidates.is_empty() {
+                let m = self.pick_overload(&candidates, args, e)?;
+                return self.own_call(&m, None, args, e);
+            }
+        }
+        for u in self.p.using_static.clone() {
+            if api::has(canonical_class(&u), n)
+                || matches!(
+                    (u.as_str(), n),
+                    ("Math", "Max" | "Min" | "Abs" | "Sign" | "Clamp")
+                )
+            {
+                return self.static_call(&u, n, &[], args, e, want);
+            }
+        }
+        Err(unsupported(
+            e.span,
+            format!("a call of `{n}` (no method of that name here)"),
+            snippet(self.src, e),
+        ))
+    }
+
+    /// The overload whose parameters fit the arguments best.
+    fn pick_overload(
+        &mut self,
+        candidates: &[MethodInfo],
+        args: &[Arg],
+        e: &Expr,
+    ) -> R<MethodInfo> {
+        let fits: Vec<&MethodInfo> = candidates
+            .iter()
+            .filter(|m| {
+                let required = m
+                    .params
+                    .iter()
+                    .filter(|p| !p.2 && p.1 != PassMode::Params)
+                    .count();
+                let variadic = m.params.iter().any(|p| p.1 == PassMode::Params);
+                args.len() >= required && (variadic || args.len() <= m.params.len())
+            })
+            .collect();
+        match fits.as_slice() {
+            [one] => Ok((*one).clone()),
+            [] => Err(unsupported(
+                e.span,
+                "a call matching no overload",
+                snippet(self.src, e),
+            )),
+            many => {
+                // Several fit by count: compare the arguments' types.
+                let mut types = Vec::new();
+                for a in args {
+                    let saved = self.learned.clone();
+                    let t = self
+                        .expr(&a.expr, None)
+                        .map(|v| v.ty)
+                        .unwrap_or(Ty::Unknown);
+                    self.learned = saved;
+                    types.push(t);
+                }
+                let exact = many.iter().find(|m| {
+                    m.params.len() == args.len()
+                        && m.params.iter().zip(&types).all(|(p, t)| p.0 == *t)
+                });
+                let close = many.iter().find(|m| {
+                    m.params
+                        .iter()
+                        .zip(&types)
+                        .all(|(p, t)| p.0 == *t || crate::types::implicit_numeric(t, &p.0))
+                });
+                exact.or(close).map(|m| (*m).clone()).ok_or_else(|| {
+                    unsupported(
+                        e.span,
+                        "an overloaded call this translator cannot resolve",
+                        snippet(self.src, e),
+                    )
+                })
+            }
+        }
+    }
+
+    /// A call of a method of the file's own (of the bot's struct, or of a struct value).
+    pub(crate) fn own_call(
+        &mut self,
+        m: &MethodInfo,
+        recv: Option<Val>,
+        args: &[Arg],
+        e: &Expr,
+    ) -> R<Val> {
+        let bot_level = m.owner == self.p.bot || m.is_static;
+        let vals = self.args_with_defaults(&m.params, &m.defaults, args, e)?;
+        let mutating = self.mutates(&m.key);
+        self.note_call(&m.key);
+        let (recv_code, recv_val) = match (&recv, bot_level) {
+            (Some(r), false) => (r.at(Prec::Primary), Some(r.clone())),
+            (_, true) => {
+                if !self.fr().bot_level {
+                    return Err(unsupported(
+                        e.span,
+                        "a call of the bot's method from a struct's method",
+                        snippet(self.src, e),
+                    ));
+                }
+                ("self".to_string(), None)
+            }
+            (None, false) => ("self".to_string(), None),
+        };
+        let arg_codes = self.board_free_args(m, vals.clone());
+        let mut out = self.call_code(
+            &recv_code,
+            &m.rust,
+            arg_codes,
+            &vals,
+            bot_level || recv_code.starts_with("self"),
+        );
+        out.ty = m.ret.clone();
+        out.effects = true;
+        if bot_level {
+            out.reads_self = true;
+            out.mut_self |= mutating;
+        }
+        if let Some(r) = recv_val {
+            out = out.absorb(&r);
+            if mutating && r.reads_self {
+                out.mut_self = true;
+            }
+        }
+        if m.ret_ref {
+            out.code = format!("{}.get()", out.code);
+        }
+        Ok(out)
+    }
+
+    /// The arguments' codes without those for `Board` and `Timer` parameters (which are
+    /// the bot's own, never passed).
+    fn board_free_args(&self, m: &MethodInfo, vals: Vec<Val>) -> Vec<String> {
+        let mut out = Vec::new();
+        for (i, v) in vals.into_iter().enumerate() {
+            if matches!(
+                m.params.get(i).map(|p| &p.0),
+                Some(Ty::Api("Board" | "Timer"))
+            ) {
+                continue;
+            }
+            out.push(v.code);
+        }
+        out
+    }
+
+    /// `recv.name(args)`, its arguments moved into temporaries first when one of them
+    /// needs `&mut self` while the receiver borrows `self`.
+    fn call_code(
+        &mut self,
+        recv: &str,
+        name: &str,
+        codes: Vec<String>,
+        vals: &[Val],
+        borrows_self: bool,
+    ) -> Val {
+        let conflict = borrows_self && vals.iter().any(|v| v.mut_self);
+        let mut out = Val::new("", Ty::Void, Prec::Primary);
+        for v in vals {
+            out = out.absorb(v);
+        }
+        if !conflict {
+            out.code = format!("{recv}.{name}({})", codes.join(", "));
+            return out;
+        }
+        let mut setup = String::new();
+        let mut names = Vec::new();
+        let mut write_back = String::new();
+        for (i, c) in codes.into_iter().enumerate() {
+            let t = self.temp("arg");
+            let by_ref_field = vals.get(i).is_some_and(|v| v.place);
+            match c.strip_prefix("&mut self.") {
+                // A field of the bot passed by `ref` to the bot's own method: a temporary
+                // written back after the call (for a reference type the two share the
+                // contents; a callee that also reads the field through `this` while it
+                // holds the reference would see the old value).
+                Some(field) if by_ref_field => {
+                    setup.push_str(&format!("let mut {t} = self.{field}.clone(); "));
+                    names.push(format!("&mut {t}"));
+                    write_back.push_str(&format!("self.{field} = {t}; "));
+                }
+                _ => {
+                    setup.push_str(&format!("let {t} = {c}; "));
+                    names.push(t);
+                }
+            }
+        }
+        out.code = if write_back.is_empty() {
+            format!("{{ {setup}{recv}.{name}({}) }}", names.join(", "))
+        } else {
+            let r = self.temp("result");
+            format!(
+                "{{ {setup}let {r} = {recv}.{name}({}); {write_back}{r} }}",
+                names.join(", ")
+            )
+        };
+        out
+    }
+
+    /// A lifted local function's call: its arguments, then its captured locals.
+    fn local_fn_call(&mut self, m: &MethodInfo, args: &[Arg], e: &Expr) -> R<Val> {
+        let vals = self.args_with_defaults(&m.params, &m.defaults, args, e)?;
+        self.note_call(&m.key);
+        let mut codes = self.board_free_args(m, vals.clone());
+        let captures: Vec<(String, u32)> = self
+            .facts
+            .captures
+            .get(&m.key)
+            .map(|c| c.iter().cloned().collect())
+            .unwrap_or_default();
+        let current = self.fns.len() - 1;
+        for (owner, id) in &captures {
+            let local = self
+                .scopes
+                .iter()
+                .flat_map(|s| &s.locals)
+                .find(|l| l.owner == *owner && l.id == *id)
+                .cloned();
+            let Some(local) = local else {
+                return Err(unsupported(
+                    e.span,
+                    "a local function capturing a variable declared after the call",
+                    snippet(self.src, e),
+                ));
+            };
+            if local.frame < current {
+                let key = self.fr().key.clone();
+                self.learned
+                    .captures
+                    .entry(key)
+                    .or_default()
+                    .insert((owner.clone(), *id));
+            }
+            self.note_assigned(&local);
+            let through_ref = local.frame < current || local.kind == LocalKind::Ref;
+            codes.push(if through_ref {
+                format!("&mut *{}", local.rust)
+            } else {
+                format!("&mut {}", local.rust)
+            });
+        }
+        let mutating = self.mutates(&m.key);
+        let mut out = self.call_code("self", &m.rust, codes, &vals, true);
+        out.ty = m.ret.clone();
+        out.effects = true;
+        out.reads_self = true;
+        out.mut_self |= mutating;
+        if m.ret_ref {
+            out.code = format!("{}.get()", out.code);
+        }
+        Ok(out)
+    }
+
+    /// The arguments for parameters `params`: converted, `ref`/`out` as `&mut`, defaults
+    /// filled in, `params` packed into an array.
+    pub(crate) fn args_for(
+        &mut self,
+        params: &[(Ty, PassMode, bool)],
+        args: &[Arg],
+        e: &Expr,
+    ) -> R<Vec<Val>> {
+        self.args_with_defaults(params, &[], args, e)
+    }
+
+    /// [`args_for`](Self::args_for) with the parameters' default values.
+    pub(crate) fn args_with_defaults(
+        &mut self,
+        params: &[(Ty, PassMode, bool)],
+        defaults: &[Option<Expr>],
+        args: &[Arg],
+        e: &Expr,
+    ) -> R<Vec<Val>> {
+        if args.iter().any(|a| a.name.is_some()) {
+            return Err(unsupported(
+                e.span,
+                "a named argument",
+                snippet(self.src, e),
+            ));
+        }
+        let mut out = Vec::new();
+        for (i, (pt, mode, has_default)) in params.iter().enumerate() {
+            if *mode == PassMode::Params {
+                let mut items = Vec::new();
+                let Ty::Array(elem, _) = pt else {
+                    return Err(unsupported(
+                        e.span,
+                        "a `params` parameter",
+                        snippet(self.src, e),
+                    ));
+                };
+                for a in &args[i.min(args.len())..] {
+                    let v = self.expr(&a.expr, Some(elem))?;
+                    let v = self.coerce(v, elem, &a.expr)?;
+                    items.push(self.owned(v));
+                }
+                let codes: Vec<String> = items.iter().map(|v| v.code.clone()).collect();
+                let mut v = Val::new(
+                    format!("cs::Array::from(vec![{}])", codes.join(", ")),
+                    pt.clone(),
+                    Prec::Primary,
+                );
+                for x in &items {
+                    v = v.absorb(x);
+                }
+                out.push(v);
+                break;
+            }
+            let Some(a) = args.get(i) else {
+                if *has_default {
+                    out.push(self.default_arg(defaults, params, i, e)?);
+                    continue;
+                }
+                return Err(unsupported(
+                    e.span,
+                    "a call with too few arguments",
+                    snippet(self.src, e),
+                ));
+            };
+            match mode {
+                PassMode::Ref | PassMode::Out => out.push(self.ref_arg(&a.expr, pt)?),
+                _ => {
+                    let v = self.expr(&a.expr, Some(pt))?;
+                    let v = self.coerce(v, pt, &a.expr)?;
+                    out.push(self.owned(v));
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// An optional parameter's default value (C# writes it into the call).
+    fn default_arg(
+        &mut self,
+        defaults: &[Option<Expr>],
+        params: &[(Ty, PassMode, bool)],
+        i: usize,
+        e: &Expr,
+    ) -> R<Val> {
+        let Some(Some(d)) = defaults.get(i) else {
+            return Err(unsupported(
+                e.span,
+                format!("a call leaving out argument {}", i + 1),
+                snippet(self.src, e),
+            ));
+        };
+        let t = params[i].0.clone();
+        let v = self.expr(d, Some(&t))?;
+        self.coerce(v, &t, d)
+    }
+
+    /// A `ref` or `out` argument: `&mut` the place (an `out var` declared before the
+    /// statement).
+    pub(crate) fn ref_arg(&mut self, x: &Expr, t: &Ty) -> R<Val> {
+        if let ExprKind::DeclVar(tr, name) = &x.kind {
+            let declared = self.p.resolve(tr, &[], x.span)?;
+            let ty = if declared == Ty::Unknown {
+                t.clone()
+            } else {
+                declared
+            };
+            let l = self.declare(name, ty.clone(), LocalKind::Value);
+            self.note_assigned(&l);
+            let rust_ty = self.rty(&ty, x.span)?;
+            let default = self.default_value(&ty, x.span)?;
+            self.f()
+                .pre
+                .push(format!("let mut {}: {rust_ty} = {default};\n", l.rust));
+            let mut v = Val::new(format!("&mut {}", l.rust), ty, Prec::Unary);
+            v.effects = true;
+            return Ok(v);
+        }
+        if let ExprKind::Name(n, _) = &x.kind
+            && let Some(l) = self.find_local(n)
+        {
+            self.note_assigned(&l);
+            let current = self.fns.len() - 1;
+            if l.frame < current {
+                let key = self.fr().key.clone();
+                self.learned
+                    .captures
+                    .entry(key)
+                    .or_default()
+                    .insert((l.owner.clone(), l.id));
+            }
+            let code = match l.kind {
+                LocalKind::Ref => format!("&mut *{}", l.rust),
+                _ if l.frame < current => format!("&mut *{}", l.rust),
+                LocalKind::Value => format!("&mut {}", l.rust),
+                _ => {
+                    return Err(unsupported(
+                        x.span,
+                        "this variable passed by `ref`",
+                        snippet(self.src, x),
+                    ));
+                }
+            };
+            let mut v = Val::new(code, l.ty.clone(), Prec::Unary);
+            v.effects = true;
+            return Ok(v);
+        }
+        let v = self.expr(x, None)?;
+        if v.place && v.code.starts_with("self.") && !v.code.contains('(') {
+            self.note_mutation();
+            let mut out = Val::new(format!("&mut {}", v.code), v.ty.clone(), Prec::Unary);
+            out.effects = true;
+            out.mut_self = true;
+            out.reads_self = true;
+            out.place = true;
+            return Ok(out);
+        }
+        Err(unsupported(
+            x.span,
+            "this `ref` or `out` argument",
+            snippet(self.src, x),
+        ))
+    }
+
+    /// `Type.name(args)`: a static method of the file's own, or of the API or `System`.
+    fn static_call(
+        &mut self,
+        t: &str,
+        name: &str,
+        targs: &[TypeRef],
+        args: &[Arg],
+        e: &Expr,
+        want: Option<&Ty>,
+    ) -> R<Val> {
+        let _ = want;
+        if let Some(i) = self.p.type_index(t) {
+            let candidates: Vec<MethodInfo> =
+                self.p.methods(i, name).into_iter().cloned().collect();
+            if candidates.is_empty() {
+                return Err(unsupported(
+                    e.span,
+                    format!("the method `{t}.{name}`"),
+                    snippet(self.src, e),
+                ));
+            }
+            let m = self.pick_overload(&candidates, args, e)?;
+            return self.own_call(&m, None, args, e);
+        }
+        let class = canonical_class(t);
+        match (class, name) {
+            ("Math" | "MathF", "Max" | "Min" | "Abs" | "Sign" | "Clamp") => {
+                return self.math(name, args, e);
+            }
+            ("Array", _) => return self.array_static(name, args, e),
+            ("Console" | "DivertedConsole" | "Debug", _) => {
+                return Ok(Val::new("()", Ty::Void, Prec::Primary));
+            }
+            ("Enumerable", "Repeat") => {
+                let vals = self.plain_args(args)?;
+                if vals.len() == 2 {
+                    let elem = vals[0].ty.clone();
+                    let code = format!(
+                        "cs::Seq::from(vec![{}; {} as usize])",
+                        vals[0].code,
+                        vals[1].at(Prec::Cast)
+                    );
+                    return Ok(Val::new(code, Ty::Seq(Box::new(elem)), Prec::Primary)
+                        .absorb(&vals[0])
+                        .absorb(&vals[1]));
+                }
+            }
+            ("Enumerable", "Empty") => {
+                let elem = targs
+                    .first()
+                    .map(|t| self.p.resolve(t, &[], e.span))
+                    .transpose()?
+                    .unwrap_or(Ty::Unknown);
+                return Ok(Val::new(
+                    "cs::Seq::default()",
+                    Ty::Seq(Box::new(elem)),
+                    Prec::Primary,
+                ));
+            }
+            _ => {}
+        }
+        let entries = api::lookup(class, name);
+        if entries.is_empty() {
+            return Err(unsupported(
+                e.span,
+                format!("the method `{t}.{name}`"),
+                snippet(self.src, e),
+            ));
+        }
+        self.api_call(&entries, None, args, e)
+    }
+
+    /// Arguments by value, with their own types.
+    fn plain_args(&mut self, args: &[Arg]) -> R<Vec<Val>> {
+        let mut out = Vec::new();
+        for a in args {
+            let v = self.expr(&a.expr, None)?;
+            out.push(self.owned(v));
+        }
+        Ok(out)
+    }
+
+    /// `Math.Max` and friends: the integer or floating form by the arguments' type.
+    fn math(&mut self, name: &str, args: &[Arg], e: &Expr) -> R<Val> {
+        let vals = self.plain_args(args)?;
+        let mut t = unary_promote(&vals[0].ty).ok_or_else(|| {
+            unsupported(
+                e.span,
+                format!("`Math.{name}` of a `{}`", vals[0].ty.cs()),
+                snippet(self.src, e),
+            )
+        })?;
+        for v in &vals[1..] {
+            let vt = unary_promote(&v.ty).unwrap_or(Ty::Unknown);
+            t = promote(&t, &vt)
+                .or_else(|| {
+                    if v.konst.is_some() {
+                        Some(t.clone())
+                    } else {
+                        None
+                    }
+                })
+                .ok_or_else(|| {
+                    unsupported(
+                        e.span,
+                        format!("`Math.{name}` of a `{}` and a `{}`", t.cs(), v.ty.cs()),
+                        snippet(self.src, e),
+                    )
+                })?;
+        }
+        let mut conv = Vec::new();
+        for (v, a) in vals.into_iter().zip(args) {
+            let v = if v.ty.is_enum() {
+                Val {
+                    ty: Ty::Int(IntTy::I32),
+                    ..v
+                }
+            } else {
+                v
+            };
+            conv.push(self.coerce(v, &t, &a.expr)?);
+        }
+        let float = matches!(t, Ty::F32 | Ty::F64);
+        let code = match (name, conv.as_slice()) {
+            ("Max" | "Min", [a, b]) if float && t == Ty::F64 => {
+                format!("cs::{}_f64({}, {})", name.to_lowercase(), a.code, b.code)
+            }
+            ("Max" | "Min", [a, b]) => format!("{}.{}({})", typed(a), name.to_lowercase(), b.code),
+            ("Abs", [a]) => format!("cs::abs({})", a.code),
+            ("Sign", [a]) => format!("cs::sign({})", a.code),
+            ("Clamp", [a, lo, hi]) => format!("{}.clamp({}, {})", typed(a), lo.code, hi.code),
+            _ => {
+                return Err(unsupported(
+                    e.span,
+                    format!("`Math.{name}` with these arguments"),
+                    snippet(self.src, e),
+                ));
+            }
+        };
+        let ret = if name == "Sign" {
+            Ty::Int(IntTy::I32)
+        } else {
+            t
+        };
+        let mut out = Val::new(code, ret, Prec::Primary);
+        for v in &conv {
+            out = out.absorb(v);
+        }
+        Ok(out)
+    }
+
+    fn array_static(&mut self, name: &str, args: &[Arg], e: &Expr) -> R<Val> {
+        if name == "Resize" {
+            let [a, n] = args else {
+                return Err(unsupported(
+                    e.span,
+                    "`Array.Resize` with these arguments",
+                    snippet(self.src, e),
+                ));
+            };
+            let n = self.expr(&n.expr, Some(&Ty::Int(IntTy::I32)))?;
+            let n = self.coerce(n, &Ty::Int(IntTy::I32), e)?;
+            let place = self.place(&a.expr)?;
+            let read = self.read_place(&place);
+            let code = self.write_place(&place, &format!("{}.resized({})", read, n.code))?;
+            let mut v = Val::new(code, Ty::Void, Prec::Assign).absorb(&n);
+            v.effects = true;
+            v.mut_self |= place.is_self_field();
+            return Ok(v);
+        }
+        let vals = if name == "Sort" && args.len() == 2 {
+            let first = self.expr(&args[0].expr, None)?;
+            let second = match &args[1].expr.kind {
+                ExprKind::Lambda(..) => Val::new(
+                    "",
+                    Ty::Func(Vec::new(), Box::new(Ty::Unknown)),
+                    Prec::Primary,
+                ),
+                _ => self.expr(&args[1].expr, None)?,
+            };
+            vec![first, second]
+        } else {
+            self.plain_args(args)?
+        };
+        let recv = |i: usize| vals.get(i).map(|v| v.at(Prec::Primary)).unwrap_or_default();
+        let code = match (name, vals.len()) {
+            ("Sort", 1) => format!("{}.sort()", recv(0)),
+            ("Sort", 2) if matches!(vals[1].ty, Ty::Array(..)) => {
+                format!("{}.sort_with_items(&{})", recv(0), vals[1].at(Prec::Unary))
+            }
+            ("Sort", 2) => return self.sort_by_comparison(&vals[0], &args[1], e),
+            ("Reverse", 1) => format!("{}.reverse()", recv(0)),
+            ("Fill", 2) => format!("{}.fill({})", recv(0), vals[1].code),
+            ("Clear", 1) => format!("{}.clear()", recv(0)),
+            ("Clear", 3) => format!(
+                "{}.clear_range({}, {})",
+                recv(0),
+                vals[1].code,
+                vals[2].code
+            ),
+            ("IndexOf", 2) => format!("{}.index_of(&{})", recv(0), vals[1].at(Prec::Unary)),
+            ("Copy", 3) => format!(
+                "{}.copy_to(&{}, {})",
+                recv(0),
+                vals[1].at(Prec::Unary),
+                vals[2].at(Prec::Unary)
+            ),
+            _ => {
+                return Err(unsupported(
+                    e.span,
+                    format!("`Array.{name}` with these arguments"),
+                    snippet(self.src, e),
+                ));
+            }
+        };
+        let ty = if name == "IndexOf" {
+            Ty::Int(IntTy::I32)
+        } else {
+            Ty::Void
+        };
+        let mut out = Val::new(code, ty, Prec::Primary);
+        for v in &vals {
+            out = out.absorb(v);
+        }
+        out.effects = true;
+        Ok(out)
+    }
+
+    /// `Sort((a, b) => ...)` of an array or list.
+    pub(crate) fn sort_by_comparison(
+        &mut self,
+        target: &Val,
+        comparison: &Arg,
+        e: &Expr,
+    ) -> R<Val> {
+        let elem = target
+            .ty
+            .element()
+            .ok_or_else(|| unsupported(e.span, "a sort of this", snippet(self.src, e)))?;
+        let want = Ty::Func(vec![elem.clone(), elem], Box::new(Ty::Int(IntTy::I32)));
+        let f = self.expr(&comparison.expr, Some(&want))?;
+        if !matches!(f.ty, Ty::Func(..)) {
+            return Err(unsupported(
+                e.span,
+                "a sort by a comparer object",
+                snippet(self.src, e),
+            ));
+        }
+        let code = format!(
+            "{}.sort_by_comparison({})",
+            target.at(Prec::Primary),
+            f.code
+        );
+        let mut out = Val::new(code, Ty::Void, Prec::Primary)
+            .absorb(target)
+            .absorb(&f);
+        out.effects = true;
+        Ok(out)
+    }
+
+    /// `value.name(args)`.
+    fn instance_call(&mut self, v: Val, name: &str, args: &[Arg], e: &Expr) -> R<Val> {
+        let ty = v.ty.clone();
+        match &ty {
+            Ty::Api("Random") => return self.random_call(v, name, args, e),
+            Ty::Api("PieceList") if !api::has("PieceList", name) => {
+                return self.linq(v, name, args, e);
+            }
+            Ty::Api(class) => {
+                let entries = api::lookup(class, name);
+                if !entries.is_empty() {
+                    return self.api_call(&entries, Some(v), args, e);
+                }
+                if name == "ToString" || name == "Equals" || name == "GetHashCode" {
+                    return self.object_call(v, name, args, e);
+                }
+            }
+            Ty::Array(..) | Ty::List(_) | Ty::Dict(..) | Ty::Set(_) | Ty::Seq(_) => {
+                return self.collection_call(v, name, args, e);
+            }
+            Ty::Struct(s) | Ty::Class(s) => {
+                if let Some(t) = self.p.type_index(s) {
+                    let candidates: Vec<MethodInfo> =
+                        self.p.methods(t, name).into_iter().cloned().collect();
+                    if !candidates.is_empty() {
+                        let m = self.pick_overload(&candidates, args, e)?;
+                        if t == self.p.bot {
+                            return self.own_call(&m, None, args, e);
+                        }
+                        if self.mutates(&m.key) && !v.place {
+                            return Err(unsupported(
+                                e.span,
+                                "a mutating struct method called on a copy",
+                                snippet(self.src, e),
+                            ));
+                        }
+                        return self.own_call(&m, Some(v), args, e);
+                    }
+                }
+            }
+            Ty::Int(_)
+            | Ty::F64
+            | Ty::F32
+            | Ty::Bool
+            | Ty::Char
+            | Ty::Enum(_)
+            | Ty::Str
+            | Ty::Tuple(..) => return self.object_call(v, name, args, e),
+            _ => {}
+        }
+        Err(unsupported(
+            e.span,
+            format!("the method `{name}` of a `{}`", ty.cs()),
+            snippet(self.src, e),
+        ))
+    }
+
+    fn object_call(&mut self, v: Val, name: &str, args: &[Arg], e: &Expr) -> R<Val> {
+        let vals = self.plain_args(args)?;
+        let code = match (name, vals.as_slice()) {
+            ("ToString", []) => format!("{}.to_string()", v.at(Prec::Primary)),
+            ("Equals", [x]) => format!("{} == {}", v.at(Prec::BitOr), x.at(Prec::BitOr)),
+            ("CompareTo", [x]) => format!(
+                "cs::compare(&{}, &{}) as i32",
+                v.at(Prec::Unary),
+                x.at(Prec::Unary)
+            ),
+            _ => {
+                return Err(unsupported(
+                    e.span,
+                    format!("the method `{name}` of a `{}`", v.ty.cs()),
+                    snippet(self.src, e),
+                ));
+            }
+        };
+        let ty = match name {
+            "ToString" => Ty::Str,
+            "Equals" => Ty::Bool,
+            _ => Ty::Int(IntTy::I32),
+        };
+        let prec = if name == "Equals" {
+            Prec::Cmp
+        } else if name == "CompareTo" {
+            Prec::Cast
+        } else {
+            Prec::Primary
+        };
+        let mut out = Val::new(code, ty, prec).absorb(&v);
+        for x in &vals {
+            out = out.absorb(x);
+        }
+        Ok(out)
+    }
+
+    /// A call through the API table: the first row whose parameters the arguments fit.
+    fn api_call(
+        &mut self,
+        entries: &[&'static ApiEntry],
+        recv: Option<Val>,
+        args: &[Arg],
+        e: &Expr,
+    ) -> R<Val> {
+        let arity: Vec<&&ApiEntry> = entries
+            .iter()
+            .filter(|x| x.params != "-" && param_list(x.params).len() == args.len())
+            .collect();
+        let mut last_err = None;
+        for entry in &arity {
+            let params = param_list(entry.params);
+            let mut vals = Vec::new();
+            let mut ok = true;
+            for (p, a) in params.iter().zip(args) {
+                let (is_ref, tname) = match p.strip_prefix("ref ") {
+                    Some(rest) => (true, rest),
+                    None => (false, *p),
+                };
+                let pt = parse_api_type(tname);
+                if is_ref {
+                    match self.ref_arg(&a.expr, &pt) {
+                        Ok(v) => vals.push(v),
+                        Err(err) => {
+                            ok = false;
+                            last_err = Some(err);
+                            break;
+                        }
+                    }
+                    continue;
+                }
+                let saved = self.learned.clone();
+                let v = self.expr(&a.expr, Some(&pt))?;
+                let v = if pt == Ty::Api("PieceType") && v.ty.int().is_some() {
+                    Val {
+                        ty: pt.clone(),
+                        ..v
+                    }
+                } else {
+                    v
+                };
+                match self.coerce(v, &pt, &a.expr) {
+                    Ok(v) => vals.push(self.owned(v)),
+                    Err(err) => {
+                        self.learned = saved;
+                        ok = false;
+                        last_err = Some(err);
+                        break;
+                    }
+                }
+            }
+            if ok {
+                return self.apply(entry, recv, vals, e);
+            }
+        }
+        Err(last_err.unwrap_or_else(|| {
+            unsupported(
+                e.span,
+                "this API call (no overload with these arguments)",
+                snippet(self.src, e),
+            )
+        }))
+    }
+
+    /// Fills a table row's template.
+    fn apply(&mut self, entry: &ApiEntry, recv: Option<Val>, args: Vec<Val>, e: &Expr) -> R<Val> {
+        let mut code = entry.rust.to_string();
+        let mut out = Val::new("", parse_api_type(entry.ret), Prec::Primary);
+        if let Some(r) = &recv {
+            code = code.replace("{r}", &r.at(Prec::Primary));
+            out = out.absorb(r);
+        }
+        for (i, a) in args.iter().enumerate() {
+            let placeholder = format!("{{{i}}}");
+            let followed_by_dot = code.contains(&format!("{placeholder}."));
+            let text = if followed_by_dot {
+                typed(a)
+            } else {
+                a.code.clone()
+            };
+            let text = if followed_by_dot && a.prec < Prec::Primary {
+                format!("({text})")
+            } else {
+                text
+            };
+            code = code.replace(&placeholder, &text);
+            out = out.absorb(a);
+        }
+        if entry.mutates {
+            out.mut_self = recv.as_ref().is_some_and(|r| r.reads_self);
+            out.effects = true;
+            if out.mut_self {
+                self.note_mutation();
+            }
+        }
+        if code.contains("self.") {
+            out.reads_self = true;
+        }
+        out.prec = if code.contains(" as ") {
+            Prec::Cast
+        } else {
+            Prec::Primary
+        };
+        let _ = e;
+        out.code = code;
+        Ok(out)
+    }
+
+    /// `Random`'s methods, on the kit's `Random`.
+    fn random_call(&mut self, v: Val, name: &str, args: &[Arg], e: &Expr) -> R<Val> {
+        let vals = self.plain_args(args)?;
+        let int = Ty::Int(IntTy::I32);
+        let mut conv = Vec::new();
+        for (x, a) in vals.into_iter().zip(args) {
+            conv.push(self.coerce(x, &int, &a.expr)?);
+        }
+        let r = v.at(Prec::Primary);
+        let (code, ty) = match (name, conv.as_slice()) {
+            ("Next", []) => (format!("{r}.next()"), int.clone()),
+            ("Next", [max]) => (format!("{r}.next_max({})", max.code), int.clone()),
+            ("Next", [min, max]) => (
+                format!("{r}.next_range({}, {})", min.code, max.code),
+                int.clone(),
+            ),
+            ("NextDouble", []) => (format!("{r}.next_double()"), Ty::F64),
+            _ => {
+                return Err(unsupported(
+                    e.span,
+                    format!("`Random.{name}` with these arguments"),
+                    snippet(self.src, e),
+                ));
+            }
+        };
+        let mut out = Val::new(code, ty, Prec::Primary).absorb(&v);
+        for x in &conv {
+            out = out.absorb(x);
+        }
+        out.effects = true;
+        if v.reads_self {
+            out.mut_self = true;
+            self.note_mutation();
+        }
+        Ok(out)
+    }
+
+    /// Element access `target[i, ...]`.
+    pub(crate) fn index(&mut self, target: &Expr, idx: &[Expr], e: &Expr) -> R<Val> {
+        if let ExprKind::Name(n, _) = &target.kind
+            && self.find_local(n).is_none()
+            && self.p.field(self.fr().class, n).is_none()
+        {
+            // `Hist[m]`: the parser's repair of `Hist(m) += ...`, a ref-returning call.
+            let args: Vec<Arg> = idx
+                .iter()
+                .map(|x| Arg {
+                    mode: PassMode::Value,
+                    expr: x.clone(),
+                    name: None,
+                })
+                .collect();
+            return self.call_name(n, &args, e, None);
+        }
+        let t = self.expr(target, None)?;
+        let (recv, elem_code, elem_ty) = self.element(t, idx, e)?;
+        let mut v = Val::new(elem_code, elem_ty, Prec::Primary).absorb(&recv);
+        v.reads_self |= recv.reads_self;
+        Ok(v)
+    }
+
+    /// The code reading `target[idx]`, with the target and the element's type.
+    pub(crate) fn element(&mut self, t: Val, idx: &[Expr], e: &Expr) -> R<(Val, String, Ty)> {
+        let r = t.at(Prec::Primary);
+        match t.ty.clone() {
+            Ty::Array(elem, rank) => {
+                if idx.len() == 1
+                    && let ExprKind::Range(lo, hi) = &idx[0].kind
+                {
+                    let lo = match lo {
+                        Some(l) => self.int_arg(l)?.code,
+                        None => "0".into(),
+                    };
+                    let code = match hi {
+                        Some(h) => {
+                            format!("{r}.slice({lo}, {} - {lo})", self.int_arg(h)?.at(Prec::Add))
+                        }
+                        None => format!("{r}.slice_from({lo})"),
+                    };
+                    return Ok((t.clone(), code, Ty::Array(elem, 1)));
+                }
+                if idx.len() != rank as usize {
+                    return Err(unsupported(
+                        e.span,
+                        "an index of the wrong rank",
+                        snippet(self.src, e),
+                    ));
+                }
+                let sub = self.subscript(idx, &r)?;
+                Ok((t.clone(), format!("{r}.get({})", sub.code), (*elem).clone()))
+            }
+            Ty::List(elem) => {
+                let i = self.int_arg(&idx[0])?;
+                Ok((
+                    t.clone().absorb(&i),
+                    format!("{r}.get({})", i.code),
+                    (*elem).clone(),
+                ))
+            }
+            Ty::Dict(k, v) => {
+                let key = self.expr(&idx[0], Some(&k))?;
+                let key = self.coerce(key, &k, &idx[0])?;
+                Ok((
+                    t.clone().absorb(&key),
+                    format!("{r}.get(&{})", key.at(Prec::Unary)),
+                    (*v).clone(),
+                ))
+            }
+            Ty::Api("PieceList") => {
+                let i = self.int_arg(&idx[0])?;
+                Ok((
+                    t.clone().absorb(&i),
+                    format!("cs::Piece::of_list(&{r}, {})", i.code),
+                    Ty::Api("Piece"),
+                ))
+            }
+            Ty::Seq(elem) => {
+                let i = self.int_arg(&idx[0])?;
+                Ok((
+                    t.clone().absorb(&i),
+                    format!("{r}.get({})", i.code),
+                    (*elem).clone(),
+                ))
+            }
+            Ty::Str => {
+                let i = self.int_arg(&idx[0])?;
+                Ok((
+                    t.clone().absorb(&i),
+                    format!("{r}.as_bytes()[{} as usize] as u16", i.code),
+                    Ty::Char,
+                ))
+            }
+            other => Err(unsupported(
+                e.span,
+                format!("an element access on a `{}`", other.cs()),
+                snippet(self.src, e),
+            )),
+        }
+    }
+
+    /// An array subscript: an integer, or a tuple of them (`^i` counts from the end).
+    pub(crate) fn subscript(&mut self, idx: &[Expr], recv: &str) -> R<Val> {
+        let mut codes = Vec::new();
+        let mut acc = Val::new("", Ty::Void, Prec::Primary);
+        for x in idx {
+            let v = if let ExprKind::FromEnd(inner) = &x.kind {
+                let i = self.int_arg(inner)?;
+                Val::new(
+                    format!("{recv}.len() - {}", i.at(Prec::Mul)),
+                    Ty::Int(IntTy::I32),
+                    Prec::Add,
+                )
+                .absorb(&i)
+            } else {
+                self.int_arg(x)?
+            };
+            acc = acc.absorb(&v);
+            codes.push(v.code);
+        }
+        acc.code = if codes.len() == 1 {
+            codes.remove(0)
+        } else {
+            format!("({})", codes.join(", "))
+        };
+        Ok(acc)
+    }
+
+    /// An integer index argument (C# accepts `int`, `uint`, `long`, `ulong`).
+    fn int_arg(&mut self, x: &Expr) -> R<Val> {
+        let v = self.expr(x, None)?;
+        match unary_promote(&v.ty) {
+            Some(t) if t.int().is_some() => {
+                let v = if v.ty.is_enum() {
+                    Val {
+                        ty: Ty::Int(IntTy::I32),
+                        ..v
+                    }
+                } else {
+                    v
+                };
+                self.coerce(v, &t, x)
+            }
+            _ => Err(unsupported(
+                x.span,
+                format!("an index of type `{}`", v.ty.cs()),
+                snippet(self.src, x),
+            )),
+        }
+    }
+
+    /// `ref target` of a ref local's initialiser: a `cs::ElemRef` and the element type.
+    pub(crate) fn ref_target(&mut self, init: &Expr) -> R<(String, Ty)> {
+        let inner = match &init.kind {
+            ExprKind::Ref(inner) => inner,
+            _ => init,
+        };
+        match &inner.kind {
+            ExprKind::Index(target, idx) => {
+                let t = self.expr(target, None)?;
+                let Ty::Array(elem, _) = t.ty.clone() else {
+                    return Err(unsupported(
+                        init.span,
+                        "a ref local to something not an array element",
+                        snippet(self.src, init),
+                    ));
+                };
+                let r = t.at(Prec::Primary);
+                let sub = self.subscript(idx, &r)?;
+                Ok((format!("{r}.at({})", sub.code), *elem))
+            }
+            ExprKind::Call(..) | ExprKind::Name(..) => {
+                let v = self.expr(inner, None)?;
+                match v.code.strip_suffix(".get()") {
+                    Some(r) => Ok((r.to_string(), v.ty)),
+                    None => Err(unsupported(
+                        init.span,
+                        "a ref local to a variable",
+                        snippet(self.src, init),
+                    )),
+                }
+            }
+            _ => Err(unsupported(
+                init.span,
+                "this ref local",
+                snippet(self.src, init),
+            )),
+        }
+    }
+
+    /// A `ref` return's value: the element reference.
+    pub(crate) fn ref_expr(&mut self, e: &Expr) -> R<String> {
+        Ok(self.ref_target(e)?.0)
+    }
+
+    /// Methods of arrays, lists, dictionaries, sets and LINQ sequences.
+    fn collection_call(&mut self, v: Val, name: &str, args: &[Arg], e: &Expr) -> R<Val> {
+        if let Some(out) = self.collection_own(&v, name, args, e)? {
+            return Ok(out);
+        }
+        self.linq(v, name, args, e)
+    }
+}
+
+impl Val {
+    /// A `Vec` result made a LINQ sequence.
+    fn seq_from_vec(mut self) -> Val {
+        self.code = format!("cs::Seq::from({})", self.code);
+        self
+    }
+}
+
+/// `a`'s code with a type suffix if it is a bare literal (a method receiver needs one).
+pub(crate) fn typed(a: &Val) -> String {
+    if a.bare_literal {
+        let suffix = match &a.ty {
+            Ty::Int(i) => i.rust(),
+            Ty::F64 => "f64",
+            Ty::F32 => "f32",
+            _ => "",
+        };
+        if !suffix.is_empty() && !a.code.ends_with(suffix) {
+            let code = a.code.trim_start_matches('-');
+            let neg = a.code.starts_with('-');
+            return if neg {
+                format!("(-{code}_{suffix})")
+            } else {
+                format!("{code}_{suffix}")
+            };
+        }
+    }
+    a.at(Prec::Primary)
+}
+
+/// The table's class for a name C# spells several ways.
+fn canonical_class(t: &str) -> &str {
+    match t {
+        "Int32" => "int",
+        "Int64" => "long",
+        "UInt64" => "ulong",
+        "UInt32" => "uint",
+        "Double" => "double",
+        "Single" => "float",
+        "Int16" => "short",
+        "Decimal" => "decimal",
+        other => other,
+    }
+}
+
+/// The parameters of a table row.
+fn param_list(params: &str) -> Vec<&str> {
+    if params.is_empty() {
+        Vec::new()
+    } else {
+        params.split(", ").collect()
+    }
+}
+
+/// A table row's C# type name as a [`Ty`].
+pub(crate) fn parse_api_type(name: &str) -> Ty {
+    let name = name.trim();
+    if let Some(elem) = name.strip_suffix("[]") {
+        return Ty::Array(Box::new(parse_api_type(elem)), 1);
+    }
+    if let Some(inner) = name
+        .strip_prefix("IEnumerable<")
+        .and_then(|n| n.strip_suffix('>'))
+    {
+        return Ty::Seq(Box::new(parse_api_type(inner)));
+    }
+    if let Some(inner) = name.strip_prefix("Span<").and_then(|n| n.strip_suffix('>')) {
+        return Ty::Array(Box::new(parse_api_type(inner)), 1);
+    }
+    if let Some(t) = super::ty::predefined(name) {
+        return t;
+    }
+    match name {
+        "Move" => Ty::Api("Move"),
+        "Square" => Ty::Api("Square"),
+        "Board" => Ty::Api("Board"),
+        "Piece" => Ty::Api("Piece"),
+        "PieceList" => Ty::Api("PieceList"),
+        "PieceType" => Ty::Api("PieceType"),
+        "Timer" => Ty::Api("Timer"),
+        _ => Ty::Unknown,
+    }
+}

@@ -1,0 +1,1467 @@
+//! Expressions: literals, names, operators and conversions, each with C#'s type and
+//! meaning.
+
+use super::decls::{FileEmitter, LocalKind};
+use super::{Const, Prec, R, Val, snippet, unsupported};
+use crate::ast::*;
+use crate::types::{IntTy, Ty, implicit_numeric, promote};
+
+/// A Rust integer or float literal of `value` for the C# type `t` (suffixed when `t` is
+/// not Rust's default `i32`/`f64`, unless `bare`).
+pub(crate) fn int_literal(value: i128, t: &Ty, bare: bool) -> String {
+    let suffix = match t {
+        Ty::Int(IntTy::I32) | Ty::Enum(_) | Ty::Api("PieceType") => "",
+        Ty::Int(i) => i.rust(),
+        Ty::Char => "u16",
+        Ty::F32 => "f32",
+        _ => "",
+    };
+    let body = match t {
+        Ty::F32 | Ty::F64 => format!("{value}.0"),
+        _ => value.to_string(),
+    };
+    if bare || suffix.is_empty() || matches!(t, Ty::F32) && bare {
+        body
+    } else {
+        format!("{body}_{suffix}")
+    }
+}
+
+impl FileEmitter<'_, '_> {
+    /// An expression, with `want` the type its context expects (for target-typed `new()`,
+    /// lambdas, collection literals).
+    pub(crate) fn expr(&mut self, e: &Expr, want: Option<&Ty>) -> R<Val> {
+        match &e.kind {
+            ExprKind::Int(v, t) => Ok(self.int_lit(*v, t, e)),
+            ExprKind::Real(text, t) => self.real_lit(text, t, e),
+            ExprKind::Bool(b) => Ok(konst(
+                Val::new(b.to_string(), Ty::Bool, Prec::Primary),
+                Const::Bool(*b),
+            )),
+            ExprKind::Char(c) => Ok(konst(
+                Val::new(format!("{c}_u16"), Ty::Char, Prec::Primary),
+                Const::Int(i128::from(*c)),
+            )),
+            ExprKind::Str(s) => Ok(konst(
+                Val::new(format!("{s:?}.to_string()"), Ty::Str, Prec::Primary),
+                Const::Str(s.clone()),
+            )),
+            ExprKind::Interp(parts) => self.interp(parts),
+            ExprKind::Null => Ok(Val::new("None", Ty::Null, Prec::Primary)),
+            ExprKind::Default(t) => {
+                let t = match t {
+                    Some(t) => self.p.resolve(t, &[], e.span)?,
+                    None => want.cloned().ok_or_else(|| {
+                        unsupported(e.span, "`default` without a type", "default")
+                    })?,
+                };
+                let code = self.default_value(&t, e.span)?;
+                Ok(Val::new(code, t, Prec::Primary))
+            }
+            ExprKind::Name(n, _) => self.name(n, e),
+            ExprKind::This => {
+                let mut v = Val::new("self", self.this_type(e)?, Prec::Primary);
+                v.reads_self = true;
+                v.place = true;
+                Ok(v)
+            }
+            ExprKind::Member(target, name, _) => self.member(target, name, e),
+            ExprKind::Call(callee, args) => self.call(callee, args, e, want),
+            ExprKind::Index(target, idx) => self.index(target, idx, e),
+            ExprKind::Unary(op, x) => self.unary(*op, x, e),
+            ExprKind::IncDec(op, x) => self.incdec(*op, x, e, true),
+            ExprKind::Binary(op, l, r) => self.binary(*op, l, r, e),
+            ExprKind::Assign(op, l, r) => self.assign(*op, l, r, e, true),
+            ExprKind::Cond(c, a, b) => self.cond(c, a, b, e, want),
+            ExprKind::Cast(t, x) => self.cast(t, x, e),
+            ExprKind::New(t, args, init) => {
+                self.new_object(t.as_ref(), args, init.as_deref(), e, want)
+            }
+            ExprKind::NewArray {
+                elem,
+                rank,
+                sizes,
+                init,
+            } => self.new_array(elem.as_ref(), *rank, sizes, init.as_deref(), e, want),
+            ExprKind::Lambda(params, body) => self.lambda(params, body, e, want),
+            ExprKind::Tuple(items) => self.tuple(items, e, want),
+            ExprKind::Is(x, p) => self.is_pattern(x, p, e),
+            ExprKind::Switch(x, arms) => self.switch_expr(x, arms, e, want),
+            ExprKind::Checked(checked, x) => {
+                if *checked {
+                    return Err(unsupported(
+                        e.span,
+                        "a `checked` expression",
+                        snippet(self.src, e),
+                    ));
+                }
+                let v = self.expr(x, want)?;
+                match (&v.konst, v.ty.int()) {
+                    // `unchecked(...)` constants wrap as C# computes them.
+                    (Some(Const::Int(n)), Some(i)) => Ok(konst(
+                        Val::new(
+                            int_literal(i.wrap(*n), &v.ty, false),
+                            v.ty.clone(),
+                            Prec::Unary,
+                        ),
+                        Const::Int(i.wrap(*n)),
+                    )),
+                    _ => Ok(v),
+                }
+            }
+            ExprKind::Throw(_) => Ok(Val::new(
+                "abort_search()",
+                want.cloned().unwrap_or(Ty::Void),
+                Prec::Primary,
+            )),
+            ExprKind::Ref(_) => Err(unsupported(e.span, "`ref` here", snippet(self.src, e))),
+            ExprKind::DeclVar(..) => Err(unsupported(
+                e.span,
+                "a declaration here",
+                snippet(self.src, e),
+            )),
+            ExprKind::TypeOf(_) => Err(unsupported(e.span, "`typeof`", snippet(self.src, e))),
+            ExprKind::Range(..) | ExprKind::FromEnd(_) => Err(unsupported(
+                e.span,
+                "a range or index from the end here",
+                snippet(self.src, e),
+            )),
+            ExprKind::Resolved(..) | ExprKind::Convert(_) => {
+                Err(unsupported(e.span, "an expression", snippet(self.src, e)))
+            }
+        }
+    }
+
+    fn this_type(&self, e: &Expr) -> R<Ty> {
+        let class = self.fr().class;
+        if class == self.p.bot {
+            return Ok(Ty::Class(self.p.types[class].cs.clone()));
+        }
+        self.p
+            .own_type(&self.p.types[class].cs)
+            .ok_or_else(|| unsupported(e.span, "`this`", "this"))
+    }
+
+    fn int_lit(&mut self, value: u64, t: &Ty, e: &Expr) -> Val {
+        let text = snippet(self.src, e).replace(['u', 'U', 'l', 'L'], "");
+        let text = if text.is_empty() {
+            value.to_string()
+        } else {
+            text
+        };
+        let suffix = match t {
+            Ty::Int(IntTy::I32) => String::new(),
+            Ty::Int(i) => format!("_{}", i.rust()),
+            _ => String::new(),
+        };
+        let mut v = Val::new(format!("{text}{suffix}"), t.clone(), Prec::Primary);
+        v.konst = Some(Const::Int(i128::from(value)));
+        v.bare_literal = suffix.is_empty();
+        v
+    }
+
+    fn real_lit(&mut self, text: &str, t: &Ty, e: &Expr) -> R<Val> {
+        if *t == Ty::Decimal {
+            let d = parse_decimal(text)
+                .ok_or_else(|| unsupported(e.span, "this decimal literal", text))?;
+            let mut v = Val::new(decimal_code(&d), Ty::Decimal, Prec::Primary);
+            v.konst = Some(d);
+            return Ok(v);
+        }
+        let value: f64 = text
+            .parse()
+            .map_err(|_| unsupported(e.span, "this real literal", text))?;
+        let mut code = text.to_string();
+        if !code.contains(['.', 'e', 'E']) {
+            code.push_str(".0");
+        } else if code.starts_with('.') {
+            code.insert(0, '0');
+        } else if code.contains('.')
+            && !code
+                .chars()
+                .nth(code.find('.').unwrap_or(0) + 1)
+                .is_some_and(|c| c.is_ascii_digit())
+        {
+            code = code.replacen('.', ".0", 1);
+        }
+        if *t == Ty::F32 {
+            code.push_str("_f32");
+        }
+        let mut v = Val::new(code, t.clone(), Prec::Primary);
+        v.konst = Some(Const::Float(value));
+        v.bare_literal = *t == Ty::F64;
+        Ok(v)
+    }
+
+    fn interp(&mut self, parts: &[InterpPart]) -> R<Val> {
+        let mut fmt = String::new();
+        let mut args = Vec::new();
+        let mut acc = Val::new("", Ty::Str, Prec::Primary);
+        for p in parts {
+            match p {
+                InterpPart::Text(t) => fmt.push_str(&t.replace('{', "{{").replace('}', "}}")),
+                InterpPart::Value(e, format) => {
+                    let v = self.expr(e, None)?;
+                    acc = acc.absorb(&v);
+                    match format.as_deref() {
+                        None => fmt.push_str("{}"),
+                        Some(f) if f.len() == 2 && (f.starts_with('F') || f.starts_with('f')) => {
+                            fmt.push_str(&format!("{{:.{}}}", &f[1..]))
+                        }
+                        Some(f) => fmt.push_str(&format!("{{}}/*:{f}*/")),
+                    }
+                    args.push(v.code);
+                }
+            }
+        }
+        let args: String = args.iter().map(|a| format!(", {a}")).collect();
+        acc.code = format!("format!({fmt:?}{args})");
+        Ok(acc)
+    }
+
+    /// A simple name: a local, a field, a constant, an enum member, a property.
+    fn name(&mut self, n: &str, e: &Expr) -> R<Val> {
+        if let Some(local) = self.find_local(n) {
+            return Ok(self.local_val(&local));
+        }
+        let class = self.fr().class;
+        if let Some(v) = self.field_val(class, n, e)? {
+            return Ok(v);
+        }
+        if class != self.p.bot
+            && self.fr().bot_level
+            && let Some(v) = self.field_val(self.p.bot, n, e)?
+        {
+            return Ok(v);
+        }
+        // A property getter of the type (or the bot's) named without parentheses.
+        for t in [class, self.p.bot] {
+            if let Some(m) = self
+                .p
+                .methods(t, n)
+                .into_iter()
+                .find(|m| m.is_property)
+                .cloned()
+            {
+                return self.own_call(&m, None, &[], e);
+            }
+        }
+        Err(unsupported(
+            e.span,
+            format!("the name `{n}` (not a local, field or constant this translator knows)"),
+            n,
+        ))
+    }
+
+    /// A local's value.
+    pub(crate) fn local_val(&mut self, l: &super::decls::Local) -> Val {
+        let current = self.fns.len() - 1;
+        let captured =
+            l.frame < current && l.kind != LocalKind::Board && l.kind != LocalKind::Timer;
+        if captured {
+            let key = self.fr().key.clone();
+            // A lambda inside a local function reads its captures like the function does.
+            self.learned
+                .captures
+                .entry(key)
+                .or_default()
+                .insert((l.owner.clone(), l.id));
+            self.note_assigned(l);
+        }
+        let (code, prec) = match l.kind {
+            LocalKind::Board => {
+                let mut v = Val::new(
+                    format!("self.{}", self.board),
+                    Ty::Api("Board"),
+                    Prec::Primary,
+                );
+                v.reads_self = true;
+                v.place = true;
+                return v;
+            }
+            LocalKind::Timer => {
+                let mut v = Val::new(
+                    format!("self.{}", self.timer),
+                    Ty::Api("Timer"),
+                    Prec::Primary,
+                );
+                v.reads_self = true;
+                v.place = true;
+                return v;
+            }
+            LocalKind::Elem => (format!("{}.get()", l.rust), Prec::Primary),
+            LocalKind::Ref => (format!("*{}", l.rust), Prec::Unary),
+            LocalKind::Value | LocalKind::Closure if captured => {
+                (format!("*{}", l.rust), Prec::Unary)
+            }
+            LocalKind::Value | LocalKind::Closure => (l.rust.clone(), Prec::Primary),
+        };
+        let mut v = Val::new(code, l.ty.clone(), prec);
+        v.place = l.kind != LocalKind::Elem;
+        v
+    }
+
+    /// A field (or constant) `n` of type `t`, if it has one.
+    pub(crate) fn field_val(&mut self, t: usize, n: &str, e: &Expr) -> R<Option<Val>> {
+        let Some(f) = self.p.field(t, n).cloned() else {
+            return Ok(None);
+        };
+        if f.is_const {
+            let k = self.field_const(t, n);
+            let mut v = Val::new(f.rust.clone(), f.ty.clone(), Prec::Primary);
+            v.konst = k;
+            return Ok(Some(v));
+        }
+        if matches!(f.ty, Ty::Api("Board" | "Timer")) {
+            let name = if f.ty == Ty::Api("Board") {
+                &self.board
+            } else {
+                &self.timer
+            };
+            let mut v = Val::new(format!("self.{name}"), f.ty.clone(), Prec::Primary);
+            v.reads_self = true;
+            v.place = true;
+            return Ok(Some(v));
+        }
+        let bot_level = f.is_static || t == self.p.bot;
+        if bot_level && !self.fr().bot_level {
+            return Err(unsupported(
+                e.span,
+                "a static field read from a struct's method",
+                n,
+            ));
+        }
+        let mut v = Val::new(format!("self.{}", f.rust), f.ty.clone(), Prec::Primary);
+        v.reads_self = true;
+        v.place = true;
+        Ok(Some(v))
+    }
+
+    /// A non-`Copy` place read as a value: cloned (for C#'s references, the reference).
+    pub(crate) fn owned(&mut self, mut v: Val) -> Val {
+        if v.place && !self.p.is_copy(&v.ty) && !matches!(v.ty, Ty::Null | Ty::Unknown) {
+            v.code = format!("{}.clone()", v.at(Prec::Primary));
+            v.prec = Prec::Primary;
+            v.place = false;
+        }
+        v
+    }
+
+    fn unary(&mut self, op: UnOp, x: &Expr, e: &Expr) -> R<Val> {
+        // `-2147483648` is an `int` in C#, though `2147483648` alone is a `uint`.
+        if op == UnOp::Neg
+            && let ExprKind::Int(v, Ty::Int(IntTy::U32 | IntTy::U64)) = &x.kind
+            && (*v == 1 << 31 || *v == 1 << 63)
+            && !snippet(self.src, x)
+                .to_ascii_lowercase()
+                .contains(['u', 'l'])
+        {
+            let t = if *v == 1 << 31 {
+                Ty::Int(IntTy::I32)
+            } else {
+                Ty::Int(IntTy::I64)
+            };
+            let code = if *v == 1 << 31 {
+                "i32::MIN"
+            } else {
+                "i64::MIN"
+            };
+            return Ok(konst(
+                Val::new(code, t, Prec::Primary),
+                Const::Int(-(i128::from(*v))),
+            ));
+        }
+        let v = self.expr(x, None)?;
+        if let (UnOp::Neg, Some(Const::Decimal(value, scale, negative))) = (op, &v.konst) {
+            let k = Const::Decimal(*value, *scale, !negative);
+            return Ok(konst(
+                Val::new(decimal_code(&k), Ty::Decimal, Prec::Primary),
+                k,
+            ));
+        }
+        match op {
+            UnOp::Not => {
+                let v = self.coerce(v, &Ty::Bool, x)?;
+                let k = match v.konst {
+                    Some(Const::Bool(b)) => Some(Const::Bool(!b)),
+                    _ => None,
+                };
+                let mut out =
+                    Val::new(format!("!{}", v.at(Prec::Unary)), Ty::Bool, Prec::Unary).absorb(&v);
+                out.konst = k;
+                Ok(out)
+            }
+            UnOp::Neg | UnOp::Plus | UnOp::BitNot => {
+                let t = unary_promote(&v.ty).ok_or_else(|| {
+                    unsupported(
+                        e.span,
+                        format!(
+                            "`{}` on a `{}`",
+                            if op == UnOp::BitNot { "~" } else { "-" },
+                            v.ty.cs()
+                        ),
+                        snippet(self.src, e),
+                    )
+                })?;
+                let t = if op == UnOp::Neg && t == Ty::Int(IntTy::U32) {
+                    Ty::Int(IntTy::I64)
+                } else {
+                    t
+                };
+                if op == UnOp::Neg && t == Ty::Int(IntTy::U64) {
+                    return Err(unsupported(
+                        e.span,
+                        "`-` on a `ulong`",
+                        snippet(self.src, e),
+                    ));
+                }
+                if op == UnOp::BitNot && matches!(t, Ty::F32 | Ty::F64) {
+                    return Err(unsupported(
+                        e.span,
+                        "`~` on a floating-point value",
+                        snippet(self.src, e),
+                    ));
+                }
+                let inner = self.coerce(v, &t, x)?;
+                let k = match (&inner.konst, t.int()) {
+                    (Some(Const::Int(n)), Some(i)) => Some(Const::Int(i.wrap(match op {
+                        UnOp::Neg => -n,
+                        UnOp::BitNot => !n,
+                        _ => *n,
+                    }))),
+                    (Some(Const::Float(f)), None) if op == UnOp::Neg => Some(Const::Float(-f)),
+                    (Some(Const::Float(f)), None) => Some(Const::Float(*f)),
+                    _ => None,
+                };
+                let sym = match op {
+                    UnOp::Neg => "-",
+                    UnOp::BitNot => "!",
+                    _ => "",
+                };
+                let code = if sym.is_empty() {
+                    inner.code.clone()
+                } else {
+                    format!("{sym}{}", inner.at(Prec::Unary))
+                };
+                let mut out = Val::new(
+                    code,
+                    t,
+                    if sym.is_empty() {
+                        inner.prec
+                    } else {
+                        Prec::Unary
+                    },
+                )
+                .absorb(&inner);
+                out.konst = k;
+                out.bare_literal = inner.bare_literal;
+                Ok(out)
+            }
+        }
+    }
+
+    fn binary(&mut self, op: BinOp, l: &Expr, r: &Expr, e: &Expr) -> R<Val> {
+        if matches!(op, BinOp::AndAlso | BinOp::OrElse) {
+            let a = self.expr(l, Some(&Ty::Bool))?;
+            let a = self.coerce(a, &Ty::Bool, l)?;
+            let b = self.expr(r, Some(&Ty::Bool))?;
+            let b = self.coerce(b, &Ty::Bool, r)?;
+            let prec = if op == BinOp::AndAlso {
+                Prec::And
+            } else {
+                Prec::Or
+            };
+            let code = format!("{} {} {}", a.at(prec), op.rust(), b.at(next(prec)));
+            let mut v = Val::new(code, Ty::Bool, prec).absorb(&a).absorb(&b);
+            if let (Some(Const::Bool(x)), Some(Const::Bool(y))) = (&a.konst, &b.konst) {
+                v.konst = Some(Const::Bool(if op == BinOp::AndAlso {
+                    *x && *y
+                } else {
+                    *x || *y
+                }));
+            }
+            return Ok(v);
+        }
+        let a = self.expr(l, None)?;
+        let b = self.expr(r, None)?;
+        if op == BinOp::Coalesce {
+            return Err(unsupported(e.span, "`??`", snippet(self.src, e)));
+        }
+        if a.ty == Ty::Str || b.ty == Ty::Str {
+            return self.string_op(op, a, b, e);
+        }
+        if op.is_shift() {
+            return self.shift(op, a, b, l, r, e);
+        }
+        if op.is_comparison() && !a.ty.is_numeric() && !b.ty.is_numeric() {
+            return self.equality(op, a, b, l, r, e);
+        }
+        if matches!(op, BinOp::And | BinOp::Or | BinOp::Xor) && a.ty == Ty::Bool && b.ty == Ty::Bool
+        {
+            let prec = op_prec(op);
+            let code = format!("{} {} {}", a.at(prec), op.rust(), b.at(next(prec)));
+            return Ok(Val::new(code, Ty::Bool, prec).absorb(&a).absorb(&b));
+        }
+        let t = self.operand_type(&a, &b, op, e)?;
+        let a = self.coerce_operand(a, &t, l)?;
+        let b = self.coerce_operand(b, &t, r)?;
+        let result = if op.is_comparison() {
+            Ty::Bool
+        } else {
+            t.clone()
+        };
+        let prec = op_prec(op);
+        let code = format!("{} {} {}", left(&a, prec, op), op.rust(), b.at(next(prec)));
+        let mut v = Val::new(code, result, prec).absorb(&a).absorb(&b);
+        v.konst = fold_binary(op, &a.konst, &b.konst, &t);
+        Ok(v)
+    }
+
+    /// The type C# computes `a op b` in (binary numeric promotion, with C#'s rule that an
+    /// `int` constant converts to any type its value fits).
+    fn operand_type(&self, a: &Val, b: &Val, op: BinOp, e: &Expr) -> R<Ty> {
+        let num = |t: &Ty| {
+            if t.is_enum() {
+                Ty::Int(IntTy::I32)
+            } else {
+                t.clone()
+            }
+        };
+        let (ta, tb) = (num(&a.ty), num(&b.ty));
+        if let Some(t) = promote(&ta, &tb) {
+            return Ok(t);
+        }
+        // `ulong & 0xFF`: an `int` constant that fits converts to `ulong`.
+        for (x, other) in [(a, &tb), (b, &ta)] {
+            if let (Some(Const::Int(n)), Some(o)) = (&x.konst, other.int())
+                && *n >= 0
+                && *n <= o.range().1
+            {
+                return Ok(other.clone());
+            }
+        }
+        Err(unsupported(
+            e.span,
+            format!(
+                "`{}` between `{}` and `{}`",
+                op.rust(),
+                a.ty.cs(),
+                b.ty.cs()
+            ),
+            snippet(self.src, e),
+        ))
+    }
+
+    /// An operand converted to the operation's type.
+    fn coerce_operand(&mut self, v: Val, t: &Ty, x: &Expr) -> R<Val> {
+        if v.ty.is_enum() && t.int().is_some() {
+            let repr = self.enum_int(&v.ty);
+            let v = Val { ty: repr, ..v };
+            return self.coerce(v, t, x);
+        }
+        self.coerce(v, t, x)
+    }
+
+    fn enum_int(&self, t: &Ty) -> Ty {
+        match t {
+            Ty::Enum(n) => Ty::Int(self.p.enum_repr(n)),
+            _ => Ty::Int(IntTy::I32),
+        }
+    }
+
+    fn shift(&mut self, op: BinOp, a: Val, b: Val, l: &Expr, r: &Expr, e: &Expr) -> R<Val> {
+        let t = unary_promote(&a.ty)
+            .filter(|t| t.int().is_some())
+            .ok_or_else(|| {
+                unsupported(
+                    e.span,
+                    format!("a shift of a `{}`", a.ty.cs()),
+                    snippet(self.src, e),
+                )
+            })?;
+        let a = self.coerce(a, &t, l)?;
+        let bits = t.int().map_or(32, IntTy::bits) as i128;
+        let count_ty = unary_promote(&b.ty).unwrap_or(Ty::Int(IntTy::I32));
+        let b = self.coerce(b, &count_ty, r)?;
+        let (count, masked_const) = match &b.konst {
+            // C# masks the count: `1 << 40` on an int is `1 << 8`.
+            Some(Const::Int(n)) => {
+                let m = n & (bits - 1);
+                (m.to_string(), Some(m))
+            }
+            _ => (format!("({} & {})", b.at(Prec::BitAnd), bits - 1), None),
+        };
+        let prec = Prec::Shift;
+        let code = if op == BinOp::UShr {
+            let i = t.int().unwrap_or(IntTy::I32);
+            let unsigned = match i {
+                IntTy::I32 => "u32",
+                IntTy::I64 => "u64",
+                _ => i.rust(),
+            };
+            format!(
+                "(({} as {unsigned}) >> {count}) as {}",
+                a.at(Prec::Cast),
+                i.rust()
+            )
+        } else {
+            format!("{} {} {count}", left(&a, Prec::Shift, op), op.rust())
+        };
+        let mut v = Val::new(
+            code,
+            t.clone(),
+            if op == BinOp::UShr { Prec::Cast } else { prec },
+        )
+        .absorb(&a)
+        .absorb(&b);
+        if let (Some(Const::Int(x)), Some(c), Some(i)) = (&a.konst, masked_const, t.int()) {
+            let value = match op {
+                BinOp::Shl => i.wrap(x << c),
+                BinOp::Shr => i.wrap(x >> c),
+                _ => i.wrap((x & ((1i128 << bits) - 1)) >> c),
+            };
+            v.konst = Some(Const::Int(value));
+            if masked_const
+                != b.konst.as_ref().and_then(|k| {
+                    if let Const::Int(n) = k {
+                        Some(*n)
+                    } else {
+                        None
+                    }
+                })
+                || value != i.wrap(value)
+            {
+                v.code = int_literal(value, &t, false);
+                v.prec = Prec::Primary;
+            }
+        }
+        Ok(v)
+    }
+
+    fn equality(&mut self, op: BinOp, a: Val, b: Val, l: &Expr, r: &Expr, e: &Expr) -> R<Val> {
+        if !matches!(op, BinOp::Eq | BinOp::Ne) {
+            if a.ty.is_enum() || b.ty.is_enum() {
+                let t = self.enum_int(if a.ty.is_enum() { &a.ty } else { &b.ty });
+                let a = self.coerce_operand(a, &t, l)?;
+                let b = self.coerce_operand(b, &t, r)?;
+                let code = format!(
+                    "{} {} {}",
+                    left(&a, Prec::BitOr, op),
+                    op.rust(),
+                    b.at(Prec::BitOr)
+                );
+                return Ok(Val::new(code, Ty::Bool, Prec::Cmp).absorb(&a).absorb(&b));
+            }
+            return Err(unsupported(
+                e.span,
+                format!(
+                    "`{}` between `{}` and `{}`",
+                    op.rust(),
+                    a.ty.cs(),
+                    b.ty.cs()
+                ),
+                snippet(self.src, e),
+            ));
+        }
+        if a.ty == Ty::Null || b.ty == Ty::Null {
+            let other = if a.ty == Ty::Null { &b } else { &a };
+            let code = match &other.ty {
+                Ty::Nullable(_) => format!("{}.is_none()", other.at(Prec::Primary)),
+                t if t.is_reference() => format!("{}.is_empty()", other.at(Prec::Primary)),
+                _ => {
+                    return Err(unsupported(
+                        e.span,
+                        "a comparison with `null`",
+                        snippet(self.src, e),
+                    ));
+                }
+            };
+            if matches!(other.ty, Ty::Array(..)) {
+                self.warn(e.span, "an array compared with `null`: the port's arrays are never null; an empty array stands for it");
+            }
+            let code = if op == BinOp::Ne {
+                format!("!{code}")
+            } else {
+                code
+            };
+            return Ok(Val::new(code, Ty::Bool, Prec::Unary).absorb(other));
+        }
+        let t = if a.ty == b.ty {
+            a.ty.clone()
+        } else if a.ty.is_enum() && b.ty.int().is_some() {
+            b.ty.clone()
+        } else {
+            a.ty.clone()
+        };
+        let a = self.coerce_operand(a, &t, l)?;
+        let b = self.coerce_operand(b, &t, r)?;
+        let code = format!("{} {} {}", a.at(Prec::BitOr), op.rust(), b.at(Prec::BitOr));
+        let mut v = Val::new(code, Ty::Bool, Prec::Cmp).absorb(&a).absorb(&b);
+        if let (Some(x), Some(y)) = (&a.konst, &b.konst) {
+            v.konst = Some(Const::Bool((x == y) == (op == BinOp::Eq)));
+        }
+        Ok(v)
+    }
+
+    fn string_op(&mut self, op: BinOp, a: Val, b: Val, e: &Expr) -> R<Val> {
+        match op {
+            BinOp::Add => {
+                let code = format!("format!(\"{{}}{{}}\", {}, {})", a.code, b.code);
+                Ok(Val::new(code, Ty::Str, Prec::Primary).absorb(&a).absorb(&b))
+            }
+            BinOp::Eq | BinOp::Ne => {
+                let code = format!("{} {} {}", a.at(Prec::BitOr), op.rust(), b.at(Prec::BitOr));
+                Ok(Val::new(code, Ty::Bool, Prec::Cmp).absorb(&a).absorb(&b))
+            }
+            _ => Err(unsupported(
+                e.span,
+                "this string operation",
+                snippet(self.src, e),
+            )),
+        }
+    }
+
+    fn cond(&mut self, c: &Expr, a: &Expr, b: &Expr, e: &Expr, want: Option<&Ty>) -> R<Val> {
+        let cond = self.condition(c)?;
+        let x = self.expr(a, want)?;
+        let y = self.expr(b, want.or(Some(&x.ty)))?;
+        let t = match (&x.ty, &y.ty) {
+            (p, q) if p == q => p.clone(),
+            (Ty::Null, q) => q.clone(),
+            (p, Ty::Null) => p.clone(),
+            (p, q)
+                if implicit_numeric(q, p)
+                    || y.konst.is_some() && q.int().is_some() && p.int().is_some() =>
+            {
+                p.clone()
+            }
+            (p, q)
+                if implicit_numeric(p, q)
+                    || x.konst.is_some() && q.int().is_some() && p.int().is_some() =>
+            {
+                q.clone()
+            }
+            (p, q) => match promote(p, q) {
+                Some(t) => t,
+                None => match want {
+                    Some(w) => w.clone(),
+                    None => {
+                        return Err(unsupported(
+                            e.span,
+                            format!("`?:` between `{}` and `{}`", p.cs(), q.cs()),
+                            snippet(self.src, e),
+                        ));
+                    }
+                },
+            },
+        };
+        let x = self.coerce(x, &t, a)?;
+        let y = self.coerce(y, &t, b)?;
+        let x = self.owned(x);
+        let y = self.owned(y);
+        let code = format!("if {cond} {{ {} }} else {{ {} }}", x.code, y.code);
+        let mut v = Val::new(code, t, Prec::Assign).absorb(&x).absorb(&y);
+        v.reads_self |= cond.contains("self.");
+        Ok(v)
+    }
+
+    fn cast(&mut self, t: &TypeRef, x: &Expr, e: &Expr) -> R<Val> {
+        let to = self.p.resolve(t, &[], e.span)?;
+        let v = self.expr(x, Some(&to))?;
+        if v.ty == to {
+            return Ok(v);
+        }
+        if v.ty == Ty::Decimal {
+            return Err(unsupported(
+                e.span,
+                "`decimal` arithmetic",
+                snippet(self.src, e),
+            ));
+        }
+        let k = match (&v.konst, to.int(), &to) {
+            (Some(Const::Int(n)), Some(i), _) => Some(Const::Int(i.wrap(*n))),
+            (Some(Const::Float(f)), Some(i), _) => Some(Const::Int(i.wrap(*f as i128))),
+            (Some(Const::Int(n)), None, Ty::F32 | Ty::F64) => Some(Const::Float(*n as f64)),
+            (Some(Const::Float(f)), None, Ty::F32 | Ty::F64) => Some(Const::Float(*f)),
+            _ => None,
+        };
+        let from = if v.ty.is_enum() {
+            self.enum_int(&v.ty)
+        } else {
+            v.ty.clone()
+        };
+        let to_num = if to.is_enum() {
+            self.enum_int(&to)
+        } else {
+            to.clone()
+        };
+        if !(from.is_numeric() && to_num.is_numeric()) {
+            if let (Ty::Null, _) = (&from, &to) {
+                return Ok(Val::new("None", to, Prec::Primary));
+            }
+            return Err(unsupported(
+                e.span,
+                format!("a conversion from `{}` to `{}`", v.ty.cs(), to.cs()),
+                snippet(self.src, e),
+            ));
+        }
+        if matches!(from, Ty::F32 | Ty::F64) && to_num.int().is_some() {
+            self.warn(e.span, "a floating-point value converted to an integer: C# leaves out-of-range values undefined, Rust saturates");
+        }
+        let code = self.convert_code(&from, &to_num, &v.at(Prec::Cast), e.span)?;
+        let mut out = Val::new(
+            code.clone(),
+            to,
+            if code == v.code { v.prec } else { Prec::Cast },
+        )
+        .absorb(&v);
+        out.konst = k;
+        Ok(out)
+    }
+
+    /// The Rust code converting `code` (of type `from`) to `to`.
+    pub(crate) fn convert_code(
+        &self,
+        from: &Ty,
+        to: &Ty,
+        code: &str,
+        span: crate::error::Span,
+    ) -> R<String> {
+        if from == to {
+            return Ok(code.to_string());
+        }
+        let rust_to = self.rty(to, span)?;
+        let rust_from = self.rty(from, span)?;
+        if rust_to == rust_from {
+            return Ok(code.to_string());
+        }
+        Ok(format!("{code} as {rust_to}"))
+    }
+
+    /// `v` converted implicitly to `to`, as C# converts an assigned value, an argument,
+    /// a returned value or an operand; an error where C# has no implicit conversion.
+    pub(crate) fn coerce(&mut self, v: Val, to: &Ty, e: &Expr) -> R<Val> {
+        if v.ty == *to || *to == Ty::Unknown {
+            return Ok(v);
+        }
+        let from = v.ty.clone();
+        match (&from, to) {
+            (Ty::Int(_) | Ty::Char, Ty::F32 | Ty::F64)
+            | (Ty::F32, Ty::F64)
+            | (Ty::Int(_) | Ty::Char, Ty::Int(_)) => self.numeric_coerce(v, to, e),
+            (Ty::Int(_), Ty::Decimal) => match v.konst {
+                Some(Const::Int(n)) => {
+                    let k = Const::Decimal(n.unsigned_abs(), 0, n < 0);
+                    Ok(konst(
+                        Val::new(decimal_code(&k), Ty::Decimal, Prec::Primary),
+                        k,
+                    ))
+                }
+                _ => Err(unsupported(
+                    e.span,
+                    "`decimal` arithmetic",
+                    snippet(self.src, e),
+                )),
+            },
+            (Ty::Enum(_) | Ty::Api("PieceType"), Ty::Int(_))
+                if v.konst == Some(Const::Int(0)) || self.enum_int(&from) == *to =>
+            {
+                Ok(Val {
+                    ty: to.clone(),
+                    ..v
+                })
+            }
+            (Ty::Int(_), Ty::Enum(_) | Ty::Api("PieceType")) if v.konst == Some(Const::Int(0)) => {
+                Ok(Val {
+                    ty: to.clone(),
+                    ..v
+                })
+            }
+            (Ty::Null, Ty::Nullable(_)) => Ok(Val {
+                ty: to.clone(),
+                ..v
+            }),
+            (_, Ty::Nullable(inner)) if **inner == from => {
+                let code = format!("Some({})", v.code);
+                Ok(Val {
+                    code,
+                    ty: to.clone(),
+                    prec: Prec::Primary,
+                    ..v
+                })
+            }
+            (_, Ty::Nullable(inner)) => {
+                let inner_v = self.coerce(v, inner, e)?;
+                let code = format!("Some({})", inner_v.code);
+                Ok(Val {
+                    code,
+                    ty: to.clone(),
+                    prec: Prec::Primary,
+                    ..inner_v
+                })
+            }
+            (Ty::Array(a, 1) | Ty::List(a) | Ty::Set(a), Ty::Seq(b)) if a == b => {
+                let code = format!("{}.linq()", v.at(Prec::Primary));
+                Ok(Val {
+                    code,
+                    ty: to.clone(),
+                    prec: Prec::Primary,
+                    place: false,
+                    ..v
+                })
+            }
+            (Ty::Seq(a), Ty::Seq(b)) if a == b => Ok(v),
+            (Ty::Tuple(xs, _), Ty::Tuple(ys, names)) if xs == ys => Ok(Val {
+                ty: Ty::Tuple(ys.clone(), names.clone()),
+                ..v
+            }),
+            (Ty::Class(_), Ty::Object) | (Ty::Null, _) if to.is_reference() => {
+                if from == Ty::Null {
+                    return Err(unsupported(
+                        e.span,
+                        format!("`null` as a `{}`", to.cs()),
+                        snippet(self.src, e),
+                    ));
+                }
+                Ok(v)
+            }
+            _ => Err(unsupported(
+                e.span,
+                format!("a `{}` where C# expects a `{}`", from.cs(), to.cs()),
+                snippet(self.src, e),
+            )),
+        }
+    }
+
+    fn numeric_coerce(&mut self, v: Val, to: &Ty, e: &Expr) -> R<Val> {
+        let from = v.ty.clone();
+        if let Some(Const::Int(n)) = v.konst {
+            let fits = match to.int() {
+                Some(i) => n >= i.range().0 && n <= i.range().1,
+                None => true,
+            };
+            // C#'s implicit constant conversions (ECMA-334 10.2.11): an `int` constant to
+            // any integer type it fits, a non-negative `long` constant to `ulong`.
+            let constant_fits = fits
+                && (from == Ty::Int(IntTy::I32)
+                    || from == Ty::Int(IntTy::I64) && *to == Ty::Int(IntTy::U64));
+            if !implicit_numeric(&from, to)
+                && !constant_fits
+                && !(fits && from.int().is_some() && to.int().is_some() && v.bare_literal)
+            {
+                return Err(unsupported(
+                    e.span,
+                    format!("a `{}` where C# expects a `{}`", from.cs(), to.cs()),
+                    snippet(self.src, e),
+                ));
+            }
+            if v.bare_literal || v.prec == Prec::Primary && is_plain_literal(&v.code) {
+                // A literal: written in the target type.
+                let code = if matches!(to, Ty::F32 | Ty::F64) {
+                    int_literal(n, to, *to == Ty::F64)
+                } else {
+                    relabel_literal(&v.code, to)
+                };
+                let mut out = Val {
+                    code,
+                    ty: to.clone(),
+                    ..v
+                };
+                out.bare_literal = *to == Ty::F64 || to.int().is_some();
+                if *to == Ty::F32 {
+                    out.code = format!("{n}.0_f32");
+                }
+                return Ok(out);
+            }
+            let code = self.convert_code(&from, to, &v.at(Prec::Cast), e.span)?;
+            let mut out = Val {
+                code,
+                ty: to.clone(),
+                prec: Prec::Cast,
+                ..v
+            };
+            out.konst = Some(Const::Int(n));
+            return Ok(out);
+        }
+        if let Some(Const::Float(f)) = v.konst
+            && *to == Ty::F64
+        {
+            let _ = f;
+            let code = v.code.trim_end_matches("_f32").to_string();
+            return Ok(Val {
+                code: format!("{code} as f64"),
+                ty: to.clone(),
+                prec: Prec::Cast,
+                ..v
+            });
+        }
+        if !implicit_numeric(&from, to) {
+            return Err(unsupported(
+                e.span,
+                format!(
+                    "a `{}` where C# expects a `{}` (an explicit cast in C#)",
+                    from.cs(),
+                    to.cs()
+                ),
+                snippet(self.src, e),
+            ));
+        }
+        let code = self.convert_code(&from, to, &v.at(Prec::Cast), e.span)?;
+        let prec = if code == v.code { v.prec } else { Prec::Cast };
+        Ok(Val {
+            code,
+            ty: to.clone(),
+            prec,
+            bare_literal: false,
+            ..v
+        })
+    }
+
+    /// The constant value of `e` as a `t`, if C# folds it.
+    pub(crate) fn fold_const(&mut self, e: &Expr, t: &Ty) -> Option<Const> {
+        let saved = std::mem::take(&mut self.warnings);
+        let depth = self.fns.len();
+        if depth == 0 {
+            self.enter_fn("const".into(), self.p.bot, Ty::Void, false, true);
+        }
+        let v = self
+            .expr(e, Some(t))
+            .ok()
+            .and_then(|v| self.coerce(v, t, e).ok());
+        if depth == 0 {
+            self.leave_fn();
+        }
+        self.warnings = saved;
+        v.and_then(|v| v.konst)
+    }
+
+    /// A `const` item's value: a literal of its type.
+    pub(crate) fn const_item_value(
+        &mut self,
+        e: &Expr,
+        t: &Ty,
+        span: crate::error::Span,
+    ) -> R<String> {
+        match self.fold_const(e, t) {
+            Some(Const::Int(n)) => Ok(int_literal(n, t, true)),
+            Some(Const::Float(f)) => Ok(format_float(f, t)),
+            Some(Const::Bool(b)) => Ok(b.to_string()),
+            Some(Const::Str(s)) => Ok(format!("{s:?}")),
+            _ => Err(unsupported(
+                span,
+                "a constant this translator cannot compute",
+                snippet(self.src, e),
+            )),
+        }
+    }
+
+    /// A constant as a `match` pattern.
+    pub(crate) fn const_pattern(&self, k: &Const, t: &Ty, e: &Expr) -> R<String> {
+        Ok(match k {
+            Const::Int(n) => int_literal(*n, t, true),
+            Const::Bool(b) => b.to_string(),
+            Const::Str(s) => format!("{s:?}"),
+            _ => {
+                return Err(unsupported(
+                    e.span,
+                    "this `case` constant",
+                    snippet(self.src, e),
+                ));
+            }
+        })
+    }
+
+    /// A tuple, its elements converted to the wanted tuple's types.
+    fn tuple(&mut self, items: &[Expr], e: &Expr, want: Option<&Ty>) -> R<Val> {
+        let wanted: Option<(Vec<Ty>, Vec<Option<String>>)> = match want {
+            Some(Ty::Tuple(ts, ns)) if ts.len() == items.len() => Some((ts.clone(), ns.clone())),
+            _ => None,
+        };
+        let mut codes = Vec::new();
+        let mut tys = Vec::new();
+        let mut acc = Val::new("", Ty::Void, Prec::Primary);
+        for (i, item) in items.iter().enumerate() {
+            let w = wanted.as_ref().map(|(ts, _)| ts[i].clone());
+            let v = self.expr(item, w.as_ref())?;
+            let v = match &w {
+                Some(w) => self.coerce(v, w, item)?,
+                None => v,
+            };
+            let v = self.owned(v);
+            acc = acc.absorb(&v);
+            tys.push(v.ty.clone());
+            codes.push(v.code);
+        }
+        let names = wanted
+            .map(|(_, n)| n)
+            .unwrap_or_else(|| vec![None; items.len()]);
+        let _ = e;
+        acc.code = format!("({})", codes.join(", "));
+        acc.ty = Ty::Tuple(tys, names);
+        Ok(acc)
+    }
+
+    fn is_pattern(&mut self, x: &Expr, p: &Pattern, e: &Expr) -> R<Val> {
+        let v = self.expr(x, None)?;
+        let v = self.owned(v);
+        let needs_temp = v.effects
+            || !matches!(
+                p,
+                Pattern::Const(_) | Pattern::Type(..) | Pattern::Var(_) | Pattern::Discard
+            );
+        let (subject, setup) = if needs_temp {
+            let t = self.temp("value");
+            (t.clone(), format!("let {t} = {}; ", v.code))
+        } else {
+            (v.at(Prec::BitOr), String::new())
+        };
+        let cond = self.pattern_cond(p, &subject, &v.ty, e)?;
+        let code = if setup.is_empty() {
+            cond
+        } else {
+            format!("{{ {setup}{cond} }}")
+        };
+        Ok(Val::new(
+            code,
+            Ty::Bool,
+            if setup.is_empty() {
+                Prec::Cmp
+            } else {
+                Prec::Primary
+            },
+        )
+        .absorb(&v))
+    }
+
+    /// A pattern's test of `subject` (of type `t`) as a Rust condition.
+    pub(crate) fn pattern_cond(
+        &mut self,
+        p: &Pattern,
+        subject: &str,
+        t: &Ty,
+        e: &Expr,
+    ) -> R<String> {
+        Ok(match p {
+            Pattern::Discard => "true".into(),
+            Pattern::Const(c) => {
+                if matches!(c.kind, ExprKind::Null) {
+                    return Ok(match t {
+                        Ty::Nullable(_) => format!("{subject}.is_none()"),
+                        _ => {
+                            return Err(unsupported(
+                                e.span,
+                                "`is null` on this type",
+                                snippet(self.src, e),
+                            ));
+                        }
+                    });
+                }
+                let v = self.expr(c, Some(t))?;
+                let v = self.coerce(v, t, c)?;
+                format!("{subject} == {}", v.at(Prec::BitOr))
+            }
+            Pattern::Relational(op, c) => {
+                let v = self.expr(c, Some(t))?;
+                let v = self.coerce(v, t, c)?;
+                format!("{subject} {} {}", op.rust(), v.at(Prec::BitOr))
+            }
+            Pattern::Not(inner) => format!("!({})", self.pattern_cond(inner, subject, t, e)?),
+            Pattern::And(a, b) => format!(
+                "({} && {})",
+                self.pattern_cond(a, subject, t, e)?,
+                self.pattern_cond(b, subject, t, e)?
+            ),
+            Pattern::Or(a, b) => format!(
+                "({} || {})",
+                self.pattern_cond(a, subject, t, e)?,
+                self.pattern_cond(b, subject, t, e)?
+            ),
+            Pattern::Type(tr, name) => {
+                let pt = self.p.resolve(tr, &[], e.span)?;
+                let inner = match t {
+                    Ty::Nullable(inner) => (**inner).clone(),
+                    other => other.clone(),
+                };
+                if pt != inner {
+                    return Err(unsupported(
+                        e.span,
+                        format!("a type test of a `{}` for `{}`", t.cs(), pt.cs()),
+                        snippet(self.src, e),
+                    ));
+                }
+                match name {
+                    None => "true".into(),
+                    Some(n) => {
+                        let l = self.declare(n, pt.clone(), LocalKind::Value);
+                        let rust_ty = self.rty(&pt, e.span)?;
+                        let default = self.default_value(&pt, e.span)?;
+                        self.f()
+                            .pre
+                            .push(format!("let mut {}: {rust_ty} = {default};\n", l.rust));
+                        format!("{{ {} = {subject}; true }}", l.rust)
+                    }
+                }
+            }
+            Pattern::Var(n) => {
+                let l = self.declare(n, t.clone(), LocalKind::Value);
+                let rust_ty = self.rty(t, e.span)?;
+                let default = self.default_value(t, e.span)?;
+                self.f()
+                    .pre
+                    .push(format!("let mut {}: {rust_ty} = {default};\n", l.rust));
+                format!("{{ {} = {subject}; true }}", l.rust)
+            }
+        })
+    }
+
+    fn switch_expr(
+        &mut self,
+        x: &Expr,
+        arms: &[(Pattern, Option<Expr>, Expr)],
+        e: &Expr,
+        want: Option<&Ty>,
+    ) -> R<Val> {
+        let v = self.expr(x, None)?;
+        let v = self.owned(v);
+        let subject = self.temp("value");
+        let mut out_ty: Option<Ty> = want.cloned();
+        let mut values = Vec::new();
+        for (_, _, result) in arms {
+            let r = self.expr(result, out_ty.as_ref())?;
+            if out_ty.is_none() && r.ty != Ty::Null && !matches!(result.kind, ExprKind::Throw(_)) {
+                out_ty = Some(r.ty.clone());
+            }
+            values.push(r);
+        }
+        let t = out_ty.ok_or_else(|| {
+            unsupported(
+                e.span,
+                "a switch expression without a type",
+                snippet(self.src, e),
+            )
+        })?;
+        let mut acc = Val::new("", t.clone(), Prec::Assign).absorb(&v);
+        let mut code = format!("{{\n    let {subject} = {};\n    ", v.code);
+        let mut first = true;
+        for ((pattern, guard, result), r) in arms.iter().zip(values) {
+            let r = if matches!(result.kind, ExprKind::Throw(_)) {
+                r
+            } else {
+                self.coerce(r, &t, result)?
+            };
+            let r = self.owned(r);
+            acc = acc.absorb(&r);
+            let mut cond = self.pattern_cond(pattern, &subject, &v.ty, e)?;
+            if let Some(g) = guard {
+                cond = format!("{cond} && {}", self.condition(g)?);
+            }
+            let branch = if cond == "true" {
+                format!("{{ {} }}", r.code)
+            } else {
+                format!("if {cond} {{ {} }} else ", r.code)
+            };
+            code.push_str(&branch);
+            first = false;
+            if cond == "true" {
+                break;
+            }
+        }
+        if !code.trim_end().ends_with('}') || code.trim_end().ends_with("else") {
+            code.push_str("{ panic!(\"no switch arm matches\") }");
+        }
+        let _ = first;
+        code.push_str("\n}");
+        acc.code = code;
+        acc.prec = Prec::Primary;
+        Ok(acc)
+    }
+}
+
+/// A left operand's code: `x as i64 < y` and `x as u64 << 3` read as generics to
+/// Rust, so a cast before `<` or `<<` keeps parentheses.
+fn left(a: &Val, prec: Prec, op: BinOp) -> String {
+    let ends_with_cast = a
+        .code
+        .rsplit_once(" as ")
+        .is_some_and(|(_, t)| t.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'));
+    if ends_with_cast && matches!(op, BinOp::Lt | BinOp::Le | BinOp::Shl) {
+        format!("({})", a.code)
+    } else {
+        a.at(prec)
+    }
+}
+
+/// Whether `code` is one integer literal (`42`, `0xFF_u64`, `0b1010`).
+fn is_plain_literal(code: &str) -> bool {
+    !code.is_empty()
+        && code.starts_with(|c: char| c.is_ascii_digit())
+        && code.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
+/// An integer literal's code given another integer type: its digits, the new suffix.
+fn relabel_literal(code: &str, to: &Ty) -> String {
+    let digits = match code.rfind("_") {
+        Some(i) if code[i + 1..].starts_with(['i', 'u']) => &code[..i],
+        _ => code,
+    };
+    match to {
+        Ty::Int(IntTy::I32) => digits.to_string(),
+        Ty::Int(i) => format!("{digits}_{}", i.rust()),
+        _ => digits.to_string(),
+    }
+}
+
+/// `v` with the constant value `k`.
+pub(crate) fn konst(mut v: Val, k: Const) -> Val {
+    v.konst = Some(k);
+    v
+}
+
+/// C#'s unary numeric promotion: `byte`, `short`, `char` become `int`.
+pub(crate) fn unary_promote(t: &Ty) -> Option<Ty> {
+    match t {
+        Ty::Int(IntTy::I8 | IntTy::U8 | IntTy::I16 | IntTy::U16) | Ty::Char => {
+            Some(Ty::Int(IntTy::I32))
+        }
+        Ty::Int(_) | Ty::F32 | Ty::F64 => Some(t.clone()),
+        Ty::Enum(_) | Ty::Api("PieceType") => Some(Ty::Int(IntTy::I32)),
+        _ => None,
+    }
+}
+
+/// The Rust precedence of a binary operator.
+pub(crate) fn op_prec(op: BinOp) -> Prec {
+    match op {
+        BinOp::Mul | BinOp::Div | BinOp::Rem => Prec::Mul,
+        BinOp::Add | BinOp::Sub => Prec::Add,
+        BinOp::Shl | BinOp::Shr | BinOp::UShr => Prec::Shift,
+        BinOp::And => Prec::BitAnd,
+        BinOp::Xor => Prec::BitXor,
+        BinOp::Or => Prec::BitOr,
+        BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => Prec::Cmp,
+        BinOp::AndAlso => Prec::And,
+        BinOp::OrElse => Prec::Or,
+        BinOp::Coalesce => Prec::Assign,
+    }
+}
+
+/// The precedence a right operand needs (one tighter: Rust's operators are left
+/// associative, and comparisons do not chain).
+pub(crate) fn next(p: Prec) -> Prec {
+    match p {
+        Prec::Assign => Prec::Range,
+        Prec::Range => Prec::Or,
+        Prec::Or => Prec::And,
+        Prec::And => Prec::Cmp,
+        Prec::Cmp => Prec::BitOr,
+        Prec::BitOr => Prec::BitXor,
+        Prec::BitXor => Prec::BitAnd,
+        Prec::BitAnd => Prec::Shift,
+        Prec::Shift => Prec::Add,
+        Prec::Add => Prec::Mul,
+        Prec::Mul => Prec::Cast,
+        Prec::Cast => Prec::Unary,
+        Prec::Unary | Prec::Primary => Prec::Primary,
+    }
+}
+
+fn fold_binary(op: BinOp, a: &Option<Const>, b: &Option<Const>, t: &Ty) -> Option<Const> {
+    match (a.as_ref()?, b.as_ref()?) {
+        (Const::Int(x), Const::Int(y)) => {
+            let i = t.int()?;
+            let (x, y) = (*x, *y);
+            Some(match op {
+                BinOp::Add => Const::Int(i.wrap(x + y)),
+                BinOp::Sub => Const::Int(i.wrap(x - y)),
+                BinOp::Mul => Const::Int(i.wrap(x.checked_mul(y)?)),
+                BinOp::Div if y != 0 => Const::Int(i.wrap(x / y)),
+                BinOp::Rem if y != 0 => Const::Int(i.wrap(x % y)),
+                BinOp::And => Const::Int(i.wrap(x & y)),
+                BinOp::Or => Const::Int(i.wrap(x | y)),
+                BinOp::Xor => Const::Int(i.wrap(x ^ y)),
+                BinOp::Eq => Const::Bool(x == y),
+                BinOp::Ne => Const::Bool(x != y),
+                BinOp::Lt => Const::Bool(x < y),
+                BinOp::Le => Const::Bool(x <= y),
+                BinOp::Gt => Const::Bool(x > y),
+                BinOp::Ge => Const::Bool(x >= y),
+                _ => return None,
+            })
+        }
+        (Const::Float(_) | Const::Int(_), Const::Float(_) | Const::Int(_)) => {
+            let f = |k: &Const| match k {
+                Const::Float(f) => *f,
+                Const::Int(n) => *n as f64,
+                _ => 0.0,
+            };
+            let (x, y) = (f(a.as_ref()?), f(b.as_ref()?));
+            let x = if *t == Ty::F32 { x as f32 as f64 } else { x };
+            Some(match op {
+                BinOp::Add => Const::Float(x + y),
+                BinOp::Sub => Const::Float(x - y),
+                BinOp::Mul => Const::Float(x * y),
+                BinOp::Div => Const::Float(x / y),
+                _ => return None,
+            })
+        }
+        _ => None,
+    }
+}
+
+/// A float constant as a Rust literal of type `t`.
+pub(crate) fn format_float(f: f64, t: &Ty) -> String {
+    let mut s = format!("{f:?}");
+    if !s.contains(['.', 'e', 'E']) && !s.contains("inf") && !s.contains("NaN") {
+        s.push_str(".0");
+    }
+    if *t == Ty::F32 { format!("{s}_f32") } else { s }
+}
+
+/// A decimal constant as `decimal.GetBits` gives it: `[lo, mid, hi, flags]`, the flags
+/// holding the scale in bits 16-23 and the sign in bit 31 (Microsoft's documentation of
+/// `Decimal.GetBits`).
+pub(crate) fn decimal_code(d: &Const) -> String {
+    let Const::Decimal(value, scale, negative) = d else {
+        return String::new();
+    };
+    let word = |shift: u32| ((value >> shift) & 0xFFFF_FFFF) as u32 as i32;
+    let flags = (scale << 16) | if *negative { 1 << 31 } else { 0 };
+    let flags = if *negative {
+        format!("0x{flags:X}_u32 as i32")
+    } else if flags == 0 {
+        "0".into()
+    } else {
+        format!("0x{flags:X}")
+    };
+    format!("[{}, {}, {}, {flags}]", word(0), word(32), word(64))
+}
+
+/// A decimal literal's 96-bit integer and scale, as .NET stores `123.45m` (12345, 2),
+/// trailing zeros kept (`1.50m` is 150, 2).
+pub(crate) fn parse_decimal(text: &str) -> Option<Const> {
+    let text = text.trim();
+    let (mantissa, exponent) = match text.find(['e', 'E']) {
+        Some(i) => (&text[..i], text[i + 1..].parse::<i32>().ok()?),
+        None => (text, 0),
+    };
+    let (int_part, frac) = match mantissa.find('.') {
+        Some(i) => (&mantissa[..i], &mantissa[i + 1..]),
+        None => (mantissa, ""),
+    };
+    let digits = format!("{int_part}{frac}");
+    let mut value: u128 = if digits.is_empty() {
+        0
+    } else {
+        digits.parse().ok()?
+    };
+    let mut scale = frac.len() as i32 - exponent;
+    while scale < 0 {
+        value = value.checked_mul(10)?;
+        scale += 1;
+    }
+    // .NET rounds literals with more than 28 digits of scale; bots never write them.
+    if scale > 28 || value >= 1u128 << 96 {
+        return None;
+    }
+    Some(Const::Decimal(value, scale as u32, false))
+}

@@ -1,0 +1,515 @@
+//! Items: the file's own enums and structs, the bot's struct, its `Default`, its `Bot`
+//! impl and its methods.
+
+use super::decls::{FileEmitter, LocalKind};
+use super::program::MethodInfo;
+use super::{R, unsupported};
+use crate::ast::*;
+use crate::error::Span;
+use crate::types::Ty;
+
+impl FileEmitter<'_, '_> {
+    /// An enum (as constants) or a struct with its impl.
+    pub(crate) fn own_type(&mut self, t: usize) -> R<String> {
+        let info = &self.p.types[t];
+        let decl = &self.p.unit.types[t];
+        match info.kind {
+            TypeKind::Enum => {
+                let repr = info.enum_repr.rust();
+                for (name, value) in &info.enum_values {
+                    let c = format!(
+                        "const {}: {repr} = {value};\n",
+                        self.p.enum_const(&info.cs, name)
+                    );
+                    self.consts.push(c);
+                }
+                self.consts.push("\n".into());
+                Ok(String::new())
+            }
+            TypeKind::Struct => self.struct_item(t),
+            TypeKind::Class | TypeKind::Record => {
+                let instance = info.fields.iter().any(|f| !f.is_static)
+                    || info.methods.iter().any(|m| !m.is_static);
+                let exception = decl
+                    .bases
+                    .iter()
+                    .any(|b| matches!(b, TypeRef::Named(n, _) if n == "Exception"));
+                if instance && !exception {
+                    return Err(unsupported(
+                        decl.span,
+                        "a class of the file's own with instances",
+                        &decl.name,
+                    ));
+                }
+                // A static class: its members live in the bot's struct.
+                Ok(String::new())
+            }
+        }
+    }
+
+    fn struct_item(&mut self, t: usize) -> R<String> {
+        let info = &self.p.types[t];
+        let decl = &self.p.unit.types[t];
+        let name = info.rust.clone();
+        let copy = self.p.is_copy(&Ty::Struct(info.cs.clone()));
+        let mut fields = String::new();
+        let mut defaults = String::new();
+        let mut derive_default = true;
+        for f in info.fields.iter().filter(|f| !f.is_static) {
+            let (_, init) = self.p.field_decl(f);
+            if init.is_some() {
+                return Err(unsupported(
+                    f.span,
+                    "a struct field with an initialiser",
+                    &f.cs,
+                ));
+            }
+            fields.push_str(&format!(
+                "    pub {}: {},\n",
+                f.rust,
+                self.rty(&f.ty, f.span)?
+            ));
+            let value = self.default_value(&f.ty, f.span)?;
+            if value.contains("Square::A1") || value.contains("Move::NULL") {
+                derive_default = false;
+            }
+            defaults.push_str(&format!("            {}: {value},\n", f.rust));
+        }
+        let mut out = FileEmitter::comments(&decl.comments);
+        let derives = match (copy, derive_default) {
+            (true, true) => "Clone, Copy, Default, PartialEq",
+            (true, false) => "Clone, Copy, PartialEq",
+            (false, true) => "Clone, Default, PartialEq",
+            (false, false) => "Clone, PartialEq",
+        };
+        out.push_str(&format!(
+            "#[derive({derives})]\npub struct {name} {{\n{fields}}}\n\n"
+        ));
+        if !derive_default {
+            out.push_str(&format!(
+                "impl Default for {name} {{\n    fn default() -> Self {{\n        {name} {{\n{defaults}        }}\n    }}\n}}\n\n"
+            ));
+        }
+        let methods: Vec<MethodInfo> = info
+            .methods
+            .iter()
+            .filter(|m| !m.is_static)
+            .cloned()
+            .collect();
+        if !methods.is_empty() {
+            let mut body = String::new();
+            if let Some(ctor) = methods.iter().find(|m| m.cs == ".ctor") {
+                body.push_str(&self.struct_new(ctor)?);
+            }
+            for m in &methods {
+                body.push_str(&self.method(m)?);
+            }
+            body.push_str(&self.take_lifted(t));
+            out.push_str(&format!(
+                "impl {name} {{\n{}}}\n\n",
+                FileEmitter::indent(&body)
+            ));
+        }
+        Ok(out)
+    }
+
+    /// `new S(args)`: a default value, then the constructor's body.
+    fn struct_new(&mut self, ctor: &MethodInfo) -> R<String> {
+        let decl = self.p.method_decl(ctor);
+        if self.p.types[ctor.owner]
+            .methods
+            .iter()
+            .filter(|m| m.cs == ".ctor")
+            .count()
+            > 1
+        {
+            return Err(unsupported(
+                decl.span,
+                "a struct with several constructors",
+                &decl.name,
+            ));
+        }
+        let mut params = Vec::new();
+        let mut names = Vec::new();
+        for (p, (ty, mode, _)) in decl.params.iter().zip(&ctor.params) {
+            if *mode != PassMode::Value && *mode != PassMode::In {
+                return Err(unsupported(
+                    p.span,
+                    "a constructor with `ref` or `out` parameters",
+                    &p.name,
+                ));
+            }
+            let name = super::names::snake(&p.name);
+            params.push(format!("{name}: {}", self.rty(ty, p.span)?));
+            names.push(name);
+        }
+        Ok(format!(
+            "pub fn new({}) -> Self {{
+    let mut value = Self::default();
+    value.construct({});
+    value
+}}
+
+",
+            params.join(", "),
+            names.join(", ")
+        ))
+    }
+
+    fn take_lifted(&mut self, t: usize) -> String {
+        let mut out = String::new();
+        let lifted = std::mem::take(&mut self.lifted);
+        for (owner, text) in lifted {
+            if owner == t {
+                out.push_str(&text);
+            } else {
+                self.lifted.push((owner, text));
+            }
+        }
+        out
+    }
+
+    /// The bot's fields: its own, and every type's statics.
+    fn bot_fields(&self) -> Vec<super::program::FieldInfo> {
+        let mut out = Vec::new();
+        for (t, info) in self.p.types.iter().enumerate() {
+            for f in &info.fields {
+                if !f.is_const
+                    && (f.is_static || t == self.p.bot)
+                    && !matches!(f.ty, Ty::Api("Board" | "Timer"))
+                {
+                    out.push(f.clone());
+                }
+            }
+        }
+        out
+    }
+
+    /// The bot's struct, `Default`, `Bot` impl and methods.
+    pub(crate) fn bot_struct(&mut self) -> R<String> {
+        let decl = &self.p.unit.types[self.p.bot];
+        let mut out = FileEmitter::comments(&decl.comments);
+        let mut fields = String::new();
+        for f in self.bot_fields() {
+            fields.push_str(&format!("    {}: {},\n", f.rust, self.rty(&f.ty, f.span)?));
+        }
+        fields.push_str(&format!(
+            "    {}: Board,\n    {}: Timer,\n",
+            self.board, self.timer
+        ));
+        out.push_str(&format!("pub struct MyBot {{\n{fields}}}\n\n"));
+        self.constants()?;
+        out.push_str(&self.bot_default()?);
+        let mut think = None;
+        let mut methods = String::new();
+        for t in 0..self.p.types.len() {
+            let list: Vec<MethodInfo> = self.p.types[t]
+                .methods
+                .iter()
+                .filter(|m| (t == self.p.bot || m.is_static) && m.cs != ".ctor")
+                .cloned()
+                .collect();
+            for m in list {
+                if t == self.p.bot && m.cs == "Think" && !m.is_static {
+                    think = Some(self.think(&m)?);
+                } else {
+                    methods.push_str(&self.method(&m)?);
+                }
+            }
+        }
+        let think =
+            think.ok_or_else(|| unsupported(decl.span, "a bot without `Think`", &decl.name))?;
+        out.push_str(&format!(
+            "impl Bot for MyBot {{\n{}}}\n\n",
+            FileEmitter::indent(&think)
+        ));
+        methods.push_str(&self.take_lifted(self.p.bot));
+        for t in 0..self.p.types.len() {
+            if self.p.types[t].kind != TypeKind::Struct {
+                methods.push_str(&self.take_lifted(t));
+            }
+        }
+        if !methods.trim().is_empty() {
+            out.push_str(&format!(
+                "impl MyBot {{\n{}}}\n",
+                FileEmitter::indent(methods.trim_end())
+            ));
+        }
+        Ok(out)
+    }
+
+    /// `const` fields as `const` items.
+    fn constants(&mut self) -> R<()> {
+        for t in 0..self.p.types.len() {
+            let consts: Vec<_> = self.p.types[t]
+                .fields
+                .iter()
+                .filter(|f| f.is_const)
+                .cloned()
+                .collect();
+            for f in consts {
+                let (_, init) = self.p.field_decl(&f);
+                let init =
+                    init.ok_or_else(|| unsupported(f.span, "a constant without a value", &f.cs))?;
+                let value = self.const_item_value(init, &f.ty, f.span)?;
+                let ty = self.rty(&f.ty, f.span)?;
+                let ty = if ty == "String" {
+                    "&str".to_string()
+                } else {
+                    ty
+                };
+                self.consts
+                    .push(format!("const {}: {ty} = {value};\n", f.rust));
+            }
+        }
+        Ok(())
+    }
+
+    /// `impl Default for MyBot`: the fields' initialisers, then the constructor's body.
+    fn bot_default(&mut self) -> R<String> {
+        let bot = self.p.bot;
+        self.enter_fn("MyBot.default".into(), bot, Ty::Void, false, true);
+        let mut literal = String::new();
+        let mut later = String::new();
+        for f in self.bot_fields() {
+            let (_, init) = self.p.field_decl(&f);
+            let value = match init {
+                Some(init) => {
+                    let v = self.expr(init, Some(&f.ty))?;
+                    let v = self.coerce(v, &f.ty, init)?;
+                    if v.reads_self {
+                        later.push_str(&format!("self.{} = {};\n", f.rust, v.code));
+                        self.default_value(&f.ty, f.span)?
+                    } else {
+                        v.code
+                    }
+                }
+                None => self.default_value(&f.ty, f.span)?,
+            };
+            literal.push_str(&format!("    {}: {value},\n", f.rust));
+        }
+        literal.push_str(&format!(
+            "    {}: Board::default(),\n    {}: Timer::default(),\n",
+            self.board, self.timer
+        ));
+        self.leave_fn();
+        let ctor = self.p.types[bot]
+            .methods
+            .iter()
+            .find(|m| m.cs == ".ctor")
+            .cloned();
+        let mut construct = String::new();
+        if let Some(ctor) = &ctor {
+            if !ctor.params.is_empty() {
+                let decl = self.p.method_decl(ctor);
+                return Err(unsupported(
+                    decl.span,
+                    "a bot constructor with parameters",
+                    "MyBot(...)",
+                ));
+            }
+            let mut m = ctor.clone();
+            m.rust = "construct".into();
+            construct = self.method_with_prefix(&m, &later)?;
+            later.clear();
+        } else if !later.is_empty() {
+            construct = format!(
+                "fn construct(&mut self) {{\n{}}}\n",
+                FileEmitter::indent(&later)
+            );
+        }
+        let mut out = String::from("impl Default for MyBot {\n    fn default() -> Self {\n");
+        let call = !construct.is_empty();
+        out.push_str(&format!(
+            "        {}MyBot {{\n{}        }}{}\n",
+            if call { "let mut bot = " } else { "" },
+            FileEmitter::indent(&FileEmitter::indent(&literal)),
+            if call {
+                ";\n        bot.construct();\n        bot"
+            } else {
+                ""
+            }
+        ));
+        out.push_str("    }\n}\n\n");
+        if call {
+            self.lifted.push((bot, construct));
+        }
+        Ok(out)
+    }
+
+    /// `Think` as `Bot::think`.
+    fn think(&mut self, m: &MethodInfo) -> R<String> {
+        let decl = self.p.method_decl(m);
+        if decl.params.len() != 2 {
+            return Err(unsupported(
+                decl.span,
+                "a `Think` without (Board, Timer)",
+                "Think",
+            ));
+        }
+        self.enter_fn(m.key.clone(), m.owner, m.ret.clone(), false, true);
+        let b = self.declare(&decl.params[0].name, Ty::Api("Board"), LocalKind::Board);
+        let t = self.declare(&decl.params[1].name, Ty::Api("Timer"), LocalKind::Timer);
+        let mut body = format!(
+            "self.{} = {};\nself.{} = {};\n",
+            self.board, b.rust, self.timer, t.rust
+        );
+        body.push_str(&self.body(&decl.body, decl.span)?);
+        self.leave_fn();
+        Ok(format!(
+            "{}fn think(&mut self, {}: Board, {}: Timer) -> Move {{\n{}}}\n",
+            FileEmitter::comments(&decl.comments),
+            b.rust,
+            t.rust,
+            FileEmitter::indent(&body)
+        ))
+    }
+
+    /// A method (of the bot's struct, or of a struct of the file's own).
+    pub(crate) fn method(&mut self, m: &MethodInfo) -> R<String> {
+        self.method_with_prefix(m, "")
+    }
+
+    fn method_with_prefix(&mut self, m: &MethodInfo, prefix: &str) -> R<String> {
+        let decl = self.p.method_decl(m);
+        if !m.type_params.is_empty() {
+            return Err(unsupported(decl.span, "a generic method", &decl.name));
+        }
+        let bot_level = m.owner == self.p.bot || m.is_static;
+        self.enter_fn(m.key.clone(), m.owner, m.ret.clone(), m.ret_ref, bot_level);
+        let params = self.params(decl, m)?;
+        let mut body = prefix.to_string();
+        body.push_str(&self.body(&decl.body, decl.span)?);
+        self.leave_fn();
+        let receiver = if self.mutates(&m.key) || m.cs == ".ctor" {
+            "&mut self"
+        } else {
+            "&self"
+        };
+        let ret = self.ret_type(m, decl.span)?;
+        let mut all = vec![receiver.to_string()];
+        all.extend(params);
+        Ok(format!(
+            "{}fn {}({}){} {{\n{}}}\n\n",
+            FileEmitter::comments(&decl.comments),
+            m.rust,
+            all.join(", "),
+            ret,
+            FileEmitter::indent(&body)
+        ))
+    }
+
+    /// ` -> T`, or nothing for `void`.
+    pub(crate) fn ret_type(&self, m: &MethodInfo, span: Span) -> R<String> {
+        Ok(match (&m.ret, m.ret_ref) {
+            (Ty::Void, _) => String::new(),
+            (t, true) => format!(" -> cs::ElemRef<{}>", self.rty(t, span)?),
+            (t, false) => format!(" -> {}", self.rty(t, span)?),
+        })
+    }
+
+    /// Declares a method's parameters and gives their Rust spellings (`Board` and
+    /// `Timer` parameters are the bot's own and disappear).
+    pub(crate) fn params(&mut self, decl: &MethodDecl, m: &MethodInfo) -> R<Vec<String>> {
+        let mut out = Vec::new();
+        for (p, (ty, mode, _)) in decl.params.iter().zip(&m.params) {
+            match ty {
+                Ty::Api("Board") => {
+                    self.declare(&p.name, ty.clone(), LocalKind::Board);
+                    continue;
+                }
+                Ty::Api("Timer") => {
+                    self.declare(&p.name, ty.clone(), LocalKind::Timer);
+                    continue;
+                }
+                _ => {}
+            }
+            let rust_ty = self.rty(ty, p.span)?;
+            match mode {
+                PassMode::Ref | PassMode::Out => {
+                    let l = self.declare(&p.name, ty.clone(), LocalKind::Ref);
+                    out.push(format!("{}: &mut {rust_ty}", l.rust));
+                }
+                PassMode::Params => {
+                    let l = self.declare(&p.name, ty.clone(), LocalKind::Value);
+                    let mutable = if self.is_reassigned(&l.owner, l.id) {
+                        "mut "
+                    } else {
+                        ""
+                    };
+                    out.push(format!("{mutable}{}: {rust_ty}", l.rust));
+                }
+                PassMode::Value | PassMode::In => {
+                    if matches!(ty, Ty::Func(..)) {
+                        return Err(unsupported(p.span, "a delegate parameter", &p.name));
+                    }
+                    let l = self.declare(&p.name, ty.clone(), LocalKind::Value);
+                    let mutable = if self.is_reassigned(&l.owner, l.id) {
+                        "mut "
+                    } else {
+                        ""
+                    };
+                    out.push(format!("{mutable}{}: {rust_ty}", l.rust));
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// A method's body.
+    pub(crate) fn body(&mut self, body: &Body, span: Span) -> R<String> {
+        match body {
+            Body::Block(stmts) => {
+                let code = self.block_body(stmts)?;
+                Ok(format!(
+                    "{code}{}",
+                    unreachable_tail(stmts, &self.fr().ret.clone())
+                ))
+            }
+            Body::Expr(e) => {
+                let ret = self.fr().ret.clone();
+                if ret == Ty::Void {
+                    let v = self.expr(e, None)?;
+                    let pre = self.take_pre();
+                    Ok(format!("{pre}{};\n", v.code))
+                } else if self.fr().ret_ref {
+                    let code = self.ref_expr(e)?;
+                    let pre = self.take_pre();
+                    Ok(format!("{pre}{code}\n"))
+                } else {
+                    let v = self.expr(e, Some(&ret))?;
+                    let v = self.coerce(v, &ret, e)?;
+                    let pre = self.take_pre();
+                    Ok(format!("{pre}{}\n", v.code))
+                }
+            }
+            Body::None => Err(unsupported(span, "a method without a body", "")),
+        }
+    }
+
+    /// Statements written so far for the current statement's out variables.
+    pub(crate) fn take_pre(&mut self) -> String {
+        let pre = std::mem::take(&mut self.f().pre);
+        pre.concat()
+    }
+}
+
+/// What ends a value-returning body whose last statement is not a `return`: C# proved
+/// the end unreachable (after a `try` that returns on every path, a `switch` whose every
+/// section returns...), and Rust's weaker analysis needs to be told.
+pub(crate) fn unreachable_tail(stmts: &[Stmt], ret: &Ty) -> &'static str {
+    let last = stmts.iter().rev().find(|s| {
+        !matches!(
+            s.kind,
+            StmtKind::Comment(_) | StmtKind::Empty | StmtKind::LocalFn(_)
+        )
+    });
+    match last {
+        _ if *ret == Ty::Void => "",
+        Some(Stmt {
+            kind: StmtKind::Return(_) | StmtKind::Throw(_),
+            ..
+        }) => "",
+        _ => "unreachable!(\"C# proves every path returns\")\n",
+    }
+}

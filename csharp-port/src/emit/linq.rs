@@ -1,0 +1,434 @@
+//! Collections' own methods and LINQ, on the runtime's `cs::Array`, `cs::List`,
+//! `cs::Dictionary`, `cs::HashSet` and `cs::Seq`.
+
+use super::call::typed;
+use super::decls::FileEmitter;
+use super::{Prec, R, Val, snippet, unsupported};
+use crate::ast::*;
+use crate::types::{IntTy, Ty};
+
+const INT: Ty = Ty::Int(IntTy::I32);
+
+impl FileEmitter<'_, '_> {
+    /// One argument converted to `t`.
+    fn arg_as(&mut self, a: &Arg, t: &Ty) -> R<Val> {
+        let v = self.expr(&a.expr, Some(t))?;
+        let v = self.coerce(v, t, &a.expr)?;
+        Ok(self.owned(v))
+    }
+
+    /// A collection's own method (not LINQ), if `name` is one.
+    pub(crate) fn collection_own(
+        &mut self,
+        v: &Val,
+        name: &str,
+        args: &[Arg],
+        e: &Expr,
+    ) -> R<Option<Val>> {
+        let r = v.at(Prec::Primary);
+        let elem = v.ty.element().unwrap_or(Ty::Unknown);
+        let (code, ty): (String, Ty) = match (&v.ty, name, args.len()) {
+            (Ty::Array(..), "AsSpan" | "Slice", 0) => (r.clone(), v.ty.clone()),
+            (Ty::Array(..), "AsSpan" | "Slice", 1) => {
+                let a = self.arg_as(&args[0], &INT)?;
+                (format!("{r}.slice_from({})", a.code), v.ty.clone())
+            }
+            (Ty::Array(..), "AsSpan" | "Slice", 2) => {
+                let a = self.arg_as(&args[0], &INT)?;
+                let b = self.arg_as(&args[1], &INT)?;
+                (format!("{r}.slice({}, {})", a.code, b.code), v.ty.clone())
+            }
+            (Ty::Array(..), "Fill", 1) => {
+                let a = self.arg_as(&args[0], &elem)?;
+                (format!("{r}.fill({})", a.code), Ty::Void)
+            }
+            (Ty::Array(..), "Clear", 0) => (format!("{r}.clear()"), Ty::Void),
+            (Ty::Array(..), "Sort", 0) => (format!("{r}.sort()"), Ty::Void),
+            (Ty::Array(..), "Clone", 0) => (format!("{r}.copy()"), v.ty.clone()),
+            (Ty::Array(..), "GetLength", 1) => {
+                let a = self.arg_as(&args[0], &INT)?;
+                (format!("{r}.get_length({})", a.code), INT)
+            }
+            (Ty::Array(..), "CopyTo", 1) => {
+                let a = self.arg_as(&args[0], &v.ty)?;
+                (
+                    format!("{r}.copy_to(&{}, {r}.len())", a.at(Prec::Unary)),
+                    Ty::Void,
+                )
+            }
+            (Ty::Array(..) | Ty::List(_), "IndexOf", 1) => {
+                let a = self.arg_as(&args[0], &elem)?;
+                (format!("{r}.index_of(&{})", a.at(Prec::Unary)), INT)
+            }
+            (Ty::Array(..) | Ty::List(_) | Ty::Set(_), "Contains", 1) => {
+                let a = self.arg_as(&args[0], &elem)?;
+                (format!("{r}.contains(&{})", a.at(Prec::Unary)), Ty::Bool)
+            }
+            (Ty::List(_), "Add", 1) => {
+                let a = self.arg_as(&args[0], &elem)?;
+                (format!("{r}.add({})", a.code), Ty::Void)
+            }
+            (Ty::List(_), "AddRange", 1) => {
+                let a = self.expr(&args[0].expr, None)?;
+                let a = self.owned(a);
+                (
+                    format!("{r}.add_range({})", self.iterable(&a, &args[0].expr)?),
+                    Ty::Void,
+                )
+            }
+            (Ty::List(_), "Insert", 2) => {
+                let i = self.arg_as(&args[0], &INT)?;
+                let a = self.arg_as(&args[1], &elem)?;
+                (format!("{r}.insert({}, {})", i.code, a.code), Ty::Void)
+            }
+            (Ty::List(_), "RemoveAt", 1) => {
+                let i = self.arg_as(&args[0], &INT)?;
+                (format!("{r}.remove_at({})", i.code), Ty::Void)
+            }
+            (Ty::List(_), "RemoveRange", 2) => {
+                let i = self.arg_as(&args[0], &INT)?;
+                let n = self.arg_as(&args[1], &INT)?;
+                (
+                    format!("{r}.remove_range({}, {})", i.code, n.code),
+                    Ty::Void,
+                )
+            }
+            (Ty::List(_) | Ty::Set(_), "Remove", 1) => {
+                let a = self.arg_as(&args[0], &elem)?;
+                (format!("{r}.remove(&{})", a.at(Prec::Unary)), Ty::Bool)
+            }
+            (Ty::List(_) | Ty::Dict(..) | Ty::Set(_), "Clear", 0) => {
+                (format!("{r}.clear()"), Ty::Void)
+            }
+            (Ty::List(_), "Sort", 0) => (format!("{r}.sort()"), Ty::Void),
+            (Ty::List(_) | Ty::Array(..), "Sort", 1) => {
+                return self.sort_by_comparison(v, &args[0], e).map(Some);
+            }
+            (Ty::List(_), "Reverse", 0) => (format!("{r}.reverse()"), Ty::Void),
+            (Ty::List(_), "ToArray", 0) => (
+                format!("{r}.to_array()"),
+                Ty::Array(Box::new(elem.clone()), 1),
+            ),
+            (Ty::Set(_), "Add", 1) => {
+                let a = self.arg_as(&args[0], &elem)?;
+                (format!("{r}.add({})", a.code), Ty::Bool)
+            }
+            (Ty::Dict(k, val), _, _) => match self.dict_call(&r, k, val, name, args)? {
+                Some(x) => x,
+                None => return Ok(None),
+            },
+            _ => return Ok(None),
+        };
+        let _ = e;
+        let mut out = Val::new(code, ty, Prec::Primary).absorb(v);
+        out.effects = true;
+        Ok(Some(out))
+    }
+
+    fn dict_call(
+        &mut self,
+        r: &str,
+        k: &Ty,
+        v: &Ty,
+        name: &str,
+        args: &[Arg],
+    ) -> R<Option<(String, Ty)>> {
+        Ok(Some(match (name, args.len()) {
+            ("ContainsKey", 1) => {
+                let a = self.arg_as(&args[0], k)?;
+                (
+                    format!("{r}.contains_key(&{})", a.at(Prec::Unary)),
+                    Ty::Bool,
+                )
+            }
+            ("Remove", 1) => {
+                let a = self.arg_as(&args[0], k)?;
+                (format!("{r}.remove(&{})", a.at(Prec::Unary)), Ty::Bool)
+            }
+            ("Add" | "TryAdd", 2) => {
+                let a = self.arg_as(&args[0], k)?;
+                let b = self.arg_as(&args[1], v)?;
+                let method = if name == "Add" { "add" } else { "try_add" };
+                (
+                    format!("{r}.{method}({}, {})", a.code, b.code),
+                    if name == "Add" { Ty::Void } else { Ty::Bool },
+                )
+            }
+            ("TryGetValue", 2) => {
+                let a = self.arg_as(&args[0], k)?;
+                let out = self.ref_arg(&args[1].expr, v)?;
+                (
+                    format!("{r}.try_get_value(&{}, {})", a.at(Prec::Unary), out.code),
+                    Ty::Bool,
+                )
+            }
+            ("GetValueOrDefault", 1) => {
+                let a = self.arg_as(&args[0], k)?;
+                (
+                    format!("{r}.get_value_or_default(&{})", a.at(Prec::Unary)),
+                    v.clone(),
+                )
+            }
+            _ => return Ok(None),
+        }))
+    }
+
+    /// Something a `foreach` or `AddRange` can walk, as a Rust iterator expression.
+    pub(crate) fn iterable(&mut self, v: &Val, e: &Expr) -> R<String> {
+        Ok(match &v.ty {
+            Ty::Array(..) | Ty::List(_) | Ty::Dict(..) | Ty::Set(_) => {
+                format!("{}.iter()", v.at(Prec::Primary))
+            }
+            Ty::Seq(_) => v.code.clone(),
+            other => {
+                return Err(unsupported(
+                    e.span,
+                    format!("a sequence of type `{}`", other.cs()),
+                    snippet(self.src, e),
+                ));
+            }
+        })
+    }
+
+    /// A lambda (or method group) argument for an element of type `elem`.
+    fn selector(&mut self, a: &Arg, params: Vec<Ty>) -> R<Val> {
+        if let ExprKind::Member(target, name, _) = &a.expr.kind
+            && let ExprKind::Name(class, _) = &target.kind
+        {
+            let param = params
+                .first()
+                .map(|t| self.rty(t, a.expr.span))
+                .transpose()?
+                .unwrap_or_default();
+            let code = match (class.as_str(), name.as_str()) {
+                ("decimal" | "Decimal", "GetBits") => Some((
+                    format!("|d: {param}| cs::Array::from(d)"),
+                    Ty::Array(Box::new(INT), 1),
+                )),
+                ("BitConverter", "GetBytes") => Some((
+                    format!("|x: {param}| cs::Array::from(x.to_le_bytes())"),
+                    Ty::Array(Box::new(Ty::Int(IntTy::U8)), 1),
+                )),
+                _ => None,
+            };
+            if let Some((code, ret)) = code {
+                return Ok(Val::new(
+                    code,
+                    Ty::Func(params, Box::new(ret)),
+                    Prec::Assign,
+                ));
+            }
+        }
+        let want = Ty::Func(params, Box::new(Ty::Unknown));
+        let v = self.expr(&a.expr, Some(&want))?;
+        if !matches!(v.ty, Ty::Func(..)) {
+            return Err(unsupported(
+                a.expr.span,
+                "a LINQ argument that is not a lambda",
+                snippet(self.src, &a.expr),
+            ));
+        }
+        Ok(v)
+    }
+
+    /// A LINQ method.
+    pub(crate) fn linq(&mut self, v: Val, name: &str, args: &[Arg], e: &Expr) -> R<Val> {
+        let elem = v.ty.element().ok_or_else(|| {
+            unsupported(
+                e.span,
+                format!("LINQ on a `{}`", v.ty.cs()),
+                snippet(self.src, e),
+            )
+        })?;
+        let source = match &v.ty {
+            Ty::Seq(_) => self.owned(v.clone()).code,
+            Ty::Array(..) | Ty::List(_) | Ty::Dict(..) | Ty::Set(_) => {
+                format!("{}.linq()", v.at(Prec::Primary))
+            }
+            Ty::Api("PieceList") => {
+                format!("cs::Seq::from(cs::Piece::in_list(&{}))", v.at(Prec::Unary))
+            }
+            _ => {
+                return Err(unsupported(
+                    e.span,
+                    format!("LINQ on a `{}`", v.ty.cs()),
+                    snippet(self.src, e),
+                ));
+            }
+        };
+        let seq = |t: Ty| Ty::Seq(Box::new(t));
+        let one = |this: &mut Self, params: Vec<Ty>| -> R<Val> { this.selector(&args[0], params) };
+        let (call, ty, lambda): (String, Ty, Option<Val>) = match (name, args.len()) {
+            ("Select", 1) => {
+                let two = matches!(&args[0].expr.kind, ExprKind::Lambda(ps, _) if ps.len() == 2);
+                let f = if two {
+                    one(self, vec![elem.clone(), INT])?
+                } else {
+                    one(self, vec![elem.clone()])?
+                };
+                let ret = func_ret(&f.ty);
+                let method = if two { "select_indexed" } else { "select" };
+                (format!("{method}({})", f.code), seq(ret), Some(f))
+            }
+            ("SelectMany", 1) => {
+                let f = one(self, vec![elem.clone()])?;
+                let inner = func_ret(&f.ty).element().unwrap_or(Ty::Unknown);
+                (format!("select_many({})", f.code), seq(inner), Some(f))
+            }
+            ("Where", 1) => {
+                let f = one(self, vec![elem.clone()])?;
+                (format!("where_({})", f.code), seq(elem.clone()), Some(f))
+            }
+            ("OrderBy" | "OrderByDescending" | "ThenBy" | "ThenByDescending", 1) => {
+                let f = one(self, vec![elem.clone()])?;
+                (
+                    format!("{}({})", super::names::snake(name), f.code),
+                    seq(elem.clone()),
+                    Some(f),
+                )
+            }
+            (
+                "Count" | "Any" | "First" | "FirstOrDefault" | "Last" | "LastOrDefault" | "Max"
+                | "Min" | "Sum" | "Average",
+                1,
+            ) => {
+                let f = one(self, vec![elem.clone()])?;
+                let ret = func_ret(&f.ty);
+                let (method, ty) = match name {
+                    "Count" => ("count_where", INT),
+                    "Any" => ("any_where", Ty::Bool),
+                    "First" => ("first_where", elem.clone()),
+                    "FirstOrDefault" => ("first_or_default_where", elem.clone()),
+                    "Last" | "LastOrDefault" => {
+                        return Err(unsupported(
+                            e.span,
+                            "`Last` with a predicate",
+                            snippet(self.src, e),
+                        ));
+                    }
+                    "Max" => ("max_of", ret.clone()),
+                    "Min" => ("min_of", ret.clone()),
+                    "Sum" => ("sum_of", ret.clone()),
+                    _ => ("average_of", Ty::F64),
+                };
+                (format!("{method}({})", f.code), ty, Some(f))
+            }
+            ("All" | "MaxBy" | "MinBy", 1) => {
+                let f = one(self, vec![elem.clone()])?;
+                let ty = if name == "All" {
+                    Ty::Bool
+                } else {
+                    elem.clone()
+                };
+                (
+                    format!("{}({})", super::names::snake(name), f.code),
+                    ty,
+                    Some(f),
+                )
+            }
+            ("Count", 0) => ("count()".into(), INT, None),
+            ("Any", 0) => ("any()".into(), Ty::Bool, None),
+            (
+                "First" | "FirstOrDefault" | "Last" | "LastOrDefault" | "Max" | "Min" | "Distinct"
+                | "Reverse",
+                0,
+            ) => {
+                let ty = if matches!(name, "Distinct" | "Reverse") {
+                    seq(elem.clone())
+                } else {
+                    elem.clone()
+                };
+                (format!("{}()", super::names::snake(name)), ty, None)
+            }
+            ("Sum", 0) => ("sum()".into(), elem.clone(), None),
+            ("Average", 0) => ("average()".into(), Ty::F64, None),
+            ("ToArray", 0) => (
+                "to_array()".into(),
+                Ty::Array(Box::new(elem.clone()), 1),
+                None,
+            ),
+            ("ToList", 0) => ("to_list()".into(), Ty::List(Box::new(elem.clone())), None),
+            ("ToHashSet", 0) => (
+                "to_hash_set()".into(),
+                Ty::Set(Box::new(elem.clone())),
+                None,
+            ),
+            ("Take" | "Skip" | "ElementAt", 1) => {
+                let n = self.arg_as(&args[0], &INT)?;
+                let ty = if name == "ElementAt" {
+                    elem.clone()
+                } else {
+                    seq(elem.clone())
+                };
+                (
+                    format!("{}({})", super::names::snake(name), n.code),
+                    ty,
+                    Some(n),
+                )
+            }
+            ("Contains", 1) => {
+                let x = self.arg_as(&args[0], &elem)?;
+                (
+                    format!("contains(&{})", x.at(Prec::Unary)),
+                    Ty::Bool,
+                    Some(x),
+                )
+            }
+            ("Concat", 1) => {
+                let x = self.expr(&args[0].expr, None)?;
+                let x = self.owned(x);
+                let it = self.iterable(&x, &args[0].expr)?;
+                (format!("concat({it})"), seq(elem.clone()), Some(x))
+            }
+            ("Aggregate", 2) => {
+                let seed = self.expr(&args[0].expr, None)?;
+                let seed = self.owned(seed);
+                let f = self.selector(&args[1], vec![seed.ty.clone(), elem.clone()])?;
+                let ty = seed.ty.clone();
+                (
+                    format!("aggregate({}, {})", seed.code, f.code),
+                    ty,
+                    Some(f.absorb(&seed)),
+                )
+            }
+            ("Aggregate", 1) => {
+                let f = self.selector(&args[0], vec![elem.clone(), elem.clone()])?;
+                (format!("reduce({})", f.code), elem.clone(), Some(f))
+            }
+            ("Zip", 2) => {
+                let x = self.expr(&args[0].expr, None)?;
+                let x = self.owned(x);
+                let other = x.ty.element().unwrap_or(Ty::Unknown);
+                let it = self.iterable(&x, &args[0].expr)?;
+                let f = self.selector(&args[1], vec![elem.clone(), other])?;
+                let ret = func_ret(&f.ty);
+                (
+                    format!("zip({it}, {})", f.code),
+                    seq(ret),
+                    Some(f.absorb(&x)),
+                )
+            }
+            _ => {
+                return Err(unsupported(
+                    e.span,
+                    format!("the LINQ method `{name}` with {} arguments", args.len()),
+                    snippet(self.src, e),
+                ));
+            }
+        };
+        let mut out = Val::new(format!("{source}.{call}"), ty, Prec::Primary).absorb(&v);
+        if let Some(l) = lambda {
+            out = out.absorb(&l);
+        }
+        let _ = typed;
+        Ok(out)
+    }
+}
+
+/// A function type's result.
+pub(crate) fn func_ret(t: &Ty) -> Ty {
+    match t {
+        Ty::Func(_, r) => (**r).clone(),
+        _ => Ty::Unknown,
+    }
+}

@@ -1,0 +1,515 @@
+//! `new`: objects, arrays (with C#'s `decimal` literals as `decimal.GetBits` sees them),
+//! and lambdas.
+
+use super::decls::{FileEmitter, LocalKind, Scope};
+use super::{Prec, R, Val, snippet, unsupported};
+use crate::ast::*;
+use crate::types::{IntTy, Ty};
+
+const INT: Ty = Ty::Int(IntTy::I32);
+
+impl FileEmitter<'_, '_> {
+    /// `new T(args) { init }` and target-typed `new(args)`.
+    pub(crate) fn new_object(
+        &mut self,
+        t: Option<&TypeRef>,
+        args: &[Arg],
+        init: Option<&[Expr]>,
+        e: &Expr,
+        want: Option<&Ty>,
+    ) -> R<Val> {
+        let ty = match t {
+            Some(t) => self.p.resolve(t, &[], e.span)?,
+            None => want.cloned().filter(|w| *w != Ty::Unknown).ok_or_else(|| {
+                unsupported(
+                    e.span,
+                    "`new()` without a target type",
+                    snippet(self.src, e),
+                )
+            })?,
+        };
+        let mut vals = Vec::new();
+        let code = match &ty {
+            Ty::List(elem) => match (args.len(), init) {
+                (_, Some(items)) => {
+                    let items = self.elements(items, elem)?;
+                    vals.extend(items.iter().cloned());
+                    let codes: Vec<String> = items.into_iter().map(|v| v.code).collect();
+                    format!("cs::List::from(vec![{}])", codes.join(", "))
+                }
+                (0, None) => "cs::List::new()".into(),
+                (1, None) => {
+                    let a = self.expr(&args[0].expr, None)?;
+                    if a.ty.int().is_some() {
+                        "cs::List::new()".into()
+                    } else {
+                        let a = self.owned(a);
+                        let it = self.iterable(&a, &args[0].expr)?;
+                        vals.push(a);
+                        format!("cs::List::from_iter({it})")
+                    }
+                }
+                _ => {
+                    return Err(unsupported(
+                        e.span,
+                        "this `List` constructor",
+                        snippet(self.src, e),
+                    ));
+                }
+            },
+            Ty::Dict(..) | Ty::Set(_) => {
+                if init.is_some_and(|i| !i.is_empty()) {
+                    return Err(unsupported(
+                        e.span,
+                        "a dictionary or set with an initialiser",
+                        snippet(self.src, e),
+                    ));
+                }
+                if let Some(a) = args.first() {
+                    let v = self.expr(&a.expr, None)?;
+                    if v.ty.int().is_none() {
+                        return Err(unsupported(
+                            e.span,
+                            "a dictionary or set made from another",
+                            snippet(self.src, e),
+                        ));
+                    }
+                }
+                let name = if matches!(ty, Ty::Dict(..)) {
+                    "Dictionary"
+                } else {
+                    "HashSet"
+                };
+                format!("cs::{name}::new()")
+            }
+            Ty::Api("Random") => match args {
+                [] => "cs::Random::new()".into(),
+                [seed] => {
+                    let v = self.expr(&seed.expr, Some(&INT))?;
+                    let v = self.coerce(v, &INT, &seed.expr)?;
+                    let code = format!("cs::Random::with_seed({})", v.code);
+                    vals.push(v);
+                    code
+                }
+                _ => {
+                    return Err(unsupported(
+                        e.span,
+                        "this `Random` constructor",
+                        snippet(self.src, e),
+                    ));
+                }
+            },
+            Ty::Api("Move") => self.new_move(args, e, &mut vals)?,
+            Ty::Api("Square") => self.new_square(args, e, &mut vals)?,
+            Ty::Struct(name) => self.new_struct(name, args, init, e, &mut vals)?,
+            Ty::Object => "()".into(),
+            Ty::Class(name)
+                if self.p.type_index(name).is_some_and(|i| {
+                    self.p.unit.types[i]
+                        .bases
+                        .iter()
+                        .any(|b| matches!(b, TypeRef::Named(n, _) if n == "Exception"))
+                }) =>
+            {
+                "()".into()
+            }
+            Ty::Api("Board") => {
+                return Err(unsupported(
+                    e.span,
+                    "a second board (`new Board`)",
+                    snippet(self.src, e),
+                ));
+            }
+            other => {
+                return Err(unsupported(
+                    e.span,
+                    format!("`new {}`", other.cs()),
+                    snippet(self.src, e),
+                ));
+            }
+        };
+        let mut out = Val::new(code, ty, Prec::Primary);
+        for v in &vals {
+            out = out.absorb(v);
+        }
+        Ok(out)
+    }
+
+    fn new_move(&mut self, args: &[Arg], e: &Expr, vals: &mut Vec<Val>) -> R<String> {
+        match args {
+            [] => Ok("Move::NULL".into()),
+            [text, board] => {
+                let s = self.expr(&text.expr, Some(&Ty::Str))?;
+                let b = self.expr(&board.expr, Some(&Ty::Api("Board")))?;
+                let code = format!(
+                    "{}.parse_uci(&{}).expect(\"a legal move\")",
+                    b.at(Prec::Unary),
+                    s.at(Prec::Unary)
+                );
+                vals.push(s);
+                vals.push(b);
+                Ok(code)
+            }
+            _ => Err(unsupported(
+                e.span,
+                "this `Move` constructor",
+                snippet(self.src, e),
+            )),
+        }
+    }
+
+    fn new_square(&mut self, args: &[Arg], e: &Expr, vals: &mut Vec<Val>) -> R<String> {
+        let first = match args.first() {
+            Some(a) => self.expr(&a.expr, None)?,
+            None => return Ok("Square::A1".into()),
+        };
+        let code = match (args.len(), &first.ty) {
+            (1, Ty::Str) => format!(
+                "{}.parse::<Square>().expect(\"a square\")",
+                first.at(Prec::Primary)
+            ),
+            (1, _) => {
+                let i = self.coerce(first.clone(), &INT, &args[0].expr)?;
+                format!("cs::square({})", i.code)
+            }
+            (2, _) => {
+                let f = self.coerce(first.clone(), &INT, &args[0].expr)?;
+                let r = self.expr(&args[1].expr, Some(&INT))?;
+                let r = self.coerce(r, &INT, &args[1].expr)?;
+                let code = format!("cs::square_at({}, {})", f.code, r.code);
+                vals.push(r);
+                code
+            }
+            _ => {
+                return Err(unsupported(
+                    e.span,
+                    "this `Square` constructor",
+                    snippet(self.src, e),
+                ));
+            }
+        };
+        vals.push(first);
+        Ok(code)
+    }
+
+    fn new_struct(
+        &mut self,
+        name: &str,
+        args: &[Arg],
+        init: Option<&[Expr]>,
+        e: &Expr,
+        vals: &mut Vec<Val>,
+    ) -> R<String> {
+        let t = self
+            .p
+            .type_index(name)
+            .ok_or_else(|| unsupported(e.span, "a struct", name))?;
+        let rust = self.p.types[t].rust.clone();
+        let mut code = if args.is_empty() {
+            format!("{rust}::default()")
+        } else {
+            let ctors: Vec<_> = self.p.types[t]
+                .methods
+                .iter()
+                .filter(|m| m.cs == ".ctor")
+                .cloned()
+                .collect();
+            let ctor = match ctors.as_slice() {
+                [one] => one.clone(),
+                _ => {
+                    return Err(unsupported(
+                        e.span,
+                        "a struct constructor this translator cannot pick",
+                        snippet(self.src, e),
+                    ));
+                }
+            };
+            let args = self.args_with_defaults(&ctor.params, &ctor.defaults, args, e)?;
+            let codes: Vec<String> = args.iter().map(|a| a.code.clone()).collect();
+            vals.extend(args);
+            format!("{rust}::new({})", codes.join(", "))
+        };
+        if let Some(items) = init.filter(|i| !i.is_empty()) {
+            let mut sets = String::new();
+            for item in items {
+                let ExprKind::Assign(None, target, value) = &item.kind else {
+                    return Err(unsupported(
+                        item.span,
+                        "this object initialiser",
+                        snippet(self.src, item),
+                    ));
+                };
+                let ExprKind::Name(field, _) = &target.kind else {
+                    return Err(unsupported(
+                        item.span,
+                        "this object initialiser",
+                        snippet(self.src, item),
+                    ));
+                };
+                let f =
+                    self.p.field(t, field).cloned().ok_or_else(|| {
+                        unsupported(item.span, format!("the field `{field}`"), field)
+                    })?;
+                let v = self.expr(value, Some(&f.ty))?;
+                let v = self.coerce(v, &f.ty, value)?;
+                let v = self.owned(v);
+                sets.push_str(&format!("value.{} = {}; ", f.rust, v.code));
+                vals.push(v);
+            }
+            code = format!("{{ let mut value = {code}; {sets}value }}");
+        }
+        Ok(code)
+    }
+
+    /// Elements converted to `elem`.
+    fn elements(&mut self, items: &[Expr], elem: &Ty) -> R<Vec<Val>> {
+        let mut out = Vec::new();
+        for item in items {
+            let v = self.expr(item, Some(elem))?;
+            let v = if *elem == Ty::Unknown {
+                v
+            } else {
+                self.coerce(v, elem, item)?
+            };
+            out.push(self.owned(v));
+        }
+        Ok(out)
+    }
+
+    /// `new T[n]`, `new T[a, b]`, `new T[] { ... }`, `new[] { ... }`, `{ ... }`,
+    /// `stackalloc T[n]`.
+    pub(crate) fn new_array(
+        &mut self,
+        elem: Option<&TypeRef>,
+        rank: u8,
+        sizes: &[Expr],
+        init: Option<&[Expr]>,
+        e: &Expr,
+        want: Option<&Ty>,
+    ) -> R<Val> {
+        let elem_ty = match elem {
+            Some(t) => self.p.resolve(t, &[], e.span)?,
+            None => match want {
+                Some(Ty::Array(t, _)) | Some(Ty::List(t)) | Some(Ty::Seq(t)) => (**t).clone(),
+                _ => self.infer_elements(init.unwrap_or(&[]), e)?,
+            },
+        };
+        let rank = match (elem, want) {
+            (None, Some(Ty::Array(_, r))) => *r,
+            _ => rank,
+        };
+        let rust_elem = self.rty(&elem_ty, e.span)?;
+        let array_ty = Ty::Array(Box::new(elem_ty.clone()), rank);
+        let mut acc = Val::new("", array_ty.clone(), Prec::Primary);
+        if let Some(items) = init {
+            if rank > 1 {
+                return self.md_literal(items, &elem_ty, rank, e);
+            }
+            let vals = self.elements(items, &elem_ty)?;
+            for v in &vals {
+                acc = acc.absorb(v);
+            }
+            let codes: Vec<String> = vals.into_iter().map(|v| v.code).collect();
+            acc.code = if codes.is_empty() {
+                format!("cs::Array::<{rust_elem}>::new(0)")
+            } else if codes.iter().map(String::len).sum::<usize>() > 60 {
+                format!(
+                    "cs::Array::from(vec![\n{}])",
+                    FileEmitter::indent(
+                        &codes.iter().map(|c| format!("{c},\n")).collect::<String>()
+                    )
+                )
+            } else {
+                format!("cs::Array::from(vec![{}])", codes.join(", "))
+            };
+            if matches!(want, Some(Ty::List(_))) {
+                acc.code = acc.code.replace("cs::Array::from(", "cs::List::from(");
+                acc.ty = Ty::List(Box::new(elem_ty));
+            }
+            return Ok(acc);
+        }
+        let mut dims = Vec::new();
+        for s in sizes {
+            let v = self.expr(s, Some(&INT))?;
+            let t = super::expr::unary_promote(&v.ty).unwrap_or(INT);
+            let v = self.coerce(v, &t, s)?;
+            acc = acc.absorb(&v);
+            dims.push(v);
+        }
+        acc.code = match dims.as_slice() {
+            [n] => format!("cs::Array::<{rust_elem}>::new({})", n.code),
+            many => {
+                let list: Vec<String> = many
+                    .iter()
+                    .map(|d| {
+                        if d.konst.is_some() {
+                            d.code.clone()
+                        } else {
+                            format!("{} as usize", d.at(Prec::Cast))
+                        }
+                    })
+                    .collect();
+                format!("cs::Array::<{rust_elem}>::new_md([{}])", list.join(", "))
+            }
+        };
+        Ok(acc)
+    }
+
+    /// The element type of `{ a, b, c }` without a declared type: the first element's.
+    fn infer_elements(&mut self, items: &[Expr], e: &Expr) -> R<Ty> {
+        let first = items.first().ok_or_else(|| {
+            unsupported(
+                e.span,
+                "an empty array without a type",
+                snippet(self.src, e),
+            )
+        })?;
+        let saved = self.learned.clone();
+        let mut best = self.expr(first, None)?.ty;
+        for item in &items[1..] {
+            let t = self.expr(item, None)?.ty;
+            if let Some(p) = crate::types::promote(&best, &t)
+                && p != best
+                && crate::types::implicit_numeric(&best, &p)
+            {
+                best = p;
+            }
+        }
+        self.learned = saved;
+        Ok(best)
+    }
+
+    /// `{ { 1, 2 }, { 3, 4 } }` for a `T[,]`: its shape and elements in row-major order.
+    fn md_literal(&mut self, items: &[Expr], elem: &Ty, rank: u8, e: &Expr) -> R<Val> {
+        let mut shape = vec![items.len()];
+        let mut flat = Vec::new();
+        let mut level: Vec<&Expr> = items.iter().collect();
+        for _ in 1..rank {
+            let mut next = Vec::new();
+            let mut width = None;
+            for item in &level {
+                let ExprKind::NewArray {
+                    init: Some(inner), ..
+                } = &item.kind
+                else {
+                    return Err(unsupported(
+                        item.span,
+                        "a multi-dimensional array literal",
+                        snippet(self.src, item),
+                    ));
+                };
+                if *width.get_or_insert(inner.len()) != inner.len() {
+                    return Err(unsupported(
+                        item.span,
+                        "a ragged multi-dimensional array literal",
+                        snippet(self.src, item),
+                    ));
+                }
+                next.extend(inner.iter());
+            }
+            shape.push(width.unwrap_or(0));
+            level = next;
+        }
+        let mut acc = Val::new("", Ty::Array(Box::new(elem.clone()), rank), Prec::Primary);
+        for x in level {
+            let v = self.expr(x, Some(elem))?;
+            let v = self.coerce(v, elem, x)?;
+            acc = acc.absorb(&v);
+            flat.push(v.code);
+        }
+        let dims: Vec<String> = shape.iter().map(usize::to_string).collect();
+        let _ = e;
+        acc.code = format!(
+            "cs::Array::from_md([{}], vec![{}])",
+            dims.join(", "),
+            flat.join(", ")
+        );
+        Ok(acc)
+    }
+
+    /// A lambda, its parameters typed from `want` (a `Func`).
+    pub(crate) fn lambda(
+        &mut self,
+        params: &[(String, Option<TypeRef>)],
+        body: &LambdaBody,
+        e: &Expr,
+        want: Option<&Ty>,
+    ) -> R<Val> {
+        let (wanted_params, wanted_ret) = match want {
+            Some(Ty::Func(ps, r)) => (ps.clone(), Some((**r).clone())),
+            _ => (Vec::new(), None),
+        };
+        self.scopes.push(Scope::default());
+        let mut names = Vec::new();
+        let mut types = Vec::new();
+        for (i, (name, t)) in params.iter().enumerate() {
+            let ty = match t {
+                Some(t) => self.p.resolve(t, &[], e.span)?,
+                None => wanted_params.get(i).cloned().ok_or_else(|| {
+                    unsupported(
+                        e.span,
+                        "a lambda whose parameter types this translator cannot tell",
+                        snippet(self.src, e),
+                    )
+                })?,
+            };
+            let l = self.declare(name, ty.clone(), LocalKind::Value);
+            let annotate = t.is_some()
+                || matches!(want, Some(Ty::Func(..)))
+                    && wanted_params.len() == params.len()
+                    && want.is_some();
+            names.push(if annotate && t.is_some() {
+                format!("{}: {}", l.rust, self.rty(&ty, e.span)?)
+            } else {
+                l.rust
+            });
+            types.push(ty);
+        }
+        self.f().lambda_depth += 1;
+        let ret_hint = wanted_ret.clone().filter(|r| *r != Ty::Unknown);
+        self.lambda_ret.push(ret_hint.clone());
+        let result = match body {
+            LambdaBody::Expr(x) => self
+                .expr(x, ret_hint.as_ref())
+                .and_then(|v| match &ret_hint {
+                    Some(r) if *r != Ty::Void => self.coerce(v, r, x),
+                    _ => Ok(v),
+                })
+                .map(|v| self.owned(v)),
+            LambdaBody::Block(stmts) => self.block_body(stmts).map(|code| {
+                let ret = self
+                    .lambda_ret
+                    .last()
+                    .cloned()
+                    .flatten()
+                    .unwrap_or(Ty::Void);
+                let tail = super::items::unreachable_tail(stmts, &ret);
+                Val::new(
+                    format!("{{\n{}}}", FileEmitter::indent(&format!("{code}{tail}"))),
+                    ret,
+                    Prec::Primary,
+                )
+            }),
+        };
+        self.lambda_ret.pop();
+        self.f().lambda_depth -= 1;
+        self.scopes.pop();
+        let v = result?;
+        let body_code = if matches!(body, LambdaBody::Expr(_)) && v.ty != Ty::Void && v.bare_literal
+        {
+            super::call::typed(&v)
+        } else {
+            v.code.clone()
+        };
+        let code = format!("|{}| {body_code}", names.join(", "));
+        let ret = match (&v.ty, body) {
+            (t, LambdaBody::Expr(_)) => t.clone(),
+            (t, _) => t.clone(),
+        };
+        let mut out = Val::new(code, Ty::Func(types, Box::new(ret)), Prec::Assign);
+        out.effects = v.effects;
+        out.mut_self = v.mut_self;
+        out.reads_self = v.reads_self;
+        Ok(out)
+    }
+}

@@ -1,0 +1,950 @@
+//! Statements.
+
+use super::decls::{FileEmitter, LocalKind, Scope, TryExits, comment};
+use super::names::snake;
+use super::{R, Val, unsupported};
+use crate::ast::*;
+use crate::types::Ty;
+
+impl FileEmitter<'_, '_> {
+    /// A function body's statements in a new scope.
+    pub(crate) fn block_body(&mut self, stmts: &[Stmt]) -> R<String> {
+        self.scopes.push(Scope::default());
+        let out = self.stmts(stmts);
+        self.scopes.pop();
+        out
+    }
+
+    /// Statements of a block (its local functions declared first: C# lets a block call
+    /// them before their declaration).
+    pub(crate) fn stmts(&mut self, stmts: &[Stmt]) -> R<String> {
+        for s in stmts {
+            if let StmtKind::LocalFn(decl) = &s.kind {
+                self.declare_local_fn(decl)?;
+            }
+        }
+        let mut out = String::new();
+        for s in stmts {
+            let code = self.stmt(s)?;
+            let pre = self.take_pre();
+            out.push_str(&pre);
+            out.push_str(&code);
+        }
+        Ok(out)
+    }
+
+    /// A statement in a scope of its own (`if` and loop bodies).
+    pub(crate) fn scoped(&mut self, s: &Stmt) -> R<String> {
+        self.scopes.push(Scope::default());
+        let out = match &s.kind {
+            StmtKind::Block(stmts) => self.stmts(stmts),
+            _ => {
+                let code = self.stmt(s)?;
+                let pre = self.take_pre();
+                Ok(format!("{pre}{code}"))
+            }
+        };
+        self.scopes.pop();
+        out
+    }
+
+    fn stmt(&mut self, s: &Stmt) -> R<String> {
+        match &s.kind {
+            StmtKind::Comment(c) => Ok(format!("{}\n", comment(c))),
+            StmtKind::Empty => Ok(String::new()),
+            StmtKind::Block(stmts) => {
+                self.scopes.push(Scope::default());
+                let body = self.stmts(stmts);
+                self.scopes.pop();
+                Ok(format!("{{\n{}}}\n", Self::indent(&body?)))
+            }
+            StmtKind::Local { ty, vars, is_const } => self.local_decl(ty, vars, *is_const, s),
+            StmtKind::Deconstruct { names, value } => self.deconstruct(names, value),
+            StmtKind::Expr(e) => self.expr_stmt(e),
+            StmtKind::If(c, then, alt) => self.if_stmt(c, then, alt.as_deref()),
+            StmtKind::While(c, body) => {
+                let cond = self.condition(c)?;
+                let body = self.loop_body(body, None)?;
+                let head = if cond == "true" {
+                    "loop".to_string()
+                } else {
+                    format!("while {cond}")
+                };
+                Ok(format!("{head} {{\n{}}}\n", Self::indent(&body)))
+            }
+            StmtKind::Do(body, c) => self.do_stmt(body, c),
+            StmtKind::For {
+                init,
+                cond,
+                update,
+                body,
+            } => self.for_stmt(init, cond.as_ref(), update, body),
+            StmtKind::Foreach {
+                ty,
+                names,
+                iter,
+                body,
+            } => self.foreach(ty, names, iter, body, s),
+            StmtKind::Return(e) => self.return_stmt(e.as_ref(), s),
+            StmtKind::Break => self.break_stmt(),
+            StmtKind::Continue => self.continue_stmt(),
+            StmtKind::Throw(_) => Ok("abort_search();\n".into()),
+            StmtKind::Try {
+                body,
+                catches,
+                finally,
+            } => self.try_stmt(body, catches, finally.as_deref(), s),
+            StmtKind::Switch(v, sections) => self.switch_stmt(v, sections, s),
+            StmtKind::LocalFn(decl) => {
+                self.lift_local_fn(decl)?;
+                Ok(String::new())
+            }
+        }
+    }
+
+    fn local_decl(
+        &mut self,
+        ty: &TypeRef,
+        vars: &[(String, Option<Expr>, crate::error::Span)],
+        is_const: bool,
+        s: &Stmt,
+    ) -> R<String> {
+        let declared = self.p.resolve(ty, &[], s.span)?;
+        let is_ref = matches!(ty, TypeRef::Ref(_));
+        let mut out = String::new();
+        for (name, init, span) in vars {
+            let mut t = declared.clone();
+            if matches!(t, Ty::Api("Board" | "Timer")) {
+                let kind = if t == Ty::Api("Board") {
+                    LocalKind::Board
+                } else {
+                    LocalKind::Timer
+                };
+                if let Some(init) = init {
+                    let v = self.expr(init, Some(&t))?;
+                    if v.effects {
+                        out.push_str(&format!("{};\n", v.code));
+                    }
+                }
+                self.declare(name, t, kind);
+                continue;
+            }
+            if is_ref {
+                let init = init
+                    .as_ref()
+                    .ok_or_else(|| unsupported(*span, "a ref local without a value", name))?;
+                let (code, elem_ty) = self.ref_target(init)?;
+                let l = self.declare(name, elem_ty, LocalKind::Elem);
+                out.push_str(&format!("let {} = {code};\n", l.rust));
+                continue;
+            }
+            let value = match init {
+                Some(init) => {
+                    if let (Ty::Func(..) | Ty::Unknown, ExprKind::Lambda(..)) = (&t, &init.kind) {
+                        let v = self.expr(init, Some(&t))?;
+                        let l = self.declare(name, v.ty.clone(), LocalKind::Closure);
+                        out.push_str(&format!("let {} = {};\n", l.rust, v.code));
+                        continue;
+                    }
+                    let v = self.expr(init, if t == Ty::Unknown { None } else { Some(&t) })?;
+                    if t == Ty::Unknown {
+                        t = match &v.ty {
+                            Ty::Null => return Err(unsupported(*span, "`var` of `null`", name)),
+                            other => other.clone(),
+                        };
+                    }
+                    let v = self.coerce(v, &t, init)?;
+                    Some(self.owned(v))
+                }
+                None => None,
+            };
+            let l = self.declare(name, t.clone(), LocalKind::Value);
+            let mutable =
+                if !is_const && (self.is_reassigned(&l.owner, l.id) || t == Ty::Api("Random")) {
+                    "mut "
+                } else {
+                    ""
+                };
+            let rust_ty = self.rty(&t, *span)?;
+            match value {
+                Some(v) => out.push_str(&format!(
+                    "let {mutable}{}: {rust_ty} = {};\n",
+                    l.rust, v.code
+                )),
+                // A piece list has no default: C# assigns it before any read, and so must Rust.
+                None if t == Ty::Api("PieceList") => {
+                    out.push_str(&format!("let {mutable}{}: {rust_ty};\n", l.rust))
+                }
+                None => out.push_str(&format!(
+                    "let {mutable}{}: {rust_ty} = {};\n",
+                    l.rust,
+                    self.default_value(&t, *span)?
+                )),
+            }
+        }
+        Ok(out)
+    }
+
+    fn deconstruct(&mut self, names: &[(Option<String>, TypeRef)], value: &Expr) -> R<String> {
+        let v = self.expr(value, None)?;
+        let Ty::Tuple(items, _) = v.ty.clone() else {
+            return Err(unsupported(
+                value.span,
+                "a deconstruction of something not a tuple",
+                super::snippet(self.src, value),
+            ));
+        };
+        if items.len() != names.len() {
+            return Err(unsupported(
+                value.span,
+                "a deconstruction of the wrong arity",
+                super::snippet(self.src, value),
+            ));
+        }
+        let v = self.owned(v);
+        let mut pats = Vec::new();
+        for ((name, _), ty) in names.iter().zip(&items) {
+            match name {
+                None => pats.push("_".to_string()),
+                Some(n) => {
+                    let l = self.declare(n, ty.clone(), LocalKind::Value);
+                    let mutable = if self.is_reassigned(&l.owner, l.id) {
+                        "mut "
+                    } else {
+                        ""
+                    };
+                    pats.push(format!("{mutable}{}", l.rust));
+                }
+            }
+        }
+        Ok(format!("let ({}) = {};\n", pats.join(", "), v.code))
+    }
+
+    fn expr_stmt(&mut self, e: &Expr) -> R<String> {
+        if let ExprKind::Call(callee, _) = &e.kind
+            && let ExprKind::Member(target, name, _) = &callee.kind
+            && let ExprKind::Name(class, _) = &target.kind
+            && matches!(class.as_str(), "Console" | "DivertedConsole" | "Debug")
+            && matches!(name.as_str(), "WriteLine" | "Write" | "Assert" | "Print")
+        {
+            // Output to the console: a UCI engine's stdout is the protocol's.
+            self.warn(
+                e.span,
+                format!("`{class}.{name}` dropped (an engine's output is the UCI protocol)"),
+            );
+            return Ok(format!(
+                "// {}\n",
+                super::snippet(self.src, e)
+                    .lines()
+                    .next()
+                    .unwrap_or("")
+                    .trim()
+            ));
+        }
+        let v = self.expr_as_stmt(e)?;
+        if v.code.is_empty() || v.code == "()" {
+            return Ok(String::new());
+        }
+        Ok(format!("{};\n", v.code))
+    }
+
+    /// An `if` condition or loop condition: a `bool`.
+    pub(crate) fn condition(&mut self, c: &Expr) -> R<String> {
+        let v = self.expr(c, Some(&Ty::Bool))?;
+        let v = self.coerce(v, &Ty::Bool, c)?;
+        Ok(v.code)
+    }
+
+    fn if_stmt(&mut self, c: &Expr, then: &Stmt, alt: Option<&Stmt>) -> R<String> {
+        let cond = self.condition(c)?;
+        let pre = self.take_pre();
+        let then = self.scoped(then)?;
+        let mut out = format!("{pre}if {cond} {{\n{}}}", Self::indent(&then));
+        match alt {
+            None => out.push('\n'),
+            Some(Stmt {
+                kind: StmtKind::If(c2, t2, a2),
+                ..
+            }) => {
+                let inner = self.if_stmt(c2, t2, a2.as_deref())?;
+                if inner.starts_with("if ") {
+                    out.push_str(&format!(" else {inner}"));
+                } else {
+                    out.push_str(&format!(" else {{\n{}}}\n", Self::indent(&inner)));
+                }
+            }
+            Some(alt) => {
+                let alt = self.scoped(alt)?;
+                out.push_str(&format!(" else {{\n{}}}\n", Self::indent(&alt)));
+            }
+        }
+        Ok(out)
+    }
+
+    /// A loop's body; `continue` inside it jumps to `label` (a block around the body, so
+    /// a `for` loop's update and a `do` loop's condition still run) when one is given.
+    /// A loop's body. With `labels` (the loop's and its body's, for a `for` loop with
+    /// updates or a `do` loop whose body uses `continue`), the body is a labelled block
+    /// that `continue` leaves (so the update or the condition still runs), and `break`
+    /// names the loop (Rust refuses an unlabelled `break` through a labelled block).
+    fn loop_body(&mut self, body: &Stmt, labels: Option<(String, String)>) -> R<String> {
+        self.f().loop_depth += 1;
+        if let Some(n) = self.f().loops_in_try.last_mut() {
+            *n += 1;
+        }
+        let depth = self.fr().loop_depth;
+        let (next, outer) = labels.clone().unwrap_or_default();
+        self.continue_labels.push((depth, next, outer));
+        let out = self.scoped(body);
+        self.continue_labels.pop();
+        if let Some(n) = self.f().loops_in_try.last_mut() {
+            *n -= 1;
+        }
+        self.f().loop_depth -= 1;
+        let out = out?;
+        Ok(match labels {
+            Some((next, _)) => format!("{next}: {{\n{}}}\n", Self::indent(&out)),
+            None => out,
+        })
+    }
+
+    /// Labels for a loop whose body `continue` must leave: `'next` and `'outer` (with
+    /// the loop depth when nested).
+    fn loop_labels(&self, body: &Stmt) -> Option<(String, String)> {
+        if !continues(body) {
+            return None;
+        }
+        let depth = self.fr().loop_depth + 1;
+        Some(if depth == 1 {
+            ("'next".into(), "'outer".into())
+        } else {
+            (format!("'next_{depth}"), format!("'outer_{depth}"))
+        })
+    }
+
+    fn do_stmt(&mut self, body: &Stmt, c: &Expr) -> R<String> {
+        let labels = self.loop_labels(body);
+        let outer = labels
+            .as_ref()
+            .map(|(_, o)| format!("{o}: "))
+            .unwrap_or_default();
+        let body = self.loop_body(body, labels)?;
+        let cond = self.condition(c)?;
+        let pre = self.take_pre();
+        let tail = if cond == "true" {
+            String::new()
+        } else {
+            format!("{pre}if !({cond}) {{\n    break;\n}}\n")
+        };
+        Ok(format!(
+            "{outer}loop {{\n{}}}\n",
+            Self::indent(&format!("{body}{tail}"))
+        ))
+    }
+
+    fn for_stmt(
+        &mut self,
+        init: &[Stmt],
+        cond: Option<&Expr>,
+        update: &[Expr],
+        body: &Stmt,
+    ) -> R<String> {
+        self.scopes.push(Scope::default());
+        let result = self.for_inner(init, cond, update, body);
+        self.scopes.pop();
+        result
+    }
+
+    fn for_inner(
+        &mut self,
+        init: &[Stmt],
+        cond: Option<&Expr>,
+        update: &[Expr],
+        body: &Stmt,
+    ) -> R<String> {
+        let mut out = String::new();
+        for s in init {
+            let code = self.stmt(s)?;
+            out.push_str(&self.take_pre());
+            out.push_str(&code);
+        }
+        let cond = match cond {
+            Some(c) => Some(self.condition(c)?),
+            None => None,
+        };
+        let cond_pre = self.take_pre();
+        if !cond_pre.is_empty() {
+            return Err(unsupported(
+                body.span,
+                "an `out` variable in a `for` condition",
+                "",
+            ));
+        }
+        let labels = if update.is_empty() {
+            None
+        } else {
+            self.loop_labels(body)
+        };
+        let outer = labels
+            .as_ref()
+            .map(|(_, o)| format!("{o}: "))
+            .unwrap_or_default();
+        let body_code = self.loop_body(body, labels)?;
+        let mut updates = String::new();
+        for u in update {
+            let v = self.expr_as_stmt(u)?;
+            updates.push_str(&self.take_pre());
+            updates.push_str(&format!("{};\n", v.code));
+        }
+        let inner = format!("{body_code}{updates}");
+        let head = match cond {
+            Some(c) if c != "true" => format!("{outer}while {c} {{\n"),
+            _ => format!("{outer}loop {{\n"),
+        };
+        out.push_str(&format!("{head}{}}}\n", Self::indent(&inner)));
+        if init.is_empty() {
+            Ok(out)
+        } else {
+            Ok(format!("{{\n{}}}\n", Self::indent(&out)))
+        }
+    }
+
+    fn foreach(
+        &mut self,
+        ty: &TypeRef,
+        names: &[String],
+        iter: &Expr,
+        body: &Stmt,
+        s: &Stmt,
+    ) -> R<String> {
+        let v = self.expr(iter, None)?;
+        let elem = v.ty.element().ok_or_else(|| {
+            unsupported(
+                iter.span,
+                format!("a `foreach` over a `{}`", v.ty.cs()),
+                super::snippet(self.src, iter),
+            )
+        })?;
+        let declared = self.p.resolve(ty, &[], s.span)?;
+        let iter_code = match &v.ty {
+            Ty::Array(..) | Ty::List(_) | Ty::Dict(..) | Ty::Set(_) => {
+                format!("{}.iter()", v.at(super::Prec::Primary))
+            }
+            Ty::Seq(_) => self.owned(v.clone()).code,
+            Ty::Api("PieceList") => format!("cs::Piece::in_list(&{})", v.at(super::Prec::Unary)),
+            _ => {
+                return Err(unsupported(
+                    iter.span,
+                    format!("a `foreach` over a `{}`", v.ty.cs()),
+                    super::snippet(self.src, iter),
+                ));
+            }
+        };
+        self.scopes.push(Scope::default());
+        let pattern = if names.len() == 1 {
+            let t = if declared == Ty::Unknown {
+                elem.clone()
+            } else {
+                declared.clone()
+            };
+            let l = self.declare(&names[0], t.clone(), LocalKind::Value);
+            if t != elem {
+                // `foreach (int x in bytes)`: C# converts each element.
+                let conv = self.convert_code(&elem, &t, &l.rust, iter.span)?;
+                let pre = format!("let {} = {conv};\n", l.rust);
+                let body = self.loop_body(body, None)?;
+                self.scopes.pop();
+                return Ok(format!(
+                    "for {} in {iter_code} {{\n{}}}\n",
+                    l.rust,
+                    Self::indent(&format!("{pre}{body}"))
+                ));
+            }
+            l.rust
+        } else {
+            let Ty::Tuple(items, _) = &elem else {
+                return Err(unsupported(
+                    iter.span,
+                    "a deconstructing `foreach` over non-tuples",
+                    "",
+                ));
+            };
+            let mut pats = Vec::new();
+            for (n, t) in names.iter().zip(items) {
+                if n == "_" {
+                    pats.push("_".to_string());
+                } else {
+                    pats.push(self.declare(n, t.clone(), LocalKind::Value).rust);
+                }
+            }
+            format!("({})", pats.join(", "))
+        };
+        let body = self.loop_body(body, None)?;
+        self.scopes.pop();
+        Ok(format!(
+            "for {pattern} in {iter_code} {{\n{}}}\n",
+            Self::indent(&body)
+        ))
+    }
+
+    fn return_stmt(&mut self, e: Option<&Expr>, s: &Stmt) -> R<String> {
+        let in_lambda = self.fr().lambda_depth > 0;
+        let value = match e {
+            None => None,
+            Some(e) if self.fr().ret_ref && !in_lambda => Some(self.ref_expr(e)?),
+            Some(e) => {
+                let ret = if in_lambda {
+                    self.lambda_ret.last().cloned().flatten()
+                } else {
+                    Some(self.fr().ret.clone())
+                };
+                let v = self.expr(e, ret.as_ref())?;
+                let v = match &ret {
+                    Some(r) if *r != Ty::Unknown => self.coerce(v, r, e)?,
+                    _ => v,
+                };
+                if in_lambda {
+                    if let Some(slot) = self.lambda_ret.last_mut()
+                        && slot.is_none()
+                    {
+                        *slot = Some(v.ty.clone());
+                    }
+                }
+                Some(self.owned(v).code)
+            }
+        };
+        if !in_lambda && !self.fr().try_exits.is_empty() {
+            if let Some(x) = self.f().try_exits.last_mut() {
+                x.returns = true;
+            }
+            let _ = s;
+            return Ok(match value {
+                Some(v) => format!("return cs::Flow::Return({v});\n"),
+                None => "return cs::Flow::Return(());\n".into(),
+            });
+        }
+        Ok(match value {
+            Some(v) => format!("return {v};\n"),
+            None => "return;\n".into(),
+        })
+    }
+
+    fn break_stmt(&mut self) -> R<String> {
+        if let Some(label) = self.switch_labels.last().cloned()
+            && label.1 == self.fr().loop_depth
+        {
+            self.switch_break_used = true;
+            return Ok(format!("break {};\n", label.0));
+        }
+        if self.leaves_try() {
+            if let Some(x) = self.f().try_exits.last_mut() {
+                x.breaks = true;
+            }
+            return Ok("return cs::Flow::Break;\n".into());
+        }
+        let depth = self.fr().loop_depth;
+        match self
+            .continue_labels
+            .iter()
+            .rev()
+            .find(|(d, _, _)| *d == depth)
+        {
+            Some((_, _, outer)) if !outer.is_empty() => Ok(format!("break {outer};\n")),
+            _ => Ok("break;\n".into()),
+        }
+    }
+
+    fn continue_stmt(&mut self) -> R<String> {
+        if self.leaves_try() {
+            if let Some(x) = self.f().try_exits.last_mut() {
+                x.continues = true;
+            }
+            return Ok("return cs::Flow::Continue;\n".into());
+        }
+        let depth = self.fr().loop_depth;
+        match self
+            .continue_labels
+            .iter()
+            .rev()
+            .find(|(d, _, _)| *d == depth)
+        {
+            Some((_, label, _)) if !label.is_empty() => Ok(format!("break {label};\n")),
+            _ => Ok("continue;\n".into()),
+        }
+    }
+
+    /// Whether a `break` or `continue` here leaves the innermost `try` body's closure.
+    fn leaves_try(&self) -> bool {
+        let f = self.fr();
+        f.lambda_depth == 0 && f.loops_in_try.last().is_some_and(|n| *n == 0)
+    }
+
+    fn try_stmt(
+        &mut self,
+        body: &[Stmt],
+        catches: &[Catch],
+        finally: Option<&[Stmt]>,
+        s: &Stmt,
+    ) -> R<String> {
+        if catches.iter().any(|c| c.filtered) {
+            return Err(unsupported(
+                s.span,
+                "a `catch` with a `when` filter",
+                "catch when",
+            ));
+        }
+        self.f().loops_in_try.push(0);
+        self.f().try_exits.push(TryExits::default());
+        let inner = self.block_body(body);
+        self.f().loops_in_try.pop();
+        let exits = self.f().try_exits.pop().unwrap_or_default();
+        let inner = inner?;
+        let catch_code = match catches.first() {
+            Some(c) => {
+                if let Some(name) = &c.name {
+                    let used = c
+                        .body
+                        .iter()
+                        .any(|st| format!("{st:?}").contains(&format!("\"{name}\"")));
+                    if used {
+                        return Err(unsupported(
+                            s.span,
+                            "a `catch` that reads its exception",
+                            name,
+                        ));
+                    }
+                }
+                self.block_body(&c.body)?
+            }
+            None => String::new(),
+        };
+        let finally_code = match finally {
+            Some(f) => self.block_body(f)?,
+            None => String::new(),
+        };
+        let uses_flow = exits.returns || exits.breaks || exits.continues;
+        let mut out = String::new();
+        if !uses_flow {
+            let closure = format!("cs::try_catch(|| {{\n{}}})", Self::indent(&inner));
+            if catches.is_empty() {
+                return Err(unsupported(
+                    s.span,
+                    "a `try` without `catch`",
+                    "try/finally",
+                ));
+            }
+            if catch_code.trim().is_empty() {
+                out.push_str(&format!("{closure};\n"));
+            } else {
+                out.push_str(&format!(
+                    "if {closure}.is_none() {{\n{}}}\n",
+                    Self::indent(&catch_code)
+                ));
+            }
+        } else {
+            if catches.is_empty() {
+                return Err(unsupported(
+                    s.span,
+                    "a `try` without `catch`",
+                    "try/finally",
+                ));
+            }
+            let mut arms = String::new();
+            if exits.returns {
+                let ret_void = self.fr().ret == Ty::Void;
+                let nested = !self.fr().try_exits.is_empty();
+                if let Some(outer) = self.f().try_exits.last_mut() {
+                    outer.returns = true;
+                }
+                let action = match (nested, ret_void) {
+                    (true, _) => "return cs::Flow::Return(value)",
+                    (false, true) => "return",
+                    (false, false) => "return value",
+                };
+                let bind = if !nested && ret_void { "_" } else { "value" };
+                arms.push_str(&format!("Some(cs::Flow::Return({bind})) => {action},\n"));
+            }
+            if exits.breaks {
+                arms.push_str(&format!(
+                    "Some(cs::Flow::Break) => {},\n",
+                    self.break_stmt()?.trim_end().trim_end_matches(';')
+                ));
+            }
+            if exits.continues {
+                arms.push_str(&format!(
+                    "Some(cs::Flow::Continue) => {},\n",
+                    self.continue_stmt()?.trim_end().trim_end_matches(';')
+                ));
+            }
+            arms.push_str("Some(_) => {}\n");
+            arms.push_str(&format!("None => {{\n{}}}\n", Self::indent(&catch_code)));
+            let closure = format!(
+                "cs::try_catch(|| {{\n{}}})",
+                Self::indent(&format!("{inner}cs::Flow::Normal\n"))
+            );
+            out.push_str(&format!("match {closure} {{\n{}}}\n", Self::indent(&arms)));
+        }
+        out.push_str(&finally_code);
+        Ok(out)
+    }
+
+    fn switch_stmt(&mut self, v: &Expr, sections: &[SwitchSection], s: &Stmt) -> R<String> {
+        let value = self.expr(v, None)?;
+        let value = self.owned(value);
+        let label = format!("'switch_{}", self.fr().loop_depth);
+        let depth = self.fr().loop_depth;
+        self.switch_labels.push((label.clone(), depth));
+        let outer_used = std::mem::replace(&mut self.switch_break_used, false);
+        let mut arms = String::new();
+        let mut has_default = false;
+        for section in sections {
+            let mut pats = Vec::new();
+            let mut guard = None;
+            for l in &section.labels {
+                match l {
+                    None => {
+                        has_default = true;
+                        pats.push("_".to_string());
+                    }
+                    Some((p, g)) => {
+                        let (pat, pguard) = self.pattern_arm(p, &value.ty, s)?;
+                        pats.push(pat);
+                        if let Some(g) = g {
+                            let gv = self.condition(g)?;
+                            guard = Some(match pguard {
+                                Some(pg) => format!("{pg} && {gv}"),
+                                None => gv,
+                            });
+                        } else if pguard.is_some() {
+                            guard = pguard;
+                        }
+                    }
+                }
+            }
+            if guard.is_some() && pats.len() > 1 {
+                return Err(unsupported(
+                    s.span,
+                    "a switch section with several labels and a `when`",
+                    "",
+                ));
+            }
+            let mut body = section.body.clone();
+            if let Some(last) = body.last()
+                && matches!(last.kind, StmtKind::Break)
+            {
+                body.pop();
+            }
+            self.scopes.push(Scope::default());
+            let code = self.stmts(&body);
+            self.scopes.pop();
+            let code = code?;
+            let pats = if pats.contains(&"_".to_string()) {
+                "_".to_string()
+            } else {
+                pats.join(" | ")
+            };
+            let guard = guard.map(|g| format!(" if {g}")).unwrap_or_default();
+            arms.push_str(&format!("{pats}{guard} => {{\n{}}}\n", Self::indent(&code)));
+        }
+        if !has_default {
+            arms.push_str("_ => {}\n");
+        }
+        self.switch_labels.pop();
+        let used = std::mem::replace(&mut self.switch_break_used, outer_used);
+        let m = format!("match {} {{\n{}}}\n", value.code, Self::indent(&arms));
+        if used {
+            Ok(format!("{label}: {{\n{}}}\n", Self::indent(&m)))
+        } else {
+            Ok(m)
+        }
+    }
+
+    /// Declares a block's local function (its name, parameters and return type).
+    fn declare_local_fn(&mut self, decl: &MethodDecl) -> R<()> {
+        let owner = self.fr().class;
+        let parent = self.fr().key.clone();
+        let key = format!("{parent}/{}", decl.name);
+        let base = snake(&decl.name);
+        let rust = self.local_fn_name(&base);
+        let info = self.p.method_info(decl, owner, 0, rust, key)?;
+        self.scopes
+            .last_mut()
+            .expect("a scope")
+            .fns
+            .push(super::decls::LocalFn {
+                info,
+                decl: decl.clone(),
+            });
+        Ok(())
+    }
+
+    /// A method name for a lifted local function that no method of its type has.
+    fn local_fn_name(&mut self, base: &str) -> String {
+        let class = self.fr().class;
+        let mut taken: std::collections::HashSet<String> = self.p.types[class]
+            .methods
+            .iter()
+            .map(|m| m.rust.clone())
+            .collect();
+        if class == self.p.bot {
+            for t in &self.p.types {
+                taken.extend(
+                    t.methods
+                        .iter()
+                        .filter(|m| m.is_static)
+                        .map(|m| m.rust.clone()),
+                );
+            }
+        }
+        taken.extend(self.lifted_names.iter().cloned());
+        let name = super::names::fresh(base.to_string(), &mut taken);
+        self.lifted_names.push(name.clone());
+        name
+    }
+
+    /// Writes a local function as a method of its type, taking the locals it captures.
+    fn lift_local_fn(&mut self, decl: &MethodDecl) -> R<()> {
+        let lf = self
+            .find_local_fn(&decl.name)
+            .ok_or_else(|| unsupported(decl.span, "a local function", &decl.name))?;
+        let info = lf.info.clone();
+        if !info.type_params.is_empty() {
+            return Err(unsupported(
+                decl.span,
+                "a generic local function",
+                &decl.name,
+            ));
+        }
+        let parent = self.fr().key.clone();
+        self.learned.parent.insert(info.key.clone(), parent);
+        let class = self.fr().class;
+        let bot_level = self.fr().bot_level;
+        let captures: Vec<(String, u32)> = self
+            .facts
+            .captures
+            .get(&info.key)
+            .map(|c| c.iter().cloned().collect())
+            .unwrap_or_default();
+        let outer_locals: Vec<super::decls::Local> = captures
+            .iter()
+            .filter_map(|(owner, id)| {
+                self.scopes
+                    .iter()
+                    .flat_map(|s| &s.locals)
+                    .find(|l| l.owner == *owner && l.id == *id)
+                    .cloned()
+            })
+            .collect();
+        self.enter_fn(
+            info.key.clone(),
+            class,
+            info.ret.clone(),
+            info.ret_ref,
+            bot_level,
+        );
+        let mut params = self.params(&lf.decl, &info)?;
+        for l in &outer_locals {
+            let ty = self.rty(&l.ty, decl.span)?;
+            params.push(format!("{}: &mut {ty}", l.rust));
+            self.f().taken.insert(l.rust.clone());
+        }
+        let body = self.body(&lf.decl.body, decl.span);
+        self.leave_fn();
+        let body = body?;
+        let receiver = if self.mutates(&info.key) {
+            "&mut self"
+        } else {
+            "&self"
+        };
+        let ret = self.ret_type(&info, decl.span)?;
+        let mut all = vec![receiver.to_string()];
+        all.extend(params);
+        let text = format!(
+            "fn {}({}){ret} {{\n{}}}\n\n",
+            info.rust,
+            all.join(", "),
+            Self::indent(&body)
+        );
+        self.lifted.push((class, text));
+        Ok(())
+    }
+
+    /// A `case` label as a Rust pattern, with a guard for what a pattern cannot say.
+    fn pattern_arm(&mut self, p: &Pattern, ty: &Ty, s: &Stmt) -> R<(String, Option<String>)> {
+        match p {
+            Pattern::Discard => Ok(("_".into(), None)),
+            Pattern::Const(e) => {
+                let v = self.expr(e, Some(ty))?;
+                let v = self.coerce(v, ty, e)?;
+                if let Some(k) = &v.konst {
+                    return Ok((self.const_pattern(k, ty, e)?, None));
+                }
+                if v.code.chars().all(|c| {
+                    c.is_ascii_uppercase()
+                        || c.is_ascii_digit()
+                        || c == '_'
+                        || c == ':'
+                        || c.is_ascii_lowercase()
+                }) && !v.effects
+                {
+                    return Ok((v.code, None));
+                }
+                Err(unsupported(
+                    e.span,
+                    "a `case` that is not a constant",
+                    super::snippet(self.src, e),
+                ))
+            }
+            Pattern::Relational(op, e) => {
+                let v = self.expr(e, Some(ty))?;
+                let v = self.coerce(v, ty, e)?;
+                Ok((
+                    "x".into(),
+                    Some(format!("x {} {}", op.rust(), v.at(super::Prec::Shift))),
+                ))
+            }
+            Pattern::Or(a, b) => {
+                let (pa, ga) = self.pattern_arm(a, ty, s)?;
+                let (pb, gb) = self.pattern_arm(b, ty, s)?;
+                if ga.is_some() || gb.is_some() {
+                    return Err(unsupported(
+                        s.span,
+                        "an `or` of relational patterns in a `case`",
+                        "",
+                    ));
+                }
+                Ok((format!("{pa} | {pb}"), None))
+            }
+            _ => Err(unsupported(s.span, "this `case` pattern", "")),
+        }
+    }
+
+    /// An expression statement's value, for the statement's effect.
+    pub(crate) fn expr_as_stmt(&mut self, e: &Expr) -> R<Val> {
+        match &e.kind {
+            ExprKind::IncDec(op, target) => self.incdec(*op, target, e, false),
+            ExprKind::Assign(op, l, r) => self.assign(*op, l, r, e, false),
+            _ => self.expr(e, None),
+        }
+    }
+}
+
+/// Whether `s` contains a `continue` of the loop whose body it is (not of a nested loop).
+fn continues(s: &Stmt) -> bool {
+    match &s.kind {
+        StmtKind::Continue => true,
+        StmtKind::Block(stmts) => stmts.iter().any(continues),
+        StmtKind::If(_, a, b) => continues(a) || b.as_deref().is_some_and(continues),
+        StmtKind::Try {
+            body,
+            catches,
+            finally,
+        } => {
+            body.iter().any(continues)
+                || catches.iter().any(|c| c.body.iter().any(continues))
+                || finally.as_ref().is_some_and(|f| f.iter().any(continues))
+        }
+        StmtKind::Switch(_, sections) => sections.iter().any(|sec| sec.body.iter().any(continues)),
+        _ => false,
+    }
+}

@@ -1,0 +1,199 @@
+//! Types: C#'s as written into [`Ty`], and [`Ty`] into Rust.
+
+use super::program::Program;
+use super::{R, unsupported};
+use crate::ast::TypeRef;
+use crate::error::Span;
+use crate::types::{IntTy, Ty};
+
+impl Program<'_> {
+    /// The [`Ty`] of a type as written (`var` is `Unknown`, for the caller to infer).
+    pub(crate) fn resolve(&self, t: &TypeRef, type_params: &[String], span: Span) -> R<Ty> {
+        match t {
+            TypeRef::Var => Ok(Ty::Unknown),
+            TypeRef::Ref(inner) => self.resolve(inner, type_params, span),
+            TypeRef::Array(elem, rank) => match self.resolve(elem, type_params, span)? {
+                // `GetAllPieceLists()`'s twelve lists: a sequence (a kit `PieceList` has
+                // no default value for an array to hold).
+                Ty::Api("PieceList") => Ok(Ty::Seq(Box::new(Ty::Api("PieceList")))),
+                elem => Ok(Ty::Array(Box::new(elem), *rank)),
+            },
+            TypeRef::Tuple(items) => {
+                let mut tys = Vec::new();
+                let mut names = Vec::new();
+                for (t, n) in items {
+                    tys.push(self.resolve(t, type_params, span)?);
+                    names.push(n.clone());
+                }
+                Ok(Ty::Tuple(tys, names))
+            }
+            TypeRef::Nullable(inner) => {
+                let inner = self.resolve(inner, type_params, span)?;
+                if inner.is_reference() {
+                    Ok(inner)
+                } else {
+                    Ok(Ty::Nullable(Box::new(inner)))
+                }
+            }
+            TypeRef::Named(name, args) => self.resolve_named(name, args, type_params, span),
+        }
+    }
+
+    fn resolve_named(&self, name: &str, args: &[TypeRef], tps: &[String], span: Span) -> R<Ty> {
+        let arg = |i: usize| -> R<Ty> {
+            match args.get(i) {
+                Some(a) => self.resolve(a, tps, span),
+                None => Err(unsupported(
+                    span,
+                    format!("`{name}` without its type arguments"),
+                    name,
+                )),
+            }
+        };
+        if tps.iter().any(|p| p == name) {
+            return Ok(Ty::Param(name.to_string()));
+        }
+        if let Some(t) = predefined(name) {
+            return Ok(t);
+        }
+        Ok(match name {
+            "Move" | "Square" | "Board" | "Timer" | "PieceList" | "Random" => {
+                Ty::Api(api_name(name))
+            }
+            "Piece" => Ty::Api("Piece"),
+            "PieceType" => Ty::Api("PieceType"),
+            "List" | "IList" | "ICollection" | "IReadOnlyList" => Ty::List(Box::new(arg(0)?)),
+            "Dictionary" | "IDictionary" | "IReadOnlyDictionary" => {
+                Ty::Dict(Box::new(arg(0)?), Box::new(arg(1)?))
+            }
+            "HashSet" | "ISet" => Ty::Set(Box::new(arg(0)?)),
+            "Span" | "ReadOnlySpan" | "Memory" => Ty::Array(Box::new(arg(0)?), 1),
+            "IEnumerable" | "IOrderedEnumerable" => Ty::Seq(Box::new(arg(0)?)),
+            "KeyValuePair" => Ty::Tuple(
+                vec![arg(0)?, arg(1)?],
+                vec![Some("Key".into()), Some("Value".into())],
+            ),
+            "Func" => {
+                let mut tys = args
+                    .iter()
+                    .map(|a| self.resolve(a, tps, span))
+                    .collect::<R<Vec<Ty>>>()?;
+                let ret = tys
+                    .pop()
+                    .ok_or_else(|| unsupported(span, "`Func` without types", name))?;
+                Ty::Func(tys, Box::new(ret))
+            }
+            "Action" => {
+                let tys = args
+                    .iter()
+                    .map(|a| self.resolve(a, tps, span))
+                    .collect::<R<Vec<Ty>>>()?;
+                Ty::Func(tys, Box::new(Ty::Void))
+            }
+            "ValueTuple" | "Tuple" => {
+                let tys = args
+                    .iter()
+                    .map(|a| self.resolve(a, tps, span))
+                    .collect::<R<Vec<Ty>>>()?;
+                let n = tys.len();
+                Ty::Tuple(tys, vec![None; n])
+            }
+            "Exception" | "object" | "Object" => Ty::Object,
+            _ => match self.own_type(name) {
+                Some(t) => t,
+                None => return Err(unsupported(span, format!("the type `{name}`"), name)),
+            },
+        })
+    }
+
+    /// The Rust spelling of `t`.
+    pub(crate) fn rust_ty(&self, t: &Ty, span: Span) -> R<String> {
+        Ok(match t {
+            Ty::Bool => "bool".into(),
+            Ty::Int(i) => i.rust().into(),
+            Ty::F32 => "f32".into(),
+            Ty::F64 => "f64".into(),
+            Ty::Char => "u16".into(),
+            Ty::Str => "String".into(),
+            Ty::Void => "()".into(),
+            Ty::Api("PieceType") => "i32".into(),
+            Ty::Api("Piece") => "cs::Piece".into(),
+            Ty::Api("Random") => "cs::Random".into(),
+            Ty::Api(n) => (*n).into(),
+            Ty::Enum(name) => self.enum_repr(name).rust().into(),
+            Ty::Struct(name) | Ty::Class(name) => self.rust_type_name(name),
+            Ty::Array(e, _) => format!("cs::Array<{}>", self.rust_ty(e, span)?),
+            Ty::List(e) => format!("cs::List<{}>", self.rust_ty(e, span)?),
+            Ty::Set(e) => format!("cs::HashSet<{}>", self.rust_ty(e, span)?),
+            Ty::Seq(e) => format!("cs::Seq<{}>", self.rust_ty(e, span)?),
+            Ty::Dict(k, v) => format!(
+                "cs::Dictionary<{}, {}>",
+                self.rust_ty(k, span)?,
+                self.rust_ty(v, span)?
+            ),
+            Ty::Tuple(items, _) => {
+                let items = items
+                    .iter()
+                    .map(|i| self.rust_ty(i, span))
+                    .collect::<R<Vec<String>>>()?;
+                if items.len() == 1 {
+                    format!("({},)", items[0])
+                } else {
+                    format!("({})", items.join(", "))
+                }
+            }
+            Ty::Nullable(inner) => format!("Option<{}>", self.rust_ty(inner, span)?),
+            Ty::Param(name) => name.clone(),
+            // A decimal as `decimal.GetBits` gives it: the 96-bit integer's three words,
+            // then the scale and sign.
+            Ty::Decimal => "[i32; 4]".into(),
+            Ty::Func(..) => {
+                return Err(unsupported(
+                    span,
+                    "a delegate stored in a field or passed around",
+                    "Func",
+                ));
+            }
+            _ => {
+                return Err(unsupported(
+                    span,
+                    format!("a value of type `{}`", t.cs()),
+                    "",
+                ));
+            }
+        })
+    }
+}
+
+fn api_name(name: &str) -> &'static str {
+    match name {
+        "Move" => "Move",
+        "Square" => "Square",
+        "Board" => "Board",
+        "Timer" => "Timer",
+        "PieceList" => "PieceList",
+        _ => "Random",
+    }
+}
+
+/// C#'s keywords and `System` names for the built-in types.
+pub(crate) fn predefined(name: &str) -> Option<Ty> {
+    Some(match name {
+        "int" | "Int32" => Ty::Int(IntTy::I32),
+        "uint" | "UInt32" => Ty::Int(IntTy::U32),
+        "long" | "Int64" => Ty::Int(IntTy::I64),
+        "ulong" | "UInt64" => Ty::Int(IntTy::U64),
+        "short" | "Int16" => Ty::Int(IntTy::I16),
+        "ushort" | "UInt16" => Ty::Int(IntTy::U16),
+        "byte" | "Byte" => Ty::Int(IntTy::U8),
+        "sbyte" | "SByte" => Ty::Int(IntTy::I8),
+        "bool" | "Boolean" => Ty::Bool,
+        "double" | "Double" => Ty::F64,
+        "float" | "Single" => Ty::F32,
+        "decimal" | "Decimal" => Ty::Decimal,
+        "char" | "Char" => Ty::Char,
+        "string" | "String" => Ty::Str,
+        "void" | "Void" => Ty::Void,
+        _ => return None,
+    })
+}

@@ -1,0 +1,725 @@
+//! Expressions, literals and patterns.
+
+use tree_sitter::Node;
+
+use super::{Lower, R};
+use crate::ast::*;
+use crate::error::Span;
+use crate::types::{IntTy, Ty};
+
+impl<'a> Lower<'a> {
+    fn mk(&self, node: Node, kind: ExprKind) -> Expr {
+        Expr::new(kind, Span::of(node), (node.start_byte(), node.end_byte()))
+    }
+
+    fn sub(&self, node: Node<'a>, field: &str) -> R<Expr> {
+        let child = node.child_by_field_name(field).ok_or_else(|| {
+            self.unsupported(node, &format!("a `{}` without its {field}", node.kind()))
+        })?;
+        self.expr(child)
+    }
+
+    fn first_named(&self, node: Node<'a>) -> R<Node<'a>> {
+        self.children(node)?
+            .into_iter()
+            .find(|c| c.kind() != "comment")
+            .ok_or_else(|| self.unsupported(node, &format!("an empty `{}`", node.kind())))
+    }
+
+    /// One expression.
+    pub(super) fn expr(&self, node: Node<'a>) -> R<Expr> {
+        let kind = match node.kind() {
+            "parenthesized_expression" => return self.expr(self.first_named(node)?),
+            "integer_literal" => self.int_literal(node)?,
+            "real_literal" => self.real_literal(node)?,
+            "boolean_literal" => ExprKind::Bool(self.text(node) == "true"),
+            "null_literal" => ExprKind::Null,
+            "character_literal" => ExprKind::Char(self.char_literal(node)?),
+            "string_literal" | "verbatim_string_literal" | "raw_string_literal" => {
+                ExprKind::Str(self.string_literal(node)?)
+            }
+            "interpolated_string_expression" => self.interpolated(node)?,
+            "identifier" => ExprKind::Name(self.ident(node), Vec::new()),
+            "generic_name" => match self.ty(node)? {
+                TypeRef::Named(name, args) => ExprKind::Name(name, args),
+                _ => return Err(self.unsupported(node, "a generic name")),
+            },
+            "predefined_type" => ExprKind::Name(self.ident(node), Vec::new()),
+            "qualified_name" | "alias_qualified_name" => self.qualified(node)?,
+            "this_expression" | "this" => ExprKind::This,
+            "base_expression" | "base" => return Err(self.unsupported(node, "`base`")),
+            "member_access_expression" => self.member_access(node)?,
+            "invocation_expression" => {
+                let callee = self.sub(node, "function")?;
+                let args = self.args(node.child_by_field_name("arguments"))?;
+                ExprKind::Call(Box::new(callee), args)
+            }
+            "element_access_expression" => {
+                let target = self.sub(node, "expression")?;
+                let subscript = node
+                    .child_by_field_name("subscript")
+                    .ok_or_else(|| self.unsupported(node, "an element access"))?;
+                let args = self.args(Some(subscript))?;
+                if args
+                    .iter()
+                    .any(|a| a.mode != PassMode::Value || a.name.is_some())
+                {
+                    return Err(self.unsupported(node, "an unusual index"));
+                }
+                ExprKind::Index(Box::new(target), args.into_iter().map(|a| a.expr).collect())
+            }
+            "binary_expression" => self.binary(node)?,
+            "assignment_expression" => self.assignment(node)?,
+            "prefix_unary_expression" => self.prefix(node)?,
+            "postfix_unary_expression" => self.postfix(node)?,
+            "conditional_expression" => ExprKind::Cond(
+                Box::new(self.sub(node, "condition")?),
+                Box::new(self.sub(node, "consequence")?),
+                Box::new(self.sub(node, "alternative")?),
+            ),
+            "cast_expression" => {
+                let ty = self.ty(node
+                    .child_by_field_name("type")
+                    .ok_or_else(|| self.unsupported(node, "a cast"))?)?;
+                ExprKind::Cast(ty, Box::new(self.sub(node, "value")?))
+            }
+            "object_creation_expression" => self.object_creation(node)?,
+            "implicit_object_creation_expression" => {
+                let mut args = Vec::new();
+                let mut init = None;
+                for c in self.children(node)? {
+                    match c.kind() {
+                        "argument_list" => args = self.args(Some(c))?,
+                        "initializer_expression" => init = Some(self.initializer(c)?),
+                        _ => {}
+                    }
+                }
+                ExprKind::New(None, args, init)
+            }
+            "array_creation_expression" | "stackalloc_expression" => self.array_creation(node)?,
+            "implicit_array_creation_expression" | "implicit_stackalloc_expression" => {
+                let init = self
+                    .children(node)?
+                    .into_iter()
+                    .find(|c| c.kind() == "initializer_expression")
+                    .ok_or_else(|| self.unsupported(node, "an array creation"))?;
+                ExprKind::NewArray {
+                    elem: None,
+                    rank: 1,
+                    sizes: Vec::new(),
+                    init: Some(self.initializer(init)?),
+                }
+            }
+            "initializer_expression" => ExprKind::NewArray {
+                elem: None,
+                rank: 1,
+                sizes: Vec::new(),
+                init: Some(self.initializer(node)?),
+            },
+            "collection_expression" => self.collection_expression(node)?,
+            "lambda_expression" | "anonymous_method_expression" => self.lambda(node)?,
+            "tuple_expression" => {
+                let args = self.args(Some(node))?;
+                ExprKind::Tuple(args.into_iter().map(|a| a.expr).collect())
+            }
+            "is_pattern_expression" => {
+                let e = self.sub(node, "expression")?;
+                let p = self.pattern(
+                    node.child_by_field_name("pattern")
+                        .ok_or_else(|| self.unsupported(node, "`is`"))?,
+                )?;
+                ExprKind::Is(Box::new(e), Box::new(p))
+            }
+            "is_expression" => {
+                let e = self.sub(node, "left")?;
+                let t = node
+                    .child_by_field_name("right")
+                    .ok_or_else(|| self.unsupported(node, "`is`"))?;
+                ExprKind::Is(Box::new(e), Box::new(Pattern::Type(self.ty(t)?, None)))
+            }
+            "switch_expression" => self.switch_expr(node)?,
+            "ref_expression" => ExprKind::Ref(Box::new(self.expr(self.first_named(node)?)?)),
+            "declaration_expression" => {
+                let t = self.ty(node
+                    .child_by_field_name("type")
+                    .ok_or_else(|| self.unsupported(node, "a declaration"))?)?;
+                let n = node
+                    .child_by_field_name("name")
+                    .ok_or_else(|| self.unsupported(node, "a declaration"))?;
+                ExprKind::DeclVar(t, self.ident(n))
+            }
+            "checked_expression" => {
+                let checked = self.text(node).trim_start().starts_with("checked");
+                ExprKind::Checked(checked, Box::new(self.expr(self.first_named(node)?)?))
+            }
+            "typeof_expression" => ExprKind::TypeOf(
+                self.ty(node
+                    .child_by_field_name("type")
+                    .ok_or_else(|| self.unsupported(node, "typeof"))?)?,
+            ),
+            "default_expression" => ExprKind::Default(match node.child_by_field_name("type") {
+                Some(t) => Some(self.ty(t)?),
+                None => None,
+            }),
+            "throw_expression" => ExprKind::Throw(
+                match self
+                    .children(node)?
+                    .into_iter()
+                    .find(|c| c.kind() != "comment")
+                {
+                    Some(e) => Some(Box::new(self.expr(e)?)),
+                    None => None,
+                },
+            ),
+            "range_expression" => self.range(node)?,
+            "sizeof_expression" => return Err(self.unsupported(node, "`sizeof`")),
+            "conditional_access_expression" => {
+                return Err(self.unsupported(node, "a null-conditional access (`?.`)"));
+            }
+            "as_expression" => return Err(self.unsupported(node, "an `as` conversion")),
+            "query_expression" => {
+                return Err(self.unsupported(node, "a LINQ query expression (`from ... select`)"));
+            }
+            "anonymous_object_creation_expression" => {
+                return Err(self.unsupported(node, "an anonymous type"));
+            }
+            "with_expression" => return Err(self.unsupported(node, "a `with` expression")),
+            "await_expression" => return Err(self.unsupported(node, "`await`")),
+            "pointer_indirection_expression" | "address_of_expression" => {
+                return Err(self.unsupported(node, "a pointer"));
+            }
+            other => return Err(self.unsupported(node, &format!("the expression `{other}`"))),
+        };
+        Ok(self.mk(node, kind))
+    }
+
+    fn qualified(&self, node: Node<'a>) -> R<ExprKind> {
+        let q = node.child_by_field_name("qualifier");
+        let n = node
+            .child_by_field_name("name")
+            .ok_or_else(|| self.unsupported(node, "a name"))?;
+        let name = self.ident(n);
+        match q {
+            Some(q) => Ok(ExprKind::Member(Box::new(self.expr(q)?), name, Vec::new())),
+            None => Ok(ExprKind::Name(name, Vec::new())),
+        }
+    }
+
+    fn member_access(&self, node: Node<'a>) -> R<ExprKind> {
+        let target = self.sub(node, "expression")?;
+        let name_node = node
+            .child_by_field_name("name")
+            .ok_or_else(|| self.unsupported(node, "a member access"))?;
+        if self.text(node).contains("->") {
+            return Err(self.unsupported(node, "a pointer member access"));
+        }
+        let (name, targs) = match self.ty(name_node)? {
+            TypeRef::Named(name, args) => (name, args),
+            _ => return Err(self.unsupported(node, "a member access")),
+        };
+        Ok(ExprKind::Member(Box::new(target), name, targs))
+    }
+
+    /// The arguments of an argument list (or a tuple, or a subscript).
+    fn args(&self, node: Option<Node<'a>>) -> R<Vec<Arg>> {
+        let Some(node) = node else {
+            return Ok(Vec::new());
+        };
+        let mut args = Vec::new();
+        for a in self.children(node)? {
+            if a.kind() != "argument" {
+                continue;
+            }
+            let mut mode = PassMode::Value;
+            let mut cursor = a.walk();
+            for c in a.children(&mut cursor) {
+                match c.kind() {
+                    "ref" => mode = PassMode::Ref,
+                    "out" => mode = PassMode::Out,
+                    "in" => mode = PassMode::In,
+                    _ => {}
+                }
+            }
+            let name_node = a.child_by_field_name("name");
+            let value = self
+                .children(a)?
+                .into_iter()
+                .find(|c| Some(c.id()) != name_node.map(|n| n.id()) && c.kind() != "comment")
+                .ok_or_else(|| self.unsupported(a, "an argument"))?;
+            args.push(Arg {
+                mode,
+                expr: self.expr(value)?,
+                name: name_node.map(|n| self.ident(n)),
+            });
+        }
+        Ok(args)
+    }
+
+    fn binary(&self, node: Node<'a>) -> R<ExprKind> {
+        let op_node = node
+            .child_by_field_name("operator")
+            .ok_or_else(|| self.unsupported(node, "a binary expression"))?;
+        let op = BinOp::from_token(self.text(op_node)).ok_or_else(|| {
+            self.unsupported(node, &format!("the operator `{}`", self.text(op_node)))
+        })?;
+        Ok(ExprKind::Binary(
+            op,
+            Box::new(self.sub(node, "left")?),
+            Box::new(self.sub(node, "right")?),
+        ))
+    }
+
+    fn assignment(&self, node: Node<'a>) -> R<ExprKind> {
+        let op_node = node
+            .child_by_field_name("operator")
+            .ok_or_else(|| self.unsupported(node, "an assignment"))?;
+        let token = self.text(op_node);
+        let op = if token == "=" {
+            None
+        } else {
+            let bin = token.trim_end_matches('=');
+            Some(
+                BinOp::from_token(bin)
+                    .ok_or_else(|| self.unsupported(node, &format!("the operator `{token}`")))?,
+            )
+        };
+        Ok(ExprKind::Assign(
+            op,
+            Box::new(self.sub(node, "left")?),
+            Box::new(self.sub(node, "right")?),
+        ))
+    }
+
+    fn operator_token(&self, node: Node) -> &'a str {
+        let mut cursor = node.walk();
+        let token = node.children(&mut cursor).find(|c| !c.is_named());
+        token.map_or("", |t| self.text(t))
+    }
+
+    fn prefix(&self, node: Node<'a>) -> R<ExprKind> {
+        let operand = Box::new(self.expr(self.first_named(node)?)?);
+        Ok(match self.operator_token(node) {
+            "-" => ExprKind::Unary(UnOp::Neg, operand),
+            "+" => ExprKind::Unary(UnOp::Plus, operand),
+            "!" => ExprKind::Unary(UnOp::Not, operand),
+            "~" => ExprKind::Unary(UnOp::BitNot, operand),
+            "++" => ExprKind::IncDec(IncDec::PreInc, operand),
+            "--" => ExprKind::IncDec(IncDec::PreDec, operand),
+            "^" => ExprKind::FromEnd(operand),
+            "&" | "*" => return Err(self.unsupported(node, "a pointer")),
+            other => return Err(self.unsupported(node, &format!("the prefix operator `{other}`"))),
+        })
+    }
+
+    fn postfix(&self, node: Node<'a>) -> R<ExprKind> {
+        let operand = self.expr(self.first_named(node)?)?;
+        Ok(match self.operator_token(node) {
+            "++" => ExprKind::IncDec(IncDec::PostInc, Box::new(operand)),
+            "--" => ExprKind::IncDec(IncDec::PostDec, Box::new(operand)),
+            // `x!`: the null-forgiving operator changes nothing at run time.
+            "!" => return Ok(operand.kind),
+            other => return Err(self.unsupported(node, &format!("the postfix operator `{other}`"))),
+        })
+    }
+
+    fn object_creation(&self, node: Node<'a>) -> R<ExprKind> {
+        let ty = self.ty(node
+            .child_by_field_name("type")
+            .ok_or_else(|| self.unsupported(node, "`new`"))?)?;
+        let args = self.args(node.child_by_field_name("arguments"))?;
+        let init = match node.child_by_field_name("initializer") {
+            Some(i) => Some(self.initializer(i)?),
+            None => None,
+        };
+        Ok(ExprKind::New(Some(ty), args, init))
+    }
+
+    fn array_creation(&self, node: Node<'a>) -> R<ExprKind> {
+        let ty_node = node
+            .child_by_field_name("type")
+            .ok_or_else(|| self.unsupported(node, "an array creation"))?;
+        let init = match self
+            .children(node)?
+            .into_iter()
+            .find(|c| c.kind() == "initializer_expression")
+        {
+            Some(i) => Some(self.initializer(i)?),
+            None => None,
+        };
+        if ty_node.kind() != "array_type" {
+            return Err(self.unsupported(node, "an array creation"));
+        }
+        // `new int[8][]`: the sizes are on the innermost rank with sizes; the element
+        // type is what remains (`int[]`).
+        let (elem, rank, sizes) = self.split_array_type(ty_node)?;
+        Ok(ExprKind::NewArray {
+            elem: Some(elem),
+            rank,
+            sizes,
+            init,
+        })
+    }
+
+    /// `int[8][]` into the element type `int[]`, the rank 1 and the sizes `[8]`.
+    fn split_array_type(&self, node: Node<'a>) -> R<(TypeRef, u8, Vec<Expr>)> {
+        let mut ranks = Vec::new();
+        let mut base = node;
+        while base.kind() == "array_type" {
+            let rank = base
+                .child_by_field_name("rank")
+                .ok_or_else(|| self.unsupported(base, "an array type"))?;
+            ranks.push(rank);
+            base = base
+                .child_by_field_name("type")
+                .ok_or_else(|| self.unsupported(base, "an array type"))?;
+        }
+        // Source order of the specifiers is innermost-first in the tree: reverse.
+        ranks.reverse();
+        let first = ranks[0];
+        let sizes: Vec<Expr> = self
+            .children(first)?
+            .into_iter()
+            .filter(|c| c.kind() != "comment")
+            .map(|c| self.expr(c))
+            .collect::<R<_>>()?;
+        let mut elem = self.ty(base)?;
+        for r in ranks.iter().skip(1).rev() {
+            if r.named_child_count() > 0 {
+                return Err(self.unsupported(node, "sizes on an inner array rank"));
+            }
+            elem = TypeRef::Array(Box::new(elem), self.rank(*r));
+        }
+        Ok((elem, self.rank(first), sizes))
+    }
+
+    /// The elements of `{ a, b }` (an element may itself be `{ ... }`).
+    fn initializer(&self, node: Node<'a>) -> R<Vec<Expr>> {
+        self.children(node)?
+            .into_iter()
+            .filter(|c| c.kind() != "comment")
+            .map(|c| self.expr(c))
+            .collect()
+    }
+
+    fn collection_expression(&self, node: Node<'a>) -> R<ExprKind> {
+        let mut items = Vec::new();
+        for c in self.children(node)? {
+            if c.kind() == "comment" {
+                continue;
+            }
+            let inner = if c.kind() == "collection_element" {
+                self.first_named(c)?
+            } else {
+                c
+            };
+            if inner.kind() == "spread_element" {
+                return Err(self.unsupported(inner, "a spread (`..`) in a collection expression"));
+            }
+            let inner = if inner.kind() == "expression_element" {
+                self.first_named(inner)?
+            } else {
+                inner
+            };
+            items.push(self.expr(inner)?);
+        }
+        Ok(ExprKind::NewArray {
+            elem: None,
+            rank: 1,
+            sizes: Vec::new(),
+            init: Some(items),
+        })
+    }
+
+    fn lambda(&self, node: Node<'a>) -> R<ExprKind> {
+        if node.kind() == "anonymous_method_expression" {
+            return Err(self.unsupported(node, "an anonymous method (`delegate { }`)"));
+        }
+        let mut params = Vec::new();
+        if let Some(p) = node.child_by_field_name("parameters") {
+            match p.kind() {
+                "implicit_parameter" | "identifier" => params.push((self.ident(p), None)),
+                _ => {
+                    for param in self.params(p)? {
+                        if param.mode != PassMode::Value {
+                            return Err(
+                                self.unsupported(node, "a lambda with ref or out parameters")
+                            );
+                        }
+                        let ty = if param.ty == TypeRef::Var {
+                            None
+                        } else {
+                            Some(param.ty)
+                        };
+                        params.push((param.name, ty));
+                    }
+                }
+            }
+        }
+        let body = node
+            .child_by_field_name("body")
+            .ok_or_else(|| self.unsupported(node, "a lambda"))?;
+        let body = if body.kind() == "block" {
+            LambdaBody::Block(self.block(body)?)
+        } else {
+            LambdaBody::Expr(Box::new(self.expr(body)?))
+        };
+        Ok(ExprKind::Lambda(params, body))
+    }
+
+    fn switch_expr(&self, node: Node<'a>) -> R<ExprKind> {
+        let mut value = None;
+        let mut arms = Vec::new();
+        for c in self.children(node)? {
+            match c.kind() {
+                "comment" => {}
+                "switch_expression_arm" => {
+                    let parts: Vec<Node> = self
+                        .children(c)?
+                        .into_iter()
+                        .filter(|p| p.kind() != "comment")
+                        .collect();
+                    let (pat, rest) = parts
+                        .split_first()
+                        .ok_or_else(|| self.unsupported(c, "a switch arm"))?;
+                    let pattern = self.pattern(*pat)?;
+                    let (guard, result) = match rest {
+                        [w, r] if w.kind() == "when_clause" => {
+                            (Some(self.expr(self.first_named(*w)?)?), self.expr(*r)?)
+                        }
+                        [r] => (None, self.expr(*r)?),
+                        _ => return Err(self.unsupported(c, "a switch arm")),
+                    };
+                    arms.push((pattern, guard, result));
+                }
+                _ if value.is_none() => value = Some(self.expr(c)?),
+                _ => return Err(self.unsupported(c, "a switch expression")),
+            }
+        }
+        let value = value.ok_or_else(|| self.unsupported(node, "a switch expression"))?;
+        Ok(ExprKind::Switch(Box::new(value), arms))
+    }
+
+    fn range(&self, node: Node<'a>) -> R<ExprKind> {
+        let text = self.text(node);
+        let parts: Vec<Node> = self.children(node)?;
+        let dots = text.find("..").unwrap_or(0) + node.start_byte();
+        let mut lo = None;
+        let mut hi = None;
+        for p in parts {
+            if p.end_byte() <= dots {
+                lo = Some(Box::new(self.expr(p)?));
+            } else {
+                hi = Some(Box::new(self.expr(p)?));
+            }
+        }
+        Ok(ExprKind::Range(lo, hi))
+    }
+
+    /// A pattern of `is` or `switch`.
+    pub(super) fn pattern(&self, node: Node<'a>) -> R<Pattern> {
+        Ok(match node.kind() {
+            "constant_pattern" => Pattern::Const(self.expr(self.first_named(node)?)?),
+            "discard" => Pattern::Discard,
+            "relational_pattern" => {
+                let op = BinOp::from_token(self.operator_token(node))
+                    .ok_or_else(|| self.unsupported(node, "a relational pattern"))?;
+                Pattern::Relational(op, self.expr(self.first_named(node)?)?)
+            }
+            "negated_pattern" => Pattern::Not(Box::new(self.pattern(self.first_named(node)?)?)),
+            "parenthesized_pattern" => self.pattern(self.first_named(node)?)?,
+            "and_pattern" | "or_pattern" => {
+                let l = node
+                    .child_by_field_name("left")
+                    .ok_or_else(|| self.unsupported(node, "a pattern"))?;
+                let r = node
+                    .child_by_field_name("right")
+                    .ok_or_else(|| self.unsupported(node, "a pattern"))?;
+                let (l, r) = (Box::new(self.pattern(l)?), Box::new(self.pattern(r)?));
+                if node.kind() == "and_pattern" {
+                    Pattern::And(l, r)
+                } else {
+                    Pattern::Or(l, r)
+                }
+            }
+            "declaration_pattern" => {
+                let t = node
+                    .child_by_field_name("type")
+                    .ok_or_else(|| self.unsupported(node, "a pattern"))?;
+                let name = node.child_by_field_name("name").map(|n| self.ident(n));
+                Pattern::Type(self.ty(t)?, name)
+            }
+            "type_pattern" => {
+                let t = node
+                    .child_by_field_name("type")
+                    .ok_or_else(|| self.unsupported(node, "a pattern"))?;
+                Pattern::Type(self.ty(t)?, None)
+            }
+            "var_pattern" => match node.child_by_field_name("name") {
+                Some(n) => Pattern::Var(self.ident(n)),
+                None => return Err(self.unsupported(node, "a deconstructing `var` pattern")),
+            },
+            "predefined_type" | "identifier" | "qualified_name" | "generic_name"
+                if self
+                    .text(node)
+                    .chars()
+                    .next()
+                    .is_some_and(|c| c.is_uppercase() || c.is_lowercase()) =>
+            {
+                // A bare name in a pattern: a constant (an enum member) or a type.
+                Pattern::Const(self.expr(node)?)
+            }
+            "recursive_pattern" | "positional_pattern" | "property_pattern_clause" => {
+                return Err(self.unsupported(node, "a property or positional pattern"));
+            }
+            "list_pattern" => return Err(self.unsupported(node, "a list pattern")),
+            _ => Pattern::Const(self.expr(node)?),
+        })
+    }
+
+    fn int_literal(&self, node: Node) -> R<ExprKind> {
+        let text = self.text(node).replace('_', "");
+        let lower = text.to_ascii_lowercase();
+        let digits_end = lower.trim_end_matches(['u', 'l']).len();
+        let (digits, suffix) = lower.split_at(digits_end);
+        let value: u64 = if let Some(hex) = digits.strip_prefix("0x") {
+            u64::from_str_radix(hex, 16)
+        } else if let Some(bin) = digits.strip_prefix("0b") {
+            u64::from_str_radix(bin, 2)
+        } else {
+            digits.parse()
+        }
+        .map_err(|_| self.unsupported(node, "an integer literal out of range"))?;
+        let fits = |t: IntTy| (value as i128) <= t.range().1;
+        let candidates: &[IntTy] = match suffix {
+            "" => &[IntTy::I32, IntTy::U32, IntTy::I64, IntTy::U64],
+            "u" => &[IntTy::U32, IntTy::U64],
+            "l" => &[IntTy::I64, IntTy::U64],
+            _ => &[IntTy::U64],
+        };
+        let ty = candidates
+            .iter()
+            .copied()
+            .find(|t| fits(*t))
+            .ok_or_else(|| self.unsupported(node, "an integer literal out of range"))?;
+        Ok(ExprKind::Int(value, Ty::Int(ty)))
+    }
+
+    fn real_literal(&self, node: Node) -> R<ExprKind> {
+        let text = self.text(node).replace('_', "");
+        let last = text.chars().last().unwrap_or('0').to_ascii_lowercase();
+        let (body, ty) = match last {
+            'f' => (&text[..text.len() - 1], Ty::F32),
+            'd' => (&text[..text.len() - 1], Ty::F64),
+            'm' => (&text[..text.len() - 1], Ty::Decimal),
+            _ => (text.as_str(), Ty::F64),
+        };
+        Ok(ExprKind::Real(body.to_string(), ty))
+    }
+
+    fn char_literal(&self, node: Node) -> R<u16> {
+        let text = self.text(node);
+        let inner = text
+            .strip_prefix('\'')
+            .and_then(|t| t.strip_suffix('\''))
+            .ok_or_else(|| self.unsupported(node, "a character literal"))?;
+        let s = unescape(inner).ok_or_else(|| self.unsupported(node, "this escape sequence"))?;
+        let units: Vec<u16> = s.encode_utf16().collect();
+        match units.as_slice() {
+            [u] => Ok(*u),
+            _ => Err(self.unsupported(node, "a character literal")),
+        }
+    }
+
+    fn string_literal(&self, node: Node) -> R<String> {
+        let text = self.text(node);
+        if let Some(v) = text.strip_prefix("@\"").and_then(|t| t.strip_suffix('"')) {
+            return Ok(v.replace("\"\"", "\""));
+        }
+        if text.starts_with("\"\"\"") {
+            return Err(self.unsupported(node, "a raw string literal"));
+        }
+        let inner = text
+            .strip_prefix('"')
+            .and_then(|t| t.strip_suffix('"'))
+            .ok_or_else(|| self.unsupported(node, "a string literal"))?;
+        unescape(inner).ok_or_else(|| self.unsupported(node, "this escape sequence"))
+    }
+
+    fn interpolated(&self, node: Node<'a>) -> R<ExprKind> {
+        let text = self.text(node);
+        if text.starts_with("$@") || text.starts_with("@$") || text.starts_with("$\"\"\"") {
+            return Err(self.unsupported(node, "a verbatim or raw interpolated string"));
+        }
+        let mut parts = Vec::new();
+        for c in self.children(node)? {
+            match c.kind() {
+                "string_content" => parts.push(InterpPart::Text(self.text(c).to_string())),
+                "escape_sequence" => parts.push(InterpPart::Text(
+                    unescape(self.text(c))
+                        .ok_or_else(|| self.unsupported(c, "this escape sequence"))?,
+                )),
+                "interpolation" => {
+                    let mut value = None;
+                    let mut format = None;
+                    for p in self.children(c)? {
+                        match p.kind() {
+                            "interpolation_brace" | "comment" => {}
+                            "interpolation_format_clause" => {
+                                format = Some(self.text(p).trim_start_matches(':').to_string())
+                            }
+                            "interpolation_alignment_clause" => {
+                                return Err(
+                                    self.unsupported(p, "an alignment in an interpolated string")
+                                );
+                            }
+                            _ => value = Some(self.expr(p)?),
+                        }
+                    }
+                    let value = value.ok_or_else(|| self.unsupported(c, "an interpolation"))?;
+                    parts.push(InterpPart::Value(value, format));
+                }
+                _ => {}
+            }
+        }
+        Ok(ExprKind::Interp(parts))
+    }
+}
+
+/// C#'s escape sequences in a string or character literal.
+fn unescape(s: &str) -> Option<String> {
+    let mut out = String::new();
+    let mut chars = s.chars();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        let e = chars.next()?;
+        out.push(match e {
+            'n' => '\n',
+            't' => '\t',
+            'r' => '\r',
+            '0' => '\0',
+            '\\' => '\\',
+            '\'' => '\'',
+            '"' => '"',
+            'a' => '\u{7}',
+            'b' => '\u{8}',
+            'f' => '\u{c}',
+            'v' => '\u{b}',
+            'u' | 'x' => {
+                let hex: String = chars
+                    .clone()
+                    .take(4)
+                    .take_while(|c| c.is_ascii_hexdigit())
+                    .collect();
+                for _ in 0..hex.len() {
+                    chars.next();
+                }
+                char::from_u32(u32::from_str_radix(&hex, 16).ok()?)?
+            }
+            _ => return None,
+        });
+    }
+    Some(out)
+}

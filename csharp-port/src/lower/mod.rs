@@ -1,0 +1,700 @@
+//! tree-sitter's concrete syntax tree into the crate's own tree ([`crate::ast`]): the
+//! subset of C# bots use, and an error naming the construct for anything else.
+
+mod expr;
+mod stmt;
+
+use std::collections::HashSet;
+
+use tree_sitter::Node;
+
+use crate::ast::*;
+use crate::error::{PortError, Span};
+
+type R<T> = Result<T, PortError>;
+
+/// The lowering's state: the source and the `#define`d symbols.
+pub struct Lower<'a> {
+    src: &'a str,
+    defines: HashSet<String>,
+}
+
+/// Lowers a whole file.
+pub fn lower_unit(root: Node, src: &str) -> R<Unit> {
+    let mut lower = Lower {
+        src,
+        defines: HashSet::new(),
+    };
+    let mut unit = Unit::default();
+    let mut comments = Vec::new();
+    lower.unit_items(root, &mut unit, &mut comments)?;
+    Ok(unit)
+}
+
+impl<'a> Lower<'a> {
+    fn text(&self, node: Node) -> &'a str {
+        &self.src[node.byte_range()]
+    }
+
+    fn unsupported(&self, node: Node, construct: &str) -> PortError {
+        PortError::unsupported(Span::of(node), construct, self.text(node))
+    }
+
+    fn ident(&self, node: Node) -> String {
+        self.text(node).trim_start_matches('@').to_string()
+    }
+
+    /// The named children of `node`, with `#if` blocks resolved and `#region` lines
+    /// skipped.
+    fn children(&self, node: Node<'a>) -> R<Vec<Node<'a>>> {
+        let mut out = Vec::new();
+        let mut cursor = node.walk();
+        for child in node.named_children(&mut cursor) {
+            self.flatten_preproc(child, &mut out)?;
+        }
+        Ok(out)
+    }
+
+    fn flatten_preproc(&self, node: Node<'a>, out: &mut Vec<Node<'a>>) -> R<()> {
+        match node.kind() {
+            "preproc_region" | "preproc_endregion" | "preproc_pragma" | "preproc_nullable"
+            | "preproc_line" | "preproc_warning" | "preproc_error" => Ok(()),
+            "preproc_define" | "preproc_undef" => {
+                let mut cursor = node.walk();
+                let name = node.named_children(&mut cursor).last();
+                if let Some(name) = name {
+                    let name = self.text(name).trim().to_string();
+                    if node.kind() == "preproc_define" {
+                        // `#define` must precede code, so it is seen before any `#if`.
+                        let _ = name;
+                    }
+                }
+                Ok(())
+            }
+            "preproc_if" | "preproc_elif" => self.preproc_if(node, out),
+            "preproc_else" => {
+                let mut cursor = node.walk();
+                for child in node.named_children(&mut cursor) {
+                    self.flatten_preproc(child, out)?;
+                }
+                Ok(())
+            }
+            _ => {
+                out.push(node);
+                Ok(())
+            }
+        }
+    }
+
+    fn preproc_if(&self, node: Node<'a>, out: &mut Vec<Node<'a>>) -> R<()> {
+        let condition = node
+            .child_by_field_name("condition")
+            .ok_or_else(|| self.unsupported(node, "a `#if` without a condition"))?;
+        let taken = self.preproc_condition(condition)?;
+        let alternative = node.child_by_field_name("alternative");
+        let mut cursor = node.walk();
+        for child in node.named_children(&mut cursor) {
+            if child.id() == condition.id() || Some(child.id()) == alternative.map(|a| a.id()) {
+                continue;
+            }
+            if taken {
+                self.flatten_preproc(child, out)?;
+            }
+        }
+        if !taken && let Some(alt) = alternative {
+            self.flatten_preproc(alt, out)?;
+        }
+        Ok(())
+    }
+
+    /// A `#if` condition: symbols are undefined (a release build of the challenge)
+    /// unless the file `#define`s them.
+    fn preproc_condition(&self, node: Node) -> R<bool> {
+        match node.kind() {
+            "identifier" => Ok(self.defines.contains(self.text(node))),
+            "boolean_literal" => Ok(self.text(node) == "true"),
+            "prefix_unary_expression" => {
+                let inner = node
+                    .named_child(0)
+                    .ok_or_else(|| self.unsupported(node, "`#if`"))?;
+                Ok(!self.preproc_condition(inner)?)
+            }
+            "parenthesized_expression" => {
+                let inner = node
+                    .named_child(0)
+                    .ok_or_else(|| self.unsupported(node, "`#if`"))?;
+                self.preproc_condition(inner)
+            }
+            "binary_expression" => {
+                let (l, r) = (
+                    node.child_by_field_name("left"),
+                    node.child_by_field_name("right"),
+                );
+                let op = node.child_by_field_name("operator").map(|o| self.text(o));
+                match (l, r, op) {
+                    (Some(l), Some(r), Some("&&")) => {
+                        Ok(self.preproc_condition(l)? && self.preproc_condition(r)?)
+                    }
+                    (Some(l), Some(r), Some("||")) => {
+                        Ok(self.preproc_condition(l)? || self.preproc_condition(r)?)
+                    }
+                    _ => Err(self.unsupported(node, "this `#if` condition")),
+                }
+            }
+            _ => Err(self.unsupported(node, "this `#if` condition")),
+        }
+    }
+
+    fn comment_text(&self, node: Node) -> String {
+        self.text(node).trim_end().to_string()
+    }
+
+    fn unit_items(&mut self, node: Node<'a>, unit: &mut Unit, comments: &mut Vec<String>) -> R<()> {
+        self.collect_defines(node);
+        for child in self.children(node)? {
+            match child.kind() {
+                "comment" => comments.push(self.comment_text(child)),
+                "using_directive" => self.using(child, unit),
+                "namespace_declaration" | "file_scoped_namespace_declaration" => {
+                    let body = child.child_by_field_name("body").unwrap_or(child);
+                    if unit.types.is_empty() {
+                        unit.leading_comments.append(comments);
+                    }
+                    self.unit_items(body, unit, comments)?;
+                }
+                "declaration_list" => self.unit_items(child, unit, comments)?,
+                "class_declaration"
+                | "struct_declaration"
+                | "record_declaration"
+                | "enum_declaration"
+                | "record_struct_declaration" => {
+                    if unit.types.is_empty() {
+                        unit.leading_comments.append(comments);
+                    }
+                    let pending = std::mem::take(comments);
+                    self.type_decl(child, pending, &mut unit.types)?;
+                }
+                "identifier" | "qualified_name" | "extern_alias_directive" => {}
+                "global_statement" => {
+                    return Err(self.unsupported(child, "a top-level statement"));
+                }
+                "interface_declaration" => {
+                    return Err(self.unsupported(child, "an interface declaration"));
+                }
+                _ => return Err(self.unsupported(child, &format!("a `{}`", child.kind()))),
+            }
+        }
+        Ok(())
+    }
+
+    fn collect_defines(&mut self, node: Node) {
+        let mut cursor = node.walk();
+        for child in node.named_children(&mut cursor) {
+            if child.kind() == "preproc_define" {
+                let text = self.text(child).trim();
+                if let Some(name) = text.strip_prefix("#define") {
+                    self.defines.insert(name.trim().to_string());
+                }
+            }
+        }
+    }
+
+    fn using(&self, node: Node, unit: &mut Unit) {
+        let text = self.text(node);
+        if let Some(rest) = text.strip_prefix("using static") {
+            let name = rest.trim().trim_end_matches(';').trim();
+            unit.using_static.push(name.to_string());
+        }
+    }
+
+    fn modifiers(&self, node: Node) -> Vec<&'a str> {
+        let mut cursor = node.walk();
+        node.children(&mut cursor)
+            .filter(|c| c.kind() == "modifier")
+            .map(|c| self.text(c))
+            .collect()
+    }
+
+    fn type_decl(
+        &mut self,
+        node: Node<'a>,
+        comments: Vec<String>,
+        out: &mut Vec<TypeDecl>,
+    ) -> R<()> {
+        let kind = match node.kind() {
+            "class_declaration" => TypeKind::Class,
+            "struct_declaration" | "record_struct_declaration" => TypeKind::Struct,
+            "record_declaration" => {
+                if self.text(node).contains("record struct") {
+                    TypeKind::Struct
+                } else {
+                    TypeKind::Record
+                }
+            }
+            _ => TypeKind::Enum,
+        };
+        let name_node = node
+            .child_by_field_name("name")
+            .ok_or_else(|| self.unsupported(node, "a type without a name"))?;
+        let mut decl = TypeDecl {
+            name: self.ident(name_node),
+            kind,
+            bases: Vec::new(),
+            is_static: self.modifiers(node).contains(&"static"),
+            members: Vec::new(),
+            primary: Vec::new(),
+            enum_members: Vec::new(),
+            span: Span::of(node),
+            comments,
+        };
+        let mut nested = Vec::new();
+        let mut cursor = node.walk();
+        for child in node.named_children(&mut cursor) {
+            match child.kind() {
+                "type_parameter_list" => {
+                    return Err(self.unsupported(child, "a generic type of the file's own"));
+                }
+                "base_list" => decl.bases = self.base_list(child)?,
+                "parameter_list" => decl.primary = self.params(child)?,
+                _ => {}
+            }
+        }
+        if let Some(body) = node.child_by_field_name("body") {
+            if kind == TypeKind::Enum {
+                self.enum_body(body, &mut decl)?;
+            } else {
+                self.members(body, &mut decl, &mut nested)?;
+            }
+        }
+        out.push(decl);
+        out.append(&mut nested);
+        Ok(())
+    }
+
+    fn base_list(&self, node: Node) -> R<Vec<TypeRef>> {
+        let mut bases = Vec::new();
+        for child in self.children(node)? {
+            if child.kind() == "argument_list" {
+                return Err(self.unsupported(child, "a base class constructor call"));
+            }
+            bases.push(self.ty(child)?);
+        }
+        Ok(bases)
+    }
+
+    fn enum_body(&self, body: Node<'a>, decl: &mut TypeDecl) -> R<()> {
+        for child in self.children(body)? {
+            if child.kind() == "enum_member_declaration" {
+                let name = child
+                    .child_by_field_name("name")
+                    .ok_or_else(|| self.unsupported(child, "an enum member"))?;
+                let value = match child.child_by_field_name("value") {
+                    Some(v) => Some(self.expr(v)?),
+                    None => None,
+                };
+                decl.enum_members.push((self.ident(name), value));
+            }
+        }
+        Ok(())
+    }
+
+    fn members(
+        &mut self,
+        body: Node<'a>,
+        decl: &mut TypeDecl,
+        nested: &mut Vec<TypeDecl>,
+    ) -> R<()> {
+        let mut comments = Vec::new();
+        for child in self.children(body)? {
+            let member = match child.kind() {
+                "comment" => {
+                    comments.push(self.comment_text(child));
+                    continue;
+                }
+                "field_declaration" | "event_field_declaration" => {
+                    if child.kind() == "event_field_declaration" {
+                        return Err(self.unsupported(child, "an event"));
+                    }
+                    Member::Field(self.field(child)?)
+                }
+                "method_declaration" | "constructor_declaration" => {
+                    Member::Method(self.method(child, std::mem::take(&mut comments))?)
+                }
+                "property_declaration" => self.property(child, std::mem::take(&mut comments))?,
+                "class_declaration"
+                | "struct_declaration"
+                | "record_declaration"
+                | "enum_declaration"
+                | "record_struct_declaration" => {
+                    self.type_decl(child, std::mem::take(&mut comments), nested)?;
+                    continue;
+                }
+                "operator_declaration" | "conversion_operator_declaration" => {
+                    return Err(self.unsupported(child, "an operator of the file's own"));
+                }
+                "indexer_declaration" => return Err(self.unsupported(child, "an indexer")),
+                "destructor_declaration" => return Err(self.unsupported(child, "a finalizer")),
+                _ => return Err(self.unsupported(child, &format!("a member `{}`", child.kind()))),
+            };
+            for c in comments.drain(..) {
+                decl.members.push(Member::Comment(c));
+            }
+            decl.members.push(member);
+        }
+        for c in comments {
+            decl.members.push(Member::Comment(c));
+        }
+        Ok(())
+    }
+
+    fn field(&self, node: Node<'a>) -> R<FieldDecl> {
+        let mods = self.modifiers(node);
+        let decl = self
+            .children(node)?
+            .into_iter()
+            .find(|c| c.kind() == "variable_declaration")
+            .ok_or_else(|| self.unsupported(node, "a field"))?;
+        let (ty, vars) = self.variable_declaration(decl)?;
+        Ok(FieldDecl {
+            ty,
+            vars,
+            is_static: mods.contains(&"static"),
+            is_const: mods.contains(&"const"),
+            span: Span::of(node),
+            is_auto_property: false,
+        })
+    }
+
+    /// `T a = 1, b` into its type and its variables.
+    fn variable_declaration(
+        &self,
+        node: Node<'a>,
+    ) -> R<(TypeRef, Vec<(String, Option<Expr>, Span)>)> {
+        let ty_node = node
+            .child_by_field_name("type")
+            .ok_or_else(|| self.unsupported(node, "a declaration without a type"))?;
+        let ty = self.ty(ty_node)?;
+        let mut vars = Vec::new();
+        for child in self.children(node)? {
+            if child.kind() != "variable_declarator" {
+                continue;
+            }
+            let name = child
+                .child_by_field_name("name")
+                .ok_or_else(|| self.unsupported(child, "a deconstruction here"))?;
+            let mut init = None;
+            for part in self.children(child)? {
+                if part.id() == name.id() || part.kind() == "comment" {
+                    continue;
+                }
+                if part.kind() == "bracketed_argument_list" {
+                    return Err(self.unsupported(part, "a fixed-size buffer"));
+                }
+                init = Some(self.expr(part)?);
+            }
+            vars.push((self.ident(name), init, Span::of(child)));
+        }
+        Ok((ty, vars))
+    }
+
+    fn property(&self, node: Node<'a>, comments: Vec<String>) -> R<Member> {
+        let mods = self.modifiers(node);
+        let ty = self.ty(node
+            .child_by_field_name("type")
+            .ok_or_else(|| self.unsupported(node, "a property"))?)?;
+        let name = self.ident(
+            node.child_by_field_name("name")
+                .ok_or_else(|| self.unsupported(node, "a property"))?,
+        );
+        let is_static = mods.contains(&"static");
+        let span = Span::of(node);
+        let getter = |body: Body| {
+            Member::Method(MethodDecl {
+                name: name.clone(),
+                ret: ty.clone(),
+                ret_ref: false,
+                params: Vec::new(),
+                type_params: Vec::new(),
+                body,
+                is_static,
+                is_property: true,
+                span,
+                comments: comments.clone(),
+            })
+        };
+        if let Some(value) = node.child_by_field_name("value") {
+            let inner = if value.kind() == "arrow_expression_clause" {
+                value
+                    .named_child(0)
+                    .ok_or_else(|| self.unsupported(value, "a property"))?
+            } else {
+                // `{ get; set; } = value`: an auto property with an initialiser.
+                return Ok(Member::Field(FieldDecl {
+                    ty,
+                    vars: vec![(name.clone(), Some(self.expr(value)?), span)],
+                    is_static,
+                    is_const: false,
+                    span,
+                    is_auto_property: true,
+                }));
+            };
+            return Ok(getter(Body::Expr(Box::new(self.expr(inner)?))));
+        }
+        let accessors = node
+            .child_by_field_name("accessors")
+            .ok_or_else(|| self.unsupported(node, "a property"))?;
+        let mut get_body = None;
+        let mut has_set_body = false;
+        for acc in self.children(accessors)? {
+            if acc.kind() != "accessor_declaration" {
+                continue;
+            }
+            let acc_name = acc
+                .child_by_field_name("name")
+                .map(|n| self.text(n))
+                .unwrap_or("");
+            let body = acc.child_by_field_name("body");
+            match (acc_name, body) {
+                ("get", Some(b)) => get_body = Some(self.body(b)?),
+                ("set" | "init", Some(_)) => has_set_body = true,
+                _ => {}
+            }
+        }
+        match (get_body, has_set_body) {
+            (Some(body), false) => Ok(getter(body)),
+            (None, false) => Ok(Member::Field(FieldDecl {
+                ty,
+                vars: vec![(name, None, span)],
+                is_static,
+                is_const: false,
+                span,
+                is_auto_property: true,
+            })),
+            _ => Err(self.unsupported(node, "a property with a setter body")),
+        }
+    }
+
+    fn method(&self, node: Node<'a>, comments: Vec<String>) -> R<MethodDecl> {
+        let mods = self.modifiers(node);
+        let is_ctor = node.kind() == "constructor_declaration";
+        if let Some(init) = self
+            .children(node)?
+            .into_iter()
+            .find(|c| c.kind() == "constructor_initializer")
+        {
+            return Err(self.unsupported(init, "a constructor calling another (`: this(...)`)"));
+        }
+        self.method_like(node, is_ctor, mods.contains(&"static"), comments)
+    }
+
+    /// A method, constructor or local function.
+    fn method_like(
+        &self,
+        node: Node<'a>,
+        is_ctor: bool,
+        is_static: bool,
+        comments: Vec<String>,
+    ) -> R<MethodDecl> {
+        let name = if is_ctor {
+            ".ctor".to_string()
+        } else {
+            self.ident(
+                node.child_by_field_name("name")
+                    .ok_or_else(|| self.unsupported(node, "a method"))?,
+            )
+        };
+        let ret_node = node
+            .child_by_field_name("returns")
+            .or_else(|| node.child_by_field_name("type"));
+        let (ret, ret_ref) = match ret_node {
+            None => (TypeRef::Named("void".into(), Vec::new()), false),
+            Some(r) => match self.ty(r)? {
+                TypeRef::Ref(inner) => (*inner, true),
+                t => (t, false),
+            },
+        };
+        let params = match node.child_by_field_name("parameters") {
+            Some(p) => self.params(p)?,
+            None => Vec::new(),
+        };
+        let mut type_params = Vec::new();
+        if let Some(tp) = node.child_by_field_name("type_parameters") {
+            for t in self.children(tp)? {
+                type_params.push(self.ident(t));
+            }
+        }
+        let body = match node.child_by_field_name("body") {
+            Some(b) => self.body(b)?,
+            None => Body::None,
+        };
+        Ok(MethodDecl {
+            name,
+            ret,
+            ret_ref,
+            params,
+            type_params,
+            body,
+            is_static,
+            is_property: false,
+            span: Span::of(node),
+            comments,
+        })
+    }
+
+    fn body(&self, node: Node<'a>) -> R<Body> {
+        match node.kind() {
+            "block" => Ok(Body::Block(self.block(node)?)),
+            "arrow_expression_clause" => {
+                let e = node
+                    .named_child(0)
+                    .ok_or_else(|| self.unsupported(node, "a body"))?;
+                Ok(Body::Expr(Box::new(self.expr(e)?)))
+            }
+            _ => Err(self.unsupported(node, "this body")),
+        }
+    }
+
+    fn params(&self, node: Node<'a>) -> R<Vec<Param>> {
+        let mut params = Vec::new();
+        for p in self.children(node)? {
+            if p.kind() != "parameter" {
+                continue;
+            }
+            let mods = self.modifiers(p);
+            let text = self.text(p);
+            let mode = if mods.contains(&"ref") || text.starts_with("ref ") {
+                PassMode::Ref
+            } else if mods.contains(&"out") || text.starts_with("out ") {
+                PassMode::Out
+            } else if mods.contains(&"in") || text.starts_with("in ") {
+                PassMode::In
+            } else if mods.contains(&"params") || text.starts_with("params ") {
+                PassMode::Params
+            } else {
+                if mods.contains(&"this") {
+                    return Err(self.unsupported(p, "an extension method"));
+                }
+                PassMode::Value
+            };
+            let name = self.ident(
+                p.child_by_field_name("name")
+                    .ok_or_else(|| self.unsupported(p, "a parameter"))?,
+            );
+            let ty = match p.child_by_field_name("type") {
+                Some(t) => self.ty(t)?,
+                None => TypeRef::Var,
+            };
+            let mut default = None;
+            for c in self.children(p)? {
+                let is_field = Some(c.id()) == p.child_by_field_name("type").map(|t| t.id())
+                    || Some(c.id()) == p.child_by_field_name("name").map(|t| t.id());
+                if !is_field && !matches!(c.kind(), "modifier" | "attribute_list" | "comment") {
+                    default = Some(self.expr(c)?);
+                }
+            }
+            params.push(Param {
+                name,
+                ty,
+                mode,
+                default,
+                span: Span::of(p),
+            });
+        }
+        Ok(params)
+    }
+
+    /// A type as written.
+    fn ty(&self, node: Node<'a>) -> R<TypeRef> {
+        match node.kind() {
+            "implicit_type" => Ok(TypeRef::Var),
+            "predefined_type" | "identifier" => {
+                let name = self.ident(node);
+                Ok(if name == "var" {
+                    TypeRef::Var
+                } else {
+                    TypeRef::Named(name, Vec::new())
+                })
+            }
+            "qualified_name" => {
+                let name = node
+                    .child_by_field_name("name")
+                    .ok_or_else(|| self.unsupported(node, "a type"))?;
+                self.ty(name)
+            }
+            "alias_qualified_name" => {
+                let name = node
+                    .child_by_field_name("name")
+                    .ok_or_else(|| self.unsupported(node, "a type"))?;
+                self.ty(name)
+            }
+            "generic_name" => {
+                let mut name = String::new();
+                let mut args = Vec::new();
+                for c in self.children(node)? {
+                    match c.kind() {
+                        "identifier" => name = self.ident(c),
+                        "type_argument_list" => {
+                            for a in self.children(c)? {
+                                args.push(self.ty(a)?);
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+                Ok(TypeRef::Named(name, args))
+            }
+            "array_type" => {
+                let elem = node
+                    .child_by_field_name("type")
+                    .ok_or_else(|| self.unsupported(node, "a type"))?;
+                let rank = node.child_by_field_name("rank").map_or(1, |r| self.rank(r));
+                Ok(TypeRef::Array(Box::new(self.ty(elem)?), rank))
+            }
+            "tuple_type" => {
+                let mut items = Vec::new();
+                for e in self.children(node)? {
+                    if e.kind() != "tuple_element" {
+                        continue;
+                    }
+                    let t = e
+                        .child_by_field_name("type")
+                        .ok_or_else(|| self.unsupported(e, "a tuple element"))?;
+                    let name = e.child_by_field_name("name").map(|n| self.ident(n));
+                    items.push((self.ty(t)?, name));
+                }
+                Ok(TypeRef::Tuple(items))
+            }
+            "nullable_type" => {
+                let inner = node
+                    .child_by_field_name("type")
+                    .ok_or_else(|| self.unsupported(node, "a type"))?;
+                Ok(TypeRef::Nullable(Box::new(self.ty(inner)?)))
+            }
+            "ref_type" => {
+                let inner = node
+                    .child_by_field_name("type")
+                    .ok_or_else(|| self.unsupported(node, "a type"))?;
+                Ok(TypeRef::Ref(Box::new(self.ty(inner)?)))
+            }
+            "scoped_type" => {
+                let inner = node
+                    .named_child(0)
+                    .ok_or_else(|| self.unsupported(node, "a type"))?;
+                self.ty(inner)
+            }
+            "pointer_type" | "function_pointer_type" => {
+                Err(self.unsupported(node, "a pointer type"))
+            }
+            _ => Err(self.unsupported(node, &format!("the type `{}`", node.kind()))),
+        }
+    }
+
+    /// The rank of `[]`, `[,]`, `[5]`, `[2, 3]`.
+    fn rank(&self, node: Node) -> u8 {
+        let sizes = node.named_child_count();
+        if sizes > 0 {
+            return sizes as u8;
+        }
+        self.text(node).matches(',').count() as u8 + 1
+    }
+}

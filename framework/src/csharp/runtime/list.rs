@@ -1,0 +1,250 @@
+//! [`List`]: C#'s `List<T>`, shared by reference.
+
+use std::cell::RefCell;
+use std::cmp::Ordering;
+use std::rc::Rc;
+
+use super::array::Array;
+use super::sort::{compare, introsort};
+
+/// C#'s `List<T>`: a growable list that is a reference (a clone is the same list).
+///
+/// ```
+/// use framework::prelude::*;
+/// let list = cs::List::new();
+/// let same = list.clone();
+/// same.add(5);
+/// list.add(7);
+/// assert_eq!((list.count(), list.get(0), same.get(1)), (2, 5, 7));
+/// list.with(0, |x| *x *= 10); // list[0] *= 10;
+/// assert_eq!(same.get(0), 50);
+/// ```
+pub struct List<T>(Rc<RefCell<Vec<T>>>);
+
+impl<T> Clone for List<T> {
+    fn clone(&self) -> Self {
+        List(Rc::clone(&self.0))
+    }
+}
+
+impl<T> Default for List<T> {
+    fn default() -> Self {
+        List(Rc::new(RefCell::new(Vec::new())))
+    }
+}
+
+/// Reference equality, as C#'s `==` on lists.
+impl<T> PartialEq for List<T> {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+#[track_caller]
+fn at(index: i32, len: usize) -> usize {
+    match usize::try_from(index) {
+        Ok(i) if i < len => i,
+        _ => panic!("index out of range: the count is {len}"),
+    }
+}
+
+impl<T: Clone> List<T> {
+    /// `new List<T>()`.
+    pub fn new() -> List<T> {
+        List::default()
+    }
+
+    /// `list[i]`.
+    #[track_caller]
+    pub fn get(&self, index: i32) -> T {
+        let v = self.0.borrow();
+        v[at(index, v.len())].clone()
+    }
+
+    /// `list[i] = value`.
+    #[track_caller]
+    pub fn set(&self, index: i32, value: T) {
+        let mut v = self.0.borrow_mut();
+        let i = at(index, v.len());
+        v[i] = value;
+    }
+
+    /// Changes `list[i]` in place (see [`Array::with`]).
+    #[track_caller]
+    pub fn with<R>(&self, index: i32, f: impl FnOnce(&mut T) -> R) -> R {
+        let mut value = self.get(index);
+        let result = f(&mut value);
+        self.set(index, value);
+        result
+    }
+
+    /// `Count`.
+    pub fn count(&self) -> i32 {
+        self.0.borrow().len() as i32
+    }
+
+    /// `Add(value)`.
+    pub fn add(&self, value: T) {
+        self.0.borrow_mut().push(value);
+    }
+
+    /// `AddRange(values)`.
+    pub fn add_range(&self, values: impl IntoIterator<Item = T>) {
+        let values: Vec<T> = values.into_iter().collect();
+        self.0.borrow_mut().extend(values);
+    }
+
+    /// `Insert(index, value)`.
+    #[track_caller]
+    pub fn insert(&self, index: i32, value: T) {
+        let mut v = self.0.borrow_mut();
+        let i = at(index, v.len() + 1);
+        v.insert(i, value);
+    }
+
+    /// `RemoveAt(index)`.
+    #[track_caller]
+    pub fn remove_at(&self, index: i32) {
+        let mut v = self.0.borrow_mut();
+        let i = at(index, v.len());
+        v.remove(i);
+    }
+
+    /// `RemoveRange(index, count)`.
+    #[track_caller]
+    pub fn remove_range(&self, index: i32, count: i32) {
+        let mut v = self.0.borrow_mut();
+        let (i, n) = (index as usize, count as usize);
+        assert!(
+            index >= 0 && count >= 0 && i + n <= v.len(),
+            "a range out of the list"
+        );
+        v.drain(i..i + n);
+    }
+
+    /// `Clear()`.
+    pub fn clear(&self) {
+        self.0.borrow_mut().clear();
+    }
+
+    /// `Reverse()`.
+    pub fn reverse(&self) {
+        self.0.borrow_mut().reverse();
+    }
+
+    /// `ToArray()`: a new array with the elements.
+    pub fn to_array(&self) -> Array<T>
+    where
+        T: Default,
+    {
+        Array::from(self.to_vec())
+    }
+
+    /// The elements, copied out.
+    pub fn to_vec(&self) -> Vec<T> {
+        self.0.borrow().clone()
+    }
+
+    /// The elements in order, each read when the iteration reaches it; the iterator holds
+    /// its own reference to the list.
+    pub fn iter(&self) -> ListIter<T> {
+        ListIter {
+            list: self.clone(),
+            next: 0,
+        }
+    }
+
+    /// `Sort((x, y) => ...)`: by a C# `Comparison<T>` (negative, zero or positive).
+    pub fn sort_by_comparison(&self, mut comparison: impl FnMut(T, T) -> i32) {
+        self.sort_by(|a, b| comparison(a.clone(), b.clone()).cmp(&0));
+    }
+
+    /// `Sort(comparison)`, with .NET's algorithm.
+    pub fn sort_by(&self, mut compare: impl FnMut(&T, &T) -> Ordering) {
+        let mut v = self.to_vec();
+        introsort::<T, ()>(&mut v, None, &mut compare);
+        *self.0.borrow_mut() = v;
+    }
+}
+
+impl<T: Clone + PartialOrd> List<T> {
+    /// `Sort()`: ascending by C#'s default comparison, with .NET's algorithm.
+    pub fn sort(&self) {
+        self.sort_by(|a, b| compare(a, b));
+    }
+}
+
+impl<T: Clone + PartialEq> List<T> {
+    /// `Contains(value)`.
+    pub fn contains(&self, value: &T) -> bool {
+        self.0.borrow().contains(value)
+    }
+
+    /// `IndexOf(value)`: the first index, or -1.
+    pub fn index_of(&self, value: &T) -> i32 {
+        self.0
+            .borrow()
+            .iter()
+            .position(|v| v == value)
+            .map_or(-1, |i| i as i32)
+    }
+
+    /// `Remove(value)`: removes the first equal element; whether there was one.
+    pub fn remove(&self, value: &T) -> bool {
+        let i = self.index_of(value);
+        if i >= 0 {
+            self.remove_at(i);
+        }
+        i >= 0
+    }
+}
+
+impl<T: Clone> From<Vec<T>> for List<T> {
+    fn from(values: Vec<T>) -> Self {
+        List(Rc::new(RefCell::new(values)))
+    }
+}
+
+impl<T: Clone> FromIterator<T> for List<T> {
+    fn from_iter<I: IntoIterator<Item = T>>(iter: I) -> Self {
+        List::from(iter.into_iter().collect::<Vec<T>>())
+    }
+}
+
+/// The iterator of [`List::iter`].
+pub struct ListIter<T> {
+    list: List<T>,
+    next: usize,
+}
+
+impl<T: Clone> Iterator for ListIter<T> {
+    type Item = T;
+
+    fn next(&mut self) -> Option<T> {
+        let v = self.list.0.borrow();
+        let item = v.get(self.next).cloned();
+        self.next += 1;
+        item
+    }
+}
+
+impl<T: Clone> IntoIterator for List<T> {
+    type Item = T;
+    type IntoIter = ListIter<T>;
+
+    fn into_iter(self) -> ListIter<T> {
+        ListIter {
+            list: self,
+            next: 0,
+        }
+    }
+}
+
+impl<T: Clone> IntoIterator for &List<T> {
+    type Item = T;
+    type IntoIter = ListIter<T>;
+
+    fn into_iter(self) -> ListIter<T> {
+        self.iter()
+    }
+}

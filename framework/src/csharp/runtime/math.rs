@@ -1,0 +1,99 @@
+//! `System.Math` and `BitOperations` where C#'s meaning is not Rust's operator or method
+//! of the same name.
+
+/// An integer or floating-point number for [`abs`] and [`sign`].
+pub trait Signed: Copy + PartialOrd {
+    /// `Math.Abs`.
+    fn cs_abs(self) -> Self;
+    /// `Math.Sign`.
+    fn cs_sign(self) -> i32;
+}
+
+macro_rules! signed_int {
+    ($($t:ty),*) => {$(
+        impl Signed for $t {
+            #[track_caller]
+            fn cs_abs(self) -> Self {
+                self.checked_abs().expect("Math.Abs of the smallest value overflows")
+            }
+            fn cs_sign(self) -> i32 {
+                self.signum() as i32
+            }
+        }
+    )*};
+}
+signed_int!(i8, i16, i32, i64);
+
+macro_rules! signed_float {
+    ($($t:ty),*) => {$(
+        impl Signed for $t {
+            fn cs_abs(self) -> Self {
+                self.abs()
+            }
+            #[track_caller]
+            fn cs_sign(self) -> i32 {
+                assert!(!self.is_nan(), "Math.Sign of NaN");
+                if self > 0.0 { 1 } else if self < 0.0 { -1 } else { 0 }
+            }
+        }
+    )*};
+}
+signed_float!(f32, f64);
+
+/// `Math.Abs(x)`: panics on the smallest integer, whose absolute value does not fit, as
+/// C#'s throws `OverflowException`.
+///
+/// ```
+/// use framework::prelude::*;
+/// assert_eq!(cs::abs(-5), 5);
+/// assert!(std::panic::catch_unwind(|| cs::abs(i32::MIN)).is_err());
+/// ```
+#[track_caller]
+pub fn abs<T: Signed>(x: T) -> T {
+    x.cs_abs()
+}
+
+/// `Math.Sign(x)`: -1, 0 or 1 as an `int`.
+#[track_caller]
+pub fn sign<T: Signed>(x: T) -> i32 {
+    x.cs_sign()
+}
+
+/// `Math.Max` of two `double`s: NaN if either is (Rust's `f64::max` ignores a NaN).
+pub fn max_f64(a: f64, b: f64) -> f64 {
+    if a.is_nan() || b.is_nan() {
+        f64::NAN
+    } else {
+        a.max(b)
+    }
+}
+
+/// `Math.Min` of two `double`s: NaN if either is.
+pub fn min_f64(a: f64, b: f64) -> f64 {
+    if a.is_nan() || b.is_nan() {
+        f64::NAN
+    } else {
+        a.min(b)
+    }
+}
+
+/// `Math.Round(x, digits)`: to `digits` decimals, halves to even, as .NET's.
+///
+/// ```
+/// use framework::prelude::*;
+/// assert_eq!(cs::round_digits(2.345, 1), 2.3);
+/// assert_eq!(cs::round_digits(0.125, 2), 0.12);
+/// ```
+pub fn round_digits(x: f64, digits: i32) -> f64 {
+    let power = 10f64.powi(digits);
+    (x * power).round_ties_even() / power
+}
+
+/// `BitOperations.Log2(x)`: the index of the highest set bit, 0 for 0 (as .NET's).
+pub fn log2(x: u64) -> i32 {
+    if x == 0 {
+        0
+    } else {
+        63 - x.leading_zeros() as i32
+    }
+}

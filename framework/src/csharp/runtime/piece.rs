@@ -1,0 +1,257 @@
+//! C#'s `Piece` and `PieceType` as C# bots compute with them: piece types are C#'s
+//! numbers (`None` 0, `Pawn` 1 ... `King` 6), and the API calls that take one take the
+//! number.
+
+use crate::chess::{
+    Bitboard, Board, Color, PieceList, PieceType, Square, bishop_attacks, king_attacks,
+    knight_attacks, pawn_attacks, queen_attacks, rook_attacks,
+};
+
+/// `PieceType.None`.
+pub const NONE: i32 = 0;
+/// `PieceType.Pawn`.
+pub const PAWN: i32 = 1;
+/// `PieceType.Knight`.
+pub const KNIGHT: i32 = 2;
+/// `PieceType.Bishop`.
+pub const BISHOP: i32 = 3;
+/// `PieceType.Rook`.
+pub const ROOK: i32 = 4;
+/// `PieceType.Queen`.
+pub const QUEEN: i32 = 5;
+/// `PieceType.King`.
+pub const KING: i32 = 6;
+
+/// The kit's `PieceType` of C#'s number; `None` for `PieceType.None` and numbers C# has
+/// no piece for.
+pub fn piece_type(number: i32) -> Option<PieceType> {
+    PieceType::from_number(usize::try_from(number).ok()?)
+}
+
+/// A `Color` from C#'s `white` flag.
+pub fn color(white: bool) -> Color {
+    if white { Color::White } else { Color::Black }
+}
+
+/// C#'s `Piece`: a type (C#'s number, 0 for an empty square), a colour and the square it
+/// was found on.
+///
+/// ```
+/// use framework::prelude::*;
+/// let board = Board::startpos();
+/// let p = cs::Piece::at(&board, Square::G1); // board.GetPiece(new Square("g1"))
+/// assert!(p.is_knight() && p.is_white && p.piece_type == cs::KNIGHT);
+/// assert!(cs::Piece::at(&board, Square::E4).is_null());
+/// ```
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub struct Piece {
+    /// `PieceType` (C#'s number).
+    pub piece_type: i32,
+    /// `IsWhite`.
+    pub is_white: bool,
+    /// `Square`.
+    pub square: Square,
+}
+
+/// `default(Square)` and a new `Square[]`'s elements: C#'s square 0, a1. (Until the kit's
+/// `Square` has a `Default` of its own: the port's request.)
+impl Default for Square {
+    fn default() -> Self {
+        Square::A1
+    }
+}
+
+/// `default(Piece)`: C#'s null piece, on a1.
+impl Default for Piece {
+    fn default() -> Self {
+        Piece::new(NONE, false, Square::A1)
+    }
+}
+
+impl Piece {
+    /// `board.GetPiece(square)`.
+    pub fn at(board: &Board, square: Square) -> Piece {
+        match board.piece_at(square) {
+            Some(p) => Piece {
+                piece_type: p.piece_type().number() as i32,
+                is_white: p.is_white(),
+                square,
+            },
+            None => Piece {
+                piece_type: NONE,
+                is_white: false,
+                square,
+            },
+        }
+    }
+
+    /// `new Piece(type, white, square)`.
+    pub fn new(piece_type: i32, is_white: bool, square: Square) -> Piece {
+        Piece {
+            piece_type,
+            is_white,
+            square,
+        }
+    }
+
+    /// The pieces of a piece list, as C#'s `foreach (Piece p in list)` gives them.
+    pub fn in_list(list: &PieceList) -> Vec<Piece> {
+        let piece_type = list.piece_type().number() as i32;
+        list.iter()
+            .map(|&square| Piece {
+                piece_type,
+                is_white: list.is_white(),
+                square,
+            })
+            .collect()
+    }
+
+    /// `list[i]` and `list.GetPiece(i)`.
+    #[track_caller]
+    pub fn of_list(list: &PieceList, index: i32) -> Piece {
+        let square = list[usize::try_from(index).expect("a negative index")];
+        Piece::new(list.piece_type().number() as i32, list.is_white(), square)
+    }
+
+    /// `IsNull`: no piece (an empty square).
+    pub fn is_null(&self) -> bool {
+        self.piece_type == NONE
+    }
+
+    /// `IsPawn`.
+    pub fn is_pawn(&self) -> bool {
+        self.piece_type == PAWN
+    }
+
+    /// `IsKnight`.
+    pub fn is_knight(&self) -> bool {
+        self.piece_type == KNIGHT
+    }
+
+    /// `IsBishop`.
+    pub fn is_bishop(&self) -> bool {
+        self.piece_type == BISHOP
+    }
+
+    /// `IsRook`.
+    pub fn is_rook(&self) -> bool {
+        self.piece_type == ROOK
+    }
+
+    /// `IsQueen`.
+    pub fn is_queen(&self) -> bool {
+        self.piece_type == QUEEN
+    }
+
+    /// `IsKing`.
+    pub fn is_king(&self) -> bool {
+        self.piece_type == KING
+    }
+}
+
+/// `board.GetPieceBitboard(type, white)`: 0 for `PieceType.None`.
+pub fn pieces(board: &Board, piece_type: i32, white: bool) -> u64 {
+    self::piece_type(piece_type).map_or(0, |t| board.pieces(t, color(white)).0)
+}
+
+/// `board.GetPieceList(type, white)`.
+#[track_caller]
+pub fn piece_list(board: &Board, piece_type: i32, white: bool) -> PieceList {
+    let t = self::piece_type(piece_type).expect("GetPieceList of PieceType.None");
+    board.piece_list(t, color(white))
+}
+
+/// `BitboardHelper.GetSliderAttacks(type, square, blockers)`: a rook's, bishop's or
+/// queen's attacks, 0 for any other type (as C#'s).
+///
+/// ```
+/// use framework::prelude::*;
+/// assert_eq!(cs::slider_attacks(cs::KNIGHT, Square::A1, 0), 0);
+/// assert_eq!(cs::slider_attacks(cs::ROOK, Square::A1, !0), Square::A2.bitboard().0 | Square::B1.bitboard().0);
+/// ```
+pub fn slider_attacks(piece_type: i32, square: Square, blockers: u64) -> u64 {
+    let blockers = Bitboard(blockers);
+    match piece_type {
+        ROOK => rook_attacks(square, blockers).0,
+        BISHOP => bishop_attacks(square, blockers).0,
+        QUEEN => queen_attacks(square, blockers).0,
+        _ => 0,
+    }
+}
+
+/// `BitboardHelper.GetPieceAttacks(type, square, blockers, white)`: 0 for `None`.
+pub fn piece_attacks(piece_type: i32, square: Square, blockers: u64, white: bool) -> u64 {
+    match piece_type {
+        PAWN => pawn_attacks(square, color(white)).0,
+        KNIGHT => knight_attacks(square).0,
+        KING => king_attacks(square).0,
+        _ => slider_attacks(piece_type, square, blockers),
+    }
+}
+
+/// `BitboardHelper.ClearAndGetIndexOfLSB(ref bb)`: the index of the lowest set bit,
+/// cleared; 64 for an empty bitboard (C#'s `BitOperations.TrailingZeroCount`).
+pub fn clear_and_get_index_of_lsb(bitboard: &mut u64) -> i32 {
+    let index = bitboard.trailing_zeros() as i32;
+    *bitboard &= bitboard.wrapping_sub(1);
+    index
+}
+
+/// `new Square(index)`: C#'s constructor takes any `int`; the kit's squares are 0..64.
+#[track_caller]
+pub fn square(index: i32) -> Square {
+    Square::from_index(
+        u8::try_from(index)
+            .ok()
+            .filter(|i| *i < 64)
+            .expect("a square index out of 0..64"),
+    )
+}
+
+/// `new Square(file, rank)`.
+#[track_caller]
+pub fn square_at(file: i32, rank: i32) -> Square {
+    Square::try_new(file, rank).expect("a square off the board")
+}
+
+/// `BitboardHelper.SetSquare(ref bb, square)`.
+pub fn set_square(bitboard: &mut u64, square: Square) {
+    *bitboard |= 1 << square.index();
+}
+
+/// `BitboardHelper.ClearSquare(ref bb, square)`.
+pub fn clear_square(bitboard: &mut u64, square: Square) {
+    *bitboard &= !(1 << square.index());
+}
+
+/// `BitboardHelper.ToggleSquare(ref bb, square)`.
+pub fn toggle_square(bitboard: &mut u64, square: Square) {
+    *bitboard ^= 1 << square.index();
+}
+
+/// `BitboardHelper.SquareIsSet(bb, square)`.
+pub fn square_is_set(bitboard: u64, square: Square) -> bool {
+    (bitboard >> square.index()) & 1 != 0
+}
+
+/// `board.GetLegalMovesNonAlloc(ref moves, capturesOnly)`: writes the legal moves to the
+/// start of `moves` and makes `moves` the span of them, as C#'s does.
+///
+/// ```
+/// use framework::prelude::*;
+/// let mut moves = cs::Array::<Move>::new(256); // Span<Move> moves = stackalloc Move[256];
+/// cs::legal_moves_into(&Board::startpos(), &mut moves, false);
+/// assert_eq!(moves.len(), 20);
+/// ```
+#[track_caller]
+pub fn legal_moves_into(
+    board: &Board,
+    moves: &mut super::Array<crate::chess::Move>,
+    captures_only: bool,
+) {
+    let list = board.moves(captures_only);
+    for (i, m) in list.iter().enumerate() {
+        moves.set(i, *m);
+    }
+    *moves = moves.slice(0, list.len());
+}

@@ -1,0 +1,546 @@
+//! [`Seq`]: what C#'s LINQ methods give (`IEnumerable<T>`), computed at once.
+//!
+//! C#'s LINQ is lazy: `moves.OrderBy(m => Score(m))` scores nothing until a `foreach`
+//! walks it. A port computes each step when it is called. The results are the same
+//! unless the collection or what the lambdas read changes between building the query
+//! and walking it, which bots do not do (an `OrderBy` buffers and scores every element
+//! before the first one comes out anyway).
+
+use std::cmp::Ordering;
+use std::hash::Hash;
+use std::rc::Rc;
+
+use super::array::Array;
+use super::dict::{Dictionary, HashSet};
+use super::list::List;
+use super::sort::compare;
+
+type Level = Rc<dyn Fn(usize, usize) -> Ordering>;
+
+/// A LINQ sequence: the elements in order, and, after `OrderBy`, the sort keys that a
+/// `ThenBy` refines.
+///
+/// ```
+/// use framework::prelude::*;
+/// let scores = cs::Array::from(vec![3, -1, 4, 1, -5]);
+/// let best: Vec<i32> = scores
+///     .linq()
+///     .where_(|s| s > 0)
+///     .order_by_descending(|s| s)
+///     .to_list()
+///     .to_vec();
+/// assert_eq!(best, [4, 3, 1]);
+/// assert_eq!(scores.linq().max_by(|s| -s * s), 1); // the first of the largest keys
+/// assert_eq!(scores.linq().sum(), 2);
+/// ```
+pub struct Seq<T> {
+    items: Vec<T>,
+    /// Before the sort: the elements in source order, and each level's comparison of two
+    /// of them by index.
+    ordered: Option<(Vec<T>, Vec<Level>)>,
+}
+
+impl<T: Clone> Clone for Seq<T> {
+    fn clone(&self) -> Self {
+        Seq {
+            items: self.items.clone(),
+            ordered: self.ordered.clone(),
+        }
+    }
+}
+
+impl<T> Default for Seq<T> {
+    fn default() -> Self {
+        Seq {
+            items: Vec::new(),
+            ordered: None,
+        }
+    }
+}
+
+impl<T: Clone> From<Vec<T>> for Seq<T> {
+    fn from(items: Vec<T>) -> Self {
+        Seq {
+            items,
+            ordered: None,
+        }
+    }
+}
+
+impl<T: Clone> FromIterator<T> for Seq<T> {
+    fn from_iter<I: IntoIterator<Item = T>>(iter: I) -> Self {
+        Seq::from(iter.into_iter().collect::<Vec<T>>())
+    }
+}
+
+impl<T> IntoIterator for Seq<T> {
+    type Item = T;
+    type IntoIter = std::vec::IntoIter<T>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.items.into_iter()
+    }
+}
+
+impl Seq<i32> {
+    /// `Enumerable.Range(start, count)`.
+    pub fn range(start: i32, count: i32) -> Seq<i32> {
+        assert!(count >= 0, "a negative count");
+        (0..count).map(|i| start.wrapping_add(i)).collect()
+    }
+}
+
+/// A C# number that LINQ's `Sum` and `Average` add: integers with C#'s overflow check
+/// (`Sum` is `checked`), floating point plainly.
+pub trait Number: Copy + PartialOrd {
+    /// 0.
+    const ZERO: Self;
+    /// `a + b`, panicking on integer overflow as C#'s `Sum` throws.
+    fn add(self, other: Self) -> Self;
+    /// As a `double`.
+    fn to_f64(self) -> f64;
+}
+
+macro_rules! number {
+    (int: $($t:ty),*) => {$(
+        impl Number for $t {
+            const ZERO: Self = 0;
+            fn add(self, other: Self) -> Self {
+                self.checked_add(other).expect("arithmetic overflow in Sum")
+            }
+            fn to_f64(self) -> f64 {
+                self as f64
+            }
+        }
+    )*};
+    (float: $($t:ty),*) => {$(
+        impl Number for $t {
+            const ZERO: Self = 0.0;
+            fn add(self, other: Self) -> Self {
+                self + other
+            }
+            fn to_f64(self) -> f64 {
+                self as f64
+            }
+        }
+    )*};
+}
+number!(int: i32, i64, u32, u64);
+number!(float: f32, f64);
+
+impl<T: Clone + 'static> Seq<T> {
+    /// The elements, as a `Vec`.
+    pub fn to_vec(self) -> Vec<T> {
+        self.items
+    }
+
+    /// `Select(f)`.
+    pub fn select<U: Clone>(self, f: impl FnMut(T) -> U) -> Seq<U> {
+        self.items.into_iter().map(f).collect()
+    }
+
+    /// `Select((x, i) => ...)`.
+    pub fn select_indexed<U: Clone>(self, mut f: impl FnMut(T, i32) -> U) -> Seq<U> {
+        self.items
+            .into_iter()
+            .enumerate()
+            .map(|(i, x)| f(x, i as i32))
+            .collect()
+    }
+
+    /// `SelectMany(f)`.
+    pub fn select_many<U: Clone, I: IntoIterator<Item = U>>(self, f: impl FnMut(T) -> I) -> Seq<U> {
+        self.items.into_iter().flat_map(f).collect()
+    }
+
+    /// `Where(f)`.
+    pub fn where_(self, mut f: impl FnMut(T) -> bool) -> Seq<T> {
+        self.items.into_iter().filter(|x| f(x.clone())).collect()
+    }
+
+    /// `OrderBy(key)`: a stable sort by `key`, computed once per element in order.
+    pub fn order_by<K: PartialOrd + 'static>(self, key: impl FnMut(T) -> K) -> Seq<T> {
+        Seq::from(self.items).then(key, false)
+    }
+
+    /// `OrderByDescending(key)`: stable, as C#'s.
+    pub fn order_by_descending<K: PartialOrd + 'static>(self, key: impl FnMut(T) -> K) -> Seq<T> {
+        Seq::from(self.items).then(key, true)
+    }
+
+    /// `ThenBy(key)`: sorts the elements the last `OrderBy` found equal by `key`.
+    pub fn then_by<K: PartialOrd + 'static>(self, key: impl FnMut(T) -> K) -> Seq<T> {
+        self.then(key, false)
+    }
+
+    /// `ThenByDescending(key)`.
+    pub fn then_by_descending<K: PartialOrd + 'static>(self, key: impl FnMut(T) -> K) -> Seq<T> {
+        self.then(key, true)
+    }
+
+    fn then<K: PartialOrd + 'static>(self, key: impl FnMut(T) -> K, descending: bool) -> Seq<T> {
+        let (source, mut levels) = self.ordered.unwrap_or((self.items, Vec::new()));
+        let keys: Vec<K> = source.iter().cloned().map(key).collect();
+        levels.push(Rc::new(move |a: usize, b: usize| {
+            let order = compare(&keys[a], &keys[b]);
+            if descending { order.reverse() } else { order }
+        }));
+        let mut order: Vec<usize> = (0..source.len()).collect();
+        order.sort_by(|&a, &b| {
+            levels
+                .iter()
+                .map(|level| level(a, b))
+                .find(|o| *o != Ordering::Equal)
+                .unwrap_or(Ordering::Equal)
+        });
+        let items = order.iter().map(|&i| source[i].clone()).collect();
+        Seq {
+            items,
+            ordered: Some((source, levels)),
+        }
+    }
+
+    /// `s[i]` of what C# holds as an array (`GetAllPieceLists()[i]`).
+    #[track_caller]
+    pub fn get(&self, index: i32) -> T {
+        self.items[usize::try_from(index).expect("a negative index")].clone()
+    }
+
+    /// `Count()`.
+    pub fn count(&self) -> i32 {
+        self.items.len() as i32
+    }
+
+    /// `Count(f)`.
+    pub fn count_where(self, mut f: impl FnMut(T) -> bool) -> i32 {
+        self.items.into_iter().filter(|x| f(x.clone())).count() as i32
+    }
+
+    /// `Any()`.
+    pub fn any(&self) -> bool {
+        !self.items.is_empty()
+    }
+
+    /// `Any(f)`.
+    pub fn any_where(self, f: impl FnMut(T) -> bool) -> bool {
+        self.items.into_iter().any(f)
+    }
+
+    /// `All(f)`.
+    pub fn all(self, f: impl FnMut(T) -> bool) -> bool {
+        self.items.into_iter().all(f)
+    }
+
+    /// `First()`; panics when empty (C#'s `InvalidOperationException`).
+    #[track_caller]
+    pub fn first(self) -> T {
+        self.items
+            .into_iter()
+            .next()
+            .expect("the sequence is empty")
+    }
+
+    /// `First(f)`.
+    #[track_caller]
+    pub fn first_where(self, mut f: impl FnMut(T) -> bool) -> T {
+        self.items
+            .into_iter()
+            .find(|x| f(x.clone()))
+            .expect("no element matches")
+    }
+
+    /// `FirstOrDefault()`.
+    pub fn first_or_default(self) -> T
+    where
+        T: Default,
+    {
+        self.items.into_iter().next().unwrap_or_default()
+    }
+
+    /// `FirstOrDefault(f)`.
+    pub fn first_or_default_where(self, mut f: impl FnMut(T) -> bool) -> T
+    where
+        T: Default,
+    {
+        self.items
+            .into_iter()
+            .find(|x| f(x.clone()))
+            .unwrap_or_default()
+    }
+
+    /// `Last()`.
+    #[track_caller]
+    pub fn last(self) -> T {
+        self.items
+            .into_iter()
+            .last()
+            .expect("the sequence is empty")
+    }
+
+    /// `LastOrDefault()`.
+    pub fn last_or_default(self) -> T
+    where
+        T: Default,
+    {
+        self.items.into_iter().last().unwrap_or_default()
+    }
+
+    /// `ElementAt(i)`.
+    #[track_caller]
+    pub fn element_at(self, index: i32) -> T {
+        self.items[usize::try_from(index).expect("a negative index")].clone()
+    }
+
+    /// `Take(n)`.
+    pub fn take(self, n: i32) -> Seq<T> {
+        self.items.into_iter().take(n.max(0) as usize).collect()
+    }
+
+    /// `Skip(n)`.
+    pub fn skip(self, n: i32) -> Seq<T> {
+        self.items.into_iter().skip(n.max(0) as usize).collect()
+    }
+
+    /// `Reverse()`.
+    pub fn reverse(self) -> Seq<T> {
+        self.items.into_iter().rev().collect()
+    }
+
+    /// `Concat(other)`.
+    pub fn concat(self, other: impl IntoIterator<Item = T>) -> Seq<T> {
+        self.items.into_iter().chain(other).collect()
+    }
+
+    /// `Zip(other, f)`.
+    pub fn zip<U, R: Clone>(
+        self,
+        other: impl IntoIterator<Item = U>,
+        mut f: impl FnMut(T, U) -> R,
+    ) -> Seq<R> {
+        self.items
+            .into_iter()
+            .zip(other)
+            .map(|(a, b)| f(a, b))
+            .collect()
+    }
+
+    /// `Aggregate(seed, f)`.
+    pub fn aggregate<A>(self, seed: A, f: impl FnMut(A, T) -> A) -> A {
+        self.items.into_iter().fold(seed, f)
+    }
+
+    /// `Aggregate(f)` (the first element is the seed).
+    #[track_caller]
+    pub fn reduce(self, f: impl FnMut(T, T) -> T) -> T {
+        self.items
+            .into_iter()
+            .reduce(f)
+            .expect("the sequence is empty")
+    }
+
+    /// `MaxBy(key)`: the first element with the largest key.
+    #[track_caller]
+    pub fn max_by<K: PartialOrd>(self, mut key: impl FnMut(T) -> K) -> T {
+        self.extreme_by(&mut key, Ordering::Greater)
+    }
+
+    /// `MinBy(key)`: the first element with the smallest key.
+    #[track_caller]
+    pub fn min_by<K: PartialOrd>(self, mut key: impl FnMut(T) -> K) -> T {
+        self.extreme_by(&mut key, Ordering::Less)
+    }
+
+    #[track_caller]
+    fn extreme_by<K: PartialOrd>(self, key: &mut impl FnMut(T) -> K, wanted: Ordering) -> T {
+        let mut items = self.items.into_iter();
+        let mut best = items.next().expect("the sequence is empty");
+        let mut best_key = key(best.clone());
+        for x in items {
+            let k = key(x.clone());
+            if compare(&k, &best_key) == wanted {
+                best = x;
+                best_key = k;
+            }
+        }
+        best
+    }
+
+    /// `Max(f)`: the largest `f(x)`.
+    #[track_caller]
+    pub fn max_of<K: PartialOrd + Clone + 'static>(self, f: impl FnMut(T) -> K) -> K {
+        self.select(f).max()
+    }
+
+    /// `Min(f)`: the smallest `f(x)`.
+    #[track_caller]
+    pub fn min_of<K: PartialOrd + Clone + 'static>(self, f: impl FnMut(T) -> K) -> K {
+        self.select(f).min()
+    }
+
+    /// `Sum(f)`.
+    pub fn sum_of<N: Number + 'static>(self, f: impl FnMut(T) -> N) -> N {
+        self.select(f).sum()
+    }
+
+    /// `Average(f)`.
+    #[track_caller]
+    pub fn average_of<N: Number + 'static>(self, f: impl FnMut(T) -> N) -> f64 {
+        self.select(f).average()
+    }
+
+    /// `ToArray()`.
+    pub fn to_array(self) -> Array<T>
+    where
+        T: Default,
+    {
+        Array::from(self.items)
+    }
+
+    /// `ToList()`.
+    pub fn to_list(self) -> List<T> {
+        List::from(self.items)
+    }
+
+    /// `ToHashSet()`.
+    pub fn to_hash_set(self) -> HashSet<T>
+    where
+        T: Hash + Eq,
+    {
+        let set = HashSet::new();
+        for x in self.items {
+            set.add(x);
+        }
+        set
+    }
+
+    /// `ToDictionary(key, value)`.
+    #[track_caller]
+    pub fn to_dictionary<K: Hash + Eq + Clone, V: Clone>(
+        self,
+        mut key: impl FnMut(T) -> K,
+        mut value: impl FnMut(T) -> V,
+    ) -> Dictionary<K, V> {
+        let d = Dictionary::new();
+        for x in self.items {
+            d.add(key(x.clone()), value(x));
+        }
+        d
+    }
+}
+
+impl<T: Clone + PartialOrd + 'static> Seq<T> {
+    /// `Max()`; panics when empty.
+    #[track_caller]
+    pub fn max(self) -> T {
+        self.extreme(Ordering::Greater)
+    }
+
+    /// `Min()`; panics when empty.
+    #[track_caller]
+    pub fn min(self) -> T {
+        self.extreme(Ordering::Less)
+    }
+
+    #[track_caller]
+    fn extreme(self, wanted: Ordering) -> T {
+        let mut items = self.items.into_iter();
+        let mut best = items.next().expect("the sequence is empty");
+        for x in items {
+            if x.partial_cmp(&best) == Some(wanted) {
+                best = x;
+            }
+        }
+        best
+    }
+}
+
+impl<T: Clone + PartialEq + 'static> Seq<T> {
+    /// `Contains(x)`.
+    pub fn contains(&self, x: &T) -> bool {
+        self.items.contains(x)
+    }
+
+    /// `Distinct()`: first occurrences, in order.
+    pub fn distinct(self) -> Seq<T> {
+        let mut out: Vec<T> = Vec::new();
+        for x in self.items {
+            if !out.contains(&x) {
+                out.push(x);
+            }
+        }
+        Seq::from(out)
+    }
+}
+
+impl<N: Number + 'static> Seq<N> {
+    /// `Sum()` (integers checked for overflow, as C#'s).
+    pub fn sum(self) -> N {
+        self.items.into_iter().fold(N::ZERO, N::add)
+    }
+
+    /// `Average()`; panics when empty.
+    #[track_caller]
+    pub fn average(self) -> f64 {
+        assert!(!self.items.is_empty(), "the sequence is empty");
+        let n = self.items.len() as f64;
+        self.items.into_iter().map(N::to_f64).sum::<f64>() / n
+    }
+}
+
+impl<T: Clone + Default + 'static> Array<T> {
+    /// The array as a LINQ sequence: `arr.linq().Where(...)...`.
+    pub fn linq(&self) -> Seq<T> {
+        Seq::from(self.to_vec())
+    }
+}
+
+impl<T: Clone + 'static> List<T> {
+    /// The list as a LINQ sequence.
+    pub fn linq(&self) -> Seq<T> {
+        Seq::from(self.to_vec())
+    }
+}
+
+impl<T: Clone + 'static> Seq<T> {
+    /// Itself (a LINQ call on a sequence).
+    pub fn linq(self) -> Seq<T> {
+        self
+    }
+}
+
+impl<K: Hash + Eq + Clone + 'static, V: Clone + 'static> Dictionary<K, V> {
+    /// The entries as a LINQ sequence of `(key, value)`.
+    pub fn linq(&self) -> Seq<(K, V)> {
+        self.iter().collect()
+    }
+}
+
+impl<T: Hash + Eq + Clone + 'static> HashSet<T> {
+    /// The elements as a LINQ sequence.
+    pub fn linq(&self) -> Seq<T> {
+        self.iter().collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn order_by_is_stable_and_then_by_breaks_ties() {
+        let words = Seq::from(vec!["bb", "a", "cc", "d", "aa"]);
+        let by_len: Vec<&str> = words.clone().order_by(|w| w.len()).to_vec();
+        assert_eq!(by_len, ["a", "d", "bb", "cc", "aa"]);
+        let then: Vec<&str> = words
+            .order_by(|w| w.len())
+            .then_by_descending(|w| w.to_string())
+            .to_vec();
+        assert_eq!(then, ["d", "a", "cc", "bb", "aa"]);
+    }
+
+    #[test]
+    #[should_panic(expected = "overflow")]
+    fn an_int_sum_overflows_as_csharp_throws() {
+        Seq::from(vec![i32::MAX, 1]).sum();
+    }
+}
