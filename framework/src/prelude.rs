@@ -6,8 +6,8 @@
 
 pub use crate::bot::Bot;
 pub use crate::chess::*;
-pub use crate::csharp::runtime as cs;
 pub use crate::search::{SearchAborted, abort_search, catch_abort, try_search};
 pub use crate::table::Table;
 pub use crate::timer::{SearchLimits, Timer};
 pub use crate::uci::report;
+pub use crate::csharp::runtime as cs;

@@ -501,14 +501,7 @@ impl FileEmitter<'_, '_> {
 
     /// `recv.name(args)`, its arguments moved into temporaries first when one of them
     /// needs `&mut self` while the receiver borrows `self`.
-    fn call_code(
-        &mut self,
-        recv: &str,
-        name: &str,
-        codes: Vec<String>,
-        vals: &[Val],
-        borrows_self: bool,
-    ) -> Val {
+    fn call_code(&mut self, recv: &str, name: &str, codes: Vec<String>, vals: &[Val], borrows_self: bool) -> Val {
         let conflict = borrows_self && vals.iter().any(|v| v.mut_self);
         let mut out = Val::new("", Ty::Void, Prec::Primary);
         for v in vals {
@@ -544,10 +537,7 @@ impl FileEmitter<'_, '_> {
             format!("{{ {setup}{recv}.{name}({}) }}", names.join(", "))
         } else {
             let r = self.temp("result");
-            format!(
-                "{{ {setup}let {r} = {recv}.{name}({}); {write_back}{r} }}",
-                names.join(", ")
-            )
+            format!("{{ {setup}let {r} = {recv}.{name}({}); {write_back}{r} }}", names.join(", "))
         };
         out
     }
@@ -971,12 +961,7 @@ impl FileEmitter<'_, '_> {
                 vals[2].code
             ),
             ("IndexOf", 2) => format!("{}.index_of(&{})", recv(0), vals[1].at(Prec::Unary)),
-            ("Copy", 3) => format!(
-                "{}.copy_to(&{}, {})",
-                recv(0),
-                vals[1].at(Prec::Unary),
-                vals[2].at(Prec::Unary)
-            ),
+            ("Copy", 3) => format!("{}.copy_to(&{}, {})", recv(0), vals[1].at(Prec::Unary), vals[2].at(Prec::Unary)),
             _ => {
                 return Err(unsupported(
                     e.span,
@@ -1092,11 +1077,7 @@ impl FileEmitter<'_, '_> {
         let code = match (name, vals.as_slice()) {
             ("ToString", []) => format!("{}.to_string()", v.at(Prec::Primary)),
             ("Equals", [x]) => format!("{} == {}", v.at(Prec::BitOr), x.at(Prec::BitOr)),
-            ("CompareTo", [x]) => format!(
-                "cs::compare(&{}, &{}) as i32",
-                v.at(Prec::Unary),
-                x.at(Prec::Unary)
-            ),
+            ("CompareTo", [x]) => format!("cs::compare(&{}, &{}) as i32", v.at(Prec::Unary), x.at(Prec::Unary)),
             _ => {
                 return Err(unsupported(
                     e.span,

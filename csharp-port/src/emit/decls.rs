@@ -457,10 +457,7 @@ pub(crate) fn comment(c: &str) -> String {
         format!("// {}", rest.trim_start_matches('/').trim_start())
     } else if let Some(rest) = c.strip_prefix("//!") {
         format!("// !{rest}")
-    } else if let Some(rest) = c
-        .strip_prefix("/**")
-        .filter(|r| !r.starts_with('*') && !r.starts_with('/'))
-    {
+    } else if let Some(rest) = c.strip_prefix("/**").filter(|r| !r.starts_with('*') && !r.starts_with('/')) {
         format!("/* *{rest}")
     } else if let Some(rest) = c.strip_prefix("/*!") {
         format!("/* !{rest}")

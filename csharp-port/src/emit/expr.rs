@@ -644,12 +644,7 @@ impl FileEmitter<'_, '_> {
                 let t = self.enum_int(if a.ty.is_enum() { &a.ty } else { &b.ty });
                 let a = self.coerce_operand(a, &t, l)?;
                 let b = self.coerce_operand(b, &t, r)?;
-                let code = format!(
-                    "{} {} {}",
-                    left(&a, Prec::BitOr, op),
-                    op.rust(),
-                    b.at(Prec::BitOr)
-                );
+                let code = format!("{} {} {}", left(&a, Prec::BitOr, op), op.rust(), b.at(Prec::BitOr));
                 return Ok(Val::new(code, Ty::Bool, Prec::Cmp).absorb(&a).absorb(&b));
             }
             return Err(unsupported(
@@ -1280,10 +1275,7 @@ impl FileEmitter<'_, '_> {
 /// A left operand's code: `x as i64 < y` and `x as u64 << 3` read as generics to
 /// Rust, so a cast before `<` or `<<` keeps parentheses.
 fn left(a: &Val, prec: Prec, op: BinOp) -> String {
-    let ends_with_cast = a
-        .code
-        .rsplit_once(" as ")
-        .is_some_and(|(_, t)| t.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'));
+    let ends_with_cast = a.code.rsplit_once(" as ").is_some_and(|(_, t)| t.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'));
     if ends_with_cast && matches!(op, BinOp::Lt | BinOp::Le | BinOp::Shl) {
         format!("({})", a.code)
     } else {

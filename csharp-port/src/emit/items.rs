@@ -461,10 +461,7 @@ impl FileEmitter<'_, '_> {
         match body {
             Body::Block(stmts) => {
                 let code = self.block_body(stmts)?;
-                Ok(format!(
-                    "{code}{}",
-                    unreachable_tail(stmts, &self.fr().ret.clone())
-                ))
+                Ok(format!("{code}{}", unreachable_tail(stmts, &self.fr().ret.clone())))
             }
             Body::Expr(e) => {
                 let ret = self.fr().ret.clone();
@@ -498,18 +495,13 @@ impl FileEmitter<'_, '_> {
 /// the end unreachable (after a `try` that returns on every path, a `switch` whose every
 /// section returns...), and Rust's weaker analysis needs to be told.
 pub(crate) fn unreachable_tail(stmts: &[Stmt], ret: &Ty) -> &'static str {
-    let last = stmts.iter().rev().find(|s| {
-        !matches!(
-            s.kind,
-            StmtKind::Comment(_) | StmtKind::Empty | StmtKind::LocalFn(_)
-        )
-    });
+    let last = stmts
+        .iter()
+        .rev()
+        .find(|s| !matches!(s.kind, StmtKind::Comment(_) | StmtKind::Empty | StmtKind::LocalFn(_)));
     match last {
         _ if *ret == Ty::Void => "",
-        Some(Stmt {
-            kind: StmtKind::Return(_) | StmtKind::Throw(_),
-            ..
-        }) => "",
+        Some(Stmt { kind: StmtKind::Return(_) | StmtKind::Throw(_), .. }) => "",
         _ => "unreachable!(\"C# proves every path returns\")\n",
     }
 }

@@ -51,10 +51,7 @@ impl FileEmitter<'_, '_> {
             }
             (Ty::Array(..), "CopyTo", 1) => {
                 let a = self.arg_as(&args[0], &v.ty)?;
-                (
-                    format!("{r}.copy_to(&{}, {r}.len())", a.at(Prec::Unary)),
-                    Ty::Void,
-                )
+                (format!("{r}.copy_to(&{}, {r}.len())", a.at(Prec::Unary)), Ty::Void)
             }
             (Ty::Array(..) | Ty::List(_), "IndexOf", 1) => {
                 let a = self.arg_as(&args[0], &elem)?;
@@ -136,10 +133,7 @@ impl FileEmitter<'_, '_> {
         Ok(Some(match (name, args.len()) {
             ("ContainsKey", 1) => {
                 let a = self.arg_as(&args[0], k)?;
-                (
-                    format!("{r}.contains_key(&{})", a.at(Prec::Unary)),
-                    Ty::Bool,
-                )
+                (format!("{r}.contains_key(&{})", a.at(Prec::Unary)), Ty::Bool)
             }
             ("Remove", 1) => {
                 let a = self.arg_as(&args[0], k)?;
@@ -164,10 +158,7 @@ impl FileEmitter<'_, '_> {
             }
             ("GetValueOrDefault", 1) => {
                 let a = self.arg_as(&args[0], k)?;
-                (
-                    format!("{r}.get_value_or_default(&{})", a.at(Prec::Unary)),
-                    v.clone(),
-                )
+                (format!("{r}.get_value_or_default(&{})", a.at(Prec::Unary)), v.clone())
             }
             _ => return Ok(None),
         }))
@@ -195,20 +186,10 @@ impl FileEmitter<'_, '_> {
         if let ExprKind::Member(target, name, _) = &a.expr.kind
             && let ExprKind::Name(class, _) = &target.kind
         {
-            let param = params
-                .first()
-                .map(|t| self.rty(t, a.expr.span))
-                .transpose()?
-                .unwrap_or_default();
+            let param = params.first().map(|t| self.rty(t, a.expr.span)).transpose()?.unwrap_or_default();
             let code = match (class.as_str(), name.as_str()) {
-                ("decimal" | "Decimal", "GetBits") => Some((
-                    format!("|d: {param}| cs::Array::from(d)"),
-                    Ty::Array(Box::new(INT), 1),
-                )),
-                ("BitConverter", "GetBytes") => Some((
-                    format!("|x: {param}| cs::Array::from(x.to_le_bytes())"),
-                    Ty::Array(Box::new(Ty::Int(IntTy::U8)), 1),
-                )),
+                ("decimal" | "Decimal", "GetBits") => Some((format!("|d: {param}| cs::Array::from(d)"), Ty::Array(Box::new(INT), 1))),
+                ("BitConverter", "GetBytes") => Some((format!("|x: {param}| cs::Array::from(x.to_le_bytes())"), Ty::Array(Box::new(Ty::Int(IntTy::U8)), 1))),
                 _ => None,
             };
             if let Some((code, ret)) = code {
@@ -245,9 +226,7 @@ impl FileEmitter<'_, '_> {
             Ty::Array(..) | Ty::List(_) | Ty::Dict(..) | Ty::Set(_) => {
                 format!("{}.linq()", v.at(Prec::Primary))
             }
-            Ty::Api("PieceList") => {
-                format!("cs::Seq::from(cs::Piece::in_list(&{}))", v.at(Prec::Unary))
-            }
+            Ty::Api("PieceList") => format!("cs::Seq::from(cs::Piece::in_list(&{}))", v.at(Prec::Unary)),
             _ => {
                 return Err(unsupported(
                     e.span,
@@ -368,11 +347,7 @@ impl FileEmitter<'_, '_> {
             }
             ("Contains", 1) => {
                 let x = self.arg_as(&args[0], &elem)?;
-                (
-                    format!("contains(&{})", x.at(Prec::Unary)),
-                    Ty::Bool,
-                    Some(x),
-                )
+                (format!("contains(&{})", x.at(Prec::Unary)), Ty::Bool, Some(x))
             }
             ("Concat", 1) => {
                 let x = self.expr(&args[0].expr, None)?;

@@ -5,16 +5,8 @@
 /// Rust's keywords (strict and reserved) and the names a port uses for itself.
 const RESERVED: &[&str] = &[
     // Functions of the prelude the port calls by name.
-    "knight_attacks",
-    "king_attacks",
-    "pawn_attacks",
-    "bishop_attacks",
-    "rook_attacks",
-    "queen_attacks",
-    "piece_attacks",
-    "try_search",
-    "report",
-    "slot",
+    "knight_attacks", "king_attacks", "pawn_attacks", "bishop_attacks", "rook_attacks",
+    "queen_attacks", "piece_attacks", "try_search", "report", "slot",
     "as",
     "break",
     "const",

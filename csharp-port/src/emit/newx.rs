@@ -141,11 +141,7 @@ impl FileEmitter<'_, '_> {
             [text, board] => {
                 let s = self.expr(&text.expr, Some(&Ty::Str))?;
                 let b = self.expr(&board.expr, Some(&Ty::Api("Board")))?;
-                let code = format!(
-                    "{}.parse_uci(&{}).expect(\"a legal move\")",
-                    b.at(Prec::Unary),
-                    s.at(Prec::Unary)
-                );
+                let code = format!("{}.parse_uci(&{}).expect(\"a legal move\")", b.at(Prec::Unary), s.at(Prec::Unary));
                 vals.push(s);
                 vals.push(b);
                 Ok(code)
@@ -477,18 +473,9 @@ impl FileEmitter<'_, '_> {
                 })
                 .map(|v| self.owned(v)),
             LambdaBody::Block(stmts) => self.block_body(stmts).map(|code| {
-                let ret = self
-                    .lambda_ret
-                    .last()
-                    .cloned()
-                    .flatten()
-                    .unwrap_or(Ty::Void);
+                let ret = self.lambda_ret.last().cloned().flatten().unwrap_or(Ty::Void);
                 let tail = super::items::unreachable_tail(stmts, &ret);
-                Val::new(
-                    format!("{{\n{}}}", FileEmitter::indent(&format!("{code}{tail}"))),
-                    ret,
-                    Prec::Primary,
-                )
+                Val::new(format!("{{\n{}}}", FileEmitter::indent(&format!("{code}{tail}"))), ret, Prec::Primary)
             }),
         };
         self.lambda_ret.pop();

@@ -65,11 +65,7 @@ impl FileEmitter<'_, '_> {
             StmtKind::While(c, body) => {
                 let cond = self.condition(c)?;
                 let body = self.loop_body(body, None)?;
-                let head = if cond == "true" {
-                    "loop".to_string()
-                } else {
-                    format!("while {cond}")
-                };
+                let head = if cond == "true" { "loop".to_string() } else { format!("while {cond}") };
                 Ok(format!("{head} {{\n{}}}\n", Self::indent(&body)))
             }
             StmtKind::Do(body, c) => self.do_stmt(body, c),
@@ -167,19 +163,10 @@ impl FileEmitter<'_, '_> {
                 };
             let rust_ty = self.rty(&t, *span)?;
             match value {
-                Some(v) => out.push_str(&format!(
-                    "let {mutable}{}: {rust_ty} = {};\n",
-                    l.rust, v.code
-                )),
+                Some(v) => out.push_str(&format!("let {mutable}{}: {rust_ty} = {};\n", l.rust, v.code)),
                 // A piece list has no default: C# assigns it before any read, and so must Rust.
-                None if t == Ty::Api("PieceList") => {
-                    out.push_str(&format!("let {mutable}{}: {rust_ty};\n", l.rust))
-                }
-                None => out.push_str(&format!(
-                    "let {mutable}{}: {rust_ty} = {};\n",
-                    l.rust,
-                    self.default_value(&t, *span)?
-                )),
+                None if t == Ty::Api("PieceList") => out.push_str(&format!("let {mutable}{}: {rust_ty};\n", l.rust)),
+                None => out.push_str(&format!("let {mutable}{}: {rust_ty} = {};\n", l.rust, self.default_value(&t, *span)?)),
             }
         }
         Ok(out)
@@ -315,31 +302,17 @@ impl FileEmitter<'_, '_> {
             return None;
         }
         let depth = self.fr().loop_depth + 1;
-        Some(if depth == 1 {
-            ("'next".into(), "'outer".into())
-        } else {
-            (format!("'next_{depth}"), format!("'outer_{depth}"))
-        })
+        Some(if depth == 1 { ("'next".into(), "'outer".into()) } else { (format!("'next_{depth}"), format!("'outer_{depth}")) })
     }
 
     fn do_stmt(&mut self, body: &Stmt, c: &Expr) -> R<String> {
         let labels = self.loop_labels(body);
-        let outer = labels
-            .as_ref()
-            .map(|(_, o)| format!("{o}: "))
-            .unwrap_or_default();
+        let outer = labels.as_ref().map(|(_, o)| format!("{o}: ")).unwrap_or_default();
         let body = self.loop_body(body, labels)?;
         let cond = self.condition(c)?;
         let pre = self.take_pre();
-        let tail = if cond == "true" {
-            String::new()
-        } else {
-            format!("{pre}if !({cond}) {{\n    break;\n}}\n")
-        };
-        Ok(format!(
-            "{outer}loop {{\n{}}}\n",
-            Self::indent(&format!("{body}{tail}"))
-        ))
+        let tail = if cond == "true" { String::new() } else { format!("{pre}if !({cond}) {{\n    break;\n}}\n") };
+        Ok(format!("{outer}loop {{\n{}}}\n", Self::indent(&format!("{body}{tail}"))))
     }
 
     fn for_stmt(
@@ -380,15 +353,8 @@ impl FileEmitter<'_, '_> {
                 "",
             ));
         }
-        let labels = if update.is_empty() {
-            None
-        } else {
-            self.loop_labels(body)
-        };
-        let outer = labels
-            .as_ref()
-            .map(|(_, o)| format!("{o}: "))
-            .unwrap_or_default();
+        let labels = if update.is_empty() { None } else { self.loop_labels(body) };
+        let outer = labels.as_ref().map(|(_, o)| format!("{o}: ")).unwrap_or_default();
         let body_code = self.loop_body(body, labels)?;
         let mut updates = String::new();
         for u in update {
@@ -543,12 +509,7 @@ impl FileEmitter<'_, '_> {
             return Ok("return cs::Flow::Break;\n".into());
         }
         let depth = self.fr().loop_depth;
-        match self
-            .continue_labels
-            .iter()
-            .rev()
-            .find(|(d, _, _)| *d == depth)
-        {
+        match self.continue_labels.iter().rev().find(|(d, _, _)| *d == depth) {
             Some((_, _, outer)) if !outer.is_empty() => Ok(format!("break {outer};\n")),
             _ => Ok("break;\n".into()),
         }
@@ -562,12 +523,7 @@ impl FileEmitter<'_, '_> {
             return Ok("return cs::Flow::Continue;\n".into());
         }
         let depth = self.fr().loop_depth;
-        match self
-            .continue_labels
-            .iter()
-            .rev()
-            .find(|(d, _, _)| *d == depth)
-        {
+        match self.continue_labels.iter().rev().find(|(d, _, _)| *d == depth) {
             Some((_, label, _)) if !label.is_empty() => Ok(format!("break {label};\n")),
             _ => Ok("continue;\n".into()),
         }
@@ -935,14 +891,8 @@ fn continues(s: &Stmt) -> bool {
         StmtKind::Continue => true,
         StmtKind::Block(stmts) => stmts.iter().any(continues),
         StmtKind::If(_, a, b) => continues(a) || b.as_deref().is_some_and(continues),
-        StmtKind::Try {
-            body,
-            catches,
-            finally,
-        } => {
-            body.iter().any(continues)
-                || catches.iter().any(|c| c.body.iter().any(continues))
-                || finally.as_ref().is_some_and(|f| f.iter().any(continues))
+        StmtKind::Try { body, catches, finally } => {
+            body.iter().any(continues) || catches.iter().any(|c| c.body.iter().any(continues)) || finally.as_ref().is_some_and(|f| f.iter().any(continues))
         }
         StmtKind::Switch(_, sections) => sections.iter().any(|sec| sec.body.iter().any(continues)),
         _ => false,

@@ -121,9 +121,7 @@ impl<T> Default for Array<T> {
 /// Reference equality, as C#'s `==` on arrays.
 impl<T> PartialEq for Array<T> {
     fn eq(&self, other: &Self) -> bool {
-        Rc::ptr_eq(&self.cells, &other.cells)
-            && self.start == other.start
-            && self.shape == other.shape
+        Rc::ptr_eq(&self.cells, &other.cells) && self.start == other.start && self.shape == other.shape
     }
 }
 
@@ -153,11 +151,7 @@ impl<T: Clone + Default> Array<T> {
     #[track_caller]
     pub fn from_md<const N: usize>(shape: [usize; N], elements: Vec<T>) -> Array<T> {
         assert!((1..=3).contains(&N), "arrays of rank 1 to 3");
-        assert_eq!(
-            elements.len(),
-            shape.iter().product::<usize>(),
-            "the elements fill the shape"
-        );
+        assert_eq!(elements.len(), shape.iter().product::<usize>(), "the elements fill the shape");
         let mut full = [1; 3];
         full[..N].copy_from_slice(&shape);
         Array::from_vec_shaped(elements, full, N as u8)
@@ -334,9 +328,7 @@ impl<T: Clone + Default> Array<T> {
 impl<T: Clone + Default + PartialEq> Array<T> {
     /// `Array.IndexOf(a, value)`: the first index holding `value`, or -1.
     pub fn index_of(&self, value: &T) -> i32 {
-        self.iter()
-            .position(|v| v == *value)
-            .map_or(-1, |i| i as i32)
+        self.iter().position(|v| v == *value).map_or(-1, |i| i as i32)
     }
 
     /// `a.Contains(value)`.
@@ -439,10 +431,7 @@ impl<T: Clone + Default> IntoIterator for Array<T> {
     type IntoIter = ArrayIter<T>;
 
     fn into_iter(self) -> ArrayIter<T> {
-        ArrayIter {
-            array: self,
-            next: 0,
-        }
+        ArrayIter { array: self, next: 0 }
     }
 }
 

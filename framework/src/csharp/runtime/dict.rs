@@ -109,10 +109,7 @@ impl<K: Hash + Eq + Clone, V: Clone> Dictionary<K, V> {
     pub fn get(&self, key: &K) -> V {
         let slots = self.0.borrow();
         match slots.index.get(key) {
-            Some(&slot) => slots.entries[slot]
-                .as_ref()
-                .map(|(_, v)| v.clone())
-                .expect("a live slot"),
+            Some(&slot) => slots.entries[slot].as_ref().map(|(_, v)| v.clone()).expect("a live slot"),
             None => panic!("the key is not in the dictionary"),
         }
     }
@@ -139,10 +136,7 @@ impl<K: Hash + Eq + Clone, V: Clone> Dictionary<K, V> {
     /// `Add(key, value)`; panics if the key is there (C#'s `ArgumentException`).
     #[track_caller]
     pub fn add(&self, key: K, value: V) {
-        assert!(
-            self.try_add(key, value),
-            "the key is already in the dictionary"
-        );
+        assert!(self.try_add(key, value), "the key is already in the dictionary");
     }
 
     /// `TryAdd(key, value)`: adds unless the key is there; whether it added.
@@ -163,10 +157,7 @@ impl<K: Hash + Eq + Clone, V: Clone> Dictionary<K, V> {
         let slots = self.0.borrow();
         match slots.index.get(key) {
             Some(&slot) => {
-                *value = slots.entries[slot]
-                    .as_ref()
-                    .map(|(_, v)| v.clone())
-                    .expect("a live slot");
+                *value = slots.entries[slot].as_ref().map(|(_, v)| v.clone()).expect("a live slot");
                 true
             }
             None => {
@@ -303,12 +294,7 @@ impl<T: Hash + Eq + Clone> HashSet<T> {
     /// The elements in .NET's order, taken when asked for.
     pub fn iter(&self) -> std::vec::IntoIter<T> {
         let slots = self.0.borrow();
-        let items: Vec<T> = slots
-            .entries
-            .iter()
-            .flatten()
-            .map(|(k, _)| k.clone())
-            .collect();
+        let items: Vec<T> = slots.entries.iter().flatten().map(|(k, _)| k.clone()).collect();
         items.into_iter()
     }
 }

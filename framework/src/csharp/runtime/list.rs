@@ -115,10 +115,7 @@ impl<T: Clone> List<T> {
     pub fn remove_range(&self, index: i32, count: i32) {
         let mut v = self.0.borrow_mut();
         let (i, n) = (index as usize, count as usize);
-        assert!(
-            index >= 0 && count >= 0 && i + n <= v.len(),
-            "a range out of the list"
-        );
+        assert!(index >= 0 && count >= 0 && i + n <= v.len(), "a range out of the list");
         v.drain(i..i + n);
     }
 
@@ -182,11 +179,7 @@ impl<T: Clone + PartialEq> List<T> {
 
     /// `IndexOf(value)`: the first index, or -1.
     pub fn index_of(&self, value: &T) -> i32 {
-        self.0
-            .borrow()
-            .iter()
-            .position(|v| v == value)
-            .map_or(-1, |i| i as i32)
+        self.0.borrow().iter().position(|v| v == value).map_or(-1, |i| i as i32)
     }
 
     /// `Remove(value)`: removes the first equal element; whether there was one.
@@ -233,10 +226,7 @@ impl<T: Clone> IntoIterator for List<T> {
     type IntoIter = ListIter<T>;
 
     fn into_iter(self) -> ListIter<T> {
-        ListIter {
-            list: self,
-            next: 0,
-        }
+        ListIter { list: self, next: 0 }
     }
 }
 

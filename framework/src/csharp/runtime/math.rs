@@ -61,20 +61,12 @@ pub fn sign<T: Signed>(x: T) -> i32 {
 
 /// `Math.Max` of two `double`s: NaN if either is (Rust's `f64::max` ignores a NaN).
 pub fn max_f64(a: f64, b: f64) -> f64 {
-    if a.is_nan() || b.is_nan() {
-        f64::NAN
-    } else {
-        a.max(b)
-    }
+    if a.is_nan() || b.is_nan() { f64::NAN } else { a.max(b) }
 }
 
 /// `Math.Min` of two `double`s: NaN if either is.
 pub fn min_f64(a: f64, b: f64) -> f64 {
-    if a.is_nan() || b.is_nan() {
-        f64::NAN
-    } else {
-        a.min(b)
-    }
+    if a.is_nan() || b.is_nan() { f64::NAN } else { a.min(b) }
 }
 
 /// `Math.Round(x, digits)`: to `digits` decimals, halves to even, as .NET's.
@@ -91,9 +83,5 @@ pub fn round_digits(x: f64, digits: i32) -> f64 {
 
 /// `BitOperations.Log2(x)`: the index of the highest set bit, 0 for 0 (as .NET's).
 pub fn log2(x: u64) -> i32 {
-    if x == 0 {
-        0
-    } else {
-        63 - x.leading_zeros() as i32
-    }
+    if x == 0 { 0 } else { 63 - x.leading_zeros() as i32 }
 }

@@ -33,9 +33,9 @@ pub use flow::{Flow, try_catch};
 pub use list::{List, ListIter};
 pub use math::{Signed, abs, log2, max_f64, min_f64, round_digits, sign};
 pub use piece::{
-    BISHOP, KING, KNIGHT, NONE, PAWN, Piece, QUEEN, ROOK, clear_and_get_index_of_lsb, clear_square,
-    color, legal_moves_into, piece_attacks, piece_list, piece_type, pieces, set_square,
-    slider_attacks, square, square_at, square_is_set, toggle_square,
+    BISHOP, KING, KNIGHT, NONE, PAWN, Piece, QUEEN, ROOK, clear_and_get_index_of_lsb,
+    clear_square, color, legal_moves_into, piece_attacks, piece_list, piece_type, pieces,
+    set_square, slider_attacks, square, square_at, square_is_set, toggle_square,
 };
 pub use random::Random;
 pub use seq::{Number, Seq};

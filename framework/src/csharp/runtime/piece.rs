@@ -87,22 +87,14 @@ impl Piece {
 
     /// `new Piece(type, white, square)`.
     pub fn new(piece_type: i32, is_white: bool, square: Square) -> Piece {
-        Piece {
-            piece_type,
-            is_white,
-            square,
-        }
+        Piece { piece_type, is_white, square }
     }
 
     /// The pieces of a piece list, as C#'s `foreach (Piece p in list)` gives them.
     pub fn in_list(list: &PieceList) -> Vec<Piece> {
         let piece_type = list.piece_type().number() as i32;
         list.iter()
-            .map(|&square| Piece {
-                piece_type,
-                is_white: list.is_white(),
-                square,
-            })
+            .map(|&square| Piece { piece_type, is_white: list.is_white(), square })
             .collect()
     }
 
@@ -200,12 +192,7 @@ pub fn clear_and_get_index_of_lsb(bitboard: &mut u64) -> i32 {
 /// `new Square(index)`: C#'s constructor takes any `int`; the kit's squares are 0..64.
 #[track_caller]
 pub fn square(index: i32) -> Square {
-    Square::from_index(
-        u8::try_from(index)
-            .ok()
-            .filter(|i| *i < 64)
-            .expect("a square index out of 0..64"),
-    )
+    Square::from_index(u8::try_from(index).ok().filter(|i| *i < 64).expect("a square index out of 0..64"))
 }
 
 /// `new Square(file, rank)`.
@@ -244,11 +231,7 @@ pub fn square_is_set(bitboard: u64, square: Square) -> bool {
 /// assert_eq!(moves.len(), 20);
 /// ```
 #[track_caller]
-pub fn legal_moves_into(
-    board: &Board,
-    moves: &mut super::Array<crate::chess::Move>,
-    captures_only: bool,
-) {
+pub fn legal_moves_into(board: &Board, moves: &mut super::Array<crate::chess::Move>, captures_only: bool) {
     let list = board.moves(captures_only);
     for (i, m) in list.iter().enumerate() {
         moves.set(i, *m);

@@ -48,11 +48,7 @@ impl Random {
     /// `new Random(seed)`, as .NET seeds it.
     pub fn with_seed(seed: i32) -> Random {
         let mut seeds = [0i32; 56];
-        let subtraction = if seed == i32::MIN {
-            i32::MAX
-        } else {
-            seed.abs()
-        };
+        let subtraction = if seed == i32::MIN { i32::MAX } else { seed.abs() };
         let mut mj = MSEED - subtraction;
         seeds[55] = mj;
         let mut mk = 1;
@@ -81,24 +77,12 @@ impl Random {
                 }
             }
         }
-        Random {
-            seeds,
-            next: 0,
-            next_p: 21,
-        }
+        Random { seeds, next: 0, next_p: 21 }
     }
 
     fn sample_int(&mut self) -> i32 {
-        self.next = if self.next + 1 >= 56 {
-            1
-        } else {
-            self.next + 1
-        };
-        self.next_p = if self.next_p + 1 >= 56 {
-            1
-        } else {
-            self.next_p + 1
-        };
+        self.next = if self.next + 1 >= 56 { 1 } else { self.next + 1 };
+        self.next_p = if self.next_p + 1 >= 56 { 1 } else { self.next_p + 1 };
         let mut value = self.seeds[self.next].wrapping_sub(self.seeds[self.next_p]);
         if value == MBIG {
             value -= 1;

@@ -60,10 +60,7 @@ impl<T> Default for Seq<T> {
 
 impl<T: Clone> From<Vec<T>> for Seq<T> {
     fn from(items: Vec<T>) -> Self {
-        Seq {
-            items,
-            ordered: None,
-        }
+        Seq { items, ordered: None }
     }
 }
 
@@ -141,11 +138,7 @@ impl<T: Clone + 'static> Seq<T> {
 
     /// `Select((x, i) => ...)`.
     pub fn select_indexed<U: Clone>(self, mut f: impl FnMut(T, i32) -> U) -> Seq<U> {
-        self.items
-            .into_iter()
-            .enumerate()
-            .map(|(i, x)| f(x, i as i32))
-            .collect()
+        self.items.into_iter().enumerate().map(|(i, x)| f(x, i as i32)).collect()
     }
 
     /// `SelectMany(f)`.
@@ -234,19 +227,13 @@ impl<T: Clone + 'static> Seq<T> {
     /// `First()`; panics when empty (C#'s `InvalidOperationException`).
     #[track_caller]
     pub fn first(self) -> T {
-        self.items
-            .into_iter()
-            .next()
-            .expect("the sequence is empty")
+        self.items.into_iter().next().expect("the sequence is empty")
     }
 
     /// `First(f)`.
     #[track_caller]
     pub fn first_where(self, mut f: impl FnMut(T) -> bool) -> T {
-        self.items
-            .into_iter()
-            .find(|x| f(x.clone()))
-            .expect("no element matches")
+        self.items.into_iter().find(|x| f(x.clone())).expect("no element matches")
     }
 
     /// `FirstOrDefault()`.
@@ -262,19 +249,13 @@ impl<T: Clone + 'static> Seq<T> {
     where
         T: Default,
     {
-        self.items
-            .into_iter()
-            .find(|x| f(x.clone()))
-            .unwrap_or_default()
+        self.items.into_iter().find(|x| f(x.clone())).unwrap_or_default()
     }
 
     /// `Last()`.
     #[track_caller]
     pub fn last(self) -> T {
-        self.items
-            .into_iter()
-            .last()
-            .expect("the sequence is empty")
+        self.items.into_iter().last().expect("the sequence is empty")
     }
 
     /// `LastOrDefault()`.
@@ -312,16 +293,8 @@ impl<T: Clone + 'static> Seq<T> {
     }
 
     /// `Zip(other, f)`.
-    pub fn zip<U, R: Clone>(
-        self,
-        other: impl IntoIterator<Item = U>,
-        mut f: impl FnMut(T, U) -> R,
-    ) -> Seq<R> {
-        self.items
-            .into_iter()
-            .zip(other)
-            .map(|(a, b)| f(a, b))
-            .collect()
+    pub fn zip<U, R: Clone>(self, other: impl IntoIterator<Item = U>, mut f: impl FnMut(T, U) -> R) -> Seq<R> {
+        self.items.into_iter().zip(other).map(|(a, b)| f(a, b)).collect()
     }
 
     /// `Aggregate(seed, f)`.
@@ -332,10 +305,7 @@ impl<T: Clone + 'static> Seq<T> {
     /// `Aggregate(f)` (the first element is the seed).
     #[track_caller]
     pub fn reduce(self, f: impl FnMut(T, T) -> T) -> T {
-        self.items
-            .into_iter()
-            .reduce(f)
-            .expect("the sequence is empty")
+        self.items.into_iter().reduce(f).expect("the sequence is empty")
     }
 
     /// `MaxBy(key)`: the first element with the largest key.
@@ -415,11 +385,7 @@ impl<T: Clone + 'static> Seq<T> {
 
     /// `ToDictionary(key, value)`.
     #[track_caller]
-    pub fn to_dictionary<K: Hash + Eq + Clone, V: Clone>(
-        self,
-        mut key: impl FnMut(T) -> K,
-        mut value: impl FnMut(T) -> V,
-    ) -> Dictionary<K, V> {
+    pub fn to_dictionary<K: Hash + Eq + Clone, V: Clone>(self, mut key: impl FnMut(T) -> K, mut value: impl FnMut(T) -> V) -> Dictionary<K, V> {
         let d = Dictionary::new();
         for x in self.items {
             d.add(key(x.clone()), value(x));
@@ -531,10 +497,7 @@ mod tests {
         let words = Seq::from(vec!["bb", "a", "cc", "d", "aa"]);
         let by_len: Vec<&str> = words.clone().order_by(|w| w.len()).to_vec();
         assert_eq!(by_len, ["a", "d", "bb", "cc", "aa"]);
-        let then: Vec<&str> = words
-            .order_by(|w| w.len())
-            .then_by_descending(|w| w.to_string())
-            .to_vec();
+        let then: Vec<&str> = words.order_by(|w| w.len()).then_by_descending(|w| w.to_string()).to_vec();
         assert_eq!(then, ["d", "a", "cc", "bb", "aa"]);
     }
 

@@ -34,11 +34,7 @@ pub fn compare<K: PartialOrd>(a: &K, b: &K) -> Ordering {
 
 /// Sorts `keys` (and `items` alongside, if given) as .NET's introsort does with
 /// `compare`.
-pub(crate) fn introsort<K, V>(
-    keys: &mut [K],
-    mut items: Option<&mut [V]>,
-    compare: &mut impl FnMut(&K, &K) -> Ordering,
-) {
+pub(crate) fn introsort<K, V>(keys: &mut [K], mut items: Option<&mut [V]>, compare: &mut impl FnMut(&K, &K) -> Ordering) {
     if keys.len() > 1 {
         let depth = 2 * (usize::BITS - 1 - keys.len().leading_zeros() + 1) as i32;
         intro(keys, &mut items, 0, keys.len(), depth, compare);
@@ -52,26 +48,13 @@ fn swap<K, V>(keys: &mut [K], items: &mut Option<&mut [V]>, i: usize, j: usize) 
     }
 }
 
-fn swap_if_greater<K, V>(
-    keys: &mut [K],
-    items: &mut Option<&mut [V]>,
-    i: usize,
-    j: usize,
-    c: &mut impl FnMut(&K, &K) -> Ordering,
-) {
+fn swap_if_greater<K, V>(keys: &mut [K], items: &mut Option<&mut [V]>, i: usize, j: usize, c: &mut impl FnMut(&K, &K) -> Ordering) {
     if c(&keys[i], &keys[j]) == Ordering::Greater {
         swap(keys, items, i, j);
     }
 }
 
-fn intro<K, V>(
-    keys: &mut [K],
-    items: &mut Option<&mut [V]>,
-    lo: usize,
-    hi_excl: usize,
-    mut depth: i32,
-    c: &mut impl FnMut(&K, &K) -> Ordering,
-) {
+fn intro<K, V>(keys: &mut [K], items: &mut Option<&mut [V]>, lo: usize, hi_excl: usize, mut depth: i32, c: &mut impl FnMut(&K, &K) -> Ordering) {
     let mut size = hi_excl - lo;
     while size > 1 {
         if size <= 16 {
@@ -97,13 +80,7 @@ fn intro<K, V>(
     }
 }
 
-fn partition<K, V>(
-    keys: &mut [K],
-    items: &mut Option<&mut [V]>,
-    lo: usize,
-    hi_excl: usize,
-    c: &mut impl FnMut(&K, &K) -> Ordering,
-) -> usize {
+fn partition<K, V>(keys: &mut [K], items: &mut Option<&mut [V]>, lo: usize, hi_excl: usize, c: &mut impl FnMut(&K, &K) -> Ordering) -> usize {
     let hi = hi_excl - 1;
     let middle = lo + ((hi - lo) >> 1);
     swap_if_greater(keys, items, lo, middle, c);
@@ -132,13 +109,7 @@ fn partition<K, V>(
     left
 }
 
-fn heapsort<K, V>(
-    keys: &mut [K],
-    items: &mut Option<&mut [V]>,
-    lo: usize,
-    hi_excl: usize,
-    c: &mut impl FnMut(&K, &K) -> Ordering,
-) {
+fn heapsort<K, V>(keys: &mut [K], items: &mut Option<&mut [V]>, lo: usize, hi_excl: usize, c: &mut impl FnMut(&K, &K) -> Ordering) {
     let n = hi_excl - lo;
     for i in (1..=n / 2).rev() {
         down_heap(keys, items, i, n, lo, c);
@@ -151,14 +122,7 @@ fn heapsort<K, V>(
 
 /// .NET's DownHeap, which moves the hole down and writes the saved element last: the
 /// same final order as swapping all the way.
-fn down_heap<K, V>(
-    keys: &mut [K],
-    items: &mut Option<&mut [V]>,
-    mut i: usize,
-    n: usize,
-    lo: usize,
-    c: &mut impl FnMut(&K, &K) -> Ordering,
-) {
+fn down_heap<K, V>(keys: &mut [K], items: &mut Option<&mut [V]>, mut i: usize, n: usize, lo: usize, c: &mut impl FnMut(&K, &K) -> Ordering) {
     while i <= n / 2 {
         let mut child = 2 * i;
         if child < n && c(&keys[lo + child - 1], &keys[lo + child]) == Ordering::Less {
@@ -172,13 +136,7 @@ fn down_heap<K, V>(
     }
 }
 
-fn insertion<K, V>(
-    keys: &mut [K],
-    items: &mut Option<&mut [V]>,
-    lo: usize,
-    hi_excl: usize,
-    c: &mut impl FnMut(&K, &K) -> Ordering,
-) {
+fn insertion<K, V>(keys: &mut [K], items: &mut Option<&mut [V]>, lo: usize, hi_excl: usize, c: &mut impl FnMut(&K, &K) -> Ordering) {
     for i in lo..hi_excl - 1 {
         let mut j = i as isize;
         // Shifting the element at i + 1 left past every greater one is a chain of swaps.
@@ -260,9 +218,7 @@ mod tests {
     fn sorts_are_sorted_and_carry_their_items() {
         let mut keys: Vec<i32> = (0..100).map(|i| (i * 37) % 11).collect();
         let mut items: Vec<i32> = (0..100).collect();
-        introsort(&mut keys, Some(&mut items), &mut |a: &i32, b: &i32| {
-            a.cmp(b)
-        });
+        introsort(&mut keys, Some(&mut items), &mut |a: &i32, b: &i32| a.cmp(b));
         assert!(keys.windows(2).all(|w| w[0] <= w[1]));
         for (k, i) in keys.iter().zip(&items) {
             assert_eq!(*k, (i * 37) % 11);
