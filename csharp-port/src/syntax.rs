@@ -155,7 +155,8 @@ fn is_assignment_after(rest: &str) -> bool {
     let ops = [
         "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "<<=", ">>=", ">>>=", "??=",
     ];
-    ops.iter().any(|op| rest.starts_with(op)) || (rest.starts_with('=') && !rest.starts_with("=="))
+    ops.iter().any(|op| rest.starts_with(op))
+        || (rest.starts_with('=') && !rest.starts_with("==") && !rest.starts_with("=>"))
 }
 
 #[cfg(test)]
@@ -165,6 +166,8 @@ mod tests {
     #[test]
     fn a_ref_call_assignment_is_repaired_in_place() {
         let source = "class A { int[] h; ref int Hist(int m) => ref h[m];\n void F(int m) { Hist(m) += Hist(m + 1); Hist(m)++; } }";
+        // The declaration's own `=>` is not an assignment.
+        assert!(repair_ref_call_assignments(source).contains("ref int Hist(int m) =>"));
         let repaired = repair_ref_call_assignments(source);
         assert!(
             repaired.contains("Hist[m] += Hist(m + 1); Hist[m]++;"),

@@ -531,6 +531,8 @@ pub(crate) fn is_static_class(name: &str) -> bool {
         "BitboardHelper"
             | "BitOperations"
             | "Math"
+            | "Enum"
+            | "MemoryExtensions"
             | "MathF"
             | "Enumerable"
             | "Console"

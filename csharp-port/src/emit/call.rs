@@ -25,6 +25,7 @@ impl FileEmitter<'_, '_> {
             && self.p.field(self.fr().class, name).is_none()
             && (self.p.type_index(name).is_some()
                 || api::is_static_class(name)
+                || matches!(name, "Enum" | "MemoryExtensions")
                 || matches!(
                     name,
                     "PieceType"
@@ -205,6 +206,13 @@ impl FileEmitter<'_, '_> {
                     }
                     if let Some(f) = self.p.field(t, name).cloned()
                         && !f.is_static
+                        && self.p.is_ref_class(s)
+                    {
+                        let code = format!("{}.{}.get()", v.at(Prec::Primary), f.rust);
+                        return Ok(Val::new(code, f.ty.clone(), Prec::Primary).absorb(&v));
+                    }
+                    if let Some(f) = self.p.field(t, name).cloned()
+                        && !f.is_static
                     {
                         let mut out = Val::new(
                             format!("{}.{}", v.at(Prec::Primary), f.rust),
@@ -373,7 +381,7 @@ impl FileEmitter<'_, '_> {
     }
 
     /// The overload whose parameters fit the arguments best.
-    fn pick_overload(
+    pub(crate) fn pick_overload(
         &mut self,
         candidates: &[MethodInfo],
         args: &[Arg],
@@ -789,7 +797,27 @@ impl FileEmitter<'_, '_> {
             ("Math" | "MathF", "Max" | "Min" | "Abs" | "Sign" | "Clamp") => {
                 return self.math(name, args, e);
             }
+            ("Array", "Find" | "Exists" | "FindIndex" | "TrueForAll") if args.len() == 2 => {
+                let target = self.expr(&args[0].expr, None)?;
+                return self.collection_call(target, name, &args[1..], e);
+            }
+            ("MemoryExtensions", "Sort") if args.len() == 2 => {
+                let target = self.expr(&args[0].expr, None)?;
+                return self.sort_with(&target, &args[1], e);
+            }
             ("Array", _) => return self.array_static(name, args, e),
+            ("Enum", "GetValues") => {
+                // `Enum.GetValues(typeof(PieceType))`: every value, `None` included.
+                let is_piece_type = match (args.first().map(|a| &a.expr.kind), targs.first()) {
+                    (Some(ExprKind::TypeOf(TypeRef::Named(n, _))), _) | (None, Some(TypeRef::Named(n, _))) => n == "PieceType",
+                    _ => false,
+                };
+                if !is_piece_type {
+                    return Err(unsupported(e.span, "`Enum.GetValues` of this type", snippet(self.src, e)));
+                }
+                return Ok(Val::new("cs::Seq::range(0, 7)", Ty::Seq(Box::new(Ty::Api("PieceType"))), Prec::Primary));
+            }
+            ("Convert", _) => return self.convert(name, args, e),
             ("Console" | "DivertedConsole" | "Debug", _) => {
                 return Ok(Val::new("()", Ty::Void, Prec::Primary));
             }
@@ -983,6 +1011,42 @@ impl FileEmitter<'_, '_> {
         Ok(out)
     }
 
+    /// `span.Sort(items)` (keys and items) or `span.Sort((a, b) => ...)`.
+    pub(crate) fn sort_with(&mut self, target: &Val, arg: &Arg, e: &Expr) -> R<Val> {
+        if !matches!(arg.expr.kind, ExprKind::Lambda(..)) {
+            let items = self.expr(&arg.expr, None)?;
+            if matches!(items.ty, Ty::Array(..)) {
+                let code = format!("{}.sort_with_items(&{})", target.at(Prec::Primary), items.at(Prec::Unary));
+                let mut out = Val::new(code, Ty::Void, Prec::Primary).absorb(target).absorb(&items);
+                out.effects = true;
+                return Ok(out);
+            }
+        }
+        self.sort_by_comparison(target, arg, e)
+    }
+
+    /// `Convert.ToInt32(x)` and friends, by the argument's type.
+    fn convert(&mut self, name: &str, args: &[Arg], e: &Expr) -> R<Val> {
+        let [a] = args else {
+            return Err(unsupported(e.span, format!("`Convert.{name}` with these arguments"), snippet(self.src, e)));
+        };
+        let v = self.expr(&a.expr, None)?;
+        let from = if v.ty.is_enum() { Ty::Int(IntTy::I32) } else { v.ty.clone() };
+        let (code, ty) = match (name, &from) {
+            ("ToInt32", Ty::Bool) => (format!("{} as i32", v.at(Prec::Cast)), Ty::Int(IntTy::I32)),
+            ("ToDouble", Ty::Bool) => (format!("{} as i32 as f64", v.at(Prec::Cast)), Ty::F64),
+            ("ToBoolean", Ty::Int(_)) => (format!("{} != 0", v.at(Prec::BitOr)), Ty::Bool),
+            ("ToInt32", Ty::F64 | Ty::F32) => (format!("cs::convert_to_int32({} as f64)", v.at(Prec::Cast)), Ty::Int(IntTy::I32)),
+            ("ToInt32", Ty::Int(IntTy::I32)) => (v.code.clone(), Ty::Int(IntTy::I32)),
+            ("ToInt32", Ty::Int(_)) => (format!("i32::try_from({}).expect(\"Convert.ToInt32 overflows\")", v.code), Ty::Int(IntTy::I32)),
+            ("ToDouble", Ty::Int(_) | Ty::F32 | Ty::F64) => (format!("{} as f64", v.at(Prec::Cast)), Ty::F64),
+            ("ToString", _) => (format!("{}.to_string()", v.at(Prec::Primary)), Ty::Str),
+            _ => return Err(unsupported(e.span, format!("`Convert.{name}` of a `{}`", v.ty.cs()), snippet(self.src, e))),
+        };
+        let prec = if code.ends_with("f64") || code.ends_with("i32") && code.contains(" as ") { Prec::Cast } else if code.contains(" != ") { Prec::Cmp } else { Prec::Primary };
+        Ok(Val::new(code, ty, prec).absorb(&v))
+    }
+
     /// `Sort((a, b) => ...)` of an array or list.
     pub(crate) fn sort_by_comparison(
         &mut self,
@@ -1075,6 +1139,7 @@ impl FileEmitter<'_, '_> {
     fn object_call(&mut self, v: Val, name: &str, args: &[Arg], e: &Expr) -> R<Val> {
         let vals = self.plain_args(args)?;
         let code = match (name, vals.as_slice()) {
+            ("ToString", []) if v.ty == Ty::Char => format!("cs::char_to_string({})", v.code),
             ("ToString", []) => format!("{}.to_string()", v.at(Prec::Primary)),
             ("Equals", [x]) => format!("{} == {}", v.at(Prec::BitOr), x.at(Prec::BitOr)),
             ("CompareTo", [x]) => format!("cs::compare(&{}, &{}) as i32", v.at(Prec::Unary), x.at(Prec::Unary)),
@@ -1305,7 +1370,14 @@ impl FileEmitter<'_, '_> {
                     ));
                 }
                 let sub = self.subscript(idx, &r)?;
-                Ok((t.clone(), format!("{r}.get({})", sub.code), (*elem).clone()))
+                if t.reads_self && sub.mut_self {
+                    // The index changes the bot while the array would be borrowed from it:
+                    // the array first (C#'s order), then the index.
+                    let (a, i) = (self.temp("array"), self.temp("index"));
+                    let code = format!("{{ let {a} = {r}.clone(); let {i} = {}; {a}.get({i}) }}", sub.code);
+                    return Ok((t.clone().absorb(&sub), code, (*elem).clone()));
+                }
+                Ok((t.clone().absorb(&sub), format!("{r}.get({})", sub.code), (*elem).clone()))
             }
             Ty::List(elem) => {
                 let i = self.int_arg(&idx[0])?;

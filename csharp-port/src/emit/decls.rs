@@ -426,6 +426,7 @@ impl<'p, 'u> FileEmitter<'p, 'u> {
             Ty::Array(..) | Ty::List(_) | Ty::Dict(..) | Ty::Set(_) | Ty::Seq(_) => {
                 "Default::default()".into()
             }
+            Ty::Class(name) if self.p.is_ref_class(name) => "cs::Obj::null()".into(),
             Ty::Class(_) | Ty::Object | Ty::Null => {
                 return Err(unsupported(
                     span,

@@ -331,6 +331,10 @@ impl FileEmitter<'_, '_> {
                 n,
             ));
         }
+        if !bot_level && self.p.is_ref_class(&self.p.types[t].cs) {
+            // A field of a class instance: a `cs::Var`.
+            return Ok(Some(Val::new(format!("self.{}.get()", f.rust), f.ty.clone(), Prec::Primary)));
+        }
         let mut v = Val::new(format!("self.{}", f.rust), f.ty.clone(), Prec::Primary);
         v.reads_self = true;
         v.place = true;
@@ -662,6 +666,7 @@ impl FileEmitter<'_, '_> {
             let other = if a.ty == Ty::Null { &b } else { &a };
             let code = match &other.ty {
                 Ty::Nullable(_) => format!("{}.is_none()", other.at(Prec::Primary)),
+                Ty::Class(c) if self.p.is_ref_class(c) => format!("{}.is_null()", other.at(Prec::Primary)),
                 t if t.is_reference() => format!("{}.is_empty()", other.at(Prec::Primary)),
                 _ => {
                     return Err(unsupported(
@@ -701,7 +706,8 @@ impl FileEmitter<'_, '_> {
     fn string_op(&mut self, op: BinOp, a: Val, b: Val, e: &Expr) -> R<Val> {
         match op {
             BinOp::Add => {
-                let code = format!("format!(\"{{}}{{}}\", {}, {})", a.code, b.code);
+                let text = |v: &Val| if v.ty == Ty::Char { format!("cs::char_to_string({})", v.code) } else { v.code.clone() };
+                let code = format!("format!(\"{{}}{{}}\", {}, {})", text(&a), text(&b));
                 Ok(Val::new(code, Ty::Str, Prec::Primary).absorb(&a).absorb(&b))
             }
             BinOp::Eq | BinOp::Ne => {
@@ -905,11 +911,19 @@ impl FileEmitter<'_, '_> {
                     ..v
                 })
             }
-            (Ty::Seq(a), Ty::Seq(b)) if a == b => Ok(v),
+            (Ty::Seq(a), Ty::Seq(b)) if a == b || **b == Ty::Unknown => Ok(v),
+            (Ty::Api("PieceList"), Ty::Seq(_)) => {
+                let code = format!("cs::Seq::from(cs::Piece::in_list(&{}))", v.at(Prec::Unary));
+                Ok(Val { code, ty: Ty::Seq(Box::new(Ty::Api("Piece"))), prec: Prec::Primary, place: false, ..v })
+            }
+            (Ty::Array(..) | Ty::List(_) | Ty::Set(_), Ty::Seq(b)) if **b == Ty::Unknown => Ok(v),
             (Ty::Tuple(xs, _), Ty::Tuple(ys, names)) if xs == ys => Ok(Val {
                 ty: Ty::Tuple(ys.clone(), names.clone()),
                 ..v
             }),
+            (Ty::Null, Ty::Class(c)) if self.p.is_ref_class(c) => {
+                Ok(Val { code: "cs::Obj::null()".into(), ty: to.clone(), prec: Prec::Primary, ..v })
+            }
             (Ty::Class(_), Ty::Object) | (Ty::Null, _) if to.is_reference() => {
                 if from == Ty::Null {
                     return Err(unsupported(

@@ -35,11 +35,7 @@ impl FileEmitter<'_, '_> {
                     .iter()
                     .any(|b| matches!(b, TypeRef::Named(n, _) if n == "Exception"));
                 if instance && !exception {
-                    return Err(unsupported(
-                        decl.span,
-                        "a class of the file's own with instances",
-                        &decl.name,
-                    ));
+                    return self.class_item(t);
                 }
                 // A static class: its members live in the bot's struct.
                 Ok(String::new())
@@ -381,7 +377,10 @@ impl FileEmitter<'_, '_> {
         let mut body = prefix.to_string();
         body.push_str(&self.body(&decl.body, decl.span)?);
         self.leave_fn();
-        let receiver = if self.mutates(&m.key) || m.cs == ".ctor" {
+        let class_method = m.owner != self.p.bot && !m.is_static && self.p.types[m.owner].kind == TypeKind::Class;
+        let receiver = if class_method {
+            "&self"
+        } else if self.mutates(&m.key) || m.cs == ".ctor" {
             "&mut self"
         } else {
             "&self"
@@ -503,5 +502,91 @@ pub(crate) fn unreachable_tail(stmts: &[Stmt], ret: &Ty) -> &'static str {
         _ if *ret == Ty::Void => "",
         Some(Stmt { kind: StmtKind::Return(_) | StmtKind::Throw(_), .. }) => "",
         _ => "unreachable!(\"C# proves every path returns\")\n",
+    }
+}
+
+impl FileEmitter<'_, '_> {
+    /// A class of the file's own whose instances the bot makes: a struct of
+    /// `cs::Var` fields, shared as `cs::Obj`; `new` runs the field initialisers and the
+    /// constructor; every method takes `&self` (the fields change through `Var`).
+    pub(crate) fn class_item(&mut self, t: usize) -> R<String> {
+        let decl = &self.p.unit.types[t];
+        let interfaces = ["IComparer", "IComparable", "IEquatable", "Exception"];
+        if let Some(base) = decl.bases.iter().find(|b| !matches!(b, TypeRef::Named(n, _) if interfaces.contains(&n.as_str()))) {
+            let name = match base {
+                TypeRef::Named(n, _) => n.clone(),
+                _ => String::new(),
+            };
+            return Err(unsupported(decl.span, "a class deriving from another", &name));
+        }
+        let info = &self.p.types[t];
+        let name = info.rust.clone();
+        let mut fields = String::new();
+        for f in info.fields.iter().filter(|f| !f.is_static) {
+            fields.push_str(&format!("    pub {}: cs::Var<{}>,\n", f.rust, self.rty(&f.ty, f.span)?));
+        }
+        let mut out = FileEmitter::comments(&decl.comments);
+        out.push_str(&format!("#[derive(Default)]\npub struct {name} {{\n{fields}}}\n\n"));
+        let mut body = String::new();
+        let ctors: Vec<MethodInfo> = info.methods.iter().filter(|m| m.cs == ".ctor").cloned().collect();
+        let inits = self.class_initialisers(t)?;
+        if ctors.is_empty() {
+            body.push_str(&format!(
+                "pub fn new() -> cs::Obj<{name}> {{\n    let this = cs::Obj::new({name}::default());\n{}    this\n}}\n\n",
+                FileEmitter::indent(&inits)
+            ));
+        }
+        for ctor in &ctors {
+            body.push_str(&self.class_new(&name, ctor, &inits)?);
+        }
+        let methods: Vec<MethodInfo> = info.methods.iter().filter(|m| !m.is_static).cloned().collect();
+        for m in &methods {
+            body.push_str(&self.method(m)?);
+        }
+        body.push_str(&self.take_lifted(t));
+        out.push_str(&format!("impl {name} {{\n{}}}\n\n", FileEmitter::indent(body.trim_end())));
+        Ok(out)
+    }
+
+    /// The field initialisers of class `t`, as statements setting `this`'s fields.
+    fn class_initialisers(&mut self, t: usize) -> R<String> {
+        let fields: Vec<_> = self.p.types[t].fields.iter().filter(|f| !f.is_static).cloned().collect();
+        self.enter_fn(format!("{}.init", self.p.types[t].cs), t, Ty::Void, false, false);
+        let mut out = String::new();
+        for f in fields {
+            let (_, init) = self.p.field_decl(&f);
+            if let Some(init) = init {
+                let v = self.expr(init, Some(&f.ty))?;
+                let v = self.coerce(v, &f.ty, init)?;
+                let v = self.owned(v);
+                out.push_str(&format!("this.{}.set({});\n", f.rust, v.code));
+            }
+        }
+        self.leave_fn();
+        Ok(out)
+    }
+
+    /// `new Name(args)` for one constructor: `new`, `new_2`... beside `construct`,
+    /// `construct_2`.
+    fn class_new(&mut self, name: &str, ctor: &MethodInfo, inits: &str) -> R<String> {
+        let decl = self.p.method_decl(ctor);
+        let mut params = Vec::new();
+        let mut names = Vec::new();
+        for (p, (ty, mode, _)) in decl.params.iter().zip(&ctor.params) {
+            if *mode != PassMode::Value && *mode != PassMode::In {
+                return Err(unsupported(p.span, "a constructor with `ref` or `out` parameters", &p.name));
+            }
+            let n = super::names::snake(&p.name);
+            params.push(format!("{n}: {}", self.rty(ty, p.span)?));
+            names.push(n);
+        }
+        let new_name = ctor.rust.replacen("construct", "new", 1);
+        Ok(format!(
+            "pub fn {new_name}({}) -> cs::Obj<{name}> {{\n    let this = cs::Obj::new({name}::default());\n{}    this.{}({});\n    this\n}}\n\n",
+            params.join(", "),
+            FileEmitter::indent(inits),
+            ctor.rust,
+            names.join(", ")
+        ))
     }
 }

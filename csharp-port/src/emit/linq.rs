@@ -99,7 +99,21 @@ impl FileEmitter<'_, '_> {
             }
             (Ty::List(_), "Sort", 0) => (format!("{r}.sort()"), Ty::Void),
             (Ty::List(_) | Ty::Array(..), "Sort", 1) => {
-                return self.sort_by_comparison(v, &args[0], e).map(Some);
+                return self.sort_with(v, &args[0], e).map(Some);
+            }
+            (Ty::List(_) | Ty::Array(..), "Find" | "Exists" | "FindIndex" | "FindLast" | "TrueForAll" | "RemoveAll", 1) => {
+                let f = self.selector(&args[0], vec![elem.clone()])?;
+                let (call, ty) = match name {
+                    "Find" => (format!("linq().first_or_default_where({})", f.code), elem.clone()),
+                    "FindLast" => (format!("linq().reverse().first_or_default_where({})", f.code), elem.clone()),
+                    "Exists" => (format!("linq().any_where({})", f.code), Ty::Bool),
+                    "TrueForAll" => (format!("linq().all({})", f.code), Ty::Bool),
+                    "FindIndex" => (format!("linq().select_indexed(|x, i| (x, i)).first_or_default_where(|(x, _)| ({})(x)).1", f.code), INT),
+                    _ => return Err(unsupported(e.span, "`RemoveAll`", snippet(self.src, e))),
+                };
+                let mut out = Val::new(format!("{r}.{call}"), ty, Prec::Primary).absorb(v).absorb(&f);
+                out.effects = true;
+                return Ok(Some(out));
             }
             (Ty::List(_), "Reverse", 0) => (format!("{r}.reverse()"), Ty::Void),
             (Ty::List(_), "ToArray", 0) => (
@@ -181,6 +195,14 @@ impl FileEmitter<'_, '_> {
         })
     }
 
+    /// A lambda argument whose result is converted to `ret`.
+    fn selector_returning(&mut self, a: &Arg, params: Vec<Ty>, ret: Ty) -> R<Val> {
+        if matches!(a.expr.kind, ExprKind::Lambda(..)) {
+            return self.expr(&a.expr, Some(&Ty::Func(params, Box::new(ret))));
+        }
+        self.selector(a, params)
+    }
+
     /// A lambda (or method group) argument for an element of type `elem`.
     fn selector(&mut self, a: &Arg, params: Vec<Ty>) -> R<Val> {
         if let ExprKind::Member(target, name, _) = &a.expr.kind
@@ -250,7 +272,7 @@ impl FileEmitter<'_, '_> {
                 (format!("{method}({})", f.code), seq(ret), Some(f))
             }
             ("SelectMany", 1) => {
-                let f = one(self, vec![elem.clone()])?;
+                let f = self.selector_returning(&args[0], vec![elem.clone()], Ty::Seq(Box::new(Ty::Unknown)))?;
                 let inner = func_ret(&f.ty).element().unwrap_or(Ty::Unknown);
                 (format!("select_many({})", f.code), seq(inner), Some(f))
             }

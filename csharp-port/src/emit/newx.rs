@@ -102,6 +102,7 @@ impl FileEmitter<'_, '_> {
             Ty::Api("Move") => self.new_move(args, e, &mut vals)?,
             Ty::Api("Square") => self.new_square(args, e, &mut vals)?,
             Ty::Struct(name) => self.new_struct(name, args, init, e, &mut vals)?,
+            Ty::Class(name) if self.p.is_ref_class(name) => self.new_class(name, args, init, e, &mut vals)?,
             Ty::Object => "()".into(),
             Ty::Class(name)
                 if self.p.type_index(name).is_some_and(|i| {
@@ -141,7 +142,7 @@ impl FileEmitter<'_, '_> {
             [text, board] => {
                 let s = self.expr(&text.expr, Some(&Ty::Str))?;
                 let b = self.expr(&board.expr, Some(&Ty::Api("Board")))?;
-                let code = format!("{}.parse_uci(&{}).expect(\"a legal move\")", b.at(Prec::Unary), s.at(Prec::Unary));
+                let code = format!("cs::move_from_uci(&{}, &{})", b.at(Prec::Unary), s.at(Prec::Unary));
                 vals.push(s);
                 vals.push(b);
                 Ok(code)
@@ -253,6 +254,44 @@ impl FileEmitter<'_, '_> {
                 vals.push(v);
             }
             code = format!("{{ let mut value = {code}; {sets}value }}");
+        }
+        Ok(code)
+    }
+
+    /// `new C(args) { F = v }` of a class of the file's own.
+    fn new_class(&mut self, name: &str, args: &[Arg], init: Option<&[Expr]>, e: &Expr, vals: &mut Vec<Val>) -> R<String> {
+        let t = self.p.type_index(name).ok_or_else(|| unsupported(e.span, "a class", name))?;
+        let rust = self.p.types[t].rust.clone();
+        let ctors: Vec<_> = self.p.types[t].methods.iter().filter(|m| m.cs == ".ctor").cloned().collect();
+        let mut code = if ctors.is_empty() {
+            if !args.is_empty() {
+                return Err(unsupported(e.span, "arguments to a class without a constructor", snippet(self.src, e)));
+            }
+            format!("{rust}::new()")
+        } else {
+            let ctor = self.pick_overload(&ctors, args, e)?;
+            let args = self.args_with_defaults(&ctor.params, &ctor.defaults, args, e)?;
+            let codes: Vec<String> = args.iter().map(|a| a.code.clone()).collect();
+            vals.extend(args);
+            format!("{rust}::{}({})", ctor.rust.replacen("construct", "new", 1), codes.join(", "))
+        };
+        if let Some(items) = init.filter(|i| !i.is_empty()) {
+            let mut sets = String::new();
+            for item in items {
+                let ExprKind::Assign(None, target, value) = &item.kind else {
+                    return Err(unsupported(item.span, "this object initialiser", snippet(self.src, item)));
+                };
+                let ExprKind::Name(field, _) = &target.kind else {
+                    return Err(unsupported(item.span, "this object initialiser", snippet(self.src, item)));
+                };
+                let f = self.p.field(t, field).cloned().ok_or_else(|| unsupported(item.span, format!("the field `{field}`"), field))?;
+                let v = self.expr(value, Some(&f.ty))?;
+                let v = self.coerce(v, &f.ty, value)?;
+                let v = self.owned(v);
+                sets.push_str(&format!("value.{}.set({}); ", f.rust, v.code));
+                vals.push(v);
+            }
+            code = format!("{{ let value = {code}; {sets}value }}");
         }
         Ok(code)
     }

@@ -68,12 +68,21 @@ impl FileEmitter<'_, '_> {
                     return self.local_place(&l, e);
                 }
                 let v = self.expr(e, None)?;
-                self.direct_from(v, e)
+                self.direct_or_var(v, e)
             }
             ExprKind::Member(target, name, _) => {
                 if let ExprKind::This = target.kind {
                     let v = self.expr(e, None)?;
-                    return self.direct_from(v, e);
+                    return self.direct_or_var(v, e);
+                }
+                let saved = self.learned.clone();
+                let target_ty = self.expr(target, None).map(|v| v.ty);
+                self.learned = saved;
+                if let Ok(Ty::Class(c)) = &target_ty
+                    && self.p.is_ref_class(c)
+                {
+                    let v = self.expr(e, None)?;
+                    return self.direct_or_var(v, e);
                 }
                 let target_is_value = !matches!(&target.kind, ExprKind::Name(n, _) if self.find_local(n).is_none() && self.p.field(self.fr().class, n).is_none());
                 if !target_is_value {
@@ -150,6 +159,26 @@ impl FileEmitter<'_, '_> {
             ty: l.ty.clone(),
             self_field: false,
         })
+    }
+
+    /// A field of a class instance (`x.f.get()`, a `cs::Var`) as a cell; anything else
+    /// as a direct place.
+    fn direct_or_var(&mut self, v: Val, e: &Expr) -> R<Place> {
+        if !v.place
+            && let Some(recv) = v.code.strip_suffix(".get()")
+            && recv.rsplit('.').next().is_some_and(|f| !f.contains('('))
+        {
+            return Ok(Place::Cell {
+                recv: recv.to_string(),
+                sub: None,
+                dict: false,
+                path: String::new(),
+                ty: v.ty,
+                reads_self: v.reads_self,
+                effects: v.effects,
+            });
+        }
+        self.direct_from(v, e)
     }
 
     fn direct_from(&mut self, v: Val, e: &Expr) -> R<Place> {
@@ -431,6 +460,17 @@ impl FileEmitter<'_, '_> {
         e: &Expr,
         as_value: bool,
     ) -> R<Val> {
+        if let ExprKind::Name(n, _) = &l.kind
+            && n == "_"
+            && op.is_none()
+            && self.find_local("_").is_none()
+        {
+            // `_ = e;`: the value for its effects only.
+            let v = self.expr(r, None)?;
+            let mut out = Val::new(format!("let _ = {}", v.code), Ty::Void, Prec::Assign).absorb(&v);
+            out.effects = true;
+            return Ok(out);
+        }
         if let ExprKind::Tuple(targets) = &l.kind {
             if as_value || op.is_some() {
                 return Err(unsupported(
@@ -807,30 +847,43 @@ impl FileEmitter<'_, '_> {
         Ok(out)
     }
 
+    /// `(a, b) = e`, `(int x, var y) = e` and `(a, _) = e`: the value first, then each
+    /// target (declared where the tuple declares it).
     fn tuple_assign(&mut self, targets: &[Expr], r: &Expr, e: &Expr) -> R<Val> {
-        let mut places = Vec::new();
-        for t in targets {
-            places.push(self.place(t)?);
+        let v = self.expr(r, None)?;
+        let Ty::Tuple(items, _) = v.ty.clone() else {
+            return Err(unsupported(e.span, "a deconstruction of something not a tuple", snippet(self.src, e)));
+        };
+        if items.len() != targets.len() {
+            return Err(unsupported(e.span, "a deconstruction of the wrong arity", snippet(self.src, e)));
         }
-        let want = Ty::Tuple(
-            places.iter().map(|p| p.ty().clone()).collect(),
-            vec![None; places.len()],
-        );
-        let v = self.expr(r, Some(&want))?;
-        let v = self.coerce(v, &want, r)?;
         let v = self.owned(v);
         let tmp = self.temp("values");
         let mut code = format!("let {tmp} = {}; ", v.code);
-        for (i, p) in places.iter().enumerate() {
-            code.push_str(&format!(
-                "{}; ",
-                self.write_place(p, &format!("{tmp}.{i}"))?
-            ));
+        let mut out = Val::new("", Ty::Void, Prec::Primary).absorb(&v);
+        for (i, (t, item_ty)) in targets.iter().zip(&items).enumerate() {
+            match &t.kind {
+                ExprKind::Name(n, _) if n == "_" && self.find_local("_").is_none() => {}
+                ExprKind::DeclVar(tr, name) => {
+                    let declared = self.p.resolve(tr, &[], t.span)?;
+                    let ty = if declared == Ty::Unknown { item_ty.clone() } else { declared };
+                    let l = self.declare(name, ty.clone(), LocalKind::Value);
+                    let rust_ty = self.rty(&ty, t.span)?;
+                    let default = self.default_value(&ty, t.span)?;
+                    self.f().pre.push(format!("let mut {}: {rust_ty} = {default};\n", l.rust));
+                    let conv = self.convert_code(item_ty, &ty, &format!("{tmp}.{i}"), t.span)?;
+                    code.push_str(&format!("{} = {conv}; ", l.rust));
+                }
+                _ => {
+                    let p = self.place(t)?;
+                    let conv = self.convert_code(item_ty, p.ty(), &format!("{tmp}.{i}"), t.span)?;
+                    code.push_str(&format!("{}; ", self.write_place(&p, &conv)?));
+                    out.mut_self |= p.is_self_field();
+                }
+            }
         }
-        let _ = e;
-        let mut out = Val::new(format!("{{ {}}}", code), Ty::Void, Prec::Primary).absorb(&v);
+        out.code = format!("{{ {code}}}");
         out.effects = true;
-        out.mut_self |= places.iter().any(Place::is_self_field);
         Ok(out)
     }
 }

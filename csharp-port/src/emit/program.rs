@@ -167,9 +167,6 @@ impl<'u> Program<'u> {
         if decl.kind == TypeKind::Enum {
             return self.index_enum(i);
         }
-        if !decl.primary.is_empty() {
-            return Err(unsupported(decl.span, "a primary constructor", &decl.name));
-        }
         let mut field_names: HashSet<String> = HashSet::new();
         let mut method_names: HashSet<String> = HashSet::new();
         let mut fields = Vec::new();
@@ -339,6 +336,12 @@ impl<'u> Program<'u> {
             TypeKind::Struct => Ty::Struct(name.to_string()),
             TypeKind::Class | TypeKind::Record => Ty::Class(name.to_string()),
         })
+    }
+
+    /// Whether `name` is a class of the file's own, other than the bot, whose instances
+    /// the port makes (`cs::Obj`).
+    pub(crate) fn is_ref_class(&self, name: &str) -> bool {
+        self.type_index(name).is_some_and(|i| i != self.bot && self.types[i].kind == TypeKind::Class)
     }
 
     /// The index of the type `name` of the file's own.

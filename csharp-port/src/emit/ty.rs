@@ -121,6 +121,7 @@ impl Program<'_> {
             Ty::Api("Random") => "cs::Random".into(),
             Ty::Api(n) => (*n).into(),
             Ty::Enum(name) => self.enum_repr(name).rust().into(),
+            Ty::Class(name) if self.is_ref_class(name) => format!("cs::Obj<{}>", self.rust_type_name(name)),
             Ty::Struct(name) | Ty::Class(name) => self.rust_type_name(name),
             Ty::Array(e, _) => format!("cs::Array<{}>", self.rust_ty(e, span)?),
             Ty::List(e) => format!("cs::List<{}>", self.rust_ty(e, span)?),

@@ -259,6 +259,15 @@ impl<'a> Lower<'a> {
                 _ => {}
             }
         }
+        if !decl.primary.is_empty() {
+            if kind == TypeKind::Class {
+                return Err(self.unsupported(node, "a class's primary constructor"));
+            }
+            // A positional record: its parameters are its properties, set by its
+            // constructor. Its data is immutable, so a `record` class can be a value.
+            decl.kind = TypeKind::Struct;
+            primary_members(&mut decl);
+        }
         if let Some(body) = node.child_by_field_name("body") {
             if kind == TypeKind::Enum {
                 self.enum_body(body, &mut decl)?;
@@ -697,4 +706,37 @@ impl<'a> Lower<'a> {
         }
         self.text(node).matches(',').count() as u8 + 1
     }
+}
+
+/// A positional record's parameters as public fields, and its constructor setting them.
+fn primary_members(decl: &mut TypeDecl) {
+    let span = decl.span;
+    let mut body = Vec::new();
+    for p in &decl.primary {
+        decl.members.push(Member::Field(FieldDecl {
+            ty: p.ty.clone(),
+            vars: vec![(p.name.clone(), None, p.span)],
+            is_static: false,
+            is_const: false,
+            span: p.span,
+            is_auto_property: true,
+        }));
+        let e = |kind| Expr::new(kind, p.span, (0, 0));
+        let this_field = e(ExprKind::Member(Box::new(e(ExprKind::This)), p.name.clone(), Vec::new()));
+        let param = e(ExprKind::Name(p.name.clone(), Vec::new()));
+        let assign = e(ExprKind::Assign(None, Box::new(this_field), Box::new(param)));
+        body.push(Stmt { kind: StmtKind::Expr(assign), span: p.span });
+    }
+    decl.members.push(Member::Method(MethodDecl {
+        name: ".ctor".into(),
+        ret: TypeRef::Named("void".into(), Vec::new()),
+        ret_ref: false,
+        params: decl.primary.clone(),
+        type_params: Vec::new(),
+        body: Body::Block(body),
+        is_static: false,
+        is_property: false,
+        span,
+        comments: Vec::new(),
+    }));
 }

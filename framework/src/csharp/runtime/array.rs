@@ -136,14 +136,27 @@ impl<T: Clone + Default> Array<T> {
     #[track_caller]
     pub fn new(len: impl ArrayIndex) -> Array<T> {
         let len = len.to_usize().expect("a negative array size");
-        Array::from_vec_shaped(vec![T::default(); len], [len, 1, 1], 1)
+        Array::filled(len, [len, 1, 1], 1)
+    }
+
+    /// `len` default elements, allocated once (a bot's 192 MB transposition table must
+    /// not pass through a second copy of itself).
+    fn filled(len: usize, shape: [usize; 3], rank: u8) -> Array<T> {
+        Array {
+            cells: (0..len).map(|_| Cell::new(T::default())).collect(),
+            start: 0,
+            shape,
+            rank,
+        }
     }
 
     /// `new T[a, b]` or `new T[a, b, c]`.
     #[track_caller]
     pub fn new_md<const N: usize>(shape: [usize; N]) -> Array<T> {
-        let len = shape.iter().product();
-        Array::from_md(shape, vec![T::default(); len])
+        assert!((1..=3).contains(&N), "arrays of rank 1 to 3");
+        let mut full = [1; 3];
+        full[..N].copy_from_slice(&shape);
+        Array::filled(shape.iter().product(), full, N as u8)
     }
 
     /// A multi-dimensional array from its elements in row-major order

@@ -177,6 +177,11 @@ impl<K: Hash + Eq + Clone, V: Clone> Dictionary<K, V> {
         value
     }
 
+    /// No entries (the port's stand-in for C#'s `dictionary == null`).
+    pub fn is_empty(&self) -> bool {
+        self.count() == 0
+    }
+
     /// `ContainsKey(key)`.
     pub fn contains_key(&self, key: &K) -> bool {
         self.0.borrow().index.contains_key(key)
@@ -269,6 +274,11 @@ impl<T: Hash + Eq + Clone> HashSet<T> {
         }
         slots.insert_new(value, ());
         true
+    }
+
+    /// No elements (the port's stand-in for C#'s `set == null`).
+    pub fn is_empty(&self) -> bool {
+        self.count() == 0
     }
 
     /// `Contains(value)`.

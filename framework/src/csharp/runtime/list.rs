@@ -78,6 +78,11 @@ impl<T: Clone> List<T> {
         result
     }
 
+    /// No elements (the port's stand-in for C#'s `list == null`).
+    pub fn is_empty(&self) -> bool {
+        self.0.borrow().is_empty()
+    }
+
     /// `Count`.
     pub fn count(&self) -> i32 {
         self.0.borrow().len() as i32

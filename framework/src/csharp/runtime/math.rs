@@ -85,3 +85,17 @@ pub fn round_digits(x: f64, digits: i32) -> f64 {
 pub fn log2(x: u64) -> i32 {
     if x == 0 { 0 } else { 63 - x.leading_zeros() as i32 }
 }
+
+/// `Convert.ToInt32(double)`: rounded to the nearest integer, halves to even (as .NET's),
+/// panicking out of range as .NET throws `OverflowException`.
+///
+/// ```
+/// use framework::prelude::*;
+/// assert_eq!((cs::convert_to_int32(2.5), cs::convert_to_int32(3.5), cs::convert_to_int32(-1.5)), (2, 4, -2));
+/// ```
+#[track_caller]
+pub fn convert_to_int32(x: f64) -> i32 {
+    let r = x.round_ties_even();
+    assert!(r >= f64::from(i32::MIN) && r <= f64::from(i32::MAX), "Convert.ToInt32 overflows");
+    r as i32
+}

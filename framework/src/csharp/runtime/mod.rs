@@ -5,6 +5,7 @@
 //! - [`Array`]: C#'s arrays and spans, shared by reference; [`List`], [`Dictionary`],
 //!   [`HashSet`]: its collections, shared too, iterated in .NET's order.
 //! - [`Seq`]: LINQ's results.
+//! - [`Obj`] and [`Var`]: instances of the bot's own classes, shared by reference.
 //! - [`Piece`], [`PAWN`] ... [`KING`], [`pieces`], [`slider_attacks`]: the API's members
 //!   that take or give C#'s piece-type numbers.
 //! - [`abs`], [`sign`], [`round_digits`], [`log2`]: `Math` and `BitOperations` where
@@ -22,6 +23,7 @@ mod dict;
 mod flow;
 mod list;
 mod math;
+mod object;
 mod piece;
 mod random;
 mod seq;
@@ -31,10 +33,11 @@ pub use array::{Array, ArrayIndex, ArrayIter, ElemRef, Subscript};
 pub use dict::{Dictionary, HashSet};
 pub use flow::{Flow, try_catch};
 pub use list::{List, ListIter};
-pub use math::{Signed, abs, log2, max_f64, min_f64, round_digits, sign};
+pub use object::{Obj, Var};
+pub use math::{Signed, abs, convert_to_int32, log2, max_f64, min_f64, round_digits, sign};
 pub use piece::{
-    BISHOP, KING, KNIGHT, NONE, PAWN, Piece, QUEEN, ROOK, clear_and_get_index_of_lsb,
-    clear_square, color, legal_moves_into, piece_attacks, piece_list, piece_type, pieces,
+    BISHOP, KING, KNIGHT, NONE, PAWN, Piece, QUEEN, ROOK, char_to_string, clear_and_get_index_of_lsb,
+    clear_square, color, legal_moves_into, move_from_uci, piece_attacks, piece_list, piece_type, pieces,
     set_square, slider_attacks, square, square_at, square_is_set, toggle_square,
 };
 pub use random::Random;

@@ -98,10 +98,14 @@ impl Piece {
             .collect()
     }
 
-    /// `list[i]` and `list.GetPiece(i)`.
+    /// `list[i]` and `list.GetPiece(i)`. C#'s piece list reads its fixed-size buffer
+    /// without checking `i` against `Count`: past the list's pieces it gives the list's
+    /// type on a stale square. Here the square past them is a1; an index past the
+    /// buffer (or negative) panics as C#'s throws.
     #[track_caller]
     pub fn of_list(list: &PieceList, index: i32) -> Piece {
-        let square = list[usize::try_from(index).expect("a negative index")];
+        let i = usize::try_from(index).ok().filter(|i| *i < 16).expect("index out of range");
+        let square = list.get(i).copied().unwrap_or(Square::A1);
         Piece::new(list.piece_type().number() as i32, list.is_white(), square)
     }
 
@@ -187,6 +191,39 @@ pub fn clear_and_get_index_of_lsb(bitboard: &mut u64) -> i32 {
     let index = bitboard.trailing_zeros() as i32;
     *bitboard &= bitboard.wrapping_sub(1);
     index
+}
+
+/// A C# `char`'s text (`c.ToString()`, `"a" + c`): the UTF-16 unit as a character.
+pub fn char_to_string(c: u16) -> String {
+    String::from_utf16_lossy(&[c])
+}
+
+/// `new Move("e2e4", board)`: the move those squares and that board's pieces make, legal
+/// or not (C#'s constructor checks nothing; an opening book then looks for it among the
+/// legal moves). Panics on a malformed name.
+///
+/// ```
+/// use framework::prelude::*;
+/// let board = Board::startpos();
+/// assert_eq!(cs::move_from_uci(&board, "e2e4"), board.parse_uci("e2e4").unwrap());
+/// let illegal = cs::move_from_uci(&board, "e2e5");
+/// assert_eq!((illegal.from(), illegal.to()), (Square::E2, Square::E5));
+/// assert!(!board.legal_moves().contains(&illegal));
+/// ```
+#[track_caller]
+pub fn move_from_uci(board: &Board, name: &str) -> crate::chess::Move {
+    if let Ok(m) = board.parse_uci(name) {
+        return m;
+    }
+    let square = |s: &str| s.parse::<Square>().unwrap_or_else(|_| panic!("a move name like e2e4, not {name:?}"));
+    let (from, to) = (square(name.get(0..2).unwrap_or("")), square(name.get(2..4).unwrap_or("")));
+    let promotion = name.chars().nth(4).and_then(PieceType::from_char);
+    let piece = board.piece_at(from).map_or(PieceType::Pawn, |p| p.piece_type());
+    let captured = board.piece_at(to).map(|p| p.piece_type());
+    let castle = piece == PieceType::King && (from.file() as i32 - to.file() as i32).abs() == 2;
+    let en_passant = piece == PieceType::Pawn && from.file() != to.file() && captured.is_none();
+    let captured = if en_passant { Some(PieceType::Pawn) } else { captured };
+    crate::chess::Move::new(from, to, piece, captured, promotion, en_passant, castle)
 }
 
 /// `new Square(index)`: C#'s constructor takes any `int`; the kit's squares are 0..64.

@@ -1,0 +1,112 @@
+//! [`Obj`] and [`Var`]: instances of a C# class of the bot's own, shared by reference,
+//! and their fields.
+
+use std::cell::Cell;
+use std::ops::Deref;
+use std::rc::Rc;
+
+/// A reference to an instance of a class the C# file declares (`MoveNode node = new
+/// MoveNode();`), or C#'s `null`: cloning it copies the reference, `==` compares
+/// references, and reaching a member through a null one panics as C# throws
+/// `NullReferenceException`. The class's fields are [`Var`]s, so its methods take `&self`.
+///
+/// ```
+/// use framework::prelude::*;
+///
+/// #[derive(Default)]
+/// struct Node {
+///     visits: cs::Var<i32>,
+///     parent: cs::Var<cs::Obj<Node>>,
+/// }
+///
+/// let root = cs::Obj::new(Node::default()); // new Node()
+/// let child = cs::Obj::new(Node::default());
+/// child.parent.set(root.clone()); // child.Parent = root;
+/// child.parent.get().visits.with(|v| *v += 1); // child.Parent.Visits++;
+/// assert_eq!(root.visits.get(), 1);
+/// assert!(child.parent.get() == root && root.parent.get().is_null());
+/// ```
+pub struct Obj<T>(Option<Rc<T>>);
+
+impl<T> Obj<T> {
+    /// `new T(...)`: a new instance.
+    pub fn new(value: T) -> Obj<T> {
+        Obj(Some(Rc::new(value)))
+    }
+
+    /// `null`.
+    pub fn null() -> Obj<T> {
+        Obj(None)
+    }
+
+    /// `x == null`.
+    pub fn is_null(&self) -> bool {
+        self.0.is_none()
+    }
+}
+
+impl<T> Clone for Obj<T> {
+    fn clone(&self) -> Self {
+        Obj(self.0.clone())
+    }
+}
+
+/// `null`: what a field or a new array's element of a class type holds.
+impl<T> Default for Obj<T> {
+    fn default() -> Self {
+        Obj(None)
+    }
+}
+
+/// Reference equality, as C#'s `==` on class instances.
+impl<T> PartialEq for Obj<T> {
+    fn eq(&self, other: &Self) -> bool {
+        match (&self.0, &other.0) {
+            (Some(a), Some(b)) => Rc::ptr_eq(a, b),
+            (None, None) => true,
+            _ => false,
+        }
+    }
+}
+
+impl<T> Deref for Obj<T> {
+    type Target = T;
+
+    #[track_caller]
+    fn deref(&self) -> &T {
+        self.0.as_deref().expect("a member of a null reference")
+    }
+}
+
+/// A field of a class instance: read with [`get`](Var::get), written with
+/// [`set`](Var::set) through a shared reference (the instance is shared).
+#[derive(Default)]
+pub struct Var<T>(Cell<T>);
+
+impl<T: Clone + Default> Var<T> {
+    /// A field holding `value`.
+    pub fn new(value: T) -> Var<T> {
+        Var(Cell::new(value))
+    }
+
+    /// The field's value.
+    pub fn get(&self) -> T {
+        let value = self.0.take();
+        let copy = value.clone();
+        self.0.set(value);
+        copy
+    }
+
+    /// Writes the field.
+    pub fn set(&self, value: T) {
+        self.0.set(value);
+    }
+
+    /// Changes the field in place: `node.Visits += 1` is `node.visits.with(|v| *v += 1)`.
+    pub fn with<R>(&self, f: impl FnOnce(&mut T) -> R) -> R {
+        let mut value = self.0.take();
+        let result = f(&mut value);
+        self.0.set(value);
+        result
+    }
+}
