@@ -167,7 +167,12 @@ fn a_field_is_made_stopped_and_resumed_then_a_bot_is_rated_stopped_and_resumed()
     assert_eq!(broken["steps"][2]["construct"], "E0308", "{broken}");
     assert!(entry(&after, "Bot_7").get("row").is_none());
     assert_eq!(entry(&after, "Bot_3")["matched_by"], "exact");
+    rated_stopped_and_resumed(&dir);
+}
 
+/// A bot rated against the field of `dir`, stopped after two games and resumed.
+fn rated_stopped_and_resumed(dir: &Path) {
+    let folder = dir.to_str().unwrap();
     // A bot rated against it, stopped after two games and resumed: the games are kept.
     let state = dir.join("rate.jsonl");
     let state_text = state.to_str().unwrap();
