@@ -19,6 +19,10 @@
 //!   `// tune` constants tuned by SPSA from games.
 //! - Sweeps ([`Sweep`], [`SweepEvent`]): a grid of bot variants × suites, its results
 //!   file and its plots.
+//! - The C# field ([`make_field`], [`rate`], [`round_robin`], [`PublishedList`]): the C#
+//!   challenge's entries, ported by a [`Porter`] the caller passes in, built and checked
+//!   into a field; a bot rated on the published scale by a gauntlet against them; a round
+//!   robin of entries checked against the published table.
 //!
 //! The library never prints: each tool reports through the caller's observer as typed
 //! events ([`MatchEvent`], [`TuneEvent`], [`SweepEvent`]), and errors are returned.
@@ -26,6 +30,7 @@
 mod analyze;
 mod bench;
 mod engine_spec;
+mod field;
 mod match_summary;
 mod matches;
 mod opponents;
@@ -49,6 +54,20 @@ pub use bench::{
     run_bench,
 };
 pub use engine_spec::{EngineLimit, EngineSpec, Program, check_uci_option};
+pub use field::game_log::{GameLog, LoggedGame, Side};
+pub use field::gauntlet::{
+    MIN_GAMES, Placement, RateEvent, RateOptions, RateOutcome, check_options as check_rate_options,
+    default_state as default_rate_state, rate,
+};
+pub use field::make::{FieldEvent, FieldOptions, PortFailure, Porter, make_field};
+pub use field::manifest::{Field, FieldEntry, FieldSummary, Step, StepOutcome};
+pub use field::published::{
+    EntryMeta, MatchedBy, PublishedList, PublishedRow, RowMatch, match_entries, mend_mojibake,
+    read_metadata, unmatched_rows,
+};
+pub use field::reproduce::{
+    ReproducedRow, RoundRobinEvent, RoundRobinOptions, RoundRobinOutcome, round_robin, spearman,
+};
 pub use match_summary::{describe_tcs, elo_text, summary_text};
 pub use matches::{
     DEFAULT_PLAYERS, MatchEvent, MatchOptions, OpeningChoice, bot_player, openings, run_match,

@@ -309,7 +309,7 @@ pub fn run(
         .state
         .clone()
         .unwrap_or_else(|| default_state_path(&bot));
-    let _lock = lock_state(&state_path)?;
+    let _lock = lock_state(&state_path, "challenge tune")?;
     let hash = sha256_hex(source.as_bytes());
     let resume = state_path.exists() && !request.fresh;
     let mut state = if resume {
@@ -556,9 +556,9 @@ pub fn default_state_path(bot: &BotFile) -> PathBuf {
         .join(format!("{}.json", bot.name))
 }
 
-/// Holds the state's lock file for the run: two runs on one state would undo each other's
-/// steps.
-fn lock_state(path: &Path) -> Result<fs::File> {
+/// Holds the state's lock file for the run of `command`: two runs on one state would undo
+/// each other's work.
+pub(crate) fn lock_state(path: &Path, command: &str) -> Result<fs::File> {
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     }
@@ -568,7 +568,7 @@ fn lock_state(path: &Path) -> Result<fs::File> {
     match lock.try_lock() {
         Ok(()) => Ok(lock),
         Err(fs::TryLockError::WouldBlock) => bail!(
-            "another `challenge tune` is using the state {} (it holds {})",
+            "another `{command}` is using the state {} (it holds {})",
             path.display(),
             lock_path.display()
         ),
@@ -578,7 +578,7 @@ fn lock_state(path: &Path) -> Result<fs::File> {
     }
 }
 
-fn sha256_hex(bytes: &[u8]) -> String {
+pub(crate) fn sha256_hex(bytes: &[u8]) -> String {
     Sha256::digest(bytes)
         .iter()
         .map(|b| format!("{b:02x}"))

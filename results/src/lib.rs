@@ -3,7 +3,8 @@
 //! pages share (the board script and style, a game's evaluation graph).
 //!
 //! - Ratings ([`fit`], [`RatingOptions`], [`ModelName`]): Elo with draws modelled
-//!   (BayesElo's model), with 95% intervals.
+//!   (BayesElo's model), with 95% intervals; [`rate_against`]: one player rated against
+//!   opponents whose ratings are held fixed (a published list).
 //! - Standings ([`store_table`], [`build_table`], [`Table`], [`render_text`],
 //!   [`render_csv`]): the table as text, JSON or CSV; [`PgnFacts`] reads PGN files' games
 //!   on all cores.
@@ -45,8 +46,9 @@ mod web;
 pub use eval::{CP_CEILING, Eval, WIN_SLOPE, parse_eval, win_percent, winning_chances};
 pub use pgn_facts::{PgnFacts, PgnReadMode, PgnWarning};
 pub use ratings::{
-    BAYESELO_ADVANTAGE, BAYESELO_DRAW_ELO, Model, ModelName, RatedGame, RatingChoice,
-    RatingOptions, fit, fit_from, synthetic_games, wide_field_games,
+    AgainstOptions, BAYESELO_ADVANTAGE, BAYESELO_DRAW_ELO, GameAgainst, HeldRating, Model,
+    ModelName, RatedGame, RatingAgainst, RatingChoice, RatingOptions, expected_information, fit,
+    fit_from, rate_against, synthetic_games, wide_field_games,
 };
 #[cfg(feature = "store")]
 pub use report::{Chart, chart, report_game, standing_rows, write_pgn_report, write_report};

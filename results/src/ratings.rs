@@ -44,6 +44,11 @@ use anyhow::{Result, bail};
 
 use super::envelope::{Envelope, Factor, dot};
 
+mod against;
+pub use against::{
+    AgainstOptions, GameAgainst, HeldRating, RatingAgainst, expected_information, rate_against,
+};
+
 /// `ln(10) / 400`: natural units per Elo point.
 const SCALE: f64 = std::f64::consts::LN_10 / 400.0;
 /// The 95% two-sided normal quantile.

@@ -11,6 +11,7 @@ mod bench;
 mod build;
 mod clean;
 mod closed_pipe;
+mod field;
 mod interrupt;
 mod match_cmd;
 mod new;
@@ -18,6 +19,7 @@ mod perft;
 mod play;
 #[cfg(feature = "port")]
 mod port;
+mod rate;
 mod ratings;
 mod sweep;
 mod tokens;
@@ -193,6 +195,10 @@ enum Commands {
     Play(play::Args),
     /// Play a match or tournament between bots and UCI engines (no GUI).
     Match(Box<match_cmd::Args>),
+    /// Rate a bot on the C# challenge's published scale by a gauntlet against its field.
+    Rate(Box<rate::Args>),
+    /// Port, build and check the C# challenge's entries into a field to rate bots against.
+    Field(Box<field::Args>),
     /// Tune a bot's `// tune` constants by SPSA from games between its variants.
     Tune(Box<tune::Args>),
     /// Check every move of PGN games with a UCI engine: accuracy, centipawn loss, blunders.
@@ -276,6 +282,8 @@ pub fn main() -> ExitCode {
         Commands::Port(args) => port::run(&args),
         Commands::Play(args) => play::run(args),
         Commands::Match(args) => match_cmd::run(*args),
+        Commands::Rate(args) => rate::run(&args),
+        Commands::Field(args) => field::run(&args),
         Commands::Tune(args) => tune::run(&args),
         Commands::Analyze(args) => analyze::run(*args),
         Commands::Bench(args) => bench::run(&args),

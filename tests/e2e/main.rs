@@ -32,6 +32,7 @@ mod csharp_api;
 mod csharp_pairs;
 mod docs_names;
 mod docs_search;
+mod field;
 mod install;
 mod known_opponents;
 mod match_cli;

@@ -519,14 +519,14 @@ fn the_sprt_command_names_the_tuned_file_first_at_the_runs_limit() {
 fn a_second_run_on_one_state_is_refused_while_the_first_holds_it() {
     let dir = scratch("lock");
     let path = dir.join("s.json");
-    let held = lock_state(&path).unwrap();
-    let out = format!("{:#}", lock_state(&path).unwrap_err());
+    let held = lock_state(&path, "challenge tune").unwrap();
+    let out = format!("{:#}", lock_state(&path, "challenge tune").unwrap_err());
     assert!(
         out.contains("another `challenge tune` is using the state"),
         "{out}"
     );
     drop(held);
-    assert!(lock_state(&path).is_ok());
+    assert!(lock_state(&path, "challenge tune").is_ok());
 }
 
 #[test]
