@@ -50,4 +50,8 @@ pub mod manual {
     pub struct Scaling;
     #[doc = include_str!("../../docs/guide/development.md")]
     pub struct Development;
+    #[doc = include_str!("../../docs/guide/porting.md")]
+    pub struct Porting;
+    #[doc = include_str!("../../docs/guide/csharp-field.md")]
+    pub struct CsharpField;
 }

@@ -12,7 +12,7 @@ const KNIGHT: i32 = 100; // tune 100..=500
 #[derive(Default)]
 pub struct MyBot {
     nodes: u64,
-    budget: u64,
+    budget: i32,
     best: Move,
 }
 

@@ -401,7 +401,6 @@ fn bot_names_mean_the_same_from_any_directory() {
     for args in [
         &["tokens", "my_bot"][..],
         &["tokens", "evil_bot.rs", "turochamp_modern"],
-        &["tokens"],
         &["tokens", "bot/my_bot.rs"],
         &["build", "my_bot"],
         &["build", "bot/evil_bot.rs"],

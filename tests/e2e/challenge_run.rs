@@ -239,7 +239,7 @@ fn faults_are_charged_and_swiss_rounds_use_current_versions_and_skip_withdrawn_e
     for (name, fault) in [
         ("crasher", "panic!(\"late crash\")"),
         ("nuller", "return Move::NULL;"),
-        ("hanger", "while timer.ms_elapsed_this_turn() < u64::MAX {}"),
+        ("hanger", "while timer.ms_elapsed_this_turn() < i32::MAX {}"),
     ] {
         let file = tmp.write(&format!("{name}.rs"), &late_fault_bot(10, fault));
         submit(&dir, &file, name);

@@ -16,7 +16,7 @@ fn text(bytes: &[u8]) -> String {
 }
 
 fn challenge_cmd(args: &[&str]) -> Command {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_challenge"));
+    let mut command = Command::new(crate::common::challenge_exe());
     command.args(args).current_dir(kit_root());
     command
 }

@@ -1,6 +1,6 @@
 //! README's install step, run as README writes it, in a scratch home: it puts `challenge`
 //! on that home's PATH from the checkout's own build (the build's target folder, so what
-//! `cargo run --release` or the tests compiled is reused, not compiled a second time), and
+//! `cargo run --release` compiled is reused, not compiled a second time), and
 //! the program it installs works from any folder: it makes a bot folder and counts its bot,
 //! and names the feature of a command it leaves out.
 
@@ -73,9 +73,10 @@ fn readmes_install_step_puts_challenge_on_the_path_of_a_new_home() {
     let log = String::from_utf8_lossy(&installed.stderr);
     assert!(installed.status.success(), "{step}:\n{log}");
     assert!(home.join(".cargo/bin/challenge").is_file(), "{log}");
-    // The crates the build compiled already are reused: the framework every bot links is
-    // the same for every feature, so it is never compiled again.
-    assert!(!log.contains("Compiling framework"), "{log}");
+    // What it reuses is not asserted here: the tests' build has every feature of every
+    // package, whose dependencies unify to other features than the default build's, so
+    // this step compiles its own copies; after README's first command (the default build)
+    // it compiles nothing.
 
     let work = scratch.path().join("work");
     std::fs::create_dir_all(&work).unwrap();

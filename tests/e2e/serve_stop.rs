@@ -26,7 +26,7 @@ fn serve_then_signal(
 ) -> (ExitStatus, String) {
     let stderr_path = log.path().join("serve.stderr");
     let stderr = std::fs::File::create(&stderr_path).unwrap();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_challenge"))
+    let mut child = Command::new(crate::common_challenge::challenge_exe())
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .args(["serve", "--bind", "127.0.0.1:0"])
         .args(store)

@@ -186,6 +186,9 @@ pub fn piece_attacks(piece_type: i32, square: Square, blockers: u64, white: bool
 
 /// `BitboardHelper.ClearAndGetIndexOfLSB(ref bb)`: the index of the lowest set bit,
 /// cleared; 64 for an empty bitboard (C#'s `BitOperations.TrailingZeroCount`).
+// Hidden from rustdoc: its name is the C# name spelled in Rust, so the docs' search would
+// rank it above `Bitboard::pop_lsb`, the member a bot written by hand uses; ports call it.
+#[doc(hidden)]
 pub fn clear_and_get_index_of_lsb(bitboard: &mut u64) -> i32 {
     let index = bitboard.trailing_zeros() as i32;
     *bitboard &= bitboard.wrapping_sub(1);
