@@ -8,7 +8,10 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 use framework::chess::Color;
 use framework::notation::pgn::GameResult;
-use runner::{EngineConfig, GameRecord, Pairing, Player, Pool, Termination, TimeControl, Watch};
+use runner::{
+    Clock, EngineConfig, FaultClock, GameRecord, Pairing, Player, Pool, Termination, TimeControl,
+    Watch,
+};
 use store::prelude::*;
 use store::{Claim, SlotState, SqliteStore, TournamentFormat, Version};
 
@@ -100,7 +103,13 @@ impl Arena for Scripted {
                 },
                 detail: "scripted".into(),
                 faulty: (!interrupted).then_some(loser),
-                fault_clock: None,
+                // The evidence a crash needs to count: both clocks untouched, an instant turn.
+                fault_clock: (!interrupted).then(|| FaultClock {
+                    left: [white.tc, black.tc].map(|tc| Clock::new(tc).remaining()),
+                    turn: std::time::Duration::from_millis(1),
+                    at_start: false,
+                    answer: None,
+                }),
                 stderr: Vec::new(),
             };
             if interrupted {
