@@ -40,7 +40,12 @@ fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
     let entries = std::fs::read_dir(dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
     for entry in entries {
         let path = entry.unwrap().path();
-        if path.is_dir() && path.file_name().is_some_and(|n| n == "crate") {
+        // `bot/crate` is the editor's crate, `bot/target` its build (bot/ is a workspace).
+        if path.is_dir()
+            && path
+                .file_name()
+                .is_some_and(|n| n == "crate" || n == "target")
+        {
             continue;
         } else if path.is_dir() {
             rust_files(&path, out);
