@@ -7,8 +7,9 @@ at a modest depth and keeps it when |eval| <= MAX_CP, so neither colour starts w
 clear advantage. Pairs of games with swapped colours remove what bias is left.
 
 Usage: python3 scripts/make_openings.py [--stockfish /usr/games/stockfish] [--depth 14]
-Writes openings/default.epd (one EPD line per position, with `id` naming the opening
-and `ce` the Stockfish evaluation, from White's point of view, in centipawns).
+Writes openings/default.epd (one EPD line per position, with `hmvc` and `fmvn` its move
+counters, so a bot sees the game's real ply count, `id` naming the opening and `ce` the
+Stockfish evaluation, from White's point of view, in centipawns).
 """
 import argparse
 import os
@@ -115,7 +116,8 @@ def main():
 
     with open(args.out, "w") as out:
         for name, board, cp in kept:
-            out.write(f'{board.epd()} ce {cp}; id "{name}";\n')
+            counters = f"hmvc {board.halfmove_clock}; fmvn {board.fullmove_number};"
+            out.write(f'{board.epd()} {counters} ce {cp}; id "{name}";\n')
     for name, _, cp in dropped:
         print(f"dropped (eval {cp:+d} cp): {name}", file=sys.stderr)
     print(f"kept {len(kept)} of {len(LINES)} positions in {args.out}", file=sys.stderr)

@@ -1,5 +1,5 @@
 //! `challenge`: the kit's one command-line program. The commands live in [`cli`]; what
-//! they do lives in the `kit` library.
+//! they do lives in the kit's crates (`measure`, `league`, `results`, `serve`...).
 
 mod cli;
 

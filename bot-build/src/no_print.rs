@@ -1,7 +1,7 @@
 //! The domain's libraries never print: they report through observers (see the crate's
 //! documentation), and only the command line decides what reaches the terminal. This
 //! test holds every source file of the domain's crates (this one, `results`, `league`,
-//! `play` and `lab`) to that, outside tests and documentation.
+//! `play` and `measure`) to that, outside tests and documentation.
 
 use std::path::{Path, PathBuf};
 
@@ -12,7 +12,7 @@ use quote::ToTokens;
 const PRINTING_MACROS: [&str; 5] = ["println", "eprintln", "print", "eprint", "dbg"];
 
 /// The crates of the domain (folders of the workspace), which report and never print.
-const DOMAIN_CRATES: [&str; 5] = ["bot-build", "results", "league", "play", "lab"];
+const DOMAIN_CRATES: [&str; 5] = ["bot-build", "results", "league", "play", "measure"];
 
 /// The terminal's own streams, named through `io::`.
 const STREAMS: [&str; 3] = ["stdout", "stderr", "stdin"];

@@ -32,6 +32,9 @@ pub struct Unit {
     pub using_static: Vec<String>,
     /// Comments before the first type.
     pub leading_comments: Vec<String>,
+    /// It creates an anonymous type (`new { Score = s }`), which the port writes as a
+    /// named tuple: C#'s `==` on one compares references, a tuple's `==` values.
+    pub has_anonymous: bool,
 }
 
 /// The kind of a type declaration.
@@ -147,6 +150,8 @@ pub struct MethodDecl {
     pub is_static: bool,
     /// A property getter (read without parentheses).
     pub is_property: bool,
+    /// An extension method (`static T F(this R r, ...)`): `r.F(...)` calls it.
+    pub is_extension: bool,
     /// Where it starts.
     pub span: Span,
     /// Comments before it.
@@ -524,6 +529,8 @@ pub enum ExprKind {
     Call(Box<Expr>, Vec<Arg>),
     /// `e[i, j]`.
     Index(Box<Expr>, Vec<Expr>),
+    /// `[k]` as the target of an object initialiser's item (`new D { [k] = v }`).
+    ElementBinding(Vec<Expr>),
     /// `-e`, `!e`, `~e`, `+e`.
     Unary(UnOp, Box<Expr>),
     /// `++e`, `e--`, ...

@@ -5,8 +5,9 @@
 //! of C# bots use ([`ast`]), and writes Rust that keeps C#'s meaning: every implicit
 //! conversion becomes an explicit cast, shift counts are masked as C# masks them, arrays
 //! and collections stay shared references (the framework's `cs::` runtime), local
-//! functions that capture locals become methods taking them by `&mut`, `try`/`catch`
-//! becomes `cs::try_catch`. What it cannot translate is an error naming the line, the
+//! functions that capture locals become methods taking them by `&mut`, a delegate
+//! parameter becomes a `&mut impl FnMut` that is handed the bot at each call,
+//! `try`/`catch` becomes `cs::try_catch`. What it cannot translate is an error naming the line, the
 //! column and the construct; it never writes Rust that compiles and means something
 //! else.
 //!

@@ -115,6 +115,9 @@ pub enum Ty {
     Dict(Box<Ty>, Box<Ty>),
     /// `HashSet<T>`.
     Set(Box<Ty>),
+    /// `Queue<T>`, `Stack<T>`, `PriorityQueue<TElement, TPriority>`: the runtime's
+    /// `cs::` type of that name and its type arguments.
+    Coll(&'static str, Vec<Ty>),
     /// `IEnumerable<T>`: a LINQ result (the port computes it at once).
     Seq(Box<Ty>),
     /// `(T1, T2)` with its element names.
@@ -179,13 +182,14 @@ impl Ty {
                 | Ty::List(_)
                 | Ty::Dict(..)
                 | Ty::Set(_)
+                | Ty::Coll(..)
                 | Ty::Class(_)
                 | Ty::Str
                 | Ty::Object
                 | Ty::Null
                 | Ty::Seq(_)
                 | Ty::Func(..)
-                | Ty::Api("Board" | "Timer" | "PieceList" | "Random")
+                | Ty::Api("Board" | "OwnedBoard" | "Timer" | "PieceList" | "Random")
         )
     }
 
@@ -208,6 +212,7 @@ impl Ty {
     pub fn element(&self) -> Option<Ty> {
         match self {
             Ty::Array(e, _) | Ty::List(e) | Ty::Set(e) | Ty::Seq(e) => Some((**e).clone()),
+            Ty::Coll("Queue" | "Stack", args) => args.first().cloned(),
             Ty::Dict(k, v) => Some(Ty::Tuple(
                 vec![(**k).clone(), (**v).clone()],
                 vec![Some("Key".into()), Some("Value".into())],
@@ -232,12 +237,18 @@ impl Ty {
             Ty::Str => "string".into(),
             Ty::Object => "object".into(),
             Ty::Null => "null".into(),
+            // The port's type of a board made by `Board.CreateBoardFromFEN`.
+            Ty::Api("OwnedBoard") => "Board".into(),
             Ty::Api(n) => (*n).into(),
             Ty::Enum(n) | Ty::Struct(n) | Ty::Class(n) | Ty::Method(n) | Ty::Param(n) => n.clone(),
             Ty::Array(e, r) => format!("{}[{}]", e.cs(), ",".repeat(*r as usize - 1)),
             Ty::List(e) => format!("List<{}>", e.cs()),
             Ty::Dict(k, v) => format!("Dictionary<{}, {}>", k.cs(), v.cs()),
             Ty::Set(e) => format!("HashSet<{}>", e.cs()),
+            Ty::Coll(name, args) => {
+                let args: Vec<String> = args.iter().map(Ty::cs).collect();
+                format!("{name}<{}>", args.join(", "))
+            }
             Ty::Seq(e) => format!("IEnumerable<{}>", e.cs()),
             Ty::Tuple(items, _) => {
                 let items: Vec<String> = items.iter().map(Ty::cs).collect();
@@ -351,6 +362,18 @@ pub(crate) fn predefined(name: &str) -> Option<Ty> {
         "void" | "Void" => Ty::Void,
         _ => return None,
     })
+}
+
+/// C#'s unary numeric promotion: `byte`, `short`, `char` become `int`.
+pub(crate) fn unary_promote(t: &Ty) -> Option<Ty> {
+    match t {
+        Ty::Int(IntTy::I8 | IntTy::U8 | IntTy::I16 | IntTy::U16) | Ty::Char => {
+            Some(Ty::Int(IntTy::I32))
+        }
+        Ty::Int(_) | Ty::F32 | Ty::F64 => Some(t.clone()),
+        Ty::Enum(_) | Ty::Api("PieceType") => Some(Ty::Int(IntTy::I32)),
+        _ => None,
+    }
 }
 
 #[cfg(test)]

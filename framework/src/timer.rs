@@ -145,6 +145,10 @@ pub struct Timer {
     /// Where the host reads [`nodes_seen`](Self::nodes_seen) from while the bot thinks
     /// (for the `nodes` of `info depth` lines the bot sends with `report`).
     node_sink: Option<&'static AtomicU64>,
+    /// Under a depth or node limit without a clock, the readings of the clock so far: the
+    /// clock is then virtual ([`Timer::VIRTUAL_US_PER_READING`]), so a bot that stops by
+    /// its clock searches the same tree on every run and machine. Shared by clones.
+    virtual_readings: Option<Arc<AtomicU64>>,
 }
 
 /// The node count behind [`Timer::nodes_searched`]: `most` is meaningful once `any` is set.
@@ -211,6 +215,11 @@ impl Timer {
     /// (`remaining * 64`) still fits an `i32`.
     pub const INFINITE_MS: i32 = 1 << 25;
 
+    /// Microseconds the virtual clock of a search limited by depth or nodes advances at
+    /// each reading ([`ms_elapsed_this_turn`](Timer::ms_elapsed_this_turn)): about a
+    /// node's time, since most bots read their clock once a node.
+    pub const VIRTUAL_US_PER_READING: u64 = 1;
+
     /// The deepest search [`max_depth`](Timer::max_depth) allows: deeper than
     /// any real game needs, and shallow enough that a recursive search fits
     /// its stack and its mate scores.
@@ -232,6 +241,7 @@ impl Timer {
             stop: None,
             nodes_seen: Arc::default(),
             node_sink: None,
+            virtual_readings: None,
         }
     }
 
@@ -258,13 +268,17 @@ impl Timer {
             _ => Self::UNTIMED_MS,
         };
         let timer = Timer::new(clock, clock, 0).with_limits(limits);
-        let deadline = match timer.deadline {
+        match timer.deadline {
             // No clock and no movetime: the bot's budget comes from a made-up
-            // clock, so a search limited by depth or nodes ignores it.
-            Deadline::Budget if limits.is_fixed() => Deadline::Fixed(Self::UNTIMED_MS),
-            other => other,
-        };
-        Timer { deadline, ..timer }
+            // clock, so a search limited by depth or nodes ignores it, and the clock is
+            // virtual, so a bot that stops by it stops at the same point every time.
+            Deadline::Budget if limits.is_fixed() => Timer {
+                deadline: Deadline::Fixed(Self::UNTIMED_MS),
+                virtual_readings: Some(Arc::default()),
+                ..timer
+            },
+            _ => timer,
+        }
     }
 
     /// Sets the limits the client gave besides the clock.
@@ -331,9 +345,54 @@ impl Timer {
         (self.remaining_at_start - self.ms_elapsed_this_turn()).max(0)
     }
 
+    /// The same clock with the turn's stopwatch started now, when `think` is called, as
+    /// C#'s timer is made just before `Think`: the whole milliseconds the move took to
+    /// reach the bot (the host handing it to the bot's thread, which a loaded machine may
+    /// delay by tens of milliseconds) come off the remaining time and a fixed deadline
+    /// instead of counting as elapsed. So the clock runs out at the same instant, and
+    /// a C# bot that searches only while `elapsed * 35 < remaining` starts its first
+    /// iteration as it did in C#, instead of returning its last move's best.
+    pub(crate) fn started_now(mut self) -> Timer {
+        let waited = self.ms_elapsed_this_turn();
+        let whole = std::time::Duration::from_millis(u64::try_from(waited).unwrap_or(0));
+        self.turn_start += whole;
+        self.remaining_at_start = self.remaining_at_start.saturating_sub(waited);
+        if let Deadline::Fixed(ms) = &mut self.deadline {
+            *ms = ms.saturating_sub(waited);
+        }
+        self
+    }
+
     /// Milliseconds since this turn started: C#'s `MillisecondsElapsedThisTurn`.
+    ///
+    /// Under a depth or node limit without a clock (`go depth 6`), the time is virtual:
+    /// each reading of the clock (this, [`ms_remaining`](Timer::ms_remaining) and
+    /// [`should_stop`](Timer::should_stop)) advances it by
+    /// [`VIRTUAL_US_PER_READING`](Timer::VIRTUAL_US_PER_READING). A bot that stops by its
+    /// clock and ignores the depth (every C# challenge bot) then searches the same tree
+    /// on every run and machine, so `challenge bench --depth` has a signature for it too.
+    ///
+    /// ```
+    /// use framework::prelude::*;
+    /// let timer = Timer::untimed(SearchLimits { depth: Some(1), ..SearchLimits::default() });
+    /// let readings = (1..).find(|_| timer.ms_elapsed_this_turn() >= 1).unwrap();
+    /// assert_eq!(readings, 1000 / Timer::VIRTUAL_US_PER_READING);
+    /// ```
     #[doc(alias = "MillisecondsElapsedThisTurn")]
     pub fn ms_elapsed_this_turn(&self) -> i32 {
+        let elapsed_us = match &self.virtual_readings {
+            Some(readings) => {
+                let n = readings.fetch_add(1, Ordering::Relaxed) + 1;
+                u128::from(n) * u128::from(Self::VIRTUAL_US_PER_READING)
+            }
+            None => self.turn_start.elapsed().as_micros(),
+        };
+        i32::try_from(elapsed_us / 1000).unwrap_or(i32::MAX)
+    }
+
+    /// Milliseconds of real time since this turn started, whatever clock the bot reads:
+    /// the `time` the host reports beside the nodes.
+    pub(crate) fn wall_ms_elapsed(&self) -> i32 {
         i32::try_from(self.turn_start.elapsed().as_millis()).unwrap_or(i32::MAX)
     }
 
@@ -416,9 +475,9 @@ impl Timer {
     /// - the move has taken longer than its time: `budget_ms` when the bot
     ///   plays by a clock; the `movetime` when the client set one, whatever
     ///   `budget_ms` says; never with `go infinite`; and when the client set
-    ///   only a depth or node limit, the clock is not read (so the search
-    ///   is the same every time) until [`UNTIMED_MS`](Timer::UNTIMED_MS),
-    ///   the safety net of a bot that does not count its nodes.
+    ///   only a depth or node limit, [`UNTIMED_MS`](Timer::UNTIMED_MS) of the
+    ///   virtual clock (so the search is the same every time), the safety net
+    ///   of a bot that does not count its nodes.
     ///
     /// ```
     /// # use framework::prelude::*;
@@ -454,6 +513,32 @@ impl Timer {
 mod tests {
     use super::*;
 
+    #[test]
+    fn a_turn_started_late_keeps_its_deadline_and_starts_its_stopwatch_at_zero() {
+        use std::time::Duration;
+        let go = Instant::now() - Duration::from_millis(40); // `go` came 40 ms ago
+        let mut timer = Timer::new(1000, 900, 0);
+        timer.turn_start = go;
+        let mut fixed = timer.clone();
+        fixed.deadline = Deadline::Fixed(100);
+        let started = timer.started_now();
+        let waited = i32::try_from((started.turn_start - go).as_millis()).unwrap();
+        assert!(waited >= 40, "{waited}");
+        assert_eq!(
+            started.turn_start - go,
+            Duration::from_millis(waited as u64)
+        );
+        assert_eq!(
+            started.remaining_at_start + waited,
+            1000,
+            "the same deadline"
+        );
+        assert_eq!(started.opponent_ms_remaining(), 900);
+        let fixed = fixed.started_now();
+        let waited = i32::try_from((fixed.turn_start - go).as_millis()).unwrap();
+        assert_eq!(fixed.deadline, Deadline::Fixed(100 - waited));
+    }
+
     fn limits(depth: Option<u32>, nodes: Option<u64>) -> SearchLimits {
         SearchLimits {
             depth,
@@ -485,6 +570,39 @@ mod tests {
             assert!(!timer.should_stop(0, 10));
             assert!(timer.ms_remaining() <= Timer::UNTIMED_MS);
             assert!(timer.ms_remaining() > Timer::UNTIMED_MS / 2);
+        }
+    }
+
+    #[test]
+    fn a_search_by_depth_or_nodes_reads_a_virtual_clock() {
+        let readings = |timer: &Timer| -> Vec<i32> {
+            (0..3000)
+                .map(|i| match i % 3 {
+                    0 => timer.ms_elapsed_this_turn(),
+                    1 => timer.ms_remaining(),
+                    _ => i32::from(timer.should_stop(0, 0)),
+                })
+                .collect()
+        };
+        let fixed = [limits(Some(6), None), limits(None, Some(1000))];
+        for limits in fixed {
+            let first = Timer::untimed(limits);
+            std::thread::sleep(std::time::Duration::from_millis(3));
+            let again = Timer::untimed(limits);
+            assert_eq!(readings(&first), readings(&again), "the same on every run");
+            // 3000 readings so far, each one microsecond; a clone reads on.
+            assert_eq!(first.clone().ms_elapsed_this_turn(), 3);
+            assert_eq!(first.ms_remaining(), Timer::UNTIMED_MS - 3);
+        }
+        for real in [
+            Timer::new(60_000, 60_000, 0).with_limits(limits(Some(6), None)),
+            Timer::untimed(SearchLimits::default()),
+        ] {
+            std::thread::sleep(std::time::Duration::from_millis(3));
+            assert!(
+                real.ms_elapsed_this_turn() >= 3,
+                "a clock or a bare go: real time"
+            );
         }
     }
 

@@ -391,6 +391,32 @@ fn the_search_root_is_no_repetition_as_in_csharp() {
 }
 
 #[test]
+fn game_repetition_history_is_csharps() {
+    // C#'s API Board takes `RepetitionPositionHistory.ToArray()` when it is made: a stack,
+    // so newest first, the handed position's key at [0], back to the position after the
+    // game's last pawn move or capture; the search's own moves never enter it.
+    let mut b = Board::startpos();
+    play(&mut b, "e2e4 g8f6 g1f3 f6g8");
+    b.mark_search_root();
+    let game = b.history_keys().to_vec();
+    let expected: Vec<u64> = game[1..].iter().rev().copied().collect();
+    play(&mut b, "b1c3 b8c6");
+    assert_eq!(cs::game_repetition_history(&b).to_vec(), expected);
+    // A capture restarts it: only the position after the capture remains.
+    let mut b = Board::startpos();
+    play(&mut b, "e2e4 d7d5 e4d5");
+    b.mark_search_root();
+    assert_eq!(cs::game_repetition_history(&b).to_vec(), vec![b.key()]);
+    // No root marked: the game so far, the starting position included.
+    let mut b = Board::startpos();
+    play(&mut b, "g1f3");
+    assert_eq!(
+        cs::game_repetition_history(&b).to_vec(),
+        vec![b.key(), Board::startpos().key()]
+    );
+}
+
+#[test]
 fn is_search_draw_is_csharps_is_draw_and_is_draw_the_arbiters() {
     // One repetition: C#'s IsDraw says draw, the arbiter plays on.
     let mut b = Board::startpos();

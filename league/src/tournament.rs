@@ -31,8 +31,8 @@ pub use event::TournamentEvent;
 use framework::chess::Board;
 use framework::notation::pgn::{GameResult, write_game};
 use runner::{
-    EngineConfig, Format, GameRecord, GameSettings, Opening, Pairing, Player, Pool, TimeControl,
-    Watch, load_openings, schedule,
+    ChooseObserver, EngineConfig, Format, GameRecord, GameSettings, Opening, Pairing, Player, Pool,
+    TimeControl, load_openings, schedule,
 };
 
 use super::gate::{Gate, Open};
@@ -201,7 +201,7 @@ pub(crate) trait Arena: Sync {
         pool: &Pool<'_>,
         stop: &AtomicBool,
         next: &mut (dyn FnMut() -> Option<(Claim, Pairing)> + Send),
-        watch: Watch<'_, Claim>,
+        watch: ChooseObserver<'_, Claim>,
         done: &mut dyn FnMut(Claim, GameRecord),
     );
 }
@@ -249,7 +249,7 @@ impl Arena for Engines<'_> {
         pool: &Pool<'_>,
         stop: &AtomicBool,
         next: &mut (dyn FnMut() -> Option<(Claim, Pairing)> + Send),
-        watch: Watch<'_, Claim>,
+        watch: ChooseObserver<'_, Claim>,
         done: &mut dyn FnMut(Claim, GameRecord),
     ) {
         pool.play_watched(stop, next, watch, done);

@@ -1,6 +1,6 @@
 //! Engine evaluations as lichess and python-chess write them in PGN comments (`[%eval
 //! 0.23]`, `[%eval #-3]`), and lichess's Win% of an evaluation: what the evaluation graph
-//! draws and what the analysis (`lab`'s `analyze`) scores moves by.
+//! draws and what the analysis (`measure`'s `analyze`) scores moves by.
 //!
 //! Win% follows scalachess `core/src/main/scala/eval.scala` (`WinPercent`), described on
 //! <https://lichess.org/page/accuracy>.

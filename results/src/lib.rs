@@ -5,7 +5,7 @@
 //! - Ratings ([`fit`], [`RatingOptions`], [`ModelName`]): Elo with draws modelled
 //!   (BayesElo's model), with 95% intervals; [`rate_against`]: one player rated against
 //!   opponents whose ratings are held fixed (a published list).
-//! - Standings ([`store_table`], [`build_table`], [`Table`], [`render_text`],
+//! - Standings ([`store_table`], [`build_table`], [`StandingsTable`], [`render_text`],
 //!   [`render_csv`]): the table as text, JSON or CSV; [`PgnFacts`] reads PGN files' games
 //!   on all cores.
 //! - The report ([`write_report`], [`report_game`], [`chart`]): the HTML page and the
@@ -53,8 +53,8 @@ pub use ratings::{
 #[cfg(feature = "store")]
 pub use report::{Chart, chart, report_game, standing_rows, write_pgn_report, write_report};
 pub use standings::{
-    GameFact, GameNote, Table, WorkerClaims, build_table, build_table_consuming, render_csv,
-    render_text, worker_claims_said,
+    GameFact, GameNote, StandingsTable, WorkerClaims, build_table, build_table_consuming,
+    render_csv, render_text, worker_claims_said,
 };
 #[cfg(feature = "store")]
 pub use standings::{

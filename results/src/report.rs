@@ -21,7 +21,9 @@ use serde::Serialize;
 use sha2::{Digest, Sha256};
 
 use super::pgn_facts::{PgnFacts, PgnReadMode, PgnWarning};
-use super::standings::{GameFact, RatingChoice, Table, WorkerClaims, build_table, checked_table};
+use super::standings::{
+    GameFact, RatingChoice, StandingsTable, WorkerClaims, build_table, checked_table,
+};
 use super::verify::{Verdict, Verdicts};
 use super::web::method_note;
 use store::{Store, TournamentId};
@@ -283,7 +285,7 @@ fn games_of_text(path: &Path, text: &str) -> Result<Vec<ReportGame>> {
 }
 
 /// The standings rows of `table`.
-pub fn standing_rows(table: &Table) -> Vec<StandingRow> {
+pub fn standing_rows(table: &StandingsTable) -> Vec<StandingRow> {
     table
         .rows
         .iter()
@@ -313,7 +315,7 @@ pub fn standing_rows(table: &Table) -> Vec<StandingRow> {
 
 /// The crosstable: rows and columns follow the standings; players are indexed by their
 /// position in `store_facts`.
-fn cross_rows(table: &Table, games: &[GameFact]) -> Vec<CrossRow> {
+fn cross_rows(table: &StandingsTable, games: &[GameFact]) -> Vec<CrossRow> {
     let n = table.rows.len();
     let order: Vec<usize> = table.rows.iter().map(|r| r.index).collect();
     let mut points = vec![0.0f64; n * n];
@@ -345,7 +347,7 @@ fn cross_rows(table: &Table, games: &[GameFact]) -> Vec<CrossRow> {
 
 /// The rating chart: one row per rated player, a dot at the rating and a bar over its
 /// 95% interval, on a shared Elo axis. `None` when nobody is rated.
-pub fn chart(table: &Table) -> Option<Chart> {
+pub fn chart(table: &StandingsTable) -> Option<Chart> {
     let rated: Vec<(&str, f64, f64)> = table
         .rows
         .iter()
@@ -422,7 +424,7 @@ fn nice_step(raw: f64) -> f64 {
 pub fn render(
     title: &str,
     subtitle: &str,
-    table: &Table,
+    table: &StandingsTable,
     facts: &[GameFact],
     games: &[ReportGame],
 ) -> Result<String> {
@@ -561,7 +563,7 @@ pub fn write_pgn_report(
 /// Renders the page of `table` and `games`, read `from` a store or file, into `html`.
 fn write_page(
     html: &Path,
-    table: &Table,
+    table: &StandingsTable,
     facts: &[GameFact],
     games: &[ReportGame],
     from: &str,
@@ -665,7 +667,7 @@ mod tests {
 
     /// Two players of a PGN file: `a` beat `b` three times as White, `b` drew once as
     /// White. The reader groups them into two facts.
-    fn grouped_pgn_table() -> (Table, Vec<GameFact>) {
+    fn grouped_pgn_table() -> (StandingsTable, Vec<GameFact>) {
         let player = |name: &str| PlayerInfo {
             name: name.into(),
             entry: name.into(),

@@ -87,7 +87,7 @@ pub struct Row {
 
 /// The whole table.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Table {
+pub struct StandingsTable {
     /// Rows, best first.
     pub rows: Vec<Row>,
     /// The fitted draw parameter.
@@ -211,7 +211,7 @@ pub fn build_table(
     players: Vec<PlayerInfo>,
     games: &[GameFact],
     args: &RatingChoice,
-) -> Result<Table> {
+) -> Result<StandingsTable> {
     let (rows, total) = counted_rows(players, games);
     finish_table(rows, total, games.iter().map(GameFact::rated), args)
 }
@@ -232,7 +232,7 @@ pub fn build_table_consuming(
     players: Vec<PlayerInfo>,
     games: Vec<GameFact>,
     args: &RatingChoice,
-) -> Result<Table> {
+) -> Result<StandingsTable> {
     let (rows, total) = counted_rows(players, &games);
     finish_table(rows, total, games.into_iter().map(|g| g.rated()), args)
 }
@@ -298,7 +298,7 @@ fn finish_table(
     games: usize,
     outcomes: impl IntoIterator<Item = RatedGame>,
     args: &RatingChoice,
-) -> Result<Table> {
+) -> Result<StandingsTable> {
     let options = args.options(anchor_index(&rows, args.anchor.as_ref())?)?;
     let fitted = fit_from(rows.len(), outcomes, &options);
     if !fitted.converged {
@@ -326,7 +326,7 @@ fn finish_table(
     for (i, row) in rows.iter_mut().enumerate() {
         row.rank = i + 1;
     }
-    Ok(Table {
+    Ok(StandingsTable {
         rows,
         draw_elo: fitted.draw_elo,
         games,
@@ -637,7 +637,7 @@ fn truncate_name(name: &str, width: usize) -> String {
 }
 
 /// The table as text, with a line on how the ratings were computed.
-pub fn render_text(table: &Table) -> String {
+pub fn render_text(table: &StandingsTable) -> String {
     let width = table
         .rows
         .iter()
@@ -700,7 +700,7 @@ pub fn render_text(table: &Table) -> String {
 
 /// The lines on the games the table counts on their workers' word, and on those it does
 /// not count.
-fn checked_lines(table: &Table) -> String {
+fn checked_lines(table: &StandingsTable) -> String {
     let mut out = String::new();
     if !table.claimed.is_empty() {
         out.push_str(&format!(
@@ -755,7 +755,7 @@ pub fn worker_claims_said(w: &WorkerClaims) -> String {
 }
 
 /// The lines under the table: games, skipped games, and how the ratings were computed.
-fn summary(table: &Table) -> String {
+fn summary(table: &StandingsTable) -> String {
     let skipped = match (table.skipped, table.unread) {
         (0, 0) => String::new(),
         (n, 0) => format!(" ({n} skipped: see the messages above)"),
@@ -775,7 +775,7 @@ fn summary(table: &Table) -> String {
 
 /// The rating model the table was fitted with, in words, with its parameters: what the
 /// text and the pages say "Elo by" of.
-pub(crate) fn model_words(table: &Table) -> String {
+pub(crate) fn model_words(table: &StandingsTable) -> String {
     match table.model {
         "bayeselo" => format!(
             "BayesElo's mm model (advantage {:.1}, drawelo {:.1}, scale {:.4})",
@@ -789,7 +789,7 @@ pub(crate) fn model_words(table: &Table) -> String {
 }
 
 /// The table as CSV (one header line, one line per row).
-pub fn render_csv(table: &Table) -> String {
+pub fn render_csv(table: &StandingsTable) -> String {
     let mut out = String::from(
         "rank,name,entry,author,version,hash,tokens,status,games,points,wins,draws,losses,elo,interval95,crashes,timeouts,illegal\n",
     );
@@ -834,7 +834,7 @@ pub fn store_table(
     store: &dyn Store,
     choice: &RatingChoice,
     tournament: Option<TournamentId>,
-) -> Result<Table> {
+) -> Result<StandingsTable> {
     Ok(checked_table(store, &mut Verdicts::default(), choice, tournament)?.0)
 }
 
@@ -845,7 +845,7 @@ pub(crate) fn checked_table(
     verdicts: &mut Verdicts,
     choice: &RatingChoice,
     tournament: Option<TournamentId>,
-) -> Result<(Table, Vec<GameFact>)> {
+) -> Result<(StandingsTable, Vec<GameFact>)> {
     let (all, field) = match tournament {
         Some(t) => (tournament_games(store, t)?, false),
         None => (store.games(false)?, true),

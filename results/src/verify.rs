@@ -6,7 +6,7 @@
 //! So the processes that count games check each one against its own PGN, replayed with
 //! the kit's board (`framework::notation`): the standings, the ratings and the report
 //! when they read the games ([`Verdicts`]), and every organiser process before it pairs
-//! a Swiss round or finishes a tournament (`organiser.rs`), which sets a refuted game
+//! a Swiss round or finishes a tournament (`league::Organiser::step`), which sets a refuted game
 //! aside so its slot is played again.
 //!
 //! What the moves can show is checked exactly as the runner decides it
@@ -220,7 +220,7 @@ fn replay(pgn: &PgnGame, book: usize, max_plies: Option<u32>) -> Result<Board, S
             if let Some(outcome) = board.outcome() {
                 return Err(format!("it goes on after {outcome} at ply {ply}"));
             }
-            if max_plies.is_some_and(|max| board.ply_count().unsigned_abs() >= max) {
+            if max_plies.is_some_and(|max| runner::game_plies(&pgn.start, &board) >= max) {
                 return Err(format!("it goes on past the length limit at ply {ply}"));
             }
         }
@@ -262,7 +262,7 @@ impl Ending<'_> {
         let (result, rule) = match t {
             Termination::MaxLength => {
                 let max = rules.and_then(|r| r.max_plies);
-                if max.is_none_or(|max| self.board.ply_count().unsigned_abs() < max) {
+                if max.is_none_or(|max| runner::game_plies(&self.pgn.start, self.board) < max) {
                     return Err("it ends by length before the length limit".into());
                 }
                 return self.expect(GameResult::Draw, Verdict::Shown);

@@ -74,7 +74,7 @@ impl TimeControlError {
 ///
 /// ```
 /// use std::time::Duration;
-/// use runner::clock::parse_seconds;
+/// use runner::parse_seconds;
 /// assert_eq!(parse_seconds("0.25"), Ok(Duration::from_millis(250)));
 /// assert!(parse_seconds("-1").is_err() && parse_seconds("NaN").is_err() && parse_seconds("1e300").is_err());
 /// ```
@@ -91,7 +91,7 @@ pub fn parse_seconds(text: &str) -> Result<Duration, String> {
 /// [`MAX_SECONDS`]; the error says which it is not.
 ///
 /// ```
-/// use runner::clock::seconds;
+/// use runner::seconds;
 /// assert_eq!(seconds(1.5).unwrap().as_millis(), 1500);
 /// assert!(seconds(f64::INFINITY).unwrap_err().contains("maximum"));
 /// ```

@@ -380,7 +380,7 @@ impl SearchInfo {
 /// printable word of at most 32 characters; `None` for any other line.
 ///
 /// ```
-/// use runner::engine::parse_bestmove;
+/// use runner::parse_bestmove;
 /// assert_eq!(parse_bestmove("bestmove e2e4 ponder e7e5").as_deref(), Some("e2e4"));
 /// assert_eq!(parse_bestmove("bestmove").as_deref(), Some(""));
 /// assert_eq!(parse_bestmove("info depth 1"), None);

@@ -746,7 +746,7 @@ pub fn play_game_observed(
     }
 
     loop {
-        if let Some((result, termination, detail)) = board_ending(&board, &adjudicator) {
+        if let Some((result, termination, detail)) = board_ending(&board, opening, &adjudicator) {
             record.result = result;
             record.termination = termination;
             record.detail = detail;
@@ -786,7 +786,7 @@ pub fn play_game_observed(
             }
         };
         tell_move(observer.as_deref_mut(), &board, mv, &result, &clocks);
-        let move_number = board.fullmove_number().unsigned_abs();
+        let move_number = game_move_number(&board, opening);
         let pv = PvCheck::of(&result.info.pv, &result.bestmove, mv, &board);
         board.make_move(mv);
         push_move(&mut position, mv);
@@ -846,8 +846,31 @@ fn opening_position(opening: &Opening) -> (Board, String) {
 /// An ending: the result, its termination and the sentence about it.
 type Ending = (GameResult, Termination, String);
 
+/// A game's length in plies: from its start position (an opening's, book moves included)
+/// to `board`. This is what `--maxmoves` limits, in play and when a recorded game is
+/// checked; the start's own counters (an EPD's `fmvn`, a FEN's move number) are not the
+/// game's length.
+///
+/// ```
+/// use framework::chess::Board;
+/// let start = Board::from_fen("4k3/8/8/8/8/8/8/4K3 w - - 0 40").unwrap();
+/// let mut board = start.clone();
+/// let mv = board.parse_uci("e1e2").unwrap();
+/// board.make_move(mv);
+/// assert_eq!(runner::game_plies(&start, &board), 1);
+/// ```
+pub fn game_plies(start: &Board, board: &Board) -> u32 {
+    (board.ply_count() - start.ply_count()).unsigned_abs()
+}
+
+/// The game's full-move number counted from 1 at the opening's start position, as the
+/// draw rule's `movenumber` reads it, whatever move number the opening's FEN gives.
+fn game_move_number(board: &Board, opening: &Opening) -> u32 {
+    (board.fullmove_number() - opening.start.fullmove_number()).unsigned_abs() + 1
+}
+
 /// The game's end on the board (mate, stalemate, a draw rule) or by length, if reached.
-fn board_ending(board: &Board, adjudicator: &Adjudicator) -> Option<Ending> {
+fn board_ending(board: &Board, opening: &Opening, adjudicator: &Adjudicator) -> Option<Ending> {
     if let Some(outcome) = board.outcome() {
         let (termination, result) = match outcome {
             Outcome::Checkmate { winner } => (Termination::Checkmate, GameResult::win_for(winner)),
@@ -863,15 +886,14 @@ fn board_ending(board: &Board, adjudicator: &Adjudicator) -> Option<Ending> {
         };
         return Some((result, termination, outcome.to_string()));
     }
-    adjudicator
-        .too_long(board.ply_count().unsigned_abs())
-        .then(|| {
-            (
-                GameResult::Draw,
-                Termination::MaxLength,
-                format!("draw by reaching {} plies", board.ply_count()),
-            )
-        })
+    let plies = game_plies(&opening.start, board);
+    adjudicator.too_long(plies).then(|| {
+        (
+            GameResult::Draw,
+            Termination::MaxLength,
+            format!("draw by reaching {plies} plies"),
+        )
+    })
 }
 
 /// The ending a score ruling gives, unless the board ended the game on that move anyway.

@@ -1,18 +1,21 @@
 //! The GUI-less match runner: UCI engine processes, clocks, games refereed by the
 //! framework's [`Board`](framework::chess::Board), opening suites, schedules and statistics.
 //!
-//! - [`engine`]: one UCI engine process (handshake, search with a deadline, faults).
-//! - [`clock`]: time controls and clocks.
-//! - [`game`]: one game, every ending named by a [`Termination`]; [`observer`]: following
-//!   it move by move.
-//! - [`adjudication`]: "cannot possibly mate" for flag falls, score adjudication.
-//! - [`openings`]: EPD/FEN and PGN opening suites.
-//! - [`schedule`](mod@schedule) and [`tournament`]: who plays whom, on how many threads.
-//! - [`process`]: what an engine process starts with (environment, descriptors).
-//! - [`host_detail`]: no host paths or names in what a game record keeps of an engine.
-//! - [`text`]: engine-provided text made one printable, capped line.
-//! - [`search_stats`]: each player's depth, speed, time per move and PV mismatches.
-//! - [`stats`]: W/D/L, pentanomial, Elo, normalized Elo, LOS, SPRT.
+//! Every item is at the crate's root (`runner::Engine`, `runner::play_game`): the modules
+//! are private, so each item has one path. The parts:
+//!
+//! - one UCI engine process: [`Engine`] (handshake, search with a deadline, faults), what
+//!   it starts with ([`isolate`], [`EngineEnv`]), no host paths in what a record keeps
+//!   ([`HostDetail`]), engine text made one printable, capped line ([`one_line`]);
+//! - time controls and clocks: [`TimeControl`], [`Clock`];
+//! - one game: [`play_game`], each move asked for by [`ask_move`], every ending named by a
+//!   [`Termination`]; following it move by move: [`MoveObserver`];
+//! - adjudication: [`can_possibly_mate`] for flag falls, score rules ([`Adjudicator`]);
+//! - opening suites: [`load_openings`] (EPD/FEN and PGN);
+//! - who plays whom and on how many threads: [`schedule`](fn@schedule), [`Pool`],
+//!   [`run_tournament`];
+//! - statistics: [`Stats`] (W/D/L, pentanomial, Elo, normalized Elo, LOS), [`Sprt`],
+//!   each player's search figures ([`SearchStats`]);
 //! - [`GameWatch`]: the seam to whoever shows games live while a loop plays them.
 //!
 //! ```
@@ -22,49 +25,53 @@
 //! assert!(s.elo_wdl().unwrap().elo > 0.0);
 //! ```
 
-pub mod adjudication;
-pub mod clock;
-pub mod engine;
-pub mod game;
-pub mod host_detail;
+mod adjudication;
+mod clock;
+mod engine;
+mod game;
+mod host_detail;
 mod lines;
-pub mod observer;
-pub mod openings;
-pub mod pool;
-pub mod process;
-pub mod pv_check;
-pub mod schedule;
-pub mod search_stats;
-pub mod stats;
-pub mod termination;
-pub mod text;
-pub mod tournament;
+mod observer;
+mod openings;
+mod pool;
+mod process;
+mod pv_check;
+mod schedule;
+mod search_stats;
+mod stats;
+mod termination;
+mod text;
+mod tournament;
 mod watch;
 
 pub use adjudication::{
     AdjudicationRules, Adjudicator, DrawRule, ResignRule, Ruling, can_possibly_mate,
 };
-pub use clock::{Clock, TimeControl, TimeControlError};
+pub use clock::{Clock, MAX_SECONDS, TimeControl, TimeControlError, parse_seconds, seconds};
 pub use engine::{
-    Engine, EngineConfig, EngineError, ExitInfo, GoParams, MAX_LINE_BYTES, STDERR_TAIL_BYTES,
-    STDERR_TAIL_LINES, Score, SearchInfo, SearchResult,
+    Engine, EngineConfig, EngineError, ExitInfo, GoParams, MAX_LINE_BYTES, MAX_PV_MOVES,
+    STDERR_TAIL_BYTES, STDERR_TAIL_LINES, Score, SearchInfo, SearchResult, parse_bestmove,
 };
 pub use game::{
     Fault, FaultClock, GameRecord, GameSettings, MoveRequest, NoMove, PlayedMove, Player,
-    TERMINATION_DETAILS_TAG, Termination, ask_move, engine_fault, play_game, play_game_observed,
+    TERMINATION_DETAILS_TAG, Termination, ask_move, engine_fault, game_plies, play_game,
+    play_game_observed,
 };
 pub use host_detail::HostDetail;
 pub use observer::{MoveObserver, MoveUpdate};
 pub use openings::{
     Opening, OpeningError, SplitMix64, load_openings, parse_epd, parse_pgn_openings, shuffle,
 };
-pub use pool::{Pairing, Pool, Watch};
+pub use pool::{ChooseObserver, Pairing, Pool};
 pub use process::{EngineEnv, KIT_ENV_PREFIX, NEUTRAL_NAME, isolate};
 pub use pv_check::PvCheck;
 pub use schedule::{Format, GameJob, encounters, pairs_for_games, schedule};
 pub use search_stats::SearchStats;
 pub use stats::{EloEstimate, Sprt, SprtState, Stats, Z95, score_to_elo};
 pub use termination::TerminationParseError;
+pub use text::{
+    MAX_DETAIL_CHARS, MAX_MOVE_CHARS, MAX_NAME_CHARS, MAX_STDERR_LINE_CHARS, is_one_line, one_line,
+};
 pub use tournament::{
     GameEvent, Standings, StopReason, TournamentConfig, TournamentResult, game_seed,
     run_tournament, run_tournament_watched,

@@ -34,13 +34,17 @@ impl Opening {
     }
 
     /// An opening from an EPD or FEN line: the first four fields are the position; the
-    /// move counters are taken from fields five and six when they are numbers (FEN), and
-    /// EPD operations (`bm ...; id ...;`) are ignored.
+    /// move counters are taken from fields five and six when they are numbers (FEN), or
+    /// else from the EPD operations `hmvc` (halfmove clock) and `fmvn` (fullmove number),
+    /// 0 and 1 when absent. Other EPD operations (`bm ...; id ...;`) are ignored. The
+    /// counters matter to bots: `ply_count()` counts the plies the fullmove number implies.
     ///
     /// ```
     /// use runner::Opening;
     /// let o = Opening::from_fen("4k3/8/8/8/8/8/4P3/4K3 w - - bm e4; id \"x\";").unwrap();
     /// assert_eq!(o.start.fen(), "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1");
+    /// let o = Opening::from_fen("4k3/8/8/8/8/8/4P3/4K3 b - - hmvc 3; fmvn 9; id \"y\";").unwrap();
+    /// assert_eq!((o.start.fen().as_str(), o.start.ply_count()), ("4k3/8/8/8/8/8/4P3/4K3 b - - 3 9", 17));
     /// ```
     pub fn from_fen(line: &str) -> Result<Opening, String> {
         let fields: Vec<&str> = line.split_ascii_whitespace().collect();
@@ -50,10 +54,20 @@ impl Opening {
             );
         }
         let numeric = |i: usize| fields.get(i).filter(|f| f.parse::<u32>().is_ok());
-        let fen = match (numeric(4), numeric(5)) {
-            (Some(half), Some(full)) => format!("{} {half} {full}", fields[..4].join(" ")),
-            _ => format!("{} 0 1", fields[..4].join(" ")),
+        let (half, full) = match (numeric(4), numeric(5)) {
+            (Some(half), Some(full)) => (half.to_string(), full.to_string()),
+            _ => {
+                // The text after the four position fields.
+                let operations = fields[..4]
+                    .iter()
+                    .fold(line, |rest, field| &rest.trim_start()[field.len()..]);
+                (
+                    epd_operand(operations, "hmvc")?.unwrap_or("0").to_string(),
+                    epd_operand(operations, "fmvn")?.unwrap_or("1").to_string(),
+                )
+            }
         };
+        let fen = format!("{} {half} {full}", fields[..4].join(" "));
         let start = Board::from_fen(&fen).map_err(|e| e.to_string())?;
         Ok(Opening {
             start,
@@ -69,6 +83,33 @@ impl Opening {
         }
         board
     }
+}
+
+/// The operand of the EPD operation `opcode` (a move counter: `hmvc` or `fmvn`) among
+/// `operations`, the text after a line's four position fields: `None` if it is absent, an
+/// error if it is not a number. Operations end at `;`, except inside a quoted string.
+fn epd_operand<'a>(operations: &'a str, opcode: &str) -> Result<Option<&'a str>, String> {
+    let mut start = 0;
+    let mut quoted = false;
+    for (i, c) in operations.char_indices().chain([(operations.len(), ';')]) {
+        match c {
+            '"' => quoted = !quoted,
+            ';' if !quoted => {
+                let operation = operations[start..i].trim();
+                start = i + 1;
+                let mut words = operation.split_ascii_whitespace();
+                if words.next() != Some(opcode) {
+                    continue;
+                }
+                return match (words.next(), words.next()) {
+                    (Some(n), None) if n.parse::<u32>().is_ok() => Ok(Some(n)),
+                    _ => Err(format!("`{operation}`: {opcode} takes one number")),
+                };
+            }
+            _ => {}
+        }
+    }
+    Ok(None)
 }
 
 /// An opening file that could not be used.

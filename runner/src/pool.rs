@@ -27,7 +27,7 @@ pub struct Pairing {
 }
 
 /// Chooses who follows a game of [`Pool::play_watched`], from its tag and pairing.
-pub type Watch<'a, J> = &'a (dyn Fn(&J, &Pairing) -> Option<Box<dyn MoveObserver>> + Sync);
+pub type ChooseObserver<'a, J> = &'a (dyn Fn(&J, &Pairing) -> Option<Box<dyn MoveObserver>> + Sync);
 
 /// What the pool plays with.
 #[derive(Debug, Clone, Copy)]
@@ -72,7 +72,7 @@ impl Pool<'_> {
         &self,
         stop: &AtomicBool,
         next: impl FnMut() -> Option<(J, Pairing)> + Send,
-        watch: Watch<'_, J>,
+        watch: ChooseObserver<'_, J>,
         mut on_game: impl FnMut(J, GameRecord),
     ) {
         let next = Mutex::new(next);
@@ -98,7 +98,7 @@ impl Pool<'_> {
         &self,
         stop: &AtomicBool,
         next: &Mutex<impl FnMut() -> Option<(J, Pairing)>>,
-        watch: Watch<'_, J>,
+        watch: ChooseObserver<'_, J>,
         tx: &mpsc::Sender<(J, GameRecord)>,
     ) {
         let mut engines: Vec<Option<Engine>> = self.players.iter().map(|_| None).collect();

@@ -30,7 +30,7 @@ const ELLIPSIS: char = '…';
 /// spaces are trimmed.
 ///
 /// ```
-/// use runner::text::one_line;
+/// use runner::one_line;
 /// assert_eq!(one_line("bestmove e2e4\ninfo string x", 100), "bestmove e2e4 info string x");
 /// assert_eq!(one_line("\u{1b}[31mred\u{202e}", 100), "�[31mred�");
 /// assert_eq!(one_line("abcdefgh", 5), "abcd…");
@@ -57,7 +57,7 @@ pub fn one_line(text: &str, max_chars: usize) -> String {
 /// length): the cheap check for text that is already clean.
 ///
 /// ```
-/// use runner::text::is_one_line;
+/// use runner::is_one_line;
 /// assert!(is_one_line("e2e4"));
 /// assert!(!is_one_line("a\nb"));
 /// ```

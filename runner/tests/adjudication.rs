@@ -147,3 +147,40 @@ fn an_answer_after_the_clock_and_margin_is_a_time_forfeit_without_restart() {
         "an engine that answered, however late, is kept"
     );
 }
+
+/// `--maxmoves` and the draw rule's `movenumber` count the game from its opening
+/// position, whatever move number the opening's FEN carries: an opening at move 20 drew
+/// at once when the board's own ply count was read.
+#[test]
+fn the_length_limit_counts_from_the_opening_not_its_move_number() {
+    let opening = Opening::from_fen(
+        "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - hmvc 2; fmvn 20;",
+    )
+    .unwrap();
+    assert_eq!(opening.start.ply_count(), 38);
+    let a = instant("a", "10+0.1".parse().unwrap());
+    let b = instant("b", "10+0.1".parse().unwrap());
+    let settings = GameSettings {
+        adjudication: AdjudicationRules {
+            max_plies: Some(4),
+            ..AdjudicationRules::default()
+        },
+        ..GameSettings::default()
+    };
+    let (mut w, mut bl) = (None::<Engine>, None::<Engine>);
+    let record = play_game(
+        [&a, &b],
+        [&mut w, &mut bl],
+        &opening,
+        &settings,
+        &AtomicBool::new(false),
+    );
+    assert_eq!(
+        record.termination,
+        Termination::MaxLength,
+        "{}",
+        record.detail
+    );
+    assert_eq!(record.moves.len(), 4, "{}", record.detail);
+    assert_eq!(record.detail, "draw by reaching 4 plies");
+}

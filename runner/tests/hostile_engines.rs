@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 use common::{faulty, instant};
 use framework::notation::pgn::{GameResult, read_games};
 use framework::notation::write_game;
-use runner::text::is_one_line;
+use runner::is_one_line;
 use runner::{
     Engine, GameRecord, GameSettings, Opening, Player, STDERR_TAIL_BYTES, STDERR_TAIL_LINES,
     Termination, play_game,
@@ -41,7 +41,7 @@ fn game(fault: &str, at: u32) -> GameRecord {
 /// Everything engine-provided in the record is one printable line, and the PGN is small.
 fn assert_contained(record: &GameRecord) {
     assert!(is_one_line(&record.detail), "{:?}", record.detail);
-    assert!(record.detail.chars().count() <= runner::text::MAX_DETAIL_CHARS);
+    assert!(record.detail.chars().count() <= runner::MAX_DETAIL_CHARS);
     for line in &record.stderr {
         assert!(is_one_line(line), "{line:?}");
     }

@@ -9,11 +9,11 @@ use std::time::Duration;
 
 use framework::chess::Board;
 use proptest::prelude::*;
-use runner::engine::parse_bestmove;
-use runner::text::{is_one_line, one_line};
+use runner::parse_bestmove;
 use runner::{
     Clock, PlayedMove, PvCheck, SearchInfo, SearchStats, TimeControl, parse_epd, parse_pgn_openings,
 };
+use runner::{is_one_line, one_line};
 
 /// Numbers as a command line might carry them: huge, negative, exponents, NaN, inf, junk.
 fn number() -> impl Strategy<Value = String> {
@@ -125,7 +125,7 @@ proptest! {
         let mut info = SearchInfo::default();
         info.update(&line);
         info.update(&line);
-        prop_assert!(info.pv.len() <= runner::engine::MAX_PV_MOVES);
+        prop_assert!(info.pv.len() <= runner::MAX_PV_MOVES);
         for word in &info.pv {
             prop_assert!(is_one_line(word) && word.chars().count() <= 32);
         }

@@ -219,6 +219,6 @@ pub(super) async fn withdraw(
         Ok(())
     })
     .await?;
-    state.live.wake.notify_one();
+    state.standings.wake.notify_one();
     Ok(see_other(&format!("/entries/{name}")))
 }

@@ -256,7 +256,7 @@ pub async fn run(state: Arc<AppState>, received: Received, upload: Upload) {
         }
     }
     lock(&state.building).remove(&name);
-    state.live.wake.notify_one();
+    state.standings.wake.notify_one();
 }
 
 /// Gives back the invitation use a refused submission took, so its entrant can fix the

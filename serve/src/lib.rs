@@ -10,7 +10,7 @@
 //! played by `challenge run`'s runner in a thread, which resumes an unfinished tournament
 //! as `challenge run` does; on a PostgreSQL store `challenge worker`s on any machine play
 //! it, the organiser's pause stops their claims, and the server organises it (pairs its
-//! Swiss rounds, finishes it: `runner`).
+//! Swiss rounds, finishes it: `conductor`).
 //!
 //! Security, by layers: secrets are 256 random bits stored only as SHA-256 hashes and
 //! compared in constant time (`secrets`); every state-changing form carries a CSRF token
@@ -33,32 +33,33 @@
 //! - `secrets`: keys, tokens, hashes, CSRF tokens.
 //! - `http`: errors as pages, security headers, cookies, the rate limit.
 //! - `pages`: templates and their views.
-//! - `live`: the cached standings, and the change events.
+//! - `standings_cache`: the cached standings, and the change events.
 //! - `jobs`: submissions checked in the background; `queue`: their fair, bounded queue.
 //! - `accept`: the accept loop: connection caps and time limits.
 //! - `streams`: the event streams' caps, lifetime and idle limit.
 //! - `limits`: the bounds, and the client key of an address.
-//! - `runner`: who plays: the tournament thread (pausable), or the store's workers while
+//! - `conductor`: who plays: the tournament thread (pausable), or the store's workers while
 //!   an organiser thread moves the tournament on.
 //! - `watch`, `watch_routes`: the games in progress, shown live (`/live`), and
 //!   `challenge match --watch`'s server of them.
-//! - `routes`, `entrant`, `organiser`: the routes.
+//! - `routes`, `entrant`, `organiser_routes`: the routes.
 //! - `play`: `challenge play --web`, a game against a bot in the browser (its own server).
 
 mod accept;
+mod conductor;
 mod entrant;
 mod http;
 mod jobs;
 mod limits;
-mod live;
-mod organiser;
+mod organiser_routes;
 mod pages;
 mod play;
 mod queue;
 mod routes;
-mod runner;
 mod secrets;
+mod standings_cache;
 mod state;
+mod stop_signals;
 mod streams;
 mod watch;
 mod watch_routes;
@@ -78,7 +79,7 @@ use std::sync::Arc;
 
 use anyhow::{Context, Result};
 
-use runner::Runner;
+use conductor::Conductor;
 use secrets::{hash_secret, new_secret};
 use state::AppState;
 use store::{Access, Store, StoreLocation, open_store};
@@ -148,35 +149,35 @@ pub fn serve(options: &ServeOptions) -> Result<()> {
     let games = watch::LiveGames::new(limits.max_watchers_per_game, true);
     let state: Arc<AppState> = Arc::new_cyclic(|weak: &std::sync::Weak<AppState>| {
         let weak = weak.clone();
-        let (runner, work_dir) = match &options.location {
+        let (conductor, work_dir) = match &options.location {
             StoreLocation::Dir(dir) => {
-                let runner = Runner::here(
+                let conductor = Conductor::here(
                     dir,
                     options.concurrency,
                     server.tournament_paused,
                     games,
                     move || {
                         if let Some(state) = weak.upgrade() {
-                            state.live.wake.notify_one();
+                            state.standings.wake.notify_one();
                         }
                     },
                 );
-                (runner, dir.clone())
+                (conductor, dir.clone())
             }
             StoreLocation::Postgres(_) => {
-                let runner = Runner::workers(&options.location, games, move || {
+                let conductor = Conductor::workers(&options.location, games, move || {
                     if let Some(state) = weak.upgrade() {
-                        state.live.wake.notify_one();
+                        state.standings.wake.notify_one();
                     }
                 });
-                (runner, league::local_work_dir())
+                (conductor, league::local_work_dir())
             }
         };
-        AppState::new(options.location.clone(), work_dir, store, runner, limits)
+        AppState::new(options.location.clone(), work_dir, store, conductor, limits)
     });
     // The first views are ready before the first visitor.
     state.refresh_views()?;
-    if let Err(err) = organiser::resume(&state) {
+    if let Err(err) = organiser_routes::resume(&state) {
         eprintln!("serve: cannot resume the tournament: {}", err.message);
     }
     let served = runtime.block_on(listen(
@@ -248,6 +249,7 @@ async fn listen(
         .await
         .with_context(|| format!("cannot listen on {}", options.bind))?;
     let address = listener.local_addr()?;
+    let signals = stop_signals::StopSignals::listen()?;
     say(&format!(
         "serving the challenge in {shown} on http://{address}/"
     ));
@@ -260,7 +262,7 @@ async fn listen(
         ),
     });
     say(&bounds_line(&state.limits, open_files));
-    if !state.runner.plays_here() {
+    if !state.conductor.plays_here() {
         say(&format!(
             "the tournament is played by workers: {} (pausing here stops their claims); this server pairs its Swiss rounds and finishes it while it runs",
             league::START_A_WORKER
@@ -272,37 +274,20 @@ async fn listen(
         );
     }
     tokio::spawn(state::keep_views_fresh(Arc::clone(&state)));
-    tokio::spawn(Arc::clone(state.runner.games()).relay());
+    tokio::spawn(Arc::clone(state.conductor.games()).relay());
     tokio::spawn(forget_idle_posters(Arc::clone(&state)));
     let app = routes::router(Arc::clone(&state));
     let stopping = Arc::clone(&state);
     accept::serve(listener, app, state.limits, async move {
-        let signal = stop_signal().await;
+        let signal = signals.recv().await;
         eprintln!(
             "serve: stopping on {signal} (games in flight are played again at the next start)"
         );
-        stopping.runner.stop();
-        stopping.live.close();
+        stopping.conductor.stop();
+        stopping.standings.close();
     })
     .await;
     Ok(())
-}
-
-/// Waits for Ctrl-C (`SIGINT`) or, on Unix, `SIGTERM` (a service manager's stop);
-/// returns its name.
-async fn stop_signal() -> &'static str {
-    #[cfg(unix)]
-    {
-        use tokio::signal::unix::{SignalKind, signal};
-        if let Ok(mut term) = signal(SignalKind::terminate()) {
-            return tokio::select! {
-                _ = tokio::signal::ctrl_c() => "Ctrl-C",
-                _ = term.recv() => "SIGTERM",
-            };
-        }
-    }
-    let _ = tokio::signal::ctrl_c().await;
-    "Ctrl-C"
 }
 
 /// Now and then forgets the clients the post limit no longer holds back, so its table

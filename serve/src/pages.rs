@@ -9,7 +9,7 @@ use minijinja::{AutoEscape, Environment, context};
 use serde::Serialize;
 
 use results::{Chart, chart};
-use results::{GameFact, Table};
+use results::{GameFact, StandingsTable};
 pub use results::{method_note, standing_rows};
 
 /// The server's script and style, served from `/static/` (the CSP allows no inline ones).
@@ -116,7 +116,7 @@ pub struct CrossRow {
 
 /// The crosstable of the first [`CROSS_LIMIT`] rows of the standings: points/games per
 /// opponent, `x` on the diagonal, empty where they have not met.
-pub fn cross_rows(table: &Table, games: &[GameFact]) -> Vec<CrossRow> {
+pub fn cross_rows(table: &StandingsTable, games: &[GameFact]) -> Vec<CrossRow> {
     let order: Vec<usize> = table
         .rows
         .iter()
@@ -166,7 +166,7 @@ pub fn cross_rows(table: &Table, games: &[GameFact]) -> Vec<CrossRow> {
 
 /// The rating chart, when at most [`CROSS_LIMIT`] players are rated (a taller one would
 /// not be read).
-pub fn rating_chart(table: &Table) -> Option<Chart> {
+pub fn rating_chart(table: &StandingsTable) -> Option<Chart> {
     (table.rows.len() <= CROSS_LIMIT)
         .then(|| chart(table))
         .flatten()

@@ -97,6 +97,7 @@ pub fn play_web(
             .await
             .with_context(|| format!("cannot listen on {bind}"))?;
         let address = listener.local_addr()?;
+        let signals = super::stop_signals::StopSignals::listen()?;
         let shared = Arc::new(shared(address, game, opponent, Box::new(observe)));
         (shared.observe)(PlayWebEvent::Listening(address));
         let session = shared
@@ -105,28 +106,15 @@ pub fn play_web(
             .map_err(|_| anyhow::anyhow!("the game was lost to a failure"))?;
         after_change(&shared, session);
         let app = router(Arc::clone(&shared));
-        super::accept::serve(listener, app, Limits::default(), stop_signal()).await;
+        super::accept::serve(listener, app, Limits::default(), async move {
+            signals.recv().await;
+        })
+        .await;
         (shared.observe)(PlayWebEvent::Stopping);
         tokio::task::spawn_blocking(move || leave(&shared))
             .await
             .context("the game could not be ended")
     })
-}
-
-/// Resolves on Ctrl-C, or on `SIGTERM` where there is one (`kill`, a closing session).
-async fn stop_signal() {
-    #[cfg(unix)]
-    {
-        use tokio::signal::unix::{SignalKind, signal};
-        if let Ok(mut terminate) = signal(SignalKind::terminate()) {
-            tokio::select! {
-                _ = tokio::signal::ctrl_c() => {}
-                _ = terminate.recv() => {}
-            }
-            return;
-        }
-    }
-    let _ = tokio::signal::ctrl_c().await;
 }
 
 /// Ends a game still being played as left by the human (after a bot that is thinking has

@@ -20,11 +20,11 @@ use serde::Serialize;
 
 use super::http::{HttpError, html_headers, read_body_in_time, security_headers};
 use super::limits::MAX_BODY_BYTES;
-use super::live::Views;
 use super::pages::{self, Part, SCRIPT, STYLE, page};
+use super::standings_cache::Views;
 use super::state::{AppState, Shared, blocking};
 use super::streams::{self, Endpoint};
-use super::{entrant, organiser};
+use super::{entrant, organiser_routes};
 use results::report_game;
 use store::prelude::*;
 use store::{GameId, Version};
@@ -41,10 +41,10 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/submit", get(entrant::submit_form).post(entrant::submit))
         .route("/jobs/{id}", get(entrant::job_page))
         .route("/jobs/{id}/status", get(entrant::job_status))
-        .route("/organiser", get(organiser::show))
-        .route("/organiser/login", post(organiser::login))
-        .route("/organiser/invitations", post(organiser::invite))
-        .route("/organiser/{action}", post(organiser::act))
+        .route("/organiser", get(organiser_routes::show))
+        .route("/organiser/login", post(organiser_routes::login))
+        .route("/organiser/invitations", post(organiser_routes::invite))
+        .route("/organiser/{action}", post(organiser_routes::act))
         .route("/events", get(events))
         .route("/health", get(health))
         .route("/favicon.ico", get(|| async { StatusCode::NO_CONTENT }))
@@ -101,7 +101,7 @@ async fn views_of(
     state: &Arc<AppState>,
     choice: &TournamentChoice,
 ) -> Result<Arc<Views>, HttpError> {
-    let snapshot = state.live.snapshot();
+    let snapshot = state.standings.snapshot();
     let Some(text) = choice.tournament.as_deref().filter(|t| !t.is_empty()) else {
         return Ok(Arc::clone(&snapshot.all));
     };
@@ -307,9 +307,9 @@ async fn events(
         Ok(slot) => slot,
         Err(refused) => return Ok(refused.into_response()),
     };
-    let receiver = state.live.listen();
-    let closing = state.live.closing();
-    let opening = streams::missed(&headers, state.live.newest_change());
+    let receiver = state.standings.listen();
+    let closing = state.standings.closing();
+    let opening = streams::missed(&headers, state.standings.newest_change());
     let changes = stream::unfold(
         (receiver, closing),
         |(mut receiver, mut closing)| async move {

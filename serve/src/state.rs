@@ -17,12 +17,12 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use anyhow::Result;
 use axum::extract::State;
 
+use super::conductor::Conductor;
 use super::http::{HttpError, PostLimit};
 use super::limits::Limits;
-use super::live::Live;
 use super::queue::BuildQueue;
-use super::runner::Runner;
 use super::secrets::CsrfKey;
+use super::standings_cache::StandingsCache;
 use super::streams::Streams;
 use store::{Access, Store, StoreLocation, open_store};
 
@@ -40,7 +40,7 @@ pub struct AppState {
     /// The per-address limit on posts.
     pub posts: PostLimit,
     /// The cached views and their change announcements.
-    pub live: Live,
+    pub standings: StandingsCache,
     /// Entries with a submission being checked (one at a time per entry).
     pub building: Mutex<HashSet<String>>,
     /// One build at a time on the machine (builds are CPU-heavy); the rest wait, a
@@ -51,7 +51,7 @@ pub struct AppState {
     /// The event streams' caps and time limits.
     pub streams: Arc<Streams>,
     /// The tournament thread.
-    pub runner: Runner,
+    pub conductor: Conductor,
 }
 
 impl AppState {
@@ -60,7 +60,7 @@ impl AppState {
         location: StoreLocation,
         work_dir: PathBuf,
         store: Box<dyn Store + Send>,
-        runner: Runner,
+        conductor: Conductor,
         limits: Limits,
     ) -> AppState {
         AppState {
@@ -69,7 +69,7 @@ impl AppState {
             store: Mutex::new(store),
             csrf: CsrfKey::new(),
             posts: PostLimit::new(),
-            live: Live::default(),
+            standings: StandingsCache::default(),
             building: Mutex::new(HashSet::new()),
             // As many submissions build at once as this process has build slots.
             queue: BuildQueue::new(
@@ -79,17 +79,18 @@ impl AppState {
             ),
             streams: Streams::new(&limits),
             limits,
-            runner,
+            conductor,
         }
     }
 
     /// Rebuilds the live views if the store changed since they were built, and, when
     /// workers play, follows their games in progress.
     pub fn refresh_views(&self) -> Result<()> {
-        self.live.refresh(|| self.store(), self.runner.state())?;
-        if !self.runner.plays_here() {
-            self.live
-                .follow_workers(&*self.store()?, self.runner.games())?;
+        self.standings
+            .refresh(|| self.store(), self.conductor.state())?;
+        if !self.conductor.plays_here() {
+            self.standings
+                .follow_workers(&*self.store()?, self.conductor.games())?;
         }
         Ok(())
     }
@@ -164,7 +165,7 @@ pub async fn keep_views_fresh(state: Arc<AppState>) {
             Err(err) => eprintln!("serve: the standings refresher failed: {err}"),
             Ok(Ok(())) => {}
         }
-        state.live.wait_for_change().await;
+        state.standings.wait_for_change().await;
     }
 }
 

@@ -10,7 +10,7 @@
 //! takes at most its cap of watchers ([`LiveGames::new`]); the page refuses the next.
 //!
 //! Games played elsewhere (a PostgreSQL store's `challenge worker`s) reach the same hub
-//! from the store: the refresher reads the snapshots the workers publish (`live.rs`) and
+//! from the store: the refresher reads the snapshots the workers publish (`standings_cache.rs`) and
 //! hands each new one to [`LiveGames::show`], and a game that left the store's live
 //! table to [`LiveGames::end_elsewhere`]; from there on it is a game like the others.
 

@@ -43,7 +43,7 @@ pub struct LiveState {
 impl FromRef<Arc<super::state::AppState>> for LiveState {
     fn from_ref(state: &Arc<super::state::AppState>) -> LiveState {
         LiveState {
-            games: Arc::clone(state.runner.games()),
+            games: Arc::clone(state.conductor.games()),
             alone: false,
             streams: Arc::clone(&state.streams),
         }

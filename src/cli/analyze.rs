@@ -1,4 +1,4 @@
-//! `challenge analyze`: the command line of [`lab`]'s analysis: reading the games, the
+//! `challenge analyze`: the command line of [`measure`]'s analysis: reading the games, the
 //! progress bar, the lines and the summary it reports. [`Shown`] is also how `challenge
 //! match --analyze` shows its analysis.
 
@@ -11,7 +11,9 @@ use anyhow::{Context, Result, ensure};
 use framework::notation::pgn::{PgnGame, read_games_from};
 use indicatif::{ProgressBar, ProgressStyle};
 
-use lab::{AnalysisFiles, AnalysisLimit, AnalysisRun, AnalyzeEvent, AnalyzeOptions, analyze_games};
+use measure::{
+    AnalysisFiles, AnalysisLimit, AnalysisRun, AnalyzeEvent, AnalyzeOptions, analyze_games,
+};
 
 use super::args::uci_options;
 use super::interrupt;

@@ -17,11 +17,11 @@ pub use challenge_store::{BuildJobs, DirArgs, StoreUrl};
 
 // The value parsers several commands share are the domain's, so `--engine` words and
 // options read alike.
-pub use lab::{key_values, seconds, time_control};
+pub use measure::{key_values, seconds, time_control};
 
 /// The engine options of `--option NAME=VALUE` (`bench`, `analyze`): split at the first
 /// `=` and trimmed, each checked as every UCI option the kit sends is
-/// ([`lab::check_uci_option`], as `match --engine option.NAME=VALUE` checks its own), so
+/// ([`measure::check_uci_option`], as `match --engine option.NAME=VALUE` checks its own), so
 /// that no line break or name holding `value` reaches the engine as another command or
 /// another option.
 pub fn uci_options(options: &[String]) -> Result<Vec<(String, String)>> {
@@ -33,7 +33,7 @@ pub fn uci_options(options: &[String]) -> Result<Vec<(String, String)>> {
                 bail!("--option `{shown}` is not NAME=VALUE (e.g. --option Hash=16)");
             };
             let (name, value) = (name.trim(), value.trim());
-            if let Err(why) = lab::check_uci_option(name, value) {
+            if let Err(why) = measure::check_uci_option(name, value) {
                 bail!("--option `{shown}`: {why}");
             }
             Ok((name.to_string(), value.to_string()))

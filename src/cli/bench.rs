@@ -7,11 +7,11 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use anyhow::{Context, Result, bail, ensure};
-use lab::DepthRow;
-use lab::{BenchLimit, BenchReport, BenchRow, Mode, Searcher, bench_positions, run_bench};
-use lab::{EpdRecord, read_epd_file};
-use lab::{SuiteReport, score_report};
-use lab::{run_out, write_csv, write_json};
+use measure::DepthRow;
+use measure::{BenchLimit, BenchReport, BenchRow, Mode, Searcher, bench_positions, run_bench};
+use measure::{EpdRecord, read_epd_file};
+use measure::{SuiteReport, score_report};
+use measure::{run_out, write_csv, write_json};
 use runner::EngineConfig;
 
 use super::args::{LimitArgs, uci_options};
@@ -136,7 +136,7 @@ impl PositionSet {
             path.display()
         );
         if mode == Mode::Sequence {
-            lab::record_games(&file.records)
+            measure::record_games(&file.records)
                 .map_err(|err| anyhow::anyhow!("{}, {err}", path.display()))?;
         }
         Ok(PositionSet {
@@ -152,7 +152,7 @@ impl PositionSet {
         let how = match self.mode {
             Mode::Independent => "each from `ucinewgame`".to_string(),
             Mode::Sequence => {
-                let games = lab::record_games(&self.records).map_or(0, |games| {
+                let games = measure::record_games(&self.records).map_or(0, |games| {
                     let mut starts = 0;
                     let mut last = None;
                     for game in games {
@@ -360,7 +360,7 @@ fn bench_line(index: usize, row: &BenchRow, record: &EpdRecord) -> String {
 
 /// `ok Qg6`, or `failed` with the move played and what was expected.
 fn verdict(record: &EpdRecord, row: &BenchRow) -> String {
-    let scored = lab::score_record(record, row.result.clone());
+    let scored = measure::score_record(record, row.result.clone());
     let played = scored.result.map(|(played, _)| played).unwrap_or_default();
     if scored.solved {
         format!("ok      {}", clip(&played, 40))
@@ -429,7 +429,7 @@ fn print_solved(out: &mut dyn Write, suite: &SuiteReport, limit: BenchLimit) -> 
 }
 
 /// The depth table: cumulative nodes, each iteration's own, and the effective branching
-/// factor (`lab` defines them).
+/// factor (`measure` defines them).
 fn print_depth_table(out: &mut dyn Write, rows: &[DepthRow]) -> Result<()> {
     writeln!(out)?;
     if rows.is_empty() {

@@ -1,6 +1,6 @@
 //! `challenge field DIR`: the C# challenge's entries ported, built and checked into a
 //! field to rate bots against (`challenge rate --field DIR`), its table, and the round
-//! robin that checks it against the published list; the work itself is [`lab`]'s.
+//! robin that checks it against the published list; the work itself is [`measure`]'s.
 
 mod port;
 mod table;
@@ -13,7 +13,7 @@ use std::time::Duration;
 use anyhow::{Context, Result};
 use bot_build::BuildEvent;
 use indicatif::{ProgressBar, ProgressStyle};
-use lab::{FieldEvent, FieldOptions, RoundRobinEvent, RoundRobinOptions};
+use measure::{FieldEvent, FieldOptions, RoundRobinEvent, RoundRobinOptions};
 use runner::TimeControl;
 
 use super::args::time_control;
@@ -118,7 +118,7 @@ pub fn run(args: &Args) -> Result<()> {
     let porter = port::porter(&args.dir)?;
     let progress = Progress::new(args.quiet);
     let stop = interrupt::stop_flag();
-    let made = lab::make_field(&options, porter.as_deref(), &stop, &|event| {
+    let made = measure::make_field(&options, porter.as_deref(), &stop, &|event| {
         progress.field_event(event);
     });
     progress.finish();
@@ -146,7 +146,7 @@ fn round_robin(args: &Args, entries: usize) -> Result<()> {
     };
     let progress = Progress::new(args.quiet);
     let stop = interrupt::stop_flag();
-    let outcome = lab::round_robin(&options, &stop, &|event| {
+    let outcome = measure::round_robin(&options, &stop, &|event| {
         progress.round_robin_event(event);
     });
     progress.finish();

@@ -1,5 +1,5 @@
 //! `challenge match`: the command line of a match (players, `--engine` occurrences,
-//! options); reading an `--engine`'s words and playing the match are [`lab`], and its
+//! options); reading an `--engine`'s words and playing the match are [`measure`], and its
 //! progress on the terminal is [`progress`].
 
 mod analysis;
@@ -13,7 +13,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use anyhow::{Result, ensure};
 use bot_build::BuildEvent;
 use bot_build::LimitPolicy;
-use lab::{
+use measure::{
     DEFAULT_PLAYERS, EngineSpec, MatchEvent, MatchOptions, OpeningChoice, bot_player, openings,
     run_match_watched, sprt_from_words, tournament, unique_names,
 };

@@ -1,5 +1,5 @@
 //! `challenge rate BOT --field DIR`: a bot's rating on the C# challenge's published scale,
-//! from a gauntlet against the field; the gauntlet itself is [`lab::rate`].
+//! from a gauntlet against the field; the gauntlet itself is [`measure::rate`].
 
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -9,7 +9,7 @@ use std::time::Duration;
 use anyhow::{Context, Result};
 use bot_build::BuildEvent;
 use indicatif::{ProgressBar, ProgressStyle};
-use lab::{RateEvent, RateOptions, RateOutcome};
+use measure::{RateEvent, RateOptions, RateOutcome};
 use runner::TimeControl;
 
 use super::args::{LimitArgs, time_control};
@@ -185,10 +185,10 @@ fn score_text(white_score: f64) -> &'static str {
 /// Rates the bot and prints where it stands.
 pub fn run(args: &Args) -> Result<()> {
     let options = args.options();
-    lab::check_rate_options(&options)?;
+    measure::check_rate_options(&options)?;
     let progress = Mutex::new(Progress::new(args.quiet));
     let stop = interrupt::stop_flag();
-    let outcome = lab::rate(&options, &stop, &|event| {
+    let outcome = measure::rate(&options, &stop, &|event| {
         progress
             .lock()
             .unwrap_or_else(|p| p.into_inner())

@@ -3,7 +3,9 @@
 use std::path::PathBuf;
 
 use anyhow::{Context, Result, bail};
-use results::{PgnFacts, PgnReadMode, Table, build_table_consuming, render_csv, render_text};
+use results::{
+    PgnFacts, PgnReadMode, StandingsTable, build_table_consuming, render_csv, render_text,
+};
 
 use super::args::RatingArgs;
 
@@ -68,7 +70,7 @@ pub fn run(args: &Args) -> Result<()> {
 }
 
 /// Prints a table as text, JSON or CSV.
-pub fn print_table(table: &Table, json: bool, csv: bool) -> Result<()> {
+pub fn print_table(table: &StandingsTable, json: bool, csv: bool) -> Result<()> {
     if json {
         println!("{}", serde_json::to_string_pretty(table)?);
     } else if csv {

@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use anyhow::Result;
 use indicatif::{ProgressBar, ProgressStyle};
-use lab::{MAX_JOBS, Sweep, SweepEvent, SweepOptions, SweepOutcome};
+use measure::{MAX_JOBS, Sweep, SweepEvent, SweepOptions, SweepOutcome};
 
 use super::args::LimitArgs;
 use super::interrupt;

@@ -1,4 +1,4 @@
-//! `challenge tune`: the command line of a tuning run; the run itself is [`lab`].
+//! `challenge tune`: the command line of a tuning run; the run itself is [`measure`].
 
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -8,8 +8,8 @@ use std::time::Duration;
 use anyhow::{Context, Result};
 use bot_build::BuildEvent;
 use indicatif::{ProgressBar, ProgressStyle};
-use lab::{MAX_CONCURRENCY, MAX_ITERATIONS, MAX_PAIRS, TuneLimit};
-use lab::{TuneEvent, TuneOutcome, TuneRequest};
+use measure::{MAX_CONCURRENCY, MAX_ITERATIONS, MAX_PAIRS, TuneLimit};
+use measure::{TuneEvent, TuneOutcome, TuneRequest};
 
 use super::args::{LimitArgs, time_control};
 use super::interrupt;
@@ -78,7 +78,7 @@ pub struct Args {
     a_ratio: Option<f64>,
 
     /// Stop after this many steps in a row with a game lost by an engine's fault.
-    #[arg(long = "max-crashes", value_name = "N", default_value_t = lab::DEFAULT_MAX_FAULTY, allow_negative_numbers = true, value_parser = clap::value_parser!(u64).range(1..=1000))]
+    #[arg(long = "max-crashes", value_name = "N", default_value_t = measure::DEFAULT_MAX_FAULTY, allow_negative_numbers = true, value_parser = clap::value_parser!(u64).range(1..=1000))]
     max_crashes: u64,
 
     /// The state file (default: target/tune/BOT.json in the current directory).
@@ -187,7 +187,7 @@ pub fn run(args: &Args) -> Result<()> {
         quiet: args.quiet,
     });
     let stop = interrupt::stop_flag();
-    let outcome = lab::tune(&args.request(), &stop, &|event| {
+    let outcome = measure::tune(&args.request(), &stop, &|event| {
         progress
             .lock()
             .unwrap_or_else(|p| p.into_inner())

@@ -2,10 +2,10 @@
 //! a careful Rust entrant would with the kit's C#-shaped API (the board and timer kept in
 //! the struct where C#'s local function captures them, `moves(captures_only)`,
 //! `order_by_descending` for LINQ's, `captured_number()`, `is_search_draw()`, and
-//! `abort_search` where C# throws).
+//! `abort_search` where C# throws). C#'s `values` field is an array literal indexed where
+//! it is read: in Rust a constant table costs no allocation there, where C#'s inline
+//! `new[] { ... }` would allocate one at every node.
 use framework::prelude::*;
-
-const VALUES: [i32; 7] = [0, 100, 300, 320, 500, 900, 0];
 
 #[derive(Default)]
 pub struct MyBot {
@@ -33,7 +33,12 @@ impl MyBot {
             } else if self.b.is_search_draw() {
                 0
             } else {
-                -self.search(d - 1, -beta, -alpha, -eval - VALUES[m.captured_number()])
+                -self.search(
+                    d - 1,
+                    -beta,
+                    -alpha,
+                    -eval - [0, 100, 300, 320, 500, 900, 0][m.captured_number()],
+                )
             };
             self.b.undo_move();
             if score > alpha {

@@ -219,16 +219,16 @@ fn a_suite_is_scored_by_bm_and_am_and_survives_bad_lines_and_engine_failures() {
 #[test]
 fn the_shipped_suites_read_without_a_skipped_line() {
     let wac = std::fs::read_to_string(kit_root().join("suites/wac.epd")).unwrap();
-    let file = lab::read_epd(&wac);
+    let file = measure::read_epd(&wac);
     assert!(file.errors.is_empty(), "{:?}", file.errors);
     assert_eq!(file.records.len(), 300);
     assert_eq!(file.records[0].id, "WAC.001");
     assert_eq!(file.records[299].id, "WAC.300");
     assert!(file.records.iter().all(|r| !r.best.is_empty()));
-    let bench = lab::bench_positions().unwrap();
+    let bench = measure::bench_positions().unwrap();
     assert_eq!(bench.len(), 30);
     let on_disk = std::fs::read_to_string(kit_root().join("suites/bench.epd")).unwrap();
-    assert_eq!(on_disk, lab::BENCH_EPD);
+    assert_eq!(on_disk, measure::BENCH_EPD);
 }
 
 #[test]
@@ -507,7 +507,7 @@ fn csv_has_its_documented_columns_a_row_per_position_and_a_total() {
     assert!(output.status.success(), "{stdout}\n{stderr}");
     let mut reader = csv::Reader::from_path(&csv_path).unwrap();
     let header: Vec<String> = reader.headers().unwrap().iter().map(String::from).collect();
-    assert_eq!(header, lab::CSV_COLUMNS);
+    assert_eq!(header, measure::CSV_COLUMNS);
     let rows: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
     assert_eq!(rows.len(), 4, "{rows:?}");
     let cell = |row: usize, column: &str| {
@@ -561,7 +561,7 @@ fn csv_to_standard_output_moves_the_table_to_stderr() {
     assert!(output.status.success(), "{stdout}\n{stderr}");
     let lines: Vec<&str> = stdout.lines().collect();
     assert_eq!(lines.len(), 1 + 30 + 1, "{stdout}");
-    assert_eq!(lines[0], lab::CSV_COLUMNS.join(","));
+    assert_eq!(lines[0], measure::CSV_COLUMNS.join(","));
     assert!(lines[31].starts_with("total,30,"), "{stdout}");
     assert!(
         stderr.contains("bench bench-engine: 30 positions"),

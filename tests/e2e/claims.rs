@@ -105,7 +105,7 @@ pub fn d4_flag() -> Evidence {
     }
 }
 
-fn refused_reasons(table: &results::Table) -> Vec<String> {
+fn refused_reasons(table: &results::StandingsTable) -> Vec<String> {
     table
         .refused
         .iter()

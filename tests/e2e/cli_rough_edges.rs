@@ -66,7 +66,7 @@ fn no_error_message_repeats_its_source() {
         "results/src",
         "league/src",
         "play/src",
-        "lab/src",
+        "measure/src",
         "serve/src",
     ] {
         visit(&kit_root().join(dir), &mut offenders);

@@ -22,9 +22,10 @@ fn read(path: &str) -> String {
     std::fs::read_to_string(kit_file(path)).unwrap_or_else(|e| panic!("{path}: {e}"))
 }
 
-#[test]
-fn abort_search_unwinds_inside_the_sandbox_and_prints_nothing() {
-    let mut engine = Engine::start(&build(test_bot("aborts")));
+/// Plays three moves with the test bot `name` (each must be a move), quits, and gives
+/// its stderr once it has ended cleanly.
+fn three_moves_and_quit(name: &str) -> String {
+    let mut engine = Engine::start(&build(test_bot(name)));
     engine.handshake();
     for moves in ["", " moves e2e4", " moves e2e4 e7e5 g1f3"] {
         engine.send(&format!("position startpos{moves}"));
@@ -35,7 +36,12 @@ fn abort_search_unwinds_inside_the_sandbox_and_prints_nothing() {
     engine.send("quit");
     let status = engine.wait_exit(SHORT).expect("quit ends the engine");
     assert!(status.success(), "{}", engine.stderr());
-    let stderr = engine.stderr();
+    engine.stderr()
+}
+
+#[test]
+fn abort_search_unwinds_inside_the_sandbox_and_prints_nothing() {
+    let stderr = three_moves_and_quit("aborts");
     // Each move: the short search finished, the long one was aborted, the board was left
     // as it was (the host says so otherwise), and nothing panicked.
     assert_eq!(stderr.matches("finished Some(").count(), 3, "{stderr}");
@@ -58,6 +64,42 @@ fn an_abort_nothing_catches_ends_the_engine_with_a_message() {
         stderr.contains("abort_search() was called outside try_search"),
         "{stderr}"
     );
+}
+
+#[test]
+fn a_csharp_catch_catches_a_division_by_zero_under_the_host() {
+    let stderr = three_moves_and_quit("csharp_catches");
+    let caught = "divided None read None nested Some(true)";
+    assert_eq!(stderr.matches(caught).count(), 3, "{stderr}");
+    for word in ["panicked", "bot error"] {
+        assert!(!stderr.contains(word), "{word}: {stderr}");
+    }
+}
+
+#[test]
+fn a_panic_no_csharp_catch_catches_still_ends_the_engine() {
+    // After a caught panic, one outside the `try`; and one raised by a `Drop` while a
+    // caught panic unwinds (which Rust would answer by aborting without the message).
+    for moves in ["", " moves e2e4"] {
+        let mut engine = Engine::start(&build(test_bot("csharp_catch_escapes")));
+        engine.handshake();
+        engine.send(&format!("position startpos{moves}"));
+        engine.send("go movetime 50");
+        let status = engine.wait_exit(SHORT).expect("the engine exits");
+        let stderr = engine.stderr();
+        assert_eq!(status.code(), Some(101), "{stderr}");
+        assert!(stderr.contains("caught None"), "{stderr}");
+        assert!(
+            stderr.contains("bot error: the bot panicked; the engine exits"),
+            "{stderr}"
+        );
+        let why = if moves.is_empty() {
+            "attempt to divide by zero"
+        } else {
+            "a second panic while the first unwinds"
+        };
+        assert!(stderr.contains(why), "{stderr}");
+    }
 }
 
 #[test]

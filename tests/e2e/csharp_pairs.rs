@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use framework::chess::Board;
 
-use crate::common::{Engine, build, kit_root};
+use crate::common::{Engine, build, challenge, kit_root};
 use crate::match_common::{json, read_pgn_with_python_chess, run_match_ok, scratch};
 
 const PORTS: [&str; 3] = ["pvs", "plain", "golf"];
@@ -96,5 +96,99 @@ fn the_rust_ports_move_from_a_position_the_game_has_been_in_before() {
         assert!(legal, "{name}: {best:?} ({})", engine.stderr());
         engine.send("quit");
         engine.wait_exit(Duration::from_secs(10));
+    }
+}
+
+/// The bench positions where the automatic port of `pvs.cs` plays another move than the
+/// hand port. C#'s `Array.Sort(keys, moves)` is .NET's unstable introsort, which the
+/// automatic port keeps (the `cs` runtime's `sort_with_items`); the hand port orders the
+/// moves with the stable `order_by`, so moves with equal keys are searched in another
+/// order. With a stable sort in the automatic port's place, the two sign alike.
+const PVS_SORT_DIFFERENCES: [&str; 5] = [
+    "bench.08 middlegame",
+    "bench.19 endgame",
+    "bench.25 endgame",
+    "bench.26 endgame",
+    "bench.27 endgame",
+];
+
+/// `challenge bench FILE --depth 1`: under a depth limit the bot's clock is virtual, so a
+/// C# bot's search, which stops by its clock and ignores the depth, is the same on every
+/// run and machine. Returns the signature and each position's best move.
+fn bench_signature(
+    bot: &std::path::Path,
+    table: &std::path::Path,
+) -> (String, Vec<(String, String)>) {
+    let (bot, csv_path) = (bot.display().to_string(), table.display().to_string());
+    let output = challenge(&[
+        "bench",
+        &bot,
+        "--depth",
+        "1",
+        "--allow-over-limit",
+        "--csv",
+        &csv_path,
+    ]);
+    let text = String::from_utf8_lossy(&output.stdout).into_owned();
+    assert!(
+        output.status.success(),
+        "bench {bot}: {text}\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let signature = (text.lines())
+        .find_map(|line| line.strip_prefix("signature")?.split(':').nth(1))
+        .and_then(|rest| rest.split_whitespace().next())
+        .unwrap_or_else(|| panic!("no signature in the bench of {bot}:\n{text}"))
+        .to_string();
+    let mut rows = csv::Reader::from_path(table).expect("the bench's CSV");
+    let header = rows.headers().expect("a header").clone();
+    let column = |name: &str| header.iter().position(|h| h == name).expect(name);
+    let (id, best, kind) = (column("id"), column("bestmove"), column("kind"));
+    let moves = (rows.records())
+        .map(|r| r.expect("a CSV row"))
+        .filter(|r| &r[kind] == "position")
+        .map(|r| (r[id].to_string(), r[best].to_string()))
+        .collect();
+    (signature, moves)
+}
+
+/// Each pair's C# file, ported by `challenge port`, searches as its hand port does:
+/// `golf` and `plain` give the same bench signature, and `pvs` the same best move but on
+/// the positions its sort changes (see [`PVS_SORT_DIFFERENCES`]). A second run of a
+/// hand port signs alike: the signature is the search's, not the machine's load.
+#[test]
+fn each_pairs_automatic_port_benches_as_its_hand_port() {
+    let dir = scratch("csharp_pairs_bench");
+    for name in PORTS {
+        let source = kit_root()
+            .join("tests/csharp_pairs")
+            .join(format!("{name}.cs"));
+        let auto = dir.join(format!("{name}_auto.rs"));
+        let (source_arg, auto_arg) = (source.display().to_string(), auto.display().to_string());
+        let ported = challenge(&["port", &source_arg, "-o", &auto_arg]);
+        assert!(
+            ported.status.success(),
+            "{name}: {}",
+            String::from_utf8_lossy(&ported.stderr)
+        );
+        let hand = bench_signature(&port(name), &dir.join(format!("{name}_hand.csv")));
+        let again = bench_signature(&port(name), &dir.join(format!("{name}_again.csv")));
+        assert_eq!(hand, again, "{name}: the hand port's bench is reproducible");
+        let automatic = bench_signature(&auto, &dir.join(format!("{name}_auto.csv")));
+        if name != "pvs" {
+            assert_eq!(
+                automatic, hand,
+                "{name}: the automatic port signs as the hand port"
+            );
+            continue;
+        }
+        let differing: Vec<&str> = (hand.1.iter().zip(&automatic.1))
+            .filter(|(h, a)| h != a)
+            .map(|(h, _)| h.0.as_str())
+            .collect();
+        assert_eq!(
+            differing, PVS_SORT_DIFFERENCES,
+            "pvs: {hand:?}\n{automatic:?}"
+        );
     }
 }

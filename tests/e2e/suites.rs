@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 
 use framework::chess::Board;
 use framework::notation::pgn::read_games;
-use lab::{EpdRecord, read_epd};
+use measure::{EpdRecord, read_epd};
 
 fn suite_text(name: &str) -> String {
     let path = format!("{}/suites/{name}", env!("CARGO_MANIFEST_DIR"));

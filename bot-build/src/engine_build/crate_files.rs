@@ -255,6 +255,12 @@ mod tests {
             parsed["dependencies"]["framework"]["path"].as_str(),
             Some(Path::new(KIT_ROOT).join("framework").to_str().unwrap())
         );
+        // The framework alone: a bot links nothing of the runner's, the store's or the
+        // server's (docs/architecture.md).
+        assert_eq!(
+            parsed["dependencies"].as_table().map(toml::Table::len),
+            Some(1)
+        );
         assert!(parsed["workspace"].as_table().is_some_and(|t| t.is_empty()));
         let release = &parsed["profile"]["release"];
         assert_eq!(release["opt-level"].as_integer(), Some(3));

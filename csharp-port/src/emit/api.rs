@@ -54,8 +54,20 @@ const fn m(
 /// The table. Rows of the same member are overloads, tried in order.
 pub(crate) static API: &[ApiEntry] = &[
     // Board: moves.
-    m("Board.MakeMove", "Move", "void", "{r}.make_move({0})"),
-    m("Board.UndoMove", "Move", "void", "{r}.undo_move()"),
+    // C#'s MakeMove and UndoMove skip `Move.NullMove` (`FirstOrDefault()` of no moves).
+    // The move comes first: it may read the board (`MakeMove(board.GetLegalMoves()[0])`).
+    m(
+        "Board.MakeMove",
+        "Move",
+        "void",
+        "cs::make_move({0}, &mut {r})",
+    ),
+    m(
+        "Board.UndoMove",
+        "Move",
+        "void",
+        "cs::undo_move({0}, &mut {r})",
+    ),
     m("Board.TrySkipTurn", "", "bool", "{r}.skip_turn()"),
     m("Board.ForceSkipTurn", "", "void", "{r}.force_skip_turn()"),
     m("Board.UndoSkipTurn", "", "void", "{r}.undo_skip_turn()"),
@@ -171,7 +183,7 @@ pub(crate) static API: &[ApiEntry] = &[
         "Board.GameRepetitionHistory",
         "-",
         "ulong[]",
-        "cs::Array::from({r}.history_keys().to_vec())",
+        "cs::game_repetition_history(&{r})",
     ),
     e("Board.GameStartFenString", "-", "string", "{r}.start_fen()"),
     e(
@@ -207,7 +219,7 @@ pub(crate) static API: &[ApiEntry] = &[
     e("Move.IsPromotion", "-", "bool", "{r}.is_promotion()"),
     e("Move.IsCastles", "-", "bool", "{r}.is_castle()"),
     e("Move.IsNull", "-", "bool", "{r}.is_null()"),
-    e("Move.RawValue", "-", "ushort", "{r}.raw() as u16"),
+    e("Move.RawValue", "-", "ushort", "cs::raw_value({r})"),
     e("Move.NullMove", "-", "Move", "Move::NULL"),
     // Square.
     e("Square.Index", "-", "int", "{r}.index() as i32"),
@@ -641,6 +653,12 @@ pub(crate) static API: &[ApiEntry] = &[
 
 /// The rows for `class.member`.
 pub(crate) fn lookup(class: &str, member: &str) -> Vec<&'static ApiEntry> {
+    // A board of the bot's own has the handed board's members.
+    let class = if class == "OwnedBoard" {
+        "Board"
+    } else {
+        class
+    };
     API.iter()
         .filter(|e| {
             let (c, n) = e.member.split_once('.').unwrap_or(("", e.member));

@@ -4,10 +4,10 @@
 
 use super::api::{self, ApiEntry};
 use super::decls::{FileEmitter, LocalKind};
-use super::expr::unary_promote;
 use super::program::MethodInfo;
 use super::{Const, Prec, R, Val, snippet, unsupported};
 use crate::ast::*;
+use crate::types::unary_promote;
 use crate::types::{IntTy, Ty, promote};
 
 /// What a callee or member target names.
@@ -49,6 +49,12 @@ impl FileEmitter<'_, '_> {
                         | "Int32"
                         | "Int64"
                         | "UInt64"
+                        | "UInt32"
+                        | "Int16"
+                        | "UInt16"
+                        | "Byte"
+                        | "SByte"
+                        | "Single"
                         | "Double"
                         | "string"
                         | "char"
@@ -56,6 +62,21 @@ impl FileEmitter<'_, '_> {
                         | "decimal"
                         | "Decimal"
                 ))
+    }
+
+    /// `Level.High` where a field or local `Level` has the file's enum type `Level`:
+    /// C# reads `High` as the enum's member (ECMA-334, "Identical simple names and type
+    /// names"), since a value of an enum has no member of that name.
+    fn enum_member_of_same_named(&self, n: &str, name: &str) -> bool {
+        let Some(t) = self.p.type_index(n) else {
+            return false;
+        };
+        let is_member = self.p.types[t].enum_values.iter().any(|(m, _)| m == name);
+        let value_ty = match self.find_local(n) {
+            Some(l) => Some(l.ty),
+            None => self.p.field(self.fr().class, n).map(|f| f.ty.clone()),
+        };
+        is_member && value_ty == Some(Ty::Enum(n.to_string()))
     }
 
     fn target(&mut self, e: &Expr) -> R<Target> {
@@ -68,6 +89,11 @@ impl FileEmitter<'_, '_> {
 
     /// `target.name` (not called).
     pub(crate) fn member(&mut self, target: &Expr, name: &str, e: &Expr) -> R<Val> {
+        if let ExprKind::Name(n, _) = &target.kind
+            && self.enum_member_of_same_named(n, name)
+        {
+            return self.static_member(n, name, e);
+        }
         match self.target(target)? {
             Target::Type(t) => self.static_member(&t, name, e),
             Target::Value(v) => self.instance_member(v, name, e),
@@ -138,57 +164,91 @@ impl FileEmitter<'_, '_> {
         let entry = api::lookup(class, name)
             .into_iter()
             .find(|x| x.params == "-");
-        match entry {
-            Some(entry) => self.apply(entry, None, Vec::new(), e),
-            None => Err(unsupported(
+        let Some(entry) = entry else {
+            return Err(unsupported(
                 e.span,
                 format!("the member `{t}.{name}`"),
                 snippet(self.src, e),
-            )),
+            ));
+        };
+        let mut v = self.apply(entry, None, Vec::new(), e)?;
+        // `int.MaxValue` and the like are constants: `const int M = int.MaxValue - 1;`.
+        if let Some(Ty::Int(i)) = crate::types::predefined(class) {
+            let (lo, hi) = i.range();
+            match name {
+                "MaxValue" => v.konst = Some(Const::Int(hi)),
+                "MinValue" => v.konst = Some(Const::Int(lo)),
+                _ => {}
+            }
+        }
+        Ok(v)
+    }
+
+    /// A method or local function named as a value where a delegate is wanted (a method
+    /// group: `moves.Sort(CompareMoves)`), written as the lambda C# makes of it,
+    /// `(a, b) => CompareMoves(a, b)`: the same calls with the same arguments, the
+    /// receiver being `this`, which a delegate binds when it is made, as the lambda does.
+    pub(crate) fn method_group(&mut self, want: &Ty, e: &Expr) -> R<Option<Val>> {
+        match self.method_group_lambda(e, Some(want)) {
+            Some(lambda) => self.expr(&lambda, Some(want)).map(Some),
+            None => Ok(None),
         }
     }
 
-    /// A method of the bot (or of this type) named as a value where a delegate of
-    /// `params` is wanted: a closure calling it.
-    pub(crate) fn method_group(&mut self, n: &str, params: &[Ty], e: &Expr) -> R<Option<Val>> {
+    /// Whether `e` names a method or local function and nothing else (a method group).
+    pub(crate) fn is_method_group(&self, e: &Expr) -> bool {
+        self.method_group_lambda(e, None).is_some()
+    }
+
+    /// The lambda C# makes of the method group `e` (a simple name of a method or local
+    /// function, neither generic nor with `ref`/`out` parameters; one of that name, or
+    /// the one whose parameter count the wanted delegate has).
+    pub(crate) fn method_group_lambda(&self, e: &Expr, want: Option<&Ty>) -> Option<Expr> {
+        let ExprKind::Name(n, targs) = &e.kind else {
+            return None;
+        };
         let class = self.fr().class;
-        let m = self
-            .p
-            .methods(class, n)
-            .into_iter()
-            .chain(self.p.methods(self.p.bot, n))
-            .find(|m| {
-                m.params.len() == params.len() && m.params.iter().all(|p| p.1 == PassMode::Value)
-            })
-            .cloned();
-        let Some(m) = m else { return Ok(None) };
-        if (m.owner == self.p.bot || m.is_static) && !self.fr().bot_level {
-            return Err(unsupported(
-                e.span,
-                "a bot method named from a struct's method",
-                n,
-            ));
+        if !targs.is_empty()
+            || self.find_local(n).is_some()
+            || self.p.field(class, n).is_some()
+            || self.p.field(self.p.bot, n).is_some()
+        {
+            return None;
         }
-        self.note_call(&m.key);
-        let names: Vec<String> = (0..params.len()).map(|i| format!("arg{i}")).collect();
-        let mut args = Vec::new();
-        for (i, (pt, _, _)) in m.params.iter().enumerate() {
-            args.push(self.convert_code(&params[i], pt, &names[i], e.span)?);
+        let arity = match want {
+            Some(Ty::Func(ps, _)) => Some(ps.len()),
+            _ => None,
+        };
+        let decls: Vec<MethodDecl> = match self.find_local_fn(n) {
+            Some(lf) => vec![lf.decl],
+            None => self
+                .p
+                .methods(class, n)
+                .into_iter()
+                .chain(if class == self.p.bot {
+                    Vec::new()
+                } else {
+                    self.p.methods(self.p.bot, n)
+                })
+                .filter(|m| !m.is_property)
+                .map(|m| self.p.method_decl(m).clone())
+                .collect(),
+        };
+        let fitting: Vec<&MethodDecl> = decls
+            .iter()
+            .filter(|d| arity.is_none_or(|a| a == d.params.len()))
+            .collect();
+        let [decl] = fitting.as_slice() else {
+            return None;
+        };
+        if !decl.type_params.is_empty() || decl.params.iter().any(|p| p.mode != PassMode::Value) {
+            return None;
         }
-        let code = format!(
-            "|{}| self.{}({})",
-            names.join(", "),
-            m.rust,
-            args.join(", ")
-        );
-        let mut v = Val::new(
-            code,
-            Ty::Func(params.to_vec(), Box::new(m.ret.clone())),
-            Prec::Assign,
-        );
-        v.reads_self = true;
-        v.mut_self = self.mutates(&m.key);
-        Ok(Some(v))
+        Some(forwarding_lambda(
+            ExprKind::Name(n.clone(), Vec::new()),
+            decl,
+            e,
+        ))
     }
 
     /// `value.name`, for a property pattern.
@@ -221,6 +281,7 @@ impl FileEmitter<'_, '_> {
             Ty::List(_) | Ty::Dict(..) | Ty::Set(_) if name == "Count" => {
                 return Ok(self.method_on(v, "count()", Ty::Int(IntTy::I32)));
             }
+            Ty::Coll(..) if name == "Count" => return Ok(self.coll_count(v)),
             Ty::Dict(k, _) if name == "Keys" => {
                 return Ok(self
                     .method_on(v, "keys()", Ty::Seq(k.clone()))
@@ -364,9 +425,15 @@ impl FileEmitter<'_, '_> {
     ) -> R<Val> {
         match &callee.kind {
             ExprKind::Name(n, _) => self.call_name(n, args, e, want),
+            ExprKind::Member(target, name, _)
+                if name == ".ctor" && matches!(target.kind, ExprKind::This) =>
+            {
+                self.chained_constructor(args, e)
+            }
+            ExprKind::NullMember(target, name) => self.null_call(target, name, args, callee, e),
             ExprKind::Member(target, name, targs) => match self.target(target)? {
                 Target::Type(t) => self.static_call(&t, name, targs, args, e, want),
-                Target::Value(v) => self.instance_call(v, name, args, e),
+                Target::Value(v) => self.instance_or_extension(v, target, name, args, e),
             },
             _ => Err(unsupported(
                 e.span,
@@ -376,7 +443,205 @@ impl FileEmitter<'_, '_> {
         }
     }
 
+    /// `r?.M(args)`. On a value the port never holds as null (the API's objects, arrays and
+    /// collections) it is `r.M(args)`, its value lifted to `T?` as C# lifts a value type's.
+    /// On an instance of the file's own class it runs only if `r` is not null, and only
+    /// as a statement of a `void` method.
+    fn null_call(
+        &mut self,
+        target: &Expr,
+        name: &str,
+        args: &[Arg],
+        callee: &Expr,
+        e: &Expr,
+    ) -> R<Val> {
+        let saved = self.learned.clone();
+        let t = self.expr(target, None)?.ty;
+        self.learned = saved;
+        match t {
+            Ty::Api(_) | Ty::Array(..) | Ty::List(_) | Ty::Dict(..) | Ty::Set(_) | Ty::Seq(_) => {
+                let member = Expr {
+                    kind: ExprKind::Member(Box::new(target.clone()), name.into(), Vec::new()),
+                    ..callee.clone()
+                };
+                let v = self.call(&member, args, e, None)?;
+                let value_type = !v.ty.is_reference()
+                    && !matches!(v.ty, Ty::Void | Ty::Nullable(_) | Ty::Unknown);
+                if !value_type {
+                    return Ok(v);
+                }
+                let ty = Ty::Nullable(Box::new(v.ty.clone()));
+                Ok(Val {
+                    code: format!("Some({})", v.code),
+                    ty,
+                    prec: Prec::Primary,
+                    place: false,
+                    konst: None,
+                    ..v
+                })
+            }
+            Ty::Class(_) => self.null_checked_call(target, name, args, e),
+            other => Err(unsupported(
+                e.span,
+                format!("`?.` on a `{}`", other.cs()),
+                snippet(self.src, e),
+            )),
+        }
+    }
+
+    /// `r?.M(args);` of a class instance `r` and a `void` method: `M` runs if `r` is not
+    /// null. `r` is read once, as C# reads it.
+    fn null_checked_call(&mut self, target: &Expr, name: &str, args: &[Arg], e: &Expr) -> R<Val> {
+        let recv = self.expr(target, None)?;
+        let recv = self.owned(recv);
+        let tmp = self.temp("receiver");
+        let mut named = Val::new(tmp.clone(), recv.ty.clone(), Prec::Primary);
+        named.place = true;
+        let call = self.instance_call(named, name, args, e)?;
+        if call.ty != Ty::Void {
+            return Err(unsupported(
+                e.span,
+                "a null-conditional call with a value, on a class instance",
+                snippet(self.src, e),
+            ));
+        }
+        let code = format!(
+            "{{ let {tmp} = {}; if !{tmp}.is_null() {{ {}; }} }}",
+            recv.code, call.code
+        );
+        Ok(Val::new(code, Ty::Void, Prec::Primary)
+            .absorb(&recv)
+            .absorb(&call))
+    }
+
+    /// `: this(args)` (lowered to the constructor body's first statement): the chosen
+    /// constructor's `construct`, run on the instance being built. The instance's field
+    /// initialisers ran before, in `new`, once: C# runs them in the constructor chained
+    /// to, after evaluating `args`, which the port requires to change nothing.
+    fn chained_constructor(&mut self, args: &[Arg], e: &Expr) -> R<Val> {
+        let t = self.fr().class;
+        if t == self.p.bot {
+            return Err(unsupported(
+                e.span,
+                "the bot's constructor calling another",
+                snippet(self.src, e),
+            ));
+        }
+        let ctors: Vec<MethodInfo> = self.p.types[t]
+            .methods
+            .iter()
+            .filter(|m| m.cs == ".ctor")
+            .cloned()
+            .collect();
+        let is_struct = self.p.types[t].kind == TypeKind::Struct;
+        if args.is_empty() && is_struct && !ctors.iter().any(|m| m.params.is_empty()) {
+            // `: this()` of a struct without a parameterless constructor: the default
+            // value, which `new` starts from; C# runs no field initialiser for it.
+            let has_inits = self.p.types[t]
+                .fields
+                .iter()
+                .any(|f| !f.is_static && self.p.field_decl(f).1.is_some());
+            if has_inits {
+                return Err(unsupported(
+                    e.span,
+                    "`: this()` in a struct with field initialisers",
+                    snippet(self.src, e),
+                ));
+            }
+            return Ok(Val::new("()", Ty::Void, Prec::Primary));
+        }
+        let m = self.pick_overload(&ctors, args, e)?;
+        let vals = self.args_with_defaults(&m.params, &m.defaults, args, e)?;
+        if vals.iter().any(|v| v.effects) {
+            return Err(unsupported(
+                e.span,
+                "a constructor call `: this(...)` whose arguments change state",
+                snippet(self.src, e),
+            ));
+        }
+        self.note_call(&m.key);
+        let codes: Vec<String> = vals.iter().map(|v| v.code.clone()).collect();
+        let mut out = Val::new(
+            format!("self.{}({})", m.rust, codes.join(", ")),
+            Ty::Void,
+            Prec::Primary,
+        );
+        for v in &vals {
+            out = out.absorb(v);
+        }
+        out.effects = true;
+        out.reads_self = true;
+        out.mut_self = is_struct;
+        Ok(out)
+    }
+
+    /// `r.name(args)`: the receiver's own method, else an extension method `name` whose
+    /// receiver parameter takes `r`'s type (C# tries instance methods first).
+    fn instance_or_extension(
+        &mut self,
+        v: Val,
+        target: &Expr,
+        name: &str,
+        args: &[Arg],
+        e: &Expr,
+    ) -> R<Val> {
+        let extensions = self.extensions(name, &v.ty);
+        if extensions.is_empty() {
+            return self.instance_call(v, name, args, e);
+        }
+        let (learned, warnings, pre) = (
+            self.learned.clone(),
+            self.warnings.len(),
+            self.fr().pre.len(),
+        );
+        match self.instance_call(v, name, args, e) {
+            Ok(out) => Ok(out),
+            Err(_) => {
+                self.learned = learned;
+                self.warnings.truncate(warnings);
+                self.f().pre.truncate(pre);
+                let mut full = vec![Arg {
+                    mode: PassMode::Value,
+                    expr: target.clone(),
+                    name: None,
+                }];
+                full.extend(args.iter().cloned());
+                let m = self.pick_overload(&extensions, &full, e)?;
+                self.own_call(&m, None, &full, e)
+            }
+        }
+    }
+
+    /// The file's extension methods called `name` whose receiver takes a `receiver`.
+    fn extensions(&self, name: &str, receiver: &Ty) -> Vec<MethodInfo> {
+        fn takes(param: &Ty, value: &Ty) -> bool {
+            match (param, value) {
+                (Ty::Param(_), _) => true,
+                (Ty::Array(p, r), Ty::Array(v, s)) => r == s && takes(p, v),
+                (Ty::List(p), Ty::List(v)) => takes(p, v),
+                _ => param == value,
+            }
+        }
+        self.p
+            .types
+            .iter()
+            .flat_map(|t| &t.methods)
+            .filter(|m| {
+                m.cs == name
+                    && m.is_static
+                    && self.p.method_decl(m).is_extension
+                    && m.params.first().is_some_and(|p| takes(&p.0, receiver))
+            })
+            .cloned()
+            .collect()
+    }
+
     fn call_name(&mut self, n: &str, args: &[Arg], e: &Expr, want: Option<&Ty>) -> R<Val> {
+        if let Some(l) = self.find_local(n)
+            && l.kind == LocalKind::Delegate
+        {
+            return self.delegate_call(&l, args, e);
+        }
         if let Some(l) = self.find_local(n)
             && l.kind == LocalKind::Closure
         {
@@ -392,7 +657,13 @@ impl FileEmitter<'_, '_> {
                 args,
                 e,
             )?;
-            let codes: Vec<String> = vals.iter().map(|v| v.code.clone()).collect();
+            // A board or timer argument is the one the closure has (see `lambda`).
+            let codes: Vec<String> = vals
+                .iter()
+                .zip(&params)
+                .filter(|(_, p)| !super::delegates::vanishes(p))
+                .map(|(v, _)| v.code.clone())
+                .collect();
             let mut out = Val::new(
                 format!("{}({})", f.code, codes.join(", ")),
                 (*ret).clone(),
@@ -528,6 +799,7 @@ impl FileEmitter<'_, '_> {
             }
             (None, false) => ("self".to_string(), None),
         };
+        let (vals, swap) = self.board_swap_args(m, vals, e)?;
         let (arg_codes, kept) = self.board_free_args(m, vals.clone());
         let mut out = self.call_code(
             &recv_code,
@@ -547,6 +819,9 @@ impl FileEmitter<'_, '_> {
             if mutating && r.reads_self {
                 out.mut_self = true;
             }
+        }
+        if let Some((board, setup)) = swap {
+            out = self.swap_board_into_call(&board, &setup, out, e)?;
         }
         if m.ret_ref {
             out.code = format!("{}.get()", out.code);
@@ -607,6 +882,9 @@ impl FileEmitter<'_, '_> {
                     names.push(format!("&mut {t}"));
                     write_back.push_str(&format!("self.{field} = {t}; "));
                 }
+                // A delegate (a closure or a delegate parameter passed on) evaluates
+                // nothing: written in place, it borrows what it captures only for the call.
+                _ if vals.get(i).is_some_and(|v| matches!(v.ty, Ty::Func(..))) => names.push(c),
                 _ => {
                     setup.push_str(&format!("let {t} = {c}; "));
                     names.push(t);
@@ -629,6 +907,7 @@ impl FileEmitter<'_, '_> {
     fn local_fn_call(&mut self, m: &MethodInfo, args: &[Arg], e: &Expr) -> R<Val> {
         let vals = self.args_with_defaults(&m.params, &m.defaults, args, e)?;
         self.note_call(&m.key);
+        let (vals, swap) = self.board_swap_args(m, vals, e)?;
         let (mut codes, mut kept) = self.board_free_args(m, vals.clone());
         let captures: Vec<(String, u32)> = self
             .facts
@@ -674,6 +953,9 @@ impl FileEmitter<'_, '_> {
         out.effects = true;
         out.reads_self = true;
         out.mut_self |= mutating;
+        if let Some((board, setup)) = swap {
+            out = self.swap_board_into_call(&board, &setup, out, e)?;
+        }
         if m.ret_ref {
             out.code = format!("{}.get()", out.code);
         }
@@ -747,8 +1029,16 @@ impl FileEmitter<'_, '_> {
             };
             match mode {
                 PassMode::Ref | PassMode::Out => out.push(self.ref_arg(&a.expr, pt)?),
+                PassMode::Value if matches!(pt, Ty::Func(..)) => {
+                    out.push(self.delegate_arg(&a.expr, pt)?);
+                }
                 _ => {
                     let v = self.expr(&a.expr, Some(pt))?;
+                    if *pt == Ty::Api("Board") && v.ty == super::boards::OWNED {
+                        // Swapped in for the call (`swap_board_into_call`).
+                        out.push(v);
+                        continue;
+                    }
                     let v = self.coerce(v, pt, &a.expr)?;
                     out.push(self.owned(v));
                 }
@@ -898,6 +1188,9 @@ impl FileEmitter<'_, '_> {
                 let target = self.expr(&args[0].expr, None)?;
                 return self.linq(target, "ForEach", &args[1..], e);
             }
+            ("Board", "CreateBoardFromFEN") if args.len() == 1 => {
+                return self.create_board_from_fen(&args[0].expr, e);
+            }
             ("Tuple", "Create") => {
                 let items: Vec<Expr> = args.iter().map(|a| a.expr.clone()).collect();
                 return self.tuple(&items, e, None);
@@ -985,6 +1278,12 @@ impl FileEmitter<'_, '_> {
                         .absorb(&vals[1]));
                 }
             }
+            ("Enumerable", _) if !args.is_empty() && !matches!(name, "Range" | "Repeat") => {
+                // `Enumerable.Sum(xs)` is the extension method `xs.Sum()` called by name.
+                let target = self.expr(&args[0].expr, None)?;
+                return self.linq(target, name, &args[1..], e);
+            }
+            ("Math", "DivRem") if args.len() == 3 => return self.div_rem(args, e),
             ("Enumerable", "Empty") => {
                 let elem = targs
                     .first()
@@ -1110,6 +1409,9 @@ impl FileEmitter<'_, '_> {
     // One arm per `Array.*` method: a table.
     #[allow(clippy::too_many_lines)]
     fn array_static(&mut self, name: &str, args: &[Arg], e: &Expr) -> R<Val> {
+        if let Some(v) = self.array_predicate(name, args, e)? {
+            return Ok(v);
+        }
         if name == "Resize" {
             let [a, n] = args else {
                 return Err(unsupported(
@@ -1131,6 +1433,11 @@ impl FileEmitter<'_, '_> {
         let vals = if name == "Sort" && args.len() == 2 {
             let first = self.expr(&args[0].expr, None)?;
             let second = match &args[1].expr.kind {
+                _ if self.is_method_group(&args[1].expr) => Val::new(
+                    "",
+                    Ty::Func(Vec::new(), Box::new(Ty::Unknown)),
+                    Prec::Primary,
+                ),
                 ExprKind::Lambda(..) => Val::new(
                     "",
                     Ty::Func(Vec::new(), Box::new(Ty::Unknown)),
@@ -1195,9 +1502,42 @@ impl FileEmitter<'_, '_> {
         Ok(out)
     }
 
+    /// `Array.FindAll(a, m => ...)`, `Array.Exists(a, ...)` and the other `Array`
+    /// methods taking a predicate: the list's methods of the same name, the predicate
+    /// typed by the array's element.
+    fn array_predicate(&mut self, name: &str, args: &[Arg], e: &Expr) -> R<Option<Val>> {
+        let [array, predicate] = args else {
+            return Ok(None);
+        };
+        if !matches!(
+            name,
+            "FindAll" | "Find" | "Exists" | "FindIndex" | "FindLast" | "TrueForAll"
+        ) {
+            return Ok(None);
+        }
+        let a = self.expr(&array.expr, None)?;
+        let Ty::Array(elem, 1) = a.ty.clone() else {
+            return Ok(None);
+        };
+        if name != "FindAll" {
+            return self.collection_own(&a, name, std::slice::from_ref(predicate), e);
+        }
+        let f = self.selector(predicate, vec![(*elem).clone()])?;
+        let code = format!(
+            "{}.linq().where_({}).to_array()",
+            a.at(Prec::Primary),
+            f.code
+        );
+        Ok(Some(
+            Val::new(code, a.ty.clone(), Prec::Primary)
+                .absorb(&a)
+                .absorb(&f),
+        ))
+    }
+
     /// `span.Sort(items)` (keys and items) or `span.Sort((a, b) => ...)`.
     pub(crate) fn sort_with(&mut self, target: &Val, arg: &Arg, e: &Expr) -> R<Val> {
-        if !matches!(arg.expr.kind, ExprKind::Lambda(..)) {
+        if !matches!(arg.expr.kind, ExprKind::Lambda(..)) && !self.is_method_group(&arg.expr) {
             let items = self.expr(&arg.expr, None)?;
             if matches!(items.ty, Ty::Array(..)) {
                 let code = format!(
@@ -1269,8 +1609,7 @@ impl FileEmitter<'_, '_> {
             ("ToDouble", Ty::Int(_) | Ty::F32 | Ty::F64) => {
                 (format!("{} as f64", v.at(Prec::Cast)), Ty::F64)
             }
-            ("ToString", Ty::Char) => (format!("cs::char_to_string({})", v.code), Ty::Str),
-            ("ToString", _) => (format!("{}.to_string()", v.at(Prec::Primary)), Ty::Str),
+            ("ToString", _) => (format!("{}.to_string()", self.text(&v, e)?), Ty::Str),
             _ => {
                 return Err(unsupported(
                     e.span,
@@ -1301,7 +1640,10 @@ impl FileEmitter<'_, '_> {
             .element()
             .ok_or_else(|| unsupported(e.span, "a sort of this", snippet(self.src, e)))?;
         let want = Ty::Func(vec![elem.clone(), elem], Box::new(Ty::Int(IntTy::I32)));
-        let f = self.expr(&comparison.expr, Some(&want))?;
+        let f = match self.comparer_lambda(&comparison.expr)? {
+            Some(lambda) => self.expr(&lambda, Some(&want))?,
+            None => self.expr(&comparison.expr, Some(&want))?,
+        };
         if !matches!(f.ty, Ty::Func(..)) {
             return Err(unsupported(
                 e.span,
@@ -1319,6 +1661,42 @@ impl FileEmitter<'_, '_> {
             .absorb(&f);
         out.effects = true;
         Ok(out)
+    }
+
+    /// `Sort(comparer)` with an `IComparer<T>` of the file's own as the lambda
+    /// `(a, b) => comparer.Compare(a, b)`, when that is exact: the comparer is a name or a
+    /// `new` of a class without fields or constructors, so every instance is alike and
+    /// naming it again at each comparison changes nothing (.NET sorts by an `IComparer`
+    /// with the same introsort as by a `Comparison`).
+    fn comparer_lambda(&mut self, x: &Expr) -> R<Option<Expr>> {
+        if !matches!(x.kind, ExprKind::Name(..) | ExprKind::New(..)) || self.is_method_group(x) {
+            return Ok(None);
+        }
+        let saved = self.learned.clone();
+        let t = self.expr(x, None).map(|v| v.ty);
+        self.learned = saved;
+        let Ok(Ty::Class(class)) = t else {
+            return Ok(None);
+        };
+        let Some(i) = self.p.type_index(&class) else {
+            return Ok(None);
+        };
+        let info = &self.p.types[i];
+        let stateless = i != self.p.bot
+            && info.fields.is_empty()
+            && !info.methods.iter().any(|m| m.cs == ".ctor");
+        let compare = info.methods.iter().find(|m| {
+            m.cs == "Compare"
+                && m.params.len() == 2
+                && !m.is_static
+                && m.params.iter().all(|p| p.1 == PassMode::Value)
+        });
+        let (true, Some(compare)) = (stateless, compare) else {
+            return Ok(None);
+        };
+        let decl = self.p.method_decl(compare);
+        let callee = ExprKind::Member(Box::new(x.clone()), "Compare".into(), Vec::new());
+        Ok(Some(forwarding_lambda(callee, decl, x)))
     }
 
     /// `value.name(args)`.
@@ -1353,6 +1731,7 @@ impl FileEmitter<'_, '_> {
             Ty::Array(..) | Ty::List(_) | Ty::Dict(..) | Ty::Set(_) | Ty::Seq(_) => {
                 return self.collection_call(v, name, args, e);
             }
+            Ty::Coll(..) => return self.coll_call(v, name, args, e),
             Ty::Struct(s) | Ty::Class(s) => {
                 if let Some(t) = self.p.type_index(s) {
                     let candidates: Vec<MethodInfo> =
@@ -1372,6 +1751,10 @@ impl FileEmitter<'_, '_> {
                         return self.own_call(&m, Some(v), args, e);
                     }
                 }
+            }
+            // LINQ on a string walks its chars (`s.Count(c => c == '1')`).
+            Ty::Str if !matches!(name, "ToString" | "Equals" | "CompareTo") => {
+                return self.linq(v, name, args, e);
             }
             Ty::Int(_)
             | Ty::F64
@@ -1400,8 +1783,18 @@ impl FileEmitter<'_, '_> {
                     snippet(self.src, e),
                 ));
             }
-            ("ToString", []) if v.ty == Ty::Char => format!("cs::char_to_string({})", v.code),
-            ("ToString", []) => format!("{}.to_string()", v.at(Prec::Primary)),
+
+            ("ToString", [f]) if v.ty.int().is_some() => self.int_format(&v, f, e)?,
+            ("GetHashCode", [])
+                if matches!(
+                    v.ty,
+                    Ty::Api("Move") | Ty::Int(IntTy::I32 | IntTy::U32 | IntTy::I64 | IntTy::U64)
+                ) =>
+            {
+                format!("cs::hash_code({})", v.code)
+            }
+            ("ToString", []) if v.ty == Ty::Str => format!("{}.to_string()", v.at(Prec::Primary)),
+            ("ToString", []) => format!("{}.to_string()", self.text(&v, e)?),
             ("Equals", [x]) if x.ty == Ty::Nullable(Box::new(v.ty.clone())) => {
                 format!("Some({}) == {}", v.code, x.at(Prec::BitOr))
             }
@@ -1437,6 +1830,29 @@ impl FileEmitter<'_, '_> {
             out = out.absorb(x);
         }
         Ok(out)
+    }
+
+    /// An integer's `ToString(format)`, for the formats `cs::format_int` knows (`D16`,
+    /// `X`), given as a constant.
+    fn int_format(&self, v: &Val, f: &Val, e: &Expr) -> R<String> {
+        let known = |s: &str| {
+            let (kind, digits) = s.split_at(s.len().min(1));
+            matches!(kind, "D" | "d" | "X" | "x")
+                && digits.len() <= 2
+                && digits.bytes().all(|b| b.is_ascii_digit())
+        };
+        match (&f.konst, v.ty.int()) {
+            (Some(Const::Str(s)), Some(i)) if known(s) => Ok(format!(
+                "cs::format_int({} as i128, {}, {s:?})",
+                v.at(Prec::Cast),
+                i.bits()
+            )),
+            _ => Err(unsupported(
+                e.span,
+                format!("`ToString` of a `{}` with this format", v.ty.cs()),
+                snippet(self.src, e),
+            )),
+        }
     }
 
     /// A call through the API table: the first row whose parameters the arguments fit.
@@ -1484,6 +1900,9 @@ impl FileEmitter<'_, '_> {
                     v
                 };
                 match self.coerce(v, &pt, &a.expr) {
+                    // The table's rows only read a `Board` argument (its occupancy): a
+                    // clone would copy the board's whole history on every call.
+                    Ok(v) if pt == Ty::Api("Board") => vals.push(v),
                     Ok(v) => vals.push(self.owned(v)),
                     Err(err) => {
                         self.learned = saved;
@@ -1686,6 +2105,16 @@ impl FileEmitter<'_, '_> {
                 ))
             }
             Ty::List(elem) => {
+                if let ExprKind::FromEnd(inner) = &idx[0].kind {
+                    // `list[^i]`: the list, then `i`, then its `Count` (C#'s order).
+                    let i = self.int_arg(inner)?;
+                    let (l, n) = (self.temp("list"), self.temp("from_end"));
+                    let code = format!(
+                        "{{ let {l} = {r}.clone(); let {n} = {}; {l}.get({l}.count() - {n}) }}",
+                        i.code
+                    );
+                    return Ok((t.clone().absorb(&i), code, (*elem).clone()));
+                }
                 let i = self.int_arg(&idx[0])?;
                 Ok((
                     t.clone().absorb(&i),
@@ -1884,7 +2313,7 @@ pub(crate) fn typed(a: &Val) -> String {
 }
 
 /// The table's class for a name C# spells several ways.
-fn canonical_class(t: &str) -> &str {
+pub(super) fn canonical_class(t: &str) -> &str {
     match t {
         "Int32" => "int",
         "Int64" => "long",
@@ -1893,6 +2322,9 @@ fn canonical_class(t: &str) -> &str {
         "Double" => "double",
         "Single" => "float",
         "Int16" => "short",
+        "UInt16" => "ushort",
+        "Byte" => "byte",
+        "SByte" => "sbyte",
         "Decimal" => "decimal",
         "String" => "string",
         "Char" => "char",
@@ -1959,4 +2391,22 @@ fn is_namespace(e: &Expr) -> bool {
         }
         _ => false,
     }
+}
+
+/// `(T0 arg0, T1 arg1) => callee(arg0, arg1)` for the method `decl`, placed at `e`.
+fn forwarding_lambda(callee: ExprKind, decl: &MethodDecl, e: &Expr) -> Expr {
+    let at = |kind| Expr::new(kind, e.span, e.range);
+    let params: Vec<(String, Option<TypeRef>)> = (0..decl.params.len())
+        .map(|i| (format!("arg{i}"), Some(decl.params[i].ty.clone())))
+        .collect();
+    let args = params
+        .iter()
+        .map(|(p, _)| Arg {
+            mode: PassMode::Value,
+            expr: at(ExprKind::Name(p.clone(), Vec::new())),
+            name: None,
+        })
+        .collect();
+    let call = at(ExprKind::Call(Box::new(at(callee)), args));
+    at(ExprKind::Lambda(params, LambdaBody::Expr(Box::new(call))))
 }

@@ -27,6 +27,9 @@ pub(crate) enum LocalKind {
     Elem,
     /// A `Func`/`Action` local: a Rust closure.
     Closure,
+    /// A delegate parameter: a `&mut impl FnMut` taking the bot first
+    /// (`emit::delegates`).
+    Delegate,
 }
 
 /// A local variable or parameter in scope.

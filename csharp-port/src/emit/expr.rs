@@ -4,7 +4,7 @@
 use super::decls::{FileEmitter, LocalKind};
 use super::{Const, Prec, R, Val, snippet, unsupported};
 use crate::ast::*;
-use crate::types::{IntTy, Ty, implicit_numeric, promote};
+use crate::types::{IntTy, Ty, implicit_numeric, promote, unary_promote};
 
 /// A Rust integer or float literal of `value` for the C# type `t` (suffixed when `t` is
 /// not Rust's default `i32`/`f64`, unless `bare`).
@@ -61,8 +61,14 @@ impl FileEmitter<'_, '_> {
                 Ok(Val::new(code, t, Prec::Primary))
             }
             ExprKind::Name(n, _) => match want {
-                Some(Ty::Func(params, _)) if self.find_local(n).is_none() => {
-                    match self.method_group(n, params, e)? {
+                Some(Ty::Func(..))
+                    if let Some(l) = self.find_local(n)
+                        && l.kind == LocalKind::Delegate =>
+                {
+                    self.delegate_as_closure(&l, e)
+                }
+                Some(want @ Ty::Func(..)) if self.find_local(n).is_none() => {
+                    match self.method_group(want, e)? {
                         Some(v) => Ok(v),
                         None => self.name(n, e),
                     }
@@ -115,12 +121,13 @@ impl FileEmitter<'_, '_> {
             ExprKind::Lambda(params, body) => self.lambda(params, body, e, want),
             ExprKind::Tuple(items, names) => {
                 let mut v = self.tuple(items, e, want)?;
+                let names = tuple_names(items, names);
                 if let Ty::Tuple(tys, wanted) = &v.ty
                     && names.iter().any(Option::is_some)
                     && wanted.iter().all(Option::is_none)
                 {
-                    // `(first: 1, second: 2)`: the literal's own names.
-                    v.ty = Ty::Tuple(tys.clone(), names.clone());
+                    // `(first: 1, second: 2)` and `(move, score)`: the literal's own names.
+                    v.ty = Ty::Tuple(tys.clone(), names);
                 }
                 Ok(v)
             }
@@ -165,6 +172,11 @@ impl FileEmitter<'_, '_> {
                 "a range or index from the end here",
                 snippet(self.src, e),
             )),
+            ExprKind::ElementBinding(_) => Err(unsupported(
+                e.span,
+                "an index initialiser here",
+                snippet(self.src, e),
+            )),
             ExprKind::Resolved(..) | ExprKind::Convert(_) => {
                 Err(unsupported(e.span, "an expression", snippet(self.src, e)))
             }
@@ -183,7 +195,8 @@ impl FileEmitter<'_, '_> {
 
     fn int_lit(&mut self, value: u64, t: &Ty, e: &Expr) -> Val {
         let text = snippet(self.src, e).replace(['u', 'U', 'l', 'L'], "");
-        let text = if text.is_empty() {
+        // A constant the source spells otherwise (`sizeof(long)`) is written as a number.
+        let text = if !text.starts_with(|c: char| c.is_ascii_digit()) {
             value.to_string()
         } else {
             text
@@ -232,6 +245,28 @@ impl FileEmitter<'_, '_> {
         Ok(v)
     }
 
+    /// Code whose `Display` is `v`'s text as C# writes it (`$"{v}"`, `"" + v`,
+    /// `v.ToString()`); a value whose C# text the port does not give is refused.
+    pub(crate) fn text(&self, v: &Val, e: &Expr) -> R<String> {
+        Ok(match &v.ty {
+            Ty::Str | Ty::Int(_) => v.at(Prec::Primary),
+            Ty::Char => format!("cs::char_to_string({})", v.code),
+            Ty::Bool => format!("cs::bool_text({})", v.code),
+            Ty::F64 => format!("cs::double_text({})", v.code),
+            Ty::F32 => format!("cs::float_text({})", v.code),
+            Ty::Api("Move") => format!("cs::move_text({})", v.code),
+            Ty::Api("Square") => format!("cs::square_text({})", v.code),
+            Ty::Api("PieceType") => format!("cs::piece_type_text({})", v.code),
+            other => {
+                return Err(unsupported(
+                    e.span,
+                    format!("the text of a `{}`", other.cs()),
+                    snippet(self.src, e),
+                ));
+            }
+        })
+    }
+
     fn interp(&mut self, parts: &[InterpPart]) -> R<Val> {
         let mut fmt = String::new();
         let mut args = Vec::new();
@@ -243,13 +278,26 @@ impl FileEmitter<'_, '_> {
                     let v = self.expr(e, None)?;
                     acc = acc.absorb(&v);
                     match format.as_deref() {
-                        None => fmt.push_str("{}"),
-                        Some(f) if f.len() == 2 && (f.starts_with('F') || f.starts_with('f')) => {
-                            fmt.push_str(&format!("{{:.{}}}", &f[1..]))
+                        None => {
+                            fmt.push_str("{}");
+                            args.push(self.text(&v, e)?);
                         }
-                        Some(f) => fmt.push_str(&format!("{{}}/*:{f}*/")),
+                        Some(f)
+                            if f.len() == 2
+                                && (f.starts_with('F') || f.starts_with('f'))
+                                && matches!(v.ty, Ty::F64 | Ty::F32) =>
+                        {
+                            fmt.push_str(&format!("{{:.{}}}", &f[1..]));
+                            args.push(v.code);
+                        }
+                        Some(f) => {
+                            return Err(unsupported(
+                                e.span,
+                                format!("the format `{f}` in an interpolated string"),
+                                snippet(self.src, e),
+                            ));
+                        }
                     }
-                    args.push(v.code);
                 }
             }
         }
@@ -277,7 +325,9 @@ impl FileEmitter<'_, '_> {
         for u in self.p.using_static.clone() {
             let known = (u == "PieceType"
                 && ["None", "Pawn", "Knight", "Bishop", "Rook", "Queen", "King"].contains(&n))
-                || super::api::lookup(&u, n).iter().any(|x| x.params == "-")
+                || super::api::lookup(super::call::canonical_class(&u), n)
+                    .iter()
+                    .any(|x| x.params == "-")
                 || self
                     .p
                     .type_index(&u)
@@ -343,10 +393,12 @@ impl FileEmitter<'_, '_> {
             }
             LocalKind::Elem => (format!("{}.get()", l.rust), Prec::Primary),
             LocalKind::Ref => (format!("*{}", self.local_name(l)), Prec::Unary),
-            LocalKind::Value | LocalKind::Closure if captured => {
+            LocalKind::Value | LocalKind::Closure | LocalKind::Delegate if captured => {
                 (format!("*{}", self.local_name(l)), Prec::Unary)
             }
-            LocalKind::Value | LocalKind::Closure => (l.rust.clone(), Prec::Primary),
+            LocalKind::Value | LocalKind::Closure | LocalKind::Delegate => {
+                (l.rust.clone(), Prec::Primary)
+            }
         };
         let mut v = Val::new(code, l.ty.clone(), prec);
         v.place = l.kind != LocalKind::Elem;
@@ -365,6 +417,14 @@ impl FileEmitter<'_, '_> {
             return Ok(Some(v));
         }
         if matches!(f.ty, Ty::Api("Board" | "Timer")) {
+            // Another class's `self` holds no board or timer of the bot's.
+            if !self.fr().bot_level {
+                return Err(unsupported(
+                    e.span,
+                    "a Board or Timer field read from a method of a class other than the bot",
+                    n,
+                ));
+            }
             let name = if f.ty == Ty::Api("Board") {
                 &self.board
             } else {
@@ -595,14 +655,29 @@ impl FileEmitter<'_, '_> {
             }
         };
         let (ta, tb) = (num(&a.ty), num(&b.ty));
+        // `uint + 1`: overload resolution prefers `uint + uint`, the `int` constant
+        // converting to `uint` (ECMA-334 12.6.4.5, better conversion target).
+        for (x, tx, other) in [(a, &ta, &tb), (b, &tb, &ta)] {
+            if let (Some(Const::Int(n)), Ty::Int(IntTy::I32), Ty::Int(IntTy::U32)) =
+                (&x.konst, tx, other)
+                && *n >= 0
+            {
+                return Ok(other.clone());
+            }
+        }
         if let Some(t) = promote(&ta, &tb) {
             return Ok(t);
         }
-        // `ulong & 0xFF`: an `int` constant that fits converts to `ulong`.
-        for (x, other) in [(a, &tb), (b, &ta)] {
+        // `ulong & 0xFF`: an `int` constant that fits converts to `ulong` (a `long` one
+        // too); the `ulong` operand of `1UL - 1` does not convert to `int`.
+        for (x, tx, other) in [(a, &ta, &tb), (b, &tb, &ta)] {
             if let (Some(Const::Int(n)), Some(o)) = (&x.konst, other.int())
                 && *n >= 0
                 && *n <= o.range().1
+                && matches!(
+                    (tx, o),
+                    (Ty::Int(IntTy::I32), _) | (Ty::Int(IntTy::I64), IntTy::U64)
+                )
             {
                 return Ok(other.clone());
             }
@@ -732,6 +807,14 @@ impl FileEmitter<'_, '_> {
                 snippet(self.src, e),
             ));
         }
+        if self.p.unit.has_anonymous && matches!(a.ty, Ty::Tuple(..)) {
+            // The tuple may be an anonymous type's instance, whose `==` compares references.
+            return Err(unsupported(
+                e.span,
+                "`==` on a tuple in a file with anonymous types",
+                snippet(self.src, e),
+            ));
+        }
         if a.ty == Ty::Null || b.ty == Ty::Null {
             let other = if a.ty == Ty::Null { &b } else { &a };
             let code = match &other.ty {
@@ -838,14 +921,11 @@ impl FileEmitter<'_, '_> {
     fn string_op(&mut self, op: BinOp, a: Val, b: Val, e: &Expr) -> R<Val> {
         match op {
             BinOp::Add => {
-                let text = |v: &Val| {
-                    if v.ty == Ty::Char {
-                        format!("cs::char_to_string({})", v.code)
-                    } else {
-                        v.code.clone()
-                    }
-                };
-                let code = format!("format!(\"{{}}{{}}\", {}, {})", text(&a), text(&b));
+                let code = format!(
+                    "format!(\"{{}}{{}}\", {}, {})",
+                    self.text(&a, e)?,
+                    self.text(&b, e)?
+                );
                 Ok(Val::new(code, Ty::Str, Prec::Primary).absorb(&a).absorb(&b))
             }
             BinOp::Eq | BinOp::Ne => {
@@ -949,6 +1029,19 @@ impl FileEmitter<'_, '_> {
             );
             return Ok(Val::new(code, to, Prec::Primary).absorb(&v));
         }
+        if let (Ty::Seq(from), Ty::Array(into, 1)) = (&v.ty, &to)
+            && from == into
+            && is_enum_get_values(x)
+        {
+            // `(PieceType[])Enum.GetValues(typeof(PieceType))`: C#'s call returns a new
+            // array of the values, which the cast only types.
+            return Ok(Val::new(
+                format!("{}.to_array()", v.at(Prec::Primary)),
+                to,
+                Prec::Primary,
+            )
+            .absorb(&v));
+        }
         if to == Ty::Api("BigInteger") && v.ty == Ty::Decimal {
             return Ok(Val::new(
                 format!("cs::BigInteger::from_decimal({})", v.code),
@@ -1028,7 +1121,25 @@ impl FileEmitter<'_, '_> {
     /// a returned value or an operand; an error where C# has no implicit conversion.
     // C#'s implicit conversions (ECMA-334 §10.2) in the order the specification lists them.
     #[allow(clippy::too_many_lines)]
-    pub(crate) fn coerce(&mut self, v: Val, to: &Ty, e: &Expr) -> R<Val> {
+    pub(crate) fn coerce(&mut self, mut v: Val, to: &Ty, e: &Expr) -> R<Val> {
+        if let ExprKind::This = e.kind {
+            match &v.ty {
+                // A class's methods take `&self`, not the shared `cs::Obj` C#'s `this` is.
+                Ty::Class(_) => {
+                    return Err(unsupported(
+                        e.span,
+                        "`this` of a class passed or stored as a value",
+                        "this",
+                    ));
+                }
+                // A struct's `this` as a value is a copy of it.
+                t if self.p.is_copy(t) => {
+                    v.code = "*self".into();
+                    v.prec = Prec::Unary;
+                }
+                _ => {}
+            }
+        }
         if v.ty == *to || *to == Ty::Unknown {
             return Ok(v);
         }
@@ -1573,18 +1684,6 @@ pub(crate) fn konst(mut v: Val, k: Const) -> Val {
     v
 }
 
-/// C#'s unary numeric promotion: `byte`, `short`, `char` become `int`.
-pub(crate) fn unary_promote(t: &Ty) -> Option<Ty> {
-    match t {
-        Ty::Int(IntTy::I8 | IntTy::U8 | IntTy::I16 | IntTy::U16) | Ty::Char => {
-            Some(Ty::Int(IntTy::I32))
-        }
-        Ty::Int(_) | Ty::F32 | Ty::F64 => Some(t.clone()),
-        Ty::Enum(_) | Ty::Api("PieceType") => Some(Ty::Int(IntTy::I32)),
-        _ => None,
-    }
-}
-
 /// The Rust precedence of a binary operator.
 pub(crate) fn op_prec(op: BinOp) -> Prec {
     match op {
@@ -1720,4 +1819,58 @@ pub(crate) fn parse_decimal(text: &str) -> Option<Const> {
         return None;
     }
     Some(Const::Decimal(value, scale as u32, false))
+}
+
+/// Whether `x` is a call of `Enum.GetValues` (`System.Enum.GetValues` included).
+fn is_enum_get_values(x: &Expr) -> bool {
+    let ExprKind::Call(f, _) = &x.kind else {
+        return false;
+    };
+    let ExprKind::Member(owner, name, _) = &f.kind else {
+        return false;
+    };
+    let owner_is_enum = match &owner.kind {
+        ExprKind::Name(n, _) | ExprKind::Member(_, n, _) => n == "Enum",
+        _ => false,
+    };
+    name == "GetValues" && owner_is_enum
+}
+
+/// A tuple literal's element names: those written (`(first: a, ...)`), else those C#
+/// infers from an element that is a name or a member access (`(move, x.score)` names
+/// its elements `move` and `score`), unless the name is one of a tuple's own members
+/// (`Item1`, `Rest`, `ToString`...) or two elements would share it (C# 7.1, "Inferred
+/// tuple element names").
+fn tuple_names(items: &[Expr], written: &[Option<String>]) -> Vec<Option<String>> {
+    let inferred: Vec<Option<String>> = items
+        .iter()
+        .map(|x| match &x.kind {
+            ExprKind::Name(n, _) | ExprKind::Member(_, n, _) => Some(n.clone()),
+            _ => None,
+        })
+        .collect();
+    let reserved = |n: &str| {
+        matches!(
+            n,
+            "Rest" | "ToString" | "GetHashCode" | "Equals" | "GetType" | "CompareTo"
+        ) || n
+            .strip_prefix("Item")
+            .is_some_and(|d| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit()))
+    };
+    let all: Vec<Option<&String>> = written
+        .iter()
+        .zip(&inferred)
+        .map(|(w, i)| w.as_ref().or(i.as_ref()))
+        .collect();
+    written
+        .iter()
+        .zip(&inferred)
+        .map(|(w, i)| {
+            w.clone().or_else(|| {
+                i.clone().filter(|n| {
+                    !reserved(n) && all.iter().filter(|o| o.is_some_and(|m| m == n)).count() == 1
+                })
+            })
+        })
+        .collect()
 }

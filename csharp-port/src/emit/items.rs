@@ -51,12 +51,14 @@ impl FileEmitter<'_, '_> {
         let mut fields = String::new();
         let mut defaults = String::new();
         let mut derive_default = true;
+        let has_ctor = info.methods.iter().any(|m| m.cs == ".ctor");
         for f in info.fields.iter().filter(|f| !f.is_static) {
             let (_, init) = self.p.field_decl(f);
-            if init.is_some() {
+            // C# refuses field initialisers in a struct without a constructor (CS8983).
+            if init.is_some() && !has_ctor {
                 return Err(unsupported(
                     f.span,
-                    "a struct field with an initialiser",
+                    "a struct field with an initialiser and no constructor",
                     &f.cs,
                 ));
             }
@@ -94,7 +96,7 @@ impl FileEmitter<'_, '_> {
             .collect();
         if !methods.is_empty() {
             let mut body = String::new();
-            if let Some(ctor) = methods.iter().find(|m| m.cs == ".ctor") {
+            for ctor in methods.iter().filter(|m| m.cs == ".ctor") {
                 body.push_str(&self.struct_new(ctor)?);
             }
             for m in &methods {
@@ -109,22 +111,12 @@ impl FileEmitter<'_, '_> {
         Ok(out)
     }
 
-    /// `new S(args)`: a default value, then the constructor's body.
+    /// `new S(args)`: a default value, the field initialisers (which C# runs in every
+    /// declared constructor, while `default(S)` and a `new S()` without a declared
+    /// parameterless constructor leave them out), then the constructor's body.
     fn struct_new(&mut self, ctor: &MethodInfo) -> R<String> {
+        let inits = self.initialisers(ctor.owner, |f, v| format!("slot.{f} = {v};\n"))?;
         let decl = self.p.method_decl(ctor);
-        if self.p.types[ctor.owner]
-            .methods
-            .iter()
-            .filter(|m| m.cs == ".ctor")
-            .count()
-            > 1
-        {
-            return Err(unsupported(
-                decl.span,
-                "a struct with several constructors",
-                &decl.name,
-            ));
-        }
         let mut params = Vec::new();
         let mut names = Vec::new();
         for (p, (ty, mode, _)) in decl.params.iter().zip(&ctor.params) {
@@ -139,15 +131,19 @@ impl FileEmitter<'_, '_> {
             params.push(format!("{name}: {}", self.rty(ty, p.span)?));
             names.push(name);
         }
+        // One `new` for each constructor: `new`, `new_2`... beside `construct`, `construct_2`.
         Ok(format!(
-            "pub fn new({}) -> Self {{
+            "pub fn {}({}) -> Self {{
     let mut slot = Self::default();
-    slot.construct({});
+{}    slot.{}({});
     slot
 }}
 
 ",
+            ctor.rust.replacen("construct", "new", 1),
             params.join(", "),
+            FileEmitter::indent(&inits),
+            ctor.rust,
             names.join(", ")
         ))
     }
@@ -413,6 +409,15 @@ impl FileEmitter<'_, '_> {
     pub(crate) fn params(&mut self, decl: &MethodDecl, m: &MethodInfo) -> R<Vec<String>> {
         let mut out = Vec::new();
         for (p, (ty, mode, _)) in decl.params.iter().zip(&m.params) {
+            // The board and timer are read as the bot's own (`self.board`): in another
+            // class's method `self` is that object, which holds neither.
+            if super::delegates::vanishes(ty) && !self.fr().bot_level {
+                return Err(unsupported(
+                    p.span,
+                    "a Board or Timer parameter of a method of a class other than the bot",
+                    &p.name,
+                ));
+            }
             match ty {
                 Ty::Api("Board") => {
                     self.declare(&p.name, ty.clone(), LocalKind::Board);
@@ -423,6 +428,12 @@ impl FileEmitter<'_, '_> {
                     continue;
                 }
                 _ => {}
+            }
+            if let (Ty::Func(ps, ret), PassMode::Value) = (ty, mode) {
+                let rust_ty = self.delegate_param_ty(ps, ret, p.span)?;
+                let l = self.declare(&p.name, ty.clone(), LocalKind::Delegate);
+                out.push(format!("{}: {rust_ty}", l.rust));
+                continue;
             }
             let rust_ty = self.rty(ty, p.span)?;
             match mode {
@@ -557,7 +568,7 @@ impl FileEmitter<'_, '_> {
             .filter(|m| m.cs == ".ctor")
             .cloned()
             .collect();
-        let inits = self.class_initialisers(t)?;
+        let inits = self.initialisers(t, |f, v| format!("this.{f}.set({v});\n"))?;
         if ctors.is_empty() {
             body.push_str(&format!(
                 "pub fn new() -> cs::Obj<{name}> {{\n    let this = cs::Obj::new({name}::default());\n{}    this\n}}\n\n",
@@ -584,8 +595,9 @@ impl FileEmitter<'_, '_> {
         Ok(out)
     }
 
-    /// The field initialisers of class `t`, as statements setting `this`'s fields.
-    fn class_initialisers(&mut self, t: usize) -> R<String> {
+    /// The field initialisers of type `t`, as statements setting the new value's fields
+    /// (`set` writes one from the field's name and the value).
+    fn initialisers(&mut self, t: usize, set: impl Fn(&str, &str) -> String) -> R<String> {
         let fields: Vec<_> = self.p.types[t]
             .fields
             .iter()
@@ -606,7 +618,7 @@ impl FileEmitter<'_, '_> {
                 let v = self.expr(init, Some(&f.ty))?;
                 let v = self.coerce(v, &f.ty, init)?;
                 let v = self.owned(v);
-                out.push_str(&format!("this.{}.set({});\n", f.rust, v.code));
+                out.push_str(&set(&f.rust, &v.code));
             }
         }
         self.leave_fn();

@@ -55,10 +55,19 @@ impl FileEmitter<'_, '_> {
                 let a = self.arg_as(&args[0], &INT)?;
                 (format!("{r}.get_length({})", a.code), INT)
             }
-            (Ty::Array(..), "CopyTo", 1) => {
+            (Ty::Array(..), "CopyTo", 1 | 2) => {
+                // The source is read once, before the arguments, as C# evaluates it.
+                let source = self.temp("source");
                 let a = self.arg_as(&args[0], &v.ty)?;
+                let at = match args.get(1) {
+                    Some(i) => self.arg_as(i, &INT)?.code,
+                    None => "0".into(),
+                };
                 (
-                    format!("{r}.copy_to(&{}, {r}.len())", a.at(Prec::Unary)),
+                    format!(
+                        "{{ let {source} = {r}.clone(); {source}.copy_range(0, &{}, {at}, {source}.len()) }}",
+                        a.at(Prec::Unary)
+                    ),
                     Ty::Void,
                 )
             }
@@ -86,6 +95,19 @@ impl FileEmitter<'_, '_> {
                 let i = self.arg_as(&args[0], &INT)?;
                 let a = self.arg_as(&args[1], &elem)?;
                 (format!("{r}.insert({}, {})", i.code, a.code), Ty::Void)
+            }
+            (Ty::List(_), "InsertRange", 2) => {
+                let i = self.arg_as(&args[0], &INT)?;
+                let a = self.expr(&args[1].expr, None)?;
+                let a = self.owned(a);
+                (
+                    format!(
+                        "{r}.insert_range({}, {})",
+                        i.code,
+                        self.iterable(&a, &args[1].expr)?
+                    ),
+                    Ty::Void,
+                )
             }
             (Ty::List(_), "RemoveAt", 1) => {
                 let i = self.arg_as(&args[0], &INT)?;
@@ -127,14 +149,22 @@ impl FileEmitter<'_, '_> {
                     ),
                     "Exists" => (format!("linq().any_where({})", f.code), Ty::Bool),
                     "TrueForAll" => (format!("linq().all({})", f.code), Ty::Bool),
-                    "FindIndex" => (
-                        format!(
-                            "linq().select_indexed(|x, i| (x, i)).first_or_default_where(|(x, _)| ({})(x)).1",
-                            f.code
-                        ),
-                        INT,
-                    ),
-                    _ => return Err(unsupported(e.span, "`RemoveAll`", snippet(self.src, e))),
+                    "FindIndex" => (format!("linq().find_index({})", f.code), INT),
+                    "RemoveAll" if matches!(v.ty, Ty::List(_)) => {
+                        let mut out =
+                            Val::new(format!("{r}.remove_all({})", f.code), INT, Prec::Primary)
+                                .absorb(v)
+                                .absorb(&f);
+                        out.effects = true;
+                        return Ok(Some(out));
+                    }
+                    _ => {
+                        return Err(unsupported(
+                            e.span,
+                            "`RemoveAll` of an array",
+                            snippet(self.src, e),
+                        ));
+                    }
                 };
                 let mut out = Val::new(format!("{r}.{call}"), ty, Prec::Primary)
                     .absorb(v)
@@ -143,10 +173,31 @@ impl FileEmitter<'_, '_> {
                 return Ok(Some(out));
             }
             (Ty::List(_), "Reverse", 0) => (format!("{r}.reverse()"), Ty::Void),
+            (Ty::List(_), "ConvertAll", 1) => {
+                let f = self.selector(&args[0], vec![elem.clone()])?;
+                let ret = func_ret(&f.ty);
+                let mut out = Val::new(
+                    format!("{r}.convert_all({})", f.code),
+                    Ty::List(Box::new(ret)),
+                    Prec::Primary,
+                )
+                .absorb(v)
+                .absorb(&f);
+                out.effects = true;
+                return Ok(Some(out));
+            }
             (Ty::List(_), "ToArray", 0) => (
                 format!("{r}.to_array()"),
                 Ty::Array(Box::new(elem.clone()), 1),
             ),
+            (Ty::Set(_), "ExceptWith", 1) => {
+                let a = self.expr(&args[0].expr, None)?;
+                let a = self.owned(a);
+                (
+                    format!("{r}.except_with({})", self.iterable(&a, &args[0].expr)?),
+                    Ty::Void,
+                )
+            }
             (Ty::Set(_), "Add", 1) => {
                 let a = self.arg_as(&args[0], &elem)?;
                 (format!("{r}.add({})", a.code), Ty::Bool)
@@ -200,6 +251,14 @@ impl FileEmitter<'_, '_> {
                     Ty::Bool,
                 )
             }
+            ("GetValueOrDefault", 2) => {
+                let a = self.arg_as(&args[0], k)?;
+                let b = self.arg_as(&args[1], v)?;
+                (
+                    format!("{r}.get_value_or(&{}, {})", a.at(Prec::Unary), b.code),
+                    v.clone(),
+                )
+            }
             ("GetValueOrDefault", 1) => {
                 let a = self.arg_as(&args[0], k)?;
                 (
@@ -214,7 +273,11 @@ impl FileEmitter<'_, '_> {
     /// Something a `foreach` or `AddRange` can walk, as a Rust iterator expression.
     pub(crate) fn iterable(&mut self, v: &Val, e: &Expr) -> R<String> {
         Ok(match &v.ty {
-            Ty::Array(..) | Ty::List(_) | Ty::Dict(..) | Ty::Set(_) => {
+            Ty::Array(..)
+            | Ty::List(_)
+            | Ty::Dict(..)
+            | Ty::Set(_)
+            | Ty::Coll("Queue" | "Stack", _) => {
                 format!("{}.iter()", v.at(Prec::Primary))
             }
             Ty::Seq(_) => v.code.clone(),
@@ -238,7 +301,7 @@ impl FileEmitter<'_, '_> {
     }
 
     /// A lambda (or method group) argument for an element of type `elem`.
-    fn selector(&mut self, a: &Arg, params: Vec<Ty>) -> R<Val> {
+    pub(crate) fn selector(&mut self, a: &Arg, params: Vec<Ty>) -> R<Val> {
         if let ExprKind::Member(target, name, _) = &a.expr.kind
             && let ExprKind::Name(class, _) = &target.kind
         {
@@ -278,6 +341,29 @@ impl FileEmitter<'_, '_> {
         Ok(v)
     }
 
+    /// `seq.Cast<T>()` of a sequence whose elements are `T` (`Enum.GetValues(typeof(T))`'s
+    /// values): the sequence itself, as C#'s `Cast` returns its source when it already has
+    /// that element type.
+    fn cast_to_own_element(&mut self, v: Val, elem: &Ty, e: &Expr) -> R<Val> {
+        let target = match &e.kind {
+            ExprKind::Call(f, _) => match &f.kind {
+                ExprKind::Member(_, _, targs) if targs.len() == 1 => {
+                    Some(self.p.resolve(&targs[0], &[], e.span)?)
+                }
+                _ => None,
+            },
+            _ => None,
+        };
+        if target.as_ref() == Some(elem) {
+            return Ok(v);
+        }
+        Err(unsupported(
+            e.span,
+            "`Cast` to another element type",
+            snippet(self.src, e),
+        ))
+    }
+
     /// A LINQ method.
     // One arm per LINQ method: a table.
     #[allow(clippy::too_many_lines)]
@@ -297,6 +383,9 @@ impl FileEmitter<'_, '_> {
             Ty::Api("PieceList") => {
                 format!("cs::Seq::from(cs::Piece::in_list(&{}))", v.at(Prec::Unary))
             }
+            Ty::Coll("Queue" | "Stack", _) => {
+                format!("{}.iter().collect::<cs::Seq<_>>()", v.at(Prec::Primary))
+            }
             Ty::Str => format!(
                 "cs::Seq::from({}.encode_utf16().collect::<Vec<u16>>())",
                 v.at(Prec::Primary)
@@ -309,6 +398,9 @@ impl FileEmitter<'_, '_> {
                 ));
             }
         };
+        if name == "Cast" && args.is_empty() && matches!(v.ty, Ty::Seq(_)) {
+            return self.cast_to_own_element(v, &elem, e);
+        }
         let seq = |t: Ty| Ty::Seq(Box::new(t));
         let one = |this: &mut Self, params: Vec<Ty>| -> R<Val> { this.selector(&args[0], params) };
         let (call, ty, lambda): (String, Ty, Option<Val>) = match (name, args.len()) {
@@ -388,13 +480,17 @@ impl FileEmitter<'_, '_> {
                     "Any" => ("any_where", Ty::Bool),
                     "First" => ("first_where", elem.clone()),
                     "FirstOrDefault" => ("first_or_default_where", elem.clone()),
-                    "Last" | "LastOrDefault" => {
+                    // .NET walks a list from its end and stops at the first match,
+                    // the runtime walks forward: the same for a lambda without effects.
+                    "Last" | "LastOrDefault" if f.effects => {
                         return Err(unsupported(
                             e.span,
-                            "`Last` with a predicate",
+                            "`Last` with a predicate that has effects",
                             snippet(self.src, e),
                         ));
                     }
+                    "Last" => ("last_where", elem.clone()),
+                    "LastOrDefault" => ("last_or_default_where", elem.clone()),
                     "Max" => ("max_of", ret.clone()),
                     "Min" => ("min_of", ret.clone()),
                     "Sum" => ("sum_of", ret.clone()),
@@ -468,6 +564,28 @@ impl FileEmitter<'_, '_> {
                 (
                     format!("contains(&{})", x.at(Prec::Unary)),
                     Ty::Bool,
+                    Some(x),
+                )
+            }
+            ("Except" | "Intersect", 1) => {
+                let x = self.expr(&args[0].expr, None)?;
+                let x = self.owned(x);
+                let it = self.iterable(&x, &args[0].expr)?;
+                (
+                    format!("{}({it})", super::names::snake(name)),
+                    seq(elem.clone()),
+                    Some(x),
+                )
+            }
+            ("TakeLast", 1) => {
+                let n = self.arg_as(&args[0], &INT)?;
+                (format!("take_last({})", n.code), seq(elem.clone()), Some(n))
+            }
+            ("DefaultIfEmpty", 1) => {
+                let x = self.arg_as(&args[0], &elem)?;
+                (
+                    format!("default_if_empty({})", x.code),
+                    seq(elem.clone()),
                     Some(x),
                 )
             }

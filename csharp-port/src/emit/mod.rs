@@ -8,8 +8,11 @@
 //! captures. The second pass writes the Rust with those facts.
 
 mod api;
+mod boards;
 mod call;
+mod colls;
 mod decls;
+mod delegates;
 mod expr;
 mod gotos;
 mod items;
@@ -19,6 +22,7 @@ mod newx;
 mod place;
 mod program;
 mod stmt;
+mod tail;
 mod ty;
 
 use std::collections::{BTreeMap, BTreeSet};

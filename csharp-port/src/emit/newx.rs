@@ -59,6 +59,7 @@ impl FileEmitter<'_, '_> {
                     ));
                 }
             },
+            Ty::Coll(..) => return self.new_coll(&ty, args, init.is_some(), e),
             Ty::Dict(..) | Ty::Set(_) => {
                 if let Some(a) = args.first() {
                     let v = self.expr(&a.expr, None)?;
@@ -252,20 +253,15 @@ impl FileEmitter<'_, '_> {
                 .filter(|m| m.cs == ".ctor")
                 .cloned()
                 .collect();
-            let ctor = match ctors.as_slice() {
-                [one] => one.clone(),
-                _ => {
-                    return Err(unsupported(
-                        e.span,
-                        "a struct constructor this translator cannot pick",
-                        snippet(self.src, e),
-                    ));
-                }
-            };
+            let ctor = self.pick_overload(&ctors, args, e)?;
             let args = self.args_with_defaults(&ctor.params, &ctor.defaults, args, e)?;
             let codes: Vec<String> = args.iter().map(|a| a.code.clone()).collect();
             vals.extend(args);
-            format!("{rust}::new({})", codes.join(", "))
+            format!(
+                "{rust}::{}({})",
+                ctor.rust.replacen("construct", "new", 1),
+                codes.join(", ")
+            )
         };
         if let Some(items) = init.filter(|i| !i.is_empty()) {
             let mut sets = String::new();
@@ -376,6 +372,23 @@ impl FileEmitter<'_, '_> {
     fn collection_adds(&mut self, ty: &Ty, items: &[Expr], vals: &mut Vec<Val>) -> R<String> {
         let mut adds = String::new();
         for item in items {
+            // `[k] = v` sets through the indexer: a later equal key replaces the value,
+            // where `Add` would throw.
+            if let (Ty::Dict(k, v), ExprKind::Assign(None, target, value)) = (ty, &item.kind)
+                && let ExprKind::ElementBinding(keys) = &target.kind
+                && let [key] = keys.as_slice()
+            {
+                let key_v = self.expr(key, Some(k))?;
+                let key_v = self.coerce(key_v, k, key)?;
+                let key_v = self.owned(key_v);
+                let value_v = self.expr(value, Some(v))?;
+                let value_v = self.coerce(value_v, v, value)?;
+                let value_v = self.owned(value_v);
+                adds.push_str(&format!("slot.set({}, {}); ", key_v.code, value_v.code));
+                vals.push(key_v);
+                vals.push(value_v);
+                continue;
+            }
             match (ty, &item.kind) {
                 (
                     Ty::Dict(k, v),
@@ -482,7 +495,7 @@ impl FileEmitter<'_, '_> {
         let mut dims = Vec::new();
         for s in sizes {
             let v = self.expr(s, Some(&INT))?;
-            let t = super::expr::unary_promote(&v.ty).unwrap_or(INT);
+            let t = crate::types::unary_promote(&v.ty).unwrap_or(INT);
             let v = self.coerce(v, &t, s)?;
             acc = acc.absorb(&v);
             dims.push(v);
@@ -591,29 +604,25 @@ impl FileEmitter<'_, '_> {
             _ => (Vec::new(), None),
         };
         self.scopes.push(Scope::default());
-        let mut names = Vec::new();
-        let mut types = Vec::new();
-        for (i, (name, t)) in params.iter().enumerate() {
-            let ty = match t {
-                Some(t) => self.p.resolve(t, &[], e.span)?,
-                None => wanted_params.get(i).cloned().ok_or_else(|| {
-                    unsupported(
-                        e.span,
-                        "a lambda whose parameter types this translator cannot tell",
-                        snippet(self.src, e),
-                    )
-                })?,
-            };
-            let l = self.declare(name, ty.clone(), LocalKind::Value);
-            // Typed, so a method call on the parameter needs no inference.
-            let rust_ty = self.rty(&ty, e.span)?;
-            names.push(format!("{}: {rust_ty}", l.rust));
-            types.push(ty);
-        }
+        let (names, types) = self.lambda_params(params, &wanted_params, e)?;
         self.f().lambda_depth += 1;
         let ret_hint = wanted_ret.clone().filter(|r| *r != Ty::Unknown);
         self.lambda_ret.push(ret_hint.clone());
         let result = match body {
+            // An `Action`'s expression body is a statement: its value is dropped.
+            LambdaBody::Expr(x) if wanted_ret == Some(Ty::Void) => {
+                let stmt = Stmt {
+                    kind: StmtKind::Expr((**x).clone()),
+                    span: x.span,
+                };
+                self.block_body(std::slice::from_ref(&stmt)).map(|code| {
+                    Val::new(
+                        format!("{{\n{}}}", FileEmitter::indent(&code)),
+                        Ty::Void,
+                        Prec::Primary,
+                    )
+                })
+            }
             LambdaBody::Expr(x) => self
                 .expr(x, ret_hint.as_ref())
                 .and_then(|v| match &ret_hint {
@@ -656,5 +665,45 @@ impl FileEmitter<'_, '_> {
         out.mut_self = v.mut_self;
         out.reads_self = v.reads_self;
         Ok(out)
+    }
+
+    /// Declares a lambda's parameters, typed as written or from the wanted delegate's:
+    /// their Rust spellings and types.
+    fn lambda_params(
+        &mut self,
+        params: &[(String, Option<TypeRef>)],
+        wanted_params: &[Ty],
+        e: &Expr,
+    ) -> R<(Vec<String>, Vec<Ty>)> {
+        let mut names = Vec::new();
+        let mut types = Vec::new();
+        for (i, (name, t)) in params.iter().enumerate() {
+            let ty = match t {
+                Some(t) => self.p.resolve(t, &[], e.span)?,
+                None => wanted_params.get(i).cloned().ok_or_else(|| {
+                    unsupported(
+                        e.span,
+                        "a lambda whose parameter types this translator cannot tell",
+                        snippet(self.src, e),
+                    )
+                })?,
+            };
+            // A board or timer parameter is the one `think` was handed: no Rust parameter.
+            if let Some(kind) = match ty {
+                Ty::Api("Board") => Some(LocalKind::Board),
+                Ty::Api("Timer") => Some(LocalKind::Timer),
+                _ => None,
+            } {
+                self.declare(name, ty.clone(), kind);
+                types.push(ty);
+                continue;
+            }
+            let l = self.declare(name, ty.clone(), LocalKind::Value);
+            // Typed, so a method call on the parameter needs no inference.
+            let rust_ty = self.rty(&ty, e.span)?;
+            names.push(format!("{}: {rust_ty}", l.rust));
+            types.push(ty);
+        }
+        Ok((names, types))
     }
 }

@@ -2,9 +2,10 @@
 //! C#'s order of evaluation.
 
 use super::decls::{FileEmitter, LocalKind};
-use super::expr::{op_prec, unary_promote};
+use super::expr::op_prec;
 use super::{Prec, R, Val, snippet, unsupported};
 use crate::ast::*;
+use crate::types::unary_promote;
 use crate::types::{IntTy, Ty, promote};
 
 /// Where an assignment writes.
@@ -132,6 +133,13 @@ impl FileEmitter<'_, '_> {
                 .insert((l.owner.clone(), l.id));
         }
         let code = match l.kind {
+            LocalKind::Delegate => {
+                return Err(unsupported(
+                    e.span,
+                    "an assignment of a delegate parameter",
+                    snippet(self.src, e),
+                ));
+            }
             LocalKind::Value | LocalKind::Closure if l.frame < current => {
                 format!("*{}", self.local_name(l))
             }
@@ -512,6 +520,7 @@ impl FileEmitter<'_, '_> {
             None => {
                 let v = self.expr(r, Some(&t))?;
                 let v = self.coerce(v, &t, r)?;
+                self.check_owned_board_assign(&v, e)?;
                 self.owned(v)
             }
             Some(_) => self.expr(r, None)?,
@@ -660,12 +669,12 @@ impl FileEmitter<'_, '_> {
         self.note_place_write(place);
         if t == Ty::Str && op == BinOp::Add {
             let read = self.read_place(place);
-            return self.write_place(
-                place,
-                &format!("format!(\"{{}}{{}}\", {read}, {})", rhs.code),
-            );
+            let text = self.text(&rhs, r)?;
+            return self.write_place(place, &format!("format!(\"{{}}{{}}\", {read}, {text})"));
         }
-        let (op_code, same_type) = self.compound_operation(&t, op, rhs.clone(), r, e)?;
+        let (op_code, promoted) = self.compound_operation(&t, op, rhs.clone(), r, e)?;
+        let same_type = promoted.is_none();
+        let promoted = promoted.as_ref();
         let impure = rhs.effects || rhs.mut_self;
         match place {
             Place::Direct { code, .. } => {
@@ -674,7 +683,7 @@ impl FileEmitter<'_, '_> {
                 } else {
                     format!(
                         "{code} = {}",
-                        self.recompute(code, &t, op, &op_code, same_type, e)?
+                        self.recompute(code, &t, op, &op_code, promoted, e)?
                     )
                 };
                 Ok(if as_value {
@@ -684,7 +693,7 @@ impl FileEmitter<'_, '_> {
                 })
             }
             Place::Cell { .. } if impure => {
-                let expr = self.recompute("old", &t, op, "v", same_type, e)?;
+                let expr = self.recompute("old", &t, op, "v", promoted, e)?;
                 self.cell_assign_in_order(place, |_| expr.clone(), &op_code, as_value, true)
             }
             Place::Cell { .. } => {
@@ -693,7 +702,7 @@ impl FileEmitter<'_, '_> {
                 } else {
                     format!(
                         "{{p}} = {}",
-                        self.recompute("{p}", &t, op, &op_code, same_type, e)?
+                        self.recompute("{p}", &t, op, &op_code, promoted, e)?
                     )
                 };
                 Ok(if as_value {
@@ -705,8 +714,8 @@ impl FileEmitter<'_, '_> {
         }
     }
 
-    /// The right operand's code for `place op= rhs`, and whether the operation is done
-    /// in the place's own type (else it is promoted and converted back).
+    /// The right operand's code for `place op= rhs`, and the type the operation is done
+    /// in if not the place's own (the result is then converted back).
     fn compound_operation(
         &mut self,
         t: &Ty,
@@ -714,7 +723,7 @@ impl FileEmitter<'_, '_> {
         rhs: Val,
         r: &Expr,
         e: &Expr,
-    ) -> R<(String, bool)> {
+    ) -> R<(String, Option<Ty>)> {
         if op.is_shift() {
             let promoted = unary_promote(t).ok_or_else(|| {
                 unsupported(
@@ -736,11 +745,11 @@ impl FileEmitter<'_, '_> {
             if op == BinOp::UShr {
                 return Err(unsupported(e.span, "`>>>=`", snippet(self.src, e)));
             }
-            return Ok((code, promoted == *t));
+            return Ok((code, (promoted != *t).then_some(promoted)));
         }
         if *t == Ty::Bool && matches!(op, BinOp::And | BinOp::Or | BinOp::Xor) {
             let v = self.coerce(rhs, &Ty::Bool, r)?;
-            return Ok((v.at(op_prec(op)), true));
+            return Ok((v.at(op_prec(op)), None));
         }
         let base = if t.is_enum() {
             Ty::Int(IntTy::I32)
@@ -752,32 +761,41 @@ impl FileEmitter<'_, '_> {
         } else {
             rhs.ty.clone()
         };
-        let promoted = promote(&base, &rhs_ty)
-            .or_else(|| {
-                if rhs.konst.is_some() {
-                    Some(base.clone())
-                } else {
-                    None
-                }
-            })
-            .ok_or_else(|| {
-                unsupported(
-                    e.span,
-                    format!(
-                        "`{}=` of a `{}` with a `{}`",
-                        op.rust(),
-                        t.cs(),
-                        rhs.ty.cs()
-                    ),
-                    snippet(self.src, e),
-                )
-            })?;
+        // `u |= 128` of a `uint`: a non-negative `int` constant converts to `uint`, and
+        // overload resolution prefers `uint | uint` (as for `u | 128`).
+        let uint_constant = base == Ty::Int(IntTy::U32)
+            && rhs_ty == Ty::Int(IntTy::I32)
+            && matches!(rhs.konst, Some(super::Const::Int(n)) if n >= 0);
+        let promoted = (if uint_constant {
+            Some(base.clone())
+        } else {
+            promote(&base, &rhs_ty)
+        })
+        .or_else(|| {
+            if rhs.konst.is_some() {
+                Some(base.clone())
+            } else {
+                None
+            }
+        })
+        .ok_or_else(|| {
+            unsupported(
+                e.span,
+                format!(
+                    "`{}=` of a `{}` with a `{}`",
+                    op.rust(),
+                    t.cs(),
+                    rhs.ty.cs()
+                ),
+                snippet(self.src, e),
+            )
+        })?;
         if promoted == base {
             let v = self.coerce(Val { ty: rhs_ty, ..rhs }, &base, r)?;
-            return Ok((v.at(super::expr::next(op_prec(op))), true));
+            return Ok((v.at(super::expr::next(op_prec(op))), None));
         }
         let v = self.coerce(Val { ty: rhs_ty, ..rhs }, &promoted, r)?;
-        Ok((v.at(super::expr::next(op_prec(op))), false))
+        Ok((v.at(super::expr::next(op_prec(op))), Some(promoted)))
     }
 
     /// `(place op rhs)` computed in the promoted type and converted back to `t`.
@@ -787,29 +805,22 @@ impl FileEmitter<'_, '_> {
         t: &Ty,
         op: BinOp,
         rhs: &str,
-        same_type: bool,
+        promoted: Option<&Ty>,
         e: &Expr,
     ) -> R<String> {
-        let prec = op_prec(op);
         let sym = op.rust();
-        if same_type {
+        let Some(promoted) = promoted else {
             return Ok(format!("{place} {sym} {rhs}"));
-        }
+        };
         let base = if t.is_enum() {
             Ty::Int(IntTy::I32)
         } else {
             t.clone()
         };
-        let promoted = match op {
-            BinOp::Shl | BinOp::Shr => unary_promote(&base).unwrap_or(Ty::Int(IntTy::I32)),
-            _ => match (unary_promote(&base), rhs) {
-                (Some(p), _) => p,
-                _ => base.clone(),
-            },
-        };
-        let rt = self.rty(&promoted, e.span)?;
+        // The place read in the operation's type (`long` for `uint |= int`, not the
+        // place's own promotion), as the right operand was converted to it.
+        let rt = self.rty(promoted, e.span)?;
         let back = self.rty(&base, e.span)?;
-        let _ = prec;
         Ok(format!("({place} as {rt} {sym} {rhs}) as {back}"))
     }
 

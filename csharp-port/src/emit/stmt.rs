@@ -72,13 +72,20 @@ impl FileEmitter<'_, '_> {
             StmtKind::If(c, then, alt) => self.if_stmt(c, then, alt.as_deref()),
             StmtKind::While(c, body) => {
                 let cond = self.condition(c)?;
+                // `out` variables the condition declares: before the loop (each test
+                // assigns them), not left for the body's first statement to declare.
+                let pre = self.take_pre();
                 let body = self.loop_body(body, None)?;
                 let head = if cond == "true" {
                     "loop".to_string()
                 } else {
                     format!("while {cond}")
                 };
-                Ok(format!("{head} {{\n{}}}\n", Self::indent(&body)))
+                let code = format!("{head} {{\n{}}}\n", Self::indent(&body));
+                if pre.is_empty() {
+                    return Ok(code);
+                }
+                Ok(format!("{{\n{}}}\n", Self::indent(&format!("{pre}{code}"))))
             }
             StmtKind::Do(body, c) => self.do_stmt(body, c),
             StmtKind::For {
@@ -106,6 +113,9 @@ impl FileEmitter<'_, '_> {
             StmtKind::Goto(label) => self.goto(label, s),
             StmtKind::Labeled(_, inner) => self.stmt(inner),
             StmtKind::LocalFn(decl) => {
+                if decl.ret == TypeRef::Var {
+                    self.infer_local_fn_ret(decl)?;
+                }
                 self.lift_local_fn(decl)?;
                 Ok(String::new())
             }
@@ -131,9 +141,10 @@ impl FileEmitter<'_, '_> {
                     LocalKind::Timer
                 };
                 if let Some(init) = init {
-                    let v = self.expr(init, Some(&t))?;
-                    if v.effects {
-                        out.push_str(&format!("{};\n", v.code));
+                    let (code, owned) = self.board_local_init(name, init, &t, *span)?;
+                    out.push_str(&code);
+                    if owned {
+                        continue;
                     }
                 }
                 self.declare(name, t, kind);
@@ -157,6 +168,10 @@ impl FileEmitter<'_, '_> {
                         continue;
                     }
                     let v = self.expr(init, if t == Ty::Unknown { None } else { Some(&t) })?;
+                    if t == Ty::Unknown && v.ty == super::boards::OWNED {
+                        out.push_str(&self.owned_board_local(name, v, *span)?);
+                        continue;
+                    }
                     if t == Ty::Unknown {
                         t = match &v.ty {
                             Ty::Null => return Err(unsupported(*span, "`var` of `null`", name)),
@@ -250,6 +265,17 @@ impl FileEmitter<'_, '_> {
                     .unwrap_or("")
                     .trim()
             ));
+        }
+        if let ExprKind::Call(callee, args) = &e.kind
+            && let ExprKind::Member(target, name, _) = &callee.kind
+            && let ExprKind::Name(class, _) = &target.kind
+            && class == "GC"
+            && (name == "Collect" && args.is_empty() || name == "WaitForPendingFinalizers")
+        {
+            // Asking .NET to collect garbage changes no value a bot computes (the port has
+            // no finalizers to run): only the time it takes, which Rust has no collector
+            // to spend.
+            return Ok(format!("// {}\n", super::snippet(self.src, e)));
         }
         let v = self.expr_as_stmt(e)?;
         if v.code.is_empty() || v.code == "()" {
@@ -437,7 +463,11 @@ impl FileEmitter<'_, '_> {
         })?;
         let declared = self.p.resolve(ty, &[], s.span)?;
         let iter_code = match &v.ty {
-            Ty::Array(..) | Ty::List(_) | Ty::Dict(..) | Ty::Set(_) => {
+            Ty::Array(..)
+            | Ty::List(_)
+            | Ty::Dict(..)
+            | Ty::Set(_)
+            | Ty::Coll("Queue" | "Stack", _) => {
                 format!("{}.iter()", v.at(super::Prec::Primary))
             }
             Ty::Seq(_) => self.owned(v.clone()).code,
@@ -476,22 +506,7 @@ impl FileEmitter<'_, '_> {
             }
             l.rust
         } else {
-            let Ty::Tuple(items, _) = &elem else {
-                return Err(unsupported(
-                    iter.span,
-                    "a deconstructing `foreach` over non-tuples",
-                    "",
-                ));
-            };
-            let mut pats = Vec::new();
-            for (n, t) in names.iter().zip(items) {
-                if n == "_" {
-                    pats.push("_".to_string());
-                } else {
-                    pats.push(self.declare(n, t.clone(), LocalKind::Value).rust);
-                }
-            }
-            format!("({})", pats.join(", "))
+            self.deconstruction(names, &elem, &declared, iter)?
         };
         let body = self.loop_body(body, None)?;
         self.scopes.pop();
@@ -499,6 +514,45 @@ impl FileEmitter<'_, '_> {
             "for {pattern} in {iter_code} {{\n{}}}\n",
             Self::indent(&body)
         ))
+    }
+
+    /// The pattern of a deconstructing `foreach`: one local a tuple element, each of the
+    /// element's type (C# would convert to a declared type; that is refused).
+    fn deconstruction(
+        &mut self,
+        names: &[String],
+        elem: &Ty,
+        declared: &Ty,
+        iter: &Expr,
+    ) -> R<String> {
+        let Ty::Tuple(items, _) = elem else {
+            return Err(unsupported(
+                iter.span,
+                "a deconstructing `foreach` over non-tuples",
+                "",
+            ));
+        };
+        if let Ty::Tuple(wanted, _) = declared
+            && wanted
+                .iter()
+                .zip(items)
+                .any(|(w, t)| *w != Ty::Unknown && w != t)
+        {
+            return Err(unsupported(
+                iter.span,
+                "a deconstructing `foreach` that converts the elements",
+                "",
+            ));
+        }
+        let mut pats = Vec::new();
+        for (n, t) in names.iter().zip(items) {
+            if n == "_" {
+                pats.push("_".to_string());
+            } else {
+                pats.push(self.declare(n, t.clone(), LocalKind::Value).rust);
+            }
+        }
+        Ok(format!("({})", pats.join(", ")))
     }
 
     fn return_stmt(&mut self, e: Option<&Expr>, s: &Stmt) -> R<String> {
@@ -712,6 +766,7 @@ impl FileEmitter<'_, '_> {
         let outer_used = std::mem::replace(&mut self.switch_break_used, false);
         let mut arms = String::new();
         let mut has_default = false;
+        let mut any_guard = false;
         for section in sections {
             let mut pats = Vec::new();
             let mut guard = None;
@@ -758,6 +813,7 @@ impl FileEmitter<'_, '_> {
             } else {
                 pats.join(" | ")
             };
+            any_guard |= guard.is_some();
             let guard = guard.map(|g| format!(" if {g}")).unwrap_or_default();
             arms.push_str(&format!("{pats}{guard} => {{\n{}}}\n", Self::indent(&code)));
         }
@@ -766,7 +822,19 @@ impl FileEmitter<'_, '_> {
         }
         self.switch_labels.pop();
         let used = std::mem::replace(&mut self.switch_break_used, outer_used);
-        let m = format!("match {} {{\n{}}}\n", value.code, Self::indent(&arms));
+        // A guard may not name the variable its match reads (docs/rules.md,
+        // `match-guard`); C# reads the switch's value once, before any `when`, so a
+        // temporary holding it means the same.
+        let m = if any_guard && value.place {
+            let subject = self.temp("switch_value");
+            format!(
+                "let {subject} = {};\nmatch {subject} {{\n{}}}\n",
+                value.code,
+                Self::indent(&arms)
+            )
+        } else {
+            format!("match {} {{\n{}}}\n", value.code, Self::indent(&arms))
+        };
         if used {
             Ok(format!("{label}: {{\n{}}}\n", Self::indent(&m)))
         } else {

@@ -4,7 +4,7 @@ use super::program::Program;
 use super::{R, unsupported};
 use crate::ast::TypeRef;
 use crate::error::Span;
-use crate::types::Ty;
+use crate::types::{IntTy, Ty};
 
 impl Program<'_> {
     /// The [`Ty`] of a type as written (`var` is `Unknown`, for the caller to infer).
@@ -56,6 +56,15 @@ impl Program<'_> {
         if let Some(t) = crate::types::predefined(name) {
             return Ok(t);
         }
+        // A class of the file's own named as a delegate type (`class Action`) is that class:
+        // C# finds the file's types before `using System;`'s. Types differ by their number
+        // of type arguments, so `Action<int>` is still `System.Action<T>`.
+        if matches!(name, "Func" | "Action" | "Comparison")
+            && args.is_empty()
+            && let Some(t) = self.own_type(name)
+        {
+            return Ok(t);
+        }
         Ok(match name {
             "Move" | "Square" | "Board" | "Timer" | "PieceList" | "Random" | "BigInteger" => {
                 Ty::Api(api_name(name))
@@ -67,6 +76,9 @@ impl Program<'_> {
                 Ty::Dict(Box::new(arg(0)?), Box::new(arg(1)?))
             }
             "HashSet" | "ISet" => Ty::Set(Box::new(arg(0)?)),
+            "Queue" => Ty::Coll("Queue", vec![arg(0)?]),
+            "Stack" => Ty::Coll("Stack", vec![arg(0)?]),
+            "PriorityQueue" => Ty::Coll("PriorityQueue", vec![arg(0)?, arg(1)?]),
             "Span" | "ReadOnlySpan" | "Memory" => Ty::Array(Box::new(arg(0)?), 1),
             "IEnumerable" | "IOrderedEnumerable" => Ty::Seq(Box::new(arg(0)?)),
             "KeyValuePair" => Ty::Tuple(
@@ -83,6 +95,8 @@ impl Program<'_> {
                     .ok_or_else(|| unsupported(span, "`Func` without types", name))?;
                 Ty::Func(tys, Box::new(ret))
             }
+            // `Comparison<T>`: `(T, T) => int`, negative, zero or positive.
+            "Comparison" => Ty::Func(vec![arg(0)?, arg(0)?], Box::new(Ty::Int(IntTy::I32))),
             "Action" => {
                 let tys = args
                     .iter()
@@ -121,6 +135,7 @@ impl Program<'_> {
             Ty::Api("Random") => "Random".into(),
             Ty::Api("BigInteger") => "cs::BigInteger".into(),
             Ty::Api("DateTime") => "cs::DateTime".into(),
+            Ty::Api("OwnedBoard") => "Board".into(),
             Ty::Api(n) => (*n).into(),
             Ty::Enum(name) => self.enum_repr(name).rust().into(),
             Ty::Class(name) if self.is_ref_class(name) => {
@@ -130,6 +145,13 @@ impl Program<'_> {
             Ty::Array(e, _) => format!("cs::Array<{}>", self.rust_ty(e, span)?),
             Ty::List(e) => format!("cs::List<{}>", self.rust_ty(e, span)?),
             Ty::Set(e) => format!("cs::HashSet<{}>", self.rust_ty(e, span)?),
+            Ty::Coll(name, args) => {
+                let mut rust = Vec::new();
+                for a in args {
+                    rust.push(self.rust_ty(a, span)?);
+                }
+                format!("cs::{name}<{}>", rust.join(", "))
+            }
             Ty::Seq(e) => format!("cs::Seq<{}>", self.rust_ty(e, span)?),
             Ty::Dict(k, v) => format!(
                 "cs::Dictionary<{}, {}>",

@@ -70,6 +70,22 @@ impl<'a> Lower<'a> {
                 }
                 ExprKind::Index(Box::new(target), args.into_iter().map(|a| a.expr).collect())
             }
+            "element_binding_expression" => {
+                // The grammar nests the arguments in a `bracketed_argument_list` or not.
+                let mut cursor = node.walk();
+                let list = node
+                    .named_children(&mut cursor)
+                    .find(|c| c.kind() == "bracketed_argument_list")
+                    .unwrap_or(node);
+                let args = self.args(Some(list))?;
+                if args
+                    .iter()
+                    .any(|a| a.mode != PassMode::Value || a.name.is_some())
+                {
+                    return Err(self.unsupported(node, "an unusual index"));
+                }
+                ExprKind::ElementBinding(args.into_iter().map(|a| a.expr).collect())
+            }
             "binary_expression" => self.binary(node)?,
             "assignment_expression" => self.assignment(node)?,
             "prefix_unary_expression" => self.prefix(node)?,
@@ -131,7 +147,7 @@ impl<'a> Lower<'a> {
                     node.child_by_field_name("pattern")
                         .ok_or_else(|| self.unsupported(node, "`is`"))?,
                 )?;
-                ExprKind::Is(Box::new(e), Box::new(p))
+                self.is_then_logic(e, p, node)
             }
             "is_expression" => {
                 let e = self.sub(node, "left")?;
@@ -175,7 +191,7 @@ impl<'a> Lower<'a> {
                 },
             ),
             "range_expression" => self.range(node)?,
-            "sizeof_expression" => return Err(self.unsupported(node, "`sizeof`")),
+            "sizeof_expression" => self.size_of(node)?,
             "conditional_access_expression" => {
                 let target = self.sub(node, "condition")?;
                 let binding = self
@@ -188,19 +204,11 @@ impl<'a> Lower<'a> {
                 let name = binding
                     .child_by_field_name("name")
                     .ok_or_else(|| self.unsupported(node, "`?.`"))?;
-                if node
-                    .parent()
-                    .is_some_and(|p| p.kind() == "invocation_expression")
-                {
-                    return Err(self.unsupported(node, "a null-conditional call (`?.M()`)"));
-                }
                 ExprKind::NullMember(Box::new(target), self.ident(name))
             }
             "as_expression" => return Err(self.unsupported(node, "an `as` conversion")),
             "query_expression" => self.query(node)?,
-            "anonymous_object_creation_expression" => {
-                return Err(self.unsupported(node, "an anonymous type"));
-            }
+            "anonymous_object_creation_expression" => self.anonymous_object(node)?,
             "with_expression" => return Err(self.unsupported(node, "a `with` expression")),
             "await_expression" => return Err(self.unsupported(node, "`await`")),
             "pointer_indirection_expression" | "address_of_expression" => {
@@ -209,6 +217,48 @@ impl<'a> Lower<'a> {
             other => return Err(self.unsupported(node, &format!("the expression `{other}`"))),
         };
         Ok(self.mk(node, kind))
+    }
+
+    /// `new { Score = s, index }`: a tuple named by its members (the port's anonymous
+    /// type: its members are read-only and its `Equals` compares them, as a tuple's).
+    fn anonymous_object(&self, node: Node<'a>) -> R<ExprKind> {
+        let mut members: Vec<Vec<Node<'a>>> = vec![Vec::new()];
+        let mut cursor = node.walk();
+        for child in node.children(&mut cursor) {
+            match child.kind() {
+                "," => members.push(Vec::new()),
+                "new" | "{" | "}" | "comment" => {}
+                _ => members.last_mut().expect("one at least").push(child),
+            }
+        }
+        members.retain(|m| !m.is_empty());
+        if members.len() < 2 {
+            return Err(self.unsupported(node, "an anonymous type of fewer than two members"));
+        }
+        let (mut items, mut names) = (Vec::new(), Vec::new());
+        for m in members {
+            let (name, value) = match m.as_slice() {
+                [name, eq, value] if eq.kind() == "=" => (self.ident(*name), *value),
+                [value] => (self.projected_name(*value)?, *value),
+                _ => return Err(self.unsupported(node, "this anonymous type's member")),
+            };
+            items.push(self.expr(value)?);
+            names.push(Some(name));
+        }
+        self.anonymous.set(true);
+        Ok(ExprKind::Tuple(items, names))
+    }
+
+    /// The member name C# gives `new { x }` and `new { a.B }`: `x` and `B`.
+    fn projected_name(&self, value: Node<'a>) -> R<String> {
+        match value.kind() {
+            "identifier" => Ok(self.ident(value)),
+            "member_access_expression" => value
+                .child_by_field_name("name")
+                .map(|n| self.ident(n))
+                .ok_or_else(|| self.unsupported(value, "this anonymous type's member")),
+            _ => Err(self.unsupported(value, "this anonymous type's member")),
+        }
     }
 
     fn qualified(&self, node: Node<'a>) -> R<ExprKind> {
@@ -278,7 +328,7 @@ impl<'a> Lower<'a> {
     }
 
     /// The arguments of an argument list (or a tuple, or a subscript).
-    fn args(&self, node: Option<Node<'a>>) -> R<Vec<Arg>> {
+    pub(super) fn args(&self, node: Option<Node<'a>>) -> R<Vec<Arg>> {
         let Some(node) = node else {
             return Ok(Vec::new());
         };
@@ -298,10 +348,16 @@ impl<'a> Lower<'a> {
                 }
             }
             let name_node = a.child_by_field_name("name");
+            // `this` alone is an anonymous token of the grammar, not a named child.
+            let this = (a.named_child_count() == usize::from(name_node.is_some()))
+                .then(|| a.child(a.child_count().saturating_sub(1)))
+                .flatten()
+                .filter(|c| c.kind() == "this");
             let value = self
                 .children(a)?
                 .into_iter()
                 .find(|c| Some(c.id()) != name_node.map(|n| n.id()) && c.kind() != "comment")
+                .or(this)
                 .ok_or_else(|| self.unsupported(a, "an argument"))?;
             args.push(Arg {
                 mode,
@@ -573,6 +629,51 @@ impl<'a> Lower<'a> {
     }
 
     /// A pattern of `is` or `switch`.
+    /// `x is P && y`: the grammar reads `P && y` as the pattern's constant, where C#
+    /// ends the pattern before `&&` and `||`; this gives `(x is P) && y` back.
+    fn is_then_logic(&self, subject: Expr, mut pattern: Pattern, node: Node<'a>) -> ExprKind {
+        let mut tails = Vec::new();
+        while let Some(tail) = self.logic_tail(&mut pattern) {
+            tails.push(tail);
+        }
+        let (span, range) = (Span::of(node), (node.start_byte(), node.end_byte()));
+        let mut kind = ExprKind::Is(Box::new(subject), Box::new(pattern));
+        for tail in tails.into_iter().rev() {
+            let left = Box::new(Expr::new(kind, span, range));
+            kind = match tail {
+                Tail::Logic(op, right) => ExprKind::Binary(op, left, Box::new(right)),
+                Tail::Cond(yes, no) => ExprKind::Cond(left, Box::new(yes), Box::new(no)),
+            };
+        }
+        kind
+    }
+
+    /// The last `&& y`, `|| y` or `? a : b` of the rightmost constant in `p`, taken out
+    /// of it (not one the source parenthesises: `x is (a && b)` is a constant).
+    fn logic_tail(&self, p: &mut Pattern) -> Option<Tail> {
+        let leaf = match p {
+            Pattern::Const(e) | Pattern::Relational(_, e) => e,
+            Pattern::Not(inner) | Pattern::And(_, inner) | Pattern::Or(_, inner) => {
+                return self.logic_tail(inner);
+            }
+            _ => return None,
+        };
+        if self.src[..leaf.range.0].trim_end().ends_with('(') {
+            return None;
+        }
+        let (rest, tail) = match &leaf.kind {
+            ExprKind::Binary(op @ (BinOp::AndAlso | BinOp::OrElse), l, r) => {
+                ((**l).clone(), Tail::Logic(*op, (**r).clone()))
+            }
+            ExprKind::Cond(c, yes, no) => {
+                ((**c).clone(), Tail::Cond((**yes).clone(), (**no).clone()))
+            }
+            _ => return None,
+        };
+        *leaf = rest;
+        Some(tail)
+    }
+
     pub(super) fn pattern(&self, node: Node<'a>) -> R<Pattern> {
         Ok(match node.kind() {
             "constant_pattern" => Pattern::Const(self.expr(self.first_named(node)?)?),
@@ -805,6 +906,21 @@ impl<'a> Lower<'a> {
         }
     }
 
+    /// `sizeof(T)` of a predefined type: an `int` constant (ECMA-334, "The sizeof
+    /// operator").
+    fn size_of(&self, node: Node) -> R<ExprKind> {
+        let t = self.first_named(node)?;
+        let bytes = match self.text(t).trim() {
+            "sbyte" | "byte" | "bool" => 1,
+            "short" | "ushort" | "char" => 2,
+            "int" | "uint" | "float" => 4,
+            "long" | "ulong" | "double" => 8,
+            "decimal" => 16,
+            _ => return Err(self.unsupported(node, "`sizeof` of this type")),
+        };
+        Ok(ExprKind::Int(bytes, Ty::Int(IntTy::I32)))
+    }
+
     fn int_literal(&self, node: Node) -> R<ExprKind> {
         let text = self.text(node).replace('_', "");
         let lower = text.to_ascii_lowercase();
@@ -951,4 +1067,12 @@ fn unescape(s: &str) -> Option<String> {
         });
     }
     Some(out)
+}
+
+/// What follows a pattern that the grammar read into its last constant.
+enum Tail {
+    /// `&& y`, `|| y`.
+    Logic(BinOp, Expr),
+    /// `? a : b`.
+    Cond(Expr, Expr),
 }

@@ -1,6 +1,7 @@
 //! tree-sitter's concrete syntax tree into the crate's own tree ([`crate::ast`]): the
 //! subset of C# bots use, and an error naming the construct for anything else.
 
+mod delegates;
 mod expr;
 mod stmt;
 
@@ -20,6 +21,8 @@ type Declarator = (String, Option<Expr>, Span);
 pub struct Lower<'a> {
     src: &'a str,
     defines: HashSet<String>,
+    /// An anonymous type was read (lowered to a named tuple).
+    anonymous: std::cell::Cell<bool>,
 }
 
 /// Lowers a whole file.
@@ -27,10 +30,13 @@ pub fn lower_unit(root: Node, src: &str) -> R<Unit> {
     let mut lower = Lower {
         src,
         defines: HashSet::new(),
+        anonymous: std::cell::Cell::new(false),
     };
     let mut unit = Unit::default();
     let mut comments = Vec::new();
     lower.unit_items(root, &mut unit, &mut comments)?;
+    unit.has_anonymous = lower.anonymous.get();
+    delegates::lambda_fields_as_methods(&mut unit, src);
     Ok(unit)
 }
 
@@ -434,6 +440,7 @@ impl<'a> Lower<'a> {
                 body,
                 is_static,
                 is_property: true,
+                is_extension: false,
                 span,
                 comments: comments.clone(),
             })
@@ -492,14 +499,54 @@ impl<'a> Lower<'a> {
     fn method(&self, node: Node<'a>, comments: Vec<String>) -> R<MethodDecl> {
         let mods = self.modifiers(node);
         let is_ctor = node.kind() == "constructor_declaration";
+        let mut decl = self.method_like(node, is_ctor, mods.contains(&"static"), comments)?;
         if let Some(init) = self
             .children(node)?
             .into_iter()
             .find(|c| c.kind() == "constructor_initializer")
         {
-            return Err(self.unsupported(init, "a constructor calling another (`: this(...)`)"));
+            self.chain_constructor(init, &mut decl)?;
         }
-        self.method_like(node, is_ctor, mods.contains(&"static"), comments)
+        Ok(decl)
+    }
+
+    /// `: this(args)`: the other constructor's call, as the body's first statement
+    /// (`this..ctor(args)`, which the emitter writes as a call of its `construct`).
+    fn chain_constructor(&self, init: Node<'a>, decl: &mut MethodDecl) -> R<()> {
+        let is_this = {
+            let mut cursor = init.walk();
+            init.children(&mut cursor).any(|c| c.kind() == "this")
+        };
+        if !is_this {
+            return Err(self.unsupported(init, "a constructor calling its base (`: base(...)`)"));
+        }
+        let args = self.args(
+            self.children(init)?
+                .into_iter()
+                .find(|c| c.kind() == "argument_list"),
+        )?;
+        let span = Span::of(init);
+        let range = (init.start_byte(), init.end_byte());
+        let e = |kind| Expr::new(kind, span, range);
+        let callee = e(ExprKind::Member(
+            Box::new(e(ExprKind::This)),
+            ".ctor".into(),
+            Vec::new(),
+        ));
+        let call = Stmt {
+            kind: StmtKind::Expr(e(ExprKind::Call(Box::new(callee), args))),
+            span,
+        };
+        let body = match std::mem::replace(&mut decl.body, Body::None) {
+            Body::Block(stmts) => stmts,
+            Body::Expr(x) => vec![Stmt {
+                span: x.span,
+                kind: StmtKind::Expr(*x),
+            }],
+            Body::None => Vec::new(),
+        };
+        decl.body = Body::Block(std::iter::once(call).chain(body).collect());
+        Ok(())
     }
 
     /// A method, constructor or local function.
@@ -532,6 +579,14 @@ impl<'a> Lower<'a> {
             Some(p) => self.params(p)?,
             None => Vec::new(),
         };
+        let is_extension = node
+            .child_by_field_name("parameters")
+            .and_then(|p| {
+                let mut cursor = p.walk();
+                p.named_children(&mut cursor)
+                    .find(|c| c.kind() == "parameter")
+            })
+            .is_some_and(|first| self.modifiers(first).contains(&"this"));
         let mut type_params = Vec::new();
         if let Some(tp) = node.child_by_field_name("type_parameters") {
             for t in self.children(tp)? {
@@ -551,6 +606,7 @@ impl<'a> Lower<'a> {
             body,
             is_static,
             is_property: false,
+            is_extension,
             span: Span::of(node),
             comments,
         })
@@ -575,6 +631,7 @@ impl<'a> Lower<'a> {
             if p.kind() != "parameter" {
                 continue;
             }
+            let first = params.is_empty();
             let mods = self.modifiers(p);
             let text = self.text(p);
             let mode = if mods.contains(&"ref") || text.starts_with("ref ") {
@@ -586,7 +643,8 @@ impl<'a> Lower<'a> {
             } else if mods.contains(&"params") || text.starts_with("params ") {
                 PassMode::Params
             } else {
-                if mods.contains(&"this") {
+                // An extension method's receiver is its first parameter, passed by value.
+                if mods.contains(&"this") && !first {
                     return Err(self.unsupported(p, "an extension method"));
                 }
                 PassMode::Value
@@ -755,6 +813,7 @@ fn primary_members(decl: &mut TypeDecl) {
         body: Body::Block(body),
         is_static: false,
         is_property: false,
+        is_extension: false,
         span,
         comments: Vec::new(),
     }));

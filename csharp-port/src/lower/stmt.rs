@@ -179,6 +179,9 @@ impl<'a> Lower<'a> {
             });
         }
         let (ty, vars) = self.variable_declaration(decl)?;
+        if let Some(f) = super::delegates::local_as_fn(&ty, &vars, is_const, self.src) {
+            return Ok(StmtKind::LocalFn(Box::new(f)));
+        }
         Ok(StmtKind::Local { ty, vars, is_const })
     }
 
@@ -240,8 +243,26 @@ impl<'a> Lower<'a> {
             Some(t) => self.ty(t)?,
             None => TypeRef::Var,
         };
+        let mut ty = ty;
         let names = match left.kind() {
             "identifier" => vec![self.ident(left)],
+            // `foreach ((PieceType t, int v) in pairs)`: each element's declared type.
+            "tuple_expression" => {
+                let ExprKind::Tuple(items, _) = self.expr(left)?.kind else {
+                    return Err(self.unsupported(left, "this `foreach` variable"));
+                };
+                let mut names = Vec::new();
+                let mut types = Vec::new();
+                for item in items {
+                    let ExprKind::DeclVar(t, name) = item.kind else {
+                        return Err(self.unsupported(left, "this `foreach` variable"));
+                    };
+                    names.push(name);
+                    types.push((t, None));
+                }
+                ty = TypeRef::Tuple(types);
+                names
+            }
             "tuple_pattern" => self
                 .tuple_pattern_names(left)?
                 .into_iter()

@@ -1170,11 +1170,45 @@ impl Board {
 
     /// The keys of every position of the game, oldest first: the starting position's,
     /// then one per move or skipped turn; the last is [`key`](Self::key).
-    #[doc(alias = "GameRepetitionHistory")]
     #[inline(always)]
     pub fn history_keys(&self) -> &[u64] {
         // SAFETY: the first `states.len()` keys are initialised (see `Board::keys`).
         unsafe { std::slice::from_raw_parts(self.keys.as_ptr(), self.states.len()) }
+    }
+
+    /// The keys C#'s `GameRepetitionHistory` holds, oldest first: the positions from the
+    /// one after the game's last capture or pawn move (or the starting position) to the
+    /// search root ([`mark_search_root`](Self::mark_search_root)) included; with no root
+    /// marked, to the current position. Moves a search makes after the root are not in
+    /// it, as C# takes the array when it hands the board to `Think`; a FEN's halfmove
+    /// clock does not shorten it, as C# starts its history at the loaded position.
+    ///
+    /// ```
+    /// use framework::prelude::*;
+    /// let mut b = Board::startpos();
+    /// for m in ["e2e4", "g8f6", "g1f3"] {
+    ///     let mv = b.parse_uci(m).unwrap();
+    ///     b.make_move(mv);
+    /// }
+    /// b.mark_search_root();
+    /// let mv = b.parse_uci("f6g8").unwrap();
+    /// b.make_move(mv);
+    /// assert_eq!(b.root_repetition_keys(), &b.history_keys()[1..4]);
+    /// ```
+    #[doc(alias = "GameRepetitionHistory")]
+    pub fn root_repetition_keys(&self) -> &[u64] {
+        let end = if self.search_root == 0 {
+            self.states.len()
+        } else {
+            self.search_root
+        };
+        // The move that made position `i + 1` is `moves[i]`; a reset one starts afresh.
+        let resets = |m: &Move| !m.is_null() && (m.piece() == PieceType::Pawn || m.is_capture());
+        let start = self.history_moves()[..end - 1]
+            .iter()
+            .rposition(resets)
+            .map_or(0, |i| i + 1);
+        &self.history_keys()[start..end]
     }
 
     /// Every move of the game since the board was created from its FEN (including those

@@ -43,8 +43,7 @@ impl PieceList {
     fn of(board: &Board, piece: Piece) -> PieceList {
         let mut list = PieceList {
             piece,
-            len: 0,
-            squares: [Square::A1; CAPACITY],
+            ..PieceList::default()
         };
         for square in board.pieces(piece.piece_type(), piece.color()) {
             list.squares[usize::from(list.len)] = square;
@@ -93,6 +92,27 @@ impl PieceList {
     #[inline(always)]
     pub const fn is_empty(&self) -> bool {
         self.len == 0
+    }
+}
+
+/// An empty list of White's pawns: what a new `PieceList[]` holds in a C# port (C#'s are
+/// nulls, which a bot fills from the board before it reads them). A bot that reads one
+/// before filling it sees no pieces rather than C#'s `NullReferenceException`.
+///
+/// ```
+/// use framework::prelude::*;
+/// let empty = PieceList::default();
+/// assert!(empty.is_empty() && empty.len() == 0 && empty.iter().next().is_none());
+/// let lists: [PieceList; 12] = Default::default(); // C#'s `new PieceList[12]`
+/// assert!(lists.iter().all(PieceList::is_empty));
+/// ```
+impl Default for PieceList {
+    fn default() -> Self {
+        PieceList {
+            piece: Piece::new(PieceType::Pawn, Color::White),
+            len: 0,
+            squares: [Square::A1; CAPACITY],
+        }
     }
 }
 

@@ -480,6 +480,21 @@ impl Square {
     }
 }
 
+/// a1, square 0: C#'s `default(Square)`, and what a new `Square[]` holds (so a kit
+/// `Table` or C# port's array of squares starts as C#'s does).
+///
+/// ```
+/// use framework::prelude::*;
+/// assert_eq!(Square::default(), Square::A1);
+/// assert_eq!(<[Square; 3]>::default(), [Square::A1; 3]);
+/// ```
+impl Default for Square {
+    #[inline(always)]
+    fn default() -> Self {
+        Square::A1
+    }
+}
+
 impl fmt::Display for Square {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(

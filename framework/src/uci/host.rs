@@ -387,9 +387,12 @@ fn spawn_bot_thread<B: Bot + 'static>(
 
 /// `bot.think`, ending the process if an `abort_search` escapes it (no `try_search` or
 /// `catch_abort` around it): the bot's thread would otherwise end without a move, and the
-/// client wait for one. Panics never get here: the panic hook ends the process first.
+/// client wait for one. Panics never get here: the panic hook ends the process first (a
+/// C# port's caught ones end in its `try_catch`). The turn's stopwatch starts here, as
+/// C#'s does at `Think` ([`Timer::started_now`]).
 fn think_caught<B: Bot>(bot: &mut B, mut board: Board, timer: Timer) -> Move {
     board.mark_search_root();
+    let timer = timer.started_now();
     let thought =
         std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| bot.think(board, timer)));
     thought.unwrap_or_else(|_| {
@@ -423,7 +426,7 @@ fn report_bad_move(board: &Board, mv: Move) {
 /// them: one `info` line before `bestmove`, with the time and speed of the move.
 fn report_nodes(timer: &Timer) {
     if let Some(nodes) = timer.nodes_searched() {
-        let ms = timer.ms_elapsed_this_turn();
+        let ms = timer.wall_ms_elapsed();
         let nps = nodes.saturating_mul(1000) / ms.max(1) as u64;
         send(&format!("info nodes {nodes} time {ms} nps {nps}"));
     }
@@ -516,6 +519,12 @@ fn timer_for(go: &GoParams, us: Color, clock_base: &mut Option<i32>) -> Timer {
 
 /// A panicking bot ends its process at once, with the panic message on
 /// stderr: a bot thread that died quietly would leave the client waiting.
+/// The one exception is a panic that a C# port's `catch` catches
+/// ([`cs::try_catch`](crate::csharp::runtime::try_catch), as C# catches a division by
+/// zero): `caught_here` says so, and it unwinds to
+/// there quietly. Nothing else can keep a panic from ending the engine: bots may not
+/// name `catch_unwind` (the `panic` module is refused), and a panic `try_catch` will not
+/// catch (one on another thread, or a second one while a first unwinds) still ends it.
 ///
 /// Inside the sandbox the message is written here rather than by the
 /// standard hook, which would open the executable to print a backtrace when
@@ -523,6 +532,9 @@ fn timer_for(go: &GoParams, us: Color, clock_base: &mut Option<i32>) -> Timer {
 fn install_panic_hook(sandboxed: bool) {
     let default_hook = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
+        if crate::csharp::runtime::caught_here() {
+            return;
+        }
         if sandboxed {
             let thread = std::thread::current();
             let payload = info

@@ -9,15 +9,15 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use framework::chess::Color;
 use framework::notation::pgn::GameResult;
 use runner::{
-    Clock, EngineConfig, FaultClock, GameRecord, Pairing, Player, Pool, Termination, TimeControl,
-    Watch,
+    ChooseObserver, Clock, EngineConfig, FaultClock, GameRecord, Pairing, Player, Pool,
+    Termination, TimeControl,
 };
 use store::prelude::*;
 use store::{Claim, SlotState, SqliteStore, TournamentFormat, Version};
 
 use super::boundary_tests::{Scratch, enter, options};
 use super::{Arena, RunOptions, TournamentError, TournamentEvent, run_in};
-use crate::gate::Open;
+use crate::gate::{Closed, Gate, Open};
 
 /// A challenge directory with the entries `names`, entered in that order.
 fn store_with(scratch: &Scratch, names: &[&str]) -> SqliteStore {
@@ -32,10 +32,12 @@ fn store_with(scratch: &Scratch, names: &[&str]) -> SqliteStore {
 /// crashing (a fault counted on the process's word, as a real crash is), so the field
 /// finishes in name order. The `interrupt_at`-th game handed out (from 1) is cut short
 /// instead (no result) and the run told to stop, as Ctrl-C does; with `fail_build`, the
-/// players cannot be made, as when an entry's build fails.
+/// players cannot be made, as when an entry's build fails. The `refute_at`-th game claims
+/// a checkmate its moves do not show.
 #[derive(Default)]
 struct Scripted {
     interrupt_at: Option<usize>,
+    refute_at: Option<usize>,
     fail_build: AtomicBool,
     handed_out: AtomicUsize,
     /// Batches asked for with nothing in them: a loop that claims nothing, again and
@@ -70,7 +72,7 @@ impl Arena for Scripted {
         pool: &Pool<'_>,
         stop: &AtomicBool,
         next: &mut (dyn FnMut() -> Option<(Claim, Pairing)> + Send),
-        _watch: Watch<'_, Claim>,
+        _watch: ChooseObserver<'_, Claim>,
         done: &mut dyn FnMut(Claim, GameRecord),
     ) {
         while !stop.load(Ordering::Relaxed) {
@@ -85,7 +87,7 @@ impl Arena for Scripted {
                 Color::Black
             };
             let interrupted = self.interrupt_at == Some(number);
-            let record = GameRecord {
+            let mut record = GameRecord {
                 white: white.name().to_string(),
                 black: black.name().to_string(),
                 time_controls: [white.tc, black.tc],
@@ -115,7 +117,29 @@ impl Arena for Scripted {
             if interrupted {
                 stop.store(true, Ordering::Relaxed);
             }
+            if self.refute_at == Some(number) {
+                record.termination = Termination::Checkmate;
+                (record.faulty, record.fault_clock) = (None, None);
+            }
             done(claim, record);
+        }
+    }
+}
+
+/// The server's pause: open for the first `games` games handed out, then closed for good.
+struct PausedAfter {
+    games: usize,
+    asked: AtomicUsize,
+}
+
+impl Gate for PausedAfter {
+    fn is_open(&self) -> bool {
+        self.asked.fetch_add(1, Ordering::Relaxed) < self.games
+    }
+    fn wait_open(&self) -> Result<(), Closed> {
+        match self.asked.load(Ordering::Relaxed) < self.games {
+            true => Ok(()),
+            false => Err(Closed("the server is stopping".into())),
         }
     }
 }
@@ -141,8 +165,18 @@ fn run(
     store: &mut SqliteStore,
     options: &RunOptions,
 ) -> (Result<(), TournamentError>, Vec<String>) {
+    run_through(&Open, arena, store, options)
+}
+
+/// [`run`] through `gate`.
+fn run_through(
+    gate: &dyn Gate,
+    arena: &Scripted,
+    store: &mut SqliteStore,
+    options: &RunOptions,
+) -> (Result<(), TournamentError>, Vec<String>) {
     let said = Mutex::new(Vec::new());
-    let outcome = run_in(arena, store, options, &Open, &|event: TournamentEvent<
+    let outcome = run_in(arena, store, options, gate, &|event: TournamentEvent<
         '_,
     >| {
         said.lock().unwrap().push(event.to_string());
@@ -164,6 +198,17 @@ fn played_once(store: &SqliteStore) -> usize {
     );
     assert_eq!(games.len(), slots.len(), "a game per slot");
     slots.len()
+}
+
+/// After a run of the three-entry round robin that stopped with two games stored: the other
+/// four slots (`which` among them) are pending, and the next run plays each once.
+fn two_stored_then_the_rest_played_once(arena: &Scripted, store: &mut SqliteStore, which: &str) {
+    assert_eq!(store.games(false).unwrap().len(), 2);
+    let t = store.unfinished_tournament().unwrap().unwrap();
+    assert_eq!(store.unplayed(t.id).unwrap(), 4, "{which} pending again");
+    let (outcome, _) = run(arena, store, &round_robin());
+    outcome.unwrap();
+    assert_eq!(played_once(store), 6);
 }
 
 #[test]
@@ -233,16 +278,7 @@ fn an_interrupted_game_is_not_recorded_and_its_slot_is_played_again() {
         said.last().unwrap().starts_with("stopped after 2 games"),
         "{said:#?}"
     );
-    assert_eq!(store.games(false).unwrap().len(), 2);
-    let t = store.unfinished_tournament().unwrap().unwrap();
-    assert_eq!(
-        store.unplayed(t.id).unwrap(),
-        4,
-        "the interrupted slot is pending again"
-    );
-    let (outcome, _) = run(&arena, &mut store, &round_robin());
-    outcome.unwrap();
-    assert_eq!(played_once(&store), 6);
+    two_stored_then_the_rest_played_once(&arena, &mut store, "the interrupted slot");
 }
 
 /// A batch whose players cannot be made (an entry's build fails) ends the run with the
@@ -292,5 +328,98 @@ fn a_swiss_pairs_each_round_after_the_last_and_names_each_bye() {
         assert!(names.iter().any(|name| bye.starts_with(name)), "{line}");
     }
     assert_eq!(played_once(&store), 4);
+    assert!(store.unfinished_tournament().unwrap().is_none());
+}
+
+/// The pause closes the gate after two games: no third game starts, the claims not started
+/// are given back (a later run plays them), and the run ends without claiming again.
+#[test]
+fn a_closed_gate_starts_no_game_and_gives_back_the_claims_not_started() {
+    let scratch = Scratch::new("paused");
+    let mut store = store_with(&scratch, &["alpha", "beta", "gamma"]);
+    let arena = Scripted::default();
+    let gate = PausedAfter {
+        games: 2,
+        asked: AtomicUsize::new(0),
+    };
+    let (outcome, said) = run_through(&gate, &arena, &mut store, &round_robin());
+    assert!(
+        matches!(outcome, Err(TournamentError::GateClosed(_))),
+        "{outcome:?} {said:#?}"
+    );
+    assert_eq!(arena.handed_out.load(Ordering::Relaxed), 2);
+    two_stored_then_the_rest_played_once(&arena, &mut store, "the claims not started");
+}
+
+/// An entry withdrawn between two runs: the organiser's step cancels its unplayed games,
+/// the next run plays none of them, and the tournament finishes.
+#[test]
+fn a_withdrawn_entrys_unplayed_games_are_cancelled_not_played() {
+    let scratch = Scratch::new("withdrawn");
+    let mut store = store_with(&scratch, &["alpha", "beta", "gamma"]);
+    let arena = Scripted::default();
+    let two = RunOptions {
+        max_games: Some(2),
+        ..round_robin()
+    };
+    run(&arena, &mut store, &two).0.unwrap();
+    assert!(store.withdraw("gamma").unwrap());
+    let (outcome, said) = run(&arena, &mut store, &round_robin());
+    outcome.unwrap();
+    let gamma = store
+        .versions()
+        .unwrap()
+        .into_iter()
+        .find(|v| v.name == "gamma");
+    let gamma = gamma.unwrap().entry_id;
+    let t = store.tournament(store::TournamentId(1)).unwrap().unwrap();
+    let slots = store.slots(t.id).unwrap();
+    let cancelled: Vec<_> = slots
+        .iter()
+        .filter(|s| s.state == SlotState::Cancelled)
+        .collect();
+    assert!(!cancelled.is_empty(), "{slots:?}");
+    assert!(
+        cancelled
+            .iter()
+            .all(|s| s.plan.white == gamma || s.plan.black == gamma),
+        "{slots:?}"
+    );
+    assert!(
+        slots
+            .iter()
+            .all(|s| matches!(s.state, SlotState::Played(_) | SlotState::Cancelled)),
+        "{slots:?}"
+    );
+    let played = slots.len() - cancelled.len();
+    assert_eq!(store.games(false).unwrap().len(), played);
+    assert_eq!(arena.handed_out.load(Ordering::Relaxed), played);
+    assert!(said.iter().any(|l| l.contains("cancelled")), "{said:#?}");
+    assert!(store.unfinished_tournament().unwrap().is_none());
+}
+
+/// A recorded game whose moves refute its result (a checkmate on the starting position)
+/// is set aside by the organiser's step before the finish, and its slot played again.
+#[test]
+fn a_refuted_game_is_set_aside_and_its_slot_played_again() {
+    let scratch = Scratch::new("refuted");
+    let mut store = store_with(&scratch, &["alpha", "beta", "gamma"]);
+    let arena = Scripted {
+        refute_at: Some(3),
+        ..Scripted::default()
+    };
+    let (outcome, said) = run(&arena, &mut store, &round_robin());
+    outcome.unwrap();
+    let set_aside: Vec<_> = said.iter().filter(|l| l.contains("set aside")).collect();
+    assert_eq!(set_aside.len(), 1, "{said:#?}");
+    assert_eq!(arena.handed_out.load(Ordering::Relaxed), 7);
+    let t = store.tournament(store::TournamentId(1)).unwrap().unwrap();
+    let slots = store.slots(t.id).unwrap();
+    assert!(
+        slots
+            .iter()
+            .all(|s| matches!(s.state, SlotState::Played(_))),
+        "{slots:?}"
+    );
     assert!(store.unfinished_tournament().unwrap().is_none());
 }

@@ -20,8 +20,7 @@ use std::time::Duration;
 use framework::chess::{Board, Color, MoveError};
 use framework::notation::pgn::PgnGame;
 use runner::{
-    Clock, STDERR_TAIL_BYTES, STDERR_TAIL_LINES, Termination, TimeControl,
-    text::MAX_STDERR_LINE_CHARS,
+    Clock, MAX_STDERR_LINE_CHARS, STDERR_TAIL_BYTES, STDERR_TAIL_LINES, Termination, TimeControl,
 };
 use store::Evidence;
 
@@ -102,7 +101,7 @@ impl Fault<'_> {
         if !shown {
             return Err(format!(
                 "its evidence's answer `{}` is no {t} in its final position",
-                runner::text::one_line(answer, 40)
+                runner::one_line(answer, 40)
             ));
         }
         Ok(())

@@ -454,3 +454,21 @@ fn evidence_past_the_runners_bounds_or_out_of_place_is_refused() {
         matches!(verdict(&failed_start, None, None), Verdict::Refused(r) if r.contains("on a move, not at the start"))
     );
 }
+
+/// The length limit counts from the game's `FEN`, not from the move number it carries: the
+/// kit's openings carry their real move numbers, and a 4-ply game from one at move 20 was
+/// refused as going on past a 4-ply limit.
+#[test]
+fn the_length_limit_counts_from_the_games_start_position() {
+    let rules = StoredRules {
+        max_plies: Some(4),
+        ..StoredRules::default()
+    };
+    let fen = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 20";
+    let four = game("20. Bb5 a6 21. Ba4 Nf6", Some(fen), Draw, MaxLength, None);
+    assert_eq!(verdict(&four, Some(&rules), None), Verdict::Shown);
+    let two = game("20. Bb5 a6", Some(fen), Draw, MaxLength, None);
+    assert!(
+        matches!(verdict(&two, Some(&rules), None), Verdict::Refused(r) if r.contains("before the length limit"))
+    );
+}

@@ -15,7 +15,7 @@
 
 pub(crate) mod eval_graph;
 
-use crate::standings::{Table, model_words};
+use crate::standings::{StandingsTable, model_words};
 
 /// The board script: defines the global `ChessBoard` with `draw`, `moveList` and
 /// `evalGraph` (see the comment at its top for the options).
@@ -59,7 +59,7 @@ pub const RATING_CHART: (&str, &str) = ("rating_chart.html", include_str!("ratin
 /// assert!(note.contains("Elo by BayesElo's mm model (advantage 32.8, drawelo 97.3"), "{note}");
 /// assert!(note.contains("mean rating 1500,"), "{note}");
 /// ```
-pub fn method_note(table: &Table) -> String {
+pub fn method_note(table: &StandingsTable) -> String {
     let centre = match &table.anchor {
         Some(a) => format!("anchored at {a} = {}", table.offset),
         None => format!("mean rating {}", table.offset),

@@ -5,19 +5,19 @@ use std::path::Path;
 
 use anyhow::Result;
 
-/// The kit's translator, as the field's [`lab::Porter`]. The ports are not run through
+/// The kit's translator, as the field's [`measure::Porter`]. The ports are not run through
 /// rustfmt (`challenge port` does that for a person to read): they are played, and the
 /// field keys its builds on their text.
 #[cfg(feature = "port")]
 struct Translator;
 
 #[cfg(feature = "port")]
-impl lab::Porter for Translator {
-    fn port(&self, csharp: &str) -> Result<String, lab::PortFailure> {
+impl measure::Porter for Translator {
+    fn port(&self, csharp: &str) -> Result<String, measure::PortFailure> {
         let csharp = csharp.strip_prefix('\u{feff}').unwrap_or(csharp);
         csharp_port::port(csharp, &csharp_port::PortOptions::default())
             .map(|port| port.rust)
-            .map_err(|err| lab::PortFailure {
+            .map_err(|err| measure::PortFailure {
                 construct: err.construct.clone(),
                 message: err.to_string(),
             })
@@ -26,7 +26,7 @@ impl lab::Porter for Translator {
 
 /// The translator, or `None` for a folder of Rust entries; a folder with C# entries in a
 /// `challenge` built without the translator is refused, saying how to get it.
-pub fn porter(dir: &Path) -> Result<Option<Box<dyn lab::Porter>>> {
+pub fn porter(dir: &Path) -> Result<Option<Box<dyn measure::Porter>>> {
     #[cfg(feature = "port")]
     {
         let _ = dir;

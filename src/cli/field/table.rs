@@ -5,7 +5,7 @@
 use std::path::Path;
 
 use anyhow::{Context, Result};
-use lab::{
+use measure::{
     Field, FieldEntry, MatchedBy, PublishedList, RoundRobinOptions, RoundRobinOutcome, RowMatch,
     Step,
 };

@@ -1,6 +1,6 @@
 //! `challenge match --analyze`: the games of the match, once played, analysed by Stockfish
 //! exactly as `challenge analyze` analyses a PGN file (accuracy, average centipawn loss and
-//! judgements per player; [`lab::analyze_games`]), and shown as it shows them.
+//! judgements per player; [`measure::analyze_games`]), and shown as it shows them.
 
 use std::path::PathBuf;
 use std::sync::Mutex;
@@ -8,7 +8,7 @@ use std::sync::atomic::AtomicBool;
 
 use anyhow::Result;
 use framework::notation::pgn::{GameResult, PgnGame};
-use lab::{AnalysisFiles, AnalysisLimit, AnalyzeOptions, analyze_games, find_stockfish};
+use measure::{AnalysisFiles, AnalysisLimit, AnalyzeOptions, analyze_games, find_stockfish};
 use runner::GameRecord;
 
 use crate::cli::analyze::Shown;

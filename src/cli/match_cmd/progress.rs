@@ -6,8 +6,8 @@ use std::sync::OnceLock;
 use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressStyle};
-use lab::{MatchEvent, MatchOptions};
-use lab::{describe_tcs, elo_text, summary_text};
+use measure::{MatchEvent, MatchOptions};
+use measure::{describe_tcs, elo_text, summary_text};
 use runner::{GameEvent, SearchStats, TournamentResult};
 
 /// What the match shows: progress on stderr, the summary on stdout.

@@ -3,7 +3,7 @@
 //! the `server` feature's: a build without it says so when `--watch` is asked for.
 
 use anyhow::Result;
-use lab::MatchEvent;
+use measure::MatchEvent;
 use runner::GameWatch;
 #[cfg(feature = "server")]
 use runner::Standings;

@@ -353,11 +353,26 @@ impl<T: Clone + Default> Array<T> {
     }
 
     /// `Array.Resize(ref a, len)`: a new array of `len` with the old elements first; the
-    /// old array is unchanged (other references to it keep seeing it).
+    /// old array is unchanged (other references to it keep seeing it). Allocated once, as
+    /// [`new`](Self::new) is: C# bots grow their transposition table from `{ }` so, and a
+    /// second copy on the way would double the memory the table needs. At the array's own
+    /// length it is the same array, as .NET's `Resize` leaves it: bots resize their table
+    /// so on every move, which must neither copy it nor part it from other references.
+    #[track_caller]
     pub fn resized(&self, len: i32) -> Array<T> {
-        let mut values = self.to_vec();
-        values.resize(len as usize, T::default());
-        Array::from(values)
+        let len = len.to_usize().expect("a negative array size");
+        if self.rank == 1 && self.start == 0 && self.shape[0] == len && self.cells.len() == len {
+            return self.clone();
+        }
+        let kept = self.len().to_usize().map_or(0, |old| old.min(len));
+        Array {
+            cells: (0..len)
+                .map(|i| Cell::new(if i < kept { self.get(i) } else { T::default() }))
+                .collect(),
+            start: 0,
+            shape: [len, 1, 1],
+            rank: 1,
+        }
     }
 }
 
@@ -518,5 +533,16 @@ mod tests {
         let b = a.resized(3);
         b.set(0, 9);
         assert_eq!((a.to_vec(), b.to_vec()), (vec![1, 2], vec![9, 2, 0]));
+    }
+
+    #[test]
+    fn resize_to_the_same_length_keeps_the_array() {
+        // .NET's Array.Resize returns at once when the length is unchanged: no copy, and
+        // the reference still shares the elements with every other reference to them.
+        let a = Array::from(vec![1, 2]);
+        let b = a.resized(2);
+        b.set(0, 9);
+        assert_eq!(a.to_vec(), [9, 2]);
+        assert!(Rc::ptr_eq(&a.cells, &b.cells));
     }
 }

@@ -107,14 +107,18 @@ impl<K: Hash + Eq + Clone, V: Clone> Dictionary<K, V> {
     /// `d[key]`; panics if absent (C#'s `KeyNotFoundException`).
     #[track_caller]
     pub fn get(&self, key: &K) -> V {
-        let slots = self.0.borrow();
-        match slots.index.get(key) {
-            Some(&slot) => slots.entries[slot]
-                .as_ref()
-                .map(|(_, v)| v.clone())
-                .expect("a live slot"),
+        match self.value(key) {
+            Some(v) => v,
             None => panic!("the key is not in the dictionary"),
         }
+    }
+
+    /// The key's value, if the key is there.
+    fn value(&self, key: &K) -> Option<V> {
+        let slots = self.0.borrow();
+        let slot = *slots.index.get(key)?;
+        let (_, v) = slots.entries[slot].as_ref().expect("a live slot");
+        Some(v.clone())
     }
 
     /// `d[key] = value`: adds or replaces.
@@ -160,20 +164,10 @@ impl<K: Hash + Eq + Clone, V: Clone> Dictionary<K, V> {
     where
         V: Default,
     {
-        let slots = self.0.borrow();
-        match slots.index.get(key) {
-            Some(&slot) => {
-                *value = slots.entries[slot]
-                    .as_ref()
-                    .map(|(_, v)| v.clone())
-                    .expect("a live slot");
-                true
-            }
-            None => {
-                *value = V::default();
-                false
-            }
-        }
+        let found = self.value(key);
+        let there = found.is_some();
+        *value = found.unwrap_or_default();
+        there
     }
 
     /// `GetValueOrDefault(key)`.
@@ -184,6 +178,18 @@ impl<K: Hash + Eq + Clone, V: Clone> Dictionary<K, V> {
         let mut value = V::default();
         self.try_get_value(key, &mut value);
         value
+    }
+
+    /// `GetValueOrDefault(key, value)`: the key's value, or `value` if it is absent.
+    ///
+    /// ```
+    /// use framework::prelude::*;
+    /// let d = cs::Dictionary::new();
+    /// d.set(1u64, 10);
+    /// assert_eq!((d.get_value_or(&1, -1), d.get_value_or(&2, -1)), (10, -1));
+    /// ```
+    pub fn get_value_or(&self, key: &K, value: V) -> V {
+        self.value(key).unwrap_or(value)
     }
 
     /// No entries (the port's stand-in for C#'s `dictionary == null`).
@@ -283,6 +289,30 @@ impl<T: Hash + Eq + Clone> HashSet<T> {
         }
         slots.insert_new(value, ());
         true
+    }
+
+    /// `ExceptWith(other)`: removes each element of `other`, in its order (as .NET's, so
+    /// the freed slots are reused in .NET's order); `other` may be the set itself.
+    ///
+    /// ```
+    /// use framework::prelude::*;
+    /// let set = cs::HashSet::new();
+    /// for x in [1, 2, 3, 4] {
+    ///     set.add(x);
+    /// }
+    /// set.except_with([3, 9, 1]);
+    /// set.add(5); // takes 1's slot, freed last
+    /// assert_eq!(set.iter().collect::<Vec<_>>(), [5, 2, 4]);
+    /// ```
+    pub fn except_with(&self, other: impl IntoIterator<Item = T>) {
+        // Read `other` first: it may be this set.
+        let other: Vec<T> = other.into_iter().collect();
+        if self.count() == 0 {
+            return;
+        }
+        for x in other {
+            self.remove(&x);
+        }
     }
 
     /// No elements (the port's stand-in for C#'s `set == null`).

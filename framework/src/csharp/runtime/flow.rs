@@ -1,5 +1,6 @@
 //! C#'s `try`/`catch`: a body run in a closure, and how it left.
 
+use std::cell::Cell;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
 /// How a `try` body ended, for the statements a closure cannot run itself: the port's
@@ -21,10 +22,10 @@ pub enum Flow<R> {
 /// A C# `catch` without a type (or with `Exception`) catches every exception: the
 /// search abort a bot throws on time ([`abort_search`](crate::search::abort_search)), and
 /// also an index out of range or a division by zero. This catches every panic too, so a
-/// port goes on where its C# source would. A panic other than the abort still prints
-/// its message on stderr. **Limit:** under the kit's UCI host the panic hook ends the
-/// engine at any panic but the abort, before this can catch it: in play, only the abort
-/// is caught (a C# bot that throws by `x /= 0` crashes as a port).
+/// port goes on where its C# source would, under the kit's UCI host as well: the host's
+/// panic hook, which ends the engine at any other panic, lets a panic inside `body` on
+/// this thread unwind to here, quietly. Outside the host a caught
+/// panic still prints its message on stderr.
 ///
 /// ```
 /// use framework::prelude::*;
@@ -34,5 +35,75 @@ pub enum Flow<R> {
 /// assert_eq!(cs::try_catch(|| table.get(5)), None); // IndexOutOfRangeException, caught
 /// ```
 pub fn try_catch<R>(body: impl FnOnce() -> R) -> Option<R> {
-    catch_unwind(AssertUnwindSafe(body)).ok()
+    let _inside = Inside::enter();
+    let result = catch_unwind(AssertUnwindSafe(body)).ok();
+    UNWINDING.set(false);
+    result
+}
+
+thread_local! {
+    /// How many [`try_catch`] bodies this thread is running, innermost last.
+    static DEPTH: Cell<u32> = const { Cell::new(0) };
+    /// A panic on this thread is unwinding to a [`try_catch`] and has not reached it.
+    static UNWINDING: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Counts a [`try_catch`] body in [`DEPTH`] while it runs, however it ends.
+struct Inside;
+
+impl Inside {
+    fn enter() -> Inside {
+        DEPTH.set(DEPTH.get() + 1);
+        Inside
+    }
+}
+
+impl Drop for Inside {
+    fn drop(&mut self) {
+        DEPTH.set(DEPTH.get() - 1);
+    }
+}
+
+/// For a panic hook: `true` if the panic now starting will be caught by a [`try_catch`]
+/// on this thread, as C#'s `catch` would catch it, so the hook should let it unwind.
+///
+/// Only a panic inside a `try_catch` body on the panicking thread is caught: a panic on
+/// another thread, after the body returned, or while another panic is still unwinding to
+/// its `try_catch` (a `Drop` that panics on the way, which Rust answers by aborting the
+/// process) gives `false`, and the hook ends the engine with its message as for any
+/// other panic. Nothing but `try_catch` changes the count, and it cannot be left raised:
+/// the count is the number of its bodies on the stack.
+pub(crate) fn caught_here() -> bool {
+    if DEPTH.get() == 0 || UNWINDING.get() {
+        return false;
+    }
+    UNWINDING.set(true);
+    true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_a_first_panic_inside_a_try_is_caught_here() {
+        assert!(!caught_here(), "outside any try");
+        let inside = try_catch(|| {
+            let first = caught_here();
+            let second = caught_here(); // a panic while the first still unwinds
+            (first, second)
+        });
+        assert_eq!(inside, Some((true, false)));
+        assert!(!caught_here(), "after the try returned");
+        let nested = try_catch(|| {
+            let inner = try_catch(|| -> bool { caught_here() && panic!("caught") });
+            (inner, caught_here())
+        });
+        assert_eq!(
+            nested,
+            Some((None, true)),
+            "the inner catch ends the unwinding"
+        );
+        assert!(!caught_here());
+    }
 }

@@ -107,6 +107,25 @@ impl<T: Clone> List<T> {
         v.insert(i, value);
     }
 
+    /// `InsertRange(index, values)`: the values, in order, before the element at `index`
+    /// (`Count` appends); panics out of range as C# throws. The values are read before
+    /// the list changes, so a list may insert itself, as in .NET.
+    ///
+    /// ```
+    /// use framework::prelude::*;
+    /// let list = cs::List::from(vec![1, 4]);
+    /// list.insert_range(1, vec![2, 3]);
+    /// list.insert_range(4, list.to_vec());
+    /// assert_eq!(list.to_vec(), vec![1, 2, 3, 4, 1, 2, 3, 4]);
+    /// ```
+    #[track_caller]
+    pub fn insert_range(&self, index: i32, values: impl IntoIterator<Item = T>) {
+        let values: Vec<T> = values.into_iter().collect();
+        let mut v = self.0.borrow_mut();
+        let i = at(index, v.len() + 1);
+        v.splice(i..i, values);
+    }
+
     /// `RemoveAt(index)`.
     #[track_caller]
     pub fn remove_at(&self, index: i32) {
@@ -130,6 +149,30 @@ impl<T: Clone> List<T> {
     /// `Clear()`.
     pub fn clear(&self) {
         self.0.borrow_mut().clear();
+    }
+
+    /// `RemoveAll(match)`: removes the elements for which `f` holds; how many. `f` sees
+    /// each element once, first to last, before any is removed (as .NET's, which reads
+    /// them all before it compacts the list).
+    ///
+    /// ```
+    /// use framework::prelude::*;
+    /// let list = cs::List::from(vec![1, 2, 3, 4, 5]);
+    /// assert_eq!(list.remove_all(|x| x % 2 == 1), 3);
+    /// assert_eq!(list.to_vec(), [2, 4]);
+    /// ```
+    pub fn remove_all(&self, mut f: impl FnMut(T) -> bool) -> i32 {
+        let keep: Vec<bool> = self.to_vec().into_iter().map(|x| !f(x)).collect();
+        let mut v = self.0.borrow_mut();
+        let before = v.len();
+        let mut flags = keep.into_iter();
+        v.retain(|_| flags.next().unwrap_or(true));
+        (before - v.len()) as i32
+    }
+
+    /// `ConvertAll(f)`: a new list of `f` of each element.
+    pub fn convert_all<U: Clone>(&self, f: impl FnMut(T) -> U) -> List<U> {
+        self.to_vec().into_iter().map(f).collect()
     }
 
     /// `Reverse()`.

@@ -89,6 +89,25 @@ pub fn round_digits(x: f64, digits: i32) -> f64 {
     (x * power).round_ties_even() / power
 }
 
+/// `Math.DivRem(a, b, out remainder)`: the quotient, `remainder` set to C#'s `a % b`.
+/// Panics on a zero divisor, as C# throws `DivideByZeroException`.
+///
+/// ```
+/// use framework::prelude::*;
+/// let mut r = 0;
+/// assert_eq!((cs::div_rem(-7, 2, &mut r), r), (-3, -1));
+/// ```
+#[track_caller]
+pub fn div_rem<N>(a: N, b: N, remainder: &mut N) -> N
+where
+    N: Copy + std::ops::Div<Output = N> + std::ops::Rem<Output = N>,
+{
+    // C# computes the quotient first (it throws before the remainder is written).
+    let q = a / b;
+    *remainder = a % b;
+    q
+}
+
 /// `BitOperations.Log2(x)`: the index of the highest set bit, 0 for 0 (as .NET's).
 pub fn log2(x: u64) -> i32 {
     if x == 0 {
@@ -113,4 +132,57 @@ pub fn convert_to_int32(x: f64) -> i32 {
         "Convert.ToInt32 overflows"
     );
     r as i32
+}
+
+/// A value with .NET's `GetHashCode()`.
+pub trait HashCode: Copy {
+    /// .NET's hash code of the value.
+    fn cs_hash_code(self) -> i32;
+}
+
+impl HashCode for i32 {
+    fn cs_hash_code(self) -> i32 {
+        self
+    }
+}
+
+impl HashCode for u32 {
+    fn cs_hash_code(self) -> i32 {
+        self as i32
+    }
+}
+
+impl HashCode for i64 {
+    fn cs_hash_code(self) -> i32 {
+        (self as i32) ^ ((self >> 32) as i32)
+    }
+}
+
+impl HashCode for u64 {
+    fn cs_hash_code(self) -> i32 {
+        (self as i32) ^ ((self >> 32) as i32)
+    }
+}
+
+/// C#'s `Move.GetHashCode()` is its `RawValue`.
+impl HashCode for crate::chess::Move {
+    fn cs_hash_code(self) -> i32 {
+        i32::from(super::raw_value(self))
+    }
+}
+
+/// `x.GetHashCode()` as .NET computes it: an `int` itself, a `long` or `ulong` its two
+/// halves xored (`(int)v ^ (int)(v >> 32)`, the shift arithmetic for a `long`), a
+/// `Move` its `RawValue`.
+///
+/// ```
+/// use framework::prelude::*;
+/// assert_eq!(cs::hash_code(-5i32), -5);
+/// assert_eq!(cs::hash_code(0x1234_5678_9abc_def0u64), 0x9abc_def0u32 as i32 ^ 0x1234_5678);
+/// assert_eq!(cs::hash_code(-1i64), 0); // -1 ^ -1
+/// assert_eq!(cs::hash_code(u64::MAX), 0);
+/// assert_eq!(cs::hash_code(1i64 << 32), 1);
+/// ```
+pub fn hash_code<T: HashCode>(x: T) -> i32 {
+    x.cs_hash_code()
 }

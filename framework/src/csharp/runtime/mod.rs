@@ -4,12 +4,16 @@
 //!
 //! - [`Array`]: C#'s arrays and spans, shared by reference; [`List`], [`Dictionary`],
 //!   [`HashSet`]: its collections, shared too, iterated in .NET's order.
+//! - [`Queue`], [`Stack`], [`PriorityQueue`]: its other collections, in .NET's order
+//!   (the priority queue's ties as .NET's heap breaks them).
 //! - [`Seq`]: LINQ's results.
 //! - [`Obj`] and [`Var`]: instances of the bot's own classes, shared by reference.
 //! - [`Piece`], [`PAWN`] ... [`KING`], [`pieces`], [`slider_attacks`]: the API's members
 //!   that take or give C#'s piece-type numbers.
+//! - [`game_repetition_history`]: the board's `GameRepetitionHistory` in C#'s order.
 //! - [`abs`], [`sign`], [`round_digits`], [`log2`]: `Math` and `BitOperations` where
 //!   C#'s meaning is not Rust's.
+//! - [`move_text`], [`double_text`] and the other `_text`s: values' text as C# writes it.
 //! - [`try_catch`] and [`Flow`]: `try`/`catch`.
 //! - [`compare`]: C#'s default ordering of keys; `Array.Sort` with .NET's algorithm.
 //!
@@ -26,6 +30,7 @@ mod list;
 mod math;
 mod object;
 mod piece;
+mod queue;
 mod seq;
 mod sort;
 mod text;
@@ -33,18 +38,25 @@ mod text;
 pub use array::{Array, ArrayIndex, ArrayIter, ElemRef, Subscript};
 pub use bigint::{BigInteger, DateTime};
 pub use dict::{Dictionary, HashSet};
+pub(crate) use flow::caught_here;
 pub use flow::{Flow, try_catch};
 pub use list::{List, ListIter};
-pub use math::{Signed, abs, convert_to_int32, log2, max_f64, min_f64, round_digits, sign};
+pub use math::{
+    HashCode, Signed, abs, convert_to_int32, div_rem, hash_code, log2, max_f64, min_f64,
+    round_digits, sign,
+};
 pub use object::{Obj, Var};
 pub use piece::{
-    BISHOP, KING, KNIGHT, NONE, PAWN, Piece, QUEEN, ROOK, buffer_get_byte, char_to_string,
-    clear_and_get_index_of_lsb, clear_square, legal_moves_into, move_from_uci, piece_attacks,
-    piece_list, piece_type, pieces, set_square, slider_attacks, square_is_set, toggle_square,
+    BISHOP, KING, KNIGHT, NONE, PAWN, Piece, QUEEN, ROOK, board_from_fen, buffer_get_byte,
+    char_to_string, clear_and_get_index_of_lsb, clear_square, game_repetition_history,
+    legal_moves_into, make_move, move_from_uci, piece_attacks, piece_list, piece_type, pieces,
+    raw_value, set_square, slider_attacks, square_is_set, toggle_square, undo_move,
 };
+pub use queue::{PriorityQueue, Queue, Stack};
 pub use seq::{Number, Seq};
 pub use sort::compare;
 pub use text::{
-    char_at, index_of, is_digit, is_letter, is_lower, is_upper, numeric_value, parse_int, split,
+    bool_text, char_at, double_text, float_text, format_int, index_of, is_digit, is_letter,
+    is_lower, is_upper, move_text, numeric_value, parse_int, piece_type_text, split, square_text,
     str_len, substring, to_lower, to_upper,
 };

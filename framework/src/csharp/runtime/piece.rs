@@ -3,7 +3,7 @@
 //! number.
 
 use crate::chess::{
-    Board, PieceList, PieceType, Square, king_attacks, knight_attacks, pawn_attacks,
+    Board, Move, PieceList, PieceType, Square, king_attacks, knight_attacks, pawn_attacks,
 };
 
 /// `PieceType.None`.
@@ -45,14 +45,6 @@ pub struct Piece {
     pub is_white: bool,
     /// `Square`.
     pub square: Square,
-}
-
-/// `default(Square)` and a new `Square[]`'s elements: C#'s square 0, a1. (Until the kit's
-/// `Square` has a `Default` of its own: the port's request.)
-impl Default for Square {
-    fn default() -> Self {
-        Square::A1
-    }
 }
 
 /// `default(Piece)`: C#'s null piece, on a1.
@@ -150,6 +142,34 @@ impl Piece {
     }
 }
 
+/// `board.MakeMove(move)`: as C#'s, it does nothing with `Move.NullMove`, which C# bots
+/// reach as `FirstOrDefault()` of no moves or `new Move()` (the kit's
+/// [`Board::make_move`] takes legal moves only). The move comes first, as C# evaluates it
+/// before the call: it may read the board.
+///
+/// ```
+/// use framework::prelude::*;
+/// let mut board = Board::default();
+/// cs::make_move(Move::NULL, &mut board);
+/// cs::undo_move(Move::NULL, &mut board);
+/// assert_eq!(board, Board::default());
+/// cs::make_move(board.legal_moves_vec()[0], &mut board);
+/// assert_eq!(board.ply_count(), 1);
+/// ```
+pub fn make_move(mv: Move, board: &mut Board) {
+    if !mv.is_null() {
+        board.make_move(mv);
+    }
+}
+
+/// `board.UndoMove(move)`: undoes the last move made, and nothing for `Move.NullMove`, as
+/// [`make_move`] made nothing of it.
+pub fn undo_move(mv: Move, board: &mut Board) {
+    if !mv.is_null() {
+        board.undo_move();
+    }
+}
+
 /// `board.GetPieceBitboard(type, white)`: 0 for `PieceType.None`.
 pub fn pieces(board: &Board, piece_type: i32, white: bool) -> u64 {
     self::piece_type(piece_type).map_or(0, |t| board.pieces(t, white).0)
@@ -195,9 +215,60 @@ pub fn clear_and_get_index_of_lsb(bitboard: &mut u64) -> i32 {
     index
 }
 
+/// `move.RawValue`: C#'s 16-bit encoding of a move, start square | target square << 6 |
+/// flag << 12 (flags: en passant 1, castling 2, a pawn's double step 3, promotion to a
+/// queen 4, knight 5, rook 6, bishop 7). The kit's [`Move::raw`](crate::chess::Move::raw)
+/// packs other bits, and its low 16 lack the target square: C# bots key tables and compare
+/// hash moves by this value.
+///
+/// ```
+/// use framework::prelude::*;
+/// let board = Board::startpos();
+/// let m = board.parse_uci("g1f3").unwrap();
+/// assert_eq!(cs::raw_value(m), 6 | 21 << 6);
+/// assert_eq!(cs::raw_value(board.parse_uci("e2e4").unwrap()), 12 | 28 << 6 | 3 << 12);
+/// let b = Board::from_fen("r3k3/1P6/8/8/8/8/8/4K2R w K - 0 1").unwrap();
+/// assert_eq!(cs::raw_value(b.parse_uci("e1g1").unwrap()), 4 | 6 << 6 | 2 << 12);
+/// assert_eq!(cs::raw_value(b.parse_uci("b7a8n").unwrap()), 49 | 56 << 6 | 5 << 12);
+/// assert_eq!(cs::raw_value(Move::NULL), 0);
+/// ```
+pub fn raw_value(m: crate::chess::Move) -> u16 {
+    let flag = match m.promotion() {
+        Some(PieceType::Queen) => 4,
+        Some(PieceType::Knight) => 5,
+        Some(PieceType::Rook) => 6,
+        Some(_) => 7,
+        None if m.is_en_passant() => 1,
+        None if m.is_castle() => 2,
+        None if m.piece() == PieceType::Pawn && m.from().index().abs_diff(m.to().index()) == 16 => {
+            3
+        }
+        None => 0,
+    };
+    (m.from().index() | m.to().index() << 6 | flag << 12) as u16
+}
+
 /// A C# `char`'s text (`c.ToString()`, `"a" + c`): the UTF-16 unit as a character.
 pub fn char_to_string(c: u16) -> String {
     String::from_utf16_lossy(&[c])
+}
+
+/// `Board.CreateBoardFromFEN(fen)`: a second board, the bot's own, at that position with
+/// no history before it (C#'s too starts its repetition history and move list there).
+/// Panics on a malformed FEN, as C#'s `LoadPosition` throws.
+///
+/// ```
+/// use framework::prelude::*;
+/// let mut board = Board::startpos();
+/// let e4 = board.parse_uci("e2e4").unwrap();
+/// board.make_move(e4);
+/// let copy = cs::board_from_fen(&board.fen());
+/// assert_eq!((copy.fen(), copy.ply_count()), (board.fen(), 1));
+/// assert!(copy.history_moves().is_empty());
+/// ```
+#[track_caller]
+pub fn board_from_fen(fen: &str) -> Board {
+    Board::from_fen(fen).unwrap_or_else(|e| panic!("a FEN the board cannot read: {e}"))
 }
 
 /// `new Move("e2e4", board)`: the move those squares and that board's pieces make, legal
@@ -280,6 +351,24 @@ pub fn legal_moves_into(
         moves.set(i, *m);
     }
     *moves = moves.slice(0, list.len());
+}
+
+/// `board.GameRepetitionHistory`: the keys of
+/// [`Board::root_repetition_keys`](crate::chess::Board::root_repetition_keys), newest
+/// first, as C#'s `Stack<ulong>.ToArray()` gives them: the handed position's key first.
+///
+/// ```
+/// use framework::prelude::*;
+/// let mut b = Board::startpos();
+/// let mv = b.parse_uci("g1f3").unwrap();
+/// b.make_move(mv);
+/// let history = cs::game_repetition_history(&b);
+/// assert_eq!(history.len(), 2);
+/// assert_eq!(history.get(0), b.key());
+/// ```
+pub fn game_repetition_history(board: &Board) -> super::Array<u64> {
+    let keys = board.root_repetition_keys();
+    super::Array::from(keys.iter().rev().copied().collect::<Vec<u64>>())
 }
 
 /// `Buffer.GetByte(array, index)`: byte `index` of an `int` array's memory, little-endian

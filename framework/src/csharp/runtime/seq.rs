@@ -307,6 +307,13 @@ impl<T: Clone + 'static> Seq<T> {
             .unwrap_or_default()
     }
 
+    /// `FindIndex(f)` of a list or array: the index of the first element that matches,
+    /// or -1 when none does (not the 0 a default would give); stops at the first match,
+    /// as C# calls the predicate no further.
+    pub fn find_index(self, f: impl FnMut(T) -> bool) -> i32 {
+        self.items.into_iter().position(f).map_or(-1, |i| i as i32)
+    }
+
     /// `Last()`.
     #[track_caller]
     pub fn last(self) -> T {
@@ -511,6 +518,101 @@ impl<T: Clone + PartialEq + 'static> Seq<T> {
     }
 }
 
+/// LINQ's set operations, which .NET runs through a set of the elements seen: each
+/// element of the source comes out once at most, in the source's order.
+///
+/// ```
+/// use framework::prelude::*;
+/// let a = cs::Array::from(vec![5, 1, 5, 2, 3, 1]);
+/// let b = cs::Array::from(vec![3, 9]);
+/// assert_eq!(a.linq().except(b.iter()).to_vec(), [5, 1, 2]);
+/// assert_eq!(a.linq().intersect([1, 3, 1]).to_vec(), [1, 3]);
+/// ```
+impl<T: Clone + PartialEq + 'static> Seq<T> {
+    /// `Except(other)`: the distinct elements not in `other`.
+    pub fn except(self, other: impl IntoIterator<Item = T>) -> Seq<T> {
+        let mut seen: Vec<T> = other.into_iter().collect();
+        let mut out = Vec::new();
+        for x in self.items {
+            if !seen.contains(&x) {
+                seen.push(x.clone());
+                out.push(x);
+            }
+        }
+        Seq::from(out)
+    }
+
+    /// `Intersect(other)`: the distinct elements also in `other`.
+    pub fn intersect(self, other: impl IntoIterator<Item = T>) -> Seq<T> {
+        let mut left: Vec<T> = other.into_iter().collect();
+        let mut out = Vec::new();
+        for x in self.items {
+            if left.contains(&x) {
+                // .NET removes the element from its set: a repeat is not yielded again.
+                left.retain(|y| *y != x);
+                out.push(x);
+            }
+        }
+        Seq::from(out)
+    }
+}
+
+/// The rest of LINQ's element methods.
+///
+/// ```
+/// use framework::prelude::*;
+/// let a = cs::Array::from(vec![4, 7, 1, 8]);
+/// assert_eq!(a.linq().take_last(2).to_vec(), [1, 8]);
+/// assert_eq!(a.linq().where_(|x| x > 9).default_if_empty(-1).to_vec(), [-1]);
+/// assert_eq!(a.linq().last_where(|x| x > 5), 8);
+/// assert_eq!(a.linq().last_or_default_where(|x| x > 9), 0);
+/// ```
+impl<T: Clone + 'static> Seq<T> {
+    /// `TakeLast(n)`: the last `n` elements (all of them if fewer; none for `n <= 0`).
+    pub fn take_last(self, n: i32) -> Seq<T> {
+        let skip = self.items.len().saturating_sub(n.max(0) as usize);
+        self.items.into_iter().skip(skip).collect()
+    }
+
+    /// `DefaultIfEmpty(value)`: the elements, or `value` alone if there are none.
+    pub fn default_if_empty(self, value: T) -> Seq<T> {
+        if self.items.is_empty() {
+            Seq::from(vec![value])
+        } else {
+            self
+        }
+    }
+
+    /// `Last(f)`: the last element for which `f` holds; panics if none does (C#'s
+    /// `InvalidOperationException`). `f` sees every element, first to last.
+    #[track_caller]
+    pub fn last_where(self, f: impl FnMut(T) -> bool) -> T {
+        self.last_matching(f)
+            .expect("no element satisfies the condition")
+    }
+
+    /// `LastOrDefault(f)`: the last element for which `f` holds, or `T`'s default.
+    pub fn last_or_default_where(self, f: impl FnMut(T) -> bool) -> T
+    where
+        T: Default,
+    {
+        self.last_matching(f).unwrap_or_default()
+    }
+
+    fn last_matching(self, mut f: impl FnMut(T) -> bool) -> Option<T> {
+        // .NET walks an array or list from its end and stops at the first match, any
+        // other source from its start: the same result for an `f` without effects (the
+        // port refuses one with effects).
+        let mut last = None;
+        for x in self.items {
+            if f(x.clone()) {
+                last = Some(x);
+            }
+        }
+        last
+    }
+}
+
 impl<N: Number + 'static> Seq<N> {
     /// `Sum()` (integers checked for overflow, as C#'s).
     pub fn sum(self) -> N {
@@ -575,6 +677,13 @@ mod tests {
             .then_by_descending(|w| w.to_string())
             .to_vec();
         assert_eq!(then, ["d", "a", "cc", "bb", "aa"]);
+    }
+
+    #[test]
+    fn find_index_is_minus_one_when_nothing_matches() {
+        let xs = Seq::from(vec![4, 7, 9, 7]);
+        assert_eq!(xs.clone().find_index(|x| x == 7), 1);
+        assert_eq!(xs.find_index(|x| x > 9), -1);
     }
 
     #[test]

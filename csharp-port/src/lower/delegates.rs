@@ -1,0 +1,179 @@
+//! Delegates that are methods in all but name.
+//!
+//! A field `Func<PieceType, int> Material = t => ...;` never assigned again is the method
+//! `int Material(PieceType t) => ...;`: C# forbids a field initialiser to read `this`
+//! (CS0236), so such a lambda captures nothing, and calling the field calls its lambda.
+//!
+//! A local `Func<int> Score = () => ...;` never assigned again is the local function
+//! `int Score() => ...;`: both capture the enclosing locals by reference, and a call of
+//! either runs the body on their current values. (Rust cannot keep a closure that
+//! borrows locals the method goes on changing; a lifted local function borrows them
+//! only while it runs.) Named as a value, the local function is a method group, which
+//! C# converts to a delegate that calls it.
+
+use crate::ast::*;
+
+/// Rewrites each such field of `unit` as the method it means.
+pub(super) fn lambda_fields_as_methods(unit: &mut Unit, src: &str) {
+    for t in &mut unit.types {
+        for member in &mut t.members {
+            let Member::Field(f) = member else { continue };
+            if let Some(method) = as_method(f, src) {
+                *member = Member::Method(method);
+            }
+        }
+    }
+}
+
+fn as_method(f: &FieldDecl, src: &str) -> Option<MethodDecl> {
+    let mut method = lambda_as_method(&f.ty, &f.vars, f.is_const, src)?;
+    method.is_static = f.is_static;
+    method.span = f.span;
+    Some(method)
+}
+
+/// The local function a local delegate declaration `ty vars` means, if it means one:
+/// of a declared delegate type, or `var f = (T x) => e;` (C# 10's natural type: its
+/// parameters typed, its result the body's, which the emitter infers: `ret` is `var`).
+pub(super) fn local_as_fn(
+    ty: &TypeRef,
+    vars: &[(String, Option<Expr>, crate::error::Span)],
+    is_const: bool,
+    src: &str,
+) -> Option<MethodDecl> {
+    if *ty != TypeRef::Var {
+        return lambda_as_method(ty, vars, is_const, src);
+    }
+    let ([(name, Some(init), span)], false) = (vars, is_const) else {
+        return None;
+    };
+    let ExprKind::Lambda(params, LambdaBody::Expr(body)) = &init.kind else {
+        return None;
+    };
+    let types: Option<Vec<TypeRef>> = params.iter().map(|(_, t)| t.clone()).collect();
+    if assignments(src, name) != 1 {
+        return None;
+    }
+    let params = params
+        .iter()
+        .zip(types?)
+        .map(|((n, _), ty)| Param {
+            name: n.clone(),
+            ty,
+            mode: PassMode::Value,
+            default: None,
+            span: *span,
+        })
+        .collect();
+    Some(MethodDecl {
+        name: name.clone(),
+        ret: TypeRef::Var,
+        ret_ref: false,
+        params,
+        type_params: Vec::new(),
+        body: Body::Expr(body.clone()),
+        is_static: false,
+        is_property: false,
+        is_extension: false,
+        span: *span,
+        comments: Vec::new(),
+    })
+}
+
+/// `Func<A, R> name = (a) => body;` (or `Action<A>`, `Comparison<T>`), declared alone
+/// and assigned nowhere else, as the method `R name(A a) => body`.
+fn lambda_as_method(
+    ty: &TypeRef,
+    vars: &[(String, Option<Expr>, crate::error::Span)],
+    is_const: bool,
+    src: &str,
+) -> Option<MethodDecl> {
+    let TypeRef::Named(kind, args) = ty else {
+        return None;
+    };
+    let ([(name, Some(init), span)], false) = (vars, is_const) else {
+        return None;
+    };
+    let ExprKind::Lambda(params, body) = &init.kind else {
+        return None;
+    };
+    let (param_tys, ret) = match kind.as_str() {
+        "Func" => {
+            let (ret, params) = args.split_last()?;
+            (params, ret.clone())
+        }
+        "Action" => (args.as_slice(), TypeRef::Named("void".into(), Vec::new())),
+        "Comparison" if args.len() == 1 => (
+            &[args[0].clone(), args[0].clone()][..],
+            TypeRef::Named("int".into(), Vec::new()),
+        ),
+        _ => return None,
+    };
+    if param_tys.len() != params.len() || assignments(src, name) != 1 {
+        return None;
+    }
+    let params = params
+        .iter()
+        .zip(param_tys)
+        .map(|((n, _), ty)| Param {
+            name: n.clone(),
+            ty: ty.clone(),
+            mode: PassMode::Value,
+            default: None,
+            span: *span,
+        })
+        .collect();
+    let body = match body {
+        LambdaBody::Expr(e) => Body::Expr(e.clone()),
+        LambdaBody::Block(stmts) => Body::Block(stmts.clone()),
+    };
+    Some(MethodDecl {
+        name: name.clone(),
+        ret,
+        ret_ref: false,
+        params,
+        type_params: Vec::new(),
+        body,
+        is_static: false,
+        is_property: false,
+        is_extension: false,
+        span: *span,
+        comments: Vec::new(),
+    })
+}
+
+/// How many places of `src` may assign `name` (its declaration's initialiser included):
+/// `name =`, `name +=`, `name -=`, `name ??=`, `ref name`, `out name`. Counted on the
+/// text, so a comment or string that looks like one counts too (the field then stays a
+/// field, which the translator refuses): never fewer than there are.
+pub(super) fn assignments(src: &str, name: &str) -> usize {
+    let bytes = src.as_bytes();
+    let word = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
+    let mut count = 0;
+    for (at, _) in src.match_indices(name) {
+        let end = at + name.len();
+        if at > 0 && word(bytes[at - 1]) || bytes.get(end).is_some_and(|&c| word(c)) {
+            continue;
+        }
+        let before = src[..at].trim_end();
+        let after = src[end..].trim_start();
+        let assigned = ["+=", "-=", "??="].iter().any(|op| after.starts_with(op))
+            || after.starts_with('=') && !after[1..].starts_with(['=', '>'])
+            || before.ends_with("ref")
+            || before.ends_with("out");
+        count += usize::from(assigned);
+    }
+    count
+}
+
+#[cfg(test)]
+mod tests {
+    use super::assignments;
+
+    #[test]
+    fn assignments_count_every_way_of_writing_a_name() {
+        let src = "Func<int, int> F = x => x; int G(int F) => F == 1 ? 0 : F; void H() { F += Y; this.F ??= Z; M(ref F); FF = 2; }";
+        assert_eq!(assignments(src, "F"), 4);
+        assert_eq!(assignments("F = a => a == b; G(x => F(x));", "F"), 1);
+    }
+}
