@@ -109,7 +109,7 @@ impl PartialEq for Board {
 impl Eq for Board {}
 
 impl Clone for Board {
-    /// Clones keep a reserve of [`RESERVE`] positions, so a bot's copy does not allocate
+    /// Clones keep a reserve of 256 positions, so a bot's copy does not allocate
     /// during its search.
     fn clone(&self) -> Self {
         let mut board = Board {
@@ -812,7 +812,7 @@ impl Board {
     }
 
     /// Marks the current position as the root of a search: the host calls it on the board
-    /// it hands to [`Bot::think`](crate::Bot::think), as C#'s `Board` leaves the handed
+    /// it hands to [`Bot::think`](crate::bot::Bot::think), as C#'s `Board` leaves the handed
     /// position out of its repetition history. At that position
     /// [`is_repeated_position`](Self::is_repeated_position) and
     /// [`is_search_draw`](Self::is_search_draw) ignore earlier visits, so a bot that
