@@ -2368,6 +2368,7 @@ pub(crate) fn parse_api_type(name: &str) -> Ty {
         "PieceType" => Ty::Api("PieceType"),
         "Timer" => Ty::Api("Timer"),
         "DateTime" => Ty::Api("DateTime"),
+        "TimeSpan" => Ty::Api("TimeSpan"),
         _ => Ty::Unknown,
     }
 }

@@ -617,6 +617,9 @@ impl FileEmitter<'_, '_> {
         if (a.ty == Ty::Str || b.ty == Ty::Str) && a.ty != Ty::Null && b.ty != Ty::Null {
             return self.string_op(op, a, b, e);
         }
+        if super::time::is_time(&a.ty) || super::time::is_time(&b.ty) {
+            return self.time_op(op, a, b, e);
+        }
         if op.is_shift() {
             return self.shift(op, a, b, l, r, e);
         }

@@ -66,9 +66,8 @@ impl Program<'_> {
             return Ok(t);
         }
         Ok(match name {
-            "Move" | "Square" | "Board" | "Timer" | "PieceList" | "Random" | "BigInteger" => {
-                Ty::Api(api_name(name))
-            }
+            "Move" | "Square" | "Board" | "Timer" | "PieceList" | "Random" | "BigInteger"
+            | "DateTime" | "TimeSpan" => Ty::Api(api_name(name)),
             "Piece" => Ty::Api("Piece"),
             "PieceType" => Ty::Api("PieceType"),
             "List" | "IList" | "ICollection" | "IReadOnlyList" => Ty::List(Box::new(arg(0)?)),
@@ -135,6 +134,7 @@ impl Program<'_> {
             Ty::Api("Random") => "Random".into(),
             Ty::Api("BigInteger") => "cs::BigInteger".into(),
             Ty::Api("DateTime") => "cs::DateTime".into(),
+            Ty::Api("TimeSpan") => "cs::TimeSpan".into(),
             Ty::Api("OwnedBoard") => "Board".into(),
             Ty::Api(n) => (*n).into(),
             Ty::Enum(name) => self.enum_repr(name).rust().into(),
@@ -200,6 +200,8 @@ fn api_name(name: &str) -> &'static str {
         "Board" => "Board",
         "Timer" => "Timer",
         "PieceList" => "PieceList",
+        "DateTime" => "DateTime",
+        "TimeSpan" => "TimeSpan",
         _ => "Random",
     }
 }

@@ -14,6 +14,7 @@
 //! - [`abs`], [`sign`], [`round_digits`], [`log2`]: `Math` and `BitOperations` where
 //!   C#'s meaning is not Rust's.
 //! - [`move_text`], [`double_text`] and the other `_text`s: values' text as C# writes it.
+//! - [`DateTime`], [`TimeSpan`]: the clock bots time a search with.
 //! - [`try_catch`] and [`Flow`]: `try`/`catch`.
 //! - [`compare`]: C#'s default ordering of keys; `Array.Sort` with .NET's algorithm.
 //!
@@ -34,9 +35,10 @@ mod queue;
 mod seq;
 mod sort;
 mod text;
+mod time;
 
 pub use array::{Array, ArrayIndex, ArrayIter, ElemRef, Subscript};
-pub use bigint::{BigInteger, DateTime};
+pub use bigint::BigInteger;
 pub use dict::{Dictionary, HashSet};
 pub(crate) use flow::caught_here;
 pub use flow::{Flow, try_catch};
@@ -60,3 +62,4 @@ pub use text::{
     is_lower, is_upper, move_text, numeric_value, parse_int, piece_type_text, split, square_text,
     str_len, substring, to_lower, to_upper,
 };
+pub use time::{DateTime, TimeSpan};
