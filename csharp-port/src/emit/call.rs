@@ -281,13 +281,15 @@ impl FileEmitter<'_, '_> {
             Ty::List(_) | Ty::Dict(..) | Ty::Set(_) if name == "Count" => {
                 return Ok(self.method_on(v, "count()", Ty::Int(IntTy::I32)));
             }
-            Ty::Coll(..) if name == "Count" => return Ok(self.coll_count(v)),
-            Ty::Dict(k, _) if name == "Keys" => {
+            Ty::Coll(..) if super::colls::has_member(&ty, name) => {
+                return self.coll_member(v, name, e);
+            }
+            Ty::Dict(k, _, _) if name == "Keys" => {
                 return Ok(self
                     .method_on(v, "keys()", Ty::Seq(k.clone()))
                     .seq_from_vec());
             }
-            Ty::Dict(_, val) if name == "Values" => {
+            Ty::Dict(_, val, _) if name == "Values" => {
                 return Ok(self
                     .method_on(v, "values()", Ty::Seq(val.clone()))
                     .seq_from_vec());
@@ -2122,7 +2124,7 @@ impl FileEmitter<'_, '_> {
                     (*elem).clone(),
                 ))
             }
-            Ty::Dict(k, v) => {
+            Ty::Dict(k, v, _) => {
                 let key = self.expr(&idx[0], Some(&k))?;
                 let key = self.coerce(key, &k, &idx[0])?;
                 Ok((

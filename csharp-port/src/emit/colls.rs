@@ -1,6 +1,6 @@
-//! `Queue<T>`, `Stack<T>` and `PriorityQueue<TElement, TPriority>` on the runtime's
-//! `cs::Queue`, `cs::Stack` and `cs::PriorityQueue` (which keeps .NET's heap, so equal
-//! priorities come out in .NET's order).
+//! `Queue<T>`, `Stack<T>`, `PriorityQueue<TElement, TPriority>`, `LinkedList<T>` and
+//! `SortedSet<T>` on the runtime's types of those names (which keep .NET's orders: the
+//! priority queue's heap, the sorted set's default comparer).
 
 use super::decls::FileEmitter;
 use super::{Prec, R, Val, snippet, unsupported};
@@ -12,10 +12,19 @@ impl FileEmitter<'_, '_> {
     /// argument changes nothing C# can see.
     pub(crate) fn new_coll(&mut self, ty: &Ty, args: &[Arg], has_init: bool, e: &Expr) -> R<Val> {
         let mut out = Val::new("", ty.clone(), Prec::Primary);
+        if let (Ty::Coll("LinkedListNode", targs), [a], false) = (ty, args, has_init) {
+            let v = self.coll_arg(a, &targs[0])?;
+            out.code = format!("cs::LinkedListNode::detached({})", v.code);
+            return Ok(out.absorb(&v));
+        }
+        let sized = !matches!(
+            ty,
+            Ty::Coll("LinkedList" | "SortedSet" | "LinkedListNode", _)
+        );
         if let [a] = args {
             let v = self.expr(&a.expr, None)?;
             let capacity = a.name.as_deref().is_none_or(|n| n == "capacity");
-            if v.ty.int().is_none() || !capacity {
+            if v.ty.int().is_none() || !capacity || !sized {
                 return Err(unsupported(
                     e.span,
                     format!("this `{}` constructor", ty.cs()),
@@ -105,6 +114,8 @@ impl FileEmitter<'_, '_> {
                     vec![a, p],
                 )
             }
+            ("LinkedList", _, _) => return self.linked_call(v, &elem, name, args, e),
+            ("SortedSet", _, _) => return self.sorted_set_call(v, &elem, name, args, e),
             // A queue and a stack are sequences: LINQ walks them in `foreach`'s order.
             ("Queue" | "Stack", _, _) => return self.linq(v, name, args, e),
             _ => {
@@ -123,15 +134,115 @@ impl FileEmitter<'_, '_> {
         Ok(out)
     }
 
-    /// `Count` of a queue, stack or priority queue.
-    pub(crate) fn coll_count(&mut self, v: Val) -> Val {
-        let code = format!("{}.count()", v.at(Prec::Primary));
-        Val::new(code, INT, Prec::Primary).absorb(&v)
+    /// A property of a collection of this module (see [`has_member`]).
+    pub(crate) fn coll_member(&mut self, v: Val, name: &str, e: &Expr) -> R<Val> {
+        let Ty::Coll(kind, targs) = v.ty.clone() else {
+            unreachable!("coll_member on a collection of this module")
+        };
+        let (method, ty) = match (kind, name) {
+            ("LinkedList", "First" | "Last") => (
+                super::names::snake(name),
+                Ty::Coll("LinkedListNode", targs.clone()),
+            ),
+            ("LinkedListNode", "Value") | ("SortedSet", "Min" | "Max") => {
+                (super::names::snake(name), targs[0].clone())
+            }
+            (_, "Count") => ("count".to_string(), INT),
+            _ => {
+                return Err(unsupported(
+                    e.span,
+                    format!("the member `{name}` of a `{}`", v.ty.cs()),
+                    snippet(self.src, e),
+                ));
+            }
+        };
+        let code = format!("{}.{method}()", v.at(Prec::Primary));
+        Ok(Val::new(code, ty, Prec::Primary).absorb(&v))
     }
 
-    fn coll_arg(&mut self, a: &Arg, t: &Ty) -> R<Val> {
+    /// A method of a `LinkedList<T>`: `AddLast`, `AddFirst` and `Remove` of a value or of
+    /// a node, `RemoveFirst`, `RemoveLast`, `Contains`, `Clear`, and LINQ.
+    fn linked_call(&mut self, v: Val, elem: &Ty, name: &str, args: &[Arg], e: &Expr) -> R<Val> {
+        let r = v.at(Prec::Primary);
+        let node_ty = Ty::Coll("LinkedListNode", vec![elem.clone()]);
+        let (code, ty, vals) = match (name, args) {
+            ("AddLast" | "AddFirst" | "Remove", [a]) => {
+                let x = self.expr(&a.expr, None)?;
+                let method = super::names::snake(name);
+                if x.ty == node_ty {
+                    let x = self.owned(x);
+                    let code = format!("{r}.{method}_node(&{})", x.at(Prec::Unary));
+                    (code, Ty::Void, vec![x])
+                } else {
+                    let x = self.coerce(x, elem, &a.expr)?;
+                    let x = self.owned(x);
+                    if name == "Remove" {
+                        let code = format!("{r}.remove(&{})", x.at(Prec::Unary));
+                        (code, Ty::Bool, vec![x])
+                    } else {
+                        (format!("{r}.{method}({})", x.code), node_ty, vec![x])
+                    }
+                }
+            }
+            ("RemoveFirst" | "RemoveLast" | "Clear", []) => {
+                let method = super::names::snake(name);
+                (format!("{r}.{method}()"), Ty::Void, vec![])
+            }
+            ("Contains", [a]) => {
+                let x = self.coll_arg(a, elem)?;
+                let code = format!("{r}.contains(&{})", x.at(Prec::Unary));
+                (code, Ty::Bool, vec![x])
+            }
+            _ => return self.linq(v, name, args, e),
+        };
+        Ok(self.effect_call(code, ty, &v, &vals))
+    }
+
+    /// A method of a `SortedSet<T>`: `Add`, `Remove`, `Contains`, `Clear`, and LINQ.
+    fn sorted_set_call(&mut self, v: Val, elem: &Ty, name: &str, args: &[Arg], e: &Expr) -> R<Val> {
+        let r = v.at(Prec::Primary);
+        let (code, ty, vals) = match (name, args) {
+            ("Add" | "Remove" | "Contains", [a]) => {
+                let x = self.coll_arg(a, elem)?;
+                let code = if name == "Add" {
+                    format!("{r}.add({})", x.code)
+                } else {
+                    let method = super::names::snake(name);
+                    format!("{r}.{method}(&{})", x.at(Prec::Unary))
+                };
+                (code, Ty::Bool, vec![x])
+            }
+            ("Clear", []) => (format!("{r}.clear()"), Ty::Void, vec![]),
+            _ => return self.linq(v, name, args, e),
+        };
+        Ok(self.effect_call(code, ty, &v, &vals))
+    }
+
+    fn effect_call(&self, code: String, ty: Ty, v: &Val, vals: &[Val]) -> Val {
+        let mut out = Val::new(code, ty, Prec::Primary).absorb(v);
+        for a in vals {
+            out = out.absorb(a);
+        }
+        out.effects = true;
+        out
+    }
+
+    pub(crate) fn coll_arg(&mut self, a: &Arg, t: &Ty) -> R<Val> {
         let v = self.expr(&a.expr, Some(t))?;
         let v = self.coerce(v, t, &a.expr)?;
         Ok(self.owned(v))
+    }
+}
+
+/// Whether `name` is a property of the collection type `t` that [`coll_member`] reads.
+///
+/// [`coll_member`]: FileEmitter::coll_member
+pub(crate) fn has_member(t: &Ty, name: &str) -> bool {
+    match t {
+        Ty::Coll("LinkedList", _) => matches!(name, "Count" | "First" | "Last"),
+        Ty::Coll("LinkedListNode", _) => name == "Value",
+        Ty::Coll("SortedSet", _) => matches!(name, "Count" | "Min" | "Max"),
+        Ty::Coll(..) => name == "Count",
+        _ => false,
     }
 }

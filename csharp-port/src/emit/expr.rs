@@ -825,6 +825,7 @@ impl FileEmitter<'_, '_> {
                 Ty::Class(c) if self.p.is_ref_class(c) => {
                     format!("{}.is_null()", other.at(Prec::Primary))
                 }
+                Ty::Coll("LinkedListNode", _) => format!("{}.is_null()", other.at(Prec::Primary)),
                 Ty::Api("Board" | "Timer" | "PieceList") if !other.effects => {
                     self.warn(e.span, format!("a `{}` compared with `null`: never null in the port (nor in C# when the API gives it)", other.ty.cs()));
                     "false".into()
@@ -1244,6 +1245,12 @@ impl FileEmitter<'_, '_> {
                     ..v
                 })
             }
+            (Ty::Null, Ty::Coll("LinkedListNode", _)) => Ok(Val {
+                code: "cs::LinkedListNode::null()".into(),
+                ty: to.clone(),
+                prec: Prec::Primary,
+                ..v
+            }),
             (Ty::Null, Ty::Class(c)) if self.p.is_ref_class(c) => Ok(Val {
                 code: "cs::Obj::null()".into(),
                 ty: to.clone(),

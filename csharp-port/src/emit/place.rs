@@ -344,7 +344,7 @@ impl FileEmitter<'_, '_> {
                     effects: t.effects || sub.effects,
                 })
             }
-            Ty::Dict(k, v) => {
+            Ty::Dict(k, v, _) => {
                 let key = self.expr(&idx[0], Some(&k))?;
                 let key = self.coerce(key, &k, &idx[0])?;
                 let key = self.owned(key);

@@ -72,12 +72,24 @@ impl Program<'_> {
             "PieceType" => Ty::Api("PieceType"),
             "List" | "IList" | "ICollection" | "IReadOnlyList" => Ty::List(Box::new(arg(0)?)),
             "Dictionary" | "IDictionary" | "IReadOnlyDictionary" => {
-                Ty::Dict(Box::new(arg(0)?), Box::new(arg(1)?))
+                Ty::Dict(Box::new(arg(0)?), Box::new(arg(1)?), "Dictionary")
             }
+            "SortedDictionary" | "SortedList" => Ty::Dict(
+                Box::new(arg(0)?),
+                Box::new(arg(1)?),
+                if name == "SortedList" {
+                    "SortedList"
+                } else {
+                    "SortedDictionary"
+                },
+            ),
             "HashSet" | "ISet" => Ty::Set(Box::new(arg(0)?)),
             "Queue" => Ty::Coll("Queue", vec![arg(0)?]),
             "Stack" => Ty::Coll("Stack", vec![arg(0)?]),
             "PriorityQueue" => Ty::Coll("PriorityQueue", vec![arg(0)?, arg(1)?]),
+            "LinkedList" => Ty::Coll("LinkedList", vec![arg(0)?]),
+            "LinkedListNode" => Ty::Coll("LinkedListNode", vec![arg(0)?]),
+            "SortedSet" => Ty::Coll("SortedSet", vec![arg(0)?]),
             "Span" | "ReadOnlySpan" | "Memory" => Ty::Array(Box::new(arg(0)?), 1),
             "IEnumerable" | "IOrderedEnumerable" => Ty::Seq(Box::new(arg(0)?)),
             "KeyValuePair" => Ty::Tuple(
@@ -153,8 +165,8 @@ impl Program<'_> {
                 format!("cs::{name}<{}>", rust.join(", "))
             }
             Ty::Seq(e) => format!("cs::Seq<{}>", self.rust_ty(e, span)?),
-            Ty::Dict(k, v) => format!(
-                "cs::Dictionary<{}, {}>",
+            Ty::Dict(k, v, kind) => format!(
+                "cs::{kind}<{}, {}>",
                 self.rust_ty(k, span)?,
                 self.rust_ty(v, span)?
             ),

@@ -6,6 +6,8 @@
 //!   [`HashSet`]: its collections, shared too, iterated in .NET's order.
 //! - [`Queue`], [`Stack`], [`PriorityQueue`]: its other collections, in .NET's order
 //!   (the priority queue's ties as .NET's heap breaks them).
+//! - [`LinkedList`] and [`LinkedListNode`]: C#'s linked list and its nodes, shared.
+//! - [`SortedDictionary`], [`SortedList`], [`SortedSet`]: in the default comparer's order.
 //! - [`Seq`]: LINQ's results.
 //! - [`Obj`] and [`Var`]: instances of the bot's own classes, shared by reference.
 //! - [`Piece`], [`PAWN`] ... [`KING`], [`pieces`], [`slider_attacks`]: the API's members
@@ -27,6 +29,7 @@ mod array;
 mod bigint;
 mod dict;
 mod flow;
+mod linked;
 mod list;
 mod math;
 mod object;
@@ -34,6 +37,7 @@ mod piece;
 mod queue;
 mod seq;
 mod sort;
+mod sorted;
 mod text;
 mod time;
 
@@ -42,6 +46,7 @@ pub use bigint::BigInteger;
 pub use dict::{Dictionary, HashSet};
 pub(crate) use flow::caught_here;
 pub use flow::{Flow, try_catch};
+pub use linked::{LinkedList, LinkedListNode};
 pub use list::{List, ListIter};
 pub use math::{
     HashCode, Signed, abs, convert_to_int32, div_rem, hash_code, log2, max_f64, min_f64,
@@ -57,6 +62,7 @@ pub use piece::{
 pub use queue::{PriorityQueue, Queue, Stack};
 pub use seq::{Number, Seq};
 pub use sort::compare;
+pub use sorted::{SortedDictionary, SortedList, SortedSet};
 pub use text::{
     bool_text, char_at, double_text, float_text, format_int, index_of, is_digit, is_letter,
     is_lower, is_upper, move_text, numeric_value, parse_int, piece_type_text, split, square_text,
