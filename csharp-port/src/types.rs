@@ -117,7 +117,7 @@ pub enum Ty {
     /// `HashSet<T>`.
     Set(Box<Ty>),
     /// `Queue<T>`, `Stack<T>`, `PriorityQueue<TElement, TPriority>`, `LinkedList<T>`,
-    /// `LinkedListNode<T>`, `SortedSet<T>`: the runtime's `cs::` type of that name and its
+    /// `LinkedListNode<T>`, `SortedSet<T>`, `BitArray`: the runtime's `cs::` type of that name and its
     /// type arguments.
     Coll(&'static str, Vec<Ty>),
     /// `IEnumerable<T>`: a LINQ result (the port computes it at once).
@@ -247,6 +247,7 @@ impl Ty {
             Ty::List(e) => format!("List<{}>", e.cs()),
             Ty::Dict(k, v, kind) => format!("{kind}<{}, {}>", k.cs(), v.cs()),
             Ty::Set(e) => format!("HashSet<{}>", e.cs()),
+            Ty::Coll(name, args) if args.is_empty() => (*name).to_string(),
             Ty::Coll(name, args) => {
                 let args: Vec<String> = args.iter().map(Ty::cs).collect();
                 format!("{name}<{}>", args.join(", "))

@@ -2157,6 +2157,14 @@ impl FileEmitter<'_, '_> {
                     Ty::Char,
                 ))
             }
+            Ty::Coll("BitArray", _) => {
+                let i = self.int_arg(&idx[0])?;
+                Ok((
+                    t.clone().absorb(&i),
+                    format!("{r}.get({})", i.code),
+                    Ty::Bool,
+                ))
+            }
             other => Err(unsupported(
                 e.span,
                 format!("an element access on a `{}`", other.cs()),
@@ -2193,7 +2201,7 @@ impl FileEmitter<'_, '_> {
     }
 
     /// An integer index argument (C# accepts `int`, `uint`, `long`, `ulong`).
-    fn int_arg(&mut self, x: &Expr) -> R<Val> {
+    pub(crate) fn int_arg(&mut self, x: &Expr) -> R<Val> {
         let v = self.expr(x, None)?;
         match unary_promote(&v.ty) {
             Some(t) if t.int().is_some() => {

@@ -17,6 +17,9 @@ impl FileEmitter<'_, '_> {
             out.code = format!("cs::LinkedListNode::detached({})", v.code);
             return Ok(out.absorb(&v));
         }
+        if let Ty::Coll("BitArray", _) = ty {
+            return self.new_bit_array(args, has_init, e);
+        }
         let sized = !matches!(
             ty,
             Ty::Coll("LinkedList" | "SortedSet" | "LinkedListNode", _)
@@ -60,6 +63,9 @@ impl FileEmitter<'_, '_> {
         let Ty::Coll(kind, targs) = v.ty.clone() else {
             unreachable!("coll_call on a collection of this module")
         };
+        if kind == "BitArray" {
+            return self.bit_array_call(v, name, args, e);
+        }
         let r = v.at(Prec::Primary);
         let elem = targs[0].clone();
         let out_arg = |this: &mut Self, i: usize, t: &Ty| this.ref_arg(&args[i].expr, t);
@@ -147,6 +153,7 @@ impl FileEmitter<'_, '_> {
             ("LinkedListNode", "Value") | ("SortedSet", "Min" | "Max") => {
                 (super::names::snake(name), targs[0].clone())
             }
+            ("BitArray", "Count" | "Length") => ("length".to_string(), INT),
             (_, "Count") => ("count".to_string(), INT),
             _ => {
                 return Err(unsupported(
@@ -218,6 +225,63 @@ impl FileEmitter<'_, '_> {
         Ok(self.effect_call(code, ty, &v, &vals))
     }
 
+    /// `new BitArray(bytes)`, `new BitArray(length)`, `new BitArray(length, value)`.
+    fn new_bit_array(&mut self, args: &[Arg], has_init: bool, e: &Expr) -> R<Val> {
+        let bytes = Ty::Array(Box::new(Ty::Int(crate::types::IntTy::U8)), 1);
+        let mut vals = Vec::new();
+        for a in args {
+            let v = self.expr(&a.expr, None)?;
+            vals.push(self.owned(v));
+        }
+        let code = match vals.as_slice() {
+            [b] if b.ty == bytes && !has_init => {
+                format!("cs::BitArray::from_bytes(&{})", b.at(Prec::Unary))
+            }
+            [n] if n.ty.int().is_some() && !has_init => {
+                let n = self.coerce(n.clone(), &INT, &args[0].expr)?;
+                format!("cs::BitArray::with_length({}, false)", n.code)
+            }
+            [n, b] if n.ty.int().is_some() && b.ty == Ty::Bool && !has_init => {
+                let n = self.coerce(n.clone(), &INT, &args[0].expr)?;
+                format!("cs::BitArray::with_length({}, {})", n.code, b.code)
+            }
+            _ => {
+                return Err(unsupported(
+                    e.span,
+                    "this `BitArray` constructor",
+                    snippet(self.src, e),
+                ));
+            }
+        };
+        let none = Val::new("", Ty::Void, Prec::Primary);
+        Ok(self.effect_call(code, Ty::Coll("BitArray", vec![]), &none, &vals))
+    }
+
+    /// `Get(i)` and `Set(i, value)` of a `BitArray`.
+    fn bit_array_call(&mut self, v: Val, name: &str, args: &[Arg], e: &Expr) -> R<Val> {
+        let r = v.at(Prec::Primary);
+        let (code, ty, vals) = match (name, args) {
+            ("Get", [i]) => {
+                let i = self.coll_arg(i, &INT)?;
+                (format!("{r}.get({})", i.code), Ty::Bool, vec![i])
+            }
+            ("Set", [i, b]) => {
+                let i = self.coll_arg(i, &INT)?;
+                let b = self.coll_arg(b, &Ty::Bool)?;
+                let code = format!("{r}.set({}, {})", i.code, b.code);
+                (code, Ty::Void, vec![i, b])
+            }
+            _ => {
+                return Err(unsupported(
+                    e.span,
+                    format!("the method `{name}` of a `BitArray`"),
+                    snippet(self.src, e),
+                ));
+            }
+        };
+        Ok(self.effect_call(code, ty, &v, &vals))
+    }
+
     fn effect_call(&self, code: String, ty: Ty, v: &Val, vals: &[Val]) -> Val {
         let mut out = Val::new(code, ty, Prec::Primary).absorb(v);
         for a in vals {
@@ -242,6 +306,7 @@ pub(crate) fn has_member(t: &Ty, name: &str) -> bool {
         Ty::Coll("LinkedList", _) => matches!(name, "Count" | "First" | "Last"),
         Ty::Coll("LinkedListNode", _) => name == "Value",
         Ty::Coll("SortedSet", _) => matches!(name, "Count" | "Min" | "Max"),
+        Ty::Coll("BitArray", _) => matches!(name, "Count" | "Length"),
         Ty::Coll(..) => name == "Count",
         _ => false,
     }

@@ -344,6 +344,18 @@ impl FileEmitter<'_, '_> {
                     effects: t.effects || sub.effects,
                 })
             }
+            Ty::Coll("BitArray", _) => {
+                let i = self.int_arg(&idx[0])?;
+                Ok(Place::Cell {
+                    recv,
+                    sub: Some(i.code.clone()),
+                    dict: false,
+                    path: String::new(),
+                    ty: Ty::Bool,
+                    reads_self: t.reads_self || i.reads_self,
+                    effects: t.effects || i.effects,
+                })
+            }
             Ty::Dict(k, v, _) => {
                 let key = self.expr(&idx[0], Some(&k))?;
                 let key = self.coerce(key, &k, &idx[0])?;

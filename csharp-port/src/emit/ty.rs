@@ -90,6 +90,7 @@ impl Program<'_> {
             "LinkedList" => Ty::Coll("LinkedList", vec![arg(0)?]),
             "LinkedListNode" => Ty::Coll("LinkedListNode", vec![arg(0)?]),
             "SortedSet" => Ty::Coll("SortedSet", vec![arg(0)?]),
+            "BitArray" => Ty::Coll("BitArray", vec![]),
             "Span" | "ReadOnlySpan" | "Memory" => Ty::Array(Box::new(arg(0)?), 1),
             "IEnumerable" | "IOrderedEnumerable" => Ty::Seq(Box::new(arg(0)?)),
             "KeyValuePair" => Ty::Tuple(
@@ -157,6 +158,7 @@ impl Program<'_> {
             Ty::Array(e, _) => format!("cs::Array<{}>", self.rust_ty(e, span)?),
             Ty::List(e) => format!("cs::List<{}>", self.rust_ty(e, span)?),
             Ty::Set(e) => format!("cs::HashSet<{}>", self.rust_ty(e, span)?),
+            Ty::Coll(name, args) if args.is_empty() => format!("cs::{name}"),
             Ty::Coll(name, args) => {
                 let mut rust = Vec::new();
                 for a in args {

@@ -8,6 +8,7 @@
 //!   (the priority queue's ties as .NET's heap breaks them).
 //! - [`LinkedList`] and [`LinkedListNode`]: C#'s linked list and its nodes, shared.
 //! - [`SortedDictionary`], [`SortedList`], [`SortedSet`]: in the default comparer's order.
+//! - [`BitArray`]: C#'s `BitArray`, shared.
 //! - [`Seq`]: LINQ's results.
 //! - [`Obj`] and [`Var`]: instances of the bot's own classes, shared by reference.
 //! - [`Piece`], [`PAWN`] ... [`KING`], [`pieces`], [`slider_attacks`]: the API's members
@@ -27,6 +28,7 @@
 
 mod array;
 mod bigint;
+mod bits;
 mod dict;
 mod flow;
 mod linked;
@@ -43,6 +45,7 @@ mod time;
 
 pub use array::{Array, ArrayIndex, ArrayIter, ElemRef, Subscript};
 pub use bigint::BigInteger;
+pub use bits::BitArray;
 pub use dict::{Dictionary, HashSet};
 pub(crate) use flow::caught_here;
 pub use flow::{Flow, try_catch};
