@@ -344,18 +344,7 @@ impl FileEmitter<'_, '_> {
                     effects: t.effects || sub.effects,
                 })
             }
-            Ty::Coll("BitArray", _) => {
-                let i = self.int_arg(&idx[0])?;
-                Ok(Place::Cell {
-                    recv,
-                    sub: Some(i.code.clone()),
-                    dict: false,
-                    path: String::new(),
-                    ty: Ty::Bool,
-                    reads_self: t.reads_self || i.reads_self,
-                    effects: t.effects || i.effects,
-                })
-            }
+            Ty::Coll("BitArray", _) => self.bit_place(&t, recv, &idx[0]),
             Ty::Dict(k, v, _) => {
                 let key = self.expr(&idx[0], Some(&k))?;
                 let key = self.coerce(key, &k, &idx[0])?;
@@ -376,6 +365,20 @@ impl FileEmitter<'_, '_> {
                 snippet(self.src, e),
             )),
         }
+    }
+
+    /// `bits[i]` of a `BitArray`, a cell of the shared array.
+    fn bit_place(&mut self, t: &Val, recv: String, i: &Expr) -> R<Place> {
+        let i = self.int_arg(i)?;
+        Ok(Place::Cell {
+            recv,
+            sub: Some(i.code.clone()),
+            dict: false,
+            path: String::new(),
+            ty: Ty::Bool,
+            reads_self: t.reads_self || i.reads_self,
+            effects: t.effects || i.effects,
+        })
     }
 
     /// The code reading a place.

@@ -53,6 +53,9 @@ impl Program<'_> {
         if tps.iter().any(|p| p == name) {
             return Ok(Ty::Param(name.to_string()));
         }
+        if let Some(t) = self.more_collections(name, &arg)? {
+            return Ok(t);
+        }
         if let Some(t) = crate::types::predefined(name) {
             return Ok(t);
         }
@@ -74,23 +77,10 @@ impl Program<'_> {
             "Dictionary" | "IDictionary" | "IReadOnlyDictionary" => {
                 Ty::Dict(Box::new(arg(0)?), Box::new(arg(1)?), "Dictionary")
             }
-            "SortedDictionary" | "SortedList" => Ty::Dict(
-                Box::new(arg(0)?),
-                Box::new(arg(1)?),
-                if name == "SortedList" {
-                    "SortedList"
-                } else {
-                    "SortedDictionary"
-                },
-            ),
             "HashSet" | "ISet" => Ty::Set(Box::new(arg(0)?)),
             "Queue" => Ty::Coll("Queue", vec![arg(0)?]),
             "Stack" => Ty::Coll("Stack", vec![arg(0)?]),
             "PriorityQueue" => Ty::Coll("PriorityQueue", vec![arg(0)?, arg(1)?]),
-            "LinkedList" => Ty::Coll("LinkedList", vec![arg(0)?]),
-            "LinkedListNode" => Ty::Coll("LinkedListNode", vec![arg(0)?]),
-            "SortedSet" => Ty::Coll("SortedSet", vec![arg(0)?]),
-            "BitArray" => Ty::Coll("BitArray", vec![]),
             "Span" | "ReadOnlySpan" | "Memory" => Ty::Array(Box::new(arg(0)?), 1),
             "IEnumerable" | "IOrderedEnumerable" => Ty::Seq(Box::new(arg(0)?)),
             "KeyValuePair" => Ty::Tuple(
@@ -130,6 +120,21 @@ impl Program<'_> {
                 None => return Err(unsupported(span, format!("the type `{name}`"), name)),
             },
         })
+    }
+
+    /// The sorted collections, the linked list and `BitArray`, if `name` is one.
+    fn more_collections(&self, name: &str, arg: &dyn Fn(usize) -> R<Ty>) -> R<Option<Ty>> {
+        Ok(Some(match name {
+            "SortedDictionary" => {
+                Ty::Dict(Box::new(arg(0)?), Box::new(arg(1)?), "SortedDictionary")
+            }
+            "SortedList" => Ty::Dict(Box::new(arg(0)?), Box::new(arg(1)?), "SortedList"),
+            "LinkedList" => Ty::Coll("LinkedList", vec![arg(0)?]),
+            "LinkedListNode" => Ty::Coll("LinkedListNode", vec![arg(0)?]),
+            "SortedSet" => Ty::Coll("SortedSet", vec![arg(0)?]),
+            "BitArray" => Ty::Coll("BitArray", vec![]),
+            _ => return Ok(None),
+        }))
     }
 
     /// The Rust spelling of `t`.
