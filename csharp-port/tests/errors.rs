@@ -501,3 +501,9 @@ fn non_generic_collections_are_refused() {
     let text = refused_in_think("var table = new Hashtable();");
     assert!(text.contains("the type `Hashtable`"), "{text}");
 }
+
+#[test]
+fn appending_a_number_to_a_string_builder_is_refused() {
+    let text = refused_in_think("var sb = new StringBuilder(); sb.Append(3);");
+    assert!(text.contains("`Append` of a `int`"), "{text}");
+}

@@ -2157,13 +2157,10 @@ impl FileEmitter<'_, '_> {
                     Ty::Char,
                 ))
             }
-            Ty::Coll("BitArray", _) => {
+            Ty::Coll("BitArray" | "StringBuilder", _) => {
                 let i = self.int_arg(&idx[0])?;
-                Ok((
-                    t.clone().absorb(&i),
-                    format!("{r}.get({})", i.code),
-                    Ty::Bool,
-                ))
+                let elem = super::colls::indexed_elem(&t.ty);
+                Ok((t.clone().absorb(&i), format!("{r}.get({})", i.code), elem))
             }
             other => Err(unsupported(
                 e.span,

@@ -20,6 +20,9 @@ impl FileEmitter<'_, '_> {
         if let Ty::Coll("BitArray", _) = ty {
             return self.new_bit_array(args, has_init, e);
         }
+        if let Ty::Coll("StringBuilder", _) = ty {
+            return self.new_builder(args, has_init, e);
+        }
         let sized = !matches!(
             ty,
             Ty::Coll("LinkedList" | "SortedSet" | "LinkedListNode", _)
@@ -65,6 +68,9 @@ impl FileEmitter<'_, '_> {
         };
         if kind == "BitArray" {
             return self.bit_array_call(v, name, args, e);
+        }
+        if kind == "StringBuilder" {
+            return self.builder_call(v, name, args, e);
         }
         let r = v.at(Prec::Primary);
         let elem = targs[0].clone();
@@ -153,7 +159,7 @@ impl FileEmitter<'_, '_> {
             ("LinkedListNode", "Value") | ("SortedSet", "Min" | "Max") => {
                 (super::names::snake(name), targs[0].clone())
             }
-            ("BitArray", "Count" | "Length") => ("length".to_string(), INT),
+            ("BitArray" | "StringBuilder", "Count" | "Length") => ("length".to_string(), INT),
             (_, "Count") => ("count".to_string(), INT),
             _ => {
                 return Err(unsupported(
@@ -282,6 +288,67 @@ impl FileEmitter<'_, '_> {
         Ok(self.effect_call(code, ty, &v, &vals))
     }
 
+    /// `new StringBuilder()`, `new StringBuilder(text)`, `new StringBuilder(capacity)`.
+    fn new_builder(&mut self, args: &[Arg], has_init: bool, e: &Expr) -> R<Val> {
+        let ty = Ty::Coll("StringBuilder", vec![]);
+        let v = match args {
+            [a] => Some(self.expr(&a.expr, None)?),
+            _ => None,
+        };
+        let code = match &v {
+            None if args.is_empty() && !has_init => "cs::StringBuilder::new()".to_string(),
+            Some(s) if s.ty == Ty::Str && !has_init => {
+                format!("cs::StringBuilder::with_text(&{})", s.at(Prec::Unary))
+            }
+            // A capacity changes nothing C# can see.
+            Some(n) if n.ty.int().is_some() && !has_init => {
+                format!("{{ let _ = {}; cs::StringBuilder::new() }}", n.code)
+            }
+            _ => {
+                return Err(unsupported(
+                    e.span,
+                    "this `StringBuilder` constructor",
+                    snippet(self.src, e),
+                ));
+            }
+        };
+        let none = Val::new("", Ty::Void, Prec::Primary);
+        let vals: Vec<Val> = v.into_iter().collect();
+        Ok(self.effect_call(code, ty, &none, &vals))
+    }
+
+    /// `Append` of a string or a `char`, and `ToString()`, of a `StringBuilder`.
+    fn builder_call(&mut self, v: Val, name: &str, args: &[Arg], e: &Expr) -> R<Val> {
+        let r = v.at(Prec::Primary);
+        let (code, ty, vals) = match (name, args) {
+            ("Append", [a]) => {
+                let x = self.expr(&a.expr, None)?;
+                let code = match x.ty {
+                    Ty::Str => format!("{r}.append(&{})", x.at(Prec::Unary)),
+                    Ty::Char => format!("{r}.append_char({})", x.code),
+                    // Other values' text (numbers, moves) as C# writes it is not done here.
+                    _ => {
+                        return Err(unsupported(
+                            e.span,
+                            format!("`Append` of a `{}`", x.ty.cs()),
+                            snippet(self.src, e),
+                        ));
+                    }
+                };
+                (code, Ty::Void, vec![x])
+            }
+            ("ToString", []) => (format!("{r}.text()"), Ty::Str, vec![]),
+            _ => {
+                return Err(unsupported(
+                    e.span,
+                    format!("the method `{name}` of a `StringBuilder`"),
+                    snippet(self.src, e),
+                ));
+            }
+        };
+        Ok(self.effect_call(code, ty, &v, &vals))
+    }
+
     fn effect_call(&self, code: String, ty: Ty, v: &Val, vals: &[Val]) -> Val {
         let mut out = Val::new(code, ty, Prec::Primary).absorb(v);
         for a in vals {
@@ -307,7 +374,16 @@ pub(crate) fn has_member(t: &Ty, name: &str) -> bool {
         Ty::Coll("LinkedListNode", _) => name == "Value",
         Ty::Coll("SortedSet", _) => matches!(name, "Count" | "Min" | "Max"),
         Ty::Coll("BitArray", _) => matches!(name, "Count" | "Length"),
+        Ty::Coll("StringBuilder", _) => name == "Length",
         Ty::Coll(..) => name == "Count",
         _ => false,
+    }
+}
+
+/// The element type of `x[i]` on a `BitArray` (`bool`) or a `StringBuilder` (`char`).
+pub(crate) fn indexed_elem(t: &Ty) -> Ty {
+    match t {
+        Ty::Coll("StringBuilder", _) => Ty::Char,
+        _ => Ty::Bool,
     }
 }

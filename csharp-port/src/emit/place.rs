@@ -344,7 +344,7 @@ impl FileEmitter<'_, '_> {
                     effects: t.effects || sub.effects,
                 })
             }
-            Ty::Coll("BitArray", _) => self.bit_place(&t, recv, &idx[0]),
+            Ty::Coll("BitArray" | "StringBuilder", _) => self.bit_place(&t, recv, &idx[0]),
             Ty::Dict(k, v, _) => {
                 let key = self.expr(&idx[0], Some(&k))?;
                 let key = self.coerce(key, &k, &idx[0])?;
@@ -367,7 +367,8 @@ impl FileEmitter<'_, '_> {
         }
     }
 
-    /// `bits[i]` of a `BitArray`, a cell of the shared array.
+    /// `bits[i]` of a `BitArray` or `sb[i]` of a `StringBuilder`: a cell of the shared
+    /// value.
     fn bit_place(&mut self, t: &Val, recv: String, i: &Expr) -> R<Place> {
         let i = self.int_arg(i)?;
         Ok(Place::Cell {
@@ -375,7 +376,7 @@ impl FileEmitter<'_, '_> {
             sub: Some(i.code.clone()),
             dict: false,
             path: String::new(),
-            ty: Ty::Bool,
+            ty: super::colls::indexed_elem(&t.ty),
             reads_self: t.reads_self || i.reads_self,
             effects: t.effects || i.effects,
         })

@@ -133,6 +133,7 @@ impl Program<'_> {
             "LinkedListNode" => Ty::Coll("LinkedListNode", vec![arg(0)?]),
             "SortedSet" => Ty::Coll("SortedSet", vec![arg(0)?]),
             "BitArray" => Ty::Coll("BitArray", vec![]),
+            "StringBuilder" => Ty::Coll("StringBuilder", vec![]),
             _ => return Ok(None),
         }))
     }

@@ -9,6 +9,7 @@
 //! - [`LinkedList`] and [`LinkedListNode`]: C#'s linked list and its nodes, shared.
 //! - [`SortedDictionary`], [`SortedList`], [`SortedSet`]: in the default comparer's order.
 //! - [`BitArray`]: C#'s `BitArray`, shared.
+//! - [`StringBuilder`]: C#'s `StringBuilder`, in UTF-16 units.
 //! - [`Seq`]: LINQ's results.
 //! - [`Obj`] and [`Var`]: instances of the bot's own classes, shared by reference.
 //! - [`Piece`], [`PAWN`] ... [`KING`], [`pieces`], [`slider_attacks`]: the API's members
@@ -29,6 +30,7 @@
 mod array;
 mod bigint;
 mod bits;
+mod builder;
 mod dict;
 mod flow;
 mod linked;
@@ -46,6 +48,7 @@ mod time;
 pub use array::{Array, ArrayIndex, ArrayIter, ElemRef, Subscript};
 pub use bigint::BigInteger;
 pub use bits::BitArray;
+pub use builder::StringBuilder;
 pub use dict::{Dictionary, HashSet};
 pub(crate) use flow::caught_here;
 pub use flow::{Flow, try_catch};
