@@ -111,12 +111,14 @@ pub enum Ty {
     Array(Box<Ty>, u8),
     /// `List<T>`.
     List(Box<Ty>),
-    /// `Dictionary<K, V>`.
-    Dict(Box<Ty>, Box<Ty>),
+    /// `Dictionary<K, V>`, `SortedDictionary<K, V>` or `SortedList<K, V>` (the kind: the
+    /// runtime's `cs::` type of that name, with the same members as `cs::Dictionary`).
+    Dict(Box<Ty>, Box<Ty>, &'static str),
     /// `HashSet<T>`.
     Set(Box<Ty>),
-    /// `Queue<T>`, `Stack<T>`, `PriorityQueue<TElement, TPriority>`: the runtime's
-    /// `cs::` type of that name and its type arguments.
+    /// `Queue<T>`, `Stack<T>`, `PriorityQueue<TElement, TPriority>`, `LinkedList<T>`,
+    /// `LinkedListNode<T>`, `SortedSet<T>`, `BitArray`: the runtime's `cs::` type of that name and its
+    /// type arguments.
     Coll(&'static str, Vec<Ty>),
     /// `IEnumerable<T>`: a LINQ result (the port computes it at once).
     Seq(Box<Ty>),
@@ -143,7 +145,7 @@ pub fn same_shape(a: &Ty, b: &Ty) -> bool {
         | (Ty::Set(x), Ty::Set(y))
         | (Ty::Seq(x), Ty::Seq(y))
         | (Ty::Nullable(x), Ty::Nullable(y)) => same_shape(x, y),
-        (Ty::Dict(k, v), Ty::Dict(l, w)) => same_shape(k, l) && same_shape(v, w),
+        (Ty::Dict(k, v, x), Ty::Dict(l, w, y)) => x == y && same_shape(k, l) && same_shape(v, w),
         _ => a == b,
     }
 }
@@ -199,7 +201,7 @@ impl Ty {
             Ty::Bool | Ty::Int(_) | Ty::F32 | Ty::F64 | Ty::Char | Ty::Enum(_) => true,
             Ty::Api(name) => matches!(
                 *name,
-                "Move" | "Square" | "Piece" | "PieceType" | "BigInteger" | "DateTime"
+                "Move" | "Square" | "Piece" | "PieceType" | "BigInteger" | "DateTime" | "TimeSpan"
             ),
             Ty::Struct(name) => copy_struct(name),
             Ty::Tuple(items, _) => items.iter().all(|t| t.is_copy(copy_struct)),
@@ -212,8 +214,8 @@ impl Ty {
     pub fn element(&self) -> Option<Ty> {
         match self {
             Ty::Array(e, _) | Ty::List(e) | Ty::Set(e) | Ty::Seq(e) => Some((**e).clone()),
-            Ty::Coll("Queue" | "Stack", args) => args.first().cloned(),
-            Ty::Dict(k, v) => Some(Ty::Tuple(
+            Ty::Coll("Queue" | "Stack" | "LinkedList" | "SortedSet", args) => args.first().cloned(),
+            Ty::Dict(k, v, _) => Some(Ty::Tuple(
                 vec![(**k).clone(), (**v).clone()],
                 vec![Some("Key".into()), Some("Value".into())],
             )),
@@ -243,8 +245,9 @@ impl Ty {
             Ty::Enum(n) | Ty::Struct(n) | Ty::Class(n) | Ty::Method(n) | Ty::Param(n) => n.clone(),
             Ty::Array(e, r) => format!("{}[{}]", e.cs(), ",".repeat(*r as usize - 1)),
             Ty::List(e) => format!("List<{}>", e.cs()),
-            Ty::Dict(k, v) => format!("Dictionary<{}, {}>", k.cs(), v.cs()),
+            Ty::Dict(k, v, kind) => format!("{kind}<{}, {}>", k.cs(), v.cs()),
             Ty::Set(e) => format!("HashSet<{}>", e.cs()),
+            Ty::Coll(name, args) if args.is_empty() => (*name).to_string(),
             Ty::Coll(name, args) => {
                 let args: Vec<String> = args.iter().map(Ty::cs).collect();
                 format!("{name}<{}>", args.join(", "))

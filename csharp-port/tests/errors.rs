@@ -457,3 +457,53 @@ fn an_interpolation_format_the_port_does_not_give_is_refused() {
         "{text}"
     );
 }
+
+/// The refusal of `line` (the `Think` body's first line, the file's line 7) in a bot.
+fn refused_in_think(line: &str) -> String {
+    let source = bot(
+        "",
+        &format!("        {line}\n        return board.GetLegalMoves()[0];"),
+    );
+    let (at, _, _, text) = refused(&source);
+    assert_eq!(at, 7, "{text}");
+    text
+}
+
+#[test]
+fn a_calendar_field_of_the_clock_is_refused() {
+    let text = refused_in_think("int hour = DateTime.UtcNow.Hour;");
+    assert!(text.contains("`Hour` of a `DateTime`"), "{text}");
+}
+
+#[test]
+fn scaling_a_time_span_is_refused() {
+    let text = refused_in_think("var twice = TimeSpan.FromSeconds(1) * 2;");
+    assert!(text.contains("`*` between `TimeSpan` and `int`"), "{text}");
+}
+
+#[test]
+fn walking_linked_list_nodes_is_refused() {
+    let text = refused_in_think("var next = new LinkedList<int>().AddLast(1).Next;");
+    assert!(
+        text.contains("the member `Next` of a `LinkedListNode<int>`"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_bit_array_of_bools_is_refused() {
+    let text = refused_in_think("var bits = new BitArray(new bool[3]);");
+    assert!(text.contains("this `BitArray` constructor"), "{text}");
+}
+
+#[test]
+fn non_generic_collections_are_refused() {
+    let text = refused_in_think("var table = new Hashtable();");
+    assert!(text.contains("the type `Hashtable`"), "{text}");
+}
+
+#[test]
+fn appending_a_number_to_a_string_builder_is_refused() {
+    let text = refused_in_think("var sb = new StringBuilder(); sb.Append(3);");
+    assert!(text.contains("`Append` of a `int`"), "{text}");
+}

@@ -543,7 +543,8 @@ pub(crate) static API: &[ApiEntry] = &[
         "byte[]",
         "cs::Array::from({0}.to_le_bytes())",
     ),
-    // DateTime: only the clock's ticks (bots throttle time checks with them).
+    // DateTime and TimeSpan: the clock's readings, their ticks and differences (bots time
+    // their search with them); calendar fields are not translated.
     e(
         "DateTime.UtcNow",
         "-",
@@ -552,6 +553,34 @@ pub(crate) static API: &[ApiEntry] = &[
     ),
     e("DateTime.Now", "-", "DateTime", "cs::DateTime::utc_now()"),
     e("DateTime.Ticks", "-", "long", "{r}.ticks()"),
+    e("TimeSpan.Zero", "-", "TimeSpan", "cs::TimeSpan::ZERO"),
+    e(
+        "TimeSpan.FromMilliseconds",
+        "double",
+        "TimeSpan",
+        "cs::TimeSpan::from_milliseconds({0})",
+    ),
+    e(
+        "TimeSpan.FromSeconds",
+        "double",
+        "TimeSpan",
+        "cs::TimeSpan::from_seconds({0})",
+    ),
+    e("TimeSpan.Ticks", "-", "long", "{r}.ticks()"),
+    e(
+        "TimeSpan.TotalMilliseconds",
+        "-",
+        "double",
+        "{r}.total_milliseconds()",
+    ),
+    e(
+        "TimeSpan.TotalSeconds",
+        "-",
+        "double",
+        "{r}.total_seconds()",
+    ),
+    e("TimeSpan.Milliseconds", "-", "int", "{r}.milliseconds()"),
+    e("TimeSpan.Seconds", "-", "int", "{r}.seconds()"),
     // string and char (bots read FEN strings).
     e("string.Length", "-", "int", "cs::str_len(&{r})"),
     e(
@@ -695,5 +724,6 @@ pub(crate) fn is_static_class(name: &str) -> bool {
             | "MemoryMarshal"
             | "BitConverter"
             | "DateTime"
+            | "TimeSpan"
     )
 }

@@ -281,13 +281,15 @@ impl FileEmitter<'_, '_> {
             Ty::List(_) | Ty::Dict(..) | Ty::Set(_) if name == "Count" => {
                 return Ok(self.method_on(v, "count()", Ty::Int(IntTy::I32)));
             }
-            Ty::Coll(..) if name == "Count" => return Ok(self.coll_count(v)),
-            Ty::Dict(k, _) if name == "Keys" => {
+            Ty::Coll(..) if super::colls::has_member(&ty, name) => {
+                return self.coll_member(v, name, e);
+            }
+            Ty::Dict(k, _, _) if name == "Keys" => {
                 return Ok(self
                     .method_on(v, "keys()", Ty::Seq(k.clone()))
                     .seq_from_vec());
             }
-            Ty::Dict(_, val) if name == "Values" => {
+            Ty::Dict(_, val, _) if name == "Values" => {
                 return Ok(self
                     .method_on(v, "values()", Ty::Seq(val.clone()))
                     .seq_from_vec());
@@ -2122,7 +2124,7 @@ impl FileEmitter<'_, '_> {
                     (*elem).clone(),
                 ))
             }
-            Ty::Dict(k, v) => {
+            Ty::Dict(k, v, _) => {
                 let key = self.expr(&idx[0], Some(&k))?;
                 let key = self.coerce(key, &k, &idx[0])?;
                 Ok((
@@ -2154,6 +2156,11 @@ impl FileEmitter<'_, '_> {
                     format!("cs::char_at(&{r}, {})", i.code),
                     Ty::Char,
                 ))
+            }
+            Ty::Coll("BitArray" | "StringBuilder", _) => {
+                let i = self.int_arg(&idx[0])?;
+                let elem = super::colls::indexed_elem(&t.ty);
+                Ok((t.clone().absorb(&i), format!("{r}.get({})", i.code), elem))
             }
             other => Err(unsupported(
                 e.span,
@@ -2191,7 +2198,7 @@ impl FileEmitter<'_, '_> {
     }
 
     /// An integer index argument (C# accepts `int`, `uint`, `long`, `ulong`).
-    fn int_arg(&mut self, x: &Expr) -> R<Val> {
+    pub(crate) fn int_arg(&mut self, x: &Expr) -> R<Val> {
         let v = self.expr(x, None)?;
         match unary_promote(&v.ty) {
             Some(t) if t.int().is_some() => {
@@ -2368,6 +2375,7 @@ pub(crate) fn parse_api_type(name: &str) -> Ty {
         "PieceType" => Ty::Api("PieceType"),
         "Timer" => Ty::Api("Timer"),
         "DateTime" => Ty::Api("DateTime"),
+        "TimeSpan" => Ty::Api("TimeSpan"),
         _ => Ty::Unknown,
     }
 }

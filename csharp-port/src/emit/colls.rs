@@ -1,6 +1,6 @@
-//! `Queue<T>`, `Stack<T>` and `PriorityQueue<TElement, TPriority>` on the runtime's
-//! `cs::Queue`, `cs::Stack` and `cs::PriorityQueue` (which keeps .NET's heap, so equal
-//! priorities come out in .NET's order).
+//! `Queue<T>`, `Stack<T>`, `PriorityQueue<TElement, TPriority>`, `LinkedList<T>` and
+//! `SortedSet<T>` on the runtime's types of those names (which keep .NET's orders: the
+//! priority queue's heap, the sorted set's default comparer).
 
 use super::decls::FileEmitter;
 use super::{Prec, R, Val, snippet, unsupported};
@@ -12,10 +12,25 @@ impl FileEmitter<'_, '_> {
     /// argument changes nothing C# can see.
     pub(crate) fn new_coll(&mut self, ty: &Ty, args: &[Arg], has_init: bool, e: &Expr) -> R<Val> {
         let mut out = Val::new("", ty.clone(), Prec::Primary);
+        if let (Ty::Coll("LinkedListNode", targs), [a], false) = (ty, args, has_init) {
+            let v = self.coll_arg(a, &targs[0])?;
+            out.code = format!("cs::LinkedListNode::detached({})", v.code);
+            return Ok(out.absorb(&v));
+        }
+        if let Ty::Coll("BitArray", _) = ty {
+            return self.new_bit_array(args, has_init, e);
+        }
+        if let Ty::Coll("StringBuilder", _) = ty {
+            return self.new_builder(args, has_init, e);
+        }
+        let sized = !matches!(
+            ty,
+            Ty::Coll("LinkedList" | "SortedSet" | "LinkedListNode", _)
+        );
         if let [a] = args {
             let v = self.expr(&a.expr, None)?;
             let capacity = a.name.as_deref().is_none_or(|n| n == "capacity");
-            if v.ty.int().is_none() || !capacity {
+            if v.ty.int().is_none() || !capacity || !sized {
                 return Err(unsupported(
                     e.span,
                     format!("this `{}` constructor", ty.cs()),
@@ -51,6 +66,12 @@ impl FileEmitter<'_, '_> {
         let Ty::Coll(kind, targs) = v.ty.clone() else {
             unreachable!("coll_call on a collection of this module")
         };
+        if kind == "BitArray" {
+            return self.bit_array_call(v, name, args, e);
+        }
+        if kind == "StringBuilder" {
+            return self.builder_call(v, name, args, e);
+        }
         let r = v.at(Prec::Primary);
         let elem = targs[0].clone();
         let out_arg = |this: &mut Self, i: usize, t: &Ty| this.ref_arg(&args[i].expr, t);
@@ -105,6 +126,8 @@ impl FileEmitter<'_, '_> {
                     vec![a, p],
                 )
             }
+            ("LinkedList", _, _) => return self.linked_call(v, &elem, name, args, e),
+            ("SortedSet", _, _) => return self.sorted_set_call(v, &elem, name, args, e),
             // A queue and a stack are sequences: LINQ walks them in `foreach`'s order.
             ("Queue" | "Stack", _, _) => return self.linq(v, name, args, e),
             _ => {
@@ -123,15 +146,244 @@ impl FileEmitter<'_, '_> {
         Ok(out)
     }
 
-    /// `Count` of a queue, stack or priority queue.
-    pub(crate) fn coll_count(&mut self, v: Val) -> Val {
-        let code = format!("{}.count()", v.at(Prec::Primary));
-        Val::new(code, INT, Prec::Primary).absorb(&v)
+    /// A property of a collection of this module (see [`has_member`]).
+    pub(crate) fn coll_member(&mut self, v: Val, name: &str, e: &Expr) -> R<Val> {
+        let Ty::Coll(kind, targs) = v.ty.clone() else {
+            unreachable!("coll_member on a collection of this module")
+        };
+        let (method, ty) = match (kind, name) {
+            ("LinkedList", "First" | "Last") => (
+                super::names::snake(name),
+                Ty::Coll("LinkedListNode", targs.clone()),
+            ),
+            ("LinkedListNode", "Value") | ("SortedSet", "Min" | "Max") => {
+                (super::names::snake(name), targs[0].clone())
+            }
+            ("BitArray" | "StringBuilder", "Count" | "Length") => ("length".to_string(), INT),
+            (_, "Count") => ("count".to_string(), INT),
+            _ => {
+                return Err(unsupported(
+                    e.span,
+                    format!("the member `{name}` of a `{}`", v.ty.cs()),
+                    snippet(self.src, e),
+                ));
+            }
+        };
+        let code = format!("{}.{method}()", v.at(Prec::Primary));
+        Ok(Val::new(code, ty, Prec::Primary).absorb(&v))
     }
 
-    fn coll_arg(&mut self, a: &Arg, t: &Ty) -> R<Val> {
+    /// A method of a `LinkedList<T>`: `AddLast`, `AddFirst` and `Remove` of a value or of
+    /// a node, `RemoveFirst`, `RemoveLast`, `Contains`, `Clear`, and LINQ.
+    fn linked_call(&mut self, v: Val, elem: &Ty, name: &str, args: &[Arg], e: &Expr) -> R<Val> {
+        let r = v.at(Prec::Primary);
+        let node_ty = Ty::Coll("LinkedListNode", vec![elem.clone()]);
+        let (code, ty, vals) = match (name, args) {
+            ("AddLast" | "AddFirst" | "Remove", [a]) => {
+                let x = self.expr(&a.expr, None)?;
+                let method = super::names::snake(name);
+                if x.ty == node_ty {
+                    let x = self.owned(x);
+                    let code = format!("{r}.{method}_node(&{})", x.at(Prec::Unary));
+                    (code, Ty::Void, vec![x])
+                } else {
+                    let x = self.coerce(x, elem, &a.expr)?;
+                    let x = self.owned(x);
+                    if name == "Remove" {
+                        let code = format!("{r}.remove(&{})", x.at(Prec::Unary));
+                        (code, Ty::Bool, vec![x])
+                    } else {
+                        (format!("{r}.{method}({})", x.code), node_ty, vec![x])
+                    }
+                }
+            }
+            ("RemoveFirst" | "RemoveLast" | "Clear", []) => {
+                let method = super::names::snake(name);
+                (format!("{r}.{method}()"), Ty::Void, vec![])
+            }
+            ("Contains", [a]) => {
+                let x = self.coll_arg(a, elem)?;
+                let code = format!("{r}.contains(&{})", x.at(Prec::Unary));
+                (code, Ty::Bool, vec![x])
+            }
+            _ => return self.linq(v, name, args, e),
+        };
+        Ok(self.effect_call(code, ty, &v, &vals))
+    }
+
+    /// A method of a `SortedSet<T>`: `Add`, `Remove`, `Contains`, `Clear`, and LINQ.
+    fn sorted_set_call(&mut self, v: Val, elem: &Ty, name: &str, args: &[Arg], e: &Expr) -> R<Val> {
+        let r = v.at(Prec::Primary);
+        let (code, ty, vals) = match (name, args) {
+            ("Add" | "Remove" | "Contains", [a]) => {
+                let x = self.coll_arg(a, elem)?;
+                let code = if name == "Add" {
+                    format!("{r}.add({})", x.code)
+                } else {
+                    let method = super::names::snake(name);
+                    format!("{r}.{method}(&{})", x.at(Prec::Unary))
+                };
+                (code, Ty::Bool, vec![x])
+            }
+            ("Clear", []) => (format!("{r}.clear()"), Ty::Void, vec![]),
+            _ => return self.linq(v, name, args, e),
+        };
+        Ok(self.effect_call(code, ty, &v, &vals))
+    }
+
+    /// `new BitArray(bytes)`, `new BitArray(length)`, `new BitArray(length, value)`.
+    fn new_bit_array(&mut self, args: &[Arg], has_init: bool, e: &Expr) -> R<Val> {
+        let bytes = Ty::Array(Box::new(Ty::Int(crate::types::IntTy::U8)), 1);
+        let mut vals = Vec::new();
+        for a in args {
+            let v = self.expr(&a.expr, None)?;
+            vals.push(self.owned(v));
+        }
+        let code = match vals.as_slice() {
+            [b] if b.ty == bytes && !has_init => {
+                format!("cs::BitArray::from_bytes(&{})", b.at(Prec::Unary))
+            }
+            [n] if n.ty.int().is_some() && !has_init => {
+                let n = self.coerce(n.clone(), &INT, &args[0].expr)?;
+                format!("cs::BitArray::with_length({}, false)", n.code)
+            }
+            [n, b] if n.ty.int().is_some() && b.ty == Ty::Bool && !has_init => {
+                let n = self.coerce(n.clone(), &INT, &args[0].expr)?;
+                format!("cs::BitArray::with_length({}, {})", n.code, b.code)
+            }
+            _ => {
+                return Err(unsupported(
+                    e.span,
+                    "this `BitArray` constructor",
+                    snippet(self.src, e),
+                ));
+            }
+        };
+        let none = Val::new("", Ty::Void, Prec::Primary);
+        Ok(self.effect_call(code, Ty::Coll("BitArray", vec![]), &none, &vals))
+    }
+
+    /// `Get(i)` and `Set(i, value)` of a `BitArray`.
+    fn bit_array_call(&mut self, v: Val, name: &str, args: &[Arg], e: &Expr) -> R<Val> {
+        let r = v.at(Prec::Primary);
+        let (code, ty, vals) = match (name, args) {
+            ("Get", [i]) => {
+                let i = self.coll_arg(i, &INT)?;
+                (format!("{r}.get({})", i.code), Ty::Bool, vec![i])
+            }
+            ("Set", [i, b]) => {
+                let i = self.coll_arg(i, &INT)?;
+                let b = self.coll_arg(b, &Ty::Bool)?;
+                let code = format!("{r}.set({}, {})", i.code, b.code);
+                (code, Ty::Void, vec![i, b])
+            }
+            _ => {
+                return Err(unsupported(
+                    e.span,
+                    format!("the method `{name}` of a `BitArray`"),
+                    snippet(self.src, e),
+                ));
+            }
+        };
+        Ok(self.effect_call(code, ty, &v, &vals))
+    }
+
+    /// `new StringBuilder()`, `new StringBuilder(text)`, `new StringBuilder(capacity)`.
+    fn new_builder(&mut self, args: &[Arg], has_init: bool, e: &Expr) -> R<Val> {
+        let ty = Ty::Coll("StringBuilder", vec![]);
+        let v = match args {
+            [a] => Some(self.expr(&a.expr, None)?),
+            _ => None,
+        };
+        let code = match &v {
+            None if args.is_empty() && !has_init => "cs::StringBuilder::new()".to_string(),
+            Some(s) if s.ty == Ty::Str && !has_init => {
+                format!("cs::StringBuilder::with_text(&{})", s.at(Prec::Unary))
+            }
+            // A capacity changes nothing C# can see.
+            Some(n) if n.ty.int().is_some() && !has_init => {
+                format!("{{ let _ = {}; cs::StringBuilder::new() }}", n.code)
+            }
+            _ => {
+                return Err(unsupported(
+                    e.span,
+                    "this `StringBuilder` constructor",
+                    snippet(self.src, e),
+                ));
+            }
+        };
+        let none = Val::new("", Ty::Void, Prec::Primary);
+        let vals: Vec<Val> = v.into_iter().collect();
+        Ok(self.effect_call(code, ty, &none, &vals))
+    }
+
+    /// `Append` of a string or a `char`, and `ToString()`, of a `StringBuilder`.
+    fn builder_call(&mut self, v: Val, name: &str, args: &[Arg], e: &Expr) -> R<Val> {
+        let r = v.at(Prec::Primary);
+        let (code, ty, vals) = match (name, args) {
+            ("Append", [a]) => {
+                let x = self.expr(&a.expr, None)?;
+                let code = match x.ty {
+                    Ty::Str => format!("{r}.append(&{})", x.at(Prec::Unary)),
+                    Ty::Char => format!("{r}.append_char({})", x.code),
+                    // Other values' text (numbers, moves) as C# writes it is not done here.
+                    _ => {
+                        return Err(unsupported(
+                            e.span,
+                            format!("`Append` of a `{}`", x.ty.cs()),
+                            snippet(self.src, e),
+                        ));
+                    }
+                };
+                (code, Ty::Void, vec![x])
+            }
+            ("ToString", []) => (format!("{r}.text()"), Ty::Str, vec![]),
+            _ => {
+                return Err(unsupported(
+                    e.span,
+                    format!("the method `{name}` of a `StringBuilder`"),
+                    snippet(self.src, e),
+                ));
+            }
+        };
+        Ok(self.effect_call(code, ty, &v, &vals))
+    }
+
+    fn effect_call(&self, code: String, ty: Ty, v: &Val, vals: &[Val]) -> Val {
+        let mut out = Val::new(code, ty, Prec::Primary).absorb(v);
+        for a in vals {
+            out = out.absorb(a);
+        }
+        out.effects = true;
+        out
+    }
+
+    pub(crate) fn coll_arg(&mut self, a: &Arg, t: &Ty) -> R<Val> {
         let v = self.expr(&a.expr, Some(t))?;
         let v = self.coerce(v, t, &a.expr)?;
         Ok(self.owned(v))
+    }
+}
+
+/// Whether `name` is a property of the collection type `t` that [`coll_member`] reads.
+///
+/// [`coll_member`]: FileEmitter::coll_member
+pub(crate) fn has_member(t: &Ty, name: &str) -> bool {
+    match t {
+        Ty::Coll("LinkedList", _) => matches!(name, "Count" | "First" | "Last"),
+        Ty::Coll("LinkedListNode", _) => name == "Value",
+        Ty::Coll("SortedSet", _) => matches!(name, "Count" | "Min" | "Max"),
+        Ty::Coll("BitArray", _) => matches!(name, "Count" | "Length"),
+        Ty::Coll("StringBuilder", _) => name == "Length",
+        Ty::Coll(..) => name == "Count",
+        _ => false,
+    }
+}
+
+/// The element type of `x[i]` on a `BitArray` (`bool`) or a `StringBuilder` (`char`).
+pub(crate) fn indexed_elem(t: &Ty) -> Ty {
+    match t {
+        Ty::Coll("StringBuilder", _) => Ty::Char,
+        _ => Ty::Bool,
     }
 }

@@ -617,6 +617,9 @@ impl FileEmitter<'_, '_> {
         if (a.ty == Ty::Str || b.ty == Ty::Str) && a.ty != Ty::Null && b.ty != Ty::Null {
             return self.string_op(op, a, b, e);
         }
+        if super::time::is_time(&a.ty) || super::time::is_time(&b.ty) {
+            return self.time_op(op, a, b, e);
+        }
         if op.is_shift() {
             return self.shift(op, a, b, l, r, e);
         }
@@ -822,6 +825,7 @@ impl FileEmitter<'_, '_> {
                 Ty::Class(c) if self.p.is_ref_class(c) => {
                     format!("{}.is_null()", other.at(Prec::Primary))
                 }
+                Ty::Coll("LinkedListNode", _) => format!("{}.is_null()", other.at(Prec::Primary)),
                 Ty::Api("Board" | "Timer" | "PieceList") if !other.effects => {
                     self.warn(e.span, format!("a `{}` compared with `null`: never null in the port (nor in C# when the API gives it)", other.ty.cs()));
                     "false".into()
@@ -1241,6 +1245,12 @@ impl FileEmitter<'_, '_> {
                     ..v
                 })
             }
+            (Ty::Null, Ty::Coll("LinkedListNode", _)) => Ok(Val {
+                code: "cs::LinkedListNode::null()".into(),
+                ty: to.clone(),
+                prec: Prec::Primary,
+                ..v
+            }),
             (Ty::Null, Ty::Class(c)) if self.p.is_ref_class(c) => Ok(Val {
                 code: "cs::Obj::null()".into(),
                 ty: to.clone(),

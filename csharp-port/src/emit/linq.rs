@@ -202,7 +202,7 @@ impl FileEmitter<'_, '_> {
                 let a = self.arg_as(&args[0], &elem)?;
                 (format!("{r}.add({})", a.code), Ty::Bool)
             }
-            (Ty::Dict(k, val), _, _) => match self.dict_call(&r, k, val, name, args)? {
+            (Ty::Dict(k, val, _), _, _) => match self.dict_call(&r, k, val, name, args)? {
                 Some(x) => x,
                 None => return Ok(None),
             },
@@ -277,7 +277,7 @@ impl FileEmitter<'_, '_> {
             | Ty::List(_)
             | Ty::Dict(..)
             | Ty::Set(_)
-            | Ty::Coll("Queue" | "Stack", _) => {
+            | Ty::Coll("Queue" | "Stack" | "LinkedList" | "SortedSet", _) => {
                 format!("{}.iter()", v.at(Prec::Primary))
             }
             Ty::Seq(_) => v.code.clone(),
@@ -383,7 +383,7 @@ impl FileEmitter<'_, '_> {
             Ty::Api("PieceList") => {
                 format!("cs::Seq::from(cs::Piece::in_list(&{}))", v.at(Prec::Unary))
             }
-            Ty::Coll("Queue" | "Stack", _) => {
+            Ty::Coll("Queue" | "Stack" | "LinkedList" | "SortedSet", _) => {
                 format!("{}.iter().collect::<cs::Seq<_>>()", v.at(Prec::Primary))
             }
             Ty::Str => format!(
@@ -610,7 +610,11 @@ impl FileEmitter<'_, '_> {
             ("ToDictionary", 2) => {
                 let k = self.selector(&args[0], vec![elem.clone()])?;
                 let v = self.selector(&args[1], vec![elem.clone()])?;
-                let ty = Ty::Dict(Box::new(func_ret(&k.ty)), Box::new(func_ret(&v.ty)));
+                let ty = Ty::Dict(
+                    Box::new(func_ret(&k.ty)),
+                    Box::new(func_ret(&v.ty)),
+                    "Dictionary",
+                );
                 (
                     format!("to_dictionary({}, {})", k.code, v.code),
                     ty,

@@ -23,6 +23,7 @@ mod place;
 mod program;
 mod stmt;
 mod tail;
+mod time;
 mod ty;
 
 use std::collections::{BTreeMap, BTreeSet};

@@ -374,7 +374,7 @@ impl FileEmitter<'_, '_> {
         for item in items {
             // `[k] = v` sets through the indexer: a later equal key replaces the value,
             // where `Add` would throw.
-            if let (Ty::Dict(k, v), ExprKind::Assign(None, target, value)) = (ty, &item.kind)
+            if let (Ty::Dict(k, v, _), ExprKind::Assign(None, target, value)) = (ty, &item.kind)
                 && let ExprKind::ElementBinding(keys) = &target.kind
                 && let [key] = keys.as_slice()
             {
@@ -391,7 +391,7 @@ impl FileEmitter<'_, '_> {
             }
             match (ty, &item.kind) {
                 (
-                    Ty::Dict(k, v),
+                    Ty::Dict(k, v, _),
                     ExprKind::NewArray {
                         elem: None,
                         init: Some(pair),

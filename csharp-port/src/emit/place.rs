@@ -344,7 +344,8 @@ impl FileEmitter<'_, '_> {
                     effects: t.effects || sub.effects,
                 })
             }
-            Ty::Dict(k, v) => {
+            Ty::Coll("BitArray" | "StringBuilder", _) => self.bit_place(&t, recv, &idx[0]),
+            Ty::Dict(k, v, _) => {
                 let key = self.expr(&idx[0], Some(&k))?;
                 let key = self.coerce(key, &k, &idx[0])?;
                 let key = self.owned(key);
@@ -364,6 +365,21 @@ impl FileEmitter<'_, '_> {
                 snippet(self.src, e),
             )),
         }
+    }
+
+    /// `bits[i]` of a `BitArray` or `sb[i]` of a `StringBuilder`: a cell of the shared
+    /// value.
+    fn bit_place(&mut self, t: &Val, recv: String, i: &Expr) -> R<Place> {
+        let i = self.int_arg(i)?;
+        Ok(Place::Cell {
+            recv,
+            sub: Some(i.code.clone()),
+            dict: false,
+            path: String::new(),
+            ty: super::colls::indexed_elem(&t.ty),
+            reads_self: t.reads_self || i.reads_self,
+            effects: t.effects || i.effects,
+        })
     }
 
     /// The code reading a place.

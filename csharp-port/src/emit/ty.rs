@@ -53,6 +53,9 @@ impl Program<'_> {
         if tps.iter().any(|p| p == name) {
             return Ok(Ty::Param(name.to_string()));
         }
+        if let Some(t) = self.more_collections(name, &arg)? {
+            return Ok(t);
+        }
         if let Some(t) = crate::types::predefined(name) {
             return Ok(t);
         }
@@ -66,14 +69,13 @@ impl Program<'_> {
             return Ok(t);
         }
         Ok(match name {
-            "Move" | "Square" | "Board" | "Timer" | "PieceList" | "Random" | "BigInteger" => {
-                Ty::Api(api_name(name))
-            }
+            "Move" | "Square" | "Board" | "Timer" | "PieceList" | "Random" | "BigInteger"
+            | "DateTime" | "TimeSpan" => Ty::Api(api_name(name)),
             "Piece" => Ty::Api("Piece"),
             "PieceType" => Ty::Api("PieceType"),
             "List" | "IList" | "ICollection" | "IReadOnlyList" => Ty::List(Box::new(arg(0)?)),
             "Dictionary" | "IDictionary" | "IReadOnlyDictionary" => {
-                Ty::Dict(Box::new(arg(0)?), Box::new(arg(1)?))
+                Ty::Dict(Box::new(arg(0)?), Box::new(arg(1)?), "Dictionary")
             }
             "HashSet" | "ISet" => Ty::Set(Box::new(arg(0)?)),
             "Queue" => Ty::Coll("Queue", vec![arg(0)?]),
@@ -120,6 +122,22 @@ impl Program<'_> {
         })
     }
 
+    /// The sorted collections, the linked list and `BitArray`, if `name` is one.
+    fn more_collections(&self, name: &str, arg: &dyn Fn(usize) -> R<Ty>) -> R<Option<Ty>> {
+        Ok(Some(match name {
+            "SortedDictionary" => {
+                Ty::Dict(Box::new(arg(0)?), Box::new(arg(1)?), "SortedDictionary")
+            }
+            "SortedList" => Ty::Dict(Box::new(arg(0)?), Box::new(arg(1)?), "SortedList"),
+            "LinkedList" => Ty::Coll("LinkedList", vec![arg(0)?]),
+            "LinkedListNode" => Ty::Coll("LinkedListNode", vec![arg(0)?]),
+            "SortedSet" => Ty::Coll("SortedSet", vec![arg(0)?]),
+            "BitArray" => Ty::Coll("BitArray", vec![]),
+            "StringBuilder" => Ty::Coll("StringBuilder", vec![]),
+            _ => return Ok(None),
+        }))
+    }
+
     /// The Rust spelling of `t`.
     pub(crate) fn rust_ty(&self, t: &Ty, span: Span) -> R<String> {
         Ok(match t {
@@ -135,6 +153,7 @@ impl Program<'_> {
             Ty::Api("Random") => "Random".into(),
             Ty::Api("BigInteger") => "cs::BigInteger".into(),
             Ty::Api("DateTime") => "cs::DateTime".into(),
+            Ty::Api("TimeSpan") => "cs::TimeSpan".into(),
             Ty::Api("OwnedBoard") => "Board".into(),
             Ty::Api(n) => (*n).into(),
             Ty::Enum(name) => self.enum_repr(name).rust().into(),
@@ -145,6 +164,7 @@ impl Program<'_> {
             Ty::Array(e, _) => format!("cs::Array<{}>", self.rust_ty(e, span)?),
             Ty::List(e) => format!("cs::List<{}>", self.rust_ty(e, span)?),
             Ty::Set(e) => format!("cs::HashSet<{}>", self.rust_ty(e, span)?),
+            Ty::Coll(name, args) if args.is_empty() => format!("cs::{name}"),
             Ty::Coll(name, args) => {
                 let mut rust = Vec::new();
                 for a in args {
@@ -153,8 +173,8 @@ impl Program<'_> {
                 format!("cs::{name}<{}>", rust.join(", "))
             }
             Ty::Seq(e) => format!("cs::Seq<{}>", self.rust_ty(e, span)?),
-            Ty::Dict(k, v) => format!(
-                "cs::Dictionary<{}, {}>",
+            Ty::Dict(k, v, kind) => format!(
+                "cs::{kind}<{}, {}>",
                 self.rust_ty(k, span)?,
                 self.rust_ty(v, span)?
             ),
@@ -200,6 +220,8 @@ fn api_name(name: &str) -> &'static str {
         "Board" => "Board",
         "Timer" => "Timer",
         "PieceList" => "PieceList",
+        "DateTime" => "DateTime",
+        "TimeSpan" => "TimeSpan",
         _ => "Random",
     }
 }

@@ -52,23 +52,3 @@ impl BigInteger {
         super::Array::from(bytes[..len].to_vec())
     }
 }
-
-/// C#'s `DateTime`, for the one thing bots read from it: `DateTime.UtcNow.Ticks`, the
-/// clock in 100-nanosecond ticks since 0001-01-01 (a time check every so many ticks).
-#[derive(Clone, Copy, Default, PartialEq, Eq)]
-pub struct DateTime(i64);
-
-impl DateTime {
-    /// `DateTime.UtcNow` (and `DateTime.Now`, without the time zone).
-    pub fn utc_now() -> DateTime {
-        let since_epoch = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .unwrap_or_default();
-        DateTime(621_355_968_000_000_000 + (since_epoch.as_nanos() / 100) as i64)
-    }
-
-    /// `Ticks`.
-    pub fn ticks(&self) -> i64 {
-        self.0
-    }
-}

@@ -6,6 +6,10 @@
 //!   [`HashSet`]: its collections, shared too, iterated in .NET's order.
 //! - [`Queue`], [`Stack`], [`PriorityQueue`]: its other collections, in .NET's order
 //!   (the priority queue's ties as .NET's heap breaks them).
+//! - [`LinkedList`] and [`LinkedListNode`]: C#'s linked list and its nodes, shared.
+//! - [`SortedDictionary`], [`SortedList`], [`SortedSet`]: in the default comparer's order.
+//! - [`BitArray`]: C#'s `BitArray`, shared.
+//! - [`StringBuilder`]: C#'s `StringBuilder`, in UTF-16 units.
 //! - [`Seq`]: LINQ's results.
 //! - [`Obj`] and [`Var`]: instances of the bot's own classes, shared by reference.
 //! - [`Piece`], [`PAWN`] ... [`KING`], [`pieces`], [`slider_attacks`]: the API's members
@@ -14,6 +18,7 @@
 //! - [`abs`], [`sign`], [`round_digits`], [`log2`]: `Math` and `BitOperations` where
 //!   C#'s meaning is not Rust's.
 //! - [`move_text`], [`double_text`] and the other `_text`s: values' text as C# writes it.
+//! - [`DateTime`], [`TimeSpan`]: the clock bots time a search with.
 //! - [`try_catch`] and [`Flow`]: `try`/`catch`.
 //! - [`compare`]: C#'s default ordering of keys; `Array.Sort` with .NET's algorithm.
 //!
@@ -24,8 +29,11 @@
 
 mod array;
 mod bigint;
+mod bits;
+mod builder;
 mod dict;
 mod flow;
+mod linked;
 mod list;
 mod math;
 mod object;
@@ -33,13 +41,18 @@ mod piece;
 mod queue;
 mod seq;
 mod sort;
+mod sorted;
 mod text;
+mod time;
 
 pub use array::{Array, ArrayIndex, ArrayIter, ElemRef, Subscript};
-pub use bigint::{BigInteger, DateTime};
+pub use bigint::BigInteger;
+pub use bits::BitArray;
+pub use builder::StringBuilder;
 pub use dict::{Dictionary, HashSet};
 pub(crate) use flow::caught_here;
 pub use flow::{Flow, try_catch};
+pub use linked::{LinkedList, LinkedListNode};
 pub use list::{List, ListIter};
 pub use math::{
     HashCode, Signed, abs, convert_to_int32, div_rem, hash_code, log2, max_f64, min_f64,
@@ -55,8 +68,10 @@ pub use piece::{
 pub use queue::{PriorityQueue, Queue, Stack};
 pub use seq::{Number, Seq};
 pub use sort::compare;
+pub use sorted::{SortedDictionary, SortedList, SortedSet};
 pub use text::{
     bool_text, char_at, double_text, float_text, format_int, index_of, is_digit, is_letter,
     is_lower, is_upper, move_text, numeric_value, parse_int, piece_type_text, split, square_text,
     str_len, substring, to_lower, to_upper,
 };
+pub use time::{DateTime, TimeSpan};

@@ -656,6 +656,13 @@ impl<K: Hash + Eq + Clone + 'static, V: Clone + 'static> Dictionary<K, V> {
     }
 }
 
+impl<K: PartialOrd + Clone + 'static, V: Clone + 'static> super::SortedDictionary<K, V> {
+    /// The entries as a LINQ sequence of `(key, value)`, least key first.
+    pub fn linq(&self) -> Seq<(K, V)> {
+        self.iter().collect()
+    }
+}
+
 impl<T: Hash + Eq + Clone + 'static> HashSet<T> {
     /// The elements as a LINQ sequence.
     pub fn linq(&self) -> Seq<T> {
