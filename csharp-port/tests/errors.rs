@@ -180,19 +180,61 @@ fn a_delegate_parameter_of_a_struct_method_is_refused() {
 }
 
 #[test]
-fn a_board_parameter_of_another_class_is_refused() {
-    // Bot_413: `network.FeedForward(board)`; the port read the board as `self.board`,
-    // which the other class's `self` does not hold.
-    let source = system(format!(
-        "{}class Net {{ public int Eval(Board b) => b.PlyCount; }}\n",
+fn a_struct_field_of_the_bot_handed_the_bot_is_refused() {
+    // The struct method would change the field while the bot, which holds it, is
+    // borrowed for the method's `bot` parameter.
+    let source = format!(
+        "{}struct S {{ public int n; public int Eval(Board b) {{ n++; return b.PlyCount; }} }}\n",
         bot(
-            "    Net net = new Net();",
-            "        return board.GetLegalMoves()[net.Eval(board) * 0];"
+            "    S s;",
+            "        return board.GetLegalMoves()[s.Eval(board) * 0];"
         )
-    ));
+    );
+    let (line, _, _, text) = refused(&source);
+    assert_eq!(line, 7, "{text}");
+    assert!(
+        text.contains(
+            "a struct method that uses the board, timer or bot called on a field of the bot"
+        ),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_field_initialiser_reaching_the_bot_in_another_type_is_refused() {
+    // `new Net()` would need the bot only for its initialisers.
+    let source = format!(
+        "{}class Net {{ public int w = MyBot.Seed(); }}\n",
+        bot(
+            "    static int seed = 3;\n    public static int Seed() => seed;\n    Net net = new Net();",
+            "        return board.GetLegalMoves()[net.w * 0];"
+        )
+    );
     let (_, _, _, text) = refused(&source);
     assert!(
-        text.contains("a Board or Timer parameter of a method of a class other than the bot"),
+        text.contains(
+            "a field initialiser that uses the board, timer or bot, in a type other than the bot"
+        ),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_bot_field_by_ref_to_a_method_taking_the_bot_is_refused() {
+    // The callee could read the field through the bot while it holds the reference.
+    let source = format!(
+        "{}class Net {{ public int Eval(Board b, ref int x) {{ x++; return b.PlyCount; }} }}\n",
+        bot(
+            "    Net net = new Net();\n    int k;",
+            "        return board.GetLegalMoves()[net.Eval(board, ref k) * 0];"
+        )
+    );
+    let (line, _, _, text) = refused(&source);
+    assert_eq!(line, 8, "{text}");
+    assert!(
+        text.contains(
+            "a field of the bot passed by `ref` to a method that uses the board, timer or bot"
+        ),
         "{text}"
     );
 }
