@@ -1115,7 +1115,13 @@ impl FileEmitter<'_, '_> {
     pub(crate) fn coerce(&mut self, mut v: Val, to: &Ty, e: &Expr) -> R<Val> {
         if let ExprKind::This = e.kind {
             match &v.ty {
-                // A class's methods take `&self`, not the shared `cs::Obj` C#'s `this` is.
+                // A class's methods take `&self`; the shared `cs::Obj` C#'s `this` is
+                // comes from the instance's `cs::This`.
+                Ty::Class(name) if self.p.is_ref_class(name) && !self.fr().bot_level => {
+                    self.learned.this_value.insert(name.clone());
+                    v.code = format!("self.{}.get()", super::items::THIS_FIELD);
+                    v.place = false;
+                }
                 Ty::Class(_) => {
                     return Err(unsupported(
                         e.span,

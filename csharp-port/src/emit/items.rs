@@ -8,6 +8,10 @@ use crate::ast::*;
 use crate::error::Span;
 use crate::types::Ty;
 
+/// The field through which a class's instance reaches itself as a `cs::Obj` (C#'s
+/// `this` as a value).
+pub(crate) const THIS_FIELD: &str = "this_obj";
+
 impl FileEmitter<'_, '_> {
     /// An enum (as constants) or a struct with its impl.
     pub(crate) fn own_type(&mut self, t: usize) -> R<String> {
@@ -543,6 +547,21 @@ impl FileEmitter<'_, '_> {
                 self.rty(&f.ty, f.span)?
             ));
         }
+        // `cs::Obj::new` or, for a class whose `this` is a value, `new_cyclic`.
+        let mut make = format!("cs::Obj::new({name}::default())");
+        if self.facts.this_value.contains(&info.cs) {
+            if info.fields.iter().any(|f| f.rust == THIS_FIELD) {
+                return Err(unsupported(
+                    decl.span,
+                    format!("a class with a field `{THIS_FIELD}` whose `this` is a value"),
+                    &info.cs,
+                ));
+            }
+            fields.push_str(&format!("    pub {THIS_FIELD}: cs::This<{name}>,\n"));
+            make = format!(
+                "cs::Obj::new_cyclic(|this| {name} {{ {THIS_FIELD}: this, ..{name}::default() }})"
+            );
+        }
         let mut out = FileEmitter::comments(&decl.comments);
         out.push_str(&format!(
             "#[derive(Default)]\npub struct {name} {{\n{fields}}}\n\n"
@@ -557,12 +576,12 @@ impl FileEmitter<'_, '_> {
         let inits = self.initialisers(t, |f, v| format!("this.{f}.set({v});\n"))?;
         if ctors.is_empty() {
             body.push_str(&format!(
-                "pub fn new() -> cs::Obj<{name}> {{\n    let this = cs::Obj::new({name}::default());\n{}    this\n}}\n\n",
+                "pub fn new() -> cs::Obj<{name}> {{\n    let this = {make};\n{}    this\n}}\n\n",
                 FileEmitter::indent(&inits)
             ));
         }
         for ctor in &ctors {
-            body.push_str(&self.class_new(&name, ctor, &inits)?);
+            body.push_str(&self.class_new(&name, &make, ctor, &inits)?);
         }
         let methods: Vec<MethodInfo> = info
             .methods
@@ -653,11 +672,11 @@ impl FileEmitter<'_, '_> {
 
     /// `new Name(args)` for one constructor: `new`, `new_2`... beside `construct`,
     /// `construct_2`.
-    fn class_new(&mut self, name: &str, ctor: &MethodInfo, inits: &str) -> R<String> {
+    fn class_new(&mut self, name: &str, make: &str, ctor: &MethodInfo, inits: &str) -> R<String> {
         let (params, names) = self.new_params(ctor)?;
         let new_name = ctor.rust.replacen("construct", "new", 1);
         Ok(format!(
-            "pub fn {new_name}({}) -> cs::Obj<{name}> {{\n    let this = cs::Obj::new({name}::default());\n{}    this.{}({});\n    this\n}}\n\n",
+            "pub fn {new_name}({}) -> cs::Obj<{name}> {{\n    let this = {make};\n{}    this.{}({});\n    this\n}}\n\n",
             params.join(", "),
             FileEmitter::indent(inits),
             ctor.rust,

@@ -161,6 +161,9 @@ pub(crate) struct Facts {
     /// Functions of other types that reach the bot (its board, timer, statics or
     /// methods) and so take it as a last parameter `bot: &mut MyBot`.
     pub needs_bot: BTreeSet<String>,
+    /// Classes (C# names) whose methods pass or store `this` (their instances keep a
+    /// `cs::This`).
+    pub this_value: BTreeSet<String>,
 }
 
 impl Facts {
