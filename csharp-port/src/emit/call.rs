@@ -1076,8 +1076,13 @@ impl FileEmitter<'_, '_> {
                     snippet(self.src, e),
                 ));
             };
+            // `ref Board`: there is one board, which no callee may replace (an
+            // assignment of a board is refused), so the reference is the board.
+            let board_ref = *mode == PassMode::Ref && super::delegates::vanishes(pt);
             match mode {
-                PassMode::Ref | PassMode::Out => out.push(self.ref_arg(&a.expr, pt)?),
+                PassMode::Ref | PassMode::Out if !board_ref => {
+                    out.push(self.ref_arg(&a.expr, pt)?);
+                }
                 PassMode::Value if matches!(pt, Ty::Func(..)) => {
                     out.push(self.delegate_arg(&a.expr, pt)?);
                 }

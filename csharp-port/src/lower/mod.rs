@@ -423,6 +423,14 @@ impl<'a> Lower<'a> {
                 }
                 init = Some(self.expr(part)?);
             }
+            if init.is_none() {
+                // `Node n = this;`: the grammar leaves `this` unnamed.
+                let mut cursor = child.walk();
+                let this = child.children(&mut cursor).find(|c| c.kind() == "this");
+                if let Some(this) = this {
+                    init = Some(self.expr(this)?);
+                }
+            }
             vars.push((self.ident(name), init, Span::of(child)));
         }
         Ok((ty, vars))
