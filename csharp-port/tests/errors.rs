@@ -500,3 +500,22 @@ fn an_interpolation_format_the_port_does_not_give_is_refused() {
         "{text}"
     );
 }
+
+#[test]
+fn a_second_board_passed_on_from_another_types_method_is_refused() {
+    // Bot_66: swapping the board into the bot for the call would need the bot's `self`,
+    // which another type's method reaches only through its `bot` parameter.
+    let source = format!(
+        "{}class T {{ public int F(Board b) {{ var n = Board.CreateBoardFromFEN(b.GetFenString()); return MyBot.Count(n); }} }}\n",
+        bot(
+            "    public static int Count(Board b) => b.PlyCount;",
+            "        return board.GetLegalMoves()[new T().F(board) * 0];"
+        )
+    );
+    let (line, _, _, text) = refused(&source);
+    assert_eq!(line, 10, "{text}");
+    assert!(
+        text.contains("passed to a method from a method of a type other than the bot"),
+        "{text}"
+    );
+}
