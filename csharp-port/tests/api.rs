@@ -39,3 +39,20 @@ fn a_board_argument_is_not_cloned() {
     assert!(rust.contains("occupied()"), "{rust}");
     assert!(!rust.contains("clone().occupied()"), "{rust}");
 }
+
+#[test]
+fn another_types_board_and_timer_fields_are_the_bots() {
+    // Every board and timer is the one `Think` was handed (assigning another is refused):
+    // another class keeping them in fields reads the bot's through its `bot` parameter.
+    let rust = ported(
+        "    class Clock\n    {\n        Board b;\n        Timer t;\n        public Clock(Board board, Timer timer) { b = board; t = timer; }\n        public int Left() => t.MillisecondsRemaining + b.PlyCount;\n    }",
+        "        var c = new Clock(board, timer);\n        return board.GetLegalMoves()[c.Left() * 0];",
+    );
+    assert!(rust.contains("fn left(&self, bot: &mut MyBot)"), "{rust}");
+    assert!(
+        rust.contains("bot.timer.") && rust.contains("bot.board."),
+        "{rust}"
+    );
+    assert!(rust.contains("Clock::new(self)"), "{rust}");
+    assert!(rust.contains("c.left(self)"), "{rust}");
+}

@@ -85,13 +85,14 @@ fn a_struct_field_initialiser_without_a_constructor_is_refused() {
 }
 
 #[test]
-fn this_of_a_class_as_an_argument_is_refused() {
-    let source = format!(
-        "public class Node\n{{\n    public Node Parent;\n    public Node(Node parent) {{ Parent = parent; }}\n    public Node Child() => new Node(this);\n}}\n{}",
-        bot("", "        return board.GetLegalMoves()[0];")
+fn this_of_the_bot_as_an_argument_is_refused() {
+    // The bot is not a `cs::Obj`: its methods take `&mut self`, which no value can share.
+    let source = bot(
+        "    int F(MyBot b) => 1;",
+        "        return board.GetLegalMoves()[F(this) - 1];",
     );
-    let (line, column, _, text) = refused(&source);
-    assert_eq!((line, column), (5, 37), "{text}");
+    let (line, _, _, text) = refused(&source);
+    assert_eq!(line, 7, "{text}");
     assert!(
         text.contains("`this` of a class passed or stored as a value"),
         "{text}"
@@ -180,19 +181,61 @@ fn a_delegate_parameter_of_a_struct_method_is_refused() {
 }
 
 #[test]
-fn a_board_parameter_of_another_class_is_refused() {
-    // Bot_413: `network.FeedForward(board)`; the port read the board as `self.board`,
-    // which the other class's `self` does not hold.
-    let source = system(format!(
-        "{}class Net {{ public int Eval(Board b) => b.PlyCount; }}\n",
+fn a_struct_field_of_the_bot_handed_the_bot_is_refused() {
+    // The struct method would change the field while the bot, which holds it, is
+    // borrowed for the method's `bot` parameter.
+    let source = format!(
+        "{}struct S {{ public int n; public int Eval(Board b) {{ n++; return b.PlyCount; }} }}\n",
         bot(
-            "    Net net = new Net();",
-            "        return board.GetLegalMoves()[net.Eval(board) * 0];"
+            "    S s;",
+            "        return board.GetLegalMoves()[s.Eval(board) * 0];"
         )
-    ));
+    );
+    let (line, _, _, text) = refused(&source);
+    assert_eq!(line, 7, "{text}");
+    assert!(
+        text.contains(
+            "a struct method that uses the board, timer or bot called on a field of the bot"
+        ),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_field_initialiser_reaching_the_bot_in_another_type_is_refused() {
+    // `new Net()` would need the bot only for its initialisers.
+    let source = format!(
+        "{}class Net {{ public int w = MyBot.Seed(); }}\n",
+        bot(
+            "    static int seed = 3;\n    public static int Seed() => seed;\n    Net net = new Net();",
+            "        return board.GetLegalMoves()[net.w * 0];"
+        )
+    );
     let (_, _, _, text) = refused(&source);
     assert!(
-        text.contains("a Board or Timer parameter of a method of a class other than the bot"),
+        text.contains(
+            "a field initialiser that uses the board, timer or bot, in a type other than the bot"
+        ),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_bot_field_by_ref_to_a_method_taking_the_bot_is_refused() {
+    // The callee could read the field through the bot while it holds the reference.
+    let source = format!(
+        "{}class Net {{ public int Eval(Board b, ref int x) {{ x++; return b.PlyCount; }} }}\n",
+        bot(
+            "    Net net = new Net();\n    int k;",
+            "        return board.GetLegalMoves()[net.Eval(board, ref k) * 0];"
+        )
+    );
+    let (line, _, _, text) = refused(&source);
+    assert_eq!(line, 8, "{text}");
+    assert!(
+        text.contains(
+            "a field of the bot passed by `ref` to a method that uses the board, timer or bot"
+        ),
         "{text}"
     );
 }
@@ -506,4 +549,23 @@ fn non_generic_collections_are_refused() {
 fn appending_a_number_to_a_string_builder_is_refused() {
     let text = refused_in_think("var sb = new StringBuilder(); sb.Append(3);");
     assert!(text.contains("`Append` of a `int`"), "{text}");
+}
+
+#[test]
+fn a_second_board_passed_on_from_another_types_method_is_refused() {
+    // Bot_66: swapping the board into the bot for the call would need the bot's `self`,
+    // which another type's method reaches only through its `bot` parameter.
+    let source = format!(
+        "{}class T {{ public int F(Board b) {{ var n = Board.CreateBoardFromFEN(b.GetFenString()); return MyBot.Count(n); }} }}\n",
+        bot(
+            "    public static int Count(Board b) => b.PlyCount;",
+            "        return board.GetLegalMoves()[new T().F(board) * 0];"
+        )
+    );
+    let (line, _, _, text) = refused(&source);
+    assert_eq!(line, 10, "{text}");
+    assert!(
+        text.contains("passed to a method from a method of a type other than the bot"),
+        "{text}"
+    );
 }

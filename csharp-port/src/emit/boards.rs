@@ -127,7 +127,7 @@ impl FileEmitter<'_, '_> {
             ))
         };
         if !self.fr().bot_level {
-            return refuse("from a struct's method");
+            return refuse("from a method of a type other than the bot");
         }
         let kept = self
             .p
@@ -181,7 +181,7 @@ impl FileEmitter<'_, '_> {
             return refuse("a method that takes several boards");
         }
         if m.owner != self.p.bot && !m.is_static {
-            return refuse("a struct's method");
+            return refuse("a method of a type other than the bot");
         }
         let mut setup = String::new();
         let mut board = None;

@@ -332,6 +332,20 @@ impl FileEmitter<'_, '_> {
                     }
                     if let Some(f) = self.p.field(t, name).cloned()
                         && !f.is_static
+                        && super::delegates::vanishes(&f.ty)
+                    {
+                        // The one board or timer, which the bot keeps (the type does not).
+                        if v.effects {
+                            return Err(unsupported(
+                                e.span,
+                                "a board or timer field of a value whose reading has effects",
+                                snippet(self.src, e),
+                            ));
+                        }
+                        return Ok(self.bot_board_or_timer(&f.ty));
+                    }
+                    if let Some(f) = self.p.field(t, name).cloned()
+                        && !f.is_static
                         && self.p.is_ref_class(s)
                     {
                         let code = format!("{}.{}.get()", v.at(Prec::Primary), f.rust);
@@ -787,34 +801,57 @@ impl FileEmitter<'_, '_> {
         let vals = self.args_with_defaults(&m.params, &m.defaults, args, e)?;
         let mutating = self.mutates(&m.key);
         self.note_call(&m.key);
-        let (recv_code, recv_val) = match (&recv, bot_level) {
+        let (mut recv_code, recv_val) = match (&recv, bot_level) {
             (Some(r), false) => (r.at(Prec::Primary), Some(r.clone())),
-            (_, true) => {
-                if !self.fr().bot_level {
-                    return Err(unsupported(
-                        e.span,
-                        "a call of the bot's method from a struct's method",
-                        snippet(self.src, e),
-                    ));
-                }
-                ("self".to_string(), None)
-            }
+            // From another type's method, the bot is its `bot` parameter.
+            (_, true) => (self.bot_self().to_string(), None),
             (None, false) => ("self".to_string(), None),
         };
+        let tail = if !bot_level && self.takes_bot(&m.key) {
+            self.bot_self()
+        } else {
+            ""
+        };
+        // The bot handed to the callee cannot be borrowed by its receiver too: a shared
+        // instance is read into a temporary first, as C# reads the receiver first.
+        let mut bind = String::new();
+        if !tail.is_empty() && mentions(&recv_code, tail) {
+            if !self.p.is_ref_class(&m_owner_cs(self.p, m)) {
+                return Err(unsupported(
+                    e.span,
+                    "a struct method that uses the board, timer or bot called on a field of the bot",
+                    snippet(self.src, e),
+                ));
+            }
+            let t = self.temp("receiver");
+            bind = format!("let {t} = {}.clone(); ", recv_code);
+            recv_code = t;
+        }
         let (vals, swap) = self.board_swap_args(m, vals, e)?;
         let (arg_codes, kept) = self.board_free_args(m, vals.clone());
-        let mut out = self.call_code(
-            &recv_code,
-            &m.rust,
-            arg_codes,
-            &kept,
-            bot_level || recv_code.starts_with("self"),
-        );
+        if !tail.is_empty()
+            && arg_codes
+                .iter()
+                .any(|c| c.starts_with(&format!("&mut {tail}.")))
+        {
+            // The callee could reach the field through the bot while it holds the
+            // reference: no copy written back after the call would be C#'s alias.
+            return Err(unsupported(
+                e.span,
+                "a field of the bot passed by `ref` to a method that uses the board, timer or bot",
+                snippet(self.src, e),
+            ));
+        }
+        let borrows_self = recv_code.starts_with("self") || tail == "self";
+        let mut out = self.call_code(&recv_code, &m.rust, arg_codes, &kept, borrows_self, tail);
+        if !bind.is_empty() {
+            out.code = format!("{{ {bind}{} }}", out.code);
+        }
         out.ty = m.ret.clone();
         out.effects = true;
-        if bot_level {
+        if recv_code == "self" && bot_level || tail == "self" {
             out.reads_self = true;
-            out.mut_self |= mutating;
+            out.mut_self |= mutating || tail == "self";
         }
         if let Some(r) = recv_val {
             out = out.absorb(&r);
@@ -858,14 +895,21 @@ impl FileEmitter<'_, '_> {
         codes: Vec<String>,
         vals: &[Val],
         borrows_self: bool,
+        tail: &str,
     ) -> Val {
         let conflict = borrows_self && vals.iter().any(|v| v.mut_self);
         let mut out = Val::new("", Ty::Void, Prec::Primary);
         for v in vals {
             out = out.absorb(v);
         }
+        let with_tail = |mut names: Vec<String>| {
+            if !tail.is_empty() {
+                names.push(tail.to_string());
+            }
+            names.join(", ")
+        };
         if !conflict {
-            out.code = format!("{recv}.{name}({})", codes.join(", "));
+            out.code = format!("{recv}.{name}({})", with_tail(codes));
             return out;
         }
         let mut setup = String::new();
@@ -894,12 +938,12 @@ impl FileEmitter<'_, '_> {
             }
         }
         out.code = if write_back.is_empty() {
-            format!("{{ {setup}{recv}.{name}({}) }}", names.join(", "))
+            format!("{{ {setup}{recv}.{name}({}) }}", with_tail(names))
         } else {
             let r = self.temp("result");
             format!(
                 "{{ {setup}let {r} = {recv}.{name}({}); {write_back}{r} }}",
-                names.join(", ")
+                with_tail(names)
             )
         };
         out
@@ -950,7 +994,12 @@ impl FileEmitter<'_, '_> {
         }
         let mutating = self.mutates(&m.key);
         kept.resize(codes.len(), Val::new("", Ty::Void, Prec::Primary));
-        let mut out = self.call_code("self", &m.rust, codes, &kept, true);
+        let tail = if self.takes_bot(&m.key) {
+            self.bot_self()
+        } else {
+            ""
+        };
+        let mut out = self.call_code("self", &m.rust, codes, &kept, true, tail);
         out.ty = m.ret.clone();
         out.effects = true;
         out.reads_self = true;
@@ -1029,8 +1078,13 @@ impl FileEmitter<'_, '_> {
                     snippet(self.src, e),
                 ));
             };
+            // `ref Board`: there is one board, which no callee may replace (an
+            // assignment of a board is refused), so the reference is the board.
+            let board_ref = *mode == PassMode::Ref && super::delegates::vanishes(pt);
             match mode {
-                PassMode::Ref | PassMode::Out => out.push(self.ref_arg(&a.expr, pt)?),
+                PassMode::Ref | PassMode::Out if !board_ref => {
+                    out.push(self.ref_arg(&a.expr, pt)?);
+                }
                 PassMode::Value if matches!(pt, Ty::Func(..)) => {
                     out.push(self.delegate_arg(&a.expr, pt)?);
                 }
@@ -1743,12 +1797,9 @@ impl FileEmitter<'_, '_> {
                         if t == self.p.bot {
                             return self.own_call(&m, None, args, e);
                         }
-                        if self.mutates(&m.key) && !v.place {
-                            return Err(unsupported(
-                                e.span,
-                                "a mutating struct method called on a copy",
-                                snippet(self.src, e),
-                            ));
+                        let (v, readonly) = self.struct_receiver(v, t);
+                        if self.mutates(&m.key) && (readonly || !v.place) {
+                            return self.call_on_copy(&m, v, args, e);
                         }
                         return self.own_call(&m, Some(v), args, e);
                     }
@@ -1773,6 +1824,45 @@ impl FileEmitter<'_, '_> {
             format!("the method `{name}` of a `{}`", ty.cs()),
             snippet(self.src, e),
         ))
+    }
+
+    /// A struct method's receiver: a local it may change is `let mut` (the first pass
+    /// cannot tell which methods change their struct, so any local receiver is); a
+    /// `foreach` variable is read-only in C#, which calls the method on a copy of it.
+    fn struct_receiver(&mut self, v: Val, t: usize) -> (Val, bool) {
+        if self.p.types[t].kind != TypeKind::Struct || !v.place {
+            return (v, false);
+        }
+        let current = self.fns.len() - 1;
+        let local = self
+            .scopes
+            .iter()
+            .rev()
+            .flat_map(|s| s.locals.iter().rev())
+            .find(|l| l.frame == current && l.kind == LocalKind::Value && l.rust == v.code)
+            .cloned();
+        if let Some(l) = local {
+            if self.readonly_locals.contains(&(l.owner.clone(), l.id)) {
+                return (v, true);
+            }
+            self.note_assigned(&l);
+        }
+        (v, false)
+    }
+
+    /// A struct method that changes its struct, called on a value that is not a
+    /// variable (or is a read-only `foreach` variable): C# calls it on a temporary copy
+    /// (ECMA-334, "Method invocations"), which is dropped after the call.
+    fn call_on_copy(&mut self, m: &MethodInfo, v: Val, args: &[Arg], e: &Expr) -> R<Val> {
+        let copy = self.owned(v);
+        let t = self.temp("copy");
+        let mut named = Val::new(t.clone(), copy.ty.clone(), Prec::Primary);
+        named.place = true;
+        let call = self.own_call(m, Some(named), args, e)?;
+        let mut out = call.absorb(&copy);
+        out.code = format!("{{ let mut {t} = {}; {} }}", copy.code, out.code);
+        out.prec = Prec::Primary;
+        Ok(out)
     }
 
     fn object_call(&mut self, v: Val, name: &str, args: &[Arg], e: &Expr) -> R<Val> {
@@ -2417,4 +2507,15 @@ fn forwarding_lambda(callee: ExprKind, decl: &MethodDecl, e: &Expr) -> Expr {
         .collect();
     let call = at(ExprKind::Call(Box::new(at(callee)), args));
     at(ExprKind::Lambda(params, LambdaBody::Expr(Box::new(call))))
+}
+
+/// Whether `code` names the variable `name` (not as part of a longer name).
+fn mentions(code: &str, name: &str) -> bool {
+    code.split(|c: char| !c.is_alphanumeric() && c != '_')
+        .any(|w| w == name)
+}
+
+/// The C# name of the type declaring `m`.
+fn m_owner_cs(p: &super::program::Program, m: &MethodInfo) -> String {
+    p.types[m.owner].cs.clone()
 }

@@ -142,6 +142,9 @@ pub(crate) struct FileEmitter<'p, 'u> {
     pub goto_labels: Vec<GotoLabel>,
     /// The return types of the lambdas being written (`None` until a `return` tells).
     pub lambda_ret: Vec<Option<Ty>>,
+    /// `foreach` variables (by function key and local number): C# reads them only, and
+    /// calls a struct method on a copy of one.
+    pub readonly_locals: HashSet<(String, u32)>,
 }
 
 impl<'p, 'u> FileEmitter<'p, 'u> {
@@ -192,6 +195,7 @@ impl<'p, 'u> FileEmitter<'p, 'u> {
             lambda_ret: Vec::new(),
             goto_labels: Vec::new(),
             arg_acc: None,
+            readonly_locals: HashSet::new(),
         }
     }
 
@@ -263,13 +267,20 @@ impl<'p, 'u> FileEmitter<'p, 'u> {
         bot_level: bool,
     ) {
         let base = self.scopes.len();
+        let mut taken = HashSet::new();
+        if bot_level {
+            self.learned.bot_level.insert(key.clone());
+        } else {
+            // The name of the bot parameter a method of another type may take.
+            taken.insert("bot".to_string());
+        }
         self.fns.push(FnCtx {
             key,
             class,
             ret,
             ret_ref,
             bot_level,
-            taken: HashSet::new(),
+            taken,
             next_id: 0,
             pre: Vec::new(),
             loops_in_try: Vec::new(),
@@ -375,6 +386,23 @@ impl<'p, 'u> FileEmitter<'p, 'u> {
     pub(crate) fn note_mutation(&mut self) {
         let key = self.fr().key.clone();
         self.learned.mutating.insert(key);
+    }
+
+    /// How the current function names the bot: `self` in the bot's own, else its `bot`
+    /// parameter (which the function now needs).
+    pub(crate) fn bot_self(&mut self) -> &'static str {
+        if self.fr().bot_level {
+            return "self";
+        }
+        let key = self.fr().key.clone();
+        self.learned.needs_bot.insert(key);
+        "bot"
+    }
+
+    /// Whether the function `key` of a type other than the bot takes the bot (from the
+    /// first pass).
+    pub(crate) fn takes_bot(&self, key: &str) -> bool {
+        self.facts.needs_bot.contains(key)
     }
 
     /// Whether the method `key` takes `&mut self` (from the first pass).

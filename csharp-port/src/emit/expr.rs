@@ -315,8 +315,9 @@ impl FileEmitter<'_, '_> {
         if let Some(v) = self.field_val(class, n, e)? {
             return Ok(v);
         }
+        // A nested type names the bot's statics (another type's method reaches them
+        // through its `bot` parameter).
         if class != self.p.bot
-            && self.fr().bot_level
             && let Some(v) = self.field_val(self.p.bot, n, e)?
         {
             return Ok(v);
@@ -371,26 +372,8 @@ impl FileEmitter<'_, '_> {
             self.note_assigned(l);
         }
         let (code, prec) = match l.kind {
-            LocalKind::Board => {
-                let mut v = Val::new(
-                    format!("self.{}", self.board),
-                    Ty::Api("Board"),
-                    Prec::Primary,
-                );
-                v.reads_self = true;
-                v.place = true;
-                return v;
-            }
-            LocalKind::Timer => {
-                let mut v = Val::new(
-                    format!("self.{}", self.timer),
-                    Ty::Api("Timer"),
-                    Prec::Primary,
-                );
-                v.reads_self = true;
-                v.place = true;
-                return v;
-            }
+            LocalKind::Board => return self.bot_board_or_timer(&Ty::Api("Board")),
+            LocalKind::Timer => return self.bot_board_or_timer(&Ty::Api("Timer")),
             LocalKind::Elem => (format!("{}.get()", l.rust), Prec::Primary),
             LocalKind::Ref => (format!("*{}", self.local_name(l)), Prec::Unary),
             LocalKind::Value | LocalKind::Closure | LocalKind::Delegate if captured => {
@@ -417,31 +400,24 @@ impl FileEmitter<'_, '_> {
             return Ok(Some(v));
         }
         if matches!(f.ty, Ty::Api("Board" | "Timer")) {
-            // Another class's `self` holds no board or timer of the bot's.
-            if !self.fr().bot_level {
-                return Err(unsupported(
-                    e.span,
-                    "a Board or Timer field read from a method of a class other than the bot",
-                    n,
-                ));
-            }
-            let name = if f.ty == Ty::Api("Board") {
-                &self.board
-            } else {
-                &self.timer
-            };
-            let mut v = Val::new(format!("self.{name}"), f.ty.clone(), Prec::Primary);
-            v.reads_self = true;
-            v.place = true;
-            return Ok(Some(v));
+            // Every board field holds the one `think` was handed (an assignment of
+            // another is refused), kept in the bot.
+            return Ok(Some(self.bot_board_or_timer(&f.ty)));
         }
         let bot_level = f.is_static || t == self.p.bot;
         if bot_level && !self.fr().bot_level {
-            return Err(unsupported(
-                e.span,
-                "a static field read from a struct's method",
-                n,
-            ));
+            if t == self.p.bot && !f.is_static {
+                return Err(unsupported(
+                    e.span,
+                    "an instance field of the bot read from another type's method",
+                    n,
+                ));
+            }
+            // A static lives in the bot's struct, reached through the `bot` parameter.
+            let bot = self.bot_self();
+            let mut v = Val::new(format!("{bot}.{}", f.rust), f.ty.clone(), Prec::Primary);
+            v.place = true;
+            return Ok(Some(v));
         }
         if !bot_level && self.p.is_ref_class(&self.p.types[t].cs) {
             // A field of a class instance: a `cs::Var`.
@@ -455,6 +431,21 @@ impl FileEmitter<'_, '_> {
         v.reads_self = true;
         v.place = true;
         Ok(Some(v))
+    }
+
+    /// The board or timer `think` was handed, kept in the bot's struct.
+    pub(crate) fn bot_board_or_timer(&mut self, ty: &Ty) -> Val {
+        let bot = self.bot_self();
+        let field = if *ty == Ty::Api("Board") {
+            &self.board
+        } else {
+            &self.timer
+        };
+        let mut v = Val::new(format!("{bot}.{field}"), ty.clone(), Prec::Primary);
+        // Through `bot`, a parameter apart from `self`, it borrows nothing of `self`.
+        v.reads_self = bot == "self";
+        v.place = true;
+        v
     }
 
     /// A non-`Copy` place read as a value: cloned (for C#'s references, the reference).
@@ -1128,7 +1119,13 @@ impl FileEmitter<'_, '_> {
     pub(crate) fn coerce(&mut self, mut v: Val, to: &Ty, e: &Expr) -> R<Val> {
         if let ExprKind::This = e.kind {
             match &v.ty {
-                // A class's methods take `&self`, not the shared `cs::Obj` C#'s `this` is.
+                // A class's methods take `&self`; the shared `cs::Obj` C#'s `this` is
+                // comes from the instance's `cs::This`.
+                Ty::Class(name) if self.p.is_ref_class(name) && !self.fr().bot_level => {
+                    self.learned.this_value.insert(name.clone());
+                    v.code = format!("self.{}.get()", super::items::THIS_FIELD);
+                    v.place = false;
+                }
                 Ty::Class(_) => {
                     return Err(unsupported(
                         e.span,

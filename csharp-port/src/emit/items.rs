@@ -8,6 +8,10 @@ use crate::ast::*;
 use crate::error::Span;
 use crate::types::Ty;
 
+/// The field through which a class's instance reaches itself as a `cs::Obj` (C#'s
+/// `this` as a value).
+pub(crate) const THIS_FIELD: &str = "this_obj";
+
 impl FileEmitter<'_, '_> {
     /// An enum (as constants) or a struct with its impl.
     pub(crate) fn own_type(&mut self, t: usize) -> R<String> {
@@ -52,7 +56,7 @@ impl FileEmitter<'_, '_> {
         let mut defaults = String::new();
         let mut derive_default = true;
         let has_ctor = info.methods.iter().any(|m| m.cs == ".ctor");
-        for f in info.fields.iter().filter(|f| !f.is_static) {
+        for f in info.fields.iter().filter(|f| kept_field(f)) {
             let (_, init) = self.p.field_decl(f);
             // C# refuses field initialisers in a struct without a constructor (CS8983).
             if init.is_some() && !has_ctor {
@@ -116,21 +120,7 @@ impl FileEmitter<'_, '_> {
     /// parameterless constructor leave them out), then the constructor's body.
     fn struct_new(&mut self, ctor: &MethodInfo) -> R<String> {
         let inits = self.initialisers(ctor.owner, |f, v| format!("slot.{f} = {v};\n"))?;
-        let decl = self.p.method_decl(ctor);
-        let mut params = Vec::new();
-        let mut names = Vec::new();
-        for (p, (ty, mode, _)) in decl.params.iter().zip(&ctor.params) {
-            if *mode != PassMode::Value && *mode != PassMode::In {
-                return Err(unsupported(
-                    p.span,
-                    "a constructor with `ref` or `out` parameters",
-                    &p.name,
-                ));
-            }
-            let name = super::names::snake(&p.name);
-            params.push(format!("{name}: {}", self.rty(ty, p.span)?));
-            names.push(name);
-        }
+        let (params, names) = self.new_params(ctor)?;
         // One `new` for each constructor: `new`, `new_2`... beside `construct`, `construct_2`.
         Ok(format!(
             "pub fn {}({}) -> Self {{
@@ -385,6 +375,7 @@ impl FileEmitter<'_, '_> {
         let ret = self.ret_type(m, decl.span)?;
         let mut all = vec![receiver.to_string()];
         all.extend(params);
+        all.extend(self.bot_param(&m.key, bot_level));
         Ok(format!(
             "{}fn {}({}){} {{\n{}}}\n\n",
             FileEmitter::comments(&decl.comments),
@@ -393,6 +384,12 @@ impl FileEmitter<'_, '_> {
             ret,
             FileEmitter::indent(&body)
         ))
+    }
+
+    /// The parameter through which a function of another type reaches the bot, if it
+    /// does (see `Facts::needs_bot`).
+    pub(crate) fn bot_param(&self, key: &str, bot_level: bool) -> Option<String> {
+        (!bot_level && self.takes_bot(key)).then(|| "bot: &mut MyBot".to_string())
     }
 
     /// ` -> T`, or nothing for `void`.
@@ -409,15 +406,8 @@ impl FileEmitter<'_, '_> {
     pub(crate) fn params(&mut self, decl: &MethodDecl, m: &MethodInfo) -> R<Vec<String>> {
         let mut out = Vec::new();
         for (p, (ty, mode, _)) in decl.params.iter().zip(&m.params) {
-            // The board and timer are read as the bot's own (`self.board`): in another
-            // class's method `self` is that object, which holds neither.
-            if super::delegates::vanishes(ty) && !self.fr().bot_level {
-                return Err(unsupported(
-                    p.span,
-                    "a Board or Timer parameter of a method of a class other than the bot",
-                    &p.name,
-                ));
-            }
+            // The board and timer are the bot's own (`self.board`); another type's
+            // method reads them through its `bot` parameter.
             match ty {
                 Ty::Api("Board") => {
                     self.declare(&p.name, ty.clone(), LocalKind::Board);
@@ -550,12 +540,27 @@ impl FileEmitter<'_, '_> {
         let info = &self.p.types[t];
         let name = info.rust.clone();
         let mut fields = String::new();
-        for f in info.fields.iter().filter(|f| !f.is_static) {
+        for f in info.fields.iter().filter(|f| kept_field(f)) {
             fields.push_str(&format!(
                 "    pub {}: cs::Var<{}>,\n",
                 f.rust,
                 self.rty(&f.ty, f.span)?
             ));
+        }
+        // `cs::Obj::new` or, for a class whose `this` is a value, `new_cyclic`.
+        let mut make = format!("cs::Obj::new({name}::default())");
+        if self.facts.this_value.contains(&info.cs) {
+            if info.fields.iter().any(|f| f.rust == THIS_FIELD) {
+                return Err(unsupported(
+                    decl.span,
+                    format!("a class with a field `{THIS_FIELD}` whose `this` is a value"),
+                    &info.cs,
+                ));
+            }
+            fields.push_str(&format!("    pub {THIS_FIELD}: cs::This<{name}>,\n"));
+            make = format!(
+                "cs::Obj::new_cyclic(|this| {name} {{ {THIS_FIELD}: this, ..{name}::default() }})"
+            );
         }
         let mut out = FileEmitter::comments(&decl.comments);
         out.push_str(&format!(
@@ -571,12 +576,12 @@ impl FileEmitter<'_, '_> {
         let inits = self.initialisers(t, |f, v| format!("this.{f}.set({v});\n"))?;
         if ctors.is_empty() {
             body.push_str(&format!(
-                "pub fn new() -> cs::Obj<{name}> {{\n    let this = cs::Obj::new({name}::default());\n{}    this\n}}\n\n",
+                "pub fn new() -> cs::Obj<{name}> {{\n    let this = {make};\n{}    this\n}}\n\n",
                 FileEmitter::indent(&inits)
             ));
         }
         for ctor in &ctors {
-            body.push_str(&self.class_new(&name, ctor, &inits)?);
+            body.push_str(&self.class_new(&name, &make, ctor, &inits)?);
         }
         let methods: Vec<MethodInfo> = info
             .methods
@@ -601,7 +606,7 @@ impl FileEmitter<'_, '_> {
         let fields: Vec<_> = self.p.types[t]
             .fields
             .iter()
-            .filter(|f| !f.is_static)
+            .filter(|f| kept_field(f))
             .cloned()
             .collect();
         self.enter_fn(
@@ -622,12 +627,21 @@ impl FileEmitter<'_, '_> {
             }
         }
         self.leave_fn();
+        let key = format!("{}.init", self.p.types[t].cs);
+        if self.takes_bot(&key) {
+            return Err(unsupported(
+                self.p.unit.types[t].span,
+                "a field initialiser that uses the board, timer or bot, in a type other than the bot",
+                &self.p.types[t].cs,
+            ));
+        }
         Ok(out)
     }
 
-    /// `new Name(args)` for one constructor: `new`, `new_2`... beside `construct`,
-    /// `construct_2`.
-    fn class_new(&mut self, name: &str, ctor: &MethodInfo, inits: &str) -> R<String> {
+    /// The parameters of `new` for constructor `ctor` (without the board and timer,
+    /// which are the bot's; with the bot if the constructor takes it), and the names
+    /// `new` passes to `construct`.
+    fn new_params(&self, ctor: &MethodInfo) -> R<(Vec<String>, Vec<String>)> {
         let decl = self.p.method_decl(ctor);
         let mut params = Vec::new();
         let mut names = Vec::new();
@@ -639,17 +653,40 @@ impl FileEmitter<'_, '_> {
                     &p.name,
                 ));
             }
-            let n = super::names::snake(&p.name);
+            if super::delegates::vanishes(ty) {
+                continue;
+            }
+            let mut n = super::names::snake(&p.name);
+            if n == "bot" {
+                n = "bot_2".into();
+            }
             params.push(format!("{n}: {}", self.rty(ty, p.span)?));
             names.push(n);
         }
+        if let Some(bot) = self.bot_param(&ctor.key, false) {
+            params.push(bot);
+            names.push("bot".into());
+        }
+        Ok((params, names))
+    }
+
+    /// `new Name(args)` for one constructor: `new`, `new_2`... beside `construct`,
+    /// `construct_2`.
+    fn class_new(&mut self, name: &str, make: &str, ctor: &MethodInfo, inits: &str) -> R<String> {
+        let (params, names) = self.new_params(ctor)?;
         let new_name = ctor.rust.replacen("construct", "new", 1);
         Ok(format!(
-            "pub fn {new_name}({}) -> cs::Obj<{name}> {{\n    let this = cs::Obj::new({name}::default());\n{}    this.{}({});\n    this\n}}\n\n",
+            "pub fn {new_name}({}) -> cs::Obj<{name}> {{\n    let this = {make};\n{}    this.{}({});\n    this\n}}\n\n",
             params.join(", "),
             FileEmitter::indent(inits),
             ctor.rust,
             names.join(", ")
         ))
     }
+}
+
+/// Whether a type other than the bot keeps field `f` in its own struct: not a static
+/// (the bot's struct holds those) nor a board or timer (every one is the bot's).
+pub(crate) fn kept_field(f: &super::program::FieldInfo) -> bool {
+    !f.is_static && !super::delegates::vanishes(&f.ty)
 }

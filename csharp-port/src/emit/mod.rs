@@ -157,6 +157,14 @@ pub(crate) struct Facts {
     pub captures: BTreeMap<String, BTreeSet<(String, u32)>>,
     /// Which local functions are nested in which method or local function.
     pub parent: BTreeMap<String, String>,
+    /// Functions of the bot's struct (their `self` is the bot).
+    pub bot_level: BTreeSet<String>,
+    /// Functions of other types that reach the bot (its board, timer, statics or
+    /// methods) and so take it as a last parameter `bot: &mut MyBot`.
+    pub needs_bot: BTreeSet<String>,
+    /// Classes (C# names) whose methods pass or store `this` (their instances keep a
+    /// `cs::This`).
+    pub this_value: BTreeSet<String>,
 }
 
 impl Facts {
@@ -167,11 +175,18 @@ impl Facts {
             self.captures.entry(local_fn.clone()).or_default();
         }
         loop {
-            let mut changed = false;
+            let mut changed = self.close_needs_bot();
             for (caller, callees) in &self.calls {
-                if !self.mutating.contains(caller)
-                    && callees.iter().any(|c| self.mutating.contains(c))
-                {
+                // A bot's method changing the bot does not change the struct whose method
+                // calls it (that one reaches the bot through its `bot` parameter).
+                let caller_is_bot = self.bot_level.contains(caller);
+                // A constructor changes the new value, not the caller's.
+                let changes_caller = callees.iter().any(|c| {
+                    self.mutating.contains(c)
+                        && (caller_is_bot || !self.bot_level.contains(c))
+                        && !c.contains("..ctor#")
+                });
+                if !self.mutating.contains(caller) && changes_caller {
                     self.mutating.insert(caller.clone());
                     changed = true;
                 }
@@ -204,6 +219,24 @@ impl Facts {
                 return self;
             }
         }
+    }
+
+    /// Spreads `needs_bot` from callees to the callers that are not the bot's (they pass
+    /// their `bot` on); a bot's function passing `self` needs it `&mut`.
+    fn close_needs_bot(&mut self) -> bool {
+        let mut changed = false;
+        for (caller, callees) in &self.calls {
+            if !callees.iter().any(|c| self.needs_bot.contains(c)) {
+                continue;
+            }
+            let set = if self.bot_level.contains(caller) {
+                &mut self.mutating
+            } else {
+                &mut self.needs_bot
+            };
+            changed |= set.insert(caller.clone());
+        }
+        changed
     }
 }
 

@@ -255,7 +255,7 @@ impl FileEmitter<'_, '_> {
                 .collect();
             let ctor = self.pick_overload(&ctors, args, e)?;
             let args = self.args_with_defaults(&ctor.params, &ctor.defaults, args, e)?;
-            let codes: Vec<String> = args.iter().map(|a| a.code.clone()).collect();
+            let codes = self.ctor_arg_codes(&ctor, &args, vals);
             vals.extend(args);
             format!(
                 "{rust}::{}({})",
@@ -284,6 +284,10 @@ impl FileEmitter<'_, '_> {
                     self.p.field(t, field).cloned().ok_or_else(|| {
                         unsupported(item.span, format!("the field `{field}`"), field)
                     })?;
+                if super::delegates::vanishes(&f.ty) {
+                    self.board_field_init(value, item)?;
+                    continue;
+                }
                 let v = self.expr(value, Some(&f.ty))?;
                 let v = self.coerce(v, &f.ty, value)?;
                 let v = self.owned(v);
@@ -293,6 +297,48 @@ impl FileEmitter<'_, '_> {
             code = format!("{{ let mut slot = {code}; {sets}slot }}");
         }
         Ok(code)
+    }
+
+    /// A constructor call's argument codes: without the board and timer (the bot's),
+    /// with the bot last if the constructor takes it.
+    fn ctor_arg_codes(
+        &mut self,
+        ctor: &super::program::MethodInfo,
+        args: &[Val],
+        vals: &mut Vec<Val>,
+    ) -> Vec<String> {
+        self.note_call(&ctor.key);
+        let mut codes: Vec<String> = args
+            .iter()
+            .zip(&ctor.params)
+            .filter(|(_, p)| !super::delegates::vanishes(&p.0))
+            .map(|(a, _)| a.code.clone())
+            .collect();
+        if self.takes_bot(&ctor.key) {
+            let bot = self.bot_self();
+            codes.push(bot.to_string());
+            // Handing over `self` borrows it mutably for the call.
+            let mut marker = Val::new(bot, Ty::Void, Prec::Primary);
+            marker.effects = true;
+            marker.reads_self = bot == "self";
+            marker.mut_self = bot == "self";
+            vals.push(marker);
+        }
+        codes
+    }
+
+    /// `F = board` in an object initialiser: the board (or timer) is the bot's, which
+    /// the new value does not keep; anything else is refused.
+    fn board_field_init(&mut self, value: &Expr, item: &Expr) -> R<()> {
+        let v = self.expr(value, None)?;
+        if !super::delegates::vanishes(&v.ty) || v.effects {
+            return Err(unsupported(
+                item.span,
+                "an assignment to a board or timer field of something else",
+                snippet(self.src, item),
+            ));
+        }
+        Ok(())
     }
 
     /// `new C(args) { F = v }` of a class of the file's own.
@@ -327,7 +373,7 @@ impl FileEmitter<'_, '_> {
         } else {
             let ctor = self.pick_overload(&ctors, args, e)?;
             let args = self.args_with_defaults(&ctor.params, &ctor.defaults, args, e)?;
-            let codes: Vec<String> = args.iter().map(|a| a.code.clone()).collect();
+            let codes = self.ctor_arg_codes(&ctor, &args, vals);
             vals.extend(args);
             format!(
                 "{rust}::{}({})",
@@ -356,6 +402,10 @@ impl FileEmitter<'_, '_> {
                     self.p.field(t, field).cloned().ok_or_else(|| {
                         unsupported(item.span, format!("the field `{field}`"), field)
                     })?;
+                if super::delegates::vanishes(&f.ty) {
+                    self.board_field_init(value, item)?;
+                    continue;
+                }
                 let v = self.expr(value, Some(&f.ty))?;
                 let v = self.coerce(v, &f.ty, value)?;
                 let v = self.owned(v);

@@ -410,7 +410,7 @@ impl<'u> Program<'u> {
             && self.types[i]
                 .fields
                 .iter()
-                .filter(|f| !f.is_static)
+                .filter(|f| super::items::kept_field(f))
                 .all(|f| f.ty.is_copy(&|n| self.struct_is_copy(n, depth + 1)))
     }
 }

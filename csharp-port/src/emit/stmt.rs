@@ -492,6 +492,7 @@ impl FileEmitter<'_, '_> {
                 declared.clone()
             };
             let l = self.declare(&names[0], t.clone(), LocalKind::Value);
+            self.readonly_locals.insert((l.owner.clone(), l.id));
             if t != elem {
                 // `foreach (int x in bytes)`: C# converts each element.
                 let conv = self.convert_code(&elem, &t, &l.rust, iter.span)?;
@@ -944,6 +945,7 @@ impl FileEmitter<'_, '_> {
         let ret = self.ret_type(&info, decl.span)?;
         let mut all = vec![receiver.to_string()];
         all.extend(params);
+        all.extend(self.bot_param(&info.key, bot_level));
         let text = format!(
             "fn {}({}){ret} {{\n{}}}\n\n",
             info.rust,

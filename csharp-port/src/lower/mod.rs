@@ -56,6 +56,15 @@ impl<'a> Lower<'a> {
             .find(|c| c.kind() != "comment")
     }
 
+    /// [`first_child`](Self::first_child), or the `this` token (which the grammar leaves
+    /// unnamed) where `this` alone is the expression: `=> this`, `return this;`.
+    pub(super) fn first_child_or_this(&self, node: Node<'a>) -> Option<Node<'a>> {
+        self.first_child(node).or_else(|| {
+            let mut cursor = node.walk();
+            node.children(&mut cursor).find(|c| c.kind() == "this")
+        })
+    }
+
     fn ident(&self, node: Node) -> String {
         self.text(node).trim_start_matches('@').to_string()
     }
@@ -414,6 +423,14 @@ impl<'a> Lower<'a> {
                 }
                 init = Some(self.expr(part)?);
             }
+            if init.is_none() {
+                // `Node n = this;`: the grammar leaves `this` unnamed.
+                let mut cursor = child.walk();
+                let this = child.children(&mut cursor).find(|c| c.kind() == "this");
+                if let Some(this) = this {
+                    init = Some(self.expr(this)?);
+                }
+            }
             vars.push((self.ident(name), init, Span::of(child)));
         }
         Ok((ty, vars))
@@ -617,7 +634,7 @@ impl<'a> Lower<'a> {
             "block" => Ok(Body::Block(self.block(node)?)),
             "arrow_expression_clause" => {
                 let e = self
-                    .first_child(node)
+                    .first_child_or_this(node)
                     .ok_or_else(|| self.unsupported(node, "a body"))?;
                 Ok(Body::Expr(Box::new(self.expr(e)?)))
             }

@@ -63,7 +63,7 @@ impl<'a> Lower<'a> {
             ),
             "for_statement" => self.for_stmt(node)?,
             "foreach_statement" => self.foreach(node)?,
-            "return_statement" => StmtKind::Return(match self.first_child(node) {
+            "return_statement" => StmtKind::Return(match self.first_child_or_this(node) {
                 Some(e) if e.kind() != "comment" => Some(self.expr(e)?),
                 _ => None,
             }),

@@ -11,7 +11,8 @@
 //! - [`BitArray`]: C#'s `BitArray`, shared.
 //! - [`StringBuilder`]: C#'s `StringBuilder`, in UTF-16 units.
 //! - [`Seq`]: LINQ's results.
-//! - [`Obj`] and [`Var`]: instances of the bot's own classes, shared by reference.
+//! - [`Obj`] and [`Var`]: instances of the bot's own classes, shared by reference; [`This`],
+//!   an instance's `this` as a value.
 //! - [`Piece`], [`PAWN`] ... [`KING`], [`pieces`], [`slider_attacks`]: the API's members
 //!   that take or give C#'s piece-type numbers.
 //! - [`game_repetition_history`]: the board's `GameRepetitionHistory` in C#'s order.
@@ -58,7 +59,7 @@ pub use math::{
     HashCode, Signed, abs, convert_to_int32, div_rem, hash_code, log2, max_f64, min_f64,
     round_digits, sign,
 };
-pub use object::{Obj, Var};
+pub use object::{Obj, This, Var};
 pub use piece::{
     BISHOP, KING, KNIGHT, NONE, PAWN, Piece, QUEEN, ROOK, board_from_fen, buffer_get_byte,
     char_to_string, clear_and_get_index_of_lsb, clear_square, game_repetition_history,

@@ -1,9 +1,9 @@
 //! [`Obj`] and [`Var`]: instances of a C# class of the bot's own, shared by reference,
-//! and their fields.
+//! and their fields; [`This`], an instance's reference to itself.
 
 use std::cell::Cell;
 use std::ops::Deref;
-use std::rc::Rc;
+use std::rc::{Rc, Weak};
 
 /// A reference to an instance of a class the C# file declares (`MoveNode node = new
 /// MoveNode();`), or C#'s `null`: cloning it copies the reference, `==` compares
@@ -42,6 +42,61 @@ impl<T> Obj<T> {
     /// `x == null`.
     pub fn is_null(&self) -> bool {
         self.0.is_none()
+    }
+
+    /// `new T(...)` of a class whose methods pass or store `this` (`children.Add(new
+    /// Node(this))`): `make` builds the instance around its [`This`].
+    ///
+    /// ```
+    /// use framework::prelude::*;
+    ///
+    /// #[derive(Default)]
+    /// struct Node {
+    ///     me: cs::This<Node>,
+    ///     parent: cs::Var<cs::Obj<Node>>,
+    /// }
+    ///
+    /// impl Node {
+    ///     fn new() -> cs::Obj<Node> {
+    ///         cs::Obj::new_cyclic(|me| Node { me, ..Node::default() })
+    ///     }
+    ///
+    ///     // Node Child() { var c = new Node(); c.parent = this; return c; }
+    ///     fn child(&self) -> cs::Obj<Node> {
+    ///         let c = Node::new();
+    ///         c.parent.set(self.me.get());
+    ///         c
+    ///     }
+    /// }
+    ///
+    /// let root = Node::new();
+    /// assert!(root.child().parent.get() == root);
+    /// ```
+    pub fn new_cyclic(make: impl FnOnce(This<T>) -> T) -> Obj<T> {
+        Obj(Some(Rc::new_cyclic(|weak| make(This(weak.clone())))))
+    }
+}
+
+/// A class instance's reference to itself, C#'s `this` as a value: weak, so that an
+/// instance does not keep itself alive; [`Obj::new_cyclic`] sets it.
+pub struct This<T>(Weak<T>);
+
+impl<T> This<T> {
+    /// `this`: the instance whose method runs (a reference to it lives while it runs).
+    #[track_caller]
+    pub fn get(&self) -> Obj<T> {
+        Obj(Some(
+            self.0
+                .upgrade()
+                .expect("`this` of an instance made by `Obj::new_cyclic`"),
+        ))
+    }
+}
+
+/// Not yet set: what [`Obj::new_cyclic`]'s `make` replaces.
+impl<T> Default for This<T> {
+    fn default() -> Self {
+        This(Weak::new())
     }
 }
 
@@ -108,5 +163,30 @@ impl<T: Clone + Default> Var<T> {
         let result = f(&mut value);
         self.0.set(value);
         result
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(Default)]
+    struct Node {
+        me: This<Node>,
+        visits: Var<i32>,
+    }
+
+    #[test]
+    fn this_is_the_same_instance_and_does_not_keep_it_alive() {
+        let node = Obj::new_cyclic(|me| Node {
+            me,
+            ..Node::default()
+        });
+        let again = node.me.get();
+        again.visits.set(3);
+        assert!(again == node && node.visits.get() == 3);
+        let weak = Rc::downgrade(node.0.as_ref().unwrap());
+        drop((node, again));
+        assert!(weak.upgrade().is_none());
     }
 }
