@@ -27,7 +27,7 @@ impl FileEmitter<'_, '_> {
                 || api::is_static_class(name)
                 || matches!(
                     name,
-                    "Enum" | "MemoryExtensions" | "Tuple" | "String" | "Char"
+                    "Enum" | "MemoryExtensions" | "Tuple" | "String" | "Char" | "Random"
                 )
                 || matches!(
                     name,
@@ -159,6 +159,11 @@ impl FileEmitter<'_, '_> {
                 format!("the member `{t}.{name}`"),
                 snippet(self.src, e),
             ));
+        }
+        if (t, name) == ("Random", "Shared") {
+            // .NET's shared generator is seeded unpredictably; a generator seeded by the
+            // host, as `new Random()`'s are, draws numbers as unpredictable.
+            return Ok(Val::new("Random::new()", Ty::Api("Random"), Prec::Primary));
         }
         let class = canonical_class(t);
         let entry = api::lookup(class, name)
@@ -703,6 +708,7 @@ impl FileEmitter<'_, '_> {
                     (u.as_str(), n),
                     ("Math", "Max" | "Min" | "Abs" | "Sign" | "Clamp")
                 )
+                || u == "Convert" && n.starts_with("To")
             {
                 return self.static_call(&u, n, &[], args, e, want);
             }
@@ -1284,6 +1290,14 @@ impl FileEmitter<'_, '_> {
                 return self.linq(target, name, &args[1..], e);
             }
             ("Math", "DivRem") if args.len() == 3 => return self.div_rem(args, e),
+            ("string", "Equals") if args.len() == 2 => return self.string_equals(args, e),
+            ("Environment", "Exit" | "FailFast") => {
+                return Err(unsupported(
+                    e.span,
+                    format!("`Environment.{name}`: a bot must not end the program that hosts it"),
+                    snippet(self.src, e),
+                ));
+            }
             ("Enumerable", "Empty") => {
                 let elem = targs
                     .first()
@@ -1307,6 +1321,22 @@ impl FileEmitter<'_, '_> {
             ));
         }
         self.api_call(&entries, None, args, e)
+    }
+
+    /// `string.Equals(a, b)`: ordinal equality, as `a == b`.
+    fn string_equals(&mut self, args: &[Arg], e: &Expr) -> R<Val> {
+        let vals = self.plain_args(args)?;
+        if vals.iter().any(|v| v.ty != Ty::Str) {
+            return Err(unsupported(
+                e.span,
+                "`string.Equals` of these arguments",
+                snippet(self.src, e),
+            ));
+        }
+        let code = format!("{} == {}", vals[0].at(Prec::BitOr), vals[1].at(Prec::BitOr));
+        Ok(Val::new(code, Ty::Bool, Prec::Cmp)
+            .absorb(&vals[0])
+            .absorb(&vals[1]))
     }
 
     /// Arguments by value, with their own types.
@@ -1599,6 +1629,17 @@ impl FileEmitter<'_, '_> {
                 Ty::Int(IntTy::I32),
             ),
             ("ToInt32", Ty::Int(IntTy::I32)) => (v.code.clone(), Ty::Int(IntTy::I32)),
+            // A `char`'s code and a `bool`'s 0 or 1 always fit.
+            ("ToInt32", Ty::Char) => (format!("{} as i32", v.at(Prec::Cast)), Ty::Int(IntTy::I32)),
+            ("ToByte", Ty::Bool) => (format!("{} as u8", v.at(Prec::Cast)), Ty::Int(IntTy::U8)),
+            ("ToUInt32", Ty::Int(IntTy::I32 | IntTy::I64)) => (
+                // OverflowException on a negative value: a panic, which `catch` catches.
+                format!(
+                    "u32::try_from({}).expect(\"Convert.ToUInt32 overflows\")",
+                    v.code
+                ),
+                Ty::Int(IntTy::U32),
+            ),
             ("ToInt32", Ty::Int(_)) => (
                 format!(
                     "i32::try_from({}).expect(\"Convert.ToInt32 overflows\")",
@@ -1618,7 +1659,9 @@ impl FileEmitter<'_, '_> {
                 ));
             }
         };
-        let prec = if code.ends_with("f64") || code.ends_with("i32") && code.contains(" as ") {
+        let prec = if code.ends_with("f64")
+            || (code.ends_with("i32") || code.ends_with("u8")) && code.contains(" as ")
+        {
             Prec::Cast
         } else if code.contains(" != ") {
             Prec::Cmp
@@ -1776,14 +1819,6 @@ impl FileEmitter<'_, '_> {
     fn object_call(&mut self, v: Val, name: &str, args: &[Arg], e: &Expr) -> R<Val> {
         let vals = self.plain_args(args)?;
         let code = match (name, vals.as_slice()) {
-            ("ToString", []) if v.ty == Ty::Api("Piece") => {
-                return Err(unsupported(
-                    e.span,
-                    "`Piece.ToString()`",
-                    snippet(self.src, e),
-                ));
-            }
-
             ("ToString", [f]) if v.ty.int().is_some() => self.int_format(&v, f, e)?,
             ("GetHashCode", [])
                 if matches!(

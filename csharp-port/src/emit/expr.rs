@@ -257,6 +257,7 @@ impl FileEmitter<'_, '_> {
             Ty::Api("Move") => format!("cs::move_text({})", v.code),
             Ty::Api("Square") => format!("cs::square_text({})", v.code),
             Ty::Api("PieceType") => format!("cs::piece_type_text({})", v.code),
+            Ty::Api("Piece") => format!("cs::piece_text({})", v.code),
             other => {
                 return Err(unsupported(
                     e.span,
@@ -986,6 +987,29 @@ impl FileEmitter<'_, '_> {
 
     // C#'s explicit conversions (ECMA-334 §10.3) in the order the specification lists them.
     #[allow(clippy::too_many_lines)]
+    /// `(T)a.GetValue(i)` of a `T[]`: the element, boxed and unboxed as the same type
+    /// (to another type C# throws `InvalidCastException`, so that stays refused).
+    fn get_value_as(&mut self, x: &Expr, to: &Ty) -> R<Option<Val>> {
+        let ExprKind::Call(callee, args) = &x.kind else {
+            return Ok(None);
+        };
+        let (ExprKind::Member(target, name, _), [index]) = (&callee.kind, args.as_slice()) else {
+            return Ok(None);
+        };
+        if name != "GetValue" || index.mode != PassMode::Value || index.name.is_some() {
+            return Ok(None);
+        }
+        let saved = self.learned.clone();
+        let t = self.expr(target, None).map(|v| v.ty);
+        self.learned = saved;
+        match t {
+            Ok(Ty::Array(elem, 1)) if *elem == *to => self
+                .index(target, std::slice::from_ref(&index.expr), x)
+                .map(Some),
+            _ => Ok(None),
+        }
+    }
+
     fn cast(&mut self, t: &TypeRef, x: &Expr, e: &Expr) -> R<Val> {
         // `(Array)x`: C#'s untyped array, only ever cast on at once
         // (`(sbyte[])(Array)bytes` reads the bytes as signed).
@@ -1001,6 +1025,9 @@ impl FileEmitter<'_, '_> {
             };
         }
         let to = self.p.resolve(t, &[], e.span)?;
+        if let Some(v) = self.get_value_as(x, &to)? {
+            return Ok(v);
+        }
         let v = self.expr(x, Some(&to))?;
         if v.ty == to {
             return Ok(v);
