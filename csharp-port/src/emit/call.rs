@@ -1291,6 +1291,16 @@ impl FileEmitter<'_, '_> {
             }
             ("Math", "DivRem") if args.len() == 3 => return self.div_rem(args, e),
             ("string", "Equals") if args.len() == 2 => return self.string_equals(args, e),
+            ("Math" | "MathF", "ReciprocalSqrtEstimate" | "ReciprocalEstimate") => {
+                return Err(unsupported(
+                    e.span,
+                    format!(
+                        "`{t}.{name}` (its value is the machine's: a hardware estimate on ARM64 \
+                         and AVX-512 machines, the exact value elsewhere; .NET 7 or later only)"
+                    ),
+                    snippet(self.src, e),
+                ));
+            }
             ("Environment", "Exit" | "FailFast") => {
                 return Err(unsupported(
                     e.span,
@@ -1459,6 +1469,18 @@ impl FileEmitter<'_, '_> {
             v.effects = true;
             v.mut_self |= place.is_self_field();
             return Ok(v);
+        }
+        if let ("Sort", [keys, items, comparer]) = (name, args) {
+            let keys = self.expr(&keys.expr, None)?;
+            let items = self.expr(&items.expr, None)?;
+            if matches!(items.ty, Ty::Array(..)) {
+                return self.sort_items_by_comparison(&keys, &items, comparer, e);
+            }
+            return Err(unsupported(
+                e.span,
+                "`Array.Sort` with these arguments",
+                snippet(self.src, e),
+            ));
         }
         let vals = if name == "Sort" && args.len() == 2 {
             let first = self.expr(&args[0].expr, None)?;
@@ -1671,13 +1693,9 @@ impl FileEmitter<'_, '_> {
         Ok(Val::new(code, ty, prec).absorb(&v))
     }
 
-    /// `Sort((a, b) => ...)` of an array or list.
-    pub(crate) fn sort_by_comparison(
-        &mut self,
-        target: &Val,
-        comparison: &Arg,
-        e: &Expr,
-    ) -> R<Val> {
+    /// A sort's `Comparison<T>` (a lambda, a method group or a stateless comparer of the
+    /// file's own) for the keys of `target`.
+    fn comparison_of(&mut self, target: &Val, comparison: &Arg, e: &Expr) -> R<Val> {
         let elem = target
             .ty
             .element()
@@ -1694,6 +1712,40 @@ impl FileEmitter<'_, '_> {
                 snippet(self.src, e),
             ));
         }
+        Ok(f)
+    }
+
+    /// `Array.Sort(keys, items, comparer)` and `keys.Sort(items, comparison)`.
+    pub(crate) fn sort_items_by_comparison(
+        &mut self,
+        keys: &Val,
+        items: &Val,
+        comparison: &Arg,
+        e: &Expr,
+    ) -> R<Val> {
+        let f = self.comparison_of(keys, comparison, e)?;
+        let code = format!(
+            "{}.sort_with_items_by_comparison(&{}, {})",
+            keys.at(Prec::Primary),
+            items.at(Prec::Unary),
+            f.code
+        );
+        let mut out = Val::new(code, Ty::Void, Prec::Primary)
+            .absorb(keys)
+            .absorb(items)
+            .absorb(&f);
+        out.effects = true;
+        Ok(out)
+    }
+
+    /// `Sort((a, b) => ...)` of an array or list.
+    pub(crate) fn sort_by_comparison(
+        &mut self,
+        target: &Val,
+        comparison: &Arg,
+        e: &Expr,
+    ) -> R<Val> {
+        let f = self.comparison_of(target, comparison, e)?;
         let code = format!(
             "{}.sort_by_comparison({})",
             target.at(Prec::Primary),

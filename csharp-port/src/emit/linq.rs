@@ -148,6 +148,16 @@ impl FileEmitter<'_, '_> {
                 (format!("{r}.clear()"), Ty::Void)
             }
             (Ty::List(_), "Sort", 0) => (format!("{r}.sort()"), Ty::Void),
+            (Ty::Array(..), "Sort", 2) => {
+                let items = self.expr(&args[0].expr, None)?;
+                if !matches!(items.ty, Ty::Array(..)) {
+                    return Ok(None);
+                }
+                let items = self.owned(items);
+                return self
+                    .sort_items_by_comparison(v, &items, &args[1], e)
+                    .map(Some);
+            }
             (Ty::List(_) | Ty::Array(..), "Sort", 1) => {
                 return self.sort_with(v, &args[0], e).map(Some);
             }
