@@ -524,3 +524,28 @@ fn reciprocal_sqrt_estimate_is_refused_as_machine_dependent() {
     assert_eq!(line, 7, "{text}");
     assert!(text.contains("the machine's"), "{text}");
 }
+
+#[test]
+fn string_format_with_an_argument_it_never_names_is_refused() {
+    // C# ignores the unused argument; the port refuses rather than guess it away.
+    let source = bot(
+        "",
+        "        string s = string.Format(\"{0}\", 1, 2);\n        return board.GetLegalMoves()[0];",
+    );
+    let (line, _, _, text) = refused(&source);
+    assert_eq!(line, 7, "{text}");
+    assert!(
+        text.contains("`string.Format` with these arguments"),
+        "{text}"
+    );
+}
+
+#[test]
+fn string_format_with_a_format_it_does_not_give_is_refused() {
+    let source = bot(
+        "",
+        "        string s = string.Format(\"{0:F2}\", 1.5);\n        return board.GetLegalMoves()[0];",
+    );
+    let (line, _, _, text) = refused(&source);
+    assert_eq!(line, 7, "{text}");
+}

@@ -632,6 +632,30 @@ pub(crate) static API: &[ApiEntry] = &[
     e("int.Parse", "string", "int", "cs::parse_int(&{0})"),
     e("double.Parse", "string", "double", "cs::parse_double(&{0})"),
     e(
+        "string.PadLeft",
+        "int",
+        "string",
+        "cs::pad_left(&{r}, {0}, ' ' as u16)",
+    ),
+    e(
+        "string.PadLeft",
+        "int, char",
+        "string",
+        "cs::pad_left(&{r}, {0}, {1})",
+    ),
+    e(
+        "string.PadRight",
+        "int",
+        "string",
+        "cs::pad_right(&{r}, {0}, ' ' as u16)",
+    ),
+    e(
+        "string.PadRight",
+        "int, char",
+        "string",
+        "cs::pad_right(&{r}, {0}, {1})",
+    ),
+    e(
         "string.TrimEnd",
         "char",
         "string",

@@ -1291,6 +1291,7 @@ impl FileEmitter<'_, '_> {
             }
             ("Math", "DivRem") if args.len() == 3 => return self.div_rem(args, e),
             ("string", "Equals") if args.len() == 2 => return self.string_equals(args, e),
+            ("string", "Format") => return self.string_format(args, e),
             ("Math" | "MathF", "ReciprocalSqrtEstimate" | "ReciprocalEstimate") => {
                 return Err(unsupported(
                     e.span,
@@ -1350,7 +1351,7 @@ impl FileEmitter<'_, '_> {
     }
 
     /// Arguments by value, with their own types.
-    fn plain_args(&mut self, args: &[Arg]) -> R<Vec<Val>> {
+    pub(crate) fn plain_args(&mut self, args: &[Arg]) -> R<Vec<Val>> {
         let mut out = Vec::new();
         for a in args {
             let v = self.expr(&a.expr, None)?;
@@ -1921,7 +1922,7 @@ impl FileEmitter<'_, '_> {
 
     /// An integer's `ToString(format)`, for the formats `cs::format_int` knows (`D16`,
     /// `X`), given as a constant.
-    fn int_format(&self, v: &Val, f: &Val, e: &Expr) -> R<String> {
+    pub(crate) fn int_format(&self, v: &Val, f: &Val, e: &Expr) -> R<String> {
         let known = |s: &str| {
             let (kind, digits) = s.split_at(s.len().min(1));
             matches!(kind, "D" | "d" | "X" | "x")

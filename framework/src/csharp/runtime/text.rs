@@ -189,6 +189,37 @@ pub fn trim_start(s: &str, chars: &[u16]) -> String {
     String::from_utf16_lossy(&u[start..])
 }
 
+/// `s.PadLeft(width, c)`: `s` after as many `c` as make it `width` UTF-16 code units
+/// (`s` itself if it is as long); a negative width panics, as C# throws.
+///
+/// ```
+/// use framework::prelude::*;
+/// assert_eq!(cs::pad_left("7", 3, '0' as u16), "007");
+/// assert_eq!(cs::pad_left("1234", 3, ' ' as u16), "1234");
+/// ```
+#[track_caller]
+pub fn pad_left(s: &str, width: i32, c: u16) -> String {
+    format!("{}{s}", padding(s, width, c))
+}
+
+/// `s.PadRight(width, c)`: as [`pad_left`], the padding after `s`.
+///
+/// ```
+/// use framework::prelude::*;
+/// assert_eq!(cs::pad_right("ab", 4, '.' as u16), "ab..");
+/// ```
+#[track_caller]
+pub fn pad_right(s: &str, width: i32, c: u16) -> String {
+    format!("{s}{}", padding(s, width, c))
+}
+
+#[track_caller]
+fn padding(s: &str, width: i32, c: u16) -> String {
+    let width = usize::try_from(width).expect("a negative padding width");
+    let len = s.encode_utf16().count();
+    super::char_to_string(c).repeat(width.saturating_sub(len))
+}
+
 /// `new string(chars)`: the string of those UTF-16 code units (an unpaired surrogate,
 /// which a Rust string cannot hold, becomes U+FFFD, as in [`char_to_string`](super::char_to_string)).
 ///
