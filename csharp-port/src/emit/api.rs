@@ -552,6 +552,7 @@ pub(crate) static API: &[ApiEntry] = &[
     ),
     e("DateTime.Now", "-", "DateTime", "cs::DateTime::utc_now()"),
     e("DateTime.Ticks", "-", "long", "{r}.ticks()"),
+    e("Guid.NewGuid", "", "Guid", "cs::Guid::new_guid()"),
     // string and char (bots read FEN strings).
     e("string.Length", "-", "int", "cs::str_len(&{r})"),
     e(
@@ -732,5 +733,6 @@ pub(crate) fn is_static_class(name: &str) -> bool {
             | "MemoryMarshal"
             | "BitConverter"
             | "DateTime"
+            | "Guid"
     )
 }

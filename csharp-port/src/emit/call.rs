@@ -2456,6 +2456,7 @@ pub(crate) fn parse_api_type(name: &str) -> Ty {
         "PieceType" => Ty::Api("PieceType"),
         "Timer" => Ty::Api("Timer"),
         "DateTime" => Ty::Api("DateTime"),
+        "Guid" => Ty::Api("Guid"),
         _ => Ty::Unknown,
     }
 }

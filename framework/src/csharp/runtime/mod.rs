@@ -7,6 +7,7 @@
 //! - [`Queue`], [`Stack`], [`PriorityQueue`]: its other collections, in .NET's order
 //!   (the priority queue's ties as .NET's heap breaks them).
 //! - [`Seq`]: LINQ's results.
+//! - [`BigInteger`], [`DateTime`], [`Guid`]: the few uses bots make of these.
 //! - [`Obj`] and [`Var`]: instances of the bot's own classes, shared by reference.
 //! - [`Piece`], [`PAWN`] ... [`KING`], [`pieces`], [`slider_attacks`]: the API's members
 //!   that take or give C#'s piece-type numbers.
@@ -36,7 +37,7 @@ mod sort;
 mod text;
 
 pub use array::{Array, ArrayIndex, ArrayIter, ElemRef, Subscript};
-pub use bigint::{BigInteger, DateTime};
+pub use bigint::{BigInteger, DateTime, Guid};
 pub use dict::{Dictionary, HashSet};
 pub(crate) use flow::caught_here;
 pub use flow::{Flow, try_catch};
