@@ -1245,6 +1245,11 @@ impl FileEmitter<'_, '_> {
                 let target = self.expr(&args[0].expr, None)?;
                 return self.sort_with(&target, &args[1], e);
             }
+            ("Array", "Empty") if args.is_empty() && targs.len() == 1 => {
+                let elem = self.p.resolve(&targs[0], &[], e.span)?;
+                let code = format!("cs::Array::<{}>::default()", self.rty(&elem, e.span)?);
+                return Ok(Val::new(code, Ty::Array(Box::new(elem), 1), Prec::Primary));
+            }
             ("Array", _) => return self.array_static(name, args, e),
             ("Enum", "GetValues") => {
                 // `Enum.GetValues(typeof(PieceType))`: every value, `None` included.
@@ -1860,6 +1865,10 @@ impl FileEmitter<'_, '_> {
             | Ty::Enum(_)
             | Ty::Str
             | Ty::Tuple(..) => return self.object_call(v, name, args, e),
+            // Only its text: a decimal's bits are not its value (`1.0m == 1.00m`).
+            Ty::Decimal if name == "ToString" && args.is_empty() => {
+                return self.object_call(v, name, args, e);
+            }
             _ => {}
         }
         Err(unsupported(

@@ -258,6 +258,7 @@ impl FileEmitter<'_, '_> {
             Ty::Api("Square") => format!("cs::square_text({})", v.code),
             Ty::Api("PieceType") => format!("cs::piece_type_text({})", v.code),
             Ty::Api("Piece") => format!("cs::piece_text({})", v.code),
+            Ty::Decimal => format!("cs::decimal_text({})", v.code),
             other => {
                 return Err(unsupported(
                     e.span,
@@ -985,8 +986,6 @@ impl FileEmitter<'_, '_> {
         Ok(v)
     }
 
-    // C#'s explicit conversions (ECMA-334 §10.3) in the order the specification lists them.
-    #[allow(clippy::too_many_lines)]
     /// `(T)a.GetValue(i)` of a `T[]`: the element, boxed and unboxed as the same type
     /// (to another type C# throws `InvalidCastException`, so that stays refused).
     fn get_value_as(&mut self, x: &Expr, to: &Ty) -> R<Option<Val>> {
@@ -1010,19 +1009,25 @@ impl FileEmitter<'_, '_> {
         }
     }
 
+    /// `(Array)x`: C#'s untyped array, only ever cast on at once
+    /// (`(sbyte[])(Array)bytes` reads the bytes as signed).
+    fn cast_to_array(&mut self, x: &Expr, e: &Expr) -> R<Val> {
+        let v = self.expr(x, None)?;
+        match v.ty {
+            Ty::Array(..) => Ok(v),
+            _ => Err(unsupported(
+                e.span,
+                "a cast to `Array`",
+                snippet(self.src, e),
+            )),
+        }
+    }
+
+    // C#'s explicit conversions (ECMA-334 §10.3) in the order the specification lists them.
+    #[allow(clippy::too_many_lines)]
     fn cast(&mut self, t: &TypeRef, x: &Expr, e: &Expr) -> R<Val> {
-        // `(Array)x`: C#'s untyped array, only ever cast on at once
-        // (`(sbyte[])(Array)bytes` reads the bytes as signed).
         if matches!(t, TypeRef::Named(n, _) if n == "Array") {
-            let v = self.expr(x, None)?;
-            return match v.ty {
-                Ty::Array(..) => Ok(v),
-                _ => Err(unsupported(
-                    e.span,
-                    "a cast to `Array`",
-                    snippet(self.src, e),
-                )),
-            };
+            return self.cast_to_array(x, e);
         }
         let to = self.p.resolve(t, &[], e.span)?;
         if let Some(v) = self.get_value_as(x, &to)? {

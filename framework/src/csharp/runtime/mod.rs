@@ -57,8 +57,8 @@ pub use queue::{PriorityQueue, Queue, Stack};
 pub use seq::{Number, Seq};
 pub use sort::compare;
 pub use text::{
-    bool_text, char_at, double_text, float_text, format_int, index_of, is_digit, is_letter,
-    is_lower, is_upper, move_text, numeric_value, pad_left, pad_right, parse_double, parse_int,
-    piece_text, piece_type_text, split, square_text, str_len, string_from_chars, string_of_char,
-    substring, to_lower, to_upper, trim_end, trim_start,
+    bool_text, char_at, decimal_text, double_text, float_text, format_int, index_of, is_digit,
+    is_letter, is_lower, is_upper, move_text, numeric_value, pad_left, pad_right, parse_double,
+    parse_int, piece_text, piece_type_text, split, square_text, str_len, string_from_chars,
+    string_of_char, substring, to_lower, to_upper, trim_end, trim_start,
 };

@@ -377,6 +377,34 @@ pub fn square_text(s: Square) -> String {
     format!("'{s}' (Index = {i}, File = {}, Rank = {})", i % 8, i / 8)
 }
 
+/// A `decimal`'s text (`ToString()`, from `decimal.GetBits`' four ints) as .NET writes
+/// it: every digit of its 96-bit integer with the point its scale puts, trailing zeros
+/// kept (`1.50m` is `1.50`), a `-` unless the value is zero (.NET writes `-0m` as `0`).
+///
+/// ```
+/// use framework::prelude::*;
+/// assert_eq!(cs::decimal_text([150, 0, 0, 2 << 16]), "1.50");
+/// assert_eq!(cs::decimal_text([5, 0, 0, i32::MIN | 3 << 16]), "-0.005");
+/// assert_eq!(cs::decimal_text([0, 0, 0, i32::MIN]), "0");
+/// ```
+pub fn decimal_text(bits: [i32; 4]) -> String {
+    let magnitude =
+        (bits[0] as u32 as u128) | (bits[1] as u32 as u128) << 32 | (bits[2] as u32 as u128) << 64;
+    let scale = ((bits[3] >> 16) & 0xFF) as usize;
+    let digits = format!("{magnitude:0>width$}", width = scale + 1);
+    let (int, frac) = digits.split_at(digits.len() - scale);
+    let sign = if bits[3] < 0 && magnitude != 0 {
+        "-"
+    } else {
+        ""
+    };
+    if scale == 0 {
+        format!("{sign}{int}")
+    } else {
+        format!("{sign}{int}.{frac}")
+    }
+}
+
 /// A `PieceType`'s text (its C# name), from C#'s piece number.
 ///
 /// ```
