@@ -213,11 +213,21 @@ impl FileEmitter<'_, '_> {
             [text, board] => {
                 let s = self.expr(&text.expr, Some(&Ty::Str))?;
                 let b = self.expr(&board.expr, Some(&Ty::Api("Board")))?;
-                let code = format!(
-                    "cs::move_from_uci(&{}, &{})",
-                    b.at(Prec::Unary),
-                    s.at(Prec::Unary)
-                );
+                let code = if s.effects || s.mut_self {
+                    // The text first, as C# evaluates it: its call may move the board.
+                    let t = self.temp("uci");
+                    format!(
+                        "{{ let {t} = {}; cs::move_from_uci(&{}, &{t}) }}",
+                        s.code,
+                        b.at(Prec::Unary)
+                    )
+                } else {
+                    format!(
+                        "cs::move_from_uci(&{}, &{})",
+                        b.at(Prec::Unary),
+                        s.at(Prec::Unary)
+                    )
+                };
                 vals.push(s);
                 vals.push(b);
                 Ok(code)
