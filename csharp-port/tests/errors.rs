@@ -569,3 +569,95 @@ fn a_second_board_passed_on_from_another_types_method_is_refused() {
         "{text}"
     );
 }
+
+#[test]
+fn environment_exit_is_refused_as_ending_the_host() {
+    let source = bot(
+        "",
+        "        Environment.Exit(0);\n        return board.GetLegalMoves()[0];",
+    );
+    let (line, _, _, text) = refused(&source);
+    assert_eq!(line, 7, "{text}");
+    assert!(text.contains("must not end the program"), "{text}");
+}
+
+#[test]
+fn get_value_cast_to_another_type_is_refused() {
+    // Unboxing an `int` as a `long` throws InvalidCastException in C#.
+    let source = bot(
+        "    int[] a = { 1, 2 };",
+        "        long x = (long)a.GetValue(0);\n        return board.GetLegalMoves()[0];",
+    );
+    let (line, _, _, text) = refused(&source);
+    assert_eq!(line, 7, "{text}");
+    assert!(text.contains("GetValue"), "{text}");
+}
+
+#[test]
+fn get_length_of_a_second_dimension_of_piece_lists_is_refused() {
+    let source = bot(
+        "",
+        "        int n = board.GetAllPieceLists().GetLength(1);\n        return board.GetLegalMoves()[0];",
+    );
+    let (line, _, _, text) = refused(&source);
+    assert_eq!(line, 7, "{text}");
+    assert!(text.contains("GetLength"), "{text}");
+}
+
+#[test]
+fn a_string_constructor_of_other_arguments_is_refused() {
+    let source = bot(
+        "",
+        "        string s = new string('a', 2L);\n        return board.GetLegalMoves()[0];",
+    );
+    let (line, _, _, text) = refused(&source);
+    assert_eq!(line, 7, "{text}");
+}
+
+#[test]
+fn convert_to_uint32_of_a_double_is_refused() {
+    let source = bot(
+        "",
+        "        uint u = System.Convert.ToUInt32(2.5);\n        return board.GetLegalMoves()[0];",
+    );
+    let (line, _, _, text) = refused(&source);
+    assert_eq!(line, 7, "{text}");
+    assert!(text.contains("Convert.ToUInt32"), "{text}");
+}
+
+#[test]
+fn reciprocal_sqrt_estimate_is_refused_as_machine_dependent() {
+    let source = bot(
+        "",
+        "        double r = System.Math.ReciprocalSqrtEstimate(2.0);\n        return board.GetLegalMoves()[0];",
+    )
+    .replace("System.Math", "Math");
+    let (line, _, _, text) = refused(&source);
+    assert_eq!(line, 7, "{text}");
+    assert!(text.contains("the machine's"), "{text}");
+}
+
+#[test]
+fn string_format_with_an_argument_it_never_names_is_refused() {
+    // C# ignores the unused argument; the port refuses rather than guess it away.
+    let source = bot(
+        "",
+        "        string s = string.Format(\"{0}\", 1, 2);\n        return board.GetLegalMoves()[0];",
+    );
+    let (line, _, _, text) = refused(&source);
+    assert_eq!(line, 7, "{text}");
+    assert!(
+        text.contains("`string.Format` with these arguments"),
+        "{text}"
+    );
+}
+
+#[test]
+fn string_format_with_a_format_it_does_not_give_is_refused() {
+    let source = bot(
+        "",
+        "        string s = string.Format(\"{0:F2}\", 1.5);\n        return board.GetLegalMoves()[0];",
+    );
+    let (line, _, _, text) = refused(&source);
+    assert_eq!(line, 7, "{text}");
+}

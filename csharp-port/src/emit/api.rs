@@ -581,6 +581,7 @@ pub(crate) static API: &[ApiEntry] = &[
     ),
     e("TimeSpan.Milliseconds", "-", "int", "{r}.milliseconds()"),
     e("TimeSpan.Seconds", "-", "int", "{r}.seconds()"),
+    e("Guid.NewGuid", "", "Guid", "cs::Guid::new_guid()"),
     // string and char (bots read FEN strings).
     e("string.Length", "-", "int", "cs::str_len(&{r})"),
     e(
@@ -659,6 +660,43 @@ pub(crate) static API: &[ApiEntry] = &[
         "cs::Array::from({r}.encode_utf16().collect::<Vec<u16>>())",
     ),
     e("int.Parse", "string", "int", "cs::parse_int(&{0})"),
+    e("double.Parse", "string", "double", "cs::parse_double(&{0})"),
+    e(
+        "string.PadLeft",
+        "int",
+        "string",
+        "cs::pad_left(&{r}, {0}, ' ' as u16)",
+    ),
+    e(
+        "string.PadLeft",
+        "int, char",
+        "string",
+        "cs::pad_left(&{r}, {0}, {1})",
+    ),
+    e(
+        "string.PadRight",
+        "int",
+        "string",
+        "cs::pad_right(&{r}, {0}, ' ' as u16)",
+    ),
+    e(
+        "string.PadRight",
+        "int, char",
+        "string",
+        "cs::pad_right(&{r}, {0}, {1})",
+    ),
+    e(
+        "string.TrimEnd",
+        "char",
+        "string",
+        "cs::trim_end(&{r}, &[{0}])",
+    ),
+    e(
+        "string.TrimStart",
+        "char",
+        "string",
+        "cs::trim_start(&{r}, &[{0}])",
+    ),
     e("char.IsDigit", "char", "bool", "cs::is_digit({0})"),
     e("char.IsLetter", "char", "bool", "cs::is_letter({0})"),
     e("char.IsUpper", "char", "bool", "cs::is_upper({0})"),
@@ -725,5 +763,6 @@ pub(crate) fn is_static_class(name: &str) -> bool {
             | "BitConverter"
             | "DateTime"
             | "TimeSpan"
+            | "Guid"
     )
 }

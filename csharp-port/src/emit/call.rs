@@ -27,7 +27,7 @@ impl FileEmitter<'_, '_> {
                 || api::is_static_class(name)
                 || matches!(
                     name,
-                    "Enum" | "MemoryExtensions" | "Tuple" | "String" | "Char"
+                    "Enum" | "MemoryExtensions" | "Tuple" | "String" | "Char" | "Random"
                 )
                 || matches!(
                     name,
@@ -159,6 +159,11 @@ impl FileEmitter<'_, '_> {
                 format!("the member `{t}.{name}`"),
                 snippet(self.src, e),
             ));
+        }
+        if (t, name) == ("Random", "Shared") {
+            // .NET's shared generator is seeded unpredictably; a generator seeded by the
+            // host, as `new Random()`'s are, draws numbers as unpredictable.
+            return Ok(Val::new("Random::new()", Ty::Api("Random"), Prec::Primary));
         }
         let class = canonical_class(t);
         let entry = api::lookup(class, name)
@@ -719,6 +724,7 @@ impl FileEmitter<'_, '_> {
                     (u.as_str(), n),
                     ("Math", "Max" | "Min" | "Abs" | "Sign" | "Clamp")
                 )
+                || u == "Convert" && n.starts_with("To")
             {
                 return self.static_call(&u, n, &[], args, e, want);
             }
@@ -1295,6 +1301,11 @@ impl FileEmitter<'_, '_> {
                 let target = self.expr(&args[0].expr, None)?;
                 return self.sort_with(&target, &args[1], e);
             }
+            ("Array", "Empty") if args.is_empty() && targs.len() == 1 => {
+                let elem = self.p.resolve(&targs[0], &[], e.span)?;
+                let code = format!("cs::Array::<{}>::default()", self.rty(&elem, e.span)?);
+                return Ok(Val::new(code, Ty::Array(Box::new(elem), 1), Prec::Primary));
+            }
             ("Array", _) => return self.array_static(name, args, e),
             ("Enum", "GetValues") => {
                 // `Enum.GetValues(typeof(PieceType))`: every value, `None` included.
@@ -1340,6 +1351,25 @@ impl FileEmitter<'_, '_> {
                 return self.linq(target, name, &args[1..], e);
             }
             ("Math", "DivRem") if args.len() == 3 => return self.div_rem(args, e),
+            ("string", "Equals") if args.len() == 2 => return self.string_equals(args, e),
+            ("string", "Format") => return self.string_format(args, e),
+            ("Math" | "MathF", "ReciprocalSqrtEstimate" | "ReciprocalEstimate") => {
+                return Err(unsupported(
+                    e.span,
+                    format!(
+                        "`{t}.{name}` (its value is the machine's: a hardware estimate on ARM64 \
+                         and AVX-512 machines, the exact value elsewhere; .NET 7 or later only)"
+                    ),
+                    snippet(self.src, e),
+                ));
+            }
+            ("Environment", "Exit" | "FailFast") => {
+                return Err(unsupported(
+                    e.span,
+                    format!("`Environment.{name}`: a bot must not end the program that hosts it"),
+                    snippet(self.src, e),
+                ));
+            }
             ("Enumerable", "Empty") => {
                 let elem = targs
                     .first()
@@ -1365,8 +1395,24 @@ impl FileEmitter<'_, '_> {
         self.api_call(&entries, None, args, e)
     }
 
+    /// `string.Equals(a, b)`: ordinal equality, as `a == b`.
+    fn string_equals(&mut self, args: &[Arg], e: &Expr) -> R<Val> {
+        let vals = self.plain_args(args)?;
+        if vals.iter().any(|v| v.ty != Ty::Str) {
+            return Err(unsupported(
+                e.span,
+                "`string.Equals` of these arguments",
+                snippet(self.src, e),
+            ));
+        }
+        let code = format!("{} == {}", vals[0].at(Prec::BitOr), vals[1].at(Prec::BitOr));
+        Ok(Val::new(code, Ty::Bool, Prec::Cmp)
+            .absorb(&vals[0])
+            .absorb(&vals[1]))
+    }
+
     /// Arguments by value, with their own types.
-    fn plain_args(&mut self, args: &[Arg]) -> R<Vec<Val>> {
+    pub(crate) fn plain_args(&mut self, args: &[Arg]) -> R<Vec<Val>> {
         let mut out = Vec::new();
         for a in args {
             let v = self.expr(&a.expr, None)?;
@@ -1485,6 +1531,18 @@ impl FileEmitter<'_, '_> {
             v.effects = true;
             v.mut_self |= place.is_self_field();
             return Ok(v);
+        }
+        if let ("Sort", [keys, items, comparer]) = (name, args) {
+            let keys = self.expr(&keys.expr, None)?;
+            let items = self.expr(&items.expr, None)?;
+            if matches!(items.ty, Ty::Array(..)) {
+                return self.sort_items_by_comparison(&keys, &items, comparer, e);
+            }
+            return Err(unsupported(
+                e.span,
+                "`Array.Sort` with these arguments",
+                snippet(self.src, e),
+            ));
         }
         let vals = if name == "Sort" && args.len() == 2 {
             let first = self.expr(&args[0].expr, None)?;
@@ -1655,6 +1713,17 @@ impl FileEmitter<'_, '_> {
                 Ty::Int(IntTy::I32),
             ),
             ("ToInt32", Ty::Int(IntTy::I32)) => (v.code.clone(), Ty::Int(IntTy::I32)),
+            // A `char`'s code and a `bool`'s 0 or 1 always fit.
+            ("ToInt32", Ty::Char) => (format!("{} as i32", v.at(Prec::Cast)), Ty::Int(IntTy::I32)),
+            ("ToByte", Ty::Bool) => (format!("{} as u8", v.at(Prec::Cast)), Ty::Int(IntTy::U8)),
+            ("ToUInt32", Ty::Int(IntTy::I32 | IntTy::I64)) => (
+                // OverflowException on a negative value: a panic, which `catch` catches.
+                format!(
+                    "u32::try_from({}).expect(\"Convert.ToUInt32 overflows\")",
+                    v.code
+                ),
+                Ty::Int(IntTy::U32),
+            ),
             ("ToInt32", Ty::Int(_)) => (
                 format!(
                     "i32::try_from({}).expect(\"Convert.ToInt32 overflows\")",
@@ -1674,7 +1743,9 @@ impl FileEmitter<'_, '_> {
                 ));
             }
         };
-        let prec = if code.ends_with("f64") || code.ends_with("i32") && code.contains(" as ") {
+        let prec = if code.ends_with("f64")
+            || (code.ends_with("i32") || code.ends_with("u8")) && code.contains(" as ")
+        {
             Prec::Cast
         } else if code.contains(" != ") {
             Prec::Cmp
@@ -1684,13 +1755,9 @@ impl FileEmitter<'_, '_> {
         Ok(Val::new(code, ty, prec).absorb(&v))
     }
 
-    /// `Sort((a, b) => ...)` of an array or list.
-    pub(crate) fn sort_by_comparison(
-        &mut self,
-        target: &Val,
-        comparison: &Arg,
-        e: &Expr,
-    ) -> R<Val> {
+    /// A sort's `Comparison<T>` (a lambda, a method group or a stateless comparer of the
+    /// file's own) for the keys of `target`.
+    fn comparison_of(&mut self, target: &Val, comparison: &Arg, e: &Expr) -> R<Val> {
         let elem = target
             .ty
             .element()
@@ -1707,6 +1774,40 @@ impl FileEmitter<'_, '_> {
                 snippet(self.src, e),
             ));
         }
+        Ok(f)
+    }
+
+    /// `Array.Sort(keys, items, comparer)` and `keys.Sort(items, comparison)`.
+    pub(crate) fn sort_items_by_comparison(
+        &mut self,
+        keys: &Val,
+        items: &Val,
+        comparison: &Arg,
+        e: &Expr,
+    ) -> R<Val> {
+        let f = self.comparison_of(keys, comparison, e)?;
+        let code = format!(
+            "{}.sort_with_items_by_comparison(&{}, {})",
+            keys.at(Prec::Primary),
+            items.at(Prec::Unary),
+            f.code
+        );
+        let mut out = Val::new(code, Ty::Void, Prec::Primary)
+            .absorb(keys)
+            .absorb(items)
+            .absorb(&f);
+        out.effects = true;
+        Ok(out)
+    }
+
+    /// `Sort((a, b) => ...)` of an array or list.
+    pub(crate) fn sort_by_comparison(
+        &mut self,
+        target: &Val,
+        comparison: &Arg,
+        e: &Expr,
+    ) -> R<Val> {
+        let f = self.comparison_of(target, comparison, e)?;
         let code = format!(
             "{}.sort_by_comparison({})",
             target.at(Prec::Primary),
@@ -1817,6 +1918,10 @@ impl FileEmitter<'_, '_> {
             | Ty::Enum(_)
             | Ty::Str
             | Ty::Tuple(..) => return self.object_call(v, name, args, e),
+            // Only its text: a decimal's bits are not its value (`1.0m == 1.00m`).
+            Ty::Decimal if name == "ToString" && args.is_empty() => {
+                return self.object_call(v, name, args, e);
+            }
             _ => {}
         }
         Err(unsupported(
@@ -1868,14 +1973,6 @@ impl FileEmitter<'_, '_> {
     fn object_call(&mut self, v: Val, name: &str, args: &[Arg], e: &Expr) -> R<Val> {
         let vals = self.plain_args(args)?;
         let code = match (name, vals.as_slice()) {
-            ("ToString", []) if v.ty == Ty::Api("Piece") => {
-                return Err(unsupported(
-                    e.span,
-                    "`Piece.ToString()`",
-                    snippet(self.src, e),
-                ));
-            }
-
             ("ToString", [f]) if v.ty.int().is_some() => self.int_format(&v, f, e)?,
             ("GetHashCode", [])
                 if matches!(
@@ -1926,7 +2023,7 @@ impl FileEmitter<'_, '_> {
 
     /// An integer's `ToString(format)`, for the formats `cs::format_int` knows (`D16`,
     /// `X`), given as a constant.
-    fn int_format(&self, v: &Val, f: &Val, e: &Expr) -> R<String> {
+    pub(crate) fn int_format(&self, v: &Val, f: &Val, e: &Expr) -> R<String> {
         let known = |s: &str| {
             let (kind, digits) = s.split_at(s.len().min(1));
             matches!(kind, "D" | "d" | "X" | "x")
@@ -2466,6 +2563,7 @@ pub(crate) fn parse_api_type(name: &str) -> Ty {
         "Timer" => Ty::Api("Timer"),
         "DateTime" => Ty::Api("DateTime"),
         "TimeSpan" => Ty::Api("TimeSpan"),
+        "Guid" => Ty::Api("Guid"),
         _ => Ty::Unknown,
     }
 }

@@ -515,6 +515,14 @@ pub(crate) fn comment(c: &str) -> String {
         format!("/* *{rest}")
     } else if let Some(rest) = c.strip_prefix("/*!") {
         format!("/* !{rest}")
+    } else if let Some(body) = c.strip_prefix("/*").and_then(|r| r.strip_suffix("*/")) {
+        // Rust nests block comments, C# does not: a `/*` inside (`/*/ ... //*/`, a toggle
+        // for a block of code) would open another that nothing closes.
+        let mut body = body.replace("/*", "/ *");
+        if body.ends_with('/') {
+            body.push(' ');
+        }
+        format!("/*{body}*/")
     } else {
         c.to_string()
     }

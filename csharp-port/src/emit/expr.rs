@@ -257,6 +257,8 @@ impl FileEmitter<'_, '_> {
             Ty::Api("Move") => format!("cs::move_text({})", v.code),
             Ty::Api("Square") => format!("cs::square_text({})", v.code),
             Ty::Api("PieceType") => format!("cs::piece_type_text({})", v.code),
+            Ty::Api("Piece") => format!("cs::piece_text({})", v.code),
+            Ty::Decimal => format!("cs::decimal_text({})", v.code),
             other => {
                 return Err(unsupported(
                     e.span,
@@ -979,23 +981,53 @@ impl FileEmitter<'_, '_> {
         Ok(v)
     }
 
+    /// `(T)a.GetValue(i)` of a `T[]`: the element, boxed and unboxed as the same type
+    /// (to another type C# throws `InvalidCastException`, so that stays refused).
+    fn get_value_as(&mut self, x: &Expr, to: &Ty) -> R<Option<Val>> {
+        let ExprKind::Call(callee, args) = &x.kind else {
+            return Ok(None);
+        };
+        let (ExprKind::Member(target, name, _), [index]) = (&callee.kind, args.as_slice()) else {
+            return Ok(None);
+        };
+        if name != "GetValue" || index.mode != PassMode::Value || index.name.is_some() {
+            return Ok(None);
+        }
+        let saved = self.learned.clone();
+        let t = self.expr(target, None).map(|v| v.ty);
+        self.learned = saved;
+        match t {
+            Ok(Ty::Array(elem, 1)) if *elem == *to => self
+                .index(target, std::slice::from_ref(&index.expr), x)
+                .map(Some),
+            _ => Ok(None),
+        }
+    }
+
+    /// `(Array)x`: C#'s untyped array, only ever cast on at once
+    /// (`(sbyte[])(Array)bytes` reads the bytes as signed).
+    fn cast_to_array(&mut self, x: &Expr, e: &Expr) -> R<Val> {
+        let v = self.expr(x, None)?;
+        match v.ty {
+            Ty::Array(..) => Ok(v),
+            _ => Err(unsupported(
+                e.span,
+                "a cast to `Array`",
+                snippet(self.src, e),
+            )),
+        }
+    }
+
     // C#'s explicit conversions (ECMA-334 §10.3) in the order the specification lists them.
     #[allow(clippy::too_many_lines)]
     fn cast(&mut self, t: &TypeRef, x: &Expr, e: &Expr) -> R<Val> {
-        // `(Array)x`: C#'s untyped array, only ever cast on at once
-        // (`(sbyte[])(Array)bytes` reads the bytes as signed).
         if matches!(t, TypeRef::Named(n, _) if n == "Array") {
-            let v = self.expr(x, None)?;
-            return match v.ty {
-                Ty::Array(..) => Ok(v),
-                _ => Err(unsupported(
-                    e.span,
-                    "a cast to `Array`",
-                    snippet(self.src, e),
-                )),
-            };
+            return self.cast_to_array(x, e);
         }
         let to = self.p.resolve(t, &[], e.span)?;
+        if let Some(v) = self.get_value_as(x, &to)? {
+            return Ok(v);
+        }
         let v = self.expr(x, Some(&to))?;
         if v.ty == to {
             return Ok(v);

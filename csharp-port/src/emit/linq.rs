@@ -3,7 +3,7 @@
 
 use super::call::typed;
 use super::decls::FileEmitter;
-use super::{Prec, R, Val, snippet, unsupported};
+use super::{Const, Prec, R, Val, snippet, unsupported};
 use crate::ast::*;
 use crate::types::{IntTy, Ty};
 
@@ -55,6 +55,19 @@ impl FileEmitter<'_, '_> {
                 let a = self.arg_as(&args[0], &INT)?;
                 (format!("{r}.get_length({})", a.code), INT)
             }
+            // `PieceList[]` is held as a sequence (see `resolve`): its one dimension.
+            (Ty::Seq(item), "GetLength", 1) if **item == Ty::Api("PieceList") => {
+                let a = self.arg_as(&args[0], &INT)?;
+                if a.konst != Some(Const::Int(0)) {
+                    return Err(unsupported(
+                        e.span,
+                        "`GetLength` of a dimension but the first of `PieceList[]`",
+                        snippet(self.src, e),
+                    ));
+                }
+                let owned = self.owned(v.clone());
+                (format!("{}.count()", owned.at(Prec::Primary)), INT)
+            }
             (Ty::Array(..), "CopyTo", 1 | 2) => {
                 // The source is read once, before the arguments, as C# evaluates it.
                 let source = self.temp("source");
@@ -75,6 +88,12 @@ impl FileEmitter<'_, '_> {
                 let a = self.arg_as(&args[0], &elem)?;
                 (format!("{r}.index_of(&{})", a.at(Prec::Unary)), INT)
             }
+            (Ty::Array(..) | Ty::List(_), "LastIndexOf", 1) => {
+                let a = self.arg_as(&args[0], &elem)?;
+                (format!("{r}.last_index_of(&{})", a.at(Prec::Unary)), INT)
+            }
+            // A list's capacity is not seen: trimming it changes nothing a bot reads.
+            (Ty::List(_), "TrimExcess", 0) => ("()".into(), Ty::Void),
             (Ty::Array(..) | Ty::List(_) | Ty::Set(_), "Contains", 1) => {
                 let a = self.arg_as(&args[0], &elem)?;
                 (format!("{r}.contains(&{})", a.at(Prec::Unary)), Ty::Bool)
@@ -129,6 +148,16 @@ impl FileEmitter<'_, '_> {
                 (format!("{r}.clear()"), Ty::Void)
             }
             (Ty::List(_), "Sort", 0) => (format!("{r}.sort()"), Ty::Void),
+            (Ty::Array(..), "Sort", 2) => {
+                let items = self.expr(&args[0].expr, None)?;
+                if !matches!(items.ty, Ty::Array(..)) {
+                    return Ok(None);
+                }
+                let items = self.owned(items);
+                return self
+                    .sort_items_by_comparison(v, &items, &args[1], e)
+                    .map(Some);
+            }
             (Ty::List(_) | Ty::Array(..), "Sort", 1) => {
                 return self.sort_with(v, &args[0], e).map(Some);
             }

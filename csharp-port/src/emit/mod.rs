@@ -14,6 +14,7 @@ mod colls;
 mod decls;
 mod delegates;
 mod expr;
+mod format;
 mod gotos;
 mod items;
 mod linq;

@@ -136,6 +136,20 @@ impl FileEmitter<'_, '_> {
                 }
             }
             Ty::Object => "()".into(),
+            Ty::Str if init.is_none() => self.new_string(args, e, &mut vals)?,
+            // `new int()`, `new Piece()`: a value type's parameterless constructor gives
+            // its default value (ECMA-334, "Default constructors").
+            Ty::Bool
+            | Ty::Int(_)
+            | Ty::F32
+            | Ty::F64
+            | Ty::Char
+            | Ty::Enum(_)
+            | Ty::Api("Piece" | "PieceType")
+                if args.is_empty() && init.is_none_or(<[Expr]>::is_empty) =>
+            {
+                self.default_value(&ty, e.span)?
+            }
             Ty::Class(name)
                 if self.p.type_index(name).is_some_and(|i| {
                     self.p.unit.types[i]
@@ -168,17 +182,52 @@ impl FileEmitter<'_, '_> {
         Ok(out)
     }
 
+    /// `new string(chars)` and `new string(c, count)`.
+    fn new_string(&mut self, args: &[Arg], e: &Expr, vals: &mut Vec<Val>) -> R<String> {
+        let chars = Ty::Array(Box::new(Ty::Char), 1);
+        let plain: Vec<Val> = args
+            .iter()
+            .map(|a| self.expr(&a.expr, None))
+            .collect::<R<_>>()?;
+        let code = match plain.as_slice() {
+            [a] if a.ty == chars => format!("cs::string_from_chars(&{})", a.at(Prec::Unary)),
+            [c, n] if c.ty == Ty::Char && n.ty.int().is_some() => {
+                let n = self.coerce(n.clone(), &INT, &args[1].expr)?;
+                format!("cs::string_of_char({}, {})", c.code, n.code)
+            }
+            _ => {
+                return Err(unsupported(
+                    e.span,
+                    "this `string` constructor",
+                    snippet(self.src, e),
+                ));
+            }
+        };
+        vals.extend(plain);
+        Ok(code)
+    }
+
     fn new_move(&mut self, args: &[Arg], e: &Expr, vals: &mut Vec<Val>) -> R<String> {
         match args {
             [] => Ok("Move::NULL".into()),
             [text, board] => {
                 let s = self.expr(&text.expr, Some(&Ty::Str))?;
                 let b = self.expr(&board.expr, Some(&Ty::Api("Board")))?;
-                let code = format!(
-                    "cs::move_from_uci(&{}, &{})",
-                    b.at(Prec::Unary),
-                    s.at(Prec::Unary)
-                );
+                let code = if s.effects || s.mut_self {
+                    // The text first, as C# evaluates it: its call may move the board.
+                    let t = self.temp("uci");
+                    format!(
+                        "{{ let {t} = {}; cs::move_from_uci(&{}, &{t}) }}",
+                        s.code,
+                        b.at(Prec::Unary)
+                    )
+                } else {
+                    format!(
+                        "cs::move_from_uci(&{}, &{})",
+                        b.at(Prec::Unary),
+                        s.at(Prec::Unary)
+                    )
+                };
                 vals.push(s);
                 vals.push(b);
                 Ok(code)

@@ -154,6 +154,7 @@ impl Program<'_> {
             Ty::Api("BigInteger") => "cs::BigInteger".into(),
             Ty::Api("DateTime") => "cs::DateTime".into(),
             Ty::Api("TimeSpan") => "cs::TimeSpan".into(),
+            Ty::Api("Guid") => "cs::Guid".into(),
             Ty::Api("OwnedBoard") => "Board".into(),
             Ty::Api(n) => (*n).into(),
             Ty::Enum(name) => self.enum_repr(name).rust().into(),

@@ -388,6 +388,20 @@ impl<T: Clone + Default + PartialEq> Array<T> {
     pub fn contains(&self, value: &T) -> bool {
         self.index_of(value) >= 0
     }
+
+    /// `span.LastIndexOf(value)`: the last index holding `value`, or -1.
+    ///
+    /// ```
+    /// use framework::prelude::*;
+    /// let a = cs::Array::from(vec![3, 1, 3, 2]);
+    /// assert_eq!((a.last_index_of(&3), a.last_index_of(&7)), (2, -1));
+    /// ```
+    pub fn last_index_of(&self, value: &T) -> i32 {
+        self.to_vec()
+            .iter()
+            .rposition(|v| v == value)
+            .map_or(-1, |i| i as i32)
+    }
 }
 
 impl<T: Clone + Default> From<Vec<T>> for Array<T> {

@@ -237,6 +237,21 @@ impl<T: Clone + PartialEq> List<T> {
             .map_or(-1, |i| i as i32)
     }
 
+    /// `LastIndexOf(value)`: the last index, or -1.
+    ///
+    /// ```
+    /// use framework::prelude::*;
+    /// let list = cs::List::from(vec![5_u64, 6, 5]);
+    /// assert_eq!((list.last_index_of(&5), list.last_index_of(&9)), (2, -1));
+    /// ```
+    pub fn last_index_of(&self, value: &T) -> i32 {
+        self.0
+            .borrow()
+            .iter()
+            .rposition(|v| v == value)
+            .map_or(-1, |i| i as i32)
+    }
+
     /// `Remove(value)`: removes the first equal element; whether there was one.
     pub fn remove(&self, value: &T) -> bool {
         let i = self.index_of(value);

@@ -13,6 +13,7 @@
 //! - [`Seq`]: LINQ's results.
 //! - [`Obj`] and [`Var`]: instances of the bot's own classes, shared by reference; [`This`],
 //!   an instance's `this` as a value.
+//! - [`BigInteger`], [`Guid`]: the few uses bots make of these.
 //! - [`Piece`], [`PAWN`] ... [`KING`], [`pieces`], [`slider_attacks`]: the API's members
 //!   that take or give C#'s piece-type numbers.
 //! - [`game_repetition_history`]: the board's `GameRepetitionHistory` in C#'s order.
@@ -34,6 +35,7 @@ mod bits;
 mod builder;
 mod dict;
 mod flow;
+mod guid;
 mod linked;
 mod list;
 mod math;
@@ -53,6 +55,7 @@ pub use builder::StringBuilder;
 pub use dict::{Dictionary, HashSet};
 pub(crate) use flow::caught_here;
 pub use flow::{Flow, try_catch};
+pub use guid::Guid;
 pub use linked::{LinkedList, LinkedListNode};
 pub use list::{List, ListIter};
 pub use math::{
@@ -71,8 +74,9 @@ pub use seq::{Number, Seq};
 pub use sort::compare;
 pub use sorted::{SortedDictionary, SortedList, SortedSet};
 pub use text::{
-    bool_text, char_at, double_text, float_text, format_int, index_of, is_digit, is_letter,
-    is_lower, is_upper, move_text, numeric_value, parse_int, piece_type_text, split, square_text,
-    str_len, substring, to_lower, to_upper,
+    bool_text, char_at, decimal_text, double_text, float_text, format_int, index_of, is_digit,
+    is_letter, is_lower, is_upper, move_text, numeric_value, pad_left, pad_right, parse_double,
+    parse_int, piece_text, piece_type_text, split, square_text, str_len, string_from_chars,
+    string_of_char, substring, to_lower, to_upper, trim_end, trim_start,
 };
 pub use time::{DateTime, TimeSpan};

@@ -239,6 +239,33 @@ impl<T: Clone + Default> Array<T> {
         self.sort_by(|a, b| comparison(a.clone(), b.clone()).cmp(&0));
     }
 
+    /// `Array.Sort(keys, items, comparer)` and `keys.Sort(items, (x, y) => ...)`: sorts
+    /// `self` (the keys) by a C# comparison and moves `items` with them, with .NET's
+    /// algorithm. Fewer items than keys panics, as C# throws `ArgumentException`.
+    ///
+    /// ```
+    /// use framework::prelude::*;
+    /// let keys = cs::Array::from(vec![10, 30, 20]);
+    /// let moves = cs::Array::from(vec!['a', 'c', 'b']);
+    /// keys.sort_with_items_by_comparison(&moves, |x, y| y - x); // descending
+    /// assert_eq!((keys.to_vec(), moves.to_vec()), (vec![30, 20, 10], vec!['c', 'b', 'a']));
+    /// ```
+    pub fn sort_with_items_by_comparison<V: Clone + Default>(
+        &self,
+        items: &Array<V>,
+        mut comparison: impl FnMut(T, T) -> i32,
+    ) {
+        let mut keys = self.to_vec();
+        let mut values = items.slice(0, keys.len()).to_vec();
+        introsort(&mut keys, Some(&mut values), &mut |a, b| {
+            comparison(a.clone(), b.clone()).cmp(&0)
+        });
+        for (i, (k, v)) in keys.into_iter().zip(values).enumerate() {
+            self.set(i, k);
+            items.set(i, v);
+        }
+    }
+
     /// `Array.Sort(a, (x, y) => ...)` with a comparison giving C#'s sign convention.
     pub fn sort_by(&self, mut compare: impl FnMut(&T, &T) -> Ordering) {
         let mut keys = self.to_vec();

@@ -84,6 +84,183 @@ pub fn parse_int(s: &str) -> i32 {
         .expect("int.Parse of something not a number")
 }
 
+/// `double.Parse(s)` as .NET (Core 3.0 and later) reads it in the invariant culture
+/// (`NumberStyles.Float | AllowThousands`): white space around, a leading sign, digits
+/// with `,` group separators after the first digit and before the point, a `.` point, an
+/// exponent; `Infinity` and `NaN` in any case, signed or not; trailing NUL characters.
+/// The value is the nearest double (too large: infinity, as .NET gives). Anything else
+/// panics, as C# throws `FormatException`.
+///
+/// ```
+/// use framework::prelude::*;
+/// assert_eq!(cs::parse_double(" -1,250.5e1 "), -12505.0);
+/// assert_eq!(cs::parse_double(".5"), 0.5);
+/// assert!(cs::parse_double("-infinity").is_infinite());
+/// ```
+#[track_caller]
+pub fn parse_double(s: &str) -> f64 {
+    float_digits(s)
+        .and_then(|digits| digits.parse().ok())
+        .or_else(|| special_double(s))
+        .expect("double.Parse of something not a number")
+}
+
+/// .NET's white space for number parsing: tab to carriage return, and space.
+fn number_space(c: char) -> bool {
+    matches!(c, '\t'..='\r' | ' ')
+}
+
+/// `s`'s number with its group separators dropped, if it has .NET's float form.
+fn float_digits(s: &str) -> Option<String> {
+    let s = s.trim_end_matches('\0').trim_matches(number_space);
+    let (sign, rest) = match s.as_bytes().first() {
+        Some(b'-') => ("-", &s[1..]),
+        Some(b'+') => ("", &s[1..]),
+        _ => ("", s),
+    };
+    let mut out = String::from(sign);
+    let mut chars = rest.chars().peekable();
+    let (mut digits, mut point) = (false, false);
+    while let Some(&c) = chars.peek() {
+        match c {
+            '0'..='9' => digits = true,
+            '.' if !point => point = true,
+            ',' if digits && !point => {
+                chars.next();
+                continue;
+            }
+            _ => break,
+        }
+        out.push(c);
+        chars.next();
+    }
+    let exponent: String = chars.collect();
+    let exponent_ok = exponent.is_empty() || {
+        let e = exponent.strip_prefix(['e', 'E'])?;
+        let e = e.strip_prefix(['+', '-']).unwrap_or(e);
+        !e.is_empty() && e.bytes().all(|b| b.is_ascii_digit())
+    };
+    (digits && exponent_ok).then(|| out + &exponent)
+}
+
+/// `Infinity`, `-Infinity` and `NaN`, case ignored, a sign allowed.
+fn special_double(s: &str) -> Option<f64> {
+    let s = s
+        .trim_end_matches('\0')
+        .trim_matches(number_space)
+        .to_ascii_lowercase();
+    let (negative, word) = match s.as_bytes().first() {
+        Some(b'-') => (true, &s[1..]),
+        Some(b'+') => (false, &s[1..]),
+        _ => (false, s.as_str()),
+    };
+    match word {
+        "infinity" if negative => Some(f64::NEG_INFINITY),
+        "infinity" => Some(f64::INFINITY),
+        "nan" => Some(f64::NAN),
+        _ => None,
+    }
+}
+
+/// `s.TrimEnd(chars)`: `s` without the code units of `chars` at its end.
+///
+/// ```
+/// use framework::prelude::*;
+/// assert_eq!(cs::trim_end("e2e4\r\r", &['\r' as u16]), "e2e4");
+/// ```
+pub fn trim_end(s: &str, chars: &[u16]) -> String {
+    let u = units(s);
+    let end = u
+        .iter()
+        .rposition(|c| !chars.contains(c))
+        .map_or(0, |i| i + 1);
+    String::from_utf16_lossy(&u[..end])
+}
+
+/// `s.TrimStart(chars)`: `s` without the code units of `chars` at its start.
+///
+/// ```
+/// use framework::prelude::*;
+/// assert_eq!(cs::trim_start("00042", &['0' as u16]), "42");
+/// ```
+pub fn trim_start(s: &str, chars: &[u16]) -> String {
+    let u = units(s);
+    let start = u.iter().position(|c| !chars.contains(c)).unwrap_or(u.len());
+    String::from_utf16_lossy(&u[start..])
+}
+
+/// `s.PadLeft(width, c)`: `s` after as many `c` as make it `width` UTF-16 code units
+/// (`s` itself if it is as long); a negative width panics, as C# throws.
+///
+/// ```
+/// use framework::prelude::*;
+/// assert_eq!(cs::pad_left("7", 3, '0' as u16), "007");
+/// assert_eq!(cs::pad_left("1234", 3, ' ' as u16), "1234");
+/// ```
+#[track_caller]
+pub fn pad_left(s: &str, width: i32, c: u16) -> String {
+    format!("{}{s}", padding(s, width, c))
+}
+
+/// `s.PadRight(width, c)`: as [`pad_left`], the padding after `s`.
+///
+/// ```
+/// use framework::prelude::*;
+/// assert_eq!(cs::pad_right("ab", 4, '.' as u16), "ab..");
+/// ```
+#[track_caller]
+pub fn pad_right(s: &str, width: i32, c: u16) -> String {
+    format!("{s}{}", padding(s, width, c))
+}
+
+#[track_caller]
+fn padding(s: &str, width: i32, c: u16) -> String {
+    let width = usize::try_from(width).expect("a negative padding width");
+    let len = s.encode_utf16().count();
+    super::char_to_string(c).repeat(width.saturating_sub(len))
+}
+
+/// `new string(chars)`: the string of those UTF-16 code units (an unpaired surrogate,
+/// which a Rust string cannot hold, becomes U+FFFD, as in [`char_to_string`](super::char_to_string)).
+///
+/// ```
+/// use framework::prelude::*;
+/// let chars = cs::Array::from(vec!['e' as u16, '2' as u16]);
+/// assert_eq!(cs::string_from_chars(&chars), "e2");
+/// ```
+pub fn string_from_chars(chars: &Array<u16>) -> String {
+    String::from_utf16_lossy(&chars.to_vec())
+}
+
+/// `new string(c, count)`: `count` copies of `c`; a negative count panics, as C# throws.
+///
+/// ```
+/// use framework::prelude::*;
+/// assert_eq!(cs::string_of_char('-' as u16, 3), "---");
+/// ```
+#[track_caller]
+pub fn string_of_char(c: u16, count: i32) -> String {
+    let count = usize::try_from(count).expect("new string with a negative count");
+    super::char_to_string(c).repeat(count)
+}
+
+/// `piece.ToString()`: `Null` for no piece, else its colour and type (`White Knight`),
+/// as the API's `Piece.ToString` writes it.
+///
+/// ```
+/// use framework::prelude::*;
+/// let board = Board::startpos();
+/// assert_eq!(cs::piece_text(cs::Piece::at(&board, Square::G8)), "Black Knight");
+/// assert_eq!(cs::piece_text(cs::Piece::default()), "Null");
+/// ```
+pub fn piece_text(piece: super::Piece) -> String {
+    if piece.is_null() {
+        return "Null".to_string();
+    }
+    let colour = if piece.is_white { "White" } else { "Black" };
+    format!("{colour} {}", piece_type_text(piece.piece_type))
+}
+
 /// `char.IsDigit(c)` (ASCII digits; C# also accepts other scripts' decimal digits).
 pub fn is_digit(c: u16) -> bool {
     (u16::from(b'0')..=u16::from(b'9')).contains(&c)
@@ -200,6 +377,34 @@ pub fn square_text(s: Square) -> String {
     format!("'{s}' (Index = {i}, File = {}, Rank = {})", i % 8, i / 8)
 }
 
+/// A `decimal`'s text (`ToString()`, from `decimal.GetBits`' four ints) as .NET writes
+/// it: every digit of its 96-bit integer with the point its scale puts, trailing zeros
+/// kept (`1.50m` is `1.50`), a `-` unless the value is zero (.NET writes `-0m` as `0`).
+///
+/// ```
+/// use framework::prelude::*;
+/// assert_eq!(cs::decimal_text([150, 0, 0, 2 << 16]), "1.50");
+/// assert_eq!(cs::decimal_text([5, 0, 0, i32::MIN | 3 << 16]), "-0.005");
+/// assert_eq!(cs::decimal_text([0, 0, 0, i32::MIN]), "0");
+/// ```
+pub fn decimal_text(bits: [i32; 4]) -> String {
+    let magnitude =
+        (bits[0] as u32 as u128) | (bits[1] as u32 as u128) << 32 | (bits[2] as u32 as u128) << 64;
+    let scale = ((bits[3] >> 16) & 0xFF) as usize;
+    let digits = format!("{magnitude:0>width$}", width = scale + 1);
+    let (int, frac) = digits.split_at(digits.len() - scale);
+    let sign = if bits[3] < 0 && magnitude != 0 {
+        "-"
+    } else {
+        ""
+    };
+    if scale == 0 {
+        format!("{sign}{int}")
+    } else {
+        format!("{sign}{int}.{frac}")
+    }
+}
+
 /// A `PieceType`'s text (its C# name), from C#'s piece number.
 ///
 /// ```
@@ -281,4 +486,39 @@ fn fixed_text(digits: &str, exponent: i32) -> String {
         format!("{int}.{frac}")
     };
     format!("{sign}{text}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn double_parse_reads_what_dotnet_reads() {
+        assert_eq!(parse_double("1,,2.5"), 12.5);
+        assert_eq!(parse_double("\t+3.\0"), 3.0);
+        assert_eq!(parse_double("1e400"), f64::INFINITY);
+        assert!(parse_double("-0").is_sign_negative());
+        assert!(parse_double(" NaN ").is_nan());
+        assert_eq!(parse_double("-INFINITY"), f64::NEG_INFINITY);
+    }
+
+    #[test]
+    fn double_parse_refuses_what_dotnet_refuses() {
+        for bad in [
+            ",1", "1.2,3", ".", "1e", "1e+", "- 1", "1 2", "", "inf", "0x10", "1\0 ",
+        ] {
+            assert!(
+                std::panic::catch_unwind(|| parse_double(bad)).is_err(),
+                "{bad:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn trims_and_char_strings() {
+        assert_eq!(trim_end("ab", &['a' as u16, 'b' as u16]), "");
+        assert_eq!(trim_start("", &['a' as u16]), "");
+        assert_eq!(string_of_char('x' as u16, 0), "");
+        assert!(std::panic::catch_unwind(|| string_of_char('x' as u16, -1)).is_err());
+    }
 }
