@@ -142,6 +142,10 @@ pub(crate) struct FileEmitter<'p, 'u> {
     pub goto_labels: Vec<GotoLabel>,
     /// The return types of the lambdas being written (`None` until a `return` tells).
     pub lambda_ret: Vec<Option<Ty>>,
+    /// For each lambda being written: whether its return type is inferred from its
+    /// `return`s, and the wider type a later `return` needs (C# infers the best common
+    /// type of them all, ECMA-334 12.6.3.15).
+    pub lambda_widen: Vec<(bool, Option<Ty>)>,
 }
 
 impl<'p, 'u> FileEmitter<'p, 'u> {
@@ -190,6 +194,7 @@ impl<'p, 'u> FileEmitter<'p, 'u> {
             switch_break_used: false,
             lifted_names: Vec::new(),
             lambda_ret: Vec::new(),
+            lambda_widen: Vec::new(),
             goto_labels: Vec::new(),
             arg_acc: None,
         }

@@ -620,7 +620,8 @@ impl FileEmitter<'_, '_> {
         if op.is_shift() {
             return self.shift(op, a, b, l, r, e);
         }
-        if op.is_comparison() && !a.ty.is_numeric() && !b.ty.is_numeric() {
+        let lifted = matches!(a.ty, Ty::Nullable(_)) || matches!(b.ty, Ty::Nullable(_));
+        if op.is_comparison() && (lifted || !a.ty.is_numeric() && !b.ty.is_numeric()) {
             return self.equality(op, a, b, l, r, e);
         }
         if matches!(op, BinOp::And | BinOp::Or | BinOp::Xor) && a.ty == Ty::Bool && b.ty == Ty::Bool
@@ -630,6 +631,7 @@ impl FileEmitter<'_, '_> {
             return Ok(Val::new(code, Ty::Bool, prec).absorb(&a).absorb(&b));
         }
         let t = self.operand_type(&a, &b, op, e)?;
+        let enum_result = self.enum_operator(op, &a, &b);
         let a = self.coerce_operand(a, &t, l)?;
         let b = self.coerce_operand(b, &t, r)?;
         let result = if op.is_comparison() {
@@ -641,6 +643,45 @@ impl FileEmitter<'_, '_> {
         let code = format!("{} {} {}", left(&a, prec, op), op.rust(), b.at(next(prec)));
         let mut v = Val::new(code, result, prec).absorb(&a).absorb(&b);
         v.konst = fold_binary(op, &a.konst, &b.konst, &t);
+        match enum_result {
+            Some(rt) => self.enum_result(v, &t, rt, e),
+            None => Ok(v),
+        }
+    }
+
+    /// The type of C#'s enum operators (ECMA-334 12.10.5, 12.10.6, 12.13.3): `E + U`,
+    /// `U + E`, `E - U` and `E & E`, `E | E`, `E ^ E` are an `E`; `E - E` is its
+    /// underlying type `U`.
+    fn enum_operator(&self, op: BinOp, a: &Val, b: &Val) -> Option<Ty> {
+        let int_for = |x: &Val, enum_ty: &Ty| {
+            let u = self.enum_int(enum_ty);
+            x.ty.int().is_some()
+                && (implicit_numeric(&x.ty, &u)
+                    || matches!(x.konst, Some(Const::Int(n))
+                        if u.int().is_some_and(|i| n >= i.range().0 && n <= i.range().1)))
+        };
+        let (ea, eb) = (a.ty.is_enum(), b.ty.is_enum());
+        match op {
+            BinOp::Add if ea && int_for(b, &a.ty) => Some(a.ty.clone()),
+            BinOp::Add if eb && int_for(a, &b.ty) => Some(b.ty.clone()),
+            BinOp::Sub if ea && int_for(b, &a.ty) => Some(a.ty.clone()),
+            BinOp::Sub if ea && a.ty == b.ty => Some(self.enum_int(&a.ty)),
+            BinOp::And | BinOp::Or | BinOp::Xor if ea && a.ty == b.ty => Some(a.ty.clone()),
+            _ => None,
+        }
+    }
+
+    /// `v`, computed in `t`, as the enum operator's result `rt`: the port's enum values
+    /// are their underlying integers, so only the width changes (C#'s unchecked
+    /// conversion wraps).
+    fn enum_result(&self, mut v: Val, t: &Ty, rt: Ty, e: &Expr) -> R<Val> {
+        let repr = if rt.is_enum() { self.enum_int(&rt) } else { rt.clone() };
+        if repr != *t {
+            v.code = self.convert_code(t, &repr, &v.at(Prec::Cast), e.span)?;
+            v.prec = Prec::Cast;
+            v.konst = None;
+        }
+        v.ty = rt;
         Ok(v)
     }
 
@@ -946,6 +987,16 @@ impl FileEmitter<'_, '_> {
         let y = self.expr(b, want.or(Some(&x.ty)))?;
         let t = match (&x.ty, &y.ty) {
             (p, q) if p == q => p.clone(),
+            // `c ? null : m` of a value type has no natural type; C# types it by its
+            // target (C# 9's target-typed conditional).
+            (Ty::Null, q) | (q, Ty::Null)
+                if !q.is_reference() && !matches!(q, Ty::Nullable(_))
+                    && matches!(want, Some(Ty::Nullable(_))) =>
+            {
+                want.cloned().unwrap_or(Ty::Unknown)
+            }
+            // `T` converts implicitly to `T?`.
+            (Ty::Nullable(p), q) | (q, Ty::Nullable(p)) if **p == *q => Ty::Nullable(p.clone()),
             (Ty::Null, q) => q.clone(),
             (p, Ty::Null) => p.clone(),
             (p, q)

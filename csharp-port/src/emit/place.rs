@@ -667,6 +667,15 @@ impl FileEmitter<'_, '_> {
     ) -> R<String> {
         let t = place.ty().clone();
         self.note_place_write(place);
+        if op == BinOp::Coalesce
+            && matches!(t, Ty::Nullable(_))
+            && let Place::Direct { code, .. } = place
+            && !as_value
+        {
+            // `x ??= y`: `y` is evaluated and assigned only when `x` is null.
+            let v = self.coerce(rhs, &t, r)?;
+            return Ok(format!("if {code}.is_none() {{ {code} = {}; }}", v.code));
+        }
         if t == Ty::Str && op == BinOp::Add {
             let read = self.read_place(place);
             let text = self.text(&rhs, r)?;

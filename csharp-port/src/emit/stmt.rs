@@ -4,7 +4,7 @@ use super::decls::{FileEmitter, LocalKind, Scope, TryExits, comment};
 use super::names::snake;
 use super::{R, Val, unsupported};
 use crate::ast::*;
-use crate::types::Ty;
+use crate::types::{Ty, implicit_numeric};
 
 impl FileEmitter<'_, '_> {
     /// A function body's statements in a new scope.
@@ -157,6 +157,18 @@ impl FileEmitter<'_, '_> {
                 let (code, elem_ty) = self.ref_target(init)?;
                 let l = self.declare(name, elem_ty, LocalKind::Elem);
                 out.push_str(&format!("let {} = {code};\n", l.rust));
+                continue;
+            }
+            if let Some(init) = init
+                && t != Ty::Unknown
+                && !is_const
+                && format!("{init:?}").contains(&format!("Name({name:?}, "))
+            {
+                // `Move m = F(out m) ? m : G();`: the variable is in scope in its own
+                // initialiser, which must assign it before reading it (definite
+                // assignment): declared first, then assigned.
+                out.push_str(&self.local_decl(ty, &[(name.clone(), None, *span)], false, s)?);
+                out.push_str(&self.stmt(&assign_stmt(name, init, *span))?);
                 continue;
             }
             let value = match init {
@@ -568,6 +580,7 @@ impl FileEmitter<'_, '_> {
                 };
                 let v = self.expr(e, ret.as_ref())?;
                 let v = match &ret {
+                    Some(r) if in_lambda && self.widens_lambda(r, &v.ty) => v,
                     Some(r) if *r != Ty::Unknown => self.coerce(v, r, e)?,
                     _ => v,
                 };
@@ -594,6 +607,20 @@ impl FileEmitter<'_, '_> {
             Some(v) => format!("return {v};\n"),
             None => "return;\n".into(),
         })
+    }
+
+    /// A `return` of a lambda whose type the first `return` inferred, of a wider
+    /// numeric type: noted, for the lambda to be written again with it.
+    fn widens_lambda(&mut self, inferred: &Ty, ty: &Ty) -> bool {
+        let Some((true, wider)) = self.lambda_widen.last_mut() else {
+            return false;
+        };
+        let current = wider.clone().unwrap_or_else(|| inferred.clone());
+        if *ty == current || !ty.is_numeric() || !implicit_numeric(&current, ty) {
+            return false;
+        }
+        *wider = Some(ty.clone());
+        true
     }
 
     fn break_stmt(&mut self) -> R<String> {
@@ -758,6 +785,17 @@ impl FileEmitter<'_, '_> {
     }
 
     fn switch_stmt(&mut self, v: &Expr, sections: &[SwitchSection], s: &Stmt) -> R<String> {
+        if let Some((declared, sections)) = shared_section_locals(sections) {
+            // A local of one section is in scope in the whole switch block (ECMA-334
+            // 13.8.3): declared before the `match`, assigned where C# declares it.
+            self.scopes.push(Scope::default());
+            let decls = self.stmts(&declared);
+            let inner = decls.and_then(|d| Ok(d + &self.switch_stmt(v, &sections, s)?));
+            self.scopes.pop();
+            return Ok(format!("{{
+{}}}
+", Self::indent(&inner?)));
+        }
         let value = self.expr(v, None)?;
         let value = self.owned(value);
         let label = format!("'switch_{}", self.fr().loop_depth);
@@ -1031,5 +1069,53 @@ fn continues(s: &Stmt) -> bool {
         }
         StmtKind::Switch(_, sections) => sections.iter().any(|sec| sec.body.iter().any(continues)),
         _ => false,
+    }
+}
+
+/// The sections with their typed locals split into declarations and assignments, when
+/// another section names one of them; `None` when none does.
+fn shared_section_locals(sections: &[SwitchSection]) -> Option<(Vec<Stmt>, Vec<SwitchSection>)> {
+    let texts: Vec<String> = sections.iter().map(|s| format!("{:?}", s.body)).collect();
+    let shared = sections.iter().enumerate().any(|(i, section)| {
+        section.body.iter().any(|st| match &st.kind {
+            StmtKind::Local { ty, vars, is_const: false } if *ty != TypeRef::Var => {
+                vars.iter().any(|(name, _, _)| {
+                    // The debug text of the other sections' trees names each use.
+                    let used = format!("Name({name:?}, ");
+                    texts.iter().enumerate().any(|(j, t)| j != i && t.contains(&used))
+                })
+            }
+            _ => false,
+        })
+    });
+    if !shared {
+        return None;
+    }
+    let mut declared = Vec::new();
+    let sections = sections
+        .iter()
+        .map(|section| {
+            let (decls, body) = super::gotos::hoist_locals(&section.body);
+            declared.extend(decls);
+            SwitchSection {
+                labels: section.labels.clone(),
+                body,
+            }
+        })
+        .collect();
+    Some((declared, sections))
+}
+
+/// `name = value;`.
+fn assign_stmt(name: &str, value: &Expr, span: crate::error::Span) -> Stmt {
+    let target = Expr::new(ExprKind::Name(name.to_string(), Vec::new()), span, (0, 0));
+    let assign = Expr::new(
+        ExprKind::Assign(None, Box::new(target), Box::new(value.clone())),
+        span,
+        value.range,
+    );
+    Stmt {
+        kind: StmtKind::Expr(assign),
+        span,
     }
 }
