@@ -146,6 +146,8 @@ pub(crate) struct FileEmitter<'p, 'u> {
     /// `return`s, and the wider type a later `return` needs (C# infers the best common
     /// type of them all, ECMA-334 12.6.3.15).
     pub lambda_widen: Vec<(bool, Option<Ty>)>,
+    /// The type parameters of the generic method being written.
+    pub type_params: Vec<String>,
 }
 
 impl<'p, 'u> FileEmitter<'p, 'u> {
@@ -195,6 +197,7 @@ impl<'p, 'u> FileEmitter<'p, 'u> {
             lifted_names: Vec::new(),
             lambda_ret: Vec::new(),
             lambda_widen: Vec::new(),
+            type_params: Vec::new(),
             goto_labels: Vec::new(),
             arg_acc: None,
         }

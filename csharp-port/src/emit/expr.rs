@@ -52,7 +52,7 @@ impl FileEmitter<'_, '_> {
             ExprKind::Null => Ok(Val::new("None", Ty::Null, Prec::Primary)),
             ExprKind::Default(t) => {
                 let t = match t {
-                    Some(t) => self.p.resolve(t, &[], e.span)?,
+                    Some(t) => self.p.resolve(t, &self.type_params, e.span)?,
                     None => want.cloned().ok_or_else(|| {
                         unsupported(e.span, "`default` without a type", "default")
                     })?,
@@ -94,6 +94,9 @@ impl FileEmitter<'_, '_> {
                     | Ty::Dict(..)
                     | Ty::Set(_)
                     | Ty::Seq(_) => self.member(target, name, e),
+                    Ty::Class(c) if self.p.is_ref_class(&c) => {
+                        self.null_member_of_class(target, name, e)
+                    }
                     other => Err(unsupported(
                         e.span,
                         format!("`?.` on a `{}`", other.cs()),
@@ -675,7 +678,11 @@ impl FileEmitter<'_, '_> {
     /// are their underlying integers, so only the width changes (C#'s unchecked
     /// conversion wraps).
     fn enum_result(&self, mut v: Val, t: &Ty, rt: Ty, e: &Expr) -> R<Val> {
-        let repr = if rt.is_enum() { self.enum_int(&rt) } else { rt.clone() };
+        let repr = if rt.is_enum() {
+            self.enum_int(&rt)
+        } else {
+            rt.clone()
+        };
         if repr != *t {
             v.code = self.convert_code(t, &repr, &v.at(Prec::Cast), e.span)?;
             v.prec = Prec::Cast;
@@ -837,6 +844,9 @@ impl FileEmitter<'_, '_> {
                 );
                 return Ok(Val::new(code, Ty::Bool, Prec::Cmp).absorb(&a).absorb(&b));
             }
+            if let Some(v) = self.lifted_relational(op, &a, &b) {
+                return Ok(v);
+            }
             return Err(unsupported(
                 e.span,
                 format!(
@@ -937,6 +947,40 @@ impl FileEmitter<'_, '_> {
         Ok(v)
     }
 
+    /// `x < y` with `x` or `y` a `T?` and the other a `T` or `T?`: C#'s lifted operator,
+    /// false when either is null (ECMA-334 12.4.8).
+    fn lifted_relational(&self, op: BinOp, a: &Val, b: &Val) -> Option<Val> {
+        let inner = |t: &Ty| match t {
+            Ty::Nullable(x) => ((**x).clone(), true),
+            t => (t.clone(), false),
+        };
+        let ((ta, na), (tb, nb)) = (inner(&a.ty), inner(&b.ty));
+        if !(na || nb) {
+            return None;
+        }
+        // The operands' binary numeric promotion, as for the operator lifted.
+        let t = promote(&ta, &tb).filter(Ty::is_numeric)?;
+        let span = crate::error::Span::default();
+        let x = self.convert_code(&ta, &t, "x", span).ok()?;
+        let y = self.convert_code(&tb, &t, "y", span).ok()?;
+        let pat = |n: bool, x: &str| {
+            if n {
+                format!("Some({x})")
+            } else {
+                x.to_string()
+            }
+        };
+        let code = format!(
+            "match ({}, {}) {{ ({}, {}) => ({x}) {} ({y}), _ => false }}",
+            a.code,
+            b.code,
+            pat(na, "x"),
+            pat(nb, "y"),
+            op.rust()
+        );
+        Some(Val::new(code, Ty::Bool, Prec::Primary).absorb(a).absorb(b))
+    }
+
     /// `a ?? b`: `b` is evaluated only when `a` is null.
     fn coalesce(&mut self, a: Val, r: &Expr, e: &Expr) -> R<Val> {
         let Ty::Nullable(inner) = a.ty.clone() else {
@@ -990,7 +1034,8 @@ impl FileEmitter<'_, '_> {
             // `c ? null : m` of a value type has no natural type; C# types it by its
             // target (C# 9's target-typed conditional).
             (Ty::Null, q) | (q, Ty::Null)
-                if !q.is_reference() && !matches!(q, Ty::Nullable(_))
+                if !q.is_reference()
+                    && !matches!(q, Ty::Nullable(_))
                     && matches!(want, Some(Ty::Nullable(_))) =>
             {
                 want.cloned().unwrap_or(Ty::Unknown)
@@ -1051,7 +1096,7 @@ impl FileEmitter<'_, '_> {
                 )),
             };
         }
-        let to = self.p.resolve(t, &[], e.span)?;
+        let to = self.p.resolve(t, &self.type_params, e.span)?;
         let v = self.expr(x, Some(&to))?;
         if v.ty == to {
             return Ok(v);
@@ -1316,6 +1361,41 @@ impl FileEmitter<'_, '_> {
         }
     }
 
+    /// `x?.F` of a class instance: the target evaluated once; null when it is null,
+    /// else its member (a value type's wrapped in `T?`, ECMA-334 12.8.8).
+    fn null_member_of_class(&mut self, target: &Expr, name: &str, e: &Expr) -> R<Val> {
+        let recv = self.expr(target, None)?;
+        let recv = self.owned(recv);
+        let tmp = self.temp("receiver");
+        let mut named = Val::new(tmp.clone(), recv.ty.clone(), Prec::Primary);
+        named.place = true;
+        let member = self.instance_member_of(named, name, e)?;
+        let member = self.owned(member);
+        let (some, ty) = match &member.ty {
+            Ty::Nullable(_) => (member.code.clone(), member.ty.clone()),
+            t if !t.is_reference() && !matches!(t, Ty::Void | Ty::Unknown) => (
+                format!("Some({})", member.code),
+                Ty::Nullable(Box::new(t.clone())),
+            ),
+            t => {
+                return Err(unsupported(
+                    e.span,
+                    format!("`?.` giving a `{}` of a class instance", t.cs()),
+                    snippet(self.src, e),
+                ));
+            }
+        };
+        let code = format!(
+            "{{ let {tmp} = {}; if {tmp}.is_null() {{ None }} else {{ {some} }} }}",
+            recv.code
+        );
+        let mut v = Val::new(code, ty, Prec::Primary)
+            .absorb(&recv)
+            .absorb(&member);
+        v.place = false;
+        Ok(v)
+    }
+
     fn numeric_coerce(&mut self, v: Val, to: &Ty, e: &Expr) -> R<Val> {
         let from = v.ty.clone();
         if let Some(Const::Int(n)) = v.konst {
@@ -1556,7 +1636,7 @@ impl FileEmitter<'_, '_> {
             Pattern::Not(inner) => format!("!({})", self.pattern_cond(inner, subject, t, e)?),
             Pattern::Property(ty, subs) => {
                 if let Some(tr) = ty {
-                    let pt = self.p.resolve(tr, &[], e.span)?;
+                    let pt = self.p.resolve(tr, &self.type_params, e.span)?;
                     if pt != *t {
                         return Err(unsupported(
                             e.span,
@@ -1595,7 +1675,7 @@ impl FileEmitter<'_, '_> {
                 self.pattern_cond(b, subject, t, e)?
             ),
             Pattern::Type(tr, name) => {
-                let pt = self.p.resolve(tr, &[], e.span)?;
+                let pt = self.p.resolve(tr, &self.type_params, e.span)?;
                 let inner = match t {
                     Ty::Nullable(inner) => (**inner).clone(),
                     other => other.clone(),

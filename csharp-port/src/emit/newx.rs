@@ -21,7 +21,7 @@ impl FileEmitter<'_, '_> {
         want: Option<&Ty>,
     ) -> R<Val> {
         let ty = match t {
-            Some(t) => self.p.resolve(t, &[], e.span)?,
+            Some(t) => self.p.resolve(t, &self.type_params, e.span)?,
             None => want.cloned().filter(|w| *w != Ty::Unknown).ok_or_else(|| {
                 unsupported(
                     e.span,
@@ -452,7 +452,7 @@ impl FileEmitter<'_, '_> {
         want: Option<&Ty>,
     ) -> R<Val> {
         let elem_ty = match elem {
-            Some(t) => self.p.resolve(t, &[], e.span)?,
+            Some(t) => self.p.resolve(t, &self.type_params, e.span)?,
             None => match want {
                 Some(Ty::Array(t, _)) | Some(Ty::List(t)) | Some(Ty::Seq(t)) => (**t).clone(),
                 _ => self.infer_elements(init.unwrap_or(&[]), e)?,
@@ -687,7 +687,7 @@ impl FileEmitter<'_, '_> {
         let mut types = Vec::new();
         for (i, (name, t)) in params.iter().enumerate() {
             let ty = match t {
-                Some(t) => self.p.resolve(t, &[], e.span)?,
+                Some(t) => self.p.resolve(t, &self.type_params, e.span)?,
                 None => wanted_params.get(i).cloned().ok_or_else(|| {
                     unsupported(
                         e.span,

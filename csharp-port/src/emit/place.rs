@@ -917,7 +917,7 @@ impl FileEmitter<'_, '_> {
             match &t.kind {
                 ExprKind::Name(n, _) if n == "_" && self.find_local("_").is_none() => {}
                 ExprKind::DeclVar(tr, name) => {
-                    let declared = self.p.resolve(tr, &[], t.span)?;
+                    let declared = self.p.resolve(tr, &self.type_params, t.span)?;
                     let ty = if declared == Ty::Unknown {
                         item_ty.clone()
                     } else {

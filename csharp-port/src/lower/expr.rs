@@ -30,6 +30,13 @@ impl<'a> Lower<'a> {
     // One arm per tree-sitter expression node kind: the dispatch table.
     #[allow(clippy::too_many_lines)]
     pub(super) fn expr(&self, node: Node<'a>) -> R<Expr> {
+        if matches!(
+            node.kind(),
+            "binary_expression" | "conditional_access_expression"
+        ) && self.misread_null_member(node)
+        {
+            return self.reread_binary_chain(node);
+        }
         let kind = match node.kind() {
             "parenthesized_expression" => return self.expr(self.first_named(node)?),
             "integer_literal" => self.int_literal(node)?,
@@ -665,7 +672,11 @@ impl<'a> Lower<'a> {
     fn split_inner_logic(&self, p: &Pattern) -> Option<(Pattern, BinOp, Expr)> {
         let comb = |and: bool, a: Pattern, b: Pattern| {
             let (a, b) = (Box::new(a), Box::new(b));
-            if and { Pattern::And(a, b) } else { Pattern::Or(a, b) }
+            if and {
+                Pattern::And(a, b)
+            } else {
+                Pattern::Or(a, b)
+            }
         };
         match p {
             Pattern::And(a, b) | Pattern::Or(a, b) => {
@@ -683,8 +694,7 @@ impl<'a> Lower<'a> {
             }
             Pattern::Const(e) | Pattern::Relational(_, e) => match &e.kind {
                 ExprKind::Binary(op @ (BinOp::AndAlso | BinOp::OrElse), l, r)
-                    if !self.src[..e.range.0].trim_end().ends_with('(')
-                        && ends_in_is(r) =>
+                    if !self.src[..e.range.0].trim_end().ends_with('(') && ends_in_is(r) =>
                 {
                     let left = match p {
                         Pattern::Relational(rel, _) => Pattern::Relational(*rel, (**l).clone()),
@@ -704,12 +714,18 @@ impl<'a> Lower<'a> {
         let kind = match &e.kind {
             ExprKind::Is(x, q) if !(and && matches!(**q, Pattern::Or(..))) => {
                 let (q, extra) = (Box::new((**q).clone()), Box::new(extra.clone()));
-                let q = if and { Pattern::And(q, extra) } else { Pattern::Or(q, extra) };
+                let q = if and {
+                    Pattern::And(q, extra)
+                } else {
+                    Pattern::Or(q, extra)
+                };
                 ExprKind::Is(x.clone(), Box::new(q))
             }
-            ExprKind::Binary(op @ (BinOp::AndAlso | BinOp::OrElse), l, r) => {
-                ExprKind::Binary(*op, l.clone(), Box::new(self.attach_pattern(r, and, extra)?))
-            }
+            ExprKind::Binary(op @ (BinOp::AndAlso | BinOp::OrElse), l, r) => ExprKind::Binary(
+                *op,
+                l.clone(),
+                Box::new(self.attach_pattern(r, and, extra)?),
+            ),
             _ => return None,
         };
         Some(Expr::new(kind, e.span, e.range))

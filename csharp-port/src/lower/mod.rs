@@ -3,6 +3,7 @@
 
 mod delegates;
 mod expr;
+mod precedence;
 mod stmt;
 
 use std::collections::HashSet;
