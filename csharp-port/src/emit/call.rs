@@ -1079,7 +1079,13 @@ impl FileEmitter<'_, '_> {
                 ));
             };
             match mode {
-                PassMode::Ref | PassMode::Out => out.push(self.ref_arg(&a.expr, pt)?),
+                // `ref Board b` is passed as a `Board` is (below): the callee works on
+                // the board object either way, and an assignment to `b` can only give
+                // it the board it has (an assignment of another is refused).
+                PassMode::Out => out.push(self.ref_arg(&a.expr, pt)?),
+                PassMode::Ref if !super::delegates::vanishes(pt) => {
+                    out.push(self.ref_arg(&a.expr, pt)?);
+                }
                 PassMode::Value if matches!(pt, Ty::Func(..)) => {
                     out.push(self.delegate_arg(&a.expr, pt)?);
                 }

@@ -425,6 +425,11 @@ impl<'a> Lower<'a> {
         let ty = self.ty(node
             .child_by_field_name("type")
             .ok_or_else(|| self.unsupported(node, "a property"))?)?;
+        // `ref T P => ref a[i];`: a ref-returning getter, as a ref-returning method.
+        let (ty, ret_ref) = match ty {
+            TypeRef::Ref(inner) => (*inner, true),
+            t => (t, false),
+        };
         let name = self.ident(
             node.child_by_field_name("name")
                 .ok_or_else(|| self.unsupported(node, "a property"))?,
@@ -435,7 +440,7 @@ impl<'a> Lower<'a> {
             Member::Method(MethodDecl {
                 name: name.clone(),
                 ret: ty.clone(),
-                ret_ref: false,
+                ret_ref,
                 params: Vec::new(),
                 type_params: Vec::new(),
                 body,
