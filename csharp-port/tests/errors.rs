@@ -552,3 +552,17 @@ fn a_random_parameter_is_refused() {
     assert_eq!(line, 5, "{text}");
     assert!(text.contains("a `Random` parameter"), "{text}");
 }
+
+#[test]
+fn a_named_argument_out_of_position_is_refused() {
+    let source = bot(
+        "    static int Sub(int a, int b) => a - b;",
+        "        int x = Sub(b: 1, a: 2);\n        return board.GetLegalMoves()[0];",
+    );
+    let (line, _, _, text) = refused(&source);
+    assert_eq!(line, 7, "{text}");
+    assert!(
+        text.contains("a named argument out of its parameter's position"),
+        "{text}"
+    );
+}

@@ -789,6 +789,13 @@ impl FileEmitter<'_, '_> {
             instance = self.generic_instance(m, args, e)?;
             &instance
         };
+        let positional;
+        let args = if args.iter().any(|a| a.name.is_some()) {
+            positional = self.named_in_place(m, args, e)?;
+            &positional[..]
+        } else {
+            args
+        };
         let bot_level = m.owner == self.p.bot || m.is_static;
         let vals = self.args_with_defaults(&m.params, &m.defaults, args, e)?;
         let mutating = self.mutates(&m.key);
@@ -834,6 +841,56 @@ impl FileEmitter<'_, '_> {
         if m.ret_ref {
             out.code = format!("{}.get()", out.code);
         }
+        Ok(out)
+    }
+
+    /// `F(a, debug: false)` whose named arguments each stand at their parameter's
+    /// position: the same call without the names (C# evaluates arguments in the order
+    /// written, which is then the parameters' order too).
+    fn named_in_place(&self, m: &MethodInfo, args: &[Arg], e: &Expr) -> R<Vec<Arg>> {
+        let decl = self.p.method_decl(m);
+        args.iter()
+            .enumerate()
+            .map(|(i, a)| match &a.name {
+                Some(n) if decl.params.get(i).is_none_or(|p| p.name != *n) => Err(unsupported(
+                    e.span,
+                    "a named argument out of its parameter's position",
+                    snippet(self.src, e),
+                )),
+                _ => Ok(Arg {
+                    name: None,
+                    ..a.clone()
+                }),
+            })
+            .collect()
+    }
+
+    /// `c.M()` of a local struct: `c` may be changed by `M`, so it is a `let mut`. Noted
+    /// whether or not `M` changes it: which methods do is known only after the first
+    /// pass, and the first pass must note every local the second writes as `mut`.
+    fn note_receiver_local(&mut self, call: &Expr) {
+        if let ExprKind::Call(callee, _) = &call.kind
+            && let ExprKind::Member(target, _, _) = &callee.kind
+            && let ExprKind::Name(n, _) = &target.kind
+            && let Some(l) = self.find_local(n)
+            && l.kind == LocalKind::Value
+        {
+            self.note_assigned(&l);
+        }
+    }
+
+    /// A mutating struct method called on a value that is no variable (`n.Value.M()`,
+    /// `F().M()`): C# calls it on a temporary copy, whose changes are then lost.
+    fn call_on_copy(&mut self, m: &MethodInfo, v: Val, args: &[Arg], e: &Expr) -> R<Val> {
+        let tmp = self.temp("copy");
+        let mut named = Val::new(tmp.clone(), v.ty.clone(), Prec::Primary);
+        named.place = true;
+        let call = self.own_call(m, Some(named), args, e)?;
+        let code = format!("{{ let mut {tmp} = {}; {} }}", v.code, call.code);
+        let mut out = Val::new(code, call.ty.clone(), Prec::Primary)
+            .absorb(&v)
+            .absorb(&call);
+        out.place = false;
         Ok(out)
     }
 
@@ -1823,11 +1880,10 @@ impl FileEmitter<'_, '_> {
                             return self.own_call(&m, None, args, e);
                         }
                         if self.mutates(&m.key) && !v.place {
-                            return Err(unsupported(
-                                e.span,
-                                "a mutating struct method called on a copy",
-                                snippet(self.src, e),
-                            ));
+                            return self.call_on_copy(&m, v, args, e);
+                        }
+                        if matches!(v.ty, Ty::Struct(_)) {
+                            self.note_receiver_local(e);
                         }
                         return self.own_call(&m, Some(v), args, e);
                     }
