@@ -243,7 +243,15 @@ impl Ty {
             Ty::Api("OwnedBoard") => "Board".into(),
             Ty::Api(n) => (*n).into(),
             Ty::Enum(n) | Ty::Struct(n) | Ty::Class(n) | Ty::Method(n) | Ty::Param(n) => n.clone(),
-            Ty::Array(e, r) => format!("{}[{}]", e.cs(), ",".repeat(*r as usize - 1)),
+            Ty::Array(..) => {
+                // C# writes the outermost rank first: `byte[,][]` is a grid of `byte[]`.
+                let (mut ranks, mut base) = (String::new(), self);
+                while let Ty::Array(e, r) = base {
+                    ranks += &format!("[{}]", ",".repeat(*r as usize - 1));
+                    base = e;
+                }
+                format!("{}{ranks}", base.cs())
+            }
             Ty::List(e) => format!("List<{}>", e.cs()),
             Ty::Dict(k, v, kind) => format!("{kind}<{}, {}>", k.cs(), v.cs()),
             Ty::Set(e) => format!("HashSet<{}>", e.cs()),

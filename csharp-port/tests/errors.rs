@@ -661,3 +661,112 @@ fn string_format_with_a_format_it_does_not_give_is_refused() {
     let (line, _, _, text) = refused(&source);
     assert_eq!(line, 7, "{text}");
 }
+
+#[test]
+fn a_nested_array_type_is_named_as_csharp_writes_it() {
+    let source = bot(
+        "    int[,][] grid = new int[2][,];",
+        "        return board.GetLegalMoves()[0];",
+    );
+    let (line, _, _, text) = refused(&source);
+    assert_eq!(line, 4, "{text}");
+    assert!(
+        text.contains("a `int[][,]` where C# expects a `int[,][]`"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_generic_call_with_two_types_for_one_parameter_is_refused() {
+    let source = bot(
+        "    static T Either<T>(T a, T b) => a;",
+        "        long x = Either(1, 2L);\n        return board.GetLegalMoves()[0];",
+    );
+    let (line, _, _, text) = refused(&source);
+    assert_eq!(line, 7, "{text}");
+    assert!(
+        text.contains("a generic method call whose type arguments differ between arguments"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_generic_call_not_fixing_its_type_parameter_is_refused() {
+    let source = bot(
+        "    static T Zero<T>(int n) => default(T);",
+        "        int x = Zero<int>(1);\n        return board.GetLegalMoves()[0];",
+    );
+    let (line, _, _, text) = refused(&source);
+    assert_eq!(line, 7, "{text}");
+    assert!(
+        text.contains("a generic method call that does not fix `T` by an argument"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_null_conditional_reference_member_of_a_class_is_refused() {
+    let source = format!(
+        "public class Node\n{{\n    public Node Parent;\n    public int[] Counts;\n    public int[] Up() => Parent?.Counts;\n}}\n{}",
+        bot("", "        return board.GetLegalMoves()[0];")
+    );
+    let (line, _, _, text) = refused(&source);
+    assert_eq!(line, 5, "{text}");
+    assert!(
+        text.contains("`?.` giving a `int[]` of a class instance"),
+        "{text}"
+    );
+}
+
+#[test]
+fn enum_get_values_of_a_struct_is_refused() {
+    let source = bot(
+        "",
+        "        foreach (Square s in System.Enum.GetValues(typeof(Square))) { }\n        return board.GetLegalMoves()[0];",
+    );
+    let (line, _, _, text) = refused(&source);
+    assert_eq!(line, 7, "{text}");
+    assert!(
+        text.contains("`Enum.GetValues` of `Square`, which is not an enum"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_catch_reading_its_exception_is_refused() {
+    let source = bot(
+        "",
+        "        try { } catch (System.Exception ex) { string m = ex.Message; }\n        return board.GetLegalMoves()[0];",
+    );
+    let (line, _, _, text) = refused(&source);
+    assert_eq!(line, 7, "{text}");
+    assert!(
+        text.contains("a `catch` that reads its exception"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_random_parameter_is_refused() {
+    let source = bot(
+        "    System.Random rng = new System.Random();\n    static int Draw(System.Random r) => r.Next(6);",
+        "        int x = Draw(rng);\n        return board.GetLegalMoves()[0];",
+    );
+    let (line, _, _, text) = refused(&source);
+    assert_eq!(line, 5, "{text}");
+    assert!(text.contains("a `Random` parameter"), "{text}");
+}
+
+#[test]
+fn a_named_argument_out_of_position_is_refused() {
+    let source = bot(
+        "    static int Sub(int a, int b) => a - b;",
+        "        int x = Sub(b: 1, a: 2);\n        return board.GetLegalMoves()[0];",
+    );
+    let (line, _, _, text) = refused(&source);
+    assert_eq!(line, 7, "{text}");
+    assert!(
+        text.contains("a named argument out of its parameter's position"),
+        "{text}"
+    );
+}

@@ -9,6 +9,7 @@ use super::{Const, Prec, R, Val, snippet, unsupported};
 use crate::ast::*;
 use crate::types::unary_promote;
 use crate::types::{IntTy, Ty, promote};
+use std::collections::BTreeMap;
 
 /// What a callee or member target names.
 enum Target {
@@ -803,6 +804,20 @@ impl FileEmitter<'_, '_> {
         args: &[Arg],
         e: &Expr,
     ) -> R<Val> {
+        let instance;
+        let m = if m.type_params.is_empty() {
+            m
+        } else {
+            instance = self.generic_instance(m, args, e)?;
+            &instance
+        };
+        let positional;
+        let args = if args.iter().any(|a| a.name.is_some()) {
+            positional = self.named_in_place(m, args, e)?;
+            &positional[..]
+        } else {
+            args
+        };
         let bot_level = m.owner == self.p.bot || m.is_static;
         let vals = self.args_with_defaults(&m.params, &m.defaults, args, e)?;
         let mutating = self.mutates(&m.key);
@@ -871,6 +886,99 @@ impl FileEmitter<'_, '_> {
         if m.ret_ref {
             out.code = format!("{}.get()", out.code);
         }
+        Ok(out)
+    }
+
+    /// `F(a, debug: false)` whose named arguments each stand at their parameter's
+    /// position: the same call without the names (C# evaluates arguments in the order
+    /// written, which is then the parameters' order too).
+    fn named_in_place(&self, m: &MethodInfo, args: &[Arg], e: &Expr) -> R<Vec<Arg>> {
+        let decl = self.p.method_decl(m);
+        args.iter()
+            .enumerate()
+            .map(|(i, a)| match &a.name {
+                Some(n) if decl.params.get(i).is_none_or(|p| p.name != *n) => Err(unsupported(
+                    e.span,
+                    "a named argument out of its parameter's position",
+                    snippet(self.src, e),
+                )),
+                _ => Ok(Arg {
+                    name: None,
+                    ..a.clone()
+                }),
+            })
+            .collect()
+    }
+
+    /// `c.M()` of a local struct: `c` may be changed by `M`, so it is a `let mut`. Noted
+    /// whether or not `M` changes it: which methods do is known only after the first
+    /// pass, and the first pass must note every local the second writes as `mut`.
+    fn note_receiver_local(&mut self, call: &Expr) {
+        if let ExprKind::Call(callee, _) = &call.kind
+            && let ExprKind::Member(target, _, _) = &callee.kind
+            && let ExprKind::Name(n, _) = &target.kind
+            && let Some(l) = self.find_local(n)
+            && l.kind == LocalKind::Value
+        {
+            self.note_assigned(&l);
+        }
+    }
+
+    /// A mutating struct method called on a value that is no variable (`n.Value.M()`,
+    /// `F().M()`): C# calls it on a temporary copy, whose changes are then lost.
+    fn call_on_copy(&mut self, m: &MethodInfo, v: Val, args: &[Arg], e: &Expr) -> R<Val> {
+        let tmp = self.temp("copy");
+        let mut named = Val::new(tmp.clone(), v.ty.clone(), Prec::Primary);
+        named.place = true;
+        let call = self.own_call(m, Some(named), args, e)?;
+        let code = format!("{{ let mut {tmp} = {}; {} }}", v.code, call.code);
+        let mut out = Val::new(code, call.ty.clone(), Prec::Primary)
+            .absorb(&v)
+            .absorb(&call);
+        out.place = false;
+        Ok(out)
+    }
+
+    /// A generic method's parameter and return types with its type arguments inferred
+    /// from the arguments' types (ECMA-334 12.6.3, for parameters that name them
+    /// directly or as an array's, a list's... element); Rust infers the same ones.
+    fn generic_instance(&mut self, m: &MethodInfo, args: &[Arg], e: &Expr) -> R<MethodInfo> {
+        let mut found = BTreeMap::new();
+        for (p, a) in m.params.iter().zip(args) {
+            if a.mode != PassMode::Value || !mentions_param(&p.0) {
+                continue;
+            }
+            let (learned, warnings, pre) = (
+                self.learned.clone(),
+                self.warnings.len(),
+                self.fr().pre.len(),
+            );
+            let probed = self.expr(&a.expr, None).map(|v| v.ty);
+            self.learned = learned;
+            self.warnings.truncate(warnings);
+            self.f().pre.truncate(pre);
+            if let Ok(t) = probed
+                && !unify(&p.0, &t, &mut found)
+            {
+                return Err(unsupported(
+                    e.span,
+                    "a generic method call whose type arguments differ between arguments",
+                    snippet(self.src, e),
+                ));
+            }
+        }
+        if let Some(missing) = m.type_params.iter().find(|t| !found.contains_key(*t)) {
+            return Err(unsupported(
+                e.span,
+                format!("a generic method call that does not fix `{missing}` by an argument"),
+                snippet(self.src, e),
+            ));
+        }
+        let mut out = m.clone();
+        for p in &mut out.params {
+            p.0 = substitute(&p.0, &found);
+        }
+        out.ret = substitute(&m.ret, &found);
         Ok(out)
     }
 
@@ -1133,7 +1241,7 @@ impl FileEmitter<'_, '_> {
     /// statement).
     pub(crate) fn ref_arg(&mut self, x: &Expr, t: &Ty) -> R<Val> {
         if let ExprKind::DeclVar(tr, name) = &x.kind {
-            let declared = self.p.resolve(tr, &[], x.span)?;
+            let declared = self.p.resolve(tr, &self.type_params, x.span)?;
             let ty = if declared == Ty::Unknown {
                 t.clone()
             } else {
@@ -1309,17 +1417,35 @@ impl FileEmitter<'_, '_> {
             ("Array", _) => return self.array_static(name, args, e),
             ("Enum", "GetValues") => {
                 // `Enum.GetValues(typeof(PieceType))`: every value, `None` included.
-                let is_piece_type = match (args.first().map(|a| &a.expr.kind), targs.first()) {
+                let named = match (args.first().map(|a| &a.expr.kind), targs.first()) {
                     (Some(ExprKind::TypeOf(TypeRef::Named(n, _))), _)
-                    | (None, Some(TypeRef::Named(n, _))) => n == "PieceType",
-                    _ => false,
+                    | (None, Some(TypeRef::Named(n, _))) => Some(n.clone()),
+                    // `x.GetType()` of a `PieceType` value is `typeof(PieceType)`.
+                    (Some(ExprKind::Call(callee, none)), _) if none.is_empty() => {
+                        match &callee.kind {
+                            ExprKind::Member(x, m, _) if m == "GetType" => {
+                                let (learned, warnings) =
+                                    (self.learned.clone(), self.warnings.len());
+                                let t = self.expr(x, None).map(|v| v.ty);
+                                self.learned = learned;
+                                self.warnings.truncate(warnings);
+                                t.ok()
+                                    .filter(|t| *t == Ty::Api("PieceType"))
+                                    .map(|_| "PieceType".into())
+                            }
+                            _ => None,
+                        }
+                    }
+                    _ => None,
                 };
-                if !is_piece_type {
-                    return Err(unsupported(
-                        e.span,
-                        "`Enum.GetValues` of this type",
-                        snippet(self.src, e),
-                    ));
+                if named.as_deref() != Some("PieceType") {
+                    let what = match named.as_deref() {
+                        Some(n @ ("Square" | "Move" | "Piece" | "Board")) => format!(
+                            "`Enum.GetValues` of `{n}`, which is not an enum (C# throws `ArgumentException`)"
+                        ),
+                        _ => "`Enum.GetValues` of this type".into(),
+                    };
+                    return Err(unsupported(e.span, what, snippet(self.src, e)));
                 }
                 return Ok(Val::new(
                     "cs::Seq::range(0, 7)",
@@ -1373,7 +1499,7 @@ impl FileEmitter<'_, '_> {
             ("Enumerable", "Empty") => {
                 let elem = targs
                     .first()
-                    .map(|t| self.p.resolve(t, &[], e.span))
+                    .map(|t| self.p.resolve(t, &self.type_params, e.span))
                     .transpose()?
                     .unwrap_or(Ty::Unknown);
                 return Ok(Val::new(
@@ -1587,6 +1713,12 @@ impl FileEmitter<'_, '_> {
                 recv(0),
                 vals[1].code,
                 vals[2].code
+            ),
+            // `Enum.GetValues(...)`'s values: an array in C#, a sequence in the port.
+            ("IndexOf", 2) if matches!(vals[0].ty, Ty::Seq(_)) => format!(
+                "{}.to_array().index_of(&{})",
+                recv(0),
+                vals[1].at(Prec::Unary)
             ),
             ("IndexOf", 2) => format!("{}.index_of(&{})", recv(0), vals[1].at(Prec::Unary)),
             ("Copy", 3) => format!(
@@ -2616,4 +2748,49 @@ fn mentions(code: &str, name: &str) -> bool {
 /// The C# name of the type declaring `m`.
 fn m_owner_cs(p: &super::program::Program, m: &MethodInfo) -> String {
     p.types[m.owner].cs.clone()
+}
+
+/// Matches a parameter type against an argument's, recording its type parameters'
+/// types; false where one would get two.
+fn unify(param: &Ty, arg: &Ty, found: &mut BTreeMap<String, Ty>) -> bool {
+    match (param, arg) {
+        (Ty::Param(n), t) if *t != Ty::Unknown && *t != Ty::Null => {
+            found.entry(n.clone()).or_insert_with(|| t.clone()) == t
+        }
+        (Ty::Array(p, r), Ty::Array(a, s)) if r == s => unify(p, a, found),
+        (Ty::List(p), Ty::List(a))
+        | (Ty::Set(p), Ty::Set(a))
+        | (Ty::Seq(p), Ty::Seq(a))
+        | (Ty::Nullable(p), Ty::Nullable(a)) => unify(p, a, found),
+        (Ty::Dict(pk, pv), Ty::Dict(ak, av)) => unify(pk, ak, found) && unify(pv, av, found),
+        (Ty::Tuple(ps, _), Ty::Tuple(xs, _)) if ps.len() == xs.len() => {
+            ps.iter().zip(xs).all(|(p, a)| unify(p, a, found))
+        }
+        _ => true,
+    }
+}
+
+/// `t` with its type parameters replaced by `found`'s types.
+fn substitute(t: &Ty, found: &BTreeMap<String, Ty>) -> Ty {
+    let sub = |x: &Ty| Box::new(substitute(x, found));
+    match t {
+        Ty::Param(n) => found.get(n).cloned().unwrap_or_else(|| t.clone()),
+        Ty::Array(e, r) => Ty::Array(sub(e), *r),
+        Ty::List(e) => Ty::List(sub(e)),
+        Ty::Set(e) => Ty::Set(sub(e)),
+        Ty::Seq(e) => Ty::Seq(sub(e)),
+        Ty::Nullable(e) => Ty::Nullable(sub(e)),
+        Ty::Dict(k, v) => Ty::Dict(sub(k), sub(v)),
+        Ty::Tuple(items, names) => Ty::Tuple(
+            items.iter().map(|i| substitute(i, found)).collect(),
+            names.clone(),
+        ),
+        Ty::Coll(name, args) => Ty::Coll(name, args.iter().map(|a| substitute(a, found)).collect()),
+        Ty::Func(ps, r) => Ty::Func(ps.iter().map(|p| substitute(p, found)).collect(), sub(r)),
+        _ => t.clone(),
+    }
+}
+
+fn mentions_param(t: &Ty) -> bool {
+    format!("{t:?}").contains("Param(")
 }

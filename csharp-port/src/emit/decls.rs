@@ -145,6 +145,12 @@ pub(crate) struct FileEmitter<'p, 'u> {
     /// `foreach` variables (by function key and local number): C# reads them only, and
     /// calls a struct method on a copy of one.
     pub readonly_locals: HashSet<(String, u32)>,
+    /// For each lambda being written: whether its return type is inferred from its
+    /// `return`s, and the wider type a later `return` needs (C# infers the best common
+    /// type of them all, ECMA-334 12.6.3.15).
+    pub lambda_widen: Vec<(bool, Option<Ty>)>,
+    /// The type parameters of the generic method being written.
+    pub type_params: Vec<String>,
 }
 
 impl<'p, 'u> FileEmitter<'p, 'u> {
@@ -193,6 +199,8 @@ impl<'p, 'u> FileEmitter<'p, 'u> {
             switch_break_used: false,
             lifted_names: Vec::new(),
             lambda_ret: Vec::new(),
+            lambda_widen: Vec::new(),
+            type_params: Vec::new(),
             goto_labels: Vec::new(),
             arg_acc: None,
             readonly_locals: HashSet::new(),

@@ -184,7 +184,7 @@ impl FileEmitter<'_, '_> {
 
     fn typed_body(&mut self, decl: &MethodDecl, body: &Expr) -> R<Ty> {
         for p in &decl.params {
-            let t = self.p.resolve(&p.ty, &[], p.span)?;
+            let t = self.p.resolve(&p.ty, &self.type_params, p.span)?;
             let kind = match t {
                 Ty::Api("Board") => LocalKind::Board,
                 Ty::Api("Timer") => LocalKind::Timer,

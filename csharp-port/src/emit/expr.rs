@@ -52,7 +52,7 @@ impl FileEmitter<'_, '_> {
             ExprKind::Null => Ok(Val::new("None", Ty::Null, Prec::Primary)),
             ExprKind::Default(t) => {
                 let t = match t {
-                    Some(t) => self.p.resolve(t, &[], e.span)?,
+                    Some(t) => self.p.resolve(t, &self.type_params, e.span)?,
                     None => want.cloned().ok_or_else(|| {
                         unsupported(e.span, "`default` without a type", "default")
                     })?,
@@ -94,6 +94,9 @@ impl FileEmitter<'_, '_> {
                     | Ty::Dict(..)
                     | Ty::Set(_)
                     | Ty::Seq(_) => self.member(target, name, e),
+                    Ty::Class(c) if self.p.is_ref_class(&c) => {
+                        self.null_member_of_class(target, name, e)
+                    }
                     other => Err(unsupported(
                         e.span,
                         format!("`?.` on a `{}`", other.cs()),
@@ -616,7 +619,8 @@ impl FileEmitter<'_, '_> {
         if op.is_shift() {
             return self.shift(op, a, b, l, r, e);
         }
-        if op.is_comparison() && !a.ty.is_numeric() && !b.ty.is_numeric() {
+        let lifted = matches!(a.ty, Ty::Nullable(_)) || matches!(b.ty, Ty::Nullable(_));
+        if op.is_comparison() && (lifted || !a.ty.is_numeric() && !b.ty.is_numeric()) {
             return self.equality(op, a, b, l, r, e);
         }
         if matches!(op, BinOp::And | BinOp::Or | BinOp::Xor) && a.ty == Ty::Bool && b.ty == Ty::Bool
@@ -626,6 +630,7 @@ impl FileEmitter<'_, '_> {
             return Ok(Val::new(code, Ty::Bool, prec).absorb(&a).absorb(&b));
         }
         let t = self.operand_type(&a, &b, op, e)?;
+        let enum_result = self.enum_operator(op, &a, &b);
         let a = self.coerce_operand(a, &t, l)?;
         let b = self.coerce_operand(b, &t, r)?;
         let result = if op.is_comparison() {
@@ -637,6 +642,49 @@ impl FileEmitter<'_, '_> {
         let code = format!("{} {} {}", left(&a, prec, op), op.rust(), b.at(next(prec)));
         let mut v = Val::new(code, result, prec).absorb(&a).absorb(&b);
         v.konst = fold_binary(op, &a.konst, &b.konst, &t);
+        match enum_result {
+            Some(rt) => self.enum_result(v, &t, rt, e),
+            None => Ok(v),
+        }
+    }
+
+    /// The type of C#'s enum operators (ECMA-334 12.10.5, 12.10.6, 12.13.3): `E + U`,
+    /// `U + E`, `E - U` and `E & E`, `E | E`, `E ^ E` are an `E`; `E - E` is its
+    /// underlying type `U`.
+    fn enum_operator(&self, op: BinOp, a: &Val, b: &Val) -> Option<Ty> {
+        let int_for = |x: &Val, enum_ty: &Ty| {
+            let u = self.enum_int(enum_ty);
+            x.ty.int().is_some()
+                && (implicit_numeric(&x.ty, &u)
+                    || matches!(x.konst, Some(Const::Int(n))
+                        if u.int().is_some_and(|i| n >= i.range().0 && n <= i.range().1)))
+        };
+        let (ea, eb) = (a.ty.is_enum(), b.ty.is_enum());
+        match op {
+            BinOp::Add if ea && int_for(b, &a.ty) => Some(a.ty.clone()),
+            BinOp::Add if eb && int_for(a, &b.ty) => Some(b.ty.clone()),
+            BinOp::Sub if ea && int_for(b, &a.ty) => Some(a.ty.clone()),
+            BinOp::Sub if ea && a.ty == b.ty => Some(self.enum_int(&a.ty)),
+            BinOp::And | BinOp::Or | BinOp::Xor if ea && a.ty == b.ty => Some(a.ty.clone()),
+            _ => None,
+        }
+    }
+
+    /// `v`, computed in `t`, as the enum operator's result `rt`: the port's enum values
+    /// are their underlying integers, so only the width changes (C#'s unchecked
+    /// conversion wraps).
+    fn enum_result(&self, mut v: Val, t: &Ty, rt: Ty, e: &Expr) -> R<Val> {
+        let repr = if rt.is_enum() {
+            self.enum_int(&rt)
+        } else {
+            rt.clone()
+        };
+        if repr != *t {
+            v.code = self.convert_code(t, &repr, &v.at(Prec::Cast), e.span)?;
+            v.prec = Prec::Cast;
+            v.konst = None;
+        }
+        v.ty = rt;
         Ok(v)
     }
 
@@ -792,6 +840,9 @@ impl FileEmitter<'_, '_> {
                 );
                 return Ok(Val::new(code, Ty::Bool, Prec::Cmp).absorb(&a).absorb(&b));
             }
+            if let Some(v) = self.lifted_relational(op, &a, &b) {
+                return Ok(v);
+            }
             return Err(unsupported(
                 e.span,
                 format!(
@@ -893,6 +944,40 @@ impl FileEmitter<'_, '_> {
         Ok(v)
     }
 
+    /// `x < y` with `x` or `y` a `T?` and the other a `T` or `T?`: C#'s lifted operator,
+    /// false when either is null (ECMA-334 12.4.8).
+    fn lifted_relational(&self, op: BinOp, a: &Val, b: &Val) -> Option<Val> {
+        let inner = |t: &Ty| match t {
+            Ty::Nullable(x) => ((**x).clone(), true),
+            t => (t.clone(), false),
+        };
+        let ((ta, na), (tb, nb)) = (inner(&a.ty), inner(&b.ty));
+        if !(na || nb) {
+            return None;
+        }
+        // The operands' binary numeric promotion, as for the operator lifted.
+        let t = promote(&ta, &tb).filter(Ty::is_numeric)?;
+        let span = crate::error::Span::default();
+        let x = self.convert_code(&ta, &t, "x", span).ok()?;
+        let y = self.convert_code(&tb, &t, "y", span).ok()?;
+        let pat = |n: bool, x: &str| {
+            if n {
+                format!("Some({x})")
+            } else {
+                x.to_string()
+            }
+        };
+        let code = format!(
+            "match ({}, {}) {{ ({}, {}) => ({x}) {} ({y}), _ => false }}",
+            a.code,
+            b.code,
+            pat(na, "x"),
+            pat(nb, "y"),
+            op.rust()
+        );
+        Some(Val::new(code, Ty::Bool, Prec::Primary).absorb(a).absorb(b))
+    }
+
     /// `a ?? b`: `b` is evaluated only when `a` is null.
     fn coalesce(&mut self, a: Val, r: &Expr, e: &Expr) -> R<Val> {
         let Ty::Nullable(inner) = a.ty.clone() else {
@@ -943,6 +1028,17 @@ impl FileEmitter<'_, '_> {
         let y = self.expr(b, want.or(Some(&x.ty)))?;
         let t = match (&x.ty, &y.ty) {
             (p, q) if p == q => p.clone(),
+            // `c ? null : m` of a value type has no natural type; C# types it by its
+            // target (C# 9's target-typed conditional).
+            (Ty::Null, q) | (q, Ty::Null)
+                if !q.is_reference()
+                    && !matches!(q, Ty::Nullable(_))
+                    && matches!(want, Some(Ty::Nullable(_))) =>
+            {
+                want.cloned().unwrap_or(Ty::Unknown)
+            }
+            // `T` converts implicitly to `T?`.
+            (Ty::Nullable(p), q) | (q, Ty::Nullable(p)) if **p == *q => Ty::Nullable(p.clone()),
             (Ty::Null, q) => q.clone(),
             (p, Ty::Null) => p.clone(),
             (p, q)
@@ -1024,7 +1120,7 @@ impl FileEmitter<'_, '_> {
         if matches!(t, TypeRef::Named(n, _) if n == "Array") {
             return self.cast_to_array(x, e);
         }
-        let to = self.p.resolve(t, &[], e.span)?;
+        let to = self.p.resolve(t, &self.type_params, e.span)?;
         if let Some(v) = self.get_value_as(x, &to)? {
             return Ok(v);
         }
@@ -1304,6 +1400,41 @@ impl FileEmitter<'_, '_> {
         }
     }
 
+    /// `x?.F` of a class instance: the target evaluated once; null when it is null,
+    /// else its member (a value type's wrapped in `T?`, ECMA-334 12.8.8).
+    fn null_member_of_class(&mut self, target: &Expr, name: &str, e: &Expr) -> R<Val> {
+        let recv = self.expr(target, None)?;
+        let recv = self.owned(recv);
+        let tmp = self.temp("receiver");
+        let mut named = Val::new(tmp.clone(), recv.ty.clone(), Prec::Primary);
+        named.place = true;
+        let member = self.instance_member_of(named, name, e)?;
+        let member = self.owned(member);
+        let (some, ty) = match &member.ty {
+            Ty::Nullable(_) => (member.code.clone(), member.ty.clone()),
+            t if !t.is_reference() && !matches!(t, Ty::Void | Ty::Unknown) => (
+                format!("Some({})", member.code),
+                Ty::Nullable(Box::new(t.clone())),
+            ),
+            t => {
+                return Err(unsupported(
+                    e.span,
+                    format!("`?.` giving a `{}` of a class instance", t.cs()),
+                    snippet(self.src, e),
+                ));
+            }
+        };
+        let code = format!(
+            "{{ let {tmp} = {}; if {tmp}.is_null() {{ None }} else {{ {some} }} }}",
+            recv.code
+        );
+        let mut v = Val::new(code, ty, Prec::Primary)
+            .absorb(&recv)
+            .absorb(&member);
+        v.place = false;
+        Ok(v)
+    }
+
     fn numeric_coerce(&mut self, v: Val, to: &Ty, e: &Expr) -> R<Val> {
         let from = v.ty.clone();
         if let Some(Const::Int(n)) = v.konst {
@@ -1544,7 +1675,7 @@ impl FileEmitter<'_, '_> {
             Pattern::Not(inner) => format!("!({})", self.pattern_cond(inner, subject, t, e)?),
             Pattern::Property(ty, subs) => {
                 if let Some(tr) = ty {
-                    let pt = self.p.resolve(tr, &[], e.span)?;
+                    let pt = self.p.resolve(tr, &self.type_params, e.span)?;
                     if pt != *t {
                         return Err(unsupported(
                             e.span,
@@ -1583,7 +1714,7 @@ impl FileEmitter<'_, '_> {
                 self.pattern_cond(b, subject, t, e)?
             ),
             Pattern::Type(tr, name) => {
-                let pt = self.p.resolve(tr, &[], e.span)?;
+                let pt = self.p.resolve(tr, &self.type_params, e.span)?;
                 let inner = match t {
                     Ty::Nullable(inner) => (**inner).clone(),
                     other => other.clone(),

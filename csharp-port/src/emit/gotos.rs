@@ -158,7 +158,7 @@ impl FileEmitter<'_, '_> {
 
 /// `T x = e;` statements of `stmts` (at its top level, the label's own included) split
 /// into a declaration `T x;` and an assignment `x = e;`.
-fn hoist_locals(stmts: &[Stmt]) -> (Vec<Stmt>, Vec<Stmt>) {
+pub(super) fn hoist_locals(stmts: &[Stmt]) -> (Vec<Stmt>, Vec<Stmt>) {
     let mut declared = Vec::new();
     let mut region = Vec::new();
     for s in stmts {

@@ -354,15 +354,28 @@ impl FileEmitter<'_, '_> {
 
     fn method_with_prefix(&mut self, m: &MethodInfo, prefix: &str) -> R<String> {
         let decl = self.p.method_decl(m);
-        if !m.type_params.is_empty() {
-            return Err(unsupported(decl.span, "a generic method", &decl.name));
-        }
         let bot_level = m.owner == self.p.bot || m.is_static;
+        // A generic method is a Rust generic one: its `T` values are cloned where C#
+        // copies them, which shares a reference type's object and copies a value
+        // type's, as C# does; arrays of them need `Default`.
+        let generics = if m.type_params.is_empty() {
+            String::new()
+        } else {
+            let bounded: Vec<String> = m
+                .type_params
+                .iter()
+                .map(|t| format!("{t}: Clone + Default"))
+                .collect();
+            format!("<{}>", bounded.join(", "))
+        };
+        let outer = std::mem::replace(&mut self.type_params, m.type_params.clone());
         self.enter_fn(m.key.clone(), m.owner, m.ret.clone(), m.ret_ref, bot_level);
-        let params = self.params(decl, m)?;
-        let mut body = prefix.to_string();
-        body.push_str(&self.body(&decl.body, decl.span)?);
+        let params = self.params(decl, m);
+        let body = params.and_then(|params| Ok((params, self.body(&decl.body, decl.span)?)));
         self.leave_fn();
+        self.type_params = outer;
+        let (params, body) = body?;
+        let body = format!("{prefix}{body}");
         let class_method =
             m.owner != self.p.bot && !m.is_static && self.p.types[m.owner].kind == TypeKind::Class;
         let receiver = if class_method {
@@ -377,7 +390,7 @@ impl FileEmitter<'_, '_> {
         all.extend(params);
         all.extend(self.bot_param(&m.key, bot_level));
         Ok(format!(
-            "{}fn {}({}){} {{\n{}}}\n\n",
+            "{}fn {}{generics}({}){} {{\n{}}}\n\n",
             FileEmitter::comments(&decl.comments),
             m.rust,
             all.join(", "),
@@ -443,6 +456,11 @@ impl FileEmitter<'_, '_> {
                 PassMode::Value | PassMode::In => {
                     if matches!(ty, Ty::Func(..)) {
                         return Err(unsupported(p.span, "a delegate parameter", &p.name));
+                    }
+                    if *ty == Ty::Api("Random") {
+                        // C# passes the generator's reference: the callee's draws advance
+                        // the caller's; the port's `Random` is a value a call would copy.
+                        return Err(unsupported(p.span, "a `Random` parameter", &p.name));
                     }
                     let l = self.declare(&p.name, ty.clone(), LocalKind::Value);
                     let mutable = if self.is_reassigned(&l.owner, l.id) {

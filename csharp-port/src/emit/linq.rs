@@ -377,7 +377,7 @@ impl FileEmitter<'_, '_> {
         let target = match &e.kind {
             ExprKind::Call(f, _) => match &f.kind {
                 ExprKind::Member(_, _, targs) if targs.len() == 1 => {
-                    Some(self.p.resolve(&targs[0], &[], e.span)?)
+                    Some(self.p.resolve(&targs[0], &self.type_params, e.span)?)
                 }
                 _ => None,
             },

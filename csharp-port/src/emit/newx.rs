@@ -21,7 +21,7 @@ impl FileEmitter<'_, '_> {
         want: Option<&Ty>,
     ) -> R<Val> {
         let ty = match t {
-            Some(t) => self.p.resolve(t, &[], e.span)?,
+            Some(t) => self.p.resolve(t, &self.type_params, e.span)?,
             None => want.cloned().filter(|w| *w != Ty::Unknown).ok_or_else(|| {
                 unsupported(
                     e.span,
@@ -551,7 +551,7 @@ impl FileEmitter<'_, '_> {
         want: Option<&Ty>,
     ) -> R<Val> {
         let elem_ty = match elem {
-            Some(t) => self.p.resolve(t, &[], e.span)?,
+            Some(t) => self.p.resolve(t, &self.type_params, e.span)?,
             None => match want {
                 Some(Ty::Array(t, _)) | Some(Ty::List(t)) | Some(Ty::Seq(t)) => (**t).clone(),
                 _ => self.infer_elements(init.unwrap_or(&[]), e)?,
@@ -702,11 +702,13 @@ impl FileEmitter<'_, '_> {
             Some(Ty::Func(ps, r)) => (ps.clone(), Some((**r).clone())),
             _ => (Vec::new(), None),
         };
+        let warnings = self.warnings.len();
         self.scopes.push(Scope::default());
         let (names, types) = self.lambda_params(params, &wanted_params, e)?;
         self.f().lambda_depth += 1;
         let ret_hint = wanted_ret.clone().filter(|r| *r != Ty::Unknown);
         self.lambda_ret.push(ret_hint.clone());
+        self.lambda_widen.push((ret_hint.is_none(), None));
         let result = match body {
             // An `Action`'s expression body is a statement: its value is dropped.
             LambdaBody::Expr(x) if wanted_ret == Some(Ty::Void) => {
@@ -745,9 +747,15 @@ impl FileEmitter<'_, '_> {
             }),
         };
         self.lambda_ret.pop();
+        let widened = self.lambda_widen.pop().and_then(|w| w.1);
         self.f().lambda_depth -= 1;
         self.scopes.pop();
         let v = result?;
+        if let Some(wider) = widened {
+            self.warnings.truncate(warnings);
+            let want = Ty::Func(types, Box::new(wider));
+            return self.lambda(params, body, e, Some(&want));
+        }
         let body_code = if matches!(body, LambdaBody::Expr(_)) && v.ty != Ty::Void && v.bare_literal
         {
             super::call::typed(&v)
@@ -778,7 +786,7 @@ impl FileEmitter<'_, '_> {
         let mut types = Vec::new();
         for (i, (name, t)) in params.iter().enumerate() {
             let ty = match t {
-                Some(t) => self.p.resolve(t, &[], e.span)?,
+                Some(t) => self.p.resolve(t, &self.type_params, e.span)?,
                 None => wanted_params.get(i).cloned().ok_or_else(|| {
                     unsupported(
                         e.span,

@@ -69,6 +69,9 @@ impl FileEmitter<'_, '_> {
                     return self.local_place(&l, e);
                 }
                 let v = self.expr(e, None)?;
+                if self.is_ref_property(n) {
+                    return self.ref_result_place(v, e);
+                }
                 self.direct_or_var(v, e)
             }
             ExprKind::Member(target, name, _) => {
@@ -85,6 +88,13 @@ impl FileEmitter<'_, '_> {
                     let v = self.expr(e, None)?;
                     return self.direct_or_var(v, e);
                 }
+                if let ExprKind::Name(n, _) = &target.kind
+                    && self.is_ref_property(n)
+                {
+                    // `P.F = x` of a `ref T P => ref a[i];`: the element's field.
+                    let base = self.place(target)?;
+                    return self.member_place(base, name, e);
+                }
                 let target_is_value = !matches!(&target.kind, ExprKind::Name(n, _) if self.find_local(n).is_none() && self.p.field(self.fr().class, n).is_none());
                 if !target_is_value {
                     let v = self.expr(e, None)?;
@@ -96,22 +106,7 @@ impl FileEmitter<'_, '_> {
             ExprKind::Index(target, idx) => self.index_place(target, idx, e),
             ExprKind::Call(..) => {
                 let v = self.expr(e, None)?;
-                match v.code.strip_suffix(".get()") {
-                    Some(r) => Ok(Place::Cell {
-                        recv: r.to_string(),
-                        sub: None,
-                        dict: false,
-                        path: String::new(),
-                        ty: v.ty,
-                        reads_self: v.reads_self,
-                        effects: v.effects,
-                    }),
-                    None => Err(unsupported(
-                        e.span,
-                        "an assignment to a call",
-                        snippet(self.src, e),
-                    )),
-                }
+                self.ref_result_place(v, e)
             }
             _ => Err(unsupported(
                 e.span,
@@ -119,6 +114,35 @@ impl FileEmitter<'_, '_> {
                 snippet(self.src, e),
             )),
         }
+    }
+
+    /// The element a ref-returning method's or property's value (`r.get()`) reads.
+    fn ref_result_place(&mut self, v: Val, e: &Expr) -> R<Place> {
+        match v.code.strip_suffix(".get()") {
+            Some(r) => Ok(Place::Cell {
+                recv: r.to_string(),
+                sub: None,
+                dict: false,
+                path: String::new(),
+                ty: v.ty,
+                reads_self: v.reads_self,
+                effects: v.effects,
+            }),
+            None => Err(unsupported(
+                e.span,
+                "an assignment to a call",
+                snippet(self.src, e),
+            )),
+        }
+    }
+
+    /// `n` names a ref-returning property of the current type (not hidden by a local).
+    fn is_ref_property(&self, n: &str) -> bool {
+        self.find_local(n).is_none()
+            && self.p.types[self.fr().class]
+                .methods
+                .iter()
+                .any(|m| m.cs == n && m.is_property && m.ret_ref)
     }
 
     fn local_place(&mut self, l: &super::decls::Local, e: &Expr) -> R<Place> {
@@ -683,6 +707,15 @@ impl FileEmitter<'_, '_> {
     ) -> R<String> {
         let t = place.ty().clone();
         self.note_place_write(place);
+        if op == BinOp::Coalesce
+            && matches!(t, Ty::Nullable(_))
+            && let Place::Direct { code, .. } = place
+            && !as_value
+        {
+            // `x ??= y`: `y` is evaluated and assigned only when `x` is null.
+            let v = self.coerce(rhs, &t, r)?;
+            return Ok(format!("if {code}.is_none() {{ {code} = {}; }}", v.code));
+        }
         if t == Ty::Str && op == BinOp::Add {
             let read = self.read_place(place);
             let text = self.text(&rhs, r)?;
@@ -924,7 +957,7 @@ impl FileEmitter<'_, '_> {
             match &t.kind {
                 ExprKind::Name(n, _) if n == "_" && self.find_local("_").is_none() => {}
                 ExprKind::DeclVar(tr, name) => {
-                    let declared = self.p.resolve(tr, &[], t.span)?;
+                    let declared = self.p.resolve(tr, &self.type_params, t.span)?;
                     let ty = if declared == Ty::Unknown {
                         item_ty.clone()
                     } else {

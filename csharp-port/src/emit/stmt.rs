@@ -4,7 +4,7 @@ use super::decls::{FileEmitter, LocalKind, Scope, TryExits, comment};
 use super::names::snake;
 use super::{R, Val, unsupported};
 use crate::ast::*;
-use crate::types::Ty;
+use crate::types::{Ty, implicit_numeric};
 
 impl FileEmitter<'_, '_> {
     /// A function body's statements in a new scope.
@@ -66,7 +66,7 @@ impl FileEmitter<'_, '_> {
                 self.scopes.pop();
                 Ok(format!("{{\n{}}}\n", Self::indent(&body?)))
             }
-            StmtKind::Local { ty, vars, is_const } => self.local_decl(ty, vars, *is_const, s),
+            StmtKind::Local { ty, vars, is_const } => self.local_stmt(ty, vars, *is_const, s),
             StmtKind::Deconstruct { names, value } => self.deconstruct(names, value),
             StmtKind::Expr(e) => self.expr_stmt(e),
             StmtKind::If(c, then, alt) => self.if_stmt(c, then, alt.as_deref()),
@@ -129,7 +129,7 @@ impl FileEmitter<'_, '_> {
         is_const: bool,
         s: &Stmt,
     ) -> R<String> {
-        let declared = self.p.resolve(ty, &[], s.span)?;
+        let declared = self.p.resolve(ty, &self.type_params, s.span)?;
         let is_ref = matches!(ty, TypeRef::Ref(_));
         let mut out = String::new();
         for (name, init, span) in vars {
@@ -210,6 +210,42 @@ impl FileEmitter<'_, '_> {
         Ok(out)
     }
 
+    fn local_stmt(
+        &mut self,
+        ty: &TypeRef,
+        vars: &[(String, Option<Expr>, crate::error::Span)],
+        is_const: bool,
+        s: &Stmt,
+    ) -> R<String> {
+        let mut out = String::new();
+        for var in vars {
+            out += &match var {
+                (name, Some(init), span)
+                    if !is_const && *ty != TypeRef::Var && reads_own_name(init, name) =>
+                {
+                    self.declared_then_assigned(ty, name, init, *span, s)?
+                }
+                _ => self.local_decl(ty, std::slice::from_ref(var), is_const, s)?,
+            };
+        }
+        Ok(out)
+    }
+
+    /// `Move m = F(out m) ? m : G();`: the variable is in scope in its own initialiser,
+    /// which must assign it before reading it (definite assignment): declared first,
+    /// then assigned.
+    fn declared_then_assigned(
+        &mut self,
+        ty: &TypeRef,
+        name: &str,
+        init: &Expr,
+        span: crate::error::Span,
+        s: &Stmt,
+    ) -> R<String> {
+        let decl = self.local_decl(ty, &[(name.to_string(), None, span)], false, s)?;
+        Ok(decl + &self.stmt(&assign_stmt(name, init, span))?)
+    }
+
     fn deconstruct(&mut self, names: &[(Option<String>, TypeRef)], value: &Expr) -> R<String> {
         let v = self.expr(value, None)?;
         let Ty::Tuple(items, _) = v.ty.clone() else {
@@ -246,12 +282,7 @@ impl FileEmitter<'_, '_> {
     }
 
     fn expr_stmt(&mut self, e: &Expr) -> R<String> {
-        if let ExprKind::Call(callee, _) = &e.kind
-            && let ExprKind::Member(target, name, _) = &callee.kind
-            && let ExprKind::Name(class, _) = &target.kind
-            && matches!(class.as_str(), "Console" | "DivertedConsole" | "Debug")
-            && matches!(name.as_str(), "WriteLine" | "Write" | "Assert" | "Print")
-        {
+        if let Some((class, name)) = console_call(e) {
             // Output to the console: a UCI engine's stdout is the protocol's.
             self.warn(
                 e.span,
@@ -461,7 +492,7 @@ impl FileEmitter<'_, '_> {
                 super::snippet(self.src, iter),
             )
         })?;
-        let declared = self.p.resolve(ty, &[], s.span)?;
+        let declared = self.p.resolve(ty, &self.type_params, s.span)?;
         let iter_code = match &v.ty {
             Ty::Array(..)
             | Ty::List(_)
@@ -569,6 +600,7 @@ impl FileEmitter<'_, '_> {
                 };
                 let v = self.expr(e, ret.as_ref())?;
                 let v = match &ret {
+                    Some(r) if in_lambda && self.widens_lambda(r, &v.ty) => v,
                     Some(r) if *r != Ty::Unknown => self.coerce(v, r, e)?,
                     _ => v,
                 };
@@ -595,6 +627,20 @@ impl FileEmitter<'_, '_> {
             Some(v) => format!("return {v};\n"),
             None => "return;\n".into(),
         })
+    }
+
+    /// A `return` of a lambda whose type the first `return` inferred, of a wider
+    /// numeric type: noted, for the lambda to be written again with it.
+    fn widens_lambda(&mut self, inferred: &Ty, ty: &Ty) -> bool {
+        let Some((true, wider)) = self.lambda_widen.last_mut() else {
+            return false;
+        };
+        let current = wider.clone().unwrap_or_else(|| inferred.clone());
+        if *ty == current || !ty.is_numeric() || !implicit_numeric(&current, ty) {
+            return false;
+        }
+        *wider = Some(ty.clone());
+        true
     }
 
     fn break_stmt(&mut self) -> R<String> {
@@ -671,18 +717,14 @@ impl FileEmitter<'_, '_> {
         let inner = inner?;
         let catch_code = match catches.first() {
             Some(c) => {
-                if let Some(name) = &c.name {
-                    let used = c
-                        .body
-                        .iter()
-                        .any(|st| format!("{st:?}").contains(&format!("\"{name}\"")));
-                    if used {
-                        return Err(unsupported(
-                            s.span,
-                            "a `catch` that reads its exception",
-                            name,
-                        ));
-                    }
+                if let Some(name) = &c.name
+                    && reads_exception(&c.body, name)
+                {
+                    return Err(unsupported(
+                        s.span,
+                        "a `catch` that reads its exception",
+                        name,
+                    ));
                 }
                 self.block_body(&c.body)?
             }
@@ -748,8 +790,14 @@ impl FileEmitter<'_, '_> {
             }
             arms.push_str("Some(_) => {}\n");
             arms.push_str(&format!("None => {{\n{}}}\n", Self::indent(&catch_code)));
+            // Without a `return` inside, nothing names the flow's value type.
+            let flow_ty = if exits.returns {
+                ""
+            } else {
+                " -> cs::Flow<()>"
+            };
             let closure = format!(
-                "cs::try_catch(|| {{\n{}}})",
+                "cs::try_catch(||{flow_ty} {{\n{}}})",
                 Self::indent(&format!("{inner}cs::Flow::Normal\n"))
             );
             out.push_str(&format!("match {closure} {{\n{}}}\n", Self::indent(&arms)));
@@ -759,6 +807,19 @@ impl FileEmitter<'_, '_> {
     }
 
     fn switch_stmt(&mut self, v: &Expr, sections: &[SwitchSection], s: &Stmt) -> R<String> {
+        let Some((declared, sections)) = shared_section_locals(sections) else {
+            return self.switch_match(v, sections, s);
+        };
+        // A local of one section is in scope in the whole switch block (ECMA-334
+        // 13.8.3): declared before the `match`, assigned where C# declares it.
+        self.scopes.push(Scope::default());
+        let decls = self.stmts(&declared);
+        let inner = decls.and_then(|d| Ok(d + &self.switch_match(v, &sections, s)?));
+        self.scopes.pop();
+        Ok(format!("{{\n{}}}\n", Self::indent(&inner?)))
+    }
+
+    fn switch_match(&mut self, v: &Expr, sections: &[SwitchSection], s: &Stmt) -> R<String> {
         let value = self.expr(v, None)?;
         let value = self.owned(value);
         let label = format!("'switch_{}", self.fr().loop_depth);
@@ -1034,4 +1095,93 @@ fn continues(s: &Stmt) -> bool {
         StmtKind::Switch(_, sections) => sections.iter().any(|sec| sec.body.iter().any(continues)),
         _ => false,
     }
+}
+
+/// The sections with their typed locals split into declarations and assignments, when
+/// another section names one of them; `None` when none does.
+fn shared_section_locals(sections: &[SwitchSection]) -> Option<(Vec<Stmt>, Vec<SwitchSection>)> {
+    let texts: Vec<String> = sections.iter().map(|s| format!("{:?}", s.body)).collect();
+    let shared = sections.iter().enumerate().any(|(i, section)| {
+        section.body.iter().any(|st| match &st.kind {
+            StmtKind::Local {
+                ty,
+                vars,
+                is_const: false,
+            } if *ty != TypeRef::Var => {
+                vars.iter().any(|(name, _, _)| {
+                    // The debug text of the other sections' trees names each use.
+                    let used = format!("Name({name:?}, ");
+                    texts
+                        .iter()
+                        .enumerate()
+                        .any(|(j, t)| j != i && t.contains(&used))
+                })
+            }
+            _ => false,
+        })
+    });
+    if !shared {
+        return None;
+    }
+    let mut declared = Vec::new();
+    let sections = sections
+        .iter()
+        .map(|section| {
+            let (decls, body) = super::gotos::hoist_locals(&section.body);
+            declared.extend(decls);
+            SwitchSection {
+                labels: section.labels.clone(),
+                body,
+            }
+        })
+        .collect();
+    Some((declared, sections))
+}
+
+/// `name = value;`.
+fn assign_stmt(name: &str, value: &Expr, span: crate::error::Span) -> Stmt {
+    let target = Expr::new(ExprKind::Name(name.to_string(), Vec::new()), span, (0, 0));
+    let assign = Expr::new(
+        ExprKind::Assign(None, Box::new(target), Box::new(value.clone())),
+        span,
+        value.range,
+    );
+    Stmt {
+        kind: StmtKind::Expr(assign),
+        span,
+    }
+}
+
+/// `Console.WriteLine(...)` and the like: the class and method, for a call the port drops.
+fn console_call(e: &Expr) -> Option<(&str, &str)> {
+    if let ExprKind::Call(callee, _) = &e.kind
+        && let ExprKind::Member(target, name, _) = &callee.kind
+        && let ExprKind::Name(class, _) = &target.kind
+        && matches!(class.as_str(), "Console" | "DivertedConsole" | "Debug")
+        && matches!(name.as_str(), "WriteLine" | "Write" | "Assert" | "Print")
+    {
+        return Some((class, name));
+    }
+    None
+}
+
+/// Whether a `catch` body reads its exception `name` other than by rethrowing it (the
+/// port's `throw` aborts the search whatever is thrown) or in console output (dropped).
+fn reads_exception(body: &[Stmt], name: &str) -> bool {
+    body.iter().any(|st| {
+        let benign = match &st.kind {
+            StmtKind::Throw(Some(e)) => matches!(&e.kind, ExprKind::Name(n, _) if n == name),
+            StmtKind::Expr(e) => console_call(e).is_some(),
+            _ => false,
+        };
+        !benign && format!("{st:?}").contains(&format!("\"{name}\""))
+    })
+}
+
+/// Whether a local's initialiser names the local itself (its debug text names each use;
+/// a lambda parameter of the same name, which C# lets shadow it, is not that).
+fn reads_own_name(init: &Expr, name: &str) -> bool {
+    let text = format!("{init:?}");
+    let param = [format!("[({name:?}, "), format!(", ({name:?}, ")];
+    text.contains(&format!("Name({name:?}, ")) && !param.iter().any(|p| text.contains(p))
 }

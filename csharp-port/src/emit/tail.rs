@@ -11,7 +11,7 @@ impl FileEmitter<'_, '_> {
     pub(crate) fn div_rem(&mut self, args: &[Arg], e: &Expr) -> R<Val> {
         let out = &args[2].expr;
         let t = match &out.kind {
-            ExprKind::DeclVar(tr, _) => self.p.resolve(tr, &[], out.span)?,
+            ExprKind::DeclVar(tr, _) => self.p.resolve(tr, &self.type_params, out.span)?,
             _ => {
                 let saved = self.learned.clone();
                 let t = self.expr(out, None).map(|v| v.ty).unwrap_or(Ty::Unknown);

@@ -30,6 +30,13 @@ impl<'a> Lower<'a> {
     // One arm per tree-sitter expression node kind: the dispatch table.
     #[allow(clippy::too_many_lines)]
     pub(super) fn expr(&self, node: Node<'a>) -> R<Expr> {
+        if matches!(
+            node.kind(),
+            "binary_expression" | "conditional_access_expression"
+        ) && self.misread_null_member(node)
+        {
+            return self.reread_binary_chain(node);
+        }
         let kind = match node.kind() {
             "parenthesized_expression" => return self.expr(self.first_named(node)?),
             "integer_literal" => self.int_literal(node)?,
@@ -651,10 +658,84 @@ impl<'a> Lower<'a> {
     /// The last `&& y`, `|| y` or `? a : b` of the rightmost constant in `p`, taken out
     /// of it (not one the source parenthesises: `x is (a && b)` is a constant).
     fn logic_tail(&self, p: &mut Pattern) -> Option<Tail> {
+        if let Some((left, op, right)) = self.split_inner_logic(p) {
+            *p = left;
+            return Some(Tail::Logic(op, right));
+        }
+        self.logic_tail_right(p)
+    }
+
+    /// `x is 3 or 4 && y is 5 or 6`: the grammar reads `(3 or (4 && y is 5)) or 6`, the
+    /// `&&` inside a constant that is not the pattern's last; C# reads
+    /// `(x is 3 or 4) && (y is 5 or 6)`. The pattern before the `&&`, the operator,
+    /// and what follows it with the later combinators moved into its last `is`.
+    fn split_inner_logic(&self, p: &Pattern) -> Option<(Pattern, BinOp, Expr)> {
+        let comb = |and: bool, a: Pattern, b: Pattern| {
+            let (a, b) = (Box::new(a), Box::new(b));
+            if and {
+                Pattern::And(a, b)
+            } else {
+                Pattern::Or(a, b)
+            }
+        };
+        match p {
+            Pattern::And(a, b) | Pattern::Or(a, b) => {
+                let and = matches!(p, Pattern::And(..));
+                if let Some((b, op, r)) = self.split_inner_logic(b) {
+                    return Some((comb(and, (**a).clone(), b), op, r));
+                }
+                let (a, op, r) = self.split_inner_logic(a)?;
+                let r = self.attach_pattern(&r, and, b)?;
+                Some((a, op, r))
+            }
+            Pattern::Not(inner) => {
+                let (inner, op, r) = self.split_inner_logic(inner)?;
+                Some((Pattern::Not(Box::new(inner)), op, r))
+            }
+            Pattern::Const(e) | Pattern::Relational(_, e) => match &e.kind {
+                ExprKind::Binary(op @ (BinOp::AndAlso | BinOp::OrElse), l, r)
+                    if !self.src[..e.range.0].trim_end().ends_with('(') && ends_in_is(r) =>
+                {
+                    let left = match p {
+                        Pattern::Relational(rel, _) => Pattern::Relational(*rel, (**l).clone()),
+                        _ => Pattern::Const((**l).clone()),
+                    };
+                    Some((left, *op, (**r).clone()))
+                }
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    /// `y is q` (or `a && y is q`) with `and`/`or` `extra` after `q`; `None` where
+    /// the precedence could differ (`and` after a `q` that is an `or`).
+    fn attach_pattern(&self, e: &Expr, and: bool, extra: &Pattern) -> Option<Expr> {
+        let kind = match &e.kind {
+            ExprKind::Is(x, q) if !(and && matches!(**q, Pattern::Or(..))) => {
+                let (q, extra) = (Box::new((**q).clone()), Box::new(extra.clone()));
+                let q = if and {
+                    Pattern::And(q, extra)
+                } else {
+                    Pattern::Or(q, extra)
+                };
+                ExprKind::Is(x.clone(), Box::new(q))
+            }
+            ExprKind::Binary(op @ (BinOp::AndAlso | BinOp::OrElse), l, r) => ExprKind::Binary(
+                *op,
+                l.clone(),
+                Box::new(self.attach_pattern(r, and, extra)?),
+            ),
+            _ => return None,
+        };
+        Some(Expr::new(kind, e.span, e.range))
+    }
+
+    fn logic_tail_right(&self, p: &mut Pattern) -> Option<Tail> {
         let leaf = match p {
             Pattern::Const(e) | Pattern::Relational(_, e) => e,
             Pattern::Not(inner) | Pattern::And(_, inner) | Pattern::Or(_, inner) => {
-                return self.logic_tail(inner);
+                return self.logic_tail_right(inner);
             }
             _ => return None,
         };
@@ -1067,6 +1148,15 @@ fn unescape(s: &str) -> Option<String> {
         });
     }
     Some(out)
+}
+
+/// Whether `e` is `y is q`, or `a && y is q`, that later pattern combinators belong to.
+fn ends_in_is(e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::Is(..) => true,
+        ExprKind::Binary(BinOp::AndAlso | BinOp::OrElse, _, r) => ends_in_is(r),
+        _ => false,
+    }
 }
 
 /// What follows a pattern that the grammar read into its last constant.

@@ -3,6 +3,7 @@
 
 mod delegates;
 mod expr;
+mod precedence;
 mod stmt;
 
 use std::collections::HashSet;
@@ -441,6 +442,11 @@ impl<'a> Lower<'a> {
         let ty = self.ty(node
             .child_by_field_name("type")
             .ok_or_else(|| self.unsupported(node, "a property"))?)?;
+        // `ref T P => ref a[i];`: a ref-returning getter, as a ref-returning method.
+        let (ty, ret_ref) = match ty {
+            TypeRef::Ref(inner) => (*inner, true),
+            t => (t, false),
+        };
         let name = self.ident(
             node.child_by_field_name("name")
                 .ok_or_else(|| self.unsupported(node, "a property"))?,
@@ -451,7 +457,7 @@ impl<'a> Lower<'a> {
             Member::Method(MethodDecl {
                 name: name.clone(),
                 ret: ty.clone(),
-                ret_ref: false,
+                ret_ref,
                 params: Vec::new(),
                 type_params: Vec::new(),
                 body,
@@ -735,13 +741,7 @@ impl<'a> Lower<'a> {
                 }
                 Ok(TypeRef::Named(name, args))
             }
-            "array_type" => {
-                let elem = node
-                    .child_by_field_name("type")
-                    .ok_or_else(|| self.unsupported(node, "a type"))?;
-                let rank = node.child_by_field_name("rank").map_or(1, |r| self.rank(r));
-                Ok(TypeRef::Array(Box::new(self.ty(elem)?), rank))
-            }
+            "array_type" => self.array_type(node),
             "tuple_type" => {
                 let mut items = Vec::new();
                 for e in self.children(node)? {
@@ -782,6 +782,25 @@ impl<'a> Lower<'a> {
     }
 
     /// The rank of `[]`, `[,]`, `[5]`, `[2, 3]`.
+    /// `T[,][]`: C# reads the specifiers left to right from the outermost array (a
+    /// two-dimensional array of `T[]`), while the tree nests the last one outermost.
+    fn array_type(&self, node: Node<'a>) -> R<TypeRef> {
+        let mut ranks = Vec::new();
+        let mut base = node;
+        while base.kind() == "array_type" {
+            ranks.push(base.child_by_field_name("rank").map_or(1, |r| self.rank(r)));
+            base = base
+                .child_by_field_name("type")
+                .ok_or_else(|| self.unsupported(node, "a type"))?;
+        }
+        // `ranks` is last-specifier-first: the innermost array type comes first.
+        let mut ty = self.ty(base)?;
+        for rank in ranks {
+            ty = TypeRef::Array(Box::new(ty), rank);
+        }
+        Ok(ty)
+    }
+
     fn rank(&self, node: Node) -> u8 {
         let sizes = node.named_child_count();
         if sizes > 0 {

@@ -1,0 +1,135 @@
+//! `a && c?.Key == k`: tree-sitter's C# grammar reads `?.` as binding looser than the
+//! binary operators before it (`(a && c)?.Key == k`), where C# reads `c?.Key` as a
+//! primary expression (ECMA-334 12.8.8). Such a chain is taken apart into its operands
+//! and operators in source order, the `?.` put back on the operand before it, and the
+//! chain built again by C#'s operator precedence.
+
+use tree_sitter::Node;
+
+use super::Lower;
+use crate::ast::{BinOp, Expr, ExprKind};
+use crate::error::Span;
+
+impl<'a> Lower<'a> {
+    /// Whether `node`'s binary chain holds a `?.` whose target the grammar read as a
+    /// binary expression.
+    pub(super) fn misread_null_member(&self, node: Node<'a>) -> bool {
+        let field = |f: &str| node.child_by_field_name(f);
+        match node.kind() {
+            "binary_expression" => [field("left"), field("right")]
+                .into_iter()
+                .flatten()
+                .any(|c| self.misread_null_member(c)),
+            "conditional_access_expression" => field("condition")
+                .is_some_and(|c| c.kind() == "binary_expression" || self.misread_null_member(c)),
+            _ => false,
+        }
+    }
+
+    /// The chain at `node` read again by C#'s precedence.
+    pub(super) fn reread_binary_chain(&self, node: Node<'a>) -> super::R<Expr> {
+        let (mut operands, mut ops) = (Vec::new(), Vec::new());
+        self.flatten_chain(node, &mut operands, &mut ops)?;
+        let mut out: Vec<Expr> = Vec::new();
+        let mut pending: Vec<BinOp> = Vec::new();
+        let mut operands = operands.into_iter();
+        out.extend(operands.next());
+        for (op, operand) in ops.into_iter().zip(operands) {
+            while let Some(&top) = pending.last()
+                && (level(top) > level(op) || level(top) == level(op) && op != BinOp::Coalesce)
+            {
+                pending.pop();
+                reduce(&mut out, top);
+            }
+            pending.push(op);
+            out.push(operand);
+        }
+        while let Some(top) = pending.pop() {
+            reduce(&mut out, top);
+        }
+        out.pop()
+            .ok_or_else(|| self.unsupported(node, "an empty binary expression"))
+    }
+
+    fn flatten_chain(
+        &self,
+        node: Node<'a>,
+        operands: &mut Vec<Expr>,
+        ops: &mut Vec<BinOp>,
+    ) -> super::R<()> {
+        match node.kind() {
+            "binary_expression" => {
+                let part = |f: &str| {
+                    node.child_by_field_name(f)
+                        .ok_or_else(|| self.unsupported(node, "a binary expression"))
+                };
+                let op_node = part("operator")?;
+                let op = BinOp::from_token(self.text(op_node)).ok_or_else(|| {
+                    self.unsupported(node, &format!("the operator `{}`", self.text(op_node)))
+                })?;
+                self.flatten_chain(part("left")?, operands, ops)?;
+                ops.push(op);
+                self.flatten_chain(part("right")?, operands, ops)
+            }
+            "conditional_access_expression" if self.misread_null_member(node) => {
+                let condition = node
+                    .child_by_field_name("condition")
+                    .ok_or_else(|| self.unsupported(node, "`?.`"))?;
+                self.flatten_chain(condition, operands, ops)?;
+                let name = self
+                    .children(node)?
+                    .into_iter()
+                    .find(|c| c.kind() == "member_binding_expression")
+                    .and_then(|b| b.child_by_field_name("name"))
+                    .ok_or_else(|| {
+                        self.unsupported(node, "a null-conditional element access (`?[`)")
+                    })?;
+                let target = operands
+                    .pop()
+                    .ok_or_else(|| self.unsupported(node, "`?.`"))?;
+                let range = (target.range.0, node.end_byte());
+                let span = target.span;
+                operands.push(Expr::new(
+                    ExprKind::NullMember(Box::new(target), self.ident(name)),
+                    span,
+                    range,
+                ));
+                Ok(())
+            }
+            _ => {
+                operands.push(self.expr(node)?);
+                Ok(())
+            }
+        }
+    }
+}
+
+/// C#'s precedence of a binary operator (ECMA-334 12.4.2), higher binding tighter.
+fn level(op: BinOp) -> u8 {
+    use BinOp::*;
+    match op {
+        Mul | Div | Rem => 13,
+        Add | Sub => 12,
+        Shl | Shr | UShr => 11,
+        Lt | Le | Gt | Ge => 10,
+        Eq | Ne => 9,
+        And => 8,
+        Xor => 7,
+        Or => 6,
+        AndAlso => 5,
+        OrElse => 4,
+        Coalesce => 3,
+    }
+}
+
+fn reduce(out: &mut Vec<Expr>, op: BinOp) {
+    let (Some(r), Some(l)) = (out.pop(), out.pop()) else {
+        return;
+    };
+    let (span, range): (Span, _) = (l.span, (l.range.0, r.range.1));
+    out.push(Expr::new(
+        ExprKind::Binary(op, Box::new(l), Box::new(r)),
+        span,
+        range,
+    ));
+}
