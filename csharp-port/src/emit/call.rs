@@ -910,35 +910,6 @@ impl FileEmitter<'_, '_> {
             .collect()
     }
 
-    /// `c.M()` of a local struct: `c` may be changed by `M`, so it is a `let mut`. Noted
-    /// whether or not `M` changes it: which methods do is known only after the first
-    /// pass, and the first pass must note every local the second writes as `mut`.
-    fn note_receiver_local(&mut self, call: &Expr) {
-        if let ExprKind::Call(callee, _) = &call.kind
-            && let ExprKind::Member(target, _, _) = &callee.kind
-            && let ExprKind::Name(n, _) = &target.kind
-            && let Some(l) = self.find_local(n)
-            && l.kind == LocalKind::Value
-        {
-            self.note_assigned(&l);
-        }
-    }
-
-    /// A mutating struct method called on a value that is no variable (`n.Value.M()`,
-    /// `F().M()`): C# calls it on a temporary copy, whose changes are then lost.
-    fn call_on_copy(&mut self, m: &MethodInfo, v: Val, args: &[Arg], e: &Expr) -> R<Val> {
-        let tmp = self.temp("copy");
-        let mut named = Val::new(tmp.clone(), v.ty.clone(), Prec::Primary);
-        named.place = true;
-        let call = self.own_call(m, Some(named), args, e)?;
-        let code = format!("{{ let mut {tmp} = {}; {} }}", v.code, call.code);
-        let mut out = Val::new(code, call.ty.clone(), Prec::Primary)
-            .absorb(&v)
-            .absorb(&call);
-        out.place = false;
-        Ok(out)
-    }
-
     /// A generic method's parameter and return types with its type arguments inferred
     /// from the arguments' types (ECMA-334 12.6.3, for parameters that name them
     /// directly or as an array's, a list's... element); Rust infers the same ones.
@@ -2762,7 +2733,9 @@ fn unify(param: &Ty, arg: &Ty, found: &mut BTreeMap<String, Ty>) -> bool {
         | (Ty::Set(p), Ty::Set(a))
         | (Ty::Seq(p), Ty::Seq(a))
         | (Ty::Nullable(p), Ty::Nullable(a)) => unify(p, a, found),
-        (Ty::Dict(pk, pv), Ty::Dict(ak, av)) => unify(pk, ak, found) && unify(pv, av, found),
+        (Ty::Dict(pk, pv, p), Ty::Dict(ak, av, a)) if p == a => {
+            unify(pk, ak, found) && unify(pv, av, found)
+        }
         (Ty::Tuple(ps, _), Ty::Tuple(xs, _)) if ps.len() == xs.len() => {
             ps.iter().zip(xs).all(|(p, a)| unify(p, a, found))
         }
@@ -2780,7 +2753,7 @@ fn substitute(t: &Ty, found: &BTreeMap<String, Ty>) -> Ty {
         Ty::Set(e) => Ty::Set(sub(e)),
         Ty::Seq(e) => Ty::Seq(sub(e)),
         Ty::Nullable(e) => Ty::Nullable(sub(e)),
-        Ty::Dict(k, v) => Ty::Dict(sub(k), sub(v)),
+        Ty::Dict(k, v, kind) => Ty::Dict(sub(k), sub(v), kind),
         Ty::Tuple(items, names) => Ty::Tuple(
             items.iter().map(|i| substitute(i, found)).collect(),
             names.clone(),
