@@ -822,7 +822,9 @@ impl FileEmitter<'_, '_> {
                 Ty::Class(c) if self.p.is_ref_class(c) => {
                     format!("{}.is_null()", other.at(Prec::Primary))
                 }
-                Ty::Api("Board" | "Timer" | "PieceList") if !other.effects => {
+                // `GetPieceList(PieceType.None, ..)` is C#'s null list.
+                Ty::Api("PieceList") => format!("cs::list_is_null(&{})", other.at(Prec::Unary)),
+                Ty::Api("Board" | "Timer") if !other.effects => {
                     self.warn(e.span, format!("a `{}` compared with `null`: never null in the port (nor in C# when the API gives it)", other.ty.cs()));
                     "false".into()
                 }

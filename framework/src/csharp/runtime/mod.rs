@@ -49,8 +49,9 @@ pub use object::{Obj, Var};
 pub use piece::{
     BISHOP, KING, KNIGHT, NONE, PAWN, Piece, QUEEN, ROOK, board_from_fen, buffer_get_byte,
     char_to_string, clear_and_get_index_of_lsb, clear_square, game_repetition_history,
-    legal_moves_into, make_move, move_from_uci, piece_attacks, piece_list, piece_type, pieces,
-    raw_value, set_square, slider_attacks, square_is_set, toggle_square, undo_move,
+    legal_moves_into, list_count, list_is_null, list_is_white, list_type, make_move, move_from_uci,
+    piece_attacks, piece_list, piece_type, pieces, raw_value, set_square, slider_attacks,
+    square_is_set, toggle_square, undo_move,
 };
 pub use queue::{PriorityQueue, Queue, Stack};
 pub use seq::{Number, Seq};
