@@ -42,8 +42,8 @@ pub(crate) use flow::caught_here;
 pub use flow::{Flow, try_catch};
 pub use list::{List, ListIter};
 pub use math::{
-    HashCode, Signed, abs, convert_to_int32, div_rem, hash_code, log2, max_f64, min_f64,
-    round_digits, sign,
+    HashCode, Signed, abs, convert_to_int32, div_rem, hash_code, log2, max_f32, max_f64, min_f32,
+    min_f64, round_digits, sign,
 };
 pub use object::{Obj, Var};
 pub use piece::{
