@@ -238,13 +238,19 @@ pub(crate) static API: &[ApiEntry] = &[
     e("Piece.IsQueen", "-", "bool", "{r}.is_queen()"),
     e("Piece.IsKing", "-", "bool", "{r}.is_king()"),
     // PieceList.
-    e("PieceList.Count", "-", "int", "{r}.len()"),
-    e("PieceList.IsWhitePieceList", "-", "bool", "{r}.is_white()"),
+    // Through the runtime, which throws on C#'s null list (`GetPieceList(PieceType.None, ..)`).
+    e("PieceList.Count", "-", "int", "cs::list_count(&{r})"),
+    e(
+        "PieceList.IsWhitePieceList",
+        "-",
+        "bool",
+        "cs::list_is_white(&{r})",
+    ),
     e(
         "PieceList.TypeOfPieceInList",
         "-",
         "PieceType",
-        "{r}.piece_type().number() as i32",
+        "cs::list_type(&{r})",
     ),
     e(
         "PieceList.GetPiece",

@@ -1578,8 +1578,15 @@ impl FileEmitter<'_, '_> {
         }
         let float = matches!(t, Ty::F32 | Ty::F64);
         let code = match (name, conv.as_slice()) {
-            ("Max" | "Min", [a, b]) if float && t == Ty::F64 => {
-                format!("cs::{}_f64({}, {})", name.to_lowercase(), a.code, b.code)
+            // C#'s is NaN if either is; Rust's `min`/`max` ignore a NaN.
+            ("Max" | "Min", [a, b]) if float => {
+                let suffix = if t == Ty::F64 { "f64" } else { "f32" };
+                format!(
+                    "cs::{}_{suffix}({}, {})",
+                    name.to_lowercase(),
+                    a.code,
+                    b.code
+                )
             }
             ("Max" | "Min", [a, b]) => format!("{}.{}({})", typed(a), name.to_lowercase(), b.code),
             ("Abs", [a]) => format!("cs::abs({})", a.code),

@@ -870,7 +870,9 @@ impl FileEmitter<'_, '_> {
                     format!("{}.is_null()", other.at(Prec::Primary))
                 }
                 Ty::Coll("LinkedListNode", _) => format!("{}.is_null()", other.at(Prec::Primary)),
-                Ty::Api("Board" | "Timer" | "PieceList") if !other.effects => {
+                // `GetPieceList(PieceType.None, ..)` is C#'s null list.
+                Ty::Api("PieceList") => format!("cs::list_is_null(&{})", other.at(Prec::Unary)),
+                Ty::Api("Board" | "Timer") if !other.effects => {
                     self.warn(e.span, format!("a `{}` compared with `null`: never null in the port (nor in C# when the API gives it)", other.ty.cs()));
                     "false".into()
                 }

@@ -93,6 +93,22 @@ impl PieceList {
     pub const fn is_empty(&self) -> bool {
         self.len == 0
     }
+
+    /// C#'s null list, which `GetPieceList(PieceType.None, ..)` gives: only the C#
+    /// runtime makes it, and its readers check for it before they read (its length is
+    /// past the buffer, so a read that did not would panic, not see pieces).
+    pub(crate) const fn null() -> PieceList {
+        PieceList {
+            piece: Piece::new(PieceType::Pawn, Color::White),
+            len: u8::MAX,
+            squares: [Square::A1; CAPACITY],
+        }
+    }
+
+    /// Whether this is the C# runtime's [`null`](Self::null) list.
+    pub(crate) const fn is_null(&self) -> bool {
+        self.len == u8::MAX
+    }
 }
 
 /// An empty list of White's pawns: what a new `PieceList[]` holds in a C# port (C#'s are

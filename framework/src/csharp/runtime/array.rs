@@ -302,12 +302,23 @@ impl<T: Clone + Default> Array<T> {
 
     /// `Array.Fill(a, value)` and `span.Fill(value)`.
     pub fn fill(&self, value: T) {
-        for i in 0..self.len() {
-            self.set(i, value.clone());
+        // By offset, not by subscript: an integer subscript of a multi-dimensional array
+        // indexes its first dimension only.
+        for cell in &self.cells[self.start..self.start + self.len() as usize] {
+            cell.set(value.clone());
         }
     }
 
-    /// `Array.Clear(a)` and `span.Clear()`: every element back to its default.
+    /// `Array.Clear(a)` and `span.Clear()`: every element back to its default, of every
+    /// dimension.
+    ///
+    /// ```
+    /// use framework::prelude::*;
+    /// let io = cs::Array::<f32>::new_md([7, 64, 40]); // new float[7, 64, 40]
+    /// io.set((6, 63, 39), 2.5);
+    /// io.clear();
+    /// assert_eq!(io.get((6, 63, 39)), 0.0);
+    /// ```
     pub fn clear(&self) {
         self.fill(T::default());
     }

@@ -77,6 +77,36 @@ pub fn min_f64(a: f64, b: f64) -> f64 {
     }
 }
 
+/// `Math.Max` of two `float`s (`MathF.Max`): NaN if either is, as [`max_f64`].
+///
+/// ```
+/// use framework::prelude::*;
+/// assert!(cs::max_f32(1.0, f32::NAN).is_nan() && cs::max_f32(f32::NAN, 1.0).is_nan());
+/// assert_eq!(cs::max_f32(1.0, 2.5), 2.5);
+/// ```
+pub fn max_f32(a: f32, b: f32) -> f32 {
+    if a.is_nan() || b.is_nan() {
+        f32::NAN
+    } else {
+        a.max(b)
+    }
+}
+
+/// `Math.Min` of two `float`s (`MathF.Min`): NaN if either is, as [`min_f64`].
+///
+/// ```
+/// use framework::prelude::*;
+/// assert!(cs::min_f32(1.0, 0.0 / 0.0).is_nan());
+/// assert_eq!(cs::min_f32(1.0, f32::INFINITY), 1.0);
+/// ```
+pub fn min_f32(a: f32, b: f32) -> f32 {
+    if a.is_nan() || b.is_nan() {
+        f32::NAN
+    } else {
+        a.min(b)
+    }
+}
+
 /// `Math.Round(x, digits)`: to `digits` decimals, halves to even, as .NET's.
 ///
 /// ```

@@ -59,15 +59,16 @@ pub use guid::Guid;
 pub use linked::{LinkedList, LinkedListNode};
 pub use list::{List, ListIter};
 pub use math::{
-    HashCode, Signed, abs, convert_to_int32, div_rem, hash_code, log2, max_f64, min_f64,
-    round_digits, sign,
+    HashCode, Signed, abs, convert_to_int32, div_rem, hash_code, log2, max_f32, max_f64, min_f32,
+    min_f64, round_digits, sign,
 };
 pub use object::{Obj, This, Var};
 pub use piece::{
     BISHOP, KING, KNIGHT, NONE, PAWN, Piece, QUEEN, ROOK, board_from_fen, buffer_get_byte,
     char_to_string, clear_and_get_index_of_lsb, clear_square, game_repetition_history,
-    legal_moves_into, make_move, move_from_uci, piece_attacks, piece_list, piece_type, pieces,
-    raw_value, set_square, slider_attacks, square_is_set, toggle_square, undo_move,
+    legal_moves_into, list_count, list_is_null, list_is_white, list_type, make_move, move_from_uci,
+    piece_attacks, piece_list, piece_type, pieces, raw_value, set_square, slider_attacks,
+    square_is_set, toggle_square, undo_move,
 };
 pub use queue::{PriorityQueue, Queue, Stack};
 pub use seq::{Number, Seq};

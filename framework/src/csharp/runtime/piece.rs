@@ -81,7 +81,9 @@ impl Piece {
     }
 
     /// The pieces of a piece list, as C#'s `foreach (Piece p in list)` gives them.
+    #[track_caller]
     pub fn in_list(list: &PieceList) -> Vec<Piece> {
+        let list = non_null(list);
         let piece_type = list.piece_type().number() as i32;
         list.iter()
             .map(|&square| Piece {
@@ -98,6 +100,7 @@ impl Piece {
     /// buffer (or negative) panics as C#'s throws.
     #[track_caller]
     pub fn of_list(list: &PieceList, index: i32) -> Piece {
+        let list = non_null(list);
         let i = usize::try_from(index)
             .ok()
             .filter(|i| *i < 16)
@@ -175,11 +178,58 @@ pub fn pieces(board: &Board, piece_type: i32, white: bool) -> u64 {
     self::piece_type(piece_type).map_or(0, |t| board.pieces(t, white).0)
 }
 
-/// `board.GetPieceList(type, white)`.
-#[track_caller]
+/// `board.GetPieceList(type, white)`: C#'s null for `PieceType.None` (C#'s table of lists
+/// has no list there), which only [`list_is_null`] may read; every other reader throws
+/// C#'s `NullReferenceException`, a panic.
+///
+/// ```
+/// use framework::prelude::*;
+/// let board = Board::startpos();
+/// let none = cs::piece_list(&board, cs::NONE, true);
+/// assert!(cs::list_is_null(&none) && !cs::list_is_null(&cs::piece_list(&board, cs::PAWN, false)));
+/// assert_eq!(cs::try_catch(|| cs::list_count(&none)), None);
+/// ```
 pub fn piece_list(board: &Board, piece_type: i32, white: bool) -> PieceList {
-    let t = self::piece_type(piece_type).expect("GetPieceList of PieceType.None");
-    board.piece_list(t, white)
+    self::piece_type(piece_type).map_or(PieceList::null(), |t| board.piece_list(t, white))
+}
+
+/// `list == null`: only a list [`piece_list`] gave for `PieceType.None` is.
+pub fn list_is_null(list: &PieceList) -> bool {
+    list.is_null()
+}
+
+/// `list.Count`.
+///
+/// ```
+/// use framework::prelude::*;
+/// let board = Board::startpos();
+/// assert_eq!(cs::list_count(&cs::piece_list(&board, cs::KNIGHT, true)), 2);
+/// ```
+#[track_caller]
+pub fn list_count(list: &PieceList) -> i32 {
+    non_null(list).len()
+}
+
+/// `list.IsWhitePieceList`.
+#[track_caller]
+pub fn list_is_white(list: &PieceList) -> bool {
+    non_null(list).is_white()
+}
+
+/// `list.TypeOfPieceInList`, C#'s number.
+#[track_caller]
+pub fn list_type(list: &PieceList) -> i32 {
+    non_null(list).piece_type().number() as i32
+}
+
+/// The list, or C#'s `NullReferenceException` (a panic) for a null one.
+#[track_caller]
+fn non_null(list: &PieceList) -> &PieceList {
+    assert!(
+        !list.is_null(),
+        "NullReferenceException: a null PieceList (GetPieceList of PieceType.None)"
+    );
+    list
 }
 
 /// `BitboardHelper.GetSliderAttacks(type, square, blockers)`: a rook's, bishop's or
