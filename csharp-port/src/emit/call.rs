@@ -910,35 +910,6 @@ impl FileEmitter<'_, '_> {
             .collect()
     }
 
-    /// `c.M()` of a local struct: `c` may be changed by `M`, so it is a `let mut`. Noted
-    /// whether or not `M` changes it: which methods do is known only after the first
-    /// pass, and the first pass must note every local the second writes as `mut`.
-    fn note_receiver_local(&mut self, call: &Expr) {
-        if let ExprKind::Call(callee, _) = &call.kind
-            && let ExprKind::Member(target, _, _) = &callee.kind
-            && let ExprKind::Name(n, _) = &target.kind
-            && let Some(l) = self.find_local(n)
-            && l.kind == LocalKind::Value
-        {
-            self.note_assigned(&l);
-        }
-    }
-
-    /// A mutating struct method called on a value that is no variable (`n.Value.M()`,
-    /// `F().M()`): C# calls it on a temporary copy, whose changes are then lost.
-    fn call_on_copy(&mut self, m: &MethodInfo, v: Val, args: &[Arg], e: &Expr) -> R<Val> {
-        let tmp = self.temp("copy");
-        let mut named = Val::new(tmp.clone(), v.ty.clone(), Prec::Primary);
-        named.place = true;
-        let call = self.own_call(m, Some(named), args, e)?;
-        let code = format!("{{ let mut {tmp} = {}; {} }}", v.code, call.code);
-        let mut out = Val::new(code, call.ty.clone(), Prec::Primary)
-            .absorb(&v)
-            .absorb(&call);
-        out.place = false;
-        Ok(out)
-    }
-
     /// A generic method's parameter and return types with its type arguments inferred
     /// from the arguments' types (ECMA-334 12.6.3, for parameters that name them
     /// directly or as an array's, a list's... element); Rust infers the same ones.
@@ -2037,6 +2008,9 @@ impl FileEmitter<'_, '_> {
                         return self.own_call(&m, Some(v), args, e);
                     }
                 }
+                if name == "Equals" && self.p.is_ref_class(s) {
+                    return self.class_equals(v, args, e);
+                }
             }
             // LINQ on a string walks its chars (`s.Count(c => c == '1')`).
             Ty::Str if !matches!(name, "ToString" | "Equals" | "CompareTo") => {
@@ -2061,6 +2035,44 @@ impl FileEmitter<'_, '_> {
             format!("the method `{name}` of a `{}`", ty.cs()),
             snippet(self.src, e),
         ))
+    }
+
+    /// `a.Equals(b)` on a class of the file's own that declares no `Equals`:
+    /// `object.Equals`, reference equality, which throws on a null `a`.
+    fn class_equals(&mut self, v: Val, args: &[Arg], e: &Expr) -> R<Val> {
+        let [arg] = args else {
+            return Err(unsupported(
+                e.span,
+                "`Equals` with other than one argument",
+                snippet(self.src, e),
+            ));
+        };
+        if arg.mode != PassMode::Value || arg.name.is_some() {
+            return Err(unsupported(
+                e.span,
+                "an unusual argument of `Equals`",
+                snippet(self.src, e),
+            ));
+        }
+        let x = self.expr(&arg.expr, Some(&v.ty))?;
+        let x = self.coerce(x, &v.ty, &arg.expr)?;
+        if x.ty != v.ty {
+            return Err(unsupported(
+                e.span,
+                format!("`Equals` of a `{}` with a `{}`", v.ty.cs(), x.ty.cs()),
+                snippet(self.src, e),
+            ));
+        }
+        let code = format!(
+            "cs::Obj::equals(&{}, &{})",
+            v.at(Prec::Unary),
+            x.at(Prec::Unary)
+        );
+        let mut out = Val::new(code, Ty::Bool, Prec::Primary)
+            .absorb(&v)
+            .absorb(&x);
+        out.reads_self |= v.reads_self || x.reads_self;
+        Ok(out)
     }
 
     /// A struct method's receiver: a local it may change is `let mut` (the first pass
@@ -2356,10 +2368,18 @@ impl FileEmitter<'_, '_> {
     }
 
     /// Element access `target[i, ...]`.
+    /// Whether the simple name `n` is a field here: the type's own, or (as in
+    /// `name`) the bot's, which a nested type names too.
+    pub(crate) fn names_field(&self, n: &str) -> bool {
+        let class = self.fr().class;
+        self.p.field(class, n).is_some()
+            || class != self.p.bot && self.p.field(self.p.bot, n).is_some()
+    }
+
     pub(crate) fn index(&mut self, target: &Expr, idx: &[Expr], e: &Expr) -> R<Val> {
         if let ExprKind::Name(n, _) = &target.kind
             && self.find_local(n).is_none()
-            && self.p.field(self.fr().class, n).is_none()
+            && !self.names_field(n)
         {
             // `Hist[m]`: the parser's repair of `Hist(m) += ...`, a ref-returning call.
             let args: Vec<Arg> = idx
@@ -2762,7 +2782,9 @@ fn unify(param: &Ty, arg: &Ty, found: &mut BTreeMap<String, Ty>) -> bool {
         | (Ty::Set(p), Ty::Set(a))
         | (Ty::Seq(p), Ty::Seq(a))
         | (Ty::Nullable(p), Ty::Nullable(a)) => unify(p, a, found),
-        (Ty::Dict(pk, pv), Ty::Dict(ak, av)) => unify(pk, ak, found) && unify(pv, av, found),
+        (Ty::Dict(pk, pv, x), Ty::Dict(ak, av, y)) if x == y => {
+            unify(pk, ak, found) && unify(pv, av, found)
+        }
         (Ty::Tuple(ps, _), Ty::Tuple(xs, _)) if ps.len() == xs.len() => {
             ps.iter().zip(xs).all(|(p, a)| unify(p, a, found))
         }
@@ -2780,7 +2802,7 @@ fn substitute(t: &Ty, found: &BTreeMap<String, Ty>) -> Ty {
         Ty::Set(e) => Ty::Set(sub(e)),
         Ty::Seq(e) => Ty::Seq(sub(e)),
         Ty::Nullable(e) => Ty::Nullable(sub(e)),
-        Ty::Dict(k, v) => Ty::Dict(sub(k), sub(v)),
+        Ty::Dict(k, v, kind) => Ty::Dict(sub(k), sub(v), kind),
         Ty::Tuple(items, names) => Ty::Tuple(
             items.iter().map(|i| substitute(i, found)).collect(),
             names.clone(),
