@@ -212,7 +212,7 @@ mod tests {
         let a = Obj::new(Node::default());
         assert!(Obj::equals(&a, &a.clone()) && !Obj::equals(&a, &Obj::new(Node::default())));
         assert!(!Obj::equals(&a, &Obj::null()));
-        let null: Obj<Node> = Obj::null();
-        assert!(std::panic::catch_unwind(|| Obj::equals(&null, &Obj::null())).is_err());
+        let null_receiver = || Obj::<Node>::equals(&Obj::null(), &Obj::null());
+        assert!(std::panic::catch_unwind(null_receiver).is_err());
     }
 }
