@@ -303,6 +303,8 @@ pub enum Pattern {
     Or(Box<Pattern>, Box<Pattern>),
     /// `T { A: p, B.C: q }`: the subject's members matching patterns.
     Property(Option<TypeRef>, Vec<(Vec<String>, Pattern)>),
+    /// `(p, q)`: a tuple's elements matching patterns, in order.
+    Positional(Vec<Pattern>),
 }
 
 /// A binary operator.

@@ -770,3 +770,54 @@ fn a_named_argument_out_of_position_is_refused() {
         "{text}"
     );
 }
+
+#[test]
+fn a_positional_pattern_on_other_than_a_tuple_is_refused() {
+    let source = bot(
+        "",
+        "        int n = 3;\n        int r = n switch { (1, 2) => 1, _ => 0 };\n        return board.GetLegalMoves()[r];",
+    );
+    let (line, _, _, text) = refused(&source);
+    assert_eq!(line, 8, "{text}");
+    assert!(text.contains("a positional pattern on a `int`"), "{text}");
+}
+
+#[test]
+fn a_positional_pattern_naming_an_element_is_refused() {
+    let source = bot(
+        "",
+        "        var t = (a: 1, b: 2);\n        int r = t switch { (a: 1, b: _) => 1, _ => 0 };\n        return board.GetLegalMoves()[r];",
+    );
+    let (line, _, _, text) = refused(&source);
+    assert_eq!(line, 8, "{text}");
+    assert!(
+        text.contains("a positional pattern naming an element"),
+        "{text}"
+    );
+}
+
+#[test]
+fn equals_of_a_class_with_another_type_is_refused() {
+    let source = bot(
+        "    class Node { public int v; }",
+        "        var a = new Node();\n        bool b = a.Equals(5);\n        return board.GetLegalMoves()[0];",
+    );
+    let (line, _, _, text) = refused(&source);
+    assert_eq!(line, 8, "{text}");
+    // C# boxes the `5` for `object.Equals`; the port compares only references.
+    assert!(text.contains("where C# expects a `Node`"), "{text}");
+}
+
+#[test]
+fn a_positional_pattern_of_another_arity_is_refused() {
+    let source = bot(
+        "",
+        "        var t = (1, 2);\n        int r = t switch { (1, _, _) => 1, _ => 0 };\n        return board.GetLegalMoves()[r];",
+    );
+    let (line, _, _, text) = refused(&source);
+    assert_eq!(line, 8, "{text}");
+    assert!(
+        text.contains("a positional pattern of another arity"),
+        "{text}"
+    );
+}

@@ -2015,6 +2015,9 @@ impl FileEmitter<'_, '_> {
                         return self.own_call(&m, Some(v), args, e);
                     }
                 }
+                if name == "Equals" && self.p.is_ref_class(s) {
+                    return self.class_equals(v, args, e);
+                }
             }
             // LINQ on a string walks its chars (`s.Count(c => c == '1')`).
             Ty::Str if !matches!(name, "ToString" | "Equals" | "CompareTo") => {
@@ -2039,6 +2042,44 @@ impl FileEmitter<'_, '_> {
             format!("the method `{name}` of a `{}`", ty.cs()),
             snippet(self.src, e),
         ))
+    }
+
+    /// `a.Equals(b)` on a class of the file's own that declares no `Equals`:
+    /// `object.Equals`, reference equality, which throws on a null `a`.
+    fn class_equals(&mut self, v: Val, args: &[Arg], e: &Expr) -> R<Val> {
+        let [arg] = args else {
+            return Err(unsupported(
+                e.span,
+                "`Equals` with other than one argument",
+                snippet(self.src, e),
+            ));
+        };
+        if arg.mode != PassMode::Value || arg.name.is_some() {
+            return Err(unsupported(
+                e.span,
+                "an unusual argument of `Equals`",
+                snippet(self.src, e),
+            ));
+        }
+        let x = self.expr(&arg.expr, Some(&v.ty))?;
+        let x = self.coerce(x, &v.ty, &arg.expr)?;
+        if x.ty != v.ty {
+            return Err(unsupported(
+                e.span,
+                format!("`Equals` of a `{}` with a `{}`", v.ty.cs(), x.ty.cs()),
+                snippet(self.src, e),
+            ));
+        }
+        let code = format!(
+            "cs::Obj::equals(&{}, &{})",
+            v.at(Prec::Unary),
+            x.at(Prec::Unary)
+        );
+        let mut out = Val::new(code, Ty::Bool, Prec::Primary)
+            .absorb(&v)
+            .absorb(&x);
+        out.reads_self |= v.reads_self || x.reads_self;
+        Ok(out)
     }
 
     /// A struct method's receiver: a local it may change is `let mut` (the first pass
@@ -2334,10 +2375,18 @@ impl FileEmitter<'_, '_> {
     }
 
     /// Element access `target[i, ...]`.
+    /// Whether the simple name `n` is a field here: the type's own, or (as in
+    /// `name`) the bot's, which a nested type names too.
+    pub(crate) fn names_field(&self, n: &str) -> bool {
+        let class = self.fr().class;
+        self.p.field(class, n).is_some()
+            || class != self.p.bot && self.p.field(self.p.bot, n).is_some()
+    }
+
     pub(crate) fn index(&mut self, target: &Expr, idx: &[Expr], e: &Expr) -> R<Val> {
         if let ExprKind::Name(n, _) = &target.kind
             && self.find_local(n).is_none()
-            && self.p.field(self.fr().class, n).is_none()
+            && !self.names_field(n)
         {
             // `Hist[m]`: the parser's repair of `Hist(m) += ...`, a ref-returning call.
             let args: Vec<Arg> = idx

@@ -1603,6 +1603,31 @@ impl FileEmitter<'_, '_> {
         Ok(acc)
     }
 
+    /// `(p, q)` on a tuple: each element matching its pattern, left to right (a tuple
+    /// has no `Deconstruct` of its own; other types' are not translated).
+    fn positional_cond(&mut self, items: &[Pattern], subject: &str, t: &Ty, e: &Expr) -> R<String> {
+        let Ty::Tuple(tys, _) = t else {
+            return Err(unsupported(
+                e.span,
+                format!("a positional pattern on a `{}`", t.cs()),
+                snippet(self.src, e),
+            ));
+        };
+        if tys.len() != items.len() {
+            return Err(unsupported(
+                e.span,
+                "a positional pattern of another arity",
+                snippet(self.src, e),
+            ));
+        }
+        let mut conds = Vec::new();
+        for (i, (p, ty)) in items.iter().zip(tys).enumerate() {
+            let elem = format!("{subject}.{i}");
+            conds.push(self.pattern_cond(p, &elem, ty, e)?);
+        }
+        Ok(format!("({})", conds.join(" && ")))
+    }
+
     fn is_pattern(&mut self, x: &Expr, p: &Pattern, e: &Expr) -> R<Val> {
         let v = self.expr(x, None)?;
         let v = self.owned(v);
@@ -1705,6 +1730,7 @@ impl FileEmitter<'_, '_> {
                     format!("({})", conds.join(" && "))
                 }
             }
+            Pattern::Positional(items) => self.positional_cond(items, subject, t, e)?,
             Pattern::And(a, b) => format!(
                 "({} && {})",
                 self.pattern_cond(a, subject, t, e)?,

@@ -321,7 +321,7 @@ impl FileEmitter<'_, '_> {
     fn index_place(&mut self, target: &Expr, idx: &[Expr], e: &Expr) -> R<Place> {
         if let ExprKind::Name(n, _) = &target.kind
             && self.find_local(n).is_none()
-            && self.p.field(self.fr().class, n).is_none()
+            && !self.names_field(n)
         {
             let v = self.index(target, idx, e)?;
             return match v.code.strip_suffix(".get()") {

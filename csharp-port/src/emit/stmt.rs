@@ -1063,6 +1063,12 @@ impl FileEmitter<'_, '_> {
                 }
                 Ok((format!("{pa} | {pb}"), None))
             }
+            Pattern::Positional(_) => {
+                // The guard reads the subject's elements; it declares no variable.
+                let at = Expr::new(ExprKind::Null, s.span, (0, 0));
+                let cond = self.pattern_cond(p, "x", ty, &at)?;
+                Ok(("x".into(), Some(cond)))
+            }
             _ => Err(unsupported(s.span, "this `case` pattern", "")),
         }
     }

@@ -32,7 +32,7 @@ impl<'a> Lower<'a> {
     pub(super) fn expr(&self, node: Node<'a>) -> R<Expr> {
         if matches!(
             node.kind(),
-            "binary_expression" | "conditional_access_expression"
+            "binary_expression" | "conditional_access_expression" | "cast_expression"
         ) && self.misread_null_member(node)
         {
             return self.reread_binary_chain(node);
@@ -410,7 +410,7 @@ impl<'a> Lower<'a> {
         ))
     }
 
-    fn operator_token(&self, node: Node) -> &'a str {
+    pub(super) fn operator_token(&self, node: Node) -> &'a str {
         let mut cursor = node.walk();
         let token = node.children(&mut cursor).find(|c| !c.is_named());
         token.map_or("", |t| self.text(t))
@@ -757,7 +757,22 @@ impl<'a> Lower<'a> {
 
     pub(super) fn pattern(&self, node: Node<'a>) -> R<Pattern> {
         Ok(match node.kind() {
-            "constant_pattern" => Pattern::Const(self.expr(self.first_named(node)?)?),
+            "constant_pattern" => self.pattern(self.first_named(node)?)?,
+            // `(0, _)`: the grammar reads a tuple of constants and discards as a
+            // tuple expression.
+            "tuple_expression" => Pattern::Positional(
+                self.children(node)?
+                    .into_iter()
+                    .filter(|c| c.kind() == "argument")
+                    .map(|a| match a.child_by_field_name("name") {
+                        Some(_) => {
+                            Err(self.unsupported(a, "a positional pattern naming an element"))
+                        }
+                        None => self.pattern(self.first_named(a)?),
+                    })
+                    .collect::<R<Vec<_>>>()?,
+            ),
+            "identifier" if self.text(node) == "_" => Pattern::Discard,
             "discard" => Pattern::Discard,
             "relational_pattern" => {
                 let op = BinOp::from_token(self.operator_token(node))
@@ -808,6 +823,7 @@ impl<'a> Lower<'a> {
                 Pattern::Const(self.expr(node)?)
             }
             "recursive_pattern" => self.property_pattern(node)?,
+            "positional_pattern_clause" => self.positional(node)?,
             "positional_pattern" | "property_pattern_clause" => {
                 return Err(self.unsupported(node, "a positional pattern"));
             }
@@ -941,6 +957,11 @@ impl<'a> Lower<'a> {
             return Err(self.unsupported(node, "a property pattern that declares a variable"));
         }
         let mut subs = Vec::new();
+        let parts = self
+            .children(node)?
+            .into_iter()
+            .filter(|c| c.kind().ends_with("pattern_clause"))
+            .count();
         for part in self.children(node)? {
             match part.kind() {
                 "property_pattern_clause" => {
@@ -959,6 +980,9 @@ impl<'a> Lower<'a> {
                         subs.push((self.member_path(*path)?, self.pattern(*pattern)?));
                     }
                 }
+                "positional_pattern_clause" if ty.is_none() && parts == 1 => {
+                    return self.positional(part);
+                }
                 "positional_pattern_clause" => {
                     return Err(self.unsupported(part, "a positional pattern"));
                 }
@@ -966,6 +990,26 @@ impl<'a> Lower<'a> {
             }
         }
         Ok(Pattern::Property(ty, subs))
+    }
+
+    /// `(p, q)` with no type and no names: a tuple's elements matching `p` and `q`.
+    fn positional(&self, clause: Node<'a>) -> R<Pattern> {
+        let mut items = Vec::new();
+        for sub in self.children(clause)? {
+            if sub.kind() != "subpattern" {
+                continue;
+            }
+            let parts: Vec<Node> = self
+                .children(sub)?
+                .into_iter()
+                .filter(|c| c.kind() != "comment")
+                .collect();
+            let [pattern] = parts.as_slice() else {
+                return Err(self.unsupported(sub, "a positional pattern naming an element"));
+            };
+            items.push(self.pattern(*pattern)?);
+        }
+        Ok(Pattern::Positional(items))
     }
 
     /// `A` or `A.B.C` as names.

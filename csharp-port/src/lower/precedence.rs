@@ -3,6 +3,10 @@
 //! primary expression (ECMA-334 12.8.8). Such a chain is taken apart into its operands
 //! and operators in source order, the `?.` put back on the operand before it, and the
 //! chain built again by C#'s operator precedence.
+//!
+//! `(x) + 1` and `(a[i, 0]) - b`: the grammar reads a cast of `+1`, where C# reads a
+//! parenthesized expression, since `x` is an expression and `+`/`-` follows
+//! (ECMA-334 12.9.7); such a "cast" is taken apart the same way.
 
 use tree_sitter::Node;
 
@@ -22,8 +26,71 @@ impl<'a> Lower<'a> {
                 .any(|c| self.misread_null_member(c)),
             "conditional_access_expression" => field("condition")
                 .is_some_and(|c| c.kind() == "binary_expression" || self.misread_null_member(c)),
+            "cast_expression" => self.misread_cast(node).is_some(),
             _ => false,
         }
+    }
+
+    /// For a "cast" C# reads as `(expr) + operand` or `(expr) - operand`: the operator
+    /// and the prefix expression's operand.
+    fn misread_cast(&self, node: Node<'a>) -> Option<(BinOp, Node<'a>)> {
+        let (ty, value) = (
+            node.child_by_field_name("type")?,
+            node.child_by_field_name("value")?,
+        );
+        if value.kind() != "prefix_unary_expression" || !self.expression_like(ty) {
+            return None;
+        }
+        let op = match self.operator_token(value) {
+            "+" => BinOp::Add,
+            "-" => BinOp::Sub,
+            _ => return None,
+        };
+        let operand = self
+            .children(value)
+            .ok()?
+            .into_iter()
+            .find(|c| c.kind() != "comment")?;
+        Some((op, operand))
+    }
+
+    /// Whether a type node is also an expression: a name, or `a[i, 0]`, an array type
+    /// with sizes, which no cast can name.
+    fn expression_like(&self, ty: Node<'a>) -> bool {
+        match ty.kind() {
+            "identifier" | "qualified_name" => true,
+            "array_type" => {
+                ty.child_by_field_name("type")
+                    .is_some_and(|t| self.expression_like(t))
+                    && ty
+                        .child_by_field_name("rank")
+                        .is_some_and(|r| r.named_child_count() > 0)
+            }
+            _ => false,
+        }
+    }
+
+    /// A type node `expression_like` as the expression it is.
+    fn type_as_expr(&self, ty: Node<'a>) -> super::R<Expr> {
+        if ty.kind() != "array_type" {
+            return self.expr(ty);
+        }
+        let part = |f: &str| {
+            ty.child_by_field_name(f)
+                .ok_or_else(|| self.unsupported(ty, "an element access"))
+        };
+        let target = self.type_as_expr(part("type")?)?;
+        let idx = self
+            .children(part("rank")?)?
+            .into_iter()
+            .filter(|c| c.kind() != "comment")
+            .map(|c| self.expr(c))
+            .collect::<super::R<Vec<_>>>()?;
+        Ok(Expr::new(
+            ExprKind::Index(Box::new(target), idx),
+            Span::of(ty),
+            (ty.start_byte(), ty.end_byte()),
+        ))
     }
 
     /// The chain at `node` read again by C#'s precedence.
@@ -70,6 +137,17 @@ impl<'a> Lower<'a> {
                 self.flatten_chain(part("left")?, operands, ops)?;
                 ops.push(op);
                 self.flatten_chain(part("right")?, operands, ops)
+            }
+            "cast_expression" if self.misread_cast(node).is_some() => {
+                let Some((op, operand)) = self.misread_cast(node) else {
+                    unreachable!("checked by the guard")
+                };
+                let ty = node
+                    .child_by_field_name("type")
+                    .ok_or_else(|| self.unsupported(node, "a cast"))?;
+                operands.push(self.type_as_expr(ty)?);
+                ops.push(op);
+                self.flatten_chain(operand, operands, ops)
             }
             "conditional_access_expression" if self.misread_null_member(node) => {
                 let condition = node

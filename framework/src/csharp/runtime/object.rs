@@ -44,6 +44,23 @@ impl<T> Obj<T> {
         self.0.is_none()
     }
 
+    /// `a.Equals(b)` of a class that declares no `Equals`: `object.Equals`, reference
+    /// equality, throwing `NullReferenceException` (here panicking) on a null `a`. Not a
+    /// method, so that `a.equals(b)` still calls the class's own `equals`.
+    ///
+    /// ```
+    /// use framework::prelude::*;
+    ///
+    /// let a = cs::Obj::new(1);
+    /// assert!(cs::Obj::equals(&a, &a.clone()) && !cs::Obj::equals(&a, &cs::Obj::new(1)));
+    /// assert!(!cs::Obj::equals(&a, &cs::Obj::null()));
+    /// ```
+    #[track_caller]
+    pub fn equals(a: &Obj<T>, b: &Obj<T>) -> bool {
+        assert!(!a.is_null(), "`Equals` of a null reference");
+        a == b
+    }
+
     /// `new T(...)` of a class whose methods pass or store `this` (`children.Add(new
     /// Node(this))`): `make` builds the instance around its [`This`].
     ///
@@ -188,5 +205,14 @@ mod tests {
         let weak = Rc::downgrade(node.0.as_ref().unwrap());
         drop((node, again));
         assert!(weak.upgrade().is_none());
+    }
+
+    #[test]
+    fn equals_is_reference_equality_and_throws_on_null() {
+        let a = Obj::new(Node::default());
+        assert!(Obj::equals(&a, &a.clone()) && !Obj::equals(&a, &Obj::new(Node::default())));
+        assert!(!Obj::equals(&a, &Obj::null()));
+        let null_receiver = || Obj::<Node>::equals(&Obj::null(), &Obj::null());
+        assert!(std::panic::catch_unwind(null_receiver).is_err());
     }
 }
