@@ -514,8 +514,8 @@ fn refused_in_think(line: &str) -> String {
 
 #[test]
 fn a_calendar_field_of_the_clock_is_refused() {
-    let text = refused_in_think("int hour = DateTime.UtcNow.Hour;");
-    assert!(text.contains("`Hour` of a `DateTime`"), "{text}");
+    let text = refused_in_think("int day = DateTime.UtcNow.Day;");
+    assert!(text.contains("`Day` of a `DateTime`"), "{text}");
 }
 
 #[test]
@@ -747,17 +747,6 @@ fn a_catch_reading_its_exception_is_refused() {
 }
 
 #[test]
-fn a_random_parameter_is_refused() {
-    let source = bot(
-        "    System.Random rng = new System.Random();\n    static int Draw(System.Random r) => r.Next(6);",
-        "        int x = Draw(rng);\n        return board.GetLegalMoves()[0];",
-    );
-    let (line, _, _, text) = refused(&source);
-    assert_eq!(line, 5, "{text}");
-    assert!(text.contains("a `Random` parameter"), "{text}");
-}
-
-#[test]
 fn a_named_argument_out_of_position_is_refused() {
     let source = bot(
         "    static int Sub(int a, int b) => a - b;",
@@ -818,6 +807,66 @@ fn a_positional_pattern_of_another_arity_is_refused() {
     assert_eq!(line, 8, "{text}");
     assert!(
         text.contains("a positional pattern of another arity"),
+        "{text}"
+    );
+}
+
+#[test]
+fn an_assigned_random_parameter_is_refused() {
+    // The port's parameter is the caller's generator: C#'s assignment rebinds only the
+    // callee's reference.
+    let source = bot(
+        "    System.Random rng = new System.Random();\n    static int Draw(System.Random r) { r = new System.Random(1); return r.Next(6); }",
+        "        int x = Draw(rng);\n        return board.GetLegalMoves()[0];",
+    );
+    let (line, _, _, text) = refused(&source);
+    assert_eq!(line, 5, "{text}");
+    assert!(text.contains("a `Random` parameter assigned"), "{text}");
+}
+
+#[test]
+fn a_random_argument_out_of_a_list_is_refused() {
+    // No place to lend as `&mut`: a list's element is read out as a copy.
+    let source = bot(
+        "    System.Collections.Generic.List<System.Random> rngs = new();\n    static int Draw(System.Random r) => r.Next(6);",
+        "        int x = Draw(rngs[0]);\n        return board.GetLegalMoves()[0];",
+    );
+    let (line, _, _, text) = refused(&source);
+    assert_eq!(line, 8, "{text}");
+    assert!(
+        text.contains("a `Random` argument that is no variable"),
+        "{text}"
+    );
+}
+
+#[test]
+fn the_local_hour_is_refused() {
+    // The port's `DateTime.Now` is the UTC clock: its `Hour` would be UTC's, not local.
+    let text = refused_in_think("int h = DateTime.Now.Hour;");
+    assert!(
+        text.contains("`Hour` of a `DateTime` in a file reading `DateTime.Now`"),
+        "{text}"
+    );
+}
+
+#[test]
+fn big_integer_parse_of_any_text_is_refused() {
+    // Only a decimal's text is known to fit the port's 128 bits.
+    let text = refused_in_think(
+        "var b = BigInteger.Parse(\"123456789012345678901234567890123456789012\");",
+    );
+    assert!(
+        text.contains("`BigInteger.Parse` of a string other than a decimal's"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_left_shift_of_a_big_integer_is_refused() {
+    // C#'s value grows past any width; the port's holds 128 bits.
+    let text = refused_in_think("var b = (BigInteger)5m << 100;");
+    assert!(
+        text.contains("`<<` between `BigInteger` and `int`"),
         "{text}"
     );
 }

@@ -549,8 +549,10 @@ pub(crate) static API: &[ApiEntry] = &[
         "byte[]",
         "cs::Array::from({0}.to_le_bytes())",
     ),
+    // x86 and the challenge's machines are little-endian.
+    e("BitConverter.IsLittleEndian", "-", "bool", "true"),
     // DateTime and TimeSpan: the clock's readings, their ticks and differences (bots time
-    // their search with them); calendar fields are not translated.
+    // their search with them), the time of day; the date's fields are not translated.
     e(
         "DateTime.UtcNow",
         "-",
@@ -559,6 +561,10 @@ pub(crate) static API: &[ApiEntry] = &[
     ),
     e("DateTime.Now", "-", "DateTime", "cs::DateTime::utc_now()"),
     e("DateTime.Ticks", "-", "long", "{r}.ticks()"),
+    // Of the UTC clock only: call.rs refuses them in a file that reads `DateTime.Now`.
+    e("DateTime.Hour", "-", "int", "{r}.hour()"),
+    e("DateTime.Minute", "-", "int", "{r}.minute()"),
+    e("DateTime.Second", "-", "int", "{r}.second()"),
     e("TimeSpan.Zero", "-", "TimeSpan", "cs::TimeSpan::ZERO"),
     e(
         "TimeSpan.FromMilliseconds",

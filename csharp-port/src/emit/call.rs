@@ -28,7 +28,13 @@ impl FileEmitter<'_, '_> {
                 || api::is_static_class(name)
                 || matches!(
                     name,
-                    "Enum" | "MemoryExtensions" | "Tuple" | "String" | "Char" | "Random"
+                    "Enum"
+                        | "MemoryExtensions"
+                        | "Tuple"
+                        | "String"
+                        | "Char"
+                        | "Random"
+                        | "BigInteger"
                 )
                 || matches!(
                     name,
@@ -247,7 +253,13 @@ impl FileEmitter<'_, '_> {
         let [decl] = fitting.as_slice() else {
             return None;
         };
-        if !decl.type_params.is_empty() || decl.params.iter().any(|p| p.mode != PassMode::Value) {
+        if !decl.type_params.is_empty()
+            || decl.params.iter().any(|p| p.mode != PassMode::Value)
+            || decl.params.iter().any(|p| {
+                // Its `&mut Random` parameter is no delegate's.
+                self.p.resolve(&p.ty, &decl.type_params, p.span).ok() == Some(Ty::Api("Random"))
+            })
+        {
             return None;
         }
         Some(forwarding_lambda(
@@ -267,6 +279,17 @@ impl FileEmitter<'_, '_> {
     fn instance_member(&mut self, v: Val, name: &str, e: &Expr) -> R<Val> {
         let ty = v.ty.clone();
         match &ty {
+            Ty::Api("DateTime")
+                if matches!(name, "Hour" | "Minute" | "Second")
+                    && self.src.contains("DateTime.Now") =>
+            {
+                // The port's `DateTime.Now` is the UTC clock: its hour is not the local one.
+                return Err(unsupported(
+                    e.span,
+                    format!("the member `{name}` of a `DateTime` in a file reading `DateTime.Now`"),
+                    snippet(self.src, e),
+                ));
+            }
             Ty::Api(class) => {
                 if let Some(entry) = api::lookup(class, name)
                     .into_iter()
@@ -607,6 +630,17 @@ impl FileEmitter<'_, '_> {
         args: &[Arg],
         e: &Expr,
     ) -> R<Val> {
+        let own_fen = || {
+            self.p
+                .types
+                .iter()
+                .flat_map(|t| &t.methods)
+                .any(|m| m.cs == "GetFenString")
+        };
+        if name == "Normalize" && args.is_empty() && is_fen_call(target) && !own_fen() {
+            // A FEN is ASCII, which every Unicode normalisation leaves as it is.
+            return Ok(v);
+        }
         let extensions = self.extensions(name, &v.ty);
         if extensions.is_empty() {
             return self.instance_call(v, name, args, e);
@@ -1170,6 +1204,10 @@ impl FileEmitter<'_, '_> {
                 PassMode::Ref | PassMode::Out if !board_ref => {
                     out.push(self.ref_arg(&a.expr, pt)?);
                 }
+                // A `Random` parameter is `&mut` (items.rs): the caller's generator.
+                PassMode::Value if *pt == Ty::Api("Random") => {
+                    out.push(self.random_arg(&a.expr, pt)?);
+                }
                 PassMode::Value if matches!(pt, Ty::Func(..)) => {
                     out.push(self.delegate_arg(&a.expr, pt)?);
                 }
@@ -1186,6 +1224,22 @@ impl FileEmitter<'_, '_> {
             }
         }
         Ok(out)
+    }
+
+    /// An argument of a `Random` parameter, which is `&mut` (items.rs): the caller's
+    /// generator, or a new one no one else holds.
+    fn random_arg(&mut self, x: &Expr, pt: &Ty) -> R<Val> {
+        if let ExprKind::New(..) = x.kind {
+            let v = self.expr(x, Some(pt))?;
+            return Ok(Val::new(format!("&mut {}", v.code), pt.clone(), Prec::Unary).absorb(&v));
+        }
+        self.ref_arg(x, pt).map_err(|_| {
+            unsupported(
+                x.span,
+                "a `Random` argument that is no variable or field (the callee would draw from a copy)",
+                snippet(self.src, x),
+            )
+        })
     }
 
     /// An optional parameter's default value (C# writes it into the call).
@@ -1329,6 +1383,7 @@ impl FileEmitter<'_, '_> {
                 let target = self.expr(&args[0].expr, None)?;
                 return self.linq(target, "ForEach", &args[1..], e);
             }
+            ("BigInteger", "Parse") if args.len() == 1 => return self.big_parse(&args[0].expr, e),
             ("Board", "CreateBoardFromFEN") if args.len() == 1 => {
                 return self.create_board_from_fen(&args[0].expr, e);
             }
@@ -2339,9 +2394,11 @@ impl FileEmitter<'_, '_> {
     fn random_call(&mut self, v: Val, name: &str, args: &[Arg], e: &Expr) -> R<Val> {
         let vals = self.plain_args(args)?;
         let int = Ty::Int(IntTy::I32);
+        let long = Ty::Int(IntTy::I64);
+        let param = if name == "NextInt64" { &long } else { &int };
         let mut conv = Vec::new();
         for (x, a) in vals.into_iter().zip(args) {
-            conv.push(self.coerce(x, &int, &a.expr)?);
+            conv.push(self.coerce(x, param, &a.expr)?);
         }
         let r = v.at(Prec::Primary);
         let (code, ty) = match (name, conv.as_slice()) {
@@ -2352,6 +2409,7 @@ impl FileEmitter<'_, '_> {
                 int.clone(),
             ),
             ("NextDouble", []) => (format!("{r}.next_double()"), Ty::F64),
+            ("NextInt64", [max]) => (format!("{r}.next_int64_max({})", max.code), long.clone()),
             // .NET's seeded `NextSingle` is `(float)Sample()`, the sample `NextDouble` gives.
             ("NextSingle", []) => (format!("({r}.next_double() as f32)"), Ty::F32),
             _ => {
@@ -2822,4 +2880,10 @@ fn substitute(t: &Ty, found: &BTreeMap<String, Ty>) -> Ty {
 
 fn mentions_param(t: &Ty) -> bool {
     format!("{t:?}").contains("Param(")
+}
+
+/// `x.GetFenString()`: a string of ASCII characters only.
+fn is_fen_call(x: &Expr) -> bool {
+    matches!(&x.kind, ExprKind::Call(f, a)
+        if a.is_empty() && matches!(&f.kind, ExprKind::Member(_, n, _) if n == "GetFenString"))
 }

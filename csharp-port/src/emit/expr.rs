@@ -616,6 +616,9 @@ impl FileEmitter<'_, '_> {
         if super::time::is_time(&a.ty) || super::time::is_time(&b.ty) {
             return self.time_op(op, a, b, e);
         }
+        if a.ty == super::bigint::BIG || b.ty == super::bigint::BIG {
+            return self.big_op(op, a, b, e);
+        }
         if op.is_shift() {
             return self.shift(op, a, b, l, r, e);
         }
@@ -1167,6 +1170,14 @@ impl FileEmitter<'_, '_> {
             )
             .absorb(&v));
         }
+        if v.ty == super::bigint::BIG
+            && let Some(i) = to.int()
+        {
+            return self.big_to_int(v, i);
+        }
+        if to == super::bigint::BIG && matches!(v.ty, Ty::Int(_) | Ty::Char) {
+            return Ok(self.int_to_big(v));
+        }
         if to == Ty::Api("BigInteger") && v.ty == Ty::Decimal {
             return Ok(Val::new(
                 format!("cs::BigInteger::from_decimal({})", v.code),
@@ -1283,6 +1294,7 @@ impl FileEmitter<'_, '_> {
         }
         let from = v.ty.clone();
         match (&from, to) {
+            (Ty::Int(_) | Ty::Char, t) if *t == super::bigint::BIG => Ok(self.int_to_big(v)),
             (Ty::Int(_) | Ty::Char, Ty::F32 | Ty::F64)
             | (Ty::F32, Ty::F64)
             | (Ty::Int(_) | Ty::Char, Ty::Int(_)) => self.numeric_coerce(v, to, e),

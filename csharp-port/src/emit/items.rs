@@ -459,8 +459,18 @@ impl FileEmitter<'_, '_> {
                     }
                     if *ty == Ty::Api("Random") {
                         // C# passes the generator's reference: the callee's draws advance
-                        // the caller's; the port's `Random` is a value a call would copy.
-                        return Err(unsupported(p.span, "a `Random` parameter", &p.name));
+                        // the caller's. `&mut` shares it; only an assignment to the
+                        // parameter (C#'s rebinds the callee's copy alone) would differ.
+                        let l = self.declare(&p.name, ty.clone(), LocalKind::Ref);
+                        if self.is_reassigned(&l.owner, l.id) {
+                            return Err(unsupported(
+                                p.span,
+                                "a `Random` parameter assigned or passed on in its method",
+                                &p.name,
+                            ));
+                        }
+                        out.push(format!("{}: &mut {rust_ty}", l.rust));
+                        continue;
                     }
                     let l = self.declare(&p.name, ty.clone(), LocalKind::Value);
                     let mutable = if self.is_reassigned(&l.owner, l.id) {

@@ -8,6 +8,7 @@
 //! captures. The second pass writes the Rust with those facts.
 
 mod api;
+mod bigint;
 mod boards;
 mod call;
 mod colls;

@@ -13,6 +13,10 @@ const UNIX_EPOCH_TICKS: i64 = 621_355_968_000_000_000;
 const TICKS_PER_MS: i64 = 10_000;
 /// .NET's `TimeSpan.TicksPerSecond`.
 const TICKS_PER_SECOND: i64 = 10_000_000;
+/// .NET's `TimeSpan.TicksPerMinute`.
+const TICKS_PER_MINUTE: i64 = 60 * TICKS_PER_SECOND;
+/// .NET's `TimeSpan.TicksPerHour`.
+const TICKS_PER_HOUR: i64 = 60 * TICKS_PER_MINUTE;
 
 /// C#'s `DateTime`, as a clock: `DateTime.UtcNow` (and `DateTime.Now`, whose time zone no
 /// bot's arithmetic sees), its `Ticks`, and the [`TimeSpan`] between two readings.
@@ -23,6 +27,7 @@ const TICKS_PER_SECOND: i64 = 10_000_000;
 /// let elapsed = cs::DateTime::utc_now().minus(start); // DateTime.UtcNow - start
 /// assert!(elapsed >= cs::TimeSpan::ZERO && elapsed < cs::TimeSpan::from_seconds(1.0));
 /// assert!(start.ticks() > 638_000_000_000_000_000); // after 2022
+/// assert!(start.hour() < 24 && start.minute() < 60 && start.second() < 60);
 /// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
 pub struct DateTime(i64);
@@ -46,6 +51,21 @@ impl DateTime {
     /// `Ticks`: 100-nanosecond ticks since 0001-01-01.
     pub fn ticks(&self) -> i64 {
         self.0
+    }
+
+    /// `Hour`: the hour of the day, 0 to 23.
+    pub fn hour(&self) -> i32 {
+        ((self.0 / TICKS_PER_HOUR) % 24) as i32
+    }
+
+    /// `Minute`: the minute of the hour, 0 to 59.
+    pub fn minute(&self) -> i32 {
+        ((self.0 / TICKS_PER_MINUTE) % 60) as i32
+    }
+
+    /// `Second`: the second of the minute, 0 to 59.
+    pub fn second(&self) -> i32 {
+        ((self.0 / TICKS_PER_SECOND) % 60) as i32
     }
 
     /// `a - b` of two `DateTime`s.
@@ -162,6 +182,22 @@ mod tests {
         let back = TimeSpan::from_seconds(-2.5);
         assert_eq!((back.seconds(), back.milliseconds()), (-2, -500));
         assert_eq!(back.total_milliseconds(), -2500.0);
+    }
+
+    #[test]
+    fn time_of_day_counts_from_midnight() {
+        // 1970-01-01 13:45:30.5 UTC.
+        let t = UNIX_EPOCH_TICKS
+            + 13 * TICKS_PER_HOUR
+            + 45 * TICKS_PER_MINUTE
+            + 305 * TICKS_PER_MS * 100;
+        let d = DateTime(t);
+        assert_eq!((d.hour(), d.minute(), d.second()), (13, 45, 30));
+        let midnight = DateTime(UNIX_EPOCH_TICKS + 24 * TICKS_PER_HOUR - 1);
+        assert_eq!(
+            (midnight.hour(), midnight.minute(), midnight.second()),
+            (23, 59, 59)
+        );
     }
 
     #[test]
