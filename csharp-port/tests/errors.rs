@@ -770,3 +770,15 @@ fn a_named_argument_out_of_position_is_refused() {
         "{text}"
     );
 }
+
+#[test]
+fn a_binary_operator_after_a_name_under_a_unary_operator_is_refused() {
+    // C# reads `-(a) - b` as `(-a) - b`; the grammar as `-((a) - b)`.
+    let source = bot(
+        "    int a = 1, b = 2;",
+        "        int c = -(a) - b;\n        return board.GetLegalMoves()[0];",
+    );
+    let (line, _, _, text) = refused(&source);
+    assert_eq!(line, 7, "{text}");
+    assert!(text.contains("a binary operator after `(name)`"), "{text}");
+}
