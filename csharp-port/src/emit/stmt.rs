@@ -738,6 +738,16 @@ impl FileEmitter<'_, '_> {
         if catches.is_empty() {
             return self.try_finally(&inner, &exits, &finally_code, s);
         }
+        // The `finally` written after the `catch` would be skipped by a `return`,
+        // `break` or `continue` out of the `try` or the `catch`, or an exception out of
+        // the `catch`, where C# runs it.
+        if finally.is_some() {
+            return Err(unsupported(
+                s.span,
+                "a `try` with both `catch` and `finally`",
+                "try/catch/finally",
+            ));
+        }
         let mut out = String::new();
         if !uses_flow {
             let closure = format!("cs::try_catch(|| {{\n{}}})", Self::indent(&inner));
