@@ -870,3 +870,29 @@ fn a_left_shift_of_a_big_integer_is_refused() {
         "{text}"
     );
 }
+
+#[test]
+fn a_binary_operator_after_a_name_under_a_unary_operator_is_refused() {
+    // C# reads `-(a) - b` as `(-a) - b`; the grammar as `-((a) - b)`.
+    let source = bot(
+        "    int a = 1, b = 2;",
+        "        int c = -(a) - b;\n        return board.GetLegalMoves()[0];",
+    );
+    let (line, _, _, text) = refused(&source);
+    assert_eq!(line, 7, "{text}");
+    assert!(text.contains("a binary operator after `(name)`"), "{text}");
+}
+
+#[test]
+fn a_try_with_catch_and_finally_is_refused() {
+    let source = bot(
+        "    int n;",
+        "        try { n = 1; } catch { n = 2; } finally { n++; }\n        return board.GetLegalMoves()[0];",
+    );
+    let (line, _, _, text) = refused(&source);
+    assert_eq!(line, 7, "{text}");
+    assert!(
+        text.contains("a `try` with both `catch` and `finally`"),
+        "{text}"
+    );
+}

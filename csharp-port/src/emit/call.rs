@@ -184,14 +184,8 @@ impl FileEmitter<'_, '_> {
             ));
         };
         let mut v = self.apply(entry, None, Vec::new(), e)?;
-        // `int.MaxValue` and the like are constants: `const int M = int.MaxValue - 1;`.
-        if let Some(Ty::Int(i)) = crate::types::predefined(class) {
-            let (lo, hi) = i.range();
-            match name {
-                "MaxValue" => v.konst = Some(Const::Int(hi)),
-                "MinValue" => v.konst = Some(Const::Int(lo)),
-                _ => {}
-            }
+        if let Some(k) = limit_const(class, name) {
+            v.konst = Some(k);
         }
         Ok(v)
     }
@@ -2886,4 +2880,29 @@ fn mentions_param(t: &Ty) -> bool {
 fn is_fen_call(x: &Expr) -> bool {
     matches!(&x.kind, ExprKind::Call(f, a)
         if a.is_empty() && matches!(&f.kind, ExprKind::Member(_, n, _) if n == "GetFenString"))
+}
+
+/// `int.MaxValue` and the like are constants: `const int M = int.MaxValue - 1;`.
+/// `float.MaxValue` is finite, the largest `float` (ECMA-334 8.3.7), and `float.MinValue`
+/// its negation: constants too.
+fn limit_const(class: &str, name: &str) -> Option<Const> {
+    let ty = crate::types::predefined(class)?;
+    if let Ty::Int(i) = ty {
+        let (lo, hi) = i.range();
+        return match name {
+            "MaxValue" => Some(Const::Int(hi)),
+            "MinValue" => Some(Const::Int(lo)),
+            _ => None,
+        };
+    }
+    let largest = match ty {
+        Ty::F32 => f64::from(f32::MAX),
+        Ty::F64 => f64::MAX,
+        _ => return None,
+    };
+    match name {
+        "MaxValue" => Some(Const::Float(largest)),
+        "MinValue" => Some(Const::Float(-largest)),
+        _ => None,
+    }
 }

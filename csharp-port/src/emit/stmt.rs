@@ -735,6 +735,19 @@ impl FileEmitter<'_, '_> {
             None => String::new(),
         };
         let uses_flow = exits.returns || exits.breaks || exits.continues;
+        if catches.is_empty() {
+            return self.try_finally(&inner, &exits, &finally_code, s);
+        }
+        // The `finally` written after the `catch` would be skipped by a `return`,
+        // `break` or `continue` out of the `try` or the `catch`, or an exception out of
+        // the `catch`, where C# runs it.
+        if finally.is_some() {
+            return Err(unsupported(
+                s.span,
+                "a `try` with both `catch` and `finally`",
+                "try/catch/finally",
+            ));
+        }
         let mut out = String::new();
         if !uses_flow {
             let closure = format!("cs::try_catch(|| {{\n{}}})", Self::indent(&inner));
@@ -804,6 +817,72 @@ impl FileEmitter<'_, '_> {
         }
         out.push_str(&finally_code);
         Ok(out)
+    }
+
+    /// `try { } finally { }`: the body in a closure whose exception, `return`, `break` or
+    /// `continue` waits until the `finally` block, written after it, has run.
+    fn try_finally(
+        &mut self,
+        inner: &str,
+        exits: &TryExits,
+        finally_code: &str,
+        s: &Stmt,
+    ) -> R<String> {
+        let body = format!("try_{}_{}", s.span.line, s.span.column);
+        let mut arms = String::new();
+        if exits.returns {
+            let ret_void = self.fr().ret == Ty::Void;
+            let nested = !self.fr().try_exits.is_empty();
+            if let Some(outer) = self.f().try_exits.last_mut() {
+                outer.returns = true;
+            }
+            let action = match (nested, ret_void) {
+                (true, _) => "return cs::Flow::Return(value)",
+                (false, true) => "return",
+                (false, false) => "return value",
+            };
+            let bind = if !nested && ret_void { "_" } else { "value" };
+            arms.push_str(&format!("cs::Flow::Return({bind}) => {action},\n"));
+        }
+        if exits.breaks {
+            let code = self.break_stmt()?;
+            arms.push_str(&format!(
+                "cs::Flow::Break => {},\n",
+                code.trim_end().trim_end_matches(';')
+            ));
+        }
+        if exits.continues {
+            let code = self.continue_stmt()?;
+            arms.push_str(&format!(
+                "cs::Flow::Continue => {},\n",
+                code.trim_end().trim_end_matches(';')
+            ));
+        }
+        let (closure, after) = if arms.is_empty() {
+            (
+                format!("cs::try_finally(|| {{\n{}}})", Self::indent(inner)),
+                format!("cs::after_finally({body});\n"),
+            )
+        } else {
+            arms.push_str("_ => {}\n");
+            let flow_ty = if exits.returns {
+                ""
+            } else {
+                " -> cs::Flow<()>"
+            };
+            let closure = format!(
+                "cs::try_finally(||{flow_ty} {{\n{}}})",
+                Self::indent(&format!("{inner}cs::Flow::Normal\n"))
+            );
+            (
+                closure,
+                format!(
+                    "match cs::after_finally({body}) {{\n{}}}\n",
+                    Self::indent(&arms)
+                ),
+            )
+        };
+        Ok(format!("let {body} = {closure};\n{finally_code}{after}"))
     }
 
     fn switch_stmt(&mut self, v: &Expr, sections: &[SwitchSection], s: &Stmt) -> R<String> {

@@ -19,7 +19,7 @@ impl<'a> Lower<'a> {
         self.expr(child)
     }
 
-    fn first_named(&self, node: Node<'a>) -> R<Node<'a>> {
+    pub(super) fn first_named(&self, node: Node<'a>) -> R<Node<'a>> {
         self.children(node)?
             .into_iter()
             .find(|c| c.kind() != "comment")
@@ -33,8 +33,14 @@ impl<'a> Lower<'a> {
         if matches!(
             node.kind(),
             "binary_expression" | "conditional_access_expression" | "cast_expression"
-        ) && self.misread_null_member(node)
+        ) && self.misread_chain(node)
         {
+            if node.kind() == "cast_expression" && !self.misread_cast_alone(node) {
+                return Err(self.unsupported(
+                    node,
+                    "a binary operator after `(name)` under another operator",
+                ));
+            }
             return self.reread_binary_chain(node);
         }
         let kind = match node.kind() {
@@ -334,6 +340,22 @@ impl<'a> Lower<'a> {
         )))
     }
 
+    /// `M(a.b * c)`: tree-sitter reads a declaration of a pointer variable, which C# allows
+    /// only after `out` (ECMA-334 12.17); as a value argument it is a product.
+    fn misread_product(&self, node: Node<'a>) -> Option<R<Expr>> {
+        let ty = node.child_by_field_name("type")?;
+        let name = node.child_by_field_name("name")?;
+        let target = ty.child_by_field_name("type")?;
+        let misread = node.kind() == "declaration_expression"
+            && ty.kind() == "pointer_type"
+            && matches!(target.kind(), "identifier" | "qualified_name");
+        misread.then(|| {
+            let factor = self.mk(name, ExprKind::Name(self.ident(name), Vec::new()));
+            let kind = ExprKind::Binary(BinOp::Mul, Box::new(self.expr(target)?), Box::new(factor));
+            Ok(self.mk(node, kind))
+        })
+    }
+
     /// The arguments of an argument list (or a tuple, or a subscript).
     pub(super) fn args(&self, node: Option<Node<'a>>) -> R<Vec<Arg>> {
         let Some(node) = node else {
@@ -366,9 +388,13 @@ impl<'a> Lower<'a> {
                 .find(|c| Some(c.id()) != name_node.map(|n| n.id()) && c.kind() != "comment")
                 .or(this)
                 .ok_or_else(|| self.unsupported(a, "an argument"))?;
+            let expr = match self.misread_product(value) {
+                Some(product) if mode == PassMode::Value => product?,
+                _ => self.expr(value)?,
+            };
             args.push(Arg {
                 mode,
-                expr: self.expr(value)?,
+                expr,
                 name: name_node.map(|n| self.ident(n)),
             });
         }
@@ -417,6 +443,9 @@ impl<'a> Lower<'a> {
     }
 
     fn prefix(&self, node: Node<'a>) -> R<ExprKind> {
+        if self.lent_prefix.get() == Some(node.id()) {
+            return Ok(self.expr(self.first_named(node)?)?.kind);
+        }
         let operand = Box::new(self.expr(self.first_named(node)?)?);
         Ok(match self.operator_token(node) {
             "-" => ExprKind::Unary(UnOp::Neg, operand),

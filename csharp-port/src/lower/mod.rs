@@ -24,6 +24,9 @@ pub struct Lower<'a> {
     defines: HashSet<String>,
     /// An anonymous type was read (lowered to a named tuple).
     anonymous: std::cell::Cell<bool>,
+    /// The prefix operator a misread cast lent to its binary operator (`(a) * v[1]`,
+    /// read `(a)(*v)[1]`), lowered as its operand alone.
+    lent_prefix: std::cell::Cell<Option<usize>>,
 }
 
 /// Lowers a whole file.
@@ -32,6 +35,7 @@ pub fn lower_unit(root: Node, src: &str) -> R<Unit> {
         src,
         defines: HashSet::new(),
         anonymous: std::cell::Cell::new(false),
+        lent_prefix: std::cell::Cell::new(None),
     };
     let mut unit = Unit::default();
     let mut comments = Vec::new();

@@ -16,42 +16,79 @@ use crate::error::Span;
 
 impl<'a> Lower<'a> {
     /// Whether `node`'s binary chain holds a `?.` whose target the grammar read as a
-    /// binary expression.
-    pub(super) fn misread_null_member(&self, node: Node<'a>) -> bool {
+    /// binary expression, or a binary operator it read as a cast (`misread_cast`).
+    pub(super) fn misread_chain(&self, node: Node<'a>) -> bool {
         let field = |f: &str| node.child_by_field_name(f);
         match node.kind() {
             "binary_expression" => [field("left"), field("right")]
                 .into_iter()
                 .flatten()
-                .any(|c| self.misread_null_member(c)),
+                .any(|c| self.misread_chain(c)),
             "conditional_access_expression" => field("condition")
-                .is_some_and(|c| c.kind() == "binary_expression" || self.misread_null_member(c)),
-            "cast_expression" => self.misread_cast(node).is_some(),
+                .is_some_and(|c| c.kind() == "binary_expression" || self.misread_chain(c)),
+            "cast_expression" => self.misread_cast(node),
             _ => false,
         }
     }
 
-    /// For a "cast" C# reads as `(expr) + operand` or `(expr) - operand`: the operator
-    /// and the prefix expression's operand.
-    fn misread_cast(&self, node: Node<'a>) -> Option<(BinOp, Node<'a>)> {
-        let (ty, value) = (
-            node.child_by_field_name("type")?,
-            node.child_by_field_name("value")?,
-        );
-        if value.kind() != "prefix_unary_expression" || !self.expression_like(ty) {
+    /// `(x) * y`, `(a.b) & !c`, `(x) - y`: tree-sitter reads a cast of a prefix `*`, `&`,
+    /// `-` or `+`, where C# (ECMA-334 12.9.7, the cast's grammar ambiguity) reads a
+    /// binary operator: a parenthesised name is also an expression, and none of those
+    /// tokens may follow a cast to such a name (`(int)-y` stays a cast).
+    pub(super) fn misread_cast(&self, node: Node<'a>) -> bool {
+        self.lent_operator(node).is_some()
+    }
+
+    /// A misread cast's prefix operator: the value itself (`(x) - y`) or the leftmost
+    /// operand of its postfix chain, where the grammar binds `*` and `&` looser than
+    /// `[]`, `.` and `()` (`(a) * v[1]` read `(a)((*v)[1])`).
+    fn lent_operator(&self, node: Node<'a>) -> Option<Node<'a>> {
+        let ty = node.child_by_field_name("type")?;
+        let mut value = node.child_by_field_name("value")?;
+        if node.kind() != "cast_expression" || !self.expression_like(ty) {
             return None;
         }
-        let op = match self.operator_token(value) {
-            "+" => BinOp::Add,
-            "-" => BinOp::Sub,
-            _ => return None,
-        };
-        let operand = self
-            .children(value)
-            .ok()?
-            .into_iter()
-            .find(|c| c.kind() != "comment")?;
-        Some((op, operand))
+        loop {
+            value = match value.kind() {
+                "prefix_unary_expression" => {
+                    let op = self.operator_token(value);
+                    return matches!(op, "*" | "&" | "-" | "+").then_some(value);
+                }
+                "element_access_expression" | "member_access_expression" => {
+                    value.child_by_field_name("expression")?
+                }
+                "invocation_expression" => value.child_by_field_name("function")?,
+                _ => return None,
+            };
+        }
+    }
+
+    /// Whether a misread cast is a whole expression (its parent binds looser than any
+    /// binary operator), so reading it again alone keeps C#'s meaning. Under a unary
+    /// operator or a cast (`-(x) - y`) the grammar has also misplaced that operator.
+    pub(super) fn misread_cast_alone(&self, node: Node<'a>) -> bool {
+        node.parent().is_some_and(|p| {
+            matches!(
+                p.kind(),
+                "argument"
+                    | "equals_value_clause"
+                    | "variable_declarator"
+                    | "parenthesized_expression"
+                    | "return_statement"
+                    | "expression_statement"
+                    | "assignment_expression"
+                    | "conditional_expression"
+                    | "arrow_expression_clause"
+                    | "lambda_expression"
+                    | "initializer_expression"
+                    | "interpolation"
+                    | "if_statement"
+                    | "while_statement"
+                    | "do_statement"
+                    | "for_statement"
+                    | "switch_expression_arm"
+            )
+        })
     }
 
     /// Whether a type node is also an expression: a name, or `a[i, 0]`, an array type
@@ -138,18 +175,7 @@ impl<'a> Lower<'a> {
                 ops.push(op);
                 self.flatten_chain(part("right")?, operands, ops)
             }
-            "cast_expression" if self.misread_cast(node).is_some() => {
-                let Some((op, operand)) = self.misread_cast(node) else {
-                    unreachable!("checked by the guard")
-                };
-                let ty = node
-                    .child_by_field_name("type")
-                    .ok_or_else(|| self.unsupported(node, "a cast"))?;
-                operands.push(self.type_as_expr(ty)?);
-                ops.push(op);
-                self.flatten_chain(operand, operands, ops)
-            }
-            "conditional_access_expression" if self.misread_null_member(node) => {
+            "conditional_access_expression" if self.misread_chain(node) => {
                 let condition = node
                     .child_by_field_name("condition")
                     .ok_or_else(|| self.unsupported(node, "`?.`"))?;
@@ -172,6 +198,31 @@ impl<'a> Lower<'a> {
                     span,
                     range,
                 ));
+                Ok(())
+            }
+            "cast_expression" if self.misread_cast(node) => {
+                let part = |f: &str| {
+                    node.child_by_field_name(f)
+                        .ok_or_else(|| self.unsupported(node, "a cast"))
+                };
+                let value = part("value")?;
+                let lent = self
+                    .lent_operator(node)
+                    .ok_or_else(|| self.unsupported(node, "a cast"))?;
+                operands.push(self.type_as_expr(part("type")?)?);
+                let token = self.operator_token(lent);
+                ops.push(
+                    BinOp::from_token(token).ok_or_else(|| {
+                        self.unsupported(node, &format!("the operator `{token}`"))
+                    })?,
+                );
+                if lent.id() == value.id() {
+                    return self.flatten_chain(self.first_named(value)?, operands, ops);
+                }
+                self.lent_prefix.set(Some(lent.id()));
+                let operand = self.expr(value);
+                self.lent_prefix.set(None);
+                operands.push(operand?);
                 Ok(())
             }
             _ => {

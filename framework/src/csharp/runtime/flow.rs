@@ -1,7 +1,8 @@
 //! C#'s `try`/`catch`: a body run in a closure, and how it left.
 
+use std::any::Any;
 use std::cell::Cell;
-use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
 
 /// How a `try` body ended, for the statements a closure cannot run itself: the port's
 /// `try_catch(|| ...)` body returns one, and the code after it does the `return`,
@@ -39,6 +40,54 @@ pub fn try_catch<R>(body: impl FnOnce() -> R) -> Option<R> {
     let result = catch_unwind(AssertUnwindSafe(body)).ok();
     UNWINDING.set(false);
     result
+}
+
+/// The body of C#'s `try { body } finally { .. }`, run up to the `finally`: its value,
+/// or the exception passing through it, which [`after_finally`] throws on once the port
+/// has run the `finally` block (written between the two calls, so that it may use what
+/// `body` borrowed).
+///
+/// A panic reaches here only when a [`try_catch`] further out will catch it, as C# runs
+/// a `finally` on the way to the `catch`; the `finally` block runs as ordinary code (an
+/// exception it throws replaces the one passing through, as in C#).
+///
+/// ```
+/// use framework::prelude::*;
+/// let mut log = Vec::new();
+/// let caught = cs::try_catch(|| {
+///     let body = cs::try_finally(|| -> i32 { abort_search() });
+///     log.push("finally");
+///     cs::after_finally(body)
+/// });
+/// assert_eq!((caught, log), (None, vec!["finally"]));
+/// let body = cs::try_finally(|| 7);
+/// assert_eq!(cs::after_finally(body), 7);
+/// ```
+pub fn try_finally<R>(body: impl FnOnce() -> R) -> Result<R, Thrown> {
+    let result = catch_unwind(AssertUnwindSafe(body)).map_err(Thrown);
+    // The `finally` block runs as ordinary code: a panic in it is a new one.
+    UNWINDING.set(false);
+    result
+}
+
+/// After a `finally` block: the [`try_finally`] body's value, or its exception thrown on.
+pub fn after_finally<R>(body: Result<R, Thrown>) -> R {
+    match body {
+        Ok(value) => value,
+        Err(Thrown(payload)) => {
+            UNWINDING.set(true);
+            resume_unwind(payload)
+        }
+    }
+}
+
+/// An exception passing through a `try`/`finally` ([`try_finally`]).
+pub struct Thrown(Box<dyn Any + Send>);
+
+impl std::fmt::Debug for Thrown {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Thrown")
+    }
 }
 
 thread_local! {
@@ -105,5 +154,18 @@ mod tests {
             "the inner catch ends the unwinding"
         );
         assert!(!caught_here());
+    }
+
+    #[test]
+    fn a_finally_runs_then_its_exception_goes_on_to_the_catch() {
+        let mut ran = 0;
+        let caught = try_catch(|| {
+            let body = try_finally(|| -> i32 { panic!("thrown") });
+            ran += 1;
+            after_finally(body)
+        });
+        assert_eq!((caught, ran), (None, 1));
+        assert!(!caught_here(), "the catch ends the unwinding");
+        assert_eq!(after_finally(try_finally(|| 5)), 5);
     }
 }

@@ -21,7 +21,8 @@
 //!   C#'s meaning is not Rust's.
 //! - [`move_text`], [`double_text`] and the other `_text`s: values' text as C# writes it.
 //! - [`DateTime`], [`TimeSpan`]: the clock bots time a search with.
-//! - [`try_catch`] and [`Flow`]: `try`/`catch`.
+//! - [`try_catch`] and [`Flow`]: `try`/`catch`; [`try_finally`] and [`after_finally`]:
+//!   `try`/`finally`.
 //! - [`compare`]: C#'s default ordering of keys; `Array.Sort` with .NET's algorithm.
 //!
 //! **Integer arithmetic.** C# bots rely on C#'s unchecked arithmetic, which wraps on
@@ -54,7 +55,7 @@ pub use bits::BitArray;
 pub use builder::StringBuilder;
 pub use dict::{Dictionary, HashSet};
 pub(crate) use flow::caught_here;
-pub use flow::{Flow, try_catch};
+pub use flow::{Flow, Thrown, after_finally, try_catch, try_finally};
 pub use guid::Guid;
 pub use linked::{LinkedList, LinkedListNode};
 pub use list::{List, ListIter};
