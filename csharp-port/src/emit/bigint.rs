@@ -13,18 +13,7 @@ impl FileEmitter<'_, '_> {
     /// `a op b` where an operand is a `BigInteger`: the other, an integer, converts
     /// implicitly (C#'s implicit conversions from every integral type).
     pub(crate) fn big_op(&mut self, op: BinOp, a: Val, b: Val, e: &Expr) -> R<Val> {
-        let refuse = |this: &Self| {
-            unsupported(
-                e.span,
-                format!(
-                    "`{}` between `{}` and `{}`",
-                    op.rust(),
-                    a.ty.cs(),
-                    b.ty.cs()
-                ),
-                snippet(this.src, e),
-            )
-        };
+        let refuse = |this: &Self| this.operands_refused(op, &a, &b, e);
         if op == BinOp::Shr && a.ty == BIG && b.ty.int().is_some_and(|i| i.bits() <= 32) {
             let code = format!("{}.shr({} as i32)", a.at(Prec::Primary), b.at(Prec::Cast));
             return Ok(Val::new(code, BIG, Prec::Primary).absorb(&a).absorb(&b));

@@ -3,6 +3,7 @@
 
 use super::decls::{FileEmitter, LocalKind};
 use super::{Const, Prec, R, Val, snippet, unsupported};
+use crate::PortError;
 use crate::ast::*;
 use crate::types::{IntTy, Ty, implicit_numeric, promote, unary_promote};
 
@@ -28,6 +29,20 @@ pub(crate) fn int_literal(value: i128, t: &Ty, bare: bool) -> String {
 }
 
 impl FileEmitter<'_, '_> {
+    /// The refusal of `a op b` for its operands' types.
+    pub(crate) fn operands_refused(&self, op: BinOp, a: &Val, b: &Val, e: &Expr) -> PortError {
+        unsupported(
+            e.span,
+            format!(
+                "`{}` between `{}` and `{}`",
+                op.rust(),
+                a.ty.cs(),
+                b.ty.cs()
+            ),
+            snippet(self.src, e),
+        )
+    }
+
     /// An expression, with `want` the type its context expects (for target-typed `new()`,
     /// lambdas, collection literals).
     // One arm per expression kind of the AST: the dispatch table.
@@ -729,16 +744,7 @@ impl FileEmitter<'_, '_> {
                 return Ok(other.clone());
             }
         }
-        Err(unsupported(
-            e.span,
-            format!(
-                "`{}` between `{}` and `{}`",
-                op.rust(),
-                a.ty.cs(),
-                b.ty.cs()
-            ),
-            snippet(self.src, e),
-        ))
+        Err(self.operands_refused(op, &a, &b, e))
     }
 
     /// An operand converted to the operation's type.
@@ -846,16 +852,7 @@ impl FileEmitter<'_, '_> {
             if let Some(v) = self.lifted_relational(op, &a, &b) {
                 return Ok(v);
             }
-            return Err(unsupported(
-                e.span,
-                format!(
-                    "`{}` between `{}` and `{}`",
-                    op.rust(),
-                    a.ty.cs(),
-                    b.ty.cs()
-                ),
-                snippet(self.src, e),
-            ));
+            return Err(self.operands_refused(op, &a, &b, e));
         }
         if self.p.unit.has_anonymous && matches!(a.ty, Ty::Tuple(..)) {
             // The tuple may be an anonymous type's instance, whose `==` compares references.

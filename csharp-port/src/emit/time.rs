@@ -2,7 +2,7 @@
 //! the difference of two readings of the clock, sums of spans, and comparisons.
 
 use super::decls::FileEmitter;
-use super::{Prec, R, Val, snippet, unsupported};
+use super::{Prec, R, Val};
 use crate::ast::{BinOp, Expr};
 use crate::types::Ty;
 
@@ -33,16 +33,7 @@ impl FileEmitter<'_, '_> {
                 (code, Ty::Bool, Prec::Cmp)
             }
             _ => {
-                return Err(unsupported(
-                    e.span,
-                    format!(
-                        "`{}` between `{}` and `{}`",
-                        op.rust(),
-                        a.ty.cs(),
-                        b.ty.cs()
-                    ),
-                    snippet(self.src, e),
-                ));
+                return Err(self.operands_refused(op, &a, &b, e));
             }
         };
         Ok(Val::new(code, ty, prec).absorb(&a).absorb(&b))
