@@ -744,7 +744,7 @@ impl FileEmitter<'_, '_> {
                 return Ok(other.clone());
             }
         }
-        Err(self.operands_refused(op, &a, &b, e))
+        Err(self.operands_refused(op, a, b, e))
     }
 
     /// An operand converted to the operation's type.
