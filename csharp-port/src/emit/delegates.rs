@@ -16,10 +16,7 @@ use crate::ast::{Arg, Body, Expr, ExprKind, MethodDecl, PassMode};
 use crate::error::Span;
 use crate::types::Ty;
 
-/// Whether a parameter of type `t` vanishes from Rust signatures.
-pub(crate) fn vanishes(t: &Ty) -> bool {
-    matches!(t, Ty::Api("Board" | "Timer"))
-}
+pub(crate) use super::program::vanishes;
 
 impl FileEmitter<'_, '_> {
     /// The Rust type of a delegate parameter of type `Func(params, ret)`.

@@ -2,7 +2,7 @@
 //! impl and its methods.
 
 use super::decls::{FileEmitter, LocalKind};
-use super::program::MethodInfo;
+use super::program::{MethodInfo, kept_field};
 use super::{R, unsupported};
 use crate::ast::*;
 use crate::error::Span;
@@ -711,10 +711,4 @@ impl FileEmitter<'_, '_> {
             names.join(", ")
         ))
     }
-}
-
-/// Whether a type other than the bot keeps field `f` in its own struct: not a static
-/// (the bot's struct holds those) nor a board or timer (every one is the bot's).
-pub(crate) fn kept_field(f: &super::program::FieldInfo) -> bool {
-    !f.is_static && !super::delegates::vanishes(&f.ty)
 }

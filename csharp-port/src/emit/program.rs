@@ -410,7 +410,18 @@ impl<'u> Program<'u> {
             && self.types[i]
                 .fields
                 .iter()
-                .filter(|f| super::items::kept_field(f))
+                .filter(|f| kept_field(f))
                 .all(|f| f.ty.is_copy(&|n| self.struct_is_copy(n, depth + 1)))
     }
+}
+
+/// Whether a parameter of type `t` vanishes from Rust signatures.
+pub(crate) fn vanishes(t: &Ty) -> bool {
+    matches!(t, Ty::Api("Board" | "Timer"))
+}
+
+/// Whether a type other than the bot keeps field `f` in its own struct: not a static
+/// (the bot's struct holds those) nor a board or timer (every one is the bot's).
+pub(crate) fn kept_field(f: &FieldInfo) -> bool {
+    !f.is_static && !vanishes(&f.ty)
 }
