@@ -73,8 +73,12 @@ fn engines_of(build_dir: &Path, name: &str) -> Vec<PathBuf> {
 /// not disturbed).
 pub fn plant(build_dir: &Path, name: &str) -> usize {
     let engines = engines_of(build_dir, name);
+    // Tests that run at once plant the same engines: each copy needs a name of its own,
+    // or one test's rename takes away the copy another is about to rename.
+    static PLANTED: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
     for path in &engines {
-        let partial = path.with_extension("planting");
+        let n = PLANTED.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let partial = path.with_extension(format!("planting{}_{n}", std::process::id()));
         std::fs::copy(scanner(), &partial).unwrap();
         std::fs::rename(&partial, path).unwrap();
     }
