@@ -774,33 +774,7 @@ impl FileEmitter<'_, '_> {
                     "try/finally",
                 ));
             }
-            let mut arms = String::new();
-            if exits.returns {
-                let ret_void = self.fr().ret == Ty::Void;
-                let nested = !self.fr().try_exits.is_empty();
-                if let Some(outer) = self.f().try_exits.last_mut() {
-                    outer.returns = true;
-                }
-                let action = match (nested, ret_void) {
-                    (true, _) => "return cs::Flow::Return(value)",
-                    (false, true) => "return",
-                    (false, false) => "return value",
-                };
-                let bind = if !nested && ret_void { "_" } else { "value" };
-                arms.push_str(&format!("Some(cs::Flow::Return({bind})) => {action},\n"));
-            }
-            if exits.breaks {
-                arms.push_str(&format!(
-                    "Some(cs::Flow::Break) => {},\n",
-                    self.break_stmt()?.trim_end().trim_end_matches(';')
-                ));
-            }
-            if exits.continues {
-                arms.push_str(&format!(
-                    "Some(cs::Flow::Continue) => {},\n",
-                    self.continue_stmt()?.trim_end().trim_end_matches(';')
-                ));
-            }
+            let mut arms = self.flow_arms(&exits, |p| format!("Some({p})"))?;
             arms.push_str("Some(_) => {}\n");
             arms.push_str(&format!("None => {{\n{}}}\n", Self::indent(&catch_code)));
             // Without a `return` inside, nothing names the flow's value type.
@@ -819,16 +793,9 @@ impl FileEmitter<'_, '_> {
         Ok(out)
     }
 
-    /// `try { } finally { }`: the body in a closure whose exception, `return`, `break` or
-    /// `continue` waits until the `finally` block, written after it, has run.
-    fn try_finally(
-        &mut self,
-        inner: &str,
-        exits: &TryExits,
-        finally_code: &str,
-        s: &Stmt,
-    ) -> R<String> {
-        let body = format!("try_{}_{}", s.span.line, s.span.column);
+    /// The `match` arms that carry a `return`, `break` or `continue` out of a `try`'s
+    /// closure, each pattern written by `pattern` (`Some(..)` for `try_catch`'s result).
+    fn flow_arms(&mut self, exits: &TryExits, pattern: impl Fn(&str) -> String) -> R<String> {
         let mut arms = String::new();
         if exits.returns {
             let ret_void = self.fr().ret == Ty::Void;
@@ -842,22 +809,39 @@ impl FileEmitter<'_, '_> {
                 (false, false) => "return value",
             };
             let bind = if !nested && ret_void { "_" } else { "value" };
-            arms.push_str(&format!("cs::Flow::Return({bind}) => {action},\n"));
+            let p = pattern(&format!("cs::Flow::Return({bind})"));
+            arms.push_str(&format!("{p} => {action},\n"));
         }
         if exits.breaks {
             let code = self.break_stmt()?;
+            let p = pattern("cs::Flow::Break");
             arms.push_str(&format!(
-                "cs::Flow::Break => {},\n",
+                "{p} => {},\n",
                 code.trim_end().trim_end_matches(';')
             ));
         }
         if exits.continues {
             let code = self.continue_stmt()?;
+            let p = pattern("cs::Flow::Continue");
             arms.push_str(&format!(
-                "cs::Flow::Continue => {},\n",
+                "{p} => {},\n",
                 code.trim_end().trim_end_matches(';')
             ));
         }
+        Ok(arms)
+    }
+
+    /// `try { } finally { }`: the body in a closure whose exception, `return`, `break` or
+    /// `continue` waits until the `finally` block, written after it, has run.
+    fn try_finally(
+        &mut self,
+        inner: &str,
+        exits: &TryExits,
+        finally_code: &str,
+        s: &Stmt,
+    ) -> R<String> {
+        let body = format!("try_{}_{}", s.span.line, s.span.column);
+        let mut arms = self.flow_arms(exits, |p| p.to_string())?;
         let (closure, after) = if arms.is_empty() {
             (
                 format!("cs::try_finally(|| {{\n{}}})", Self::indent(inner)),
