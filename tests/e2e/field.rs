@@ -40,6 +40,27 @@ const ENTRIES: [(&str, &str, Option<i32>); 7] = [
 /// A folder of entries: `Bots/`, `RatingsList.txt` (BayesElo's layout, a name as the C#
 /// list damages it) and `BotMetaData.json`.
 fn entries_folder(name: &str) -> PathBuf {
+    let entries: Vec<(&str, String, Option<i32>)> = ENTRIES
+        .iter()
+        .map(|&(id, bot, elo)| {
+            let source = match bot {
+                "unsafe" => "use framework::prelude::*;\n#[derive(Default)]\npub struct MyBot;\nimpl Bot for MyBot {\n    fn think(&mut self, board: Board, _t: Timer) -> Move {\n        unsafe { board.legal_moves()[0] }\n    }\n}\n".to_string(),
+                "broken" => "use framework::prelude::*;\n#[derive(Default)]\npub struct MyBot;\nimpl Bot for MyBot {\n    fn think(&mut self, _b: Board, _t: Timer) -> Move {\n        5\n    }\n}\n".to_string(),
+                kit => kit_bot(kit),
+            };
+            (id, source, elo)
+        })
+        .collect();
+    folder_of(name, &entries)
+}
+
+fn kit_bot(name: &str) -> String {
+    std::fs::read_to_string(kit_root().join("bot").join(format!("{name}.rs"))).unwrap()
+}
+
+/// A folder of `entries` (id, source, published rating), named after the entry's id in
+/// the metadata and the list.
+fn folder_of(name: &str, entries: &[(&str, String, Option<i32>)]) -> PathBuf {
     let dir = scratch_dir(name);
     let bots = dir.join("Bots");
     std::fs::create_dir_all(&bots).unwrap();
@@ -48,19 +69,14 @@ fn entries_folder(name: &str) -> PathBuf {
     );
     let mut meta = Vec::new();
     let mut rank = 0;
-    for (id, bot, elo) in ENTRIES {
-        let source = match bot {
-            "unsafe" => "use framework::prelude::*;\n#[derive(Default)]\npub struct MyBot;\nimpl Bot for MyBot {\n    fn think(&mut self, board: Board, _t: Timer) -> Move {\n        unsafe { board.legal_moves()[0] }\n    }\n}\n".to_string(),
-            "broken" => "use framework::prelude::*;\n#[derive(Default)]\npub struct MyBot;\nimpl Bot for MyBot {\n    fn think(&mut self, _b: Board, _t: Timer) -> Move {\n        5\n    }\n}\n".to_string(),
-            kit => std::fs::read_to_string(kit_root().join("bot").join(format!("{kit}.rs"))).unwrap(),
-        };
+    for (id, source, elo) in entries {
         std::fs::write(bots.join(format!("{id}.rs")), source).unwrap();
-        let bot_name = format!("blå {bot} {id}");
+        let bot_name = format!("blå entry {id}");
         meta.push(serde_json::json!({"BotID": id, "BotName": bot_name, "AuthorName": "Test"}));
         if let Some(elo) = elo {
             rank += 1;
             // The list shows UTF-8 read as code page 437: `å` as `├Ñ`.
-            let shown = format!("bl├Ñ {bot} {id} (by: Test)");
+            let shown = format!("bl├Ñ entry {id} (by: Test)");
             list.push_str(&format!(
                 "{rank:>4} {shown:<44} {elo:>4}   40   40   128   50%  1000   20%\n"
             ));
@@ -216,6 +232,57 @@ fn rated_stopped_and_resumed(dir: &Path) {
         "the resumed run rewrote the first games"
     );
     assert_eq!(all.lines().count() - 1, 12, "{all}");
+}
+
+/// An entry that thinks 1.5 s over its first move, as entries made for the C# challenge's
+/// 60-second games do: it loses on time at the check's fast clock, plays clean at C#'s,
+/// and is in the field only for games as slow.
+#[test]
+fn an_entry_that_loses_on_time_plays_again_at_the_c_sharp_clock_and_only_there() {
+    let slow = "use framework::prelude::*;\n#[derive(Default)]\npub struct MyBot {\n    moved: bool,\n}\nimpl Bot for MyBot {\n    fn think(&mut self, board: Board, timer: Timer) -> Move {\n        while !self.moved && timer.ms_elapsed_this_turn() < 1500 {}\n        self.moved = true;\n        board.legal_moves()[0]\n    }\n}\n";
+    let dir = folder_of(
+        "field_slow_clock",
+        &[
+            ("Bot_1", slow.to_string(), Some(1500)),
+            ("Bot_2", kit_bot("evil_bot"), Some(1000)),
+        ],
+    );
+    let folder = dir.to_str().unwrap();
+    let out = challenge(&["field", folder, "--tc", "1+0.01", "-j", "1"]);
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(
+        stdout.contains("   2 of 2 done (100.0%) played 2 games against evil_bot"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains(
+            "1 of those lost on time at 1+0.01 and played clean at the C# challenge's clock (60)"
+        ),
+        "{stdout}"
+    );
+    let field = manifest(&dir);
+    let slow_entry = entry(&field, "Bot_1");
+    assert_eq!(slow_entry["clock"], "60", "{slow_entry}");
+    let play = &slow_entry["steps"][3];
+    assert_eq!(play["ok"], true, "{slow_entry}");
+    assert!(
+        play["message"]
+            .as_str()
+            .is_some_and(|m| m.starts_with("at 1+0.01: ")
+                && m.ends_with("clean at the C# challenge's clock, 60")),
+        "{slow_entry}"
+    );
+    assert!(entry(&field, "Bot_2").get("clock").is_none());
+
+    // At a faster clock it is not in the field: one entry left, two asked for.
+    let out = challenge(&["field", folder, "--round-robin", "2", "--tc", "1+0.01"]);
+    assert!(!out.status.success());
+    assert!(
+        text(&out.stderr).contains("1 entries that played without a fault at 1+0.01 or faster"),
+        "{}",
+        text(&out.stderr)
+    );
 }
 
 #[test]

@@ -237,7 +237,7 @@ impl<'a> Gauntlet<'a> {
     ) -> Result<Gauntlet<'a>> {
         let mut opponents = Vec::new();
         let mut files = HashMap::new();
-        for (entry, row) in field.playable() {
+        for (entry, row) in field.playable_at(options.tc) {
             ensure!(
                 entry.id != bot.name,
                 "the bot's name `{}` is an entry's id in the field: copy it under another name",

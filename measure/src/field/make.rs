@@ -238,6 +238,7 @@ fn entries_of(
                 file: None,
                 kit_tokens: None,
                 games: Vec::new(),
+                clock: None,
                 steps: Vec::new(),
             }
         })
@@ -257,6 +258,7 @@ fn keep_outcomes(field: &mut Field, old: Field) {
             entry.file = old_entry.file;
             entry.kit_tokens = old_entry.kit_tokens;
             entry.games = old_entry.games;
+            entry.clock = old_entry.clock;
             entry.steps = old_entry.steps;
         }
     }
@@ -415,6 +417,7 @@ impl<'a> Work<'a> {
         if !keep {
             entry.steps.retain(|o| o.step < step);
             entry.games.clear();
+            entry.clock = None;
             if step <= Step::Rules {
                 entry.kit_tokens = None;
             }
@@ -487,57 +490,94 @@ impl<'a> Work<'a> {
         Ok(())
     }
 
-    /// Two games against `evil_bot` from one opening, the entry White first.
+    /// Two games against `evil_bot` from one opening, the entry White first, at the
+    /// check's clock. An entry that loses only on time plays them again at the C#
+    /// challenge's own clock ([`csharp_clock`]): many entries think a fixed time or to a
+    /// fixed depth, made for 60 seconds a game, and a fault at a faster clock is the
+    /// clock's, not the port's. Clean there, it is in the field with that clock
+    /// ([`FieldEntry::clock`]) and plays only at clocks as slow.
     fn play(&self, entry: &mut FieldEntry, bot: &BotFile, index: usize, key: String) -> Result<()> {
         let observe = |event: BuildEvent<'_>| (self.observe)(FieldEvent::Build(event));
         let engine = bot_build::build(bot, BuildKind::Untrusted, &observe)?;
-        let player = Player::new(
-            EngineConfig::new(entry.id.clone(), engine.path),
-            self.options.check_tc,
-        );
+        let config = EngineConfig::new(entry.id.clone(), engine.path);
         let opening = &self.openings[index % self.openings.len()];
         let started = Instant::now();
-        let (mut mine, mut evil) = (None, None);
-        let mut games = Vec::new();
-        for colour in [Color::White, Color::Black] {
-            let record = match colour {
-                Color::White => self.game([&player, &self.evil], [&mut mine, &mut evil], opening),
-                Color::Black => self.game([&self.evil, &player], [&mut evil, &mut mine], opening),
+        let check_tc = self.options.check_tc;
+        let mut played = self.two_games(&config, check_tc, &self.evil, opening);
+        let mut clock = None;
+        if let Played::Fault(record) = &played
+            && is_time_fault(record.termination)
+            && faster_than(check_tc, csharp_clock())
+        {
+            let first = fault_text(record);
+            let evil = Player::new(self.evil.engine.clone(), csharp_clock());
+            played = match self.two_games(&config, csharp_clock(), &evil, opening) {
+                Played::Fault(again) => Played::Fault(again),
+                other => {
+                    clock = Some((csharp_clock().to_string(), first));
+                    other
+                }
             };
-            let unfinished = |reason: String| {
+        }
+        let seconds = started.elapsed().as_secs_f64();
+        match played {
+            Played::Unfinished(reason) => {
                 (self.observe)(FieldEvent::Unfinished {
                     id: &entry.id,
                     reason,
                 });
+            }
+            Played::Fault(record) => {
+                let construct = record.termination.tag().to_string();
+                let message = fault_text(&record);
+                entry
+                    .steps
+                    .push(failed(Step::Play, key, seconds, construct, &message));
+            }
+            Played::Clean(games) => {
+                entry.games = games;
+                let mut outcome = passed(Step::Play, key, seconds);
+                if let Some((clock, first)) = clock {
+                    outcome.message = Some(format!(
+                        "at {check_tc}: {}; clean at the C# challenge's clock, {clock}",
+                        first.lines().next().unwrap_or_default()
+                    ));
+                    entry.clock = Some(clock);
+                }
+                entry.steps.push(outcome);
+            }
+        }
+        Ok(())
+    }
+
+    /// The entry's two games at `tc` against `evil` (at the same clock).
+    fn two_games(
+        &self,
+        config: &EngineConfig,
+        tc: TimeControl,
+        evil: &Player,
+        opening: &Opening,
+    ) -> Played {
+        let player = Player::new(config.clone(), tc);
+        let (mut mine, mut evils) = (None, None);
+        let mut games = Vec::new();
+        for colour in [Color::White, Color::Black] {
+            let record = match colour {
+                Color::White => self.game([&player, evil], [&mut mine, &mut evils], opening),
+                Color::Black => self.game([evil, &player], [&mut evils, &mut mine], opening),
             };
             if record.termination == runner::Termination::Interrupted {
-                unfinished("the run was stopped".into());
-                return Ok(());
+                return Played::Unfinished("the run was stopped".into());
             }
             match record.faulty {
-                Some(side) if side == colour => {
-                    let mut message = record.detail.clone();
-                    for line in &record.stderr {
-                        message.push_str(&format!("\nstderr: {line}"));
-                    }
-                    let seconds = started.elapsed().as_secs_f64();
-                    let construct = record.termination.tag().to_string();
-                    entry
-                        .steps
-                        .push(failed(Step::Play, key, seconds, construct, &message));
-                    return Ok(());
-                }
+                Some(side) if side == colour => return Played::Fault(Box::new(record)),
                 Some(_) => {
-                    unfinished(format!("evil_bot faulted: {}", record.detail));
-                    return Ok(());
+                    return Played::Unfinished(format!("evil_bot faulted: {}", record.detail));
                 }
                 None => games.push(score_text(&record, colour)),
             }
         }
-        entry.games = games;
-        let seconds = started.elapsed().as_secs_f64();
-        entry.steps.push(passed(Step::Play, key, seconds));
-        Ok(())
+        Played::Clean(games)
     }
 
     fn game(
@@ -554,6 +594,7 @@ impl<'a> Work<'a> {
 fn forget(entry: &mut FieldEntry, outcome: StepOutcome) {
     entry.file = None;
     entry.games.clear();
+    entry.clock = None;
     entry.kit_tokens = None;
     entry.steps = vec![outcome];
 }
@@ -614,6 +655,52 @@ fn score_text(record: &GameRecord, colour: Color) -> String {
         Some(_) => "1/2-1/2".into(),
         None => "*".into(),
     }
+}
+
+/// How an entry's two games went.
+enum Played {
+    /// Both played without a fault: the results from the entry's side.
+    Clean(Vec<String>),
+    /// The entry was at fault in this game.
+    Fault(Box<GameRecord>),
+    /// Stopped for a reason that is not the entry's.
+    Unfinished(String),
+}
+
+/// The C# challenge's clock: 60 seconds a game, no increment.
+pub fn csharp_clock() -> TimeControl {
+    TimeControl::clock(
+        std::time::Duration::from_secs(60),
+        std::time::Duration::ZERO,
+    )
+}
+
+/// A loss on time: a move too late, or silence past the clock.
+fn is_time_fault(termination: runner::Termination) -> bool {
+    matches!(
+        termination,
+        runner::Termination::TimeForfeit | runner::Termination::Stall
+    )
+}
+
+/// Whether `tc` gives a game less time than `slower` does: a shorter base or a smaller
+/// increment. Any other kind of limit (per move, nodes, depth) counts as faster.
+pub(crate) fn faster_than(tc: TimeControl, slower: TimeControl) -> bool {
+    let plain = |t: &TimeControl| {
+        t.moves.is_none() && t.movetime.is_none() && t.nodes.is_none() && t.depth.is_none()
+    };
+    !plain(&tc)
+        || tc.base.unwrap_or_default() < slower.base.unwrap_or_default()
+        || tc.increment < slower.increment
+}
+
+/// The fault's detail and what the engine said on stderr.
+fn fault_text(record: &GameRecord) -> String {
+    let mut message = record.detail.clone();
+    for line in &record.stderr {
+        message.push_str(&format!("\nstderr: {line}"));
+    }
+    message
 }
 
 fn passed(step: Step, key: String, seconds: f64) -> StepOutcome {

@@ -10,6 +10,8 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result, ensure};
 use serde::{Deserialize, Serialize};
 
+use runner::TimeControl;
+
 use super::published::{MatchedBy, PublishedList, PublishedRow};
 
 /// The folder the field is made in, inside the folder of entries it is made from.
@@ -102,6 +104,11 @@ pub struct FieldEntry {
     /// The results of its two games against `evil_bot` (its score first: `1-0`...).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub games: Vec<String>,
+    /// The clock its games were played at, when it lost on time at the check's and
+    /// played clean only at the C# challenge's own (`60+0`): it plays only at clocks as
+    /// slow ([`FieldEntry::plays_at`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clock: Option<String>,
     /// Its steps so far, in order, ending at the first that failed.
     #[serde(default)]
     pub steps: Vec<StepOutcome>,
@@ -121,6 +128,18 @@ impl FieldEntry {
     /// Whether the entry is in the field: all four steps passed.
     pub fn playable(&self) -> bool {
         self.passed(Step::Play)
+    }
+
+    /// Whether it is in the field for games at `tc`: it played clean, at a clock no
+    /// slower than `tc`.
+    pub fn plays_at(&self, tc: TimeControl) -> bool {
+        let needs = self.clock.as_deref().map(str::parse::<TimeControl>);
+        self.playable()
+            && match needs {
+                None => true,
+                Some(Ok(needs)) => !super::make::faster_than(tc, needs),
+                Some(Err(_)) => false,
+            }
     }
 
     /// The step that failed, if one did.
@@ -193,6 +212,14 @@ impl Field {
             .filter_map(|e| Some((e, self.row(e)?)))
     }
 
+    /// The entries in the field for games at `tc` (see [`FieldEntry::plays_at`]).
+    pub fn playable_at(
+        &self,
+        tc: TimeControl,
+    ) -> impl Iterator<Item = (&FieldEntry, &PublishedRow)> {
+        self.playable().filter(move |(e, _)| e.plays_at(tc))
+    }
+
     /// How many entries passed each step, the first failures by step and construct, and
     /// how many of the list's best rows are in the field.
     pub fn summary(&self, top: usize) -> FieldSummary {
@@ -228,6 +255,9 @@ impl Field {
             failures,
             top: top_rows.len(),
             top_playable: top_rows.iter().filter(|&&p| p).count(),
+            slower_clock: (self.entries.iter())
+                .filter(|e| e.playable() && e.clock.is_some())
+                .count(),
         }
     }
 }
@@ -256,6 +286,9 @@ pub struct FieldSummary {
     pub top: usize,
     /// Of those, the rows with an entry in the field.
     pub top_playable: usize,
+    /// Entries that played clean only at the C# challenge's clock (counted in
+    /// `passed`).
+    pub slower_clock: usize,
 }
 
 fn read_manifest(path: &Path) -> Result<Field> {
@@ -313,6 +346,7 @@ mod tests {
             file: None,
             kit_tokens: None,
             games: Vec::new(),
+            clock: None,
             steps: (steps.iter())
                 .map(|&(step, ok)| StepOutcome {
                     step,
@@ -341,5 +375,23 @@ mod tests {
         let summary = field.summary(30);
         assert_eq!(summary.done, 2);
         assert_eq!(summary.passed, [2, 1, 1, 1]);
+    }
+
+    #[test]
+    fn an_entry_clean_only_at_a_slower_clock_plays_only_at_clocks_as_slow() {
+        let mut slow = entry("Bot_1", &Step::ALL.map(|s| (s, true)));
+        slow.clock = Some("60".into());
+        let tc = |text: &str| text.parse::<TimeControl>().unwrap();
+        assert!(slow.plays_at(tc("60+0")));
+        assert!(slow.plays_at(tc("120+1")));
+        assert!(!slow.plays_at(tc("5+0.05")));
+        assert!(!slow.plays_at(tc("59+5")));
+        assert!(!slow.plays_at(tc("100/move")));
+        slow.clock = Some("not a clock".into());
+        assert!(!slow.plays_at(tc("600+0")));
+        let plain = entry("Bot_2", &Step::ALL.map(|s| (s, true)));
+        assert!(plain.plays_at(tc("1+0")));
+        let failed = entry("Bot_3", &[(Step::Port, false)]);
+        assert!(!failed.plays_at(tc("60+0")));
     }
 }

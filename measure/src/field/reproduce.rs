@@ -124,7 +124,7 @@ pub fn round_robin(
         "games per pair must be even and at least 2 (each opening with both colours)"
     );
     let (field, folder) = Field::read(&options.field)?;
-    let chosen = spread(&field, options.entries)?;
+    let chosen = spread(&field, options.entries, options.tc)?;
     let state = options
         .state
         .clone()
@@ -168,14 +168,14 @@ pub fn round_robin(
     Ok(rate(&chosen, &log, jobs.len(), stopped, started.elapsed()))
 }
 
-/// `n` playable entries spread evenly over the published ranks, best first.
-fn spread(field: &Field, n: usize) -> Result<Vec<(&FieldEntry, &PublishedRow)>> {
-    let mut playable: Vec<(&FieldEntry, &PublishedRow)> = field.playable().collect();
+/// `n` entries in the field at `tc` spread evenly over the published ranks, best first.
+fn spread(field: &Field, n: usize, tc: TimeControl) -> Result<Vec<(&FieldEntry, &PublishedRow)>> {
+    let mut playable: Vec<(&FieldEntry, &PublishedRow)> = field.playable_at(tc).collect();
     playable.sort_by_key(|(_, row)| row.rank);
     playable.dedup_by_key(|(_, row)| row.rank);
     ensure!(
         playable.len() >= n,
-        "the field has {} entries that played without a fault and have a published rating; {n} were asked for",
+        "the field has {} entries that played without a fault at {tc} or faster and have a published rating; {n} were asked for",
         playable.len()
     );
     if n == 1 {

@@ -62,7 +62,13 @@ pub fn entry_status(entry: &FieldEntry) -> String {
             step_noun(failed.step),
             failed.construct.as_deref().unwrap_or("-")
         ),
-        None if entry.playable() => format!("played {}", entry.games.join(" ")),
+        None if entry.playable() => match &entry.clock {
+            Some(clock) => format!(
+                "played {} (at the C# challenge's clock, {clock})",
+                entry.games.join(" ")
+            ),
+            None => format!("played {}", entry.games.join(" ")),
+        },
         None => "not finished".to_string(),
     };
     format!("{} ({name}): {state}", entry.id)
@@ -100,6 +106,13 @@ pub fn summary_text(field: &Field, dir: &Path, tc: TimeControl) -> String {
             "  {n:>4} of {} done ({:.1}%) {word}\n",
             s.done,
             percent(n)
+        ));
+    }
+    if s.slower_clock > 0 {
+        text.push_str(&format!(
+            "       {} of those lost on time at {tc} and played clean at the C# challenge's clock ({}): they play only at clocks as slow\n",
+            s.slower_clock,
+            measure::csharp_clock()
         ));
     }
     text.push_str(&format!(
