@@ -877,7 +877,13 @@ impl FileEmitter<'_, '_> {
             recv_code = t;
         }
         let (vals, swap) = self.board_swap_args(m, vals, e)?;
-        let (arg_codes, kept) = self.board_free_args(m, vals.clone());
+        let (mut arg_codes, kept) = self.board_free_args(m, vals.clone());
+        let think = m.owner == self.p.bot && m.cs == "Think" && !m.is_static;
+        if think {
+            let (taken, names) = self.think_args();
+            bind.push_str(&taken);
+            arg_codes = names;
+        }
         if !tail.is_empty()
             && arg_codes
                 .iter()
@@ -983,6 +989,23 @@ impl FileEmitter<'_, '_> {
 
     /// The arguments' codes without those for `Board` and `Timer` parameters (which are
     /// the bot's own, never passed).
+    /// The arguments of a call of the bot's own `Think`, which keeps its Rust
+    /// parameters: the bot's board and timer, taken out for the call. `think` stores them
+    /// back first thing, so the caller sees the board as the callee left it, C#'s one
+    /// board object (a board made from a FEN is swapped in around the call first).
+    /// Returns the statements that take them and the names they are taken into.
+    fn think_args(&mut self) -> (String, Vec<String>) {
+        let mut taken = String::new();
+        let mut names = Vec::new();
+        for (what, t) in [("board", Ty::Api("Board")), ("timer", Ty::Api("Timer"))] {
+            let name = self.temp(what);
+            let place = self.bot_board_or_timer(&t).code;
+            taken.push_str(&format!("let {name} = std::mem::take(&mut {place}); "));
+            names.push(name);
+        }
+        (taken, names)
+    }
+
     fn board_free_args(&self, m: &MethodInfo, vals: Vec<Val>) -> (Vec<String>, Vec<Val>) {
         let mut codes = Vec::new();
         let mut kept = Vec::new();
