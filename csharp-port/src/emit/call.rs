@@ -877,13 +877,7 @@ impl FileEmitter<'_, '_> {
             recv_code = t;
         }
         let (vals, swap) = self.board_swap_args(m, vals, e)?;
-        let (mut arg_codes, kept) = self.board_free_args(m, vals.clone());
-        let think = m.owner == self.p.bot && m.cs == "Think" && !m.is_static;
-        if think {
-            let (taken, names) = self.think_args();
-            bind.push_str(&taken);
-            arg_codes = names;
-        }
+        let (arg_codes, kept) = self.own_call_args(m, vals.clone(), &mut bind);
         if !tail.is_empty()
             && arg_codes
                 .iter()
@@ -1004,6 +998,23 @@ impl FileEmitter<'_, '_> {
             names.push(name);
         }
         (taken, names)
+    }
+
+    /// A method's arguments without the board and timer, which the callee reaches
+    /// through the bot; the bot's `Think` excepted (see [`Self::think_args`], whose
+    /// statements go into `bind`).
+    fn own_call_args(
+        &mut self,
+        m: &MethodInfo,
+        vals: Vec<Val>,
+        bind: &mut String,
+    ) -> (Vec<String>, Vec<Val>) {
+        if m.owner == self.p.bot && m.cs == "Think" && !m.is_static {
+            let (taken, names) = self.think_args();
+            bind.push_str(&taken);
+            return (names, Vec::new());
+        }
+        self.board_free_args(m, vals)
     }
 
     fn board_free_args(&self, m: &MethodInfo, vals: Vec<Val>) -> (Vec<String>, Vec<Val>) {
