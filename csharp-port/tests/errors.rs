@@ -896,3 +896,18 @@ fn a_try_with_catch_and_finally_is_refused() {
         "{text}"
     );
 }
+
+#[test]
+fn sorting_structs_whose_compare_to_reads_the_board_is_refused() {
+    let members = "    struct S : System.IComparable<S>\n    {\n        public int v;\n        public int CompareTo(S o) => v - o.v + b.PlyCount;\n    }\n    static Board b;\n    System.Collections.Generic.List<S> xs = new();";
+    let source = bot(
+        members,
+        "        xs.Sort();\n        return board.GetLegalMoves()[0];",
+    );
+    let (line, _, _, text) = refused(&source);
+    assert_eq!(line, 13, "{text}");
+    assert!(
+        text.contains("`Sort()` of `S`s without a `CompareTo`"),
+        "{text}"
+    );
+}

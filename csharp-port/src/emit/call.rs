@@ -1752,7 +1752,10 @@ impl FileEmitter<'_, '_> {
         };
         let recv = |i: usize| vals.get(i).map(|v| v.at(Prec::Primary)).unwrap_or_default();
         let code = match (name, vals.len()) {
-            ("Sort", 1) => format!("{}.sort()", recv(0)),
+            ("Sort", 1) => {
+                let elem = vals[0].ty.element().unwrap_or(Ty::Unknown);
+                self.default_sort(&recv(0), &elem, e)?
+            }
             ("Sort", 2) if matches!(vals[1].ty, Ty::Array(..)) => {
                 format!("{}.sort_with_items(&{})", recv(0), vals[1].at(Prec::Unary))
             }

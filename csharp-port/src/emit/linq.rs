@@ -21,6 +21,32 @@ impl FileEmitter<'_, '_> {
         Ok(v)
     }
 
+    /// `Sort()` of the collection `r`: by C#'s default comparison, which for a struct of
+    /// the file's own is its `IComparable<T>.CompareTo`.
+    pub(crate) fn default_sort(&mut self, r: &str, elem: &Ty, e: &Expr) -> R<String> {
+        let Ty::Struct(name) = elem else {
+            return Ok(format!("{r}.sort()"));
+        };
+        let compare = (self.p.type_index(name))
+            .map(|t| self.p.methods(t, "CompareTo"))
+            .and_then(|ms| ms.into_iter().find(|m| m.params.len() == 1).cloned());
+        let Some(m) = compare.filter(|m| !self.takes_bot(&m.key)) else {
+            return Err(unsupported(
+                e.span,
+                format!(
+                    "`Sort()` of `{name}`s without a `CompareTo` that needs nothing of the bot"
+                ),
+                snippet(self.src, e),
+            ));
+        };
+        let t = self.p.rust_type_name(name);
+        let a = if self.mutates(&m.key) { "mut a" } else { "a" };
+        Ok(format!(
+            "{r}.sort_by_comparison(|{a}: {t}, b: {t}| a.{}(b))",
+            m.rust
+        ))
+    }
+
     /// A collection's own method (not LINQ), if `name` is one.
     // One arm per List/Dictionary/HashSet method: a table.
     #[allow(clippy::too_many_lines)]
@@ -49,7 +75,7 @@ impl FileEmitter<'_, '_> {
                 (format!("{r}.fill({})", a.code), Ty::Void)
             }
             (Ty::Array(..), "Clear", 0) => (format!("{r}.clear()"), Ty::Void),
-            (Ty::Array(..), "Sort", 0) => (format!("{r}.sort()"), Ty::Void),
+            (Ty::Array(..), "Sort", 0) => (self.default_sort(&r, &elem, e)?, Ty::Void),
             (Ty::Array(..), "Clone", 0) => (format!("{r}.copy()"), v.ty.clone()),
             (Ty::Array(..), "GetLength", 1) => {
                 let a = self.arg_as(&args[0], &INT)?;
@@ -147,7 +173,7 @@ impl FileEmitter<'_, '_> {
             (Ty::List(_) | Ty::Dict(..) | Ty::Set(_), "Clear", 0) => {
                 (format!("{r}.clear()"), Ty::Void)
             }
-            (Ty::List(_), "Sort", 0) => (format!("{r}.sort()"), Ty::Void),
+            (Ty::List(_), "Sort", 0) => (self.default_sort(&r, &elem, e)?, Ty::Void),
             (Ty::Array(..), "Sort", 2) => {
                 let items = self.expr(&args[0].expr, None)?;
                 if !matches!(items.ty, Ty::Array(..)) {
