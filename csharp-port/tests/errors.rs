@@ -911,3 +911,67 @@ fn sorting_structs_whose_compare_to_reads_the_board_is_refused() {
         "{text}"
     );
 }
+
+#[test]
+fn a_null_delegate_assigned_after_other_statements_is_refused() {
+    // Only an assignment right after the declaration is sure to come before any call.
+    let source = system(bot(
+        "",
+        "        Func<int, int> f = null;\n        int n = 1;\n        f = x => x + n;\n        return board.GetLegalMoves()[f(0)];",
+    ));
+    let (line, _, _, text) = refused(&source);
+    assert_eq!(line, 8, "{text}");
+    assert!(text.contains("`null` as a `Func<int, int>`"), "{text}");
+}
+
+#[test]
+fn a_null_delegate_assigned_twice_is_refused() {
+    let source = system(bot(
+        "",
+        "        Func<int, int> f = null;\n        f = x => x;\n        f = x => x + 1;\n        return board.GetLegalMoves()[f(0)];",
+    ));
+    let (line, _, _, text) = refused(&source);
+    assert_eq!(line, 8, "{text}");
+    assert!(text.contains("`null` as a `Func<int, int>`"), "{text}");
+}
+
+#[test]
+fn a_generic_delegate_type_is_refused() {
+    let source = bot(
+        "    delegate T Pick<T>(T a, T b);",
+        "        return board.GetLegalMoves()[0];",
+    );
+    let (line, _, _, text) = refused(&source);
+    assert_eq!(line, 4, "{text}");
+    assert!(text.contains("a generic delegate type"), "{text}");
+}
+
+#[test]
+fn a_delegate_type_with_a_ref_parameter_is_refused() {
+    // `Func` has no `ref` parameters: such a delegate type is no `Func`.
+    let source = bot(
+        "    delegate void Bump(ref int a);",
+        "        return board.GetLegalMoves()[0];",
+    );
+    let (line, _, _, text) = refused(&source);
+    assert_eq!(line, 4, "{text}");
+    assert!(text.contains("a delegate type with a `ref`"), "{text}");
+}
+
+#[test]
+fn a_type_alias_is_refused() {
+    // `using D = ...;` names another type; `D` is not translated.
+    let source = format!(
+        "using D = System.Collections.Generic.Dictionary<object, object>;\n{}",
+        bot("    D env;", "        return board.GetLegalMoves()[0];")
+    );
+    let (line, _, _, text) = refused(&source);
+    assert_eq!(line, 5, "{text}");
+    assert!(text.contains("the type `D`"), "{text}");
+}
+
+#[test]
+fn the_type_array_is_refused() {
+    let text = refused_in_think("Array a = new int[3];");
+    assert!(text.contains("the type `Array`"), "{text}");
+}

@@ -33,23 +33,24 @@ impl FileEmitter<'_, '_> {
         let mut vals = Vec::new();
         let code = match &ty {
             Ty::List(elem) => match (args.len(), init) {
-                (_, Some(items)) => {
+                (0, Some(items)) => {
                     let items = self.elements(items, elem)?;
                     vals.extend(items.iter().cloned());
                     let codes: Vec<String> = items.into_iter().map(|v| v.code).collect();
                     format!("cs::List::from(vec![{}])", codes.join(", "))
                 }
                 (0, None) => format!("cs::List::<{}>::new()", self.rty(elem, e.span)?),
-                (1, None) => {
+                (1, init) => {
                     let a = self.expr(&args[0].expr, None)?;
-                    if a.ty.int().is_some() {
+                    let list = if a.ty.int().is_some() {
                         format!("cs::List::<{}>::new()", self.rty(elem, e.span)?)
                     } else {
                         let a = self.owned(a);
                         let it = self.iterable(&a, &args[0].expr)?;
                         vals.push(a);
                         format!("cs::List::from_iter({it})")
-                    }
+                    };
+                    self.list_adds(list, init.unwrap_or(&[]), elem, &mut vals)?
                 }
                 _ => {
                     return Err(unsupported(
@@ -464,6 +465,26 @@ impl FileEmitter<'_, '_> {
             code = format!("{{ let slot = {code}; {sets}slot }}");
         }
         Ok(code)
+    }
+
+    /// `list` with a collection initialiser's elements added after what it was made with.
+    fn list_adds(
+        &mut self,
+        list: String,
+        items: &[Expr],
+        elem: &Ty,
+        vals: &mut Vec<Val>,
+    ) -> R<String> {
+        if items.is_empty() {
+            return Ok(list);
+        }
+        let items = self.elements(items, elem)?;
+        let adds: String = items
+            .iter()
+            .map(|v| format!("slot.add({}); ", v.code))
+            .collect();
+        vals.extend(items);
+        Ok(format!("{{ let slot = {list}; {adds}slot }}"))
     }
 
     /// A collection initialiser's `Add` calls: `{ { k, v }, ... }` for a dictionary,

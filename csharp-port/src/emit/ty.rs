@@ -53,19 +53,19 @@ impl Program<'_> {
         if tps.iter().any(|p| p == name) {
             return Ok(Ty::Param(name.to_string()));
         }
+        // A type of the file's own named as a library one (`class Action`, `struct Memory`)
+        // is that type: C# finds the file's namespace's types before the `using`s'. Types
+        // differ by their number of type arguments, so `Memory<int>` is still
+        // `System.Memory<T>`.
+        if args.is_empty()
+            && let Some(t) = self.own_type(name)
+        {
+            return Ok(t);
+        }
         if let Some(t) = self.more_collections(name, &arg)? {
             return Ok(t);
         }
         if let Some(t) = crate::types::predefined(name) {
-            return Ok(t);
-        }
-        // A class of the file's own named as a delegate type (`class Action`) is that class:
-        // C# finds the file's types before `using System;`'s. Types differ by their number
-        // of type arguments, so `Action<int>` is still `System.Action<T>`.
-        if matches!(name, "Func" | "Action" | "Comparison")
-            && args.is_empty()
-            && let Some(t) = self.own_type(name)
-        {
             return Ok(t);
         }
         Ok(match name {

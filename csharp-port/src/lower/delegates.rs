@@ -88,10 +88,80 @@ fn lambda_as_method(
     is_const: bool,
     src: &str,
 ) -> Option<MethodDecl> {
+    let ([(name, Some(_), _)], false) = (vars, is_const) else {
+        return None;
+    };
+    if assignments(src, name) != 1 {
+        return None;
+    }
+    typed_lambda_as_method(ty, &vars[0])
+}
+
+/// The statements of a block with each `Func<A, R> f = null;` (or `Func<A, R> f;`)
+/// followed by `f = (a) => body;`, `f` assigned nowhere else, as the local function
+/// `R f(A a) => body`: the idiom of a recursive lambda. Nothing runs between the two,
+/// so no call can find `f` null, and from the second on `f` is that lambda for good:
+/// its calls of `f`, run later, call itself, as the local function's do.
+pub(super) fn recursive_lambdas(stmts: Vec<Stmt>, src: &str) -> Vec<Stmt> {
+    let mut out: Vec<Stmt> = Vec::with_capacity(stmts.len());
+    let mut pending: Option<usize> = None;
+    for stmt in stmts {
+        if let (Some(at), StmtKind::Expr(e)) = (pending, &stmt.kind)
+            && let Some(f) = assigned_lambda(&out[at], e, src)
+        {
+            out[at].kind = StmtKind::LocalFn(Box::new(f));
+            pending = None;
+            continue;
+        }
+        match &stmt.kind {
+            StmtKind::Comment(_) => {}
+            StmtKind::Local { vars, .. } if vars.len() == 1 => pending = Some(out.len()),
+            _ => pending = None,
+        }
+        out.push(stmt);
+    }
+    out
+}
+
+/// The local function `decl; e` means, if `decl` declares a delegate `f` null or
+/// unassigned and `e` is `f = lambda`, the only other assignment of `f`.
+fn assigned_lambda(decl: &Stmt, e: &Expr, src: &str) -> Option<MethodDecl> {
+    let StmtKind::Local {
+        ty,
+        vars,
+        is_const: false,
+    } = &decl.kind
+    else {
+        return None;
+    };
+    let [(name, init, span)] = vars.as_slice() else {
+        return None;
+    };
+    let ExprKind::Assign(None, target, lambda) = &e.kind else {
+        return None;
+    };
+    let writes = match init.as_ref().map(|i| &i.kind) {
+        None => 1,
+        Some(ExprKind::Null) => 2,
+        Some(_) => return None,
+    };
+    if !matches!(&target.kind, ExprKind::Name(n, a) if n == name && a.is_empty())
+        || assignments(src, name) != writes
+    {
+        return None;
+    }
+    typed_lambda_as_method(ty, &(name.clone(), Some((**lambda).clone()), *span))
+}
+
+/// `name = (a) => body` of the delegate type `ty` as the method `R name(A a) => body`.
+fn typed_lambda_as_method(
+    ty: &TypeRef,
+    var: &(String, Option<Expr>, crate::error::Span),
+) -> Option<MethodDecl> {
     let TypeRef::Named(kind, args) = ty else {
         return None;
     };
-    let ([(name, Some(init), span)], false) = (vars, is_const) else {
+    let (name, Some(init), span) = var else {
         return None;
     };
     let ExprKind::Lambda(params, body) = &init.kind else {
@@ -109,7 +179,7 @@ fn lambda_as_method(
         ),
         _ => return None,
     };
-    if param_tys.len() != params.len() || assignments(src, name) != 1 {
+    if param_tys.len() != params.len() {
         return None;
     }
     let params = params

@@ -402,6 +402,9 @@ impl<'a> Lower<'a> {
     }
 
     fn binary(&self, node: Node<'a>) -> R<ExprKind> {
+        if let Some(new) = self.misread_new(node)? {
+            return Ok(new);
+        }
         let op_node = node
             .child_by_field_name("operator")
             .ok_or_else(|| self.unsupported(node, "a binary expression"))?;
@@ -481,6 +484,53 @@ impl<'a> Lower<'a> {
             None => None,
         };
         Ok(ExprKind::New(Some(ty), args, init))
+    }
+
+    /// `new List<T>(a) { x }`: tree-sitter's C# grammar reads `((new List) < T) > ((a) {
+    /// x })`, comparisons of a cast of an initialiser, where C# reads the creation of a
+    /// `List<T>` from `a` with `x` added. A `new` with neither arguments nor an
+    /// initialiser is no C# expression, so such a tree is always that misreading.
+    fn misread_new(&self, node: Node<'a>) -> R<Option<ExprKind>> {
+        let field = |n: Node<'a>, f: &str| n.child_by_field_name(f);
+        let op = |n: Node<'a>| field(n, "operator").map(|o| self.text(o));
+        let (Some(less), Some(cast)) = (field(node, "left"), field(node, "right")) else {
+            return Ok(None);
+        };
+        let (Some(new), Some(arg_ty)) = (field(less, "left"), field(less, "right")) else {
+            return Ok(None);
+        };
+        let (Some(ty), Some(arg), Some(init)) = (
+            field(new, "type"),
+            field(cast, "type"),
+            field(cast, "value"),
+        ) else {
+            return Ok(None);
+        };
+        let bare_new = new.kind() == "object_creation_expression"
+            && field(new, "arguments").is_none()
+            && field(new, "initializer").is_none();
+        if op(node) != Some(">")
+            || less.kind() != "binary_expression"
+            || op(less) != Some("<")
+            || !bare_new
+            || ty.kind() != "identifier"
+            || cast.kind() != "cast_expression"
+            || arg.kind() != "identifier"
+            || init.kind() != "initializer_expression"
+        {
+            return Ok(None);
+        }
+        let ty = TypeRef::Named(self.ident(ty), vec![self.ty(arg_ty)?]);
+        let arg = Arg {
+            mode: PassMode::Value,
+            expr: self.mk(arg, ExprKind::Name(self.ident(arg), Vec::new())),
+            name: None,
+        };
+        Ok(Some(ExprKind::New(
+            Some(ty),
+            vec![arg],
+            Some(self.initializer(init)?),
+        )))
     }
 
     fn array_creation(&self, node: Node<'a>) -> R<ExprKind> {

@@ -6,7 +6,7 @@ mod expr;
 mod precedence;
 mod stmt;
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use tree_sitter::Node;
 
@@ -27,6 +27,9 @@ pub struct Lower<'a> {
     /// The prefix operator a misread cast lent to its binary operator (`(a) * v[1]`,
     /// read `(a)(*v)[1]`), lowered as its operand alone.
     lent_prefix: std::cell::Cell<Option<usize>>,
+    /// The file's delegate types (`delegate bool D(Board b);`), each as the `Func` or
+    /// `Action` of the same signature.
+    delegate_types: HashMap<String, TypeRef>,
 }
 
 /// Lowers a whole file.
@@ -36,7 +39,9 @@ pub fn lower_unit(root: Node, src: &str) -> R<Unit> {
         defines: HashSet::new(),
         anonymous: std::cell::Cell::new(false),
         lent_prefix: std::cell::Cell::new(None),
+        delegate_types: HashMap::new(),
     };
+    lower.delegate_types = lower.delegate_decls(root)?;
     let mut unit = Unit::default();
     let mut comments = Vec::new();
     lower.unit_items(root, &mut unit, &mut comments)?;
@@ -185,6 +190,7 @@ impl<'a> Lower<'a> {
             match child.kind() {
                 "comment" => comments.push(self.comment_text(child)),
                 "using_directive" => self.using(child, unit),
+                "delegate_declaration" => {}
                 "namespace_declaration" | "file_scoped_namespace_declaration" => {
                     let body = child.child_by_field_name("body").unwrap_or(child);
                     if unit.types.is_empty() {
@@ -235,6 +241,58 @@ impl<'a> Lower<'a> {
             let name = rest.trim().trim_end_matches(';').trim();
             unit.using_static.push(name.to_string());
         }
+    }
+
+    /// The delegate types declared anywhere in the file, by name. A delegate type is
+    /// C#'s `Func` or `Action` of its signature in all a bot can do with one: it is
+    /// made from a lambda or method and called; one delegate type is never converted
+    /// to another, so no code tells them apart.
+    fn delegate_decls(&self, root: Node<'a>) -> R<HashMap<String, TypeRef>> {
+        let mut out = HashMap::new();
+        let mut stack = vec![root];
+        while let Some(node) = stack.pop() {
+            if node.kind() == "delegate_declaration" {
+                let (name, ty) = self.delegate_decl(node)?;
+                out.insert(name, ty);
+                continue;
+            }
+            let mut cursor = node.walk();
+            stack.extend(node.named_children(&mut cursor));
+        }
+        Ok(out)
+    }
+
+    /// `delegate R D(A a, B b);` as `D` and `Func<A, B, R>` (`Action<A, B>` for `void`).
+    fn delegate_decl(&self, node: Node<'a>) -> R<(String, TypeRef)> {
+        let field = |f: &str| {
+            node.child_by_field_name(f)
+                .ok_or_else(|| self.unsupported(node, "this delegate declaration"))
+        };
+        if node.child_by_field_name("type_parameters").is_some() {
+            return Err(self.unsupported(node, "a generic delegate type"));
+        }
+        let params = self.params(field("parameters")?)?;
+        if params
+            .iter()
+            .any(|p| p.mode != PassMode::Value || p.default.is_some())
+        {
+            return Err(self.unsupported(
+                node,
+                "a delegate type with a `ref`, `out`, `in`, `params` or optional parameter",
+            ));
+        }
+        let mut args: Vec<TypeRef> = params.into_iter().map(|p| p.ty).collect();
+        let ret = self.ty(field("type")?)?;
+        let kind = if ret == TypeRef::Named("void".into(), Vec::new()) {
+            "Action"
+        } else {
+            args.push(ret);
+            "Func"
+        };
+        Ok((
+            self.ident(field("name")?),
+            TypeRef::Named(kind.into(), args),
+        ))
     }
 
     fn modifiers(&self, node: Node) -> Vec<&'a str> {
@@ -360,6 +418,7 @@ impl<'a> Lower<'a> {
                     Member::Method(self.method(child, std::mem::take(&mut comments))?)
                 }
                 "property_declaration" => self.property(child, std::mem::take(&mut comments))?,
+                "delegate_declaration" => continue,
                 "class_declaration"
                 | "struct_declaration"
                 | "record_declaration"
@@ -711,6 +770,9 @@ impl<'a> Lower<'a> {
             "implicit_type" => Ok(TypeRef::Var),
             "predefined_type" | "identifier" => {
                 let name = self.ident(node);
+                if let Some(t) = self.delegate_types.get(&name) {
+                    return Ok(t.clone());
+                }
                 Ok(if name == "var" {
                     TypeRef::Var
                 } else {

@@ -13,7 +13,7 @@ impl<'a> Lower<'a> {
         for child in self.children(node)? {
             out.push(self.stmt(child)?);
         }
-        Ok(out)
+        Ok(super::delegates::recursive_lambdas(out, self.src))
     }
 
     fn stmt_at(&self, node: Node, kind: StmtKind) -> Stmt {
