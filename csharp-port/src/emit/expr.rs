@@ -1806,7 +1806,10 @@ impl FileEmitter<'_, '_> {
                         snippet(self.src, e),
                     ));
                 }
+                // A type test is false on null (ECMA-334, "The is operator").
+                let nullable = matches!(t, Ty::Nullable(_));
                 match name {
+                    None if nullable => format!("{subject}.is_some()"),
                     None => "true".into(),
                     Some(n) => {
                         let l = self.declare(n, pt.clone(), LocalKind::Value);
@@ -1815,7 +1818,15 @@ impl FileEmitter<'_, '_> {
                         self.f()
                             .pre
                             .push(format!("let mut {}: {rust_ty} = {default};\n", l.rust));
-                        format!("{{ {} = {subject}; true }}", l.rust)
+                        if nullable {
+                            let x = self.temp("value");
+                            format!(
+                                "{{ let {x} = {subject}.clone(); if let Some({x}) = {x} {{ {} = {x}; true }} else {{ false }} }}",
+                                l.rust
+                            )
+                        } else {
+                            format!("{{ {} = {subject}; true }}", l.rust)
+                        }
                     }
                 }
             }
