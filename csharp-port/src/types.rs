@@ -124,7 +124,8 @@ pub enum Ty {
     Seq(Box<Ty>),
     /// `(T1, T2)` with its element names.
     Tuple(Vec<Ty>, Vec<Option<String>>),
-    /// `T?` of a value type.
+    /// `T?` of a value type; also a `Random`, array or string the file lets be null
+    /// (`Option<T>`: the port's `T` has no null).
     Nullable(Box<Ty>),
     /// `Func<...>`/`Action<...>`/a lambda: parameters and result (`Void` for an action).
     Func(Vec<Ty>, Box<Ty>),

@@ -975,3 +975,53 @@ fn the_type_array_is_refused() {
     let text = refused_in_think("Array a = new int[3];");
     assert!(text.contains("the type `Array`"), "{text}");
 }
+
+#[test]
+fn a_random_a_class_holds_compared_with_null_is_refused() {
+    // A class's fields are `Var`s whose reads are copies: no generator may be one.
+    let source = format!(
+        "{}class Node {{ public System.Random R; public int Draw() {{ if (R == null) R = new System.Random(1); return R.Next(6); }} }}\n",
+        bot("", "        return board.GetLegalMoves()[0];")
+    );
+    let (line, _, _, text) = refused(&source);
+    assert_eq!(line, 10, "{text}");
+    assert!(text.contains("a `Random` compared with `null`"), "{text}");
+}
+
+#[test]
+fn a_null_coalescing_assignment_as_a_value_is_refused() {
+    let source = bot(
+        "    int[] table;",
+        "        int n = (table ??= new int[3]).Length;\n        return board.GetLegalMoves()[n];",
+    );
+    let (line, _, _, text) = refused(&source);
+    assert_eq!(line, 7, "{text}");
+    assert!(text.contains("`??=`"), "{text}");
+}
+
+#[test]
+fn a_null_coalescing_assignment_to_an_element_with_an_effect_is_refused() {
+    // Its index would be evaluated twice, for the test and for the assignment.
+    let source = format!(
+        "{}class Node {{ public Node[] Kids = new Node[2]; int i; public void Grow() {{ Kids[i++] ??= new Node(); }} }}\n",
+        bot("", "        return board.GetLegalMoves()[0];")
+    );
+    let (line, _, _, text) = refused(&source);
+    assert_eq!(line, 10, "{text}");
+    assert!(
+        text.contains("`??=` of an element whose receiver or index has side effects"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_null_coalescing_assignment_to_a_string_is_refused() {
+    // The port's strings are never null: `??=` would never assign.
+    let source = bot(
+        "    string name;",
+        "        name ??= \"x\";\n        return board.GetLegalMoves()[0];",
+    );
+    let (line, _, _, text) = refused(&source);
+    assert_eq!(line, 7, "{text}");
+    assert!(text.contains("`??=` of a `string`"), "{text}");
+}

@@ -271,6 +271,7 @@ impl FileEmitter<'_, '_> {
     // One arm per C# instance member (a table of the API's and the base library's members).
     #[allow(clippy::too_many_lines)]
     fn instance_member(&mut self, v: Val, name: &str, e: &Expr) -> R<Val> {
+        let v = self.non_null(v, e)?;
         let ty = v.ty.clone();
         match &ty {
             Ty::Api("DateTime")
@@ -2054,6 +2055,7 @@ impl FileEmitter<'_, '_> {
 
     /// `value.name(args)`.
     fn instance_call(&mut self, v: Val, name: &str, args: &[Arg], e: &Expr) -> R<Val> {
+        let v = self.non_null(v, e)?;
         let ty = v.ty.clone();
         match &ty {
             Ty::Api("Random") => return self.random_call(v, name, args, e),
@@ -2489,6 +2491,7 @@ impl FileEmitter<'_, '_> {
             return self.call_name(n, &args, e, None);
         }
         let t = self.expr(target, None)?;
+        let t = self.non_null(t, e)?;
         let (recv, elem_code, elem_ty) = self.element(t, idx, e)?;
         let mut v = Val::new(elem_code, elem_ty, Prec::Primary).absorb(&recv);
         v.reads_self |= recv.reads_self;

@@ -1041,6 +1041,10 @@ impl FileEmitter<'_, '_> {
             }
             // `T` converts implicitly to `T?`.
             (Ty::Nullable(p), q) | (q, Ty::Nullable(p)) if **p == *q => Ty::Nullable(p.clone()),
+            // `var s = c ? null : "x"`: a string that may be null.
+            (Ty::Null, Ty::Str) | (Ty::Str, Ty::Null) if want.is_none_or(|w| *w == Ty::Unknown) => {
+                Ty::Nullable(Box::new(Ty::Str))
+            }
             (Ty::Null, q) => q.clone(),
             (p, Ty::Null) => p.clone(),
             (p, q)
@@ -1328,6 +1332,8 @@ impl FileEmitter<'_, '_> {
                 ..v
             }),
             (_, Ty::Nullable(inner)) if **inner == from => {
+                // A place of a type not `Copy` (a string) is cloned, not moved, into `Some`.
+                let v = self.owned(v);
                 let code = format!("Some({})", v.code);
                 Ok(Val {
                     code,
@@ -1409,6 +1415,43 @@ impl FileEmitter<'_, '_> {
                 snippet(self.src, e),
             )),
         }
+    }
+
+    /// A `T?` of a reference type (a `Random` or array field that may be null) read for
+    /// a member, an element or as a `T`: its value, panicking where C# throws
+    /// `NullReferenceException`. A generator is borrowed in place (a copy would draw
+    /// its own numbers), so only from a field of the bot's struct; an array is shared.
+    pub(crate) fn non_null(&mut self, v: Val, e: &Expr) -> R<Val> {
+        let Ty::Nullable(inner) = &v.ty else {
+            return Ok(v);
+        };
+        let inner = (**inner).clone();
+        let code = match &inner {
+            Ty::Api("Random") if v.place && !v.code.ends_with(".get()") => format!(
+                "{}.as_mut().expect(\"NullReferenceException\")",
+                v.at(Prec::Primary)
+            ),
+            // A `Var`'s `get()` is already a copy of the (shared) reference.
+            Ty::Array(..) | Ty::Str if v.code.ends_with(".get()") => {
+                format!("{}.expect(\"NullReferenceException\")", v.code)
+            }
+            // An array's clone shares it; a string's copies an immutable value.
+            Ty::Array(..) | Ty::Str => format!(
+                "{}.clone().expect(\"NullReferenceException\")",
+                v.at(Prec::Primary)
+            ),
+            t if t.is_reference() => {
+                return Err(unsupported(
+                    e.span,
+                    format!("a `{}` that may be null, read here", t.cs()),
+                    snippet(self.src, e),
+                ));
+            }
+            _ => return Ok(v),
+        };
+        let mut out = Val::new(code, inner, Prec::Primary).absorb(&v);
+        out.place = false;
+        Ok(out)
     }
 
     /// `x?.F` of a class instance: the target evaluated once; null when it is null,
@@ -1763,7 +1806,10 @@ impl FileEmitter<'_, '_> {
                         snippet(self.src, e),
                     ));
                 }
+                // A type test is false on null (ECMA-334, "The is operator").
+                let nullable = matches!(t, Ty::Nullable(_));
                 match name {
+                    None if nullable => format!("{subject}.is_some()"),
                     None => "true".into(),
                     Some(n) => {
                         let l = self.declare(n, pt.clone(), LocalKind::Value);
@@ -1772,7 +1818,15 @@ impl FileEmitter<'_, '_> {
                         self.f()
                             .pre
                             .push(format!("let mut {}: {rust_ty} = {default};\n", l.rust));
-                        format!("{{ {} = {subject}; true }}", l.rust)
+                        if nullable {
+                            let x = self.temp("value");
+                            format!(
+                                "{{ let {x} = {subject}.clone(); if let Some({x}) = {x} {{ {} = {x}; true }} else {{ false }} }}",
+                                l.rust
+                            )
+                        } else {
+                            format!("{{ {} = {subject}; true }}", l.rust)
+                        }
                     }
                 }
             }
@@ -1807,13 +1861,20 @@ impl FileEmitter<'_, '_> {
             }
             values.push(r);
         }
-        let t = out_ty.ok_or_else(|| {
+        let mut t = out_ty.ok_or_else(|| {
             unsupported(
                 e.span,
                 "a switch expression without a type",
                 snippet(self.src, e),
             )
         })?;
+        if t == Ty::Str
+            && want.is_none_or(|w| *w == Ty::Unknown)
+            && values.iter().any(|r| r.ty == Ty::Null)
+        {
+            // `var s = x switch { .., _ => null }`: a string that may be null.
+            t = Ty::Nullable(Box::new(Ty::Str));
+        }
         let mut acc = Val::new("", t.clone(), Prec::Assign).absorb(&v);
         let mut code = format!("{{\n    let {subject} = {};\n    ", v.code);
         let mut first = true;

@@ -342,6 +342,7 @@ impl FileEmitter<'_, '_> {
             };
         }
         let t = self.expr(target, None)?;
+        let t = self.non_null(t, e)?;
         let recv = t.at(Prec::Primary);
         match t.ty.clone() {
             Ty::Array(elem, _) => {
@@ -707,14 +708,8 @@ impl FileEmitter<'_, '_> {
     ) -> R<String> {
         let t = place.ty().clone();
         self.note_place_write(place);
-        if op == BinOp::Coalesce
-            && matches!(t, Ty::Nullable(_))
-            && let Place::Direct { code, .. } = place
-            && !as_value
-        {
-            // `x ??= y`: `y` is evaluated and assigned only when `x` is null.
-            let v = self.coerce(rhs, &t, r)?;
-            return Ok(format!("if {code}.is_none() {{ {code} = {}; }}", v.code));
+        if op == BinOp::Coalesce && !as_value {
+            return self.coalesce_assign(place, &t, rhs, r, e);
         }
         if t == Ty::Str && op == BinOp::Add {
             let read = self.read_place(place);
@@ -761,6 +756,41 @@ impl FileEmitter<'_, '_> {
                 })
             }
         }
+    }
+
+    /// `x ??= y` as a statement: `y` is evaluated and assigned only when `x` is null.
+    fn coalesce_assign(
+        &mut self,
+        place: &Place,
+        t: &Ty,
+        rhs: Val,
+        r: &Expr,
+        e: &Expr,
+    ) -> R<String> {
+        let test = match t {
+            Ty::Nullable(_) => "is_none",
+            Ty::Class(c) if self.p.is_ref_class(c) => "is_null",
+            _ => {
+                return Err(unsupported(
+                    e.span,
+                    format!("`??=` of a `{}` with a `{}`", t.cs(), rhs.ty.cs()),
+                    snippet(self.src, e),
+                ));
+            }
+        };
+        if let Place::Cell { effects: true, .. } = place {
+            // The place's receiver would be evaluated twice.
+            return Err(unsupported(
+                e.span,
+                "`??=` of an element whose receiver or index has side effects",
+                snippet(self.src, e),
+            ));
+        }
+        let v = self.coerce(rhs, t, r)?;
+        let v = self.owned(v);
+        let read = self.read_place(place);
+        let write = self.write_place(place, &v.code)?;
+        Ok(format!("if {read}.{test}() {{ {write}; }}"))
     }
 
     /// The right operand's code for `place op= rhs`, and the type the operation is done

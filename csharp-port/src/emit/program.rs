@@ -156,13 +156,13 @@ impl<'u> Program<'u> {
             });
         }
         for i in 0..unit.types.len() {
-            program.index_members(i)?;
+            program.index_members(i, src)?;
         }
         program.rename_bot_level();
         Ok(program)
     }
 
-    fn index_members(&mut self, i: usize) -> R<()> {
+    fn index_members(&mut self, i: usize, src: &str) -> R<()> {
         let decl = &self.unit.types[i];
         if decl.kind == TypeKind::Enum {
             return self.index_enum(i);
@@ -175,8 +175,11 @@ impl<'u> Program<'u> {
         for (m, member) in decl.members.iter().enumerate() {
             match member {
                 Member::Field(f) => {
-                    let ty = self.resolve(&f.ty, &[], f.span)?;
-                    for (v, (name, _, span)) in f.vars.iter().enumerate() {
+                    let declared = self.resolve(&f.ty, &[], f.span)?;
+                    for (v, (name, init, span)) in f.vars.iter().enumerate() {
+                        let in_bot = i == self.bot || f.is_static;
+                        let ty =
+                            nullable_field(declared.clone(), in_bot, init.is_none(), name, src);
                         let rust = if f.is_const {
                             screaming(name)
                         } else {
@@ -418,6 +421,59 @@ impl<'u> Program<'u> {
 /// Whether a parameter of type `t` vanishes from Rust signatures.
 pub(crate) fn vanishes(t: &Ty) -> bool {
     matches!(t, Ty::Api("Board" | "Timer"))
+}
+
+/// A field's type, `T?` for a `Random` or array field the file treats as possibly null
+/// (it starts null and is compared with `null`, `??=`'d or set to `null`): C#'s null
+/// then differs from every value of the port's `T` (an empty array is not null).
+/// A `Random` only where it lives in the bot's struct, whose fields are borrowed in
+/// place (a class's `Var` gives copies, and a generator must not be copied).
+fn nullable_field(ty: Ty, in_bot: bool, uninit: bool, name: &str, src: &str) -> Ty {
+    let candidate = match &ty {
+        Ty::Api("Random") => in_bot,
+        Ty::Array(..) => true,
+        _ => false,
+    };
+    if candidate && uninit && null_used(src, name) {
+        Ty::Nullable(Box::new(ty))
+    } else {
+        ty
+    }
+}
+
+/// Whether `name` appears in `src` compared with `null`, `??=`'d or assigned `null`
+/// (a scan of the text: an unrelated variable of the same name only makes the field
+/// `T?`, which still means what C# does).
+pub(crate) fn null_used(src: &str, name: &str) -> bool {
+    let ident = |c: char| c.is_alphanumeric() || c == '_';
+    let mut from = 0;
+    while let Some(k) = src[from..].find(name) {
+        let (at, end) = (from + k, from + k + name.len());
+        from = end;
+        if src[..at].chars().next_back().is_some_and(ident)
+            || src[end..].chars().next().is_some_and(ident)
+        {
+            continue;
+        }
+        let after = src[end..].trim_start();
+        let before = src[..at].trim_end();
+        let null_after = |op: &str| {
+            after.strip_prefix(op).is_some_and(|r| {
+                let r = r.trim_start();
+                r.starts_with("null") && !r[4..].starts_with(ident)
+            })
+        };
+        if null_after("==")
+            || null_after("!=")
+            || (null_after("=") && !after.starts_with("=="))
+            || after.starts_with("??=")
+            || before.ends_with("null ==")
+            || before.ends_with("null !=")
+        {
+            return true;
+        }
+    }
+    false
 }
 
 /// Whether a type other than the bot keeps field `f` in its own struct: not a static

@@ -485,6 +485,7 @@ impl FileEmitter<'_, '_> {
         s: &Stmt,
     ) -> R<String> {
         let v = self.expr(iter, None)?;
+        let v = self.non_null(v, iter)?;
         let elem = v.ty.element().ok_or_else(|| {
             unsupported(
                 iter.span,
