@@ -1025,3 +1025,17 @@ fn a_null_coalescing_assignment_to_a_string_is_refused() {
     assert_eq!(line, 7, "{text}");
     assert!(text.contains("`??=` of a `string`"), "{text}");
 }
+
+#[test]
+fn a_random_stored_under_a_second_name_is_refused() {
+    let source = bot(
+        "    System.Random rng = new System.Random(1);",
+        "        System.Random r = rng;\n        return board.GetLegalMoves()[r.Next(2)];",
+    );
+    let (line, _, _, text) = refused(&source);
+    assert_eq!(line, 7, "{text}");
+    assert!(
+        text.contains("a `Random` stored or returned from a variable or field"),
+        "{text}"
+    );
+}

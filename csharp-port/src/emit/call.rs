@@ -2433,7 +2433,21 @@ impl FileEmitter<'_, '_> {
         for (x, a) in vals.into_iter().zip(args) {
             conv.push(self.coerce(x, param, &a.expr)?);
         }
-        let r = v.at(Prec::Primary);
+        // A field of another type's object is a `Var`, whose `get()` is a copy: the
+        // generator is drawn from in place, its arguments read first.
+        let shared = v.code.strip_suffix(".get()").map(str::to_string);
+        let mut setup = String::new();
+        if shared.is_some() {
+            for (i, c) in conv.iter_mut().enumerate() {
+                setup.push_str(&format!("let random_arg_{i} = {}; ", c.code));
+                c.code = format!("random_arg_{i}");
+            }
+        }
+        let r = if shared.is_some() {
+            "g".to_string()
+        } else {
+            v.at(Prec::Primary)
+        };
         let (code, ty) = match (name, conv.as_slice()) {
             ("Next", []) => (format!("{r}.next()"), int.clone()),
             ("Next", [max]) => (format!("{r}.next_max({})", max.code), int.clone()),
@@ -2452,6 +2466,10 @@ impl FileEmitter<'_, '_> {
                     snippet(self.src, e),
                 ));
             }
+        };
+        let code = match shared {
+            Some(var) => format!("{{ {setup}{var}.with(|g| {code}) }}"),
+            None => code,
         };
         let mut out = Val::new(code, ty, Prec::Primary).absorb(&v);
         for x in &conv {

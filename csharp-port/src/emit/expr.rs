@@ -468,6 +468,20 @@ impl FileEmitter<'_, '_> {
         v
     }
 
+    /// [`Self::owned`] where the value is stored or returned: a `Random` read from a
+    /// variable or field is refused, since C#'s `Random` is a class (a second name for
+    /// one generator) and the port's is a value (a copy would draw its own numbers).
+    pub(crate) fn owned_stored(&mut self, v: Val, x: &Expr) -> R<Val> {
+        if v.ty == Ty::Api("Random") && v.place {
+            return Err(unsupported(
+                x.span,
+                "a `Random` stored or returned from a variable or field (C# would share one generator; the port's copy would draw its own numbers)",
+                snippet(self.src, x),
+            ));
+        }
+        Ok(self.owned(v))
+    }
+
     /// A non-`Copy` place read as a value: cloned (for C#'s references, the reference).
     pub(crate) fn owned(&mut self, mut v: Val) -> Val {
         if v.place && !self.p.is_copy(&v.ty) && !matches!(v.ty, Ty::Null | Ty::Unknown) {

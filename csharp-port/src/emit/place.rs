@@ -562,7 +562,7 @@ impl FileEmitter<'_, '_> {
                 let v = self.expr(r, Some(&t))?;
                 let v = self.coerce(v, &t, r)?;
                 self.check_owned_board_assign(&v, e)?;
-                self.owned(v)
+                self.owned_stored(v, r)?
             }
             Some(_) => self.expr(r, None)?,
         };

@@ -179,7 +179,7 @@ impl FileEmitter<'_, '_> {
                         };
                     }
                     let v = self.coerce(v, &t, init)?;
-                    Some(self.owned(v))
+                    Some(self.owned_stored(v, init)?)
                 }
                 None => None,
             };
@@ -611,7 +611,7 @@ impl FileEmitter<'_, '_> {
                 {
                     *slot = Some(v.ty.clone());
                 }
-                Some(self.owned(v).code)
+                Some(self.owned_stored(v, e)?.code)
             }
         };
         if !in_lambda && !self.fr().try_exits.is_empty() {
