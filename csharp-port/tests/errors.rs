@@ -991,3 +991,29 @@ fn operators_of_the_file_the_port_does_not_call_are_refused() {
         "{text}"
     );
 }
+
+#[test]
+fn property_setter_assignments_the_port_cannot_call_once_are_refused() {
+    let members = "    class N { public int[] v = new int[2]; public int P { get => v[0]; set => v[0] = value; } }\n    N[] nodes = { new N() };";
+    let compound = bot(
+        members,
+        "        nodes[0].P += 1;\n        return board.GetLegalMoves()[0];",
+    );
+    let (line, _, _, text) = refused(&compound);
+    assert_eq!(line, 8, "{text}");
+    assert!(text.contains("this assignment to a property with a setter body"), "{text}");
+    let as_value = bot(
+        members,
+        "        var n = new N();\n        int x = n.P = 3;\n        return board.GetLegalMoves()[0];",
+    );
+    let (line, _, _, text) = refused(&as_value);
+    assert_eq!(line, 9, "{text}");
+    assert!(text.contains("this assignment to a property with a setter body"), "{text}");
+    let init = bot(
+        "    int p;\n    int P { get => p; init => p = value; }",
+        "        return board.GetLegalMoves()[0];",
+    );
+    let (line, _, _, text) = refused(&init);
+    assert_eq!(line, 5, "{text}");
+    assert!(text.contains("a property with an `init` body"), "{text}");
+}
