@@ -593,6 +593,8 @@ pub enum ExprKind {
     Cast(TypeRef, Box<Expr>),
     /// `new T(args) { init }`, and `new(args)` (no type: from the target).
     New(Option<TypeRef>, Vec<Arg>, Option<Vec<Expr>>),
+    /// `e as T`.
+    As(Box<Expr>, TypeRef),
     /// `e with { F = v, ... }`: the members as `F = v` assignments.
     With(Box<Expr>, Vec<Expr>),
     /// `new T[n]`, `new T[] { ... }`, `new[] { ... }`, `{ ... }` (element type

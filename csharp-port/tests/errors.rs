@@ -1001,14 +1001,20 @@ fn property_setter_assignments_the_port_cannot_call_once_are_refused() {
     );
     let (line, _, _, text) = refused(&compound);
     assert_eq!(line, 8, "{text}");
-    assert!(text.contains("this assignment to a property with a setter body"), "{text}");
+    assert!(
+        text.contains("this assignment to a property with a setter body"),
+        "{text}"
+    );
     let as_value = bot(
         members,
         "        var n = new N();\n        int x = n.P = 3;\n        return board.GetLegalMoves()[0];",
     );
     let (line, _, _, text) = refused(&as_value);
     assert_eq!(line, 9, "{text}");
-    assert!(text.contains("this assignment to a property with a setter body"), "{text}");
+    assert!(
+        text.contains("this assignment to a property with a setter body"),
+        "{text}"
+    );
     let init = bot(
         "    int p;\n    int P { get => p; init => p = value; }",
         "        return board.GetLegalMoves()[0];",
@@ -1016,4 +1022,18 @@ fn property_setter_assignments_the_port_cannot_call_once_are_refused() {
     let (line, _, _, text) = refused(&init);
     assert_eq!(line, 5, "{text}");
     assert!(text.contains("a property with an `init` body"), "{text}");
+}
+
+#[test]
+fn an_as_conversion_that_is_not_an_identity_is_refused() {
+    let source = bot(
+        "    class A { public int x; }\n    class B { public int y; }",
+        "        var a = new A();\n        var b = a as B;\n        return board.GetLegalMoves()[0];",
+    );
+    let (line, _, _, text) = refused(&source);
+    assert_eq!(line, 9, "{text}");
+    assert!(
+        text.contains("an `as` conversion from `A` to `B`"),
+        "{text}"
+    );
 }

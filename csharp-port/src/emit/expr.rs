@@ -131,6 +131,7 @@ impl FileEmitter<'_, '_> {
                 self.new_object(t.as_ref(), args, init.as_deref(), e, want)
             }
             ExprKind::With(target, items) => self.with(target, items, e),
+            ExprKind::As(x, t) => self.as_conversion(x, t, e),
             ExprKind::NewArray {
                 elem,
                 rank,
@@ -1172,6 +1173,21 @@ impl FileEmitter<'_, '_> {
                 snippet(self.src, e),
             )),
         }
+    }
+
+    /// `e as T` where `e` already has type `T` (a class, so `null` stays `null`): the
+    /// value itself (ECMA-334 12.12.13, an identity conversion). Others are refused.
+    fn as_conversion(&mut self, x: &Expr, t: &TypeRef, e: &Expr) -> R<Val> {
+        let to = self.p.resolve(t, &self.type_params, e.span)?;
+        let v = self.expr(x, Some(&to))?;
+        if v.ty == to && matches!(to, Ty::Class(_)) {
+            return Ok(v);
+        }
+        Err(unsupported(
+            e.span,
+            format!("an `as` conversion from `{}` to `{}`", v.ty.cs(), to.cs()),
+            snippet(self.src, e),
+        ))
     }
 
     // C#'s explicit conversions (ECMA-334 §10.3) in the order the specification lists them.

@@ -49,7 +49,7 @@ impl FileEmitter<'_, '_> {
                 (format!("{r}.fill({})", a.code), Ty::Void)
             }
             (Ty::Array(..), "Clear", 0) => (format!("{r}.clear()"), Ty::Void),
-            (Ty::Array(..), "Sort", 0) => (format!("{r}.sort()"), Ty::Void),
+            (Ty::Array(..), "Sort", 0) => (self.default_sort(v, e)?, Ty::Void),
             (Ty::Array(..), "Clone", 0) => (format!("{r}.copy()"), v.ty.clone()),
             (Ty::Array(..), "GetLength", 1) => {
                 let a = self.arg_as(&args[0], &INT)?;
@@ -147,7 +147,7 @@ impl FileEmitter<'_, '_> {
             (Ty::List(_) | Ty::Dict(..) | Ty::Set(_), "Clear", 0) => {
                 (format!("{r}.clear()"), Ty::Void)
             }
-            (Ty::List(_), "Sort", 0) => (format!("{r}.sort()"), Ty::Void),
+            (Ty::List(_), "Sort", 0) => (self.default_sort(v, e)?, Ty::Void),
             (Ty::Array(..), "Sort", 2) => {
                 let items = self.expr(&args[0].expr, None)?;
                 if !matches!(items.ty, Ty::Array(..)) {

@@ -219,7 +219,12 @@ impl<'a> Lower<'a> {
                     .ok_or_else(|| self.unsupported(node, "`?.`"))?;
                 ExprKind::NullMember(Box::new(target), self.ident(name))
             }
-            "as_expression" => return Err(self.unsupported(node, "an `as` conversion")),
+            "as_expression" => {
+                let ty = node
+                    .child_by_field_name("right")
+                    .ok_or_else(|| self.unsupported(node, "an `as` conversion"))?;
+                ExprKind::As(Box::new(self.sub(node, "left")?), self.ty(ty)?)
+            }
             "query_expression" => self.query(node)?,
             "anonymous_object_creation_expression" => self.anonymous_object(node)?,
             "with_expression" => self.with(node)?,
