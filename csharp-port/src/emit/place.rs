@@ -611,6 +611,10 @@ impl FileEmitter<'_, '_> {
                 snippet(self.src, e),
             ));
         }
+        let setters = self.p.types.iter().flat_map(|t| &t.methods);
+        if !setters.clone().any(|m| m.cs.starts_with("set_")) {
+            return Ok(None);
+        }
         let (recv, name) = match &l.kind {
             ExprKind::Name(n, _) if self.find_local(n).is_none() => (None, n),
             ExprKind::Member(t, n, _) => (Some(&**t), n),
@@ -623,9 +627,9 @@ impl FileEmitter<'_, '_> {
                 ..
             }) => Some(self.fr().class),
             Some(t) => {
-                let saved = self.learned.clone();
+                let (learned, pre) = (self.learned.clone(), self.f().pre.clone());
                 let ty = self.expr(t, None).map(|v| v.ty);
-                self.learned = saved;
+                (self.learned, self.f().pre) = (learned, pre);
                 match ty {
                     Ok(Ty::Class(c) | Ty::Struct(c)) => self.p.type_index(&c),
                     _ => None,
