@@ -74,7 +74,7 @@ pub struct TypeDecl {
 }
 
 /// A member of a type.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub enum Member {
     /// A field (or several declared together), or a `const`.
     Field(FieldDecl),
@@ -85,7 +85,7 @@ pub enum Member {
 }
 
 /// `int a = 1, b;` at class level.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct FieldDecl {
     /// The declared type.
     pub ty: TypeRef,
@@ -152,10 +152,40 @@ pub struct MethodDecl {
     pub is_property: bool,
     /// An extension method (`static T F(this R r, ...)`): `r.F(...)` calls it.
     pub is_extension: bool,
+    /// How it takes part in inheritance between the file's own classes.
+    pub dispatch: Dispatch,
     /// Where it starts.
     pub span: Span,
     /// Comments before it.
     pub comments: Vec<String>,
+}
+
+/// A method's inheritance modifier.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Dispatch {
+    /// None.
+    Plain,
+    /// `virtual` or `abstract`: a derived class may override it.
+    Virtual,
+    /// `override`.
+    Override,
+    /// `new`: hides a base class's member.
+    Hides,
+}
+
+impl Dispatch {
+    /// The modifier among `mods`.
+    pub fn of(mods: &[&str]) -> Dispatch {
+        if mods.contains(&"override") {
+            Dispatch::Override
+        } else if mods.contains(&"virtual") || mods.contains(&"abstract") {
+            Dispatch::Virtual
+        } else if mods.contains(&"new") {
+            Dispatch::Hides
+        } else {
+            Dispatch::Plain
+        }
+    }
 }
 
 /// A body: a block or `=> expression`.
@@ -353,6 +383,22 @@ pub enum BinOp {
 }
 
 impl BinOp {
+    /// The name of the method a user-defined operator is (ECMA-334 15.10, "Operators";
+    /// CLI's `op_Addition`...), for the arithmetic and bitwise operators the port reads.
+    pub fn method_name(self) -> Option<&'static str> {
+        Some(match self {
+            BinOp::Add => "op_Addition",
+            BinOp::Sub => "op_Subtraction",
+            BinOp::Mul => "op_Multiply",
+            BinOp::Div => "op_Division",
+            BinOp::Rem => "op_Modulus",
+            BinOp::And => "op_BitwiseAnd",
+            BinOp::Or => "op_BitwiseOr",
+            BinOp::Xor => "op_ExclusiveOr",
+            _ => return None,
+        })
+    }
+
     /// Reads a C# operator token.
     pub fn from_token(token: &str) -> Option<BinOp> {
         Some(match token {
@@ -547,6 +593,10 @@ pub enum ExprKind {
     Cast(TypeRef, Box<Expr>),
     /// `new T(args) { init }`, and `new(args)` (no type: from the target).
     New(Option<TypeRef>, Vec<Arg>, Option<Vec<Expr>>),
+    /// `e as T`.
+    As(Box<Expr>, TypeRef),
+    /// `e with { F = v, ... }`: the members as `F = v` assignments.
+    With(Box<Expr>, Vec<Expr>),
     /// `new T[n]`, `new T[] { ... }`, `new[] { ... }`, `{ ... }` (element type
     /// unknown for the last two), `stackalloc T[n]`.
     NewArray {

@@ -1039,3 +1039,144 @@ fn a_random_stored_under_a_second_name_is_refused() {
         "{text}"
     );
 }
+
+#[test]
+fn a_finalizer_doing_more_than_clearing_its_collections_is_refused() {
+    let busy = bot(
+        "    static int spins;\n    ~MyBot() { while (spins < 10) spins++; }",
+        "        return board.GetLegalMoves()[0];",
+    );
+    let (line, _, _, text) = refused(&busy);
+    assert_eq!(line, 5, "{text}");
+    assert!(
+        text.contains("a finalizer") && text.contains("doing more"),
+        "{text}"
+    );
+    let shared = bot(
+        "    System.Collections.Generic.List<int> seen = new();\n    ~MyBot() { seen.Clear(); }\n    void Keep(System.Collections.Generic.List<int> l) { }\n    void Hand() { Keep(seen); }",
+        "        return board.GetLegalMoves()[0];",
+    );
+    let (line, _, _, text) = refused(&shared);
+    assert_eq!(line, 5, "{text}");
+    assert!(text.contains("other code may also hold"), "{text}");
+}
+
+#[test]
+fn inheritance_the_port_cannot_flatten_is_refused() {
+    let base_ctor = bot(
+        "    class A { public int x; public A() { x = 1; } }\n    class B : A { public int y; }",
+        "        var b = new B();\n        return board.GetLegalMoves()[0];",
+    );
+    let (line, _, _, text) = refused(&base_ctor);
+    assert_eq!(line, 4, "{text}");
+    assert!(
+        text.contains("a constructor of a class another derives from"),
+        "{text}"
+    );
+    let hiding = bot(
+        "    class A { public int x; public int F() => x; }\n    class B : A { public new int F() => 2; }",
+        "        var b = new B();\n        return board.GetLegalMoves()[0];",
+    );
+    let (line, _, _, text) = refused(&hiding);
+    assert_eq!(line, 5, "{text}");
+    assert!(
+        text.contains("a member named like one of its base class's"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_derived_instance_used_as_its_base_is_not_translated() {
+    let source = bot(
+        "    class A { public int x; }\n    class B : A { public int y; }",
+        "        A a = new B();\n        return board.GetLegalMoves()[0];",
+    );
+    assert!(port(&source, &PortOptions::default()).is_err());
+}
+
+#[test]
+fn a_with_expression_on_a_class_is_refused() {
+    let source = bot(
+        "    class C { public int x; }",
+        "        var c = new C();\n        var d = c with { x = 2 };\n        return board.GetLegalMoves()[0];",
+    );
+    let (line, _, _, text) = refused(&source);
+    assert_eq!(line, 8, "{text}");
+    assert!(text.contains("a `with` expression on a `C`"), "{text}");
+}
+
+#[test]
+fn operators_of_the_file_the_port_does_not_call_are_refused() {
+    let equality = bot(
+        "    class V { public int x; public static bool operator ==(V a, V b) => a.x == b.x; public static bool operator !=(V a, V b) => a.x != b.x; }",
+        "        return board.GetLegalMoves()[0];",
+    );
+    let (_, _, _, text) = refused(&equality);
+    assert!(text.contains("this operator of the file's own"), "{text}");
+    let mixed = bot(
+        "    class V { public int x; public static V operator +(V a, V b) => a; }",
+        "        var v = new V();\n        var w = v + 1;\n        return board.GetLegalMoves()[0];",
+    );
+    let (line, _, _, text) = refused(&mixed);
+    assert_eq!(line, 8, "{text}");
+    assert!(
+        text.contains("an operator of the file's own on `V` and `int`"),
+        "{text}"
+    );
+    let compound = bot(
+        "    class V { public int x; public static V operator +(V a, V b) => a; }",
+        "        var v = new V();\n        v += v;\n        return board.GetLegalMoves()[0];",
+    );
+    let (line, _, _, text) = refused(&compound);
+    assert_eq!(line, 8, "{text}");
+    assert!(
+        text.contains("a compound assignment with an operator"),
+        "{text}"
+    );
+}
+
+#[test]
+fn property_setter_assignments_the_port_cannot_call_once_are_refused() {
+    let members = "    class N { public int[] v = new int[2]; public int P { get => v[0]; set => v[0] = value; } }\n    N[] nodes = { new N() };";
+    let compound = bot(
+        members,
+        "        nodes[0].P += 1;\n        return board.GetLegalMoves()[0];",
+    );
+    let (line, _, _, text) = refused(&compound);
+    assert_eq!(line, 8, "{text}");
+    assert!(
+        text.contains("this assignment to a property with a setter body"),
+        "{text}"
+    );
+    let as_value = bot(
+        members,
+        "        var n = new N();\n        int x = n.P = 3;\n        return board.GetLegalMoves()[0];",
+    );
+    let (line, _, _, text) = refused(&as_value);
+    assert_eq!(line, 9, "{text}");
+    assert!(
+        text.contains("this assignment to a property with a setter body"),
+        "{text}"
+    );
+    let init = bot(
+        "    int p;\n    int P { get => p; init => p = value; }",
+        "        return board.GetLegalMoves()[0];",
+    );
+    let (line, _, _, text) = refused(&init);
+    assert_eq!(line, 5, "{text}");
+    assert!(text.contains("a property with an `init` body"), "{text}");
+}
+
+#[test]
+fn an_as_conversion_that_is_not_an_identity_is_refused() {
+    let source = bot(
+        "    class A { public int x; }\n    class B { public int y; }",
+        "        var a = new A();\n        var b = a as B;\n        return board.GetLegalMoves()[0];",
+    );
+    let (line, _, _, text) = refused(&source);
+    assert_eq!(line, 9, "{text}");
+    assert!(
+        text.contains("an `as` conversion from `A` to `B`"),
+        "{text}"
+    );
+}

@@ -1753,10 +1753,7 @@ impl FileEmitter<'_, '_> {
         };
         let recv = |i: usize| vals.get(i).map(|v| v.at(Prec::Primary)).unwrap_or_default();
         let code = match (name, vals.len()) {
-            ("Sort", 1) => {
-                let elem = vals[0].ty.element().unwrap_or(Ty::Unknown);
-                self.default_sort(&recv(0), &elem, e)?
-            }
+            ("Sort", 1) => self.default_sort(&vals[0], e)?,
             ("Sort", 2) if matches!(vals[1].ty, Ty::Array(..)) => {
                 format!("{}.sort_with_items(&{})", recv(0), vals[1].at(Prec::Unary))
             }
@@ -2015,6 +2012,49 @@ impl FileEmitter<'_, '_> {
             .absorb(&f);
         out.effects = true;
         Ok(out)
+    }
+
+    /// `Sort()` of an array or list: by C#'s default comparison, which for a class of the
+    /// file's own is its `CompareTo` as .NET's `Comparer<T>.Default` calls it: for
+    /// `IComparable<T>`, nulls first, then `x.CompareTo(y)`; for the non-generic
+    /// `IComparable`, `0` for the same reference first (`Comparer.Default.Compare`).
+    pub(crate) fn default_sort(&mut self, target: &Val, e: &Expr) -> R<String> {
+        let r = target.at(Prec::Primary);
+        let class = match target.ty.element() {
+            Some(Ty::Class(class)) => class,
+            Some(Ty::Struct(name)) => return self.struct_sort(&r, &name, e),
+            _ => return Ok(format!("{r}.sort()")),
+        };
+        let Some(t) = self
+            .p
+            .type_index(&class)
+            .filter(|_| self.p.is_ref_class(&class))
+        else {
+            return Ok(format!("{r}.sort()"));
+        };
+        let compare_to = self.p.methods(t, "CompareTo").into_iter().find(|m| {
+            !m.is_static && m.params.len() == 1 && m.params[0].0 == Ty::Class(class.clone())
+        });
+        let Some(m) = compare_to.cloned() else {
+            return Ok(format!("{r}.sort()"));
+        };
+        if self.takes_bot(&m.key) {
+            return Err(unsupported(
+                e.span,
+                "a sort by a `CompareTo` that uses the board, timer or bot",
+                snippet(self.src, e),
+            ));
+        }
+        self.note_call(&m.key);
+        let generic = self.p.unit.types[t]
+            .bases
+            .iter()
+            .any(|b| matches!(b, TypeRef::Named(n, a) if n == "IComparable" && a.len() == 1));
+        let same = if generic { "" } else { "if a == b { 0 } else " };
+        Ok(format!(
+            "{r}.sort_by_comparison(|a, b| {same}if a.is_null() {{ if b.is_null() {{ 0 }} else {{ -1 }} }} else if b.is_null() {{ 1 }} else {{ a.{}(b) }})",
+            m.rust
+        ))
     }
 
     /// `Sort(comparer)` with an `IComparer<T>` of the file's own as the lambda

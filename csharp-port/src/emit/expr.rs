@@ -130,6 +130,8 @@ impl FileEmitter<'_, '_> {
             ExprKind::New(t, args, init) => {
                 self.new_object(t.as_ref(), args, init.as_deref(), e, want)
             }
+            ExprKind::With(target, items) => self.with(target, items, e),
+            ExprKind::As(x, t) => self.as_conversion(x, t, e),
             ExprKind::NewArray {
                 elem,
                 rank,
@@ -629,6 +631,14 @@ impl FileEmitter<'_, '_> {
             }
             return Ok(v);
         }
+        if let Some(m) = self.user_operator(op, l, r, e)? {
+            let args = [l, r].map(|x| Arg {
+                mode: PassMode::Value,
+                expr: x.clone(),
+                name: None,
+            });
+            return self.own_call(&m, None, &args, e);
+        }
         let a = self.expr(l, None)?;
         let want_b = if matches!(r.kind, ExprKind::Default(None) | ExprKind::New(None, ..)) {
             Some(a.ty.clone())
@@ -677,6 +687,55 @@ impl FileEmitter<'_, '_> {
         match enum_result {
             Some(rt) => self.enum_result(v, &t, rt, e),
             None => Ok(v),
+        }
+    }
+
+    /// The operator of the file's own types that `l op r` calls (ECMA-334 12.4.5): one
+    /// whose parameters are the operands' types exactly; other operand types are
+    /// refused rather than resolved.
+    pub(crate) fn user_operator(
+        &mut self,
+        op: BinOp,
+        l: &Expr,
+        r: &Expr,
+        e: &Expr,
+    ) -> R<Option<super::program::MethodInfo>> {
+        let Some(name) = op.method_name() else {
+            return Ok(None);
+        };
+        let declared: Vec<_> = (self.p.types.iter())
+            .flat_map(|t| t.methods.iter().filter(|m| m.cs == name))
+            .cloned()
+            .collect();
+        if declared.is_empty() {
+            return Ok(None);
+        }
+        let (learned, pre) = (self.learned.clone(), self.f().pre.clone());
+        let tl = self.expr(l, None).map(|v| v.ty);
+        let tr = self.expr(r, None).map(|v| v.ty);
+        (self.learned, self.f().pre) = (learned, pre);
+        let (Ok(tl), Ok(tr)) = (tl, tr) else {
+            return Ok(None);
+        };
+        let own =
+            |t: &Ty| matches!(t, Ty::Class(n) | Ty::Struct(n) if self.p.type_index(n).is_some());
+        if !own(&tl) && !own(&tr) {
+            return Ok(None);
+        }
+        let exact = declared
+            .into_iter()
+            .find(|m| m.params.len() == 2 && m.params[0].0 == tl && m.params[1].0 == tr);
+        match exact {
+            Some(m) => Ok(Some(m)),
+            None => Err(unsupported(
+                e.span,
+                format!(
+                    "an operator of the file's own on `{}` and `{}`",
+                    tl.cs(),
+                    tr.cs()
+                ),
+                snippet(self.src, e),
+            )),
         }
     }
 
@@ -1132,6 +1191,21 @@ impl FileEmitter<'_, '_> {
                 snippet(self.src, e),
             )),
         }
+    }
+
+    /// `e as T` where `e` already has type `T` (a class, so `null` stays `null`): the
+    /// value itself (ECMA-334 12.12.13, an identity conversion). Others are refused.
+    fn as_conversion(&mut self, x: &Expr, t: &TypeRef, e: &Expr) -> R<Val> {
+        let to = self.p.resolve(t, &self.type_params, e.span)?;
+        let v = self.expr(x, Some(&to))?;
+        if v.ty == to && matches!(to, Ty::Class(_)) {
+            return Ok(v);
+        }
+        Err(unsupported(
+            e.span,
+            format!("an `as` conversion from `{}` to `{}`", v.ty.cs(), to.cs()),
+            snippet(self.src, e),
+        ))
     }
 
     // C#'s explicit conversions (ECMA-334 §10.3) in the order the specification lists them.

@@ -21,12 +21,9 @@ impl FileEmitter<'_, '_> {
         Ok(v)
     }
 
-    /// `Sort()` of the collection `r`: by C#'s default comparison, which for a struct of
-    /// the file's own is its `IComparable<T>.CompareTo`.
-    pub(crate) fn default_sort(&mut self, r: &str, elem: &Ty, e: &Expr) -> R<String> {
-        let Ty::Struct(name) = elem else {
-            return Ok(format!("{r}.sort()"));
-        };
+    /// `Sort()` of the collection `r` of the file's own struct `name`: by its
+    /// `IComparable<T>.CompareTo`, as C#'s default comparer orders structs.
+    pub(crate) fn struct_sort(&mut self, r: &str, name: &str, e: &Expr) -> R<String> {
         let compare = (self.p.type_index(name))
             .map(|t| self.p.methods(t, "CompareTo"))
             .and_then(|ms| ms.into_iter().find(|m| m.params.len() == 1).cloned());
@@ -39,6 +36,7 @@ impl FileEmitter<'_, '_> {
                 snippet(self.src, e),
             ));
         };
+        self.note_call(&m.key);
         let t = self.p.rust_type_name(name);
         let a = if self.mutates(&m.key) { "mut a" } else { "a" };
         Ok(format!(
@@ -75,7 +73,7 @@ impl FileEmitter<'_, '_> {
                 (format!("{r}.fill({})", a.code), Ty::Void)
             }
             (Ty::Array(..), "Clear", 0) => (format!("{r}.clear()"), Ty::Void),
-            (Ty::Array(..), "Sort", 0) => (self.default_sort(&r, &elem, e)?, Ty::Void),
+            (Ty::Array(..), "Sort", 0) => (self.default_sort(v, e)?, Ty::Void),
             (Ty::Array(..), "Clone", 0) => (format!("{r}.copy()"), v.ty.clone()),
             (Ty::Array(..), "GetLength", 1) => {
                 let a = self.arg_as(&args[0], &INT)?;
@@ -173,7 +171,7 @@ impl FileEmitter<'_, '_> {
             (Ty::List(_) | Ty::Dict(..) | Ty::Set(_), "Clear", 0) => {
                 (format!("{r}.clear()"), Ty::Void)
             }
-            (Ty::List(_), "Sort", 0) => (self.default_sort(&r, &elem, e)?, Ty::Void),
+            (Ty::List(_), "Sort", 0) => (self.default_sort(v, e)?, Ty::Void),
             (Ty::Array(..), "Sort", 2) => {
                 let items = self.expr(&args[0].expr, None)?;
                 if !matches!(items.ty, Ty::Array(..)) {

@@ -314,39 +314,73 @@ impl FileEmitter<'_, '_> {
             )
         };
         if let Some(items) = init.filter(|i| !i.is_empty()) {
-            let mut sets = String::new();
-            for item in items {
-                let ExprKind::Assign(None, target, value) = &item.kind else {
-                    return Err(unsupported(
-                        item.span,
-                        "this object initialiser",
-                        snippet(self.src, item),
-                    ));
-                };
-                let ExprKind::Name(field, _) = &target.kind else {
-                    return Err(unsupported(
-                        item.span,
-                        "this object initialiser",
-                        snippet(self.src, item),
-                    ));
-                };
-                let f =
-                    self.p.field(t, field).cloned().ok_or_else(|| {
-                        unsupported(item.span, format!("the field `{field}`"), field)
-                    })?;
-                if super::delegates::vanishes(&f.ty) {
-                    self.board_field_init(value, item)?;
-                    continue;
-                }
-                let v = self.expr(value, Some(&f.ty))?;
-                let v = self.coerce(v, &f.ty, value)?;
-                let v = self.owned(v);
-                sets.push_str(&format!("slot.{} = {}; ", f.rust, v.code));
-                vals.push(v);
-            }
+            let sets = self.struct_sets(t, items, vals)?;
             code = format!("{{ let mut slot = {code}; {sets}slot }}");
         }
         Ok(code)
+    }
+
+    /// An object initialiser's (or `with`'s) `F = v` items as statements on `slot`, in
+    /// C#'s order.
+    fn struct_sets(&mut self, t: usize, items: &[Expr], vals: &mut Vec<Val>) -> R<String> {
+        let mut sets = String::new();
+        for item in items {
+            let ExprKind::Assign(None, target, value) = &item.kind else {
+                return Err(unsupported(
+                    item.span,
+                    "this object initialiser",
+                    snippet(self.src, item),
+                ));
+            };
+            let ExprKind::Name(field, _) = &target.kind else {
+                return Err(unsupported(
+                    item.span,
+                    "this object initialiser",
+                    snippet(self.src, item),
+                ));
+            };
+            let f = self
+                .p
+                .field(t, field)
+                .cloned()
+                .ok_or_else(|| unsupported(item.span, format!("the field `{field}`"), field))?;
+            if super::delegates::vanishes(&f.ty) {
+                self.board_field_init(value, item)?;
+                continue;
+            }
+            let v = self.expr(value, Some(&f.ty))?;
+            let v = self.coerce(v, &f.ty, value)?;
+            let v = self.owned(v);
+            sets.push_str(&format!("slot.{} = {}; ", f.rust, v.code));
+            vals.push(v);
+        }
+        Ok(sets)
+    }
+
+    /// `e with { F = v, ... }` on a struct: a copy of `e`, then the members set in
+    /// order. (A record class's `with` clones an object, which the port does not do.)
+    pub(crate) fn with(&mut self, target: &Expr, items: &[Expr], e: &Expr) -> R<Val> {
+        let v = self.expr(target, None)?;
+        let Ty::Struct(name) = v.ty.clone() else {
+            return Err(unsupported(
+                e.span,
+                format!("a `with` expression on a `{}`", v.ty.cs()),
+                snippet(self.src, e),
+            ));
+        };
+        let t = self
+            .p
+            .type_index(&name)
+            .ok_or_else(|| unsupported(e.span, "a struct", &name))?;
+        let v = self.owned(v);
+        let mut vals = vec![v.clone()];
+        let sets = self.struct_sets(t, items, &mut vals)?;
+        let code = format!("{{ let mut slot = {}; {sets}slot }}", v.code);
+        let mut out = Val::new(code, Ty::Struct(name), Prec::Primary);
+        for x in &vals {
+            out = out.absorb(x);
+        }
+        Ok(out)
     }
 
     /// A constructor call's argument codes: without the board and timer (the bot's),

@@ -555,6 +555,9 @@ impl FileEmitter<'_, '_> {
             out.reads_self = true;
             return Ok(out);
         }
+        if let Some(out) = self.property_set(op, l, r, e, as_value)? {
+            return Ok(out);
+        }
         let place = self.place(l)?;
         let t = place.ty().clone();
         let rhs = match op {
@@ -586,6 +589,96 @@ impl FileEmitter<'_, '_> {
             out.prec = Prec::Primary;
         }
         Ok(out)
+    }
+
+    /// An assignment to a property with a setter body: a call of its setter `set_P` (and
+    /// a compound assignment with an operator of the file's own, refused). A
+    /// compound one is `set_P((T)(P op value))` (ECMA-334 12.21.4), which reads the
+    /// receiver twice: only a local or `this`, which a second read does not change.
+    fn property_set(
+        &mut self,
+        op: Option<BinOp>,
+        l: &Expr,
+        r: &Expr,
+        e: &Expr,
+        as_value: bool,
+    ) -> R<Option<Val>> {
+        if let Some(op) = op
+            && self.user_operator(op, l, r, e)?.is_some()
+        {
+            return Err(unsupported(
+                e.span,
+                "a compound assignment with an operator of the file's own",
+                snippet(self.src, e),
+            ));
+        }
+        let setters = self.p.types.iter().flat_map(|t| &t.methods);
+        if !setters.clone().any(|m| m.cs.starts_with("set_")) {
+            return Ok(None);
+        }
+        let (recv, name) = match &l.kind {
+            ExprKind::Name(n, _) if self.find_local(n).is_none() => (None, n),
+            ExprKind::Member(t, n, _) => (Some(&**t), n),
+            _ => return Ok(None),
+        };
+        let owner = match recv {
+            None
+            | Some(Expr {
+                kind: ExprKind::This,
+                ..
+            }) => Some(self.fr().class),
+            Some(t) => {
+                let (learned, pre) = (self.learned.clone(), self.f().pre.clone());
+                let ty = self.expr(t, None).map(|v| v.ty);
+                (self.learned, self.f().pre) = (learned, pre);
+                match ty {
+                    Ok(Ty::Class(c) | Ty::Struct(c)) => self.p.type_index(&c),
+                    _ => None,
+                }
+            }
+        };
+        let setter = owner.and_then(|t| {
+            let found = self.p.methods(t, &format!("set_{name}"));
+            let getter = self.p.methods(t, name).into_iter().find(|m| m.is_property);
+            found.first().cloned().cloned().zip(getter.cloned())
+        });
+        let Some((setter, getter)) = setter else {
+            return Ok(None);
+        };
+        let simple = match recv {
+            None => true,
+            Some(t) => match &t.kind {
+                ExprKind::This => true,
+                ExprKind::Name(n, _) => self.find_local(n).is_some(),
+                _ => false,
+            },
+        };
+        if as_value || (op.is_some() && !simple) {
+            return Err(unsupported(
+                e.span,
+                "this assignment to a property with a setter body",
+                snippet(self.src, e),
+            ));
+        }
+        let value = match op {
+            None => r.clone(),
+            Some(op) => {
+                let ty = self.p.method_decl(&getter).ret.clone();
+                let binary = ExprKind::Binary(op, Box::new(l.clone()), Box::new(r.clone()));
+                let binary = Expr::new(binary, e.span, e.range);
+                Expr::new(ExprKind::Cast(ty, Box::new(binary)), e.span, e.range)
+            }
+        };
+        let args = [Arg {
+            mode: PassMode::Value,
+            expr: value,
+            name: None,
+        }];
+        let recv = match recv {
+            Some(t) if !matches!(t.kind, ExprKind::This) => Some(self.expr(t, None)?),
+            _ => None,
+        };
+        self.own_call(&setter, recv, &args, e).map(Some)
     }
 
     fn plain_assign(&mut self, place: &Place, rhs: Val, as_value: bool) -> R<String> {

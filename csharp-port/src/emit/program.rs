@@ -273,6 +273,9 @@ impl<'u> Program<'u> {
                 p.default.is_some(),
             ));
         }
+        if self.object_compare_to(md, owner) {
+            params[0].0 = Ty::Class(self.unit.types[owner].name.clone());
+        }
         Ok(MethodInfo {
             cs: md.name.clone(),
             rust,
@@ -287,6 +290,23 @@ impl<'u> Program<'u> {
             type_params: tps.clone(),
             defaults: md.params.iter().map(|p| p.default.clone()).collect(),
         })
+    }
+
+    /// `int CompareTo(object obj)` of a class implementing the non-generic `IComparable`:
+    /// its parameter as the class itself. The port has no other `object` values, so every
+    /// call passes an instance of the class or `null` (a sort, or `a.CompareTo(b)`), and
+    /// `obj as C` of one is the value itself.
+    fn object_compare_to(&self, md: &MethodDecl, owner: usize) -> bool {
+        let decl = &self.unit.types[owner];
+        md.name == "CompareTo"
+            && !md.is_static
+            && md.params.len() == 1
+            && md.params[0].mode == PassMode::Value
+            && matches!(&md.params[0].ty, TypeRef::Named(n, a) if a.is_empty() && (n == "object" || n == "Object"))
+            && decl.kind == TypeKind::Class
+            && decl
+                .bases
+                .contains(&TypeRef::Named("IComparable".into(), Vec::new()))
     }
 
     fn index_enum(&mut self, i: usize) -> R<()> {

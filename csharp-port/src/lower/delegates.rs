@@ -75,6 +75,7 @@ pub(super) fn local_as_fn(
         is_static: false,
         is_property: false,
         is_extension: false,
+        dispatch: Dispatch::Plain,
         span: *span,
         comments: Vec::new(),
     })
@@ -207,6 +208,7 @@ fn typed_lambda_as_method(
         is_static: false,
         is_property: false,
         is_extension: false,
+        dispatch: Dispatch::Plain,
         span: *span,
         comments: Vec::new(),
     })

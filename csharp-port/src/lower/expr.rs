@@ -219,10 +219,15 @@ impl<'a> Lower<'a> {
                     .ok_or_else(|| self.unsupported(node, "`?.`"))?;
                 ExprKind::NullMember(Box::new(target), self.ident(name))
             }
-            "as_expression" => return Err(self.unsupported(node, "an `as` conversion")),
+            "as_expression" => {
+                let ty = node
+                    .child_by_field_name("right")
+                    .ok_or_else(|| self.unsupported(node, "an `as` conversion"))?;
+                ExprKind::As(Box::new(self.sub(node, "left")?), self.ty(ty)?)
+            }
             "query_expression" => self.query(node)?,
             "anonymous_object_creation_expression" => self.anonymous_object(node)?,
-            "with_expression" => return Err(self.unsupported(node, "a `with` expression")),
+            "with_expression" => self.with(node)?,
             "await_expression" => return Err(self.unsupported(node, "`await`")),
             "pointer_indirection_expression" | "address_of_expression" => {
                 return Err(self.unsupported(node, "a pointer"));
@@ -234,6 +239,35 @@ impl<'a> Lower<'a> {
 
     /// `new { Score = s, index }`: a tuple named by its members (the port's anonymous
     /// type: its members are read-only and its `Equals` compares them, as a tuple's).
+    /// `e with { F = v }`: each `F = v` as an assignment, as an object initialiser's.
+    fn with(&self, node: Node<'a>) -> R<ExprKind> {
+        let mut target = None;
+        let mut items = Vec::new();
+        for child in self.children(node)? {
+            match child.kind() {
+                "comment" => {}
+                "with_initializer" => {
+                    let parts: Vec<Node<'a>> = self
+                        .children(child)?
+                        .into_iter()
+                        .filter(|c| c.kind() != "comment")
+                        .collect();
+                    let [name, value] = parts.as_slice() else {
+                        return Err(self.unsupported(child, "this `with` member"));
+                    };
+                    let field = self.mk(*name, ExprKind::Name(self.ident(*name), Vec::new()));
+                    let value = self.expr(*value)?;
+                    let assign = ExprKind::Assign(None, Box::new(field), Box::new(value));
+                    items.push(self.mk(child, assign));
+                }
+                _ if target.is_none() => target = Some(self.expr(child)?),
+                _ => return Err(self.unsupported(child, "this `with` expression")),
+            }
+        }
+        let target = target.ok_or_else(|| self.unsupported(node, "a `with` expression"))?;
+        Ok(ExprKind::With(Box::new(target), items))
+    }
+
     fn anonymous_object(&self, node: Node<'a>) -> R<ExprKind> {
         let mut members: Vec<Vec<Node<'a>>> = vec![Vec::new()];
         let mut cursor = node.walk();

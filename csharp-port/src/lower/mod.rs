@@ -3,6 +3,8 @@
 
 mod delegates;
 mod expr;
+mod finalizer;
+mod inherit;
 mod precedence;
 mod stmt;
 
@@ -46,6 +48,7 @@ pub fn lower_unit(root: Node, src: &str) -> R<Unit> {
     let mut comments = Vec::new();
     lower.unit_items(root, &mut unit, &mut comments)?;
     unit.has_anonymous = lower.anonymous.get();
+    inherit::flatten(&mut unit, src)?;
     delegates::lambda_fields_as_methods(&mut unit, src);
     Ok(unit)
 }
@@ -402,6 +405,7 @@ impl<'a> Lower<'a> {
         nested: &mut Vec<TypeDecl>,
     ) -> R<()> {
         let mut comments = Vec::new();
+        let mut finalizers = Vec::new();
         for child in self.children(body)? {
             let member = match child.kind() {
                 "comment" => {
@@ -417,7 +421,13 @@ impl<'a> Lower<'a> {
                 "method_declaration" | "constructor_declaration" => {
                     Member::Method(self.method(child, std::mem::take(&mut comments))?)
                 }
-                "property_declaration" => self.property(child, std::mem::take(&mut comments))?,
+                "property_declaration" => {
+                    let (getter, setter) = self.property(child, std::mem::take(&mut comments))?;
+                    if let Some(setter) = setter {
+                        decl.members.push(setter);
+                    }
+                    getter
+                }
                 "delegate_declaration" => continue,
                 "class_declaration"
                 | "struct_declaration"
@@ -427,11 +437,17 @@ impl<'a> Lower<'a> {
                     self.type_decl(child, std::mem::take(&mut comments), nested)?;
                     continue;
                 }
-                "operator_declaration" | "conversion_operator_declaration" => {
-                    return Err(self.unsupported(child, "an operator of the file's own"));
+                "operator_declaration" => {
+                    Member::Method(self.operator(child, std::mem::take(&mut comments))?)
+                }
+                "conversion_operator_declaration" => {
+                    return Err(self.unsupported(child, "a conversion operator of the file's own"));
                 }
                 "indexer_declaration" => return Err(self.unsupported(child, "an indexer")),
-                "destructor_declaration" => return Err(self.unsupported(child, "a finalizer")),
+                "destructor_declaration" => {
+                    finalizers.push(child);
+                    continue;
+                }
                 _ => return Err(self.unsupported(child, &format!("a member `{}`", child.kind()))),
             };
             for c in comments.drain(..) {
@@ -441,6 +457,9 @@ impl<'a> Lower<'a> {
         }
         for c in comments {
             decl.members.push(Member::Comment(c));
+        }
+        for f in finalizers {
+            self.finalizer(f, decl)?;
         }
         Ok(())
     }
@@ -500,7 +519,9 @@ impl<'a> Lower<'a> {
         Ok((ty, vars))
     }
 
-    fn property(&self, node: Node<'a>, comments: Vec<String>) -> R<Member> {
+    /// A property as a field (an auto property) or a getter, and its setter if it has a
+    /// body: the method `set_P(value)` (the name the CLI gives it, which C# reserves).
+    fn property(&self, node: Node<'a>, comments: Vec<String>) -> R<(Member, Option<Member>)> {
         let mods = self.modifiers(node);
         let ty = self.ty(node
             .child_by_field_name("type")
@@ -527,6 +548,7 @@ impl<'a> Lower<'a> {
                 is_static,
                 is_property: true,
                 is_extension: false,
+                dispatch: Dispatch::of(&mods),
                 span,
                 comments: comments.clone(),
             })
@@ -537,22 +559,54 @@ impl<'a> Lower<'a> {
                     .ok_or_else(|| self.unsupported(value, "a property"))?
             } else {
                 // `{ get; set; } = value`: an auto property with an initialiser.
-                return Ok(Member::Field(FieldDecl {
-                    ty,
-                    vars: vec![(name.clone(), Some(self.expr(value)?), span)],
-                    is_static,
-                    is_const: false,
-                    span,
-                    is_auto_property: true,
-                }));
+                return Ok((
+                    Member::Field(FieldDecl {
+                        ty,
+                        vars: vec![(name.clone(), Some(self.expr(value)?), span)],
+                        is_static,
+                        is_const: false,
+                        span,
+                        is_auto_property: true,
+                    }),
+                    None,
+                ));
             };
-            return Ok(getter(Body::Expr(Box::new(self.expr(inner)?))));
+            return Ok((getter(Body::Expr(Box::new(self.expr(inner)?))), None));
         }
         let accessors = node
             .child_by_field_name("accessors")
             .ok_or_else(|| self.unsupported(node, "a property"))?;
-        let mut get_body = None;
-        let mut has_set_body = false;
+        let (get_body, set_body) = self.accessor_bodies(node, accessors)?;
+        match (get_body, set_body) {
+            (Some(body), None) => Ok((getter(body), None)),
+            (None, None) => Ok((
+                Member::Field(FieldDecl {
+                    ty,
+                    vars: vec![(name, None, span)],
+                    is_static,
+                    is_const: false,
+                    span,
+                    is_auto_property: true,
+                }),
+                None,
+            )),
+            (Some(get), Some(set)) => {
+                let setter = setter(&name, ty.clone(), set, is_static, Dispatch::of(&mods), span);
+                Ok((getter(get), Some(setter)))
+            }
+            (None, Some(_)) => {
+                Err(self.unsupported(node, "a property with a setter body and no getter body"))
+            }
+        }
+    }
+
+    /// The `get` and `set` bodies of a property's accessors (an `init` body is refused).
+    fn accessor_bodies(
+        &self,
+        node: Node<'a>,
+        accessors: Node<'a>,
+    ) -> R<(Option<Body>, Option<Body>)> {
+        let (mut get_body, mut set_body) = (None, None);
         for acc in self.children(accessors)? {
             if acc.kind() != "accessor_declaration" {
                 continue;
@@ -561,24 +615,34 @@ impl<'a> Lower<'a> {
                 .child_by_field_name("name")
                 .map(|n| self.text(n))
                 .unwrap_or("");
-            let body = acc.child_by_field_name("body");
-            match (acc_name, body) {
+            match (acc_name, acc.child_by_field_name("body")) {
                 ("get", Some(b)) => get_body = Some(self.body(b)?),
-                ("set" | "init", Some(_)) => has_set_body = true,
+                ("set", Some(b)) => set_body = Some(self.body(b)?),
+                ("init", Some(_)) => {
+                    return Err(self.unsupported(node, "a property with an `init` body"));
+                }
                 _ => {}
             }
         }
-        match (get_body, has_set_body) {
-            (Some(body), false) => Ok(getter(body)),
-            (None, false) => Ok(Member::Field(FieldDecl {
-                ty,
-                vars: vec![(name, None, span)],
-                is_static,
-                is_const: false,
-                span,
-                is_auto_property: true,
-            })),
-            _ => Err(self.unsupported(node, "a property with a setter body")),
+        Ok((get_body, set_body))
+    }
+
+    /// A binary arithmetic or bitwise operator as the static method C# makes of it
+    /// (`op_Addition`), which `a + b` on the type's values calls. Comparisons are
+    /// refused: the port writes `==` on classes as reference equality.
+    fn operator(&self, node: Node<'a>, comments: Vec<String>) -> R<MethodDecl> {
+        let token = node
+            .child_by_field_name("operator")
+            .map(|o| self.text(o))
+            .unwrap_or("");
+        let name = BinOp::from_token(token).and_then(BinOp::method_name);
+        let mut decl = self.method_like(node, true, true, comments)?;
+        match name {
+            Some(name) if decl.params.len() == 2 => {
+                decl.name = name.into();
+                Ok(decl)
+            }
+            _ => Err(self.unsupported(node, "this operator of the file's own")),
         }
     }
 
@@ -586,6 +650,7 @@ impl<'a> Lower<'a> {
         let mods = self.modifiers(node);
         let is_ctor = node.kind() == "constructor_declaration";
         let mut decl = self.method_like(node, is_ctor, mods.contains(&"static"), comments)?;
+        decl.dispatch = Dispatch::of(&mods);
         if let Some(init) = self
             .children(node)?
             .into_iter()
@@ -693,6 +758,7 @@ impl<'a> Lower<'a> {
             is_static,
             is_property: false,
             is_extension,
+            dispatch: Dispatch::Plain,
             span: Span::of(node),
             comments,
         })
@@ -877,6 +943,38 @@ impl<'a> Lower<'a> {
 }
 
 /// A positional record's parameters as public fields, and its constructor setting them.
+/// A property's setter with body `body`, as the method `set_P(value)`.
+fn setter(
+    name: &str,
+    ty: TypeRef,
+    body: Body,
+    is_static: bool,
+    dispatch: Dispatch,
+    span: Span,
+) -> Member {
+    let value = Param {
+        name: "value".into(),
+        ty,
+        mode: PassMode::Value,
+        default: None,
+        span,
+    };
+    Member::Method(MethodDecl {
+        name: format!("set_{name}"),
+        ret: TypeRef::Named("void".into(), Vec::new()),
+        ret_ref: false,
+        params: vec![value],
+        type_params: Vec::new(),
+        body,
+        is_static,
+        is_property: false,
+        is_extension: false,
+        dispatch,
+        span,
+        comments: Vec::new(),
+    })
+}
+
 fn primary_members(decl: &mut TypeDecl) {
     let span = decl.span;
     let mut body = Vec::new();
@@ -916,6 +1014,7 @@ fn primary_members(decl: &mut TypeDecl) {
         is_static: false,
         is_property: false,
         is_extension: false,
+        dispatch: Dispatch::Plain,
         span,
         comments: Vec::new(),
     }));
