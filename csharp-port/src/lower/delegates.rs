@@ -65,10 +65,15 @@ pub(super) fn local_as_fn(
             span: *span,
         })
         .collect();
+    // `var f = (T x) => ref a[x];`: a ref-returning local function; its body the place.
+    let (body, ret_ref) = match &body.kind {
+        ExprKind::Ref(place) => (place, true),
+        _ => (body, false),
+    };
     Some(MethodDecl {
         name: name.clone(),
         ret: TypeRef::Var,
-        ret_ref: false,
+        ret_ref,
         params,
         type_params: Vec::new(),
         body: Body::Expr(body.clone()),
