@@ -948,3 +948,14 @@ fn a_try_with_catch_and_finally_is_refused() {
         "{text}"
     );
 }
+
+#[test]
+fn a_method_group_of_an_assigned_receiver_is_refused() {
+    let source = bot(
+        "    Board held;",
+        "        held = board;\n        var Lists = held.GetPieceList;\n        int n = Lists(PieceType.Pawn, true).Count;\n        return board.GetLegalMoves()[0];",
+    );
+    let (line, _, _, text) = refused(&source);
+    assert_eq!(line, 8, "{text}");
+    assert!(text.contains("`GetPieceList`"), "{text}");
+}
