@@ -28,6 +28,7 @@ pub mod ast;
 mod emit;
 mod error;
 mod lower;
+mod preproc;
 mod syntax;
 pub mod types;
 

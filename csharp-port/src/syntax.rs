@@ -20,6 +20,8 @@ pub struct Parsed {
 
 /// Parses `source`; an error names the first place tree-sitter could not read.
 pub fn parse(source: &str) -> Result<Parsed, PortError> {
+    let resolved = crate::preproc::resolve(source)?;
+    let source = resolved.as_str();
     let tree = parse_text(source)?;
     if !tree.root_node().has_error() {
         return Ok(Parsed {
@@ -37,7 +39,35 @@ pub fn parse(source: &str) -> Result<Parsed, PortError> {
             });
         }
     }
-    Err(first_error(tree.root_node(), source))
+    Err(unsafe_code(source).unwrap_or_else(|| first_error(tree.root_node(), source)))
+}
+
+/// Unsafe code (pointers, `fixed`) is often what tree-sitter cannot read, and the port
+/// refuses it anyway: naming it says why better than the parser's first error.
+fn unsafe_code(source: &str) -> Option<PortError> {
+    let bytes = source.as_bytes();
+    let mut at = 0;
+    while let Some(found) = source[at..].find("unsafe") {
+        let start = at + found;
+        at = start + "unsafe".len();
+        let bounded = (start == 0 || !is_ident_byte(bytes[start - 1]))
+            && bytes.get(at).is_none_or(|&b| !is_ident_byte(b));
+        let line_start = source[..start].rfind('\n').map_or(0, |i| i + 1);
+        let line = &source[line_start..];
+        if bounded && !line[..start - line_start].contains("//") {
+            let span = Span {
+                line: source[..start].matches('\n').count() as u32 + 1,
+                column: (start - line_start) as u32 + 1,
+            };
+            let text = line.lines().next().unwrap_or("").trim();
+            return Some(PortError::unsupported(
+                span,
+                "unsafe code (pointers, `fixed`)",
+                text,
+            ));
+        }
+    }
+    None
 }
 
 fn parse_text(source: &str) -> Result<Tree, PortError> {
@@ -71,9 +101,10 @@ fn first_error(root: Node, source: &str) -> PortError {
     PortError::syntax(Span::of(root), String::new())
 }
 
-/// The names of methods declared `ref T Name(` in `source`.
+/// The names of methods declared `ref T Name(` in `source`, and of lambdas declared
+/// `var Name = (...) => ref`.
 fn ref_method_names(source: &str) -> Vec<String> {
-    let mut names = Vec::new();
+    let mut names = ref_lambda_names(source);
     let bytes = source.as_bytes();
     let mut at = 0;
     while let Some(found) = source[at..].find("ref ") {
@@ -94,6 +125,39 @@ fn ref_method_names(source: &str) -> Vec<String> {
             continue;
         };
         if name.bytes().all(is_ident_byte) && !names.iter().any(|n| n == name) {
+            names.push(name.to_string());
+        }
+    }
+    names
+}
+
+/// The names of `var Name = (T x) => ref ...;` locals.
+fn ref_lambda_names(source: &str) -> Vec<String> {
+    let mut names = Vec::new();
+    for (at, _) in source.match_indices("var ") {
+        if at > 0 && is_ident_byte(source.as_bytes()[at - 1]) {
+            continue;
+        }
+        let rest = &source[at + 4..];
+        let Some((name, rest)) = rest.split_once('=') else {
+            continue;
+        };
+        let name = name.trim();
+        let rest = rest.trim_start();
+        if name.is_empty() || !name.bytes().all(is_ident_byte) || !rest.starts_with('(') {
+            continue;
+        }
+        let Some(close) = matching_paren(rest.as_bytes(), 0) else {
+            continue;
+        };
+        let after = rest[close + 1..].trim_start();
+        let Some(body) = after.strip_prefix("=>") else {
+            continue;
+        };
+        let body = body.trim_start();
+        if body.starts_with("ref")
+            && !body[3..].starts_with(|c: char| c == '_' || c.is_alphanumeric())
+        {
             names.push(name.to_string());
         }
     }

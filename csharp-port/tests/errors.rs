@@ -750,12 +750,12 @@ fn a_catch_reading_its_exception_is_refused() {
 fn a_named_argument_out_of_position_is_refused() {
     let source = bot(
         "    static int Sub(int a, int b) => a - b;",
-        "        int x = Sub(b: 1, a: 2);\n        return board.GetLegalMoves()[0];",
+        "        int x = Sub(b: board.PlyCount, a: 2);\n        return board.GetLegalMoves()[0];",
     );
     let (line, _, _, text) = refused(&source);
     assert_eq!(line, 7, "{text}");
     assert!(
-        text.contains("a named argument out of its parameter's position"),
+        text.contains("named arguments out of order whose evaluation order matters"),
         "{text}"
     );
 }
@@ -1179,4 +1179,67 @@ fn an_as_conversion_that_is_not_an_identity_is_refused() {
         text.contains("an `as` conversion from `A` to `B`"),
         "{text}"
     );
+}
+
+#[test]
+fn a_named_argument_skipping_a_required_parameter_is_refused() {
+    let source = bot(
+        "    static int Sub(int a, int b, int c = 0) => a - b;",
+        "        int x = Sub(1, c: 2);\n        return board.GetLegalMoves()[0];",
+    );
+    let (line, _, _, text) = refused(&source);
+    assert_eq!(line, 7, "{text}");
+    assert!(text.contains("skipping a required parameter"), "{text}");
+}
+
+#[test]
+fn unsafe_code_is_refused_by_name() {
+    let source = bot(
+        "    unsafe int First(int[] a) { fixed (int* p = a) { return *p; } }",
+        "        return board.GetLegalMoves()[0];",
+    );
+    let (line, _, _, text) = refused(&source);
+    assert_eq!(line, 4, "{text}");
+    assert!(text.contains("unsafe code"), "{text}");
+}
+
+#[test]
+fn an_unbalanced_preprocessor_directive_is_refused() {
+    let source = bot("", "#endif\n        return board.GetLegalMoves()[0];");
+    let (line, _, _, text) = refused(&source);
+    assert_eq!(line, 7, "{text}");
+    assert!(text.contains("an unbalanced `#endif`"), "{text}");
+}
+
+#[test]
+fn an_iterator_is_refused() {
+    let source = bot(
+        "    System.Collections.Generic.IEnumerable<int> Count() { yield return 1; }",
+        "        return board.GetLegalMoves()[0];",
+    );
+    let (line, _, _, text) = refused(&source);
+    assert_eq!(line, 4, "{text}");
+    assert!(text.contains("an iterator (`yield`)"), "{text}");
+}
+
+#[test]
+fn an_open_range_of_a_call_is_refused() {
+    let source = bot(
+        "    PieceList[] Lists(Board b) => b.GetAllPieceLists();",
+        "        foreach (PieceList l in Lists(board)[6..]) { }\n        return board.GetLegalMoves()[0];",
+    );
+    let (line, _, _, text) = refused(&source);
+    assert_eq!(line, 7, "{text}");
+    assert!(text.contains("an open range of a call"), "{text}");
+}
+
+#[test]
+fn a_method_group_of_an_assigned_receiver_is_refused() {
+    let source = bot(
+        "    Board held;",
+        "        held = board;\n        var Lists = held.GetPieceList;\n        int n = Lists(PieceType.Pawn, true).Count;\n        return board.GetLegalMoves()[0];",
+    );
+    let (line, _, _, text) = refused(&source);
+    assert_eq!(line, 8, "{text}");
+    assert!(text.contains("`GetPieceList`"), "{text}");
 }

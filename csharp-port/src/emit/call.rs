@@ -842,7 +842,7 @@ impl FileEmitter<'_, '_> {
         };
         let positional;
         let args = if args.iter().any(|a| a.name.is_some()) {
-            positional = self.named_in_place(m, args, e)?;
+            positional = self.named_positional(m, args, e)?;
             &positional[..]
         } else {
             args
@@ -918,25 +918,67 @@ impl FileEmitter<'_, '_> {
         Ok(out)
     }
 
-    /// `F(a, debug: false)` whose named arguments each stand at their parameter's
-    /// position: the same call without the names (C# evaluates arguments in the order
-    /// written, which is then the parameters' order too).
-    fn named_in_place(&self, m: &MethodInfo, args: &[Arg], e: &Expr) -> R<Vec<Arg>> {
+    /// `F(a, debug: false)`, `new(a, b, last: true)`: the arguments in their parameters'
+    /// order, a skipped optional parameter given its default (a constant). C# evaluates
+    /// arguments in the order written: when that is not the parameters' order, every
+    /// argument must be a literal or a local, whose order of evaluation cannot matter.
+    pub(crate) fn named_positional(&self, m: &MethodInfo, args: &[Arg], e: &Expr) -> R<Vec<Arg>> {
         let decl = self.p.method_decl(m);
-        args.iter()
-            .enumerate()
-            .map(|(i, a)| match &a.name {
-                Some(n) if decl.params.get(i).is_none_or(|p| p.name != *n) => Err(unsupported(
-                    e.span,
-                    "a named argument out of its parameter's position",
-                    snippet(self.src, e),
-                )),
-                _ => Ok(Arg {
+        let refuse = |what: &str| Err(unsupported(e.span, what, snippet(self.src, e)));
+        let mut slots: Vec<Option<Arg>> = vec![None; decl.params.len()];
+        let mut order = Vec::new();
+        for (i, a) in args.iter().enumerate() {
+            let at = match &a.name {
+                Some(n) => match decl.params.iter().position(|p| p.name == *n) {
+                    Some(at) => at,
+                    None => return refuse("a named argument no parameter has"),
+                },
+                None => i,
+            };
+            match slots.get_mut(at) {
+                Some(slot @ None) => {
+                    *slot = Some(Arg {
+                        name: None,
+                        ..a.clone()
+                    })
+                }
+                _ => return refuse("a named argument out of its parameter's position"),
+            }
+            order.push(at);
+        }
+        let reordered = order.windows(2).any(|w| w[0] > w[1]);
+        if reordered && !args.iter().all(|a| self.order_free(&a.expr)) {
+            return refuse("named arguments out of order whose evaluation order matters");
+        }
+        let last = slots.iter().rposition(Option::is_some).map_or(0, |i| i + 1);
+        let mut out = Vec::new();
+        for (slot, p) in slots.into_iter().zip(&decl.params).take(last) {
+            match (slot, &p.default) {
+                (Some(a), _) => out.push(a),
+                (None, Some(d)) => out.push(Arg {
+                    mode: PassMode::Value,
+                    expr: d.clone(),
                     name: None,
-                    ..a.clone()
                 }),
-            })
-            .collect()
+                (None, None) => return refuse("a named argument skipping a required parameter"),
+            }
+        }
+        Ok(out)
+    }
+
+    /// A literal or a local: evaluating it has no effect and nothing else an argument
+    /// does can change it.
+    fn order_free(&self, x: &Expr) -> bool {
+        match &x.kind {
+            ExprKind::Int(..)
+            | ExprKind::Real(..)
+            | ExprKind::Bool(_)
+            | ExprKind::Char(_)
+            | ExprKind::Str(_)
+            | ExprKind::Null => true,
+            ExprKind::Name(n, _) => self.find_local(n).is_some(),
+            _ => false,
+        }
     }
 
     /// A generic method's parameter and return types with its type arguments inferred
@@ -2556,6 +2598,36 @@ impl FileEmitter<'_, '_> {
         Ok(v)
     }
 
+    /// `lists[a..b]` of a sequence C# holds as an array: a new one of those elements.
+    fn seq_range(
+        &mut self,
+        t: Val,
+        (lo, hi): (Option<&Expr>, Option<&Expr>),
+        elem: Ty,
+        e: &Expr,
+    ) -> R<(Val, String, Ty)> {
+        let r = t.at(Prec::Primary);
+        if hi.is_none() && t.effects {
+            // `F()[a..]` would call `F` again for the end.
+            return Err(unsupported(
+                e.span,
+                "an open range of a call",
+                snippet(self.src, e),
+            ));
+        }
+        let lo = match lo {
+            Some(l) => self.int_arg(l)?,
+            None => Val::new("0", Ty::Int(IntTy::I32), Prec::Primary),
+        };
+        let hi = match hi {
+            Some(h) => self.int_arg(h)?,
+            None => Val::new(format!("{r}.count()"), Ty::Int(IntTy::I32), Prec::Primary),
+        };
+        let code = format!("{r}.slice_range({}, {})", lo.code, hi.code);
+        let recv = t.clone().absorb(&lo).absorb(&hi);
+        Ok((recv, code, Ty::Seq(Box::new(elem))))
+    }
+
     /// The code reading `target[idx]`, with the target and the element's type.
     // C#'s element access in one place: arrays, multi-dimensional arrays, lists, dictionaries, spans, strings, piece lists.
     #[allow(clippy::too_many_lines)]
@@ -2638,6 +2710,9 @@ impl FileEmitter<'_, '_> {
                 ))
             }
             Ty::Seq(elem) => {
+                if let ExprKind::Range(lo, hi) = &idx[0].kind {
+                    return self.seq_range(t.clone(), (lo.as_deref(), hi.as_deref()), *elem, e);
+                }
                 let i = self.int_arg(&idx[0])?;
                 Ok((
                     t.clone().absorb(&i),

@@ -304,6 +304,13 @@ impl FileEmitter<'_, '_> {
                 .cloned()
                 .collect();
             let ctor = self.pick_overload(&ctors, args, e)?;
+            let named;
+            let args = if args.iter().any(|a| a.name.is_some()) {
+                named = self.named_positional(&ctor, args, e)?;
+                &named[..]
+            } else {
+                args
+            };
             let args = self.args_with_defaults(&ctor.params, &ctor.defaults, args, e)?;
             let codes = self.ctor_arg_codes(&ctor, &args, vals);
             vals.extend(args);
@@ -456,6 +463,13 @@ impl FileEmitter<'_, '_> {
             format!("{rust}::new()")
         } else {
             let ctor = self.pick_overload(&ctors, args, e)?;
+            let named;
+            let args = if args.iter().any(|a| a.name.is_some()) {
+                named = self.named_positional(&ctor, args, e)?;
+                &named[..]
+            } else {
+                args
+            };
             let args = self.args_with_defaults(&ctor.params, &ctor.defaults, args, e)?;
             let codes = self.ctor_arg_codes(&ctor, &args, vals);
             vals.extend(args);

@@ -47,6 +47,8 @@ pub(super) fn local_as_fn(
     let ([(name, Some(init), span)], false) = (vars, is_const) else {
         return None;
     };
+    let group = api_method_group(init, src);
+    let init = group.as_ref().unwrap_or(init);
     let ExprKind::Lambda(params, LambdaBody::Expr(body)) = &init.kind else {
         return None;
     };
@@ -65,10 +67,15 @@ pub(super) fn local_as_fn(
             span: *span,
         })
         .collect();
+    // `var f = (T x) => ref a[x];`: a ref-returning local function; its body the place.
+    let (body, ret_ref) = match &body.kind {
+        ExprKind::Ref(place) => (place, true),
+        _ => (body, false),
+    };
     Some(MethodDecl {
         name: name.clone(),
         ret: TypeRef::Var,
-        ret_ref: false,
+        ret_ref,
         params,
         type_params: Vec::new(),
         body: Body::Expr(body.clone()),
@@ -79,6 +86,49 @@ pub(super) fn local_as_fn(
         span: *span,
         comments: Vec::new(),
     })
+}
+
+/// `var f = board.GetPieceBitboard;`: an API method group, as the lambda C# makes of it
+/// (ECMA-334, "Method group conversions"). The delegate binds its receiver when it is
+/// made, the lambda reads it when called: the same object when the receiver is a type
+/// (`BitboardHelper`) or a name nothing in the file assigns (a parameter).
+fn api_method_group(init: &Expr, src: &str) -> Option<Expr> {
+    let ExprKind::Member(recv, method, targs) = &init.kind else {
+        return None;
+    };
+    let ExprKind::Name(r, rargs) = &recv.kind else {
+        return None;
+    };
+    let params: &[&str] = match (r.as_str(), method.as_str()) {
+        ("BitboardHelper", "GetNumberOfSetBits") => &["ulong"],
+        (_, "GetPieceBitboard" | "GetPieceList") if assignments(src, r) == 0 => {
+            &["PieceType", "bool"]
+        }
+        _ => return None,
+    };
+    if !targs.is_empty() || !rargs.is_empty() {
+        return None;
+    }
+    let at = |kind| Expr::new(kind, init.span, init.range);
+    let names: Vec<String> = (0..params.len()).map(|i| format!("group_arg{i}")).collect();
+    let args = names
+        .iter()
+        .map(|n| Arg {
+            mode: PassMode::Value,
+            expr: at(ExprKind::Name(n.clone(), Vec::new())),
+            name: None,
+        })
+        .collect();
+    let call = at(ExprKind::Call(Box::new(init.clone()), args));
+    let params = names
+        .into_iter()
+        .zip(params)
+        .map(|(n, t)| (n, Some(TypeRef::Named(t.to_string(), Vec::new()))))
+        .collect();
+    Some(at(ExprKind::Lambda(
+        params,
+        LambdaBody::Expr(Box::new(call)),
+    )))
 }
 
 /// `Func<A, R> name = (a) => body;` (or `Action<A>`, `Comparison<T>`), declared alone

@@ -934,7 +934,12 @@ impl<'a> Lower<'a> {
     }
 
     fn rank(&self, node: Node) -> u8 {
-        let sizes = node.named_child_count();
+        let mut cursor = node.walk();
+        // A comment between the sizes (`[36/*filters*/, 12]`) is no dimension.
+        let sizes = node
+            .named_children(&mut cursor)
+            .filter(|c| c.kind() != "comment")
+            .count();
         if sizes > 0 {
             return sizes as u8;
         }

@@ -245,6 +245,26 @@ impl<T: Clone + 'static> Seq<T> {
         self.items[usize::try_from(index).expect("a negative index")].clone()
     }
 
+    /// `s[start..end]` of what C# holds as an array (`GetAllPieceLists()[0..6]`): a new
+    /// sequence of those elements; out of range panics, as C# throws.
+    ///
+    /// ```
+    /// use framework::csharp::runtime::Seq;
+    /// let s = Seq::from(vec![10, 11, 12, 13]);
+    /// assert_eq!(s.slice_range(1, 3).to_vec(), [11, 12]);
+    /// ```
+    #[track_caller]
+    pub fn slice_range(&self, start: i32, end: i32) -> Seq<T> {
+        let (Ok(start), Ok(end)) = (usize::try_from(start), usize::try_from(end)) else {
+            panic!("a negative range bound")
+        };
+        assert!(
+            start <= end && end <= self.items.len(),
+            "a range out of bounds"
+        );
+        self.items[start..end].to_vec().into()
+    }
+
     /// `Count()`.
     pub fn count(&self) -> i32 {
         self.items.len() as i32
@@ -684,6 +704,25 @@ mod tests {
             .then_by_descending(|w| w.to_string())
             .to_vec();
         assert_eq!(then, ["d", "a", "cc", "bb", "aa"]);
+    }
+
+    #[test]
+    fn a_range_copies_its_elements() {
+        let s = Seq::from(vec![1, 2, 3]);
+        assert_eq!(s.slice_range(0, 0).to_vec(), Vec::<i32>::new());
+        assert_eq!(s.slice_range(1, 3).to_vec(), [2, 3]);
+    }
+
+    #[test]
+    #[should_panic(expected = "a range out of bounds")]
+    fn a_range_past_the_end_panics_as_csharp_throws() {
+        Seq::from(vec![1, 2, 3]).slice_range(2, 4);
+    }
+
+    #[test]
+    #[should_panic(expected = "a range out of bounds")]
+    fn a_reversed_range_panics_as_csharp_throws() {
+        Seq::from(vec![1, 2, 3]).slice_range(2, 1);
     }
 
     #[test]
