@@ -716,6 +716,9 @@ impl FileEmitter<'_, '_> {
             let v = self.coerce(rhs, &t, r)?;
             return Ok(format!("if {code}.is_none() {{ {code} = {}; }}", v.code));
         }
+        if t == super::bigint::BIG {
+            return self.big_compound(place, op, rhs, e, as_value);
+        }
         if t == Ty::Str && op == BinOp::Add {
             let read = self.read_place(place);
             let text = self.text(&rhs, r)?;
