@@ -1165,6 +1165,19 @@ impl FileEmitter<'_, '_> {
                 };
                 for a in &args[i.min(args.len())..] {
                     let v = self.expr(&a.expr, Some(elem))?;
+                    if matches!(v.ty, Ty::Array(..) | Ty::Null) && args.len() == i + 1 {
+                        // One argument of the array's type is the array itself (C#'s
+                        // normal form); another array's covariance stays refused.
+                        if v.ty != *pt {
+                            return Err(unsupported(
+                                e.span,
+                                format!("a `{}` passed as `params {}`", v.ty.cs(), pt.cs()),
+                                snippet(self.src, e),
+                            ));
+                        }
+                        out.push(self.owned(v));
+                        return Ok(out);
+                    }
                     let v = self.coerce(v, elem, &a.expr)?;
                     items.push(self.owned(v));
                 }
