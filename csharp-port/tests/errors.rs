@@ -894,3 +894,33 @@ fn a_try_with_catch_and_finally_is_refused() {
         "{text}"
     );
 }
+
+#[test]
+fn an_increment_in_checked_code_is_refused() {
+    // C# throws when `++` overflows there; the port's `+= 1` would wrap.
+    let text = refused_in_think("int x = 0; checked { x++; }");
+    assert!(
+        text.contains("`++` or `--` in a `checked` context"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_narrowing_cast_in_checked_code_is_refused() {
+    // `(byte)300` of a variable throws there; the port's `as u8` would wrap.
+    let text = refused_in_think("int x = 300; byte y = checked((byte)x);");
+    assert!(
+        text.contains("an explicit integer conversion in a `checked` context"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_checked_block_of_other_statements_is_refused() {
+    // Nested statements would need the overflow checks too.
+    let text = refused_in_think("int x = 0; checked { if (x == 0) x = 1; }");
+    assert!(
+        text.contains("a `checked` block of statements other than expressions"),
+        "{text}"
+    );
+}
