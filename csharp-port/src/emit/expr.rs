@@ -1059,12 +1059,8 @@ impl FileEmitter<'_, '_> {
             (Ty::Nullable(p), q) | (q, Ty::Nullable(p)) if **p == *q => Ty::Nullable(p.clone()),
             (Ty::Null, q) => q.clone(),
             (p, Ty::Null) => p.clone(),
-            (p, q)
-                if implicit_numeric(q, p)
-                    || y.konst.is_some() && q.int().is_some() && p.int().is_some() => p.clone(),
-            (p, q)
-                if implicit_numeric(p, q)
-                    || x.konst.is_some() && q.int().is_some() && p.int().is_some() => q.clone(),
+            (p, q) if implicit_numeric(q, p) || constant_converts(&y, p) => p.clone(),
+            (p, q) if implicit_numeric(p, q) || constant_converts(&x, q) => q.clone(),
             (p, q) => match promote(p, q) {
                 Some(t) => t,
                 None => match want {
@@ -2094,6 +2090,20 @@ fn tuple_names(items: &[Expr], written: &[Option<String>]) -> Vec<Option<String>
             })
         })
         .collect()
+}
+
+/// Whether an integer constant converts implicitly to integer type `to` (ECMA-334
+/// 10.2.11: an `int` constant that fits, a non-negative `long` constant to `ulong`; and,
+/// as `numeric_coerce` takes them, a bare literal that fits). `c ? 0xff :
+/// 0xff00000000000000` is a `ulong`: the `ulong` constant does not fit an `int`.
+fn constant_converts(v: &Val, to: &Ty) -> bool {
+    let (Some(Const::Int(n)), Some(i), Some(_)) = (&v.konst, to.int(), v.ty.int()) else {
+        return false;
+    };
+    let fits = *n >= i.range().0 && *n <= i.range().1;
+    fits && (v.ty == Ty::Int(IntTy::I32)
+        || v.ty == Ty::Int(IntTy::I64) && *to == Ty::Int(IntTy::U64)
+        || v.bare_literal)
 }
 
 /// What a `checked` operation that overflows panics with (C#'s `OverflowException`).
