@@ -464,6 +464,12 @@ pub(crate) static API: &[ApiEntry] = &[
         "cs::buffer_block_copy(&{0}, {1}, &{2}, {3}, {4})",
     ),
     e(
+        "Buffer.BlockCopy",
+        "ulong[], int, byte[], int, int",
+        "void",
+        "cs::buffer_block_copy(&{0}, {1}, &{2}, {3}, {4})",
+    ),
+    e(
         "Buffer.GetByte",
         "int[], int",
         "byte",

@@ -73,6 +73,22 @@ impl FileEmitter<'_, '_> {
         Ok(Val::new(code, BIG, Prec::Primary).absorb(&v))
     }
 
+    /// `BigInteger.Pow(a, n)`: `a` a `BigInteger` or an integer, `n` an `int`.
+    pub(crate) fn big_pow(&mut self, args: &[crate::ast::Arg], e: &Expr) -> R<Val> {
+        let a = self.expr(&args[0].expr, None)?;
+        let n = self.expr(&args[1].expr, Some(&Ty::Int(IntTy::I32)))?;
+        let n = self.coerce(n, &Ty::Int(IntTy::I32), &args[1].expr)?;
+        let Some(base) = self.to_big(&a) else {
+            return Err(unsupported(
+                e.span,
+                format!("`BigInteger.Pow` of a `{}`", a.ty.cs()),
+                snippet(self.src, e),
+            ));
+        };
+        let code = format!("{base}.pow({})", n.code);
+        Ok(Val::new(code, BIG, Prec::Primary).absorb(&a).absorb(&n))
+    }
+
     /// `x op= y` of a `BigInteger` variable or field: `x = x op y`. An element's place
     /// would be computed twice, and a value use needs a block: both stay refused.
     pub(crate) fn big_compound(

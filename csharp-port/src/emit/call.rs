@@ -1391,6 +1391,7 @@ impl FileEmitter<'_, '_> {
                 return self.linq(target, "ForEach", &args[1..], e);
             }
             ("BigInteger", "Parse") if args.len() == 1 => return self.big_parse(&args[0].expr),
+            ("BigInteger", "Pow") if args.len() == 2 => return self.big_pow(args, e),
             ("Board", "CreateBoardFromFEN") if args.len() == 1 => {
                 return self.create_board_from_fen(&args[0].expr, e);
             }

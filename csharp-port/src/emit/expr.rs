@@ -658,22 +658,8 @@ impl FileEmitter<'_, '_> {
         } else {
             t.clone()
         };
-        let mut prec = op_prec(op);
         let konst = fold_binary(op, &a.konst, &b.konst, &t);
-        let checked = match op {
-            BinOp::Add => "checked_add",
-            BinOp::Sub => "checked_sub",
-            BinOp::Mul => "checked_mul",
-            _ => "",
-        };
-        let code =
-            if self.is_checked() && !checked.is_empty() && konst.is_none() && t.int().is_some() {
-                prec = Prec::Primary;
-                let (x, y) = (a.at(Prec::Primary), b.at(Prec::Assign));
-                format!("{x}.{checked}({y}).expect({OVERFLOW})")
-            } else {
-                format!("{} {} {}", left(&a, prec, op), op.rust(), b.at(next(prec)))
-            };
+        let (code, prec) = self.arithmetic(op, &a, &b, &t, konst.is_some());
         let mut v = Val::new(code, result, prec).absorb(&a).absorb(&b);
         v.konst = konst;
         match enum_result {
@@ -2134,6 +2120,27 @@ impl FileEmitter<'_, '_> {
         let out = f(self);
         self.f().checked = outer;
         out
+    }
+
+    /// `a op b` computed in `t`, and its precedence: in `checked` code, integer `+`, `-`
+    /// and `*` that panic on overflow (a constant is folded: C# refuses one that overflows).
+    fn arithmetic(&self, op: BinOp, a: &Val, b: &Val, t: &Ty, konst: bool) -> (String, Prec) {
+        let checked = match op {
+            BinOp::Add => "checked_add",
+            BinOp::Sub => "checked_sub",
+            BinOp::Mul => "checked_mul",
+            _ => "",
+        };
+        if self.is_checked() && !checked.is_empty() && !konst && t.int().is_some() {
+            let (x, y) = (a.at(Prec::Primary), b.at(Prec::Assign));
+            return (
+                format!("{x}.{checked}({y}).expect({OVERFLOW})"),
+                Prec::Primary,
+            );
+        }
+        let prec = op_prec(op);
+        let code = format!("{} {} {}", left(a, prec, op), op.rust(), b.at(next(prec)));
+        (code, prec)
     }
 
     /// Inside `checked` code.

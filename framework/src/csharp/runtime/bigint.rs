@@ -258,6 +258,17 @@ impl BigInteger {
         BigInteger::signed(self.is_negative() != b.is_negative(), low)
     }
 
+    /// `BigInteger.Pow(a, n)`: panics past 2048 bits, and for a negative `n` (C#'s
+    /// `ArgumentOutOfRangeException`).
+    #[track_caller]
+    pub fn pow(self, n: i32) -> BigInteger {
+        assert!(
+            n >= 0,
+            "BigInteger.Pow of a negative exponent (ArgumentOutOfRangeException)"
+        );
+        (0..n).fold(BigInteger::from_i128(1), |acc, _| acc.mul(self))
+    }
+
     /// `a / b`, truncated toward zero; panics on a zero divisor (C#'s
     /// `DivideByZeroException`).
     #[track_caller]
@@ -409,6 +420,10 @@ mod tests {
         assert_eq!(x.rem(b(7)), b(3));
         assert_eq!(x.neg().rem(b(7)), b(-3));
         assert_eq!(x.neg().div(b(-1)), x);
+        // (-1)^3 = -1, (-1)^0 = 1, 2^200 = x + 1.
+        assert_eq!((b(-1).pow(3), b(-1).pow(0)), (b(-1), b(1)));
+        assert_eq!(b(2).pow(200), x.add(b(1)));
+        assert!(std::panic::catch_unwind(|| b(2).pow(-1)).is_err());
         assert!(x.neg() < b(-1) && b(-1) < b(0) && b(0) < x);
         assert_eq!(x.shr(190).to_int::<i32>(), 1023);
         assert_eq!(x.neg().shr(199).to_int::<i32>(), -2);
