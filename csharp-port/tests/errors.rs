@@ -850,28 +850,6 @@ fn the_local_hour_is_refused() {
 }
 
 #[test]
-fn big_integer_parse_of_any_text_is_refused() {
-    // Only a decimal's text is known to fit the port's 128 bits.
-    let text = refused_in_think(
-        "var b = BigInteger.Parse(\"123456789012345678901234567890123456789012\");",
-    );
-    assert!(
-        text.contains("`BigInteger.Parse` of a string other than a decimal's"),
-        "{text}"
-    );
-}
-
-#[test]
-fn a_left_shift_of_a_big_integer_is_refused() {
-    // C#'s value grows past any width; the port's holds 128 bits.
-    let text = refused_in_think("var b = (BigInteger)5m << 100;");
-    assert!(
-        text.contains("`<<` between `BigInteger` and `int`"),
-        "{text}"
-    );
-}
-
-#[test]
 fn a_binary_operator_after_a_name_under_a_unary_operator_is_refused() {
     // C# reads `-(a) - b` as `(-a) - b`; the grammar as `-((a) - b)`.
     let source = bot(
@@ -1242,4 +1220,54 @@ fn a_method_group_of_an_assigned_receiver_is_refused() {
     let (line, _, _, text) = refused(&source);
     assert_eq!(line, 8, "{text}");
     assert!(text.contains("`GetPieceList`"), "{text}");
+}
+
+#[test]
+fn a_compound_assignment_to_a_big_integer_element_is_refused() {
+    // `a[i()] <<= 1` would compute the element's place twice.
+    let text = refused_in_think("var a = new BigInteger[2]; a[1] <<= 3;");
+    assert!(
+        text.contains("a compound assignment to a `BigInteger` element"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_big_integer_shift_by_a_long_is_refused() {
+    // C#'s `BigInteger` shift counts are `int`s: a `long` count does not convert.
+    let text = refused_in_think("var b = (BigInteger)5m << 100L;");
+    assert!(
+        text.contains("`<<` between `BigInteger` and `long`"),
+        "{text}"
+    );
+}
+
+#[test]
+fn an_increment_in_checked_code_is_refused() {
+    // C# throws when `++` overflows there; the port's `+= 1` would wrap.
+    let text = refused_in_think("int x = 0; checked { x++; }");
+    assert!(
+        text.contains("`++` or `--` in a `checked` context"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_narrowing_cast_in_checked_code_is_refused() {
+    // `(byte)300` of a variable throws there; the port's `as u8` would wrap.
+    let text = refused_in_think("int x = 300; byte y = checked((byte)x);");
+    assert!(
+        text.contains("an explicit integer conversion in a `checked` context"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_checked_block_of_other_statements_is_refused() {
+    // Nested statements would need the overflow checks too.
+    let text = refused_in_think("int x = 0; checked { if (x == 0) x = 1; }");
+    assert!(
+        text.contains("a `checked` block of statements other than expressions"),
+        "{text}"
+    );
 }

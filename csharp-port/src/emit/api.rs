@@ -458,6 +458,18 @@ pub(crate) static API: &[ApiEntry] = &[
     e("MathF.Floor", "float", "float", "{0}.floor()"),
     e("MathF.Ceiling", "float", "float", "{0}.ceil()"),
     e(
+        "Buffer.BlockCopy",
+        "byte[], int, short[], int, int",
+        "void",
+        "cs::buffer_block_copy(&{0}, {1}, &{2}, {3}, {4})",
+    ),
+    e(
+        "Buffer.BlockCopy",
+        "ulong[], int, byte[], int, int",
+        "void",
+        "cs::buffer_block_copy(&{0}, {1}, &{2}, {3}, {4})",
+    ),
+    e(
         "Buffer.GetByte",
         "int[], int",
         "byte",
@@ -474,6 +486,12 @@ pub(crate) static API: &[ApiEntry] = &[
         "bool",
         "byte[]",
         "if {0} { {r}.to_byte_array_unsigned() } else { {r}.to_byte_array() }",
+    ),
+    e(
+        "BigInteger.ToByteArray",
+        "bool, bool",
+        "byte[]",
+        "{r}.to_byte_array_with({0}, {1})",
     ),
     // Numbers.
     e("int.MaxValue", "-", "int", "i32::MAX"),

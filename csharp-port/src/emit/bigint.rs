@@ -1,8 +1,9 @@
-//! `BigInteger` operators on the runtime's `cs::BigInteger` (128 bits, panicking where
+//! `BigInteger` operators on the runtime's `cs::BigInteger` (2048 bits, panicking where
 //! C#'s value would outgrow them): shifts, masks, arithmetic, comparisons, and the
 //! conversions from and to C#'s integers.
 
 use super::decls::FileEmitter;
+use super::place::Place;
 use super::{Prec, R, Val, snippet, unsupported};
 use crate::ast::{BinOp, Expr, ExprKind};
 use crate::types::{IntTy, Ty};
@@ -14,8 +15,18 @@ impl FileEmitter<'_, '_> {
     /// implicitly (C#'s implicit conversions from every integral type).
     pub(crate) fn big_op(&mut self, op: BinOp, a: Val, b: Val, e: &Expr) -> R<Val> {
         let refuse = |this: &Self| this.operands_refused(op, &a, &b, e);
-        if op == BinOp::Shr && a.ty == BIG && b.ty.int().is_some_and(|i| i.bits() <= 32) {
-            let code = format!("{}.shr({} as i32)", a.at(Prec::Primary), b.at(Prec::Cast));
+        let shift = match op {
+            BinOp::Shr => "shr",
+            BinOp::Shl => "shl",
+            _ => "",
+        };
+        // C#'s shift count is an `int`: a narrower integer converts implicitly.
+        if !shift.is_empty() && a.ty == BIG && b.ty.int().is_some_and(|i| i.bits() <= 32) {
+            let code = format!(
+                "{}.{shift}({} as i32)",
+                a.at(Prec::Primary),
+                b.at(Prec::Cast)
+            );
             return Ok(Val::new(code, BIG, Prec::Primary).absorb(&a).absorb(&b));
         }
         let method = match op {
@@ -42,9 +53,9 @@ impl FileEmitter<'_, '_> {
         Ok(Val::new(code, ty, prec).absorb(&a).absorb(&b))
     }
 
-    /// `BigInteger.Parse(d.ToString())` of a decimal, whose integer fits the port's 128
-    /// bits; another string may not.
-    pub(crate) fn big_parse(&mut self, arg: &Expr, e: &Expr) -> R<Val> {
+    /// `BigInteger.Parse(s)`: of `d.ToString()`, a decimal, read from the decimal itself
+    /// (exact, with no text made); of another string, read from the text.
+    pub(crate) fn big_parse(&mut self, arg: &Expr) -> R<Val> {
         if let ExprKind::Call(f, args) = &arg.kind
             && args.is_empty()
             && let ExprKind::Member(d, name, _) = &f.kind
@@ -56,18 +67,81 @@ impl FileEmitter<'_, '_> {
                 return Ok(Val::new(code, BIG, Prec::Primary).absorb(&v));
             }
         }
-        Err(unsupported(
-            e.span,
-            "`BigInteger.Parse` of a string other than a decimal's (its number may outgrow the port's 128 bits)",
-            snippet(self.src, e),
-        ))
+        let v = self.expr(arg, Some(&Ty::Str))?;
+        let v = self.coerce(v, &Ty::Str, arg)?;
+        let code = format!("cs::BigInteger::parse(&{})", v.at(Prec::Unary));
+        Ok(Val::new(code, BIG, Prec::Primary).absorb(&v))
+    }
+
+    /// `BigInteger.Pow(a, n)`: `a` a `BigInteger` or an integer, `n` an `int`.
+    pub(crate) fn big_pow(&mut self, args: &[crate::ast::Arg], e: &Expr) -> R<Val> {
+        let a = self.expr(&args[0].expr, None)?;
+        let n = self.expr(&args[1].expr, Some(&Ty::Int(IntTy::I32)))?;
+        let n = self.coerce(n, &Ty::Int(IntTy::I32), &args[1].expr)?;
+        let Some(base) = self.to_big(&a) else {
+            return Err(unsupported(
+                e.span,
+                format!("`BigInteger.Pow` of a `{}`", a.ty.cs()),
+                snippet(self.src, e),
+            ));
+        };
+        let code = format!("{base}.pow({})", n.code);
+        Ok(Val::new(code, BIG, Prec::Primary).absorb(&a).absorb(&n))
+    }
+
+    /// `x op= y` of a `BigInteger` variable or field: `x = x op y`. An element's place
+    /// would be computed twice, and a value use needs a block: both stay refused.
+    pub(crate) fn big_compound(
+        &mut self,
+        place: &Place,
+        op: BinOp,
+        rhs: Val,
+        e: &Expr,
+        as_value: bool,
+    ) -> R<String> {
+        let Place::Direct { code, .. } = place else {
+            return Err(unsupported(
+                e.span,
+                "a compound assignment to a `BigInteger` element",
+                snippet(self.src, e),
+            ));
+        };
+        if as_value {
+            return Err(unsupported(
+                e.span,
+                "a `BigInteger` compound assignment used as a value",
+                snippet(self.src, e),
+            ));
+        }
+        let old = Val::new(code.clone(), BIG, Prec::Primary);
+        let v = self.big_op(op, old, rhs, e)?;
+        self.write_place(place, &v.code)
+    }
+
+    /// `string.Concat(strings)` of a sequence of strings (how bots build the digits
+    /// they parse); of other elements, or of several arguments, it stays refused.
+    pub(crate) fn string_concat(&mut self, arg: &Expr, e: &Expr) -> R<Val> {
+        let v = self.expr(arg, None)?;
+        if v.ty.element() != Some(Ty::Str) || matches!(v.ty, Ty::Dict(..)) {
+            return Err(unsupported(
+                e.span,
+                format!("`string.Concat` of a `{}`", v.ty.cs()),
+                snippet(self.src, e),
+            ));
+        }
+        let v = self.owned(v);
+        let it = self.iterable(&v, arg)?;
+        Ok(Val::new(format!("cs::string_concat({it})"), Ty::Str, Prec::Primary).absorb(&v))
     }
 
     /// A `BigInteger` operand's code: itself, or an integer converted.
     fn to_big(&self, v: &Val) -> Option<String> {
         match &v.ty {
             t if *t == BIG => Some(v.at(Prec::Primary)),
-            Ty::Int(_) | Ty::Char => Some(format!("cs::BigInteger({} as i128)", v.at(Prec::Cast))),
+            Ty::Int(_) | Ty::Char => Some(format!(
+                "cs::BigInteger::from_i128({} as i128)",
+                v.at(Prec::Cast)
+            )),
             _ => None,
         }
     }
@@ -81,7 +155,7 @@ impl FileEmitter<'_, '_> {
 
     /// `(BigInteger)n` and the implicit conversion of an integer.
     pub(crate) fn int_to_big(&self, v: Val) -> Val {
-        let code = format!("cs::BigInteger({} as i128)", v.at(Prec::Cast));
+        let code = format!("cs::BigInteger::from_i128({} as i128)", v.at(Prec::Cast));
         Val::new(code, BIG, Prec::Primary).absorb(&v)
     }
 }

@@ -1242,6 +1242,19 @@ impl FileEmitter<'_, '_> {
                 };
                 for a in &args[i.min(args.len())..] {
                     let v = self.expr(&a.expr, Some(elem))?;
+                    if matches!(v.ty, Ty::Array(..) | Ty::Null) && args.len() == i + 1 {
+                        // One argument of the array's type is the array itself (C#'s
+                        // normal form); another array's covariance stays refused.
+                        if v.ty != *pt {
+                            return Err(unsupported(
+                                e.span,
+                                format!("a `{}` passed as `params {}`", v.ty.cs(), pt.cs()),
+                                snippet(self.src, e),
+                            ));
+                        }
+                        out.push(self.owned(v));
+                        return Ok(out);
+                    }
                     let v = self.coerce(v, elem, &a.expr)?;
                     items.push(self.owned(v));
                 }
@@ -1454,7 +1467,8 @@ impl FileEmitter<'_, '_> {
                 let target = self.expr(&args[0].expr, None)?;
                 return self.linq(target, "ForEach", &args[1..], e);
             }
-            ("BigInteger", "Parse") if args.len() == 1 => return self.big_parse(&args[0].expr, e),
+            ("BigInteger", "Parse") if args.len() == 1 => return self.big_parse(&args[0].expr),
+            ("BigInteger", "Pow") if args.len() == 2 => return self.big_pow(args, e),
             ("Board", "CreateBoardFromFEN") if args.len() == 1 => {
                 return self.create_board_from_fen(&args[0].expr, e);
             }
@@ -1576,6 +1590,7 @@ impl FileEmitter<'_, '_> {
             ("Math", "DivRem") if args.len() == 3 => return self.div_rem(args, e),
             ("string", "Equals") if args.len() == 2 => return self.string_equals(args, e),
             ("string", "Format") => return self.string_format(args, e),
+            ("string", "Concat") if args.len() == 1 => return self.string_concat(&args[0].expr, e),
             ("Math" | "MathF", "ReciprocalSqrtEstimate" | "ReciprocalEstimate") => {
                 return Err(unsupported(
                     e.span,
@@ -1952,6 +1967,7 @@ impl FileEmitter<'_, '_> {
             // A `char`'s code and a `bool`'s 0 or 1 always fit.
             ("ToInt32", Ty::Char) => (format!("{} as i32", v.at(Prec::Cast)), Ty::Int(IntTy::I32)),
             ("ToByte", Ty::Bool) => (format!("{} as u8", v.at(Prec::Cast)), Ty::Int(IntTy::U8)),
+            ("ToInt64", Ty::Bool) => (format!("{} as i64", v.at(Prec::Cast)), Ty::Int(IntTy::I64)),
             ("ToUInt32", Ty::Int(IntTy::I32 | IntTy::I64)) => (
                 // OverflowException on a negative value: a panic, which `catch` catches.
                 format!(
@@ -1980,7 +1996,8 @@ impl FileEmitter<'_, '_> {
             }
         };
         let prec = if code.ends_with("f64")
-            || (code.ends_with("i32") || code.ends_with("u8")) && code.contains(" as ")
+            || (code.ends_with("i32") || code.ends_with("i64") || code.ends_with("u8"))
+                && code.contains(" as ")
         {
             Prec::Cast
         } else if code.contains(" != ") {
@@ -2721,6 +2738,13 @@ impl FileEmitter<'_, '_> {
                 ))
             }
             Ty::Str => {
+                // `s[i..]` is `s.Substring(i)` (an end would need C#'s check that it is
+                // not before the start).
+                if let ExprKind::Range(Some(lo), None) = &idx[0].kind {
+                    let lo = self.int_arg(lo)?;
+                    let code = format!("cs::substring(&{r}, {}, -1)", lo.code);
+                    return Ok((t.clone().absorb(&lo), code, Ty::Str));
+                }
                 let i = self.int_arg(&idx[0])?;
                 Ok((
                     t.clone().absorb(&i),

@@ -107,6 +107,9 @@ pub(crate) struct FnCtx {
     pub lambda_depth: u32,
     /// The names a lifted local function gives the locals it captures.
     pub capture_names: std::collections::HashMap<(String, u32), String>,
+    /// Inside `checked` code: integer overflow throws (per function, so that nothing
+    /// written meanwhile for another function inherits it).
+    pub checked: bool,
 }
 
 /// Writes a whole file.
@@ -297,6 +300,7 @@ impl<'p, 'u> FileEmitter<'p, 'u> {
             loop_depth: 0,
             lambda_depth: 0,
             capture_names: Default::default(),
+            checked: false,
         });
         self.scopes.push(Scope::default());
     }

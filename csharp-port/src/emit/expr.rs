@@ -153,15 +153,9 @@ impl FileEmitter<'_, '_> {
             }
             ExprKind::Is(x, p) => self.is_pattern(x, p, e),
             ExprKind::Switch(x, arms) => self.switch_expr(x, arms, e, want),
-            ExprKind::Checked(checked, x) => {
-                if *checked {
-                    return Err(unsupported(
-                        e.span,
-                        "a `checked` expression",
-                        snippet(self.src, e),
-                    ));
-                }
-                let v = self.expr(x, want)?;
+            ExprKind::Checked(true, x) => self.in_checked(e, |s| s.expr(x, want)),
+            ExprKind::Checked(false, x) => {
+                let v = self.unchecked(|s| s.expr(x, want))?;
                 match (&v.konst, v.ty.int()) {
                     // `unchecked(...)` constants wrap as C# computes them.
                     (Some(Const::Int(n)), Some(i)) => Ok(konst(
@@ -589,6 +583,11 @@ impl FileEmitter<'_, '_> {
                 };
                 let code = if sym.is_empty() {
                     inner.code.clone()
+                } else if op == UnOp::Neg && k.is_none() && t.int().is_some() && self.is_checked() {
+                    format!(
+                        "{}.checked_neg().expect({OVERFLOW})",
+                        inner.at(Prec::Primary)
+                    )
                 } else {
                     format!("{sym}{}", inner.at(Prec::Unary))
                 };
@@ -673,6 +672,9 @@ impl FileEmitter<'_, '_> {
         }
         let t = self.operand_type(&a, &b, op, e)?;
         let enum_result = self.enum_operator(op, &a, &b);
+        if (lifted || enum_result.is_some()) && matches!(op, BinOp::Add | BinOp::Sub | BinOp::Mul) {
+            self.refuse_if_checked("nullable or enum arithmetic", e)?;
+        }
         let a = self.coerce_operand(a, &t, l)?;
         let b = self.coerce_operand(b, &t, r)?;
         let result = if op.is_comparison() {
@@ -680,10 +682,10 @@ impl FileEmitter<'_, '_> {
         } else {
             t.clone()
         };
-        let prec = op_prec(op);
-        let code = format!("{} {} {}", left(&a, prec, op), op.rust(), b.at(next(prec)));
+        let konst = fold_binary(op, &a.konst, &b.konst, &t);
+        let (code, prec) = self.arithmetic(op, &a, &b, &t, konst.is_some());
         let mut v = Val::new(code, result, prec).absorb(&a).absorb(&b);
-        v.konst = fold_binary(op, &a.konst, &b.konst, &t);
+        v.konst = konst;
         match enum_result {
             Some(rt) => self.enum_result(v, &t, rt, e),
             None => Ok(v),
@@ -1120,18 +1122,8 @@ impl FileEmitter<'_, '_> {
             }
             (Ty::Null, q) => q.clone(),
             (p, Ty::Null) => p.clone(),
-            (p, q)
-                if implicit_numeric(q, p)
-                    || y.konst.is_some() && q.int().is_some() && p.int().is_some() =>
-            {
-                p.clone()
-            }
-            (p, q)
-                if implicit_numeric(p, q)
-                    || x.konst.is_some() && q.int().is_some() && p.int().is_some() =>
-            {
-                q.clone()
-            }
+            (p, q) if implicit_numeric(q, p) || constant_converts(&y, p) => p.clone(),
+            (p, q) if implicit_numeric(p, q) || constant_converts(&x, q) => q.clone(),
             (p, q) => match promote(p, q) {
                 Some(t) => t,
                 None => match want {
@@ -1221,6 +1213,10 @@ impl FileEmitter<'_, '_> {
         let v = self.expr(x, Some(&to))?;
         if v.ty == to {
             return Ok(v);
+        }
+        if v.konst.is_none() && !implicit_numeric(&v.ty, &to) && to.int().is_some() {
+            // A narrowing cast throws out of range there.
+            self.refuse_if_checked("an explicit integer conversion", e)?;
         }
         if v.ty == Ty::Nullable(Box::new(to.clone())) {
             // `(Move)m` of a `Move?`: its value; C# throws if it has none, Rust panics.
@@ -2229,4 +2225,88 @@ fn tuple_names(items: &[Expr], written: &[Option<String>]) -> Vec<Option<String>
             })
         })
         .collect()
+}
+
+/// Whether an integer constant converts implicitly to integer type `to` (ECMA-334
+/// 10.2.11: an `int` constant that fits, a non-negative `long` constant to `ulong`; and,
+/// as `numeric_coerce` takes them, a bare literal that fits). `c ? 0xff :
+/// 0xff00000000000000` is a `ulong`: the `ulong` constant does not fit an `int`.
+fn constant_converts(v: &Val, to: &Ty) -> bool {
+    let (Some(Const::Int(n)), Some(i), Some(_)) = (&v.konst, to.int(), v.ty.int()) else {
+        return false;
+    };
+    let fits = *n >= i.range().0 && *n <= i.range().1;
+    fits && (v.ty == Ty::Int(IntTy::I32)
+        || v.ty == Ty::Int(IntTy::I64) && *to == Ty::Int(IntTy::U64)
+        || v.bare_literal)
+}
+
+/// What a `checked` operation that overflows panics with (C#'s `OverflowException`).
+const OVERFLOW: &str = "\"arithmetic overflow in a `checked` context (OverflowException)\"";
+
+impl FileEmitter<'_, '_> {
+    /// `f` written in a `checked` context (C#'s `checked(...)` and `checked { ... }`).
+    pub(crate) fn in_checked<T>(&mut self, e: &Expr, f: impl FnOnce(&mut Self) -> R<T>) -> R<T> {
+        if self.fns.is_empty() {
+            return Err(unsupported(
+                e.span,
+                "`checked` outside a method",
+                snippet(self.src, e),
+            ));
+        }
+        let outer = std::mem::replace(&mut self.f().checked, true);
+        let out = f(self);
+        self.f().checked = outer;
+        out
+    }
+
+    /// `f` written in an `unchecked` context.
+    pub(crate) fn unchecked<T>(&mut self, f: impl FnOnce(&mut Self) -> R<T>) -> R<T> {
+        if !self.is_checked() {
+            return f(self);
+        }
+        let outer = std::mem::replace(&mut self.f().checked, false);
+        let out = f(self);
+        self.f().checked = outer;
+        out
+    }
+
+    /// `a op b` computed in `t`, and its precedence: in `checked` code, integer `+`, `-`
+    /// and `*` that panic on overflow (a constant is folded: C# refuses one that overflows).
+    fn arithmetic(&self, op: BinOp, a: &Val, b: &Val, t: &Ty, konst: bool) -> (String, Prec) {
+        let checked = match op {
+            BinOp::Add => "checked_add",
+            BinOp::Sub => "checked_sub",
+            BinOp::Mul => "checked_mul",
+            _ => "",
+        };
+        if self.is_checked() && !checked.is_empty() && !konst && t.int().is_some() {
+            let (x, y) = (a.at(Prec::Primary), b.at(Prec::Assign));
+            return (
+                format!("{x}.{checked}({y}).expect({OVERFLOW})"),
+                Prec::Primary,
+            );
+        }
+        let prec = op_prec(op);
+        let code = format!("{} {} {}", left(a, prec, op), op.rust(), b.at(next(prec)));
+        (code, prec)
+    }
+
+    /// Inside `checked` code.
+    pub(crate) fn is_checked(&self) -> bool {
+        self.fns.last().is_some_and(|f| f.checked)
+    }
+
+    /// A refusal of `what` inside `checked` code, where C# throws on overflow and the
+    /// port's operation would wrap.
+    pub(crate) fn refuse_if_checked(&self, what: &str, e: &Expr) -> R<()> {
+        if self.is_checked() {
+            return Err(unsupported(
+                e.span,
+                format!("{what} in a `checked` context"),
+                snippet(self.src, e),
+            ));
+        }
+        Ok(())
+    }
 }

@@ -800,9 +800,18 @@ impl FileEmitter<'_, '_> {
         as_value: bool,
     ) -> R<String> {
         let t = place.ty().clone();
+        // `x op= y` converts back to `x`'s type, which throws there too.
+        if !matches!(op, BinOp::And | BinOp::Or | BinOp::Xor)
+            && !matches!(t, Ty::F32 | Ty::F64 | Ty::Str)
+        {
+            self.refuse_if_checked("a compound assignment", e)?;
+        }
         self.note_place_write(place);
         if op == BinOp::Coalesce && !as_value {
             return self.coalesce_assign(place, &t, rhs, r, e);
+        }
+        if t == super::bigint::BIG {
+            return self.big_compound(place, op, rhs, e, as_value);
         }
         if t == Ty::Str && op == BinOp::Add {
             let read = self.read_place(place);
@@ -1008,6 +1017,9 @@ impl FileEmitter<'_, '_> {
     pub(crate) fn incdec(&mut self, op: IncDec, x: &Expr, e: &Expr, as_value: bool) -> R<Val> {
         let place = self.place(x)?;
         let t = place.ty().clone();
+        if !matches!(t, Ty::F32 | Ty::F64) {
+            self.refuse_if_checked("`++` or `--`", e)?;
+        }
         let one = match &t {
             Ty::F32 | Ty::F64 => "1.0",
             Ty::Int(_) | Ty::Char | Ty::Enum(_) | Ty::Api("PieceType") => "1",

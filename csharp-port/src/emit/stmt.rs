@@ -68,6 +68,12 @@ impl FileEmitter<'_, '_> {
             }
             StmtKind::Local { ty, vars, is_const } => self.local_stmt(ty, vars, *is_const, s),
             StmtKind::Deconstruct { names, value } => self.deconstruct(names, value),
+            StmtKind::Expr(
+                x @ Expr {
+                    kind: ExprKind::Checked(true, e),
+                    ..
+                },
+            ) => self.in_checked(x, |s| s.expr_stmt(e)),
             StmtKind::Expr(e) => self.expr_stmt(e),
             StmtKind::If(c, then, alt) => self.if_stmt(c, then, alt.as_deref()),
             StmtKind::While(c, body) => {

@@ -825,6 +825,18 @@ impl<'a> Lower<'a> {
                 span: Span::of(p),
             });
         }
+        // `params T[] name`: the grammar gives it no `parameter` node of its own, only
+        // the list's `type` and `name` fields (it is the last parameter).
+        let field = |f: &str| node.children_by_field_name(f, &mut node.walk()).last();
+        if let (Some(ty), Some(name)) = (field("type"), field("name")) {
+            params.push(Param {
+                name: self.ident(name),
+                ty: self.ty(ty)?,
+                mode: PassMode::Params,
+                default: None,
+                span: Span::of(ty),
+            });
+        }
         Ok(params)
     }
 

@@ -81,14 +81,17 @@ impl<'a> Lower<'a> {
                 StmtKind::LocalFn(Box::new(decl))
             }
             "checked_statement" => {
-                if self.text(node).trim_start().starts_with("checked") {
-                    return Err(self.unsupported(node, "a `checked` block"));
-                }
+                let checked = self.text(node).trim_start().starts_with("checked");
                 let block = node
                     .named_children(&mut node.walk())
                     .find(|c| c.kind() == "block")
                     .ok_or_else(|| self.unsupported(node, "an `unchecked` block"))?;
-                StmtKind::Block(self.block(block)?)
+                let stmts = self.block(block)?;
+                if checked {
+                    StmtKind::Block(self.checked_stmts(node, stmts)?)
+                } else {
+                    StmtKind::Block(stmts)
+                }
             }
             "goto_statement" => {
                 let text = self.text(node);
@@ -375,5 +378,31 @@ impl<'a> Lower<'a> {
             });
         }
         Ok(StmtKind::Switch(value, sections))
+    }
+}
+
+impl Lower<'_> {
+    /// A `checked` block's statements, each expression marked `checked` (the emitter
+    /// writes overflow checks in them). Other statements stay refused: their nested
+    /// statements would need the mark too.
+    fn checked_stmts(&self, node: Node, stmts: Vec<Stmt>) -> R<Vec<Stmt>> {
+        stmts
+            .into_iter()
+            .map(|s| match s.kind {
+                StmtKind::Expr(x) => {
+                    let (span, range) = (x.span, x.range);
+                    let checked = ExprKind::Checked(true, Box::new(x));
+                    Ok(Stmt {
+                        kind: StmtKind::Expr(Expr::new(checked, span, range)),
+                        span: s.span,
+                    })
+                }
+                StmtKind::Comment(_) | StmtKind::Empty => Ok(s),
+                _ => Err(self.unsupported(
+                    node,
+                    "a `checked` block of statements other than expressions",
+                )),
+            })
+            .collect()
     }
 }

@@ -65,11 +65,11 @@ pub use math::{
 };
 pub use object::{Obj, This, Var};
 pub use piece::{
-    BISHOP, KING, KNIGHT, NONE, PAWN, Piece, QUEEN, ROOK, board_from_fen, buffer_get_byte,
-    char_to_string, clear_and_get_index_of_lsb, clear_square, game_repetition_history,
-    legal_moves_into, list_count, list_is_null, list_is_white, list_type, make_move, move_from_uci,
-    piece_attacks, piece_list, piece_type, pieces, raw_value, set_square, slider_attacks,
-    square_is_set, toggle_square, undo_move,
+    BISHOP, BufferElement, KING, KNIGHT, NONE, PAWN, Piece, QUEEN, ROOK, board_from_fen,
+    buffer_block_copy, buffer_get_byte, char_to_string, clear_and_get_index_of_lsb, clear_square,
+    game_repetition_history, legal_moves_into, list_count, list_is_null, list_is_white, list_type,
+    make_move, move_from_uci, piece_attacks, piece_list, piece_type, pieces, raw_value, set_square,
+    slider_attacks, square_is_set, toggle_square, undo_move,
 };
 pub use queue::{PriorityQueue, Queue, Stack};
 pub use seq::{Number, Seq};
@@ -78,7 +78,7 @@ pub use sorted::{SortedDictionary, SortedList, SortedSet};
 pub use text::{
     bool_text, char_at, decimal_text, double_text, float_text, format_int, index_of, is_digit,
     is_letter, is_lower, is_upper, move_text, numeric_value, pad_left, pad_right, parse_double,
-    parse_int, piece_text, piece_type_text, split, square_text, str_len, string_from_chars,
-    string_of_char, substring, to_lower, to_upper, trim_end, trim_start,
+    parse_int, piece_text, piece_type_text, split, square_text, str_len, string_concat,
+    string_from_chars, string_of_char, substring, to_lower, to_upper, trim_end, trim_start,
 };
 pub use time::{DateTime, TimeSpan};

@@ -428,3 +428,72 @@ pub fn buffer_get_byte(array: &super::Array<i32>, index: i32) -> u8 {
     let i = usize::try_from(index).expect("index out of range");
     array.get(i / 4).to_le_bytes()[i % 4]
 }
+
+/// An element type `Buffer.BlockCopy` copies: a primitive, as its little-endian bytes.
+pub trait BufferElement: Copy + Default {
+    /// Its size in bytes.
+    const SIZE: usize;
+    /// Its bytes, appended to `out`.
+    fn put_le(self, out: &mut Vec<u8>);
+    /// The value of its `SIZE` bytes.
+    fn from_le(bytes: &[u8]) -> Self;
+}
+
+macro_rules! buffer_element {
+    ($($t:ty),*) => {$(
+        impl BufferElement for $t {
+            const SIZE: usize = size_of::<$t>();
+            fn put_le(self, out: &mut Vec<u8>) {
+                out.extend_from_slice(&self.to_le_bytes());
+            }
+            fn from_le(bytes: &[u8]) -> Self {
+                <$t>::from_le_bytes(bytes.try_into().expect("SIZE bytes"))
+            }
+        }
+    )*};
+}
+buffer_element!(i8, u8, i16, u16, i32, u32, i64, u64, f32, f64);
+
+/// An array's memory: its elements' bytes in order.
+fn memory<T: BufferElement>(array: &super::Array<T>) -> Vec<u8> {
+    let elements = array.to_vec();
+    let mut out = Vec::with_capacity(elements.len() * T::SIZE);
+    elements.into_iter().for_each(|x| x.put_le(&mut out));
+    out
+}
+
+/// `Buffer.BlockCopy(src, srcOffset, dst, dstOffset, count)`: `count` bytes of `src`'s
+/// memory from byte `srcOffset` over `dst`'s from byte `dstOffset`, little-endian as .NET
+/// lays arrays out. A negative argument or a range past either array panics, as C#
+/// throws (`ArgumentOutOfRangeException`, `ArgumentException`).
+///
+/// ```
+/// use framework::prelude::*;
+/// let bytes = cs::Array::from(vec![1u8, 2, 255, 255, 7]);
+/// let shorts = cs::Array::<i16>::new(3);
+/// cs::buffer_block_copy(&bytes, 0, &shorts, 0, 5);
+/// assert_eq!(shorts.to_vec(), [0x0201, -1, 7]);
+/// ```
+#[track_caller]
+pub fn buffer_block_copy<S: BufferElement, D: BufferElement>(
+    src: &super::Array<S>,
+    src_offset: i32,
+    dst: &super::Array<D>,
+    dst_offset: i32,
+    count: i32,
+) {
+    let from = memory(src);
+    let mut to = memory(dst);
+    let [s, d, n] = [src_offset, dst_offset, count].map(|x| {
+        usize::try_from(x)
+            .expect("Buffer.BlockCopy: a negative argument (ArgumentOutOfRangeException)")
+    });
+    assert!(
+        s + n <= from.len() && d + n <= to.len(),
+        "Buffer.BlockCopy past an array's end (ArgumentException)"
+    );
+    to[d..d + n].copy_from_slice(&from[s..s + n]);
+    for (i, chunk) in to.chunks(D::SIZE).enumerate() {
+        dst.set(i, D::from_le(chunk));
+    }
+}

@@ -8,6 +8,17 @@ fn units(s: &str) -> Vec<u16> {
     s.encode_utf16().collect()
 }
 
+/// `string.Concat(strings)` of a sequence of strings: them, joined with nothing.
+///
+/// ```
+/// use framework::prelude::*;
+/// let parts = cs::Array::from(vec!["12".to_string(), "034".to_string()]);
+/// assert_eq!(cs::string_concat(parts.iter()), "12034");
+/// ```
+pub fn string_concat(strings: impl IntoIterator<Item = String>) -> String {
+    strings.into_iter().collect()
+}
+
 /// `s.Length`.
 pub fn str_len(s: &str) -> i32 {
     s.encode_utf16().count() as i32
