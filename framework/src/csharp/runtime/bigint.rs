@@ -147,6 +147,21 @@ impl BigInteger {
         BigInteger(self.0.checked_rem(b.0).unwrap_or(0))
     }
 
+    /// `BigInteger.Pow(a, n)`; .NET throws `ArgumentOutOfRangeException` for a negative
+    /// `n`; panics past 128 bits.
+    ///
+    /// ```
+    /// use framework::prelude::*;
+    /// assert_eq!(cs::BigInteger::pow(cs::BigInteger(-1), 3), cs::BigInteger(-1));
+    /// assert_eq!(cs::BigInteger::pow(cs::BigInteger(0), 0), cs::BigInteger(1));
+    /// ```
+    #[track_caller]
+    pub fn pow(self, exponent: i32) -> BigInteger {
+        let n = u32::try_from(exponent)
+            .expect("a negative BigInteger.Pow exponent (ArgumentOutOfRangeException)");
+        BigInteger(self.0.checked_pow(n).expect(BEYOND))
+    }
+
     /// `(int)a`, `(long)a`, `(ulong)a`...: C#'s explicit conversions, which throw
     /// `OverflowException` (a panic) out of the target's range in any context.
     #[track_caller]
@@ -184,6 +199,14 @@ mod tests {
     #[should_panic(expected = "128 bits")]
     fn a_left_shift_past_128_bits_panics() {
         BigInteger(1).shl(127);
+    }
+
+    #[test]
+    fn pow_checks_its_exponent_and_range() {
+        assert_eq!(BigInteger(-2).pow(5), BigInteger(-32));
+        assert!(std::panic::catch_unwind(|| BigInteger(2).pow(-1)).is_err());
+        assert!(std::panic::catch_unwind(|| BigInteger(2).pow(128)).is_err());
+        assert_eq!(BigInteger(1).pow(i32::MAX), BigInteger(1));
     }
 
     #[test]

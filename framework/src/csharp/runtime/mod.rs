@@ -33,6 +33,7 @@
 mod array;
 mod bigint;
 mod bits;
+mod buffer;
 mod builder;
 mod dict;
 mod flow;
@@ -52,6 +53,7 @@ mod time;
 pub use array::{Array, ArrayIndex, ArrayIter, ElemRef, Subscript};
 pub use bigint::BigInteger;
 pub use bits::BitArray;
+pub use buffer::{Primitive, block_copy, half_at};
 pub use builder::StringBuilder;
 pub use dict::{Dictionary, HashSet};
 pub(crate) use flow::caught_here;
@@ -72,13 +74,14 @@ pub use piece::{
     square_is_set, toggle_square, undo_move,
 };
 pub use queue::{PriorityQueue, Queue, Stack};
-pub use seq::{Number, Seq};
+pub use seq::{IEnumerator, IGrouping, Number, Seq};
 pub use sort::compare;
 pub use sorted::{SortedDictionary, SortedList, SortedSet};
 pub use text::{
-    bool_text, char_at, decimal_text, double_text, float_text, format_int, index_of, is_digit,
-    is_letter, is_lower, is_upper, move_text, numeric_value, pad_left, pad_right, parse_double,
-    parse_int, piece_text, piece_type_text, split, square_text, str_len, string_from_chars,
-    string_of_char, substring, to_lower, to_upper, trim_end, trim_start,
+    ascii_get_bytes, ascii_get_string, bool_text, char_at, decimal_text, double_text, float_text,
+    format_int, index_of, is_digit, is_letter, is_lower, is_upper, move_text, numeric_value,
+    pad_left, pad_right, parse_double, parse_int, piece_text, piece_type_text, remove, remove_from,
+    split, square_text, str_len, string_from_chars, string_of_char, substring, to_lower, to_upper,
+    trim_end, trim_start,
 };
 pub use time::{DateTime, TimeSpan};
