@@ -542,8 +542,9 @@ pub struct Expr {
 pub enum InterpPart {
     /// Text.
     Text(String),
-    /// `{e}` or `{e:F2}`.
-    Value(Expr, Option<String>),
+    /// `{e}`, `{e:F2}`, `{e,10}`: the value, its format and its alignment (0 for none;
+    /// a width to pad to, on the left if positive, on the right if negative).
+    Value(Expr, Option<String>, i32),
 }
 
 /// The kinds of expression.

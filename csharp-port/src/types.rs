@@ -117,7 +117,8 @@ pub enum Ty {
     /// `HashSet<T>`.
     Set(Box<Ty>),
     /// `Queue<T>`, `Stack<T>`, `PriorityQueue<TElement, TPriority>`, `LinkedList<T>`,
-    /// `LinkedListNode<T>`, `SortedSet<T>`, `BitArray`: the runtime's `cs::` type of that name and its
+    /// `LinkedListNode<T>`, `SortedSet<T>`, `BitArray`, `IGrouping<TKey, TElement>`,
+    /// `IEnumerator<T>`: the runtime's `cs::` type of that name and its
     /// type arguments.
     Coll(&'static str, Vec<Ty>),
     /// `IEnumerable<T>`: a LINQ result (the port computes it at once).
@@ -216,6 +217,7 @@ impl Ty {
         match self {
             Ty::Array(e, _) | Ty::List(e) | Ty::Set(e) | Ty::Seq(e) => Some((**e).clone()),
             Ty::Coll("Queue" | "Stack" | "LinkedList" | "SortedSet", args) => args.first().cloned(),
+            Ty::Coll("IGrouping", args) => args.get(1).cloned(),
             Ty::Dict(k, v, _) => Some(Ty::Tuple(
                 vec![(**k).clone(), (**v).clone()],
                 vec![Some("Key".into()), Some("Value".into())],

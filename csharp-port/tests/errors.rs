@@ -1271,3 +1271,110 @@ fn a_checked_block_of_other_statements_is_refused() {
         "{text}"
     );
 }
+
+#[test]
+fn library_members_without_an_exact_translation_are_refused() {
+    for (members, body, line, needle) in LIBRARY_REFUSALS {
+        refused_with(members, body, *line, needle);
+    }
+}
+
+/// `body` (in `Think`, after `members`) is refused on its `line` with a message holding
+/// `needle`.
+fn refused_with(members: &str, body: &str, line: u32, needle: &str) {
+    let source = bot(
+        members,
+        &format!("{body}\n        return board.GetLegalMoves()[0];"),
+    );
+    let (at, _, _, text) = refused(&source);
+    assert_eq!(at, line, "{text}");
+    assert!(text.contains(needle), "{text}");
+}
+
+/// .NET library members without an exact translation: (members, body, line, message).
+const LIBRARY_REFUSALS: &[(&str, &str, u32, &str)] = &[
+    // A struct of the file's own may have a parameterless constructor to run.
+    (
+        "    struct P { public int X; }",
+        "        var ps = new P[2];\n        ps.Initialize();",
+        8,
+        "`Initialize` of a `P[]`",
+    ),
+    // .NET sorts by `IComparable` with its own helper, in another order of calls.
+    (
+        "    class C : System.IComparable<C> { public int X; public int CompareTo(C o) => X - o.X; }",
+        "        var cs = new C[2];\n        System.Array.Sort(cs, 0, 2);",
+        8,
+        "`Array.Sort` of a range of a `C[]`",
+    ),
+    (
+        "",
+        "        var t = (PieceType)System.Enum.ToObject(PieceType.Pawn.GetType(), 1);",
+        7,
+        "`Enum.ToObject` of a type not named by `typeof`",
+    ),
+    (
+        "",
+        "        var b = new bool[2];\n        System.Buffer.BlockCopy(b, 0, new byte[2], 0, 2);",
+        8,
+        "`Buffer.BlockCopy` of a `bool[]`",
+    ),
+    (
+        "",
+        "        string s = string.Concat(new System.Collections.Generic.List<int> { 1 });",
+        7,
+        "`string.Concat` of a `List<int>`",
+    ),
+    // The port's clock is UTC: a local date would differ.
+    (
+        "",
+        "        var now = System.DateTime.Now;\n        double d = now.ToOADate();",
+        8,
+        "`ToOADate` of a `DateTime` in a file reading `DateTime.Now`",
+    ),
+    // A list's enumerator checks for changes and resets `Current` at the end.
+    (
+        "",
+        "        var e = new System.Collections.Generic.List<int> { 1 }.GetEnumerator();",
+        7,
+        "`GetEnumerator`",
+    ),
+    (
+        "    const int W = 5;",
+        "        string s = $\"{1,W}\";",
+        7,
+        "an alignment in an interpolated string that is not an integer literal",
+    ),
+    (
+        "",
+        "        var g = new int[2, 2];\n        g.SetValue(1, 0);",
+        8,
+        "`SetValue`",
+    ),
+    (
+        "",
+        "        var a = new int[2];\n        var b = System.Linq.Enumerable.SkipWhile(a, (x, i) => i < 1);",
+        8,
+        "`SkipWhile`",
+    ),
+    // Non-generic collections hold `object`s: a key's or value's type is not static.
+    (
+        "    System.Collections.Hashtable table = new();",
+        "",
+        4,
+        "the type `Hashtable` (a non-generic collection",
+    ),
+    (
+        "    System.Collections.Specialized.OrderedDictionary table = new();",
+        "",
+        4,
+        "the type `OrderedDictionary` (a non-generic",
+    ),
+    // The runtime's priority queue orders by C#'s default comparison only.
+    (
+        "    class ByX : System.Collections.Generic.IComparer<int> { public int Compare(int a, int b) => b - a; }",
+        "        var q = new System.Collections.Generic.PriorityQueue<int, int>(new ByX());",
+        7,
+        "constructor",
+    ),
+];

@@ -457,17 +457,25 @@ pub(crate) static API: &[ApiEntry] = &[
     e("MathF.Abs", "float", "float", "{0}.abs()"),
     e("MathF.Floor", "float", "float", "{0}.floor()"),
     e("MathF.Ceiling", "float", "float", "{0}.ceil()"),
+    e("MathF.Truncate", "float", "float", "{0}.trunc()"),
+    e("MathF.Tan", "float", "float", "{0}.tan()"),
+    e("MathF.Atan", "float", "float", "{0}.atan()"),
+    e("MathF.Asin", "float", "float", "{0}.asin()"),
+    e("MathF.Acos", "float", "float", "{0}.acos()"),
+    e("MathF.Atan2", "float, float", "float", "{0}.atan2({1})"),
+    e("MathF.Sinh", "float", "float", "{0}.sinh()"),
+    e("MathF.Cosh", "float", "float", "{0}.cosh()"),
+    e("MathF.Cbrt", "float", "float", "{0}.cbrt()"),
+    e("MathF.Log2", "float", "float", "{0}.log2()"),
+    e("MathF.Log10", "float", "float", "{0}.log10()"),
+    e("MathF.Log", "float, float", "float", "{0}.log({1})"),
+    e("MathF.PI", "-", "float", "std::f32::consts::PI"),
+    e("MathF.E", "-", "float", "std::f32::consts::E"),
     e(
-        "Buffer.BlockCopy",
-        "byte[], int, short[], int, int",
-        "void",
-        "cs::buffer_block_copy(&{0}, {1}, &{2}, {3}, {4})",
-    ),
-    e(
-        "Buffer.BlockCopy",
-        "ulong[], int, byte[], int, int",
-        "void",
-        "cs::buffer_block_copy(&{0}, {1}, &{2}, {3}, {4})",
+        "BigInteger.Pow",
+        "BigInteger, int",
+        "BigInteger",
+        "cs::BigInteger::pow({0}, {1})",
     ),
     e(
         "Buffer.GetByte",
@@ -569,6 +577,20 @@ pub(crate) static API: &[ApiEntry] = &[
     ),
     // x86 and the challenge's machines are little-endian.
     e("BitConverter.IsLittleEndian", "-", "bool", "true"),
+    // Encoding.ASCII: only its conversions, which read no state of it.
+    e("Encoding.ASCII", "-", "ASCIIEncoding", "()"),
+    e(
+        "ASCIIEncoding.GetString",
+        "byte[]",
+        "string",
+        "cs::ascii_get_string(&{0})",
+    ),
+    e(
+        "ASCIIEncoding.GetBytes",
+        "string",
+        "byte[]",
+        "cs::ascii_get_bytes(&{0})",
+    ),
     // DateTime and TimeSpan: the clock's readings, their ticks and differences (bots time
     // their search with them), the time of day; the date's fields are not translated.
     e(
@@ -583,6 +605,7 @@ pub(crate) static API: &[ApiEntry] = &[
     e("DateTime.Hour", "-", "int", "{r}.hour()"),
     e("DateTime.Minute", "-", "int", "{r}.minute()"),
     e("DateTime.Second", "-", "int", "{r}.second()"),
+    e("DateTime.ToOADate", "", "double", "{r}.to_oa_date()"),
     e("TimeSpan.Zero", "-", "TimeSpan", "cs::TimeSpan::ZERO"),
     e(
         "TimeSpan.FromMilliseconds",
@@ -637,6 +660,18 @@ pub(crate) static API: &[ApiEntry] = &[
         "int, int",
         "string",
         "cs::substring(&{r}, {0}, {1})",
+    ),
+    e(
+        "string.Remove",
+        "int",
+        "string",
+        "cs::remove_from(&{r}, {0})",
+    ),
+    e(
+        "string.Remove",
+        "int, int",
+        "string",
+        "cs::remove(&{r}, {0}, {1})",
     ),
     e(
         "string.StartsWith",
@@ -794,5 +829,6 @@ pub(crate) fn is_static_class(name: &str) -> bool {
             | "DateTime"
             | "TimeSpan"
             | "Guid"
+            | "Encoding"
     )
 }

@@ -118,22 +118,6 @@ impl FileEmitter<'_, '_> {
         self.write_place(place, &v.code)
     }
 
-    /// `string.Concat(strings)` of a sequence of strings (how bots build the digits
-    /// they parse); of other elements, or of several arguments, it stays refused.
-    pub(crate) fn string_concat(&mut self, arg: &Expr, e: &Expr) -> R<Val> {
-        let v = self.expr(arg, None)?;
-        if v.ty.element() != Some(Ty::Str) || matches!(v.ty, Ty::Dict(..)) {
-            return Err(unsupported(
-                e.span,
-                format!("`string.Concat` of a `{}`", v.ty.cs()),
-                snippet(self.src, e),
-            ));
-        }
-        let v = self.owned(v);
-        let it = self.iterable(&v, arg)?;
-        Ok(Val::new(format!("cs::string_concat({it})"), Ty::Str, Prec::Primary).absorb(&v))
-    }
-
     /// A `BigInteger` operand's code: itself, or an integer converted.
     fn to_big(&self, v: &Val) -> Option<String> {
         match &v.ty {

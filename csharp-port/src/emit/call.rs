@@ -210,6 +210,9 @@ impl FileEmitter<'_, '_> {
     /// function, neither generic nor with `ref`/`out` parameters; one of that name, or
     /// the one whose parameter count the wanted delegate has).
     pub(crate) fn method_group_lambda(&self, e: &Expr, want: Option<&Ty>) -> Option<Expr> {
+        if let ExprKind::Member(t, m, targs) = &e.kind {
+            return char_method_group(t, m, targs, e);
+        }
         let ExprKind::Name(n, targs) = &e.kind else {
             return None;
         };
@@ -1565,6 +1568,8 @@ impl FileEmitter<'_, '_> {
                 ));
             }
             ("Convert", _) => return self.convert(name, args, e),
+            ("Enum", "ToObject") if args.len() == 2 => return self.enum_to_object(args, e),
+            ("Buffer", "BlockCopy") if args.len() == 5 => return self.block_copy(args, e),
             ("Console" | "DivertedConsole" | "Debug", _) => {
                 return Ok(Val::new("()", Ty::Void, Prec::Primary));
             }
@@ -1590,7 +1595,7 @@ impl FileEmitter<'_, '_> {
             ("Math", "DivRem") if args.len() == 3 => return self.div_rem(args, e),
             ("string", "Equals") if args.len() == 2 => return self.string_equals(args, e),
             ("string", "Format") => return self.string_format(args, e),
-            ("string", "Concat") if args.len() == 1 => return self.string_concat(&args[0].expr, e),
+            ("string", "Concat") if args.len() == 1 => return self.string_concat(&args[0], e),
             ("Math" | "MathF", "ReciprocalSqrtEstimate" | "ReciprocalEstimate") => {
                 return Err(unsupported(
                     e.span,
@@ -1647,6 +1652,105 @@ impl FileEmitter<'_, '_> {
         Ok(Val::new(code, Ty::Bool, Prec::Cmp)
             .absorb(&vals[0])
             .absorb(&vals[1]))
+    }
+
+    /// `Enum.ToObject(typeof(E), n)`: the boxed `E` of the integer `n`, which a bot unboxes
+    /// at once (`(E)Enum.ToObject(...)`): the cast `(E)n`, typed `E` (the cast of it
+    /// to `E` keeps it).
+    fn enum_to_object(&mut self, args: &[Arg], e: &Expr) -> R<Val> {
+        let ExprKind::TypeOf(t) = &args[0].expr.kind else {
+            return Err(unsupported(
+                e.span,
+                "`Enum.ToObject` of a type not named by `typeof`",
+                snippet(self.src, e),
+            ));
+        };
+        let n = self.expr(&args[1].expr, None)?;
+        if n.ty.int().is_none() {
+            return Err(unsupported(
+                e.span,
+                format!("`Enum.ToObject` of a `{}`", n.ty.cs()),
+                snippet(self.src, e),
+            ));
+        }
+        let cast = Expr::new(
+            ExprKind::Cast(t.clone(), Box::new(args[1].expr.clone())),
+            e.span,
+            e.range,
+        );
+        let v = self.expr(&cast, None)?;
+        if !v.ty.is_enum() {
+            return Err(unsupported(
+                e.span,
+                format!("`Enum.ToObject` of `{}`, which is not an enum", v.ty.cs()),
+                snippet(self.src, e),
+            ));
+        }
+        Ok(v)
+    }
+
+    /// `Buffer.BlockCopy(src, srcOffset, dst, dstOffset, count)` between one-dimensional
+    /// arrays of numeric types (`char`'s `u16` among them).
+    fn block_copy(&mut self, args: &[Arg], e: &Expr) -> R<Val> {
+        let vals = self.plain_args(args)?;
+        let mut conv = Vec::new();
+        for (i, (v, a)) in vals.into_iter().zip(args).enumerate() {
+            if i == 0 || i == 2 {
+                let Ty::Array(elem, 1) = &v.ty else {
+                    return Err(unsupported(
+                        e.span,
+                        format!("`Buffer.BlockCopy` of a `{}`", v.ty.cs()),
+                        snippet(self.src, e),
+                    ));
+                };
+                if !matches!(**elem, Ty::Int(_) | Ty::F32 | Ty::F64 | Ty::Char) {
+                    return Err(unsupported(
+                        e.span,
+                        format!("`Buffer.BlockCopy` of a `{}`", v.ty.cs()),
+                        snippet(self.src, e),
+                    ));
+                }
+                conv.push(v);
+            } else {
+                conv.push(self.coerce(v, &Ty::Int(IntTy::I32), &a.expr)?);
+            }
+        }
+        let code = format!(
+            "cs::block_copy(&{}, {}, &{}, {}, {})",
+            conv[0].at(Prec::Unary),
+            conv[1].code,
+            conv[2].at(Prec::Unary),
+            conv[3].code,
+            conv[4].code
+        );
+        let mut out = Val::new(code, Ty::Void, Prec::Primary);
+        for v in &conv {
+            out = out.absorb(v);
+        }
+        out.effects = true;
+        Ok(out)
+    }
+
+    /// `string.Concat(xs)` of a sequence of strings or chars: their texts joined.
+    fn string_concat(&mut self, arg: &Arg, e: &Expr) -> R<Val> {
+        let v = self.expr(&arg.expr, None)?;
+        let v = self.owned(v);
+        let it = match v.ty.element() {
+            Some(Ty::Str) if !matches!(v.ty, Ty::Str) => self.iterable(&v, &arg.expr)?,
+            Some(Ty::Char) if !matches!(v.ty, Ty::Str) => format!(
+                "{}.into_iter().map(cs::char_to_string)",
+                self.iterable(&v, &arg.expr)?
+            ),
+            _ => {
+                return Err(unsupported(
+                    e.span,
+                    format!("`string.Concat` of a `{}`", v.ty.cs()),
+                    snippet(self.src, e),
+                ));
+            }
+        };
+        let code = format!("cs::string_concat({it})");
+        Ok(Val::new(code, Ty::Str, Prec::Primary).absorb(&v))
     }
 
     /// Arguments by value, with their own types.
@@ -1783,6 +1887,9 @@ impl FileEmitter<'_, '_> {
             if matches!(items.ty, Ty::Array(..)) {
                 return self.sort_items_by_comparison(&keys, &items, comparer, e);
             }
+            if items.ty.int().is_some() {
+                return self.sort_range(keys, items, comparer, e);
+            }
             return Err(unsupported(
                 e.span,
                 "`Array.Sort` with these arguments",
@@ -1863,6 +1970,41 @@ impl FileEmitter<'_, '_> {
         for v in &vals {
             out = out.absorb(v);
         }
+        out.effects = true;
+        Ok(out)
+    }
+
+    /// `Array.Sort(a, index, length)`: the `length` elements from `index` sorted as
+    /// `Array.Sort(a)` sorts (.NET checks the range first: `ArgumentException` if it
+    /// leaves the array, as `slice`).
+    fn sort_range(&mut self, keys: Val, index: Val, length: &Arg, e: &Expr) -> R<Val> {
+        let keys = self.owned(keys);
+        let index = self.coerce(index, &Ty::Int(IntTy::I32), e)?;
+        let length = self.expr(&length.expr, None)?;
+        let length = self.coerce(length, &Ty::Int(IntTy::I32), e)?;
+        // An element type of the file's own sorts by its `IComparable`, which .NET calls
+        // in another order than a comparison's (`GenericArraySortHelper`).
+        let sortable = match &keys.ty {
+            Ty::Array(elem, 1) => !matches!(**elem, Ty::Struct(_) | Ty::Class(_)),
+            _ => false,
+        };
+        if !sortable {
+            return Err(unsupported(
+                e.span,
+                format!("`Array.Sort` of a range of a `{}`", keys.ty.cs()),
+                snippet(self.src, e),
+            ));
+        }
+        let code = format!(
+            "{}.slice({}, {}).sort()",
+            keys.at(Prec::Primary),
+            index.code,
+            length.code
+        );
+        let mut out = Val::new(code, Ty::Void, Prec::Primary)
+            .absorb(&keys)
+            .absorb(&index)
+            .absorb(&length);
         out.effects = true;
         Ok(out)
     }
@@ -2157,6 +2299,14 @@ impl FileEmitter<'_, '_> {
         let v = self.non_null(v, e)?;
         let ty = v.ty.clone();
         match &ty {
+            Ty::Api("DateTime") if name == "ToOADate" && self.src.contains("DateTime.Now") => {
+                // The port's `DateTime.Now` is the UTC clock: its date is not the local one.
+                return Err(unsupported(
+                    e.span,
+                    "`ToOADate` of a `DateTime` in a file reading `DateTime.Now`",
+                    snippet(self.src, e),
+                ));
+            }
             Ty::Api("Random") => return self.random_call(v, name, args, e),
             Ty::Api("PieceType") => return self.object_call(v, name, args, e),
             Ty::Str if api::has("string", name) => {
@@ -2972,6 +3122,8 @@ pub(crate) fn parse_api_type(name: &str) -> Ty {
         "DateTime" => Ty::Api("DateTime"),
         "TimeSpan" => Ty::Api("TimeSpan"),
         "Guid" => Ty::Api("Guid"),
+        "BigInteger" => Ty::Api("BigInteger"),
+        "ASCIIEncoding" => Ty::Api("ASCIIEncoding"),
         _ => Ty::Unknown,
     }
 }
@@ -2998,6 +3150,38 @@ fn is_namespace(e: &Expr) -> bool {
 }
 
 /// `(T0 arg0, T1 arg1) => callee(arg0, arg1)` for the method `decl`, placed at `e`.
+/// `char.IsLetter` and the other `char` tests named as a method group (`s.Count(char.IsDigit)`):
+/// the lambda `c => char.IsLetter(c)`; the API's `char` members have one overload each.
+fn char_method_group(t: &Expr, m: &str, targs: &[TypeRef], e: &Expr) -> Option<Expr> {
+    let ExprKind::Name(class, none) = &t.kind else {
+        return None;
+    };
+    if !targs.is_empty() || !none.is_empty() || !matches!(class.as_str(), "char" | "Char") {
+        return None;
+    }
+    let [entry] = api::lookup("char", m)[..] else {
+        return None;
+    };
+    if entry.params != "char" {
+        return None;
+    }
+    let at = |kind| Expr::new(kind, e.span, e.range);
+    let arg = Arg {
+        mode: PassMode::Value,
+        expr: at(ExprKind::Name("arg0".into(), Vec::new())),
+        name: None,
+    };
+    let call = at(ExprKind::Call(Box::new(at(e.kind.clone())), vec![arg]));
+    let param = (
+        "arg0".to_string(),
+        Some(TypeRef::Named("char".into(), Vec::new())),
+    );
+    Some(at(ExprKind::Lambda(
+        vec![param],
+        LambdaBody::Expr(Box::new(call)),
+    )))
+}
+
 fn forwarding_lambda(callee: ExprKind, decl: &MethodDecl, e: &Expr) -> Expr {
     let at = |kind| Expr::new(kind, e.span, e.range);
     let params: Vec<(String, Option<TypeRef>)> = (0..decl.params.len())

@@ -129,7 +129,8 @@ impl FileEmitter<'_, '_> {
             ("LinkedList", _, _) => return self.linked_call(v, &elem, name, args, e),
             ("SortedSet", _, _) => return self.sorted_set_call(v, &elem, name, args, e),
             // A queue and a stack are sequences: LINQ walks them in `foreach`'s order.
-            ("Queue" | "Stack", _, _) => return self.linq(v, name, args, e),
+            ("Queue" | "Stack" | "IGrouping", _, _) => return self.linq(v, name, args, e),
+            ("IEnumerator", "MoveNext", 0) => (format!("{r}.move_next()"), Ty::Bool, vec![]),
             _ => {
                 return Err(unsupported(
                     e.span,
@@ -160,6 +161,8 @@ impl FileEmitter<'_, '_> {
                 (super::names::snake(name), targs[0].clone())
             }
             ("BitArray" | "StringBuilder", "Count" | "Length") => ("length".to_string(), INT),
+            ("IGrouping", "Key") => ("key".to_string(), targs[0].clone()),
+            ("IEnumerator", "Current") => ("current".to_string(), targs[0].clone()),
             (_, "Count") => ("count".to_string(), INT),
             _ => {
                 return Err(unsupported(
@@ -375,6 +378,8 @@ pub(crate) fn has_member(t: &Ty, name: &str) -> bool {
         Ty::Coll("SortedSet", _) => matches!(name, "Count" | "Min" | "Max"),
         Ty::Coll("BitArray", _) => matches!(name, "Count" | "Length"),
         Ty::Coll("StringBuilder", _) => name == "Length",
+        Ty::Coll("IGrouping", _) => name == "Key",
+        Ty::Coll("IEnumerator", _) => name == "Current",
         Ty::Coll(..) => name == "Count",
         _ => false,
     }

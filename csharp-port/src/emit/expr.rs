@@ -96,7 +96,13 @@ impl FileEmitter<'_, '_> {
                 v.place = true;
                 Ok(v)
             }
-            ExprKind::Member(target, name, _) => self.member(target, name, e),
+            ExprKind::Member(target, name, _) => match want {
+                Some(want @ Ty::Func(..)) => match self.method_group(want, e)? {
+                    Some(v) => Ok(v),
+                    None => self.member(target, name, e),
+                },
+                _ => self.member(target, name, e),
+            },
             ExprKind::NullMember(target, name) => {
                 let saved = self.learned.clone();
                 let t = self.expr(target, None)?.ty;
@@ -290,21 +296,17 @@ impl FileEmitter<'_, '_> {
         for p in parts {
             match p {
                 InterpPart::Text(t) => fmt.push_str(&t.replace('{', "{{").replace('}', "}}")),
-                InterpPart::Value(e, format) => {
+                InterpPart::Value(e, format, align) => {
                     let v = self.expr(e, None)?;
                     acc = acc.absorb(&v);
-                    match format.as_deref() {
-                        None => {
-                            fmt.push_str("{}");
-                            args.push(self.text(&v, e)?);
-                        }
+                    let text = match format.as_deref() {
+                        None => self.text(&v, e)?,
                         Some(f)
                             if f.len() == 2
                                 && (f.starts_with('F') || f.starts_with('f'))
                                 && matches!(v.ty, Ty::F64 | Ty::F32) =>
                         {
-                            fmt.push_str(&format!("{{:.{}}}", &f[1..]));
-                            args.push(v.code);
+                            format!("format!(\"{{:.{}}}\", {})", &f[1..], v.code)
                         }
                         Some(f) => {
                             return Err(unsupported(
@@ -313,7 +315,9 @@ impl FileEmitter<'_, '_> {
                                 snippet(self.src, e),
                             ));
                         }
-                    }
+                    };
+                    fmt.push_str("{}");
+                    args.push(super::format::aligned(text, *align));
                 }
             }
         }
@@ -610,25 +614,7 @@ impl FileEmitter<'_, '_> {
 
     fn binary(&mut self, op: BinOp, l: &Expr, r: &Expr, e: &Expr) -> R<Val> {
         if matches!(op, BinOp::AndAlso | BinOp::OrElse) {
-            let a = self.expr(l, Some(&Ty::Bool))?;
-            let a = self.coerce(a, &Ty::Bool, l)?;
-            let b = self.expr(r, Some(&Ty::Bool))?;
-            let b = self.coerce(b, &Ty::Bool, r)?;
-            let prec = if op == BinOp::AndAlso {
-                Prec::And
-            } else {
-                Prec::Or
-            };
-            let code = format!("{} {} {}", a.at(prec), op.rust(), b.at(next(prec)));
-            let mut v = Val::new(code, Ty::Bool, prec).absorb(&a).absorb(&b);
-            if let (Some(Const::Bool(x)), Some(Const::Bool(y))) = (&a.konst, &b.konst) {
-                v.konst = Some(Const::Bool(if op == BinOp::AndAlso {
-                    *x && *y
-                } else {
-                    *x || *y
-                }));
-            }
-            return Ok(v);
+            return self.short_circuit(op, l, r);
         }
         if let Some(m) = self.user_operator(op, l, r, e)? {
             let args = [l, r].map(|x| Arg {
@@ -690,6 +676,29 @@ impl FileEmitter<'_, '_> {
             Some(rt) => self.enum_result(v, &t, rt, e),
             None => Ok(v),
         }
+    }
+
+    /// `l && r`, `l || r`: `bool` operands, folded when both are constants.
+    fn short_circuit(&mut self, op: BinOp, l: &Expr, r: &Expr) -> R<Val> {
+        let a = self.expr(l, Some(&Ty::Bool))?;
+        let a = self.coerce(a, &Ty::Bool, l)?;
+        let b = self.expr(r, Some(&Ty::Bool))?;
+        let b = self.coerce(b, &Ty::Bool, r)?;
+        let prec = if op == BinOp::AndAlso {
+            Prec::And
+        } else {
+            Prec::Or
+        };
+        let code = format!("{} {} {}", a.at(prec), op.rust(), b.at(next(prec)));
+        let mut v = Val::new(code, Ty::Bool, prec).absorb(&a).absorb(&b);
+        if let (Some(Const::Bool(x)), Some(Const::Bool(y))) = (&a.konst, &b.konst) {
+            v.konst = Some(Const::Bool(if op == BinOp::AndAlso {
+                *x && *y
+            } else {
+                *x || *y
+            }));
+        }
+        Ok(v)
     }
 
     /// The operator of the file's own types that `l op r` calls (ECMA-334 12.4.5): one
@@ -1200,6 +1209,40 @@ impl FileEmitter<'_, '_> {
         ))
     }
 
+    /// `(float)BitConverter.ToHalf(bytes, i)` (or `(double)`): the half's value, which
+    /// both hold exactly. A `Half` kept as one (its own rounding) is not translated.
+    fn half_as_float(&mut self, x: &Expr, to: &Ty) -> R<Option<Val>> {
+        let ExprKind::Call(callee, args) = &x.kind else {
+            return Ok(None);
+        };
+        let ExprKind::Member(class, name, _) = &callee.kind else {
+            return Ok(None);
+        };
+        if name != "ToHalf"
+            || !matches!(&class.kind, ExprKind::Name(c, _) if c == "BitConverter")
+            || !matches!(to, Ty::F32 | Ty::F64)
+            || args.len() != 2
+        {
+            return Ok(None);
+        }
+        let bytes = self.expr(&args[0].expr, None)?;
+        let bytes = self.owned(bytes);
+        if bytes.ty != Ty::Array(Box::new(Ty::Int(IntTy::U8)), 1) {
+            return Ok(None);
+        }
+        let at = self.expr(&args[1].expr, None)?;
+        let at = self.coerce(at, &Ty::Int(IntTy::I32), &args[1].expr)?;
+        let mut code = format!("cs::half_at(&{}, {})", bytes.at(Prec::Unary), at.code);
+        if *to == Ty::F64 {
+            code = format!("f64::from({code})");
+        }
+        Ok(Some(
+            Val::new(code, to.clone(), Prec::Primary)
+                .absorb(&bytes)
+                .absorb(&at),
+        ))
+    }
+
     // C#'s explicit conversions (ECMA-334 §10.3) in the order the specification lists them.
     #[allow(clippy::too_many_lines)]
     fn cast(&mut self, t: &TypeRef, x: &Expr, e: &Expr) -> R<Val> {
@@ -1208,6 +1251,9 @@ impl FileEmitter<'_, '_> {
         }
         let to = self.p.resolve(t, &self.type_params, e.span)?;
         if let Some(v) = self.get_value_as(x, &to)? {
+            return Ok(v);
+        }
+        if let Some(v) = self.half_as_float(x, &to)? {
             return Ok(v);
         }
         let v = self.expr(x, Some(&to))?;

@@ -140,14 +140,21 @@ impl FileEmitter<'_, '_> {
                 self.int_format(v, &fv, e)?
             }
         };
-        Ok(match align {
-            0 => text,
-            a if a > 0 => format!("cs::pad_left(&({text}).to_string(), {a}, ' ' as u16)"),
-            a => format!(
-                "cs::pad_right(&({text}).to_string(), {}, ' ' as u16)",
-                a.unsigned_abs()
-            ),
-        })
+        Ok(aligned(text, align))
+    }
+}
+
+/// `text` (the code of a value's text) padded with spaces to `align` UTF-16 code units:
+/// on the left for a positive alignment, on the right for a negative one (.NET's
+/// composite formatting; a longer text is not cut).
+pub(crate) fn aligned(text: String, align: i32) -> String {
+    match align {
+        0 => text,
+        a if a > 0 => format!("cs::pad_left(&({text}).to_string(), {a}, ' ' as u16)"),
+        a => format!(
+            "cs::pad_right(&({text}).to_string(), {}, ' ' as u16)",
+            a.unsigned_abs()
+        ),
     }
 }
 

@@ -116,8 +116,34 @@ impl FileEmitter<'_, '_> {
                 let a = self.arg_as(&args[0], &elem)?;
                 (format!("{r}.last_index_of(&{})", a.at(Prec::Unary)), INT)
             }
-            // A list's capacity is not seen: trimming it changes nothing a bot reads.
-            (Ty::List(_), "TrimExcess", 0) => ("()".into(), Ty::Void),
+            // A collection's capacity is not seen: trimming it changes nothing a bot reads.
+            (Ty::List(_) | Ty::Dict(_, _, "SortedList"), "TrimExcess", 0) => {
+                ("()".into(), Ty::Void)
+            }
+            // A hash collection's free list may go: the runtime checks it has none.
+            (Ty::Dict(_, _, "Dictionary") | Ty::Set(_), "TrimExcess", 0) => {
+                (format!("{r}.trim_excess()"), Ty::Void)
+            }
+            // .NET calls each element's parameterless constructor, and does nothing when
+            // the element type is not a value type or has none: C#'s built-in value types
+            // and the API's have none.
+            (Ty::Array(..), "Initialize", 0) if elem.is_copy(&|_| false) => ("()".into(), Ty::Void),
+            (Ty::Array(..), "Initialize", 0) => {
+                return Err(unsupported(
+                    e.span,
+                    format!(
+                        "`Initialize` of a `{}` (it runs a struct's parameterless constructor on each element)",
+                        v.ty.cs()
+                    ),
+                    snippet(self.src, e),
+                ));
+            }
+            // `SetValue(object value, int index)`: the value first, as C# evaluates it.
+            (Ty::Array(_, 1), "SetValue", 2) => {
+                let a = self.arg_as(&args[0], &elem)?;
+                let i = self.arg_as(&args[1], &INT)?;
+                (format!("{r}.set_value({}, {})", a.code, i.code), Ty::Void)
+            }
             (Ty::Array(..) | Ty::List(_) | Ty::Set(_), "Contains", 1) => {
                 let a = self.arg_as(&args[0], &elem)?;
                 (format!("{r}.contains(&{})", a.at(Prec::Unary)), Ty::Bool)
@@ -330,7 +356,7 @@ impl FileEmitter<'_, '_> {
             | Ty::List(_)
             | Ty::Dict(..)
             | Ty::Set(_)
-            | Ty::Coll("Queue" | "Stack" | "LinkedList" | "SortedSet", _) => {
+            | Ty::Coll("Queue" | "Stack" | "LinkedList" | "SortedSet" | "IGrouping", _) => {
                 format!("{}.iter()", v.at(Prec::Primary))
             }
             Ty::Seq(_) => v.code.clone(),
@@ -436,7 +462,7 @@ impl FileEmitter<'_, '_> {
             Ty::Api("PieceList") => {
                 format!("cs::Seq::from(cs::Piece::in_list(&{}))", v.at(Prec::Unary))
             }
-            Ty::Coll("Queue" | "Stack" | "LinkedList" | "SortedSet", _) => {
+            Ty::Coll("Queue" | "Stack" | "LinkedList" | "SortedSet" | "IGrouping", _) => {
                 format!("{}.iter().collect::<cs::Seq<_>>()", v.at(Prec::Primary))
             }
             Ty::Str => format!(
@@ -550,6 +576,32 @@ impl FileEmitter<'_, '_> {
                     _ => ("average_of", Ty::F64),
                 };
                 (format!("{method}({})", f.code), ty, Some(f))
+            }
+            ("SkipWhile" | "TakeWhile", 1) if !matches!(&args[0].expr.kind, ExprKind::Lambda(ps, _) if ps.len() == 2) =>
+            {
+                let f = one(self, vec![elem.clone()])?;
+                (
+                    format!("{}({})", super::names::snake(name), f.code),
+                    seq(elem.clone()),
+                    Some(f),
+                )
+            }
+            // The API's `PieceList.GetEnumerator` is an iterator block (`yield return`):
+            // `Current` is `default(Piece)` before the first `MoveNext`. Other collections'
+            // enumerators differ (an array's throws there, a list's checks for changes).
+            ("GetEnumerator", 0) if v.ty == Ty::Api("PieceList") => (
+                "get_enumerator()".into(),
+                Ty::Coll("IEnumerator", vec![elem.clone()]),
+                None,
+            ),
+            ("GroupBy", 1) => {
+                let f = one(self, vec![elem.clone()])?;
+                let key = func_ret(&f.ty);
+                (
+                    format!("group_by({})", f.code),
+                    seq(Ty::Coll("IGrouping", vec![key, elem.clone()])),
+                    Some(f),
+                )
             }
             ("All" | "MaxBy" | "MinBy", 1) => {
                 let f = one(self, vec![elem.clone()])?;

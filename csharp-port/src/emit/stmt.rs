@@ -505,7 +505,7 @@ impl FileEmitter<'_, '_> {
             | Ty::List(_)
             | Ty::Dict(..)
             | Ty::Set(_)
-            | Ty::Coll("Queue" | "Stack" | "LinkedList" | "SortedSet", _) => {
+            | Ty::Coll("Queue" | "Stack" | "LinkedList" | "SortedSet" | "IGrouping", _) => {
                 format!("{}.iter()", v.at(super::Prec::Primary))
             }
             Ty::Seq(_) => self.owned(v.clone()).code,

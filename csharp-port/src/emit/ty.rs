@@ -3,7 +3,7 @@
 use super::program::Program;
 use super::{R, unsupported};
 use crate::ast::TypeRef;
-use crate::error::Span;
+use crate::error::{PortError, Span};
 use crate::types::{IntTy, Ty};
 
 impl Program<'_> {
@@ -117,7 +117,7 @@ impl Program<'_> {
             "Exception" | "object" | "Object" => Ty::Object,
             _ => match self.own_type(name) {
                 Some(t) => t,
-                None => return Err(unsupported(span, format!("the type `{name}`"), name)),
+                None => return Err(unknown_type(name, span)),
             },
         })
     }
@@ -132,6 +132,8 @@ impl Program<'_> {
             "LinkedList" => Ty::Coll("LinkedList", vec![arg(0)?]),
             "LinkedListNode" => Ty::Coll("LinkedListNode", vec![arg(0)?]),
             "SortedSet" => Ty::Coll("SortedSet", vec![arg(0)?]),
+            "IGrouping" => Ty::Coll("IGrouping", vec![arg(0)?, arg(1)?]),
+            "IEnumerator" => Ty::Coll("IEnumerator", vec![arg(0)?]),
             "BitArray" => Ty::Coll("BitArray", vec![]),
             "StringBuilder" => Ty::Coll("StringBuilder", vec![]),
             _ => return Ok(None),
@@ -225,4 +227,14 @@ fn api_name(name: &str) -> &'static str {
         "TimeSpan" => "TimeSpan",
         _ => "Random",
     }
+}
+
+/// The error for a type name the port does not know.
+fn unknown_type(name: &str, span: Span) -> PortError {
+    let why = if matches!(name, "Hashtable" | "OrderedDictionary" | "ArrayList") {
+        " (a non-generic collection: its keys and values are `object`s, which the port has no type for)"
+    } else {
+        ""
+    };
+    unsupported(span, format!("the type `{name}`{why}"), name)
 }

@@ -1244,6 +1244,7 @@ impl<'a> Lower<'a> {
                 "interpolation" => {
                     let mut value = None;
                     let mut format = None;
+                    let mut align = 0;
                     for p in self.children(c)? {
                         match p.kind() {
                             "interpolation_brace" | "comment" => {}
@@ -1251,15 +1252,19 @@ impl<'a> Lower<'a> {
                                 format = Some(self.text(p).trim_start_matches(':').to_string())
                             }
                             "interpolation_alignment_clause" => {
-                                return Err(
-                                    self.unsupported(p, "an alignment in an interpolated string")
-                                );
+                                let text = self.text(p).trim_start_matches(',').trim();
+                                align = text.replace(' ', "").parse().map_err(|_| {
+                                    self.unsupported(
+                                        p,
+                                        "an alignment in an interpolated string that is not an integer literal",
+                                    )
+                                })?;
                             }
                             _ => value = Some(self.expr(p)?),
                         }
                     }
                     let value = value.ok_or_else(|| self.unsupported(c, "an interpolation"))?;
-                    parts.push(InterpPart::Value(value, format));
+                    parts.push(InterpPart::Value(value, format, align));
                 }
                 _ => {}
             }

@@ -213,6 +213,21 @@ impl<T: Clone + Default> Array<T> {
         self.cell(index).set(value);
     }
 
+    /// `a.SetValue(value, i)`: `a[i] = value`, with C#'s argument order (the value
+    /// before the index).
+    ///
+    /// ```
+    /// use framework::prelude::*;
+    /// let a = cs::Array::from(vec![1, 2, 3]);
+    /// a.set_value(9, 1);
+    /// assert_eq!(a.to_vec(), [1, 9, 3]);
+    /// ```
+    #[inline]
+    #[track_caller]
+    pub fn set_value(&self, value: T, index: i32) {
+        self.set(index, value);
+    }
+
     /// Changes `a[i]` in place: `a[i] += 3` is `a.with(i, |x| *x += 3)`; gives what `f`
     /// gives (the value of `a[i]++` is `a.with(i, |x| { let old = *x; *x += 1; old })`).
     #[inline]

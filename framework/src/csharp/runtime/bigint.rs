@@ -266,7 +266,19 @@ impl BigInteger {
             n >= 0,
             "BigInteger.Pow of a negative exponent (ArgumentOutOfRangeException)"
         );
-        (0..n).fold(BigInteger::from_i128(1), |acc, _| acc.mul(self))
+        // Square and multiply: `Pow(1, int.MaxValue)` takes 31 steps, not 2^31. A square
+        // is never past the result's size, so it panics only where the result would.
+        let (mut result, mut base, mut n) = (BigInteger::from_i128(1), self, n.unsigned_abs());
+        while n > 0 {
+            if n & 1 == 1 {
+                result = result.mul(base);
+            }
+            n >>= 1;
+            if n > 0 {
+                base = base.mul(base);
+            }
+        }
+        result
     }
 
     /// `a / b`, truncated toward zero; panics on a zero divisor (C#'s
@@ -465,6 +477,20 @@ mod tests {
         // { 1, 2 } big-endian is 258; unsigned of a negative throws.
         assert_eq!(b(258).to_byte_array_with(true, true).to_vec(), [1, 2]);
         assert!(std::panic::catch_unwind(|| b(-1).to_byte_array_with(true, false)).is_err());
+    }
+
+    #[test]
+    fn pow_checks_its_exponent_and_range() {
+        let b = BigInteger::from_i128;
+        assert_eq!(b(-2).pow(5), b(-32));
+        assert_eq!(b(3).pow(0), b(1));
+        assert_eq!(b(10).pow(30), b(10).pow(15).mul(b(10).pow(15)));
+        assert!(std::panic::catch_unwind(|| b(2).pow(-1)).is_err());
+        assert!(std::panic::catch_unwind(|| b(2).pow(2048)).is_err());
+        assert_eq!(b(2).pow(2045).mul(b(2)), b(2).pow(2046));
+        assert!(std::panic::catch_unwind(|| b(2).pow(2047)).is_err());
+        assert_eq!(b(1).pow(i32::MAX), b(1));
+        assert_eq!(b(-1).pow(i32::MAX), b(-1));
     }
 
     #[test]

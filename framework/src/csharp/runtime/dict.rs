@@ -54,6 +54,18 @@ impl<K: Hash + Eq + Clone, V> Slots<K, V> {
         }
     }
 
+    /// `TrimExcess()`: .NET copies the entries into a smaller array, which drops the free
+    /// list, only when a smaller prime size fits the count, a question of a capacity this
+    /// port does not keep. With no freed slot both ways give the same entries and the
+    /// same later order; with one, the port panics rather than guess.
+    #[track_caller]
+    fn trim_excess(&mut self) {
+        assert!(
+            self.free.is_empty(),
+            "TrimExcess after a removal: .NET's later order depends on a capacity the port does not keep"
+        );
+    }
+
     fn clear(&mut self) {
         *self = Slots {
             entries: Vec::new(),
@@ -217,6 +229,13 @@ impl<K: Hash + Eq + Clone, V: Clone> Dictionary<K, V> {
         self.0.borrow_mut().clear();
     }
 
+    /// `TrimExcess()`: nothing a bot sees changes while no slot was freed; after a
+    /// removal it panics (see the free list above).
+    #[track_caller]
+    pub fn trim_excess(&self) {
+        self.0.borrow_mut().trim_excess();
+    }
+
     /// The entries as `(key, value)` pairs in .NET's order (C#'s `KeyValuePair`s), taken
     /// when asked for.
     pub fn iter(&self) -> std::vec::IntoIter<(K, V)> {
@@ -340,6 +359,13 @@ impl<T: Hash + Eq + Clone> HashSet<T> {
         self.0.borrow_mut().clear();
     }
 
+    /// `TrimExcess()`: nothing a bot sees changes while no slot was freed; after a
+    /// removal it panics (see the free list above).
+    #[track_caller]
+    pub fn trim_excess(&self) {
+        self.0.borrow_mut().trim_excess();
+    }
+
     /// The elements in .NET's order, taken when asked for.
     pub fn iter(&self) -> std::vec::IntoIter<T> {
         let slots = self.0.borrow();
@@ -365,6 +391,19 @@ impl<T: Hash + Eq + Clone> IntoIterator for &HashSet<T> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn trim_excess_changes_nothing_without_a_freed_slot() {
+        let d = Dictionary::new();
+        d.set(1, 10);
+        d.set(2, 20);
+        d.trim_excess();
+        assert_eq!(d.count(), 2);
+        d.remove(&1);
+        assert!(
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| d.trim_excess())).is_err()
+        );
+    }
 
     #[test]
     fn a_freed_slot_is_reused_last_freed_first_as_in_dotnet() {

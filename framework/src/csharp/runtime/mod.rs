@@ -33,6 +33,7 @@
 mod array;
 mod bigint;
 mod bits;
+mod buffer;
 mod builder;
 mod dict;
 mod flow;
@@ -52,6 +53,7 @@ mod time;
 pub use array::{Array, ArrayIndex, ArrayIter, ElemRef, Subscript};
 pub use bigint::BigInteger;
 pub use bits::BitArray;
+pub use buffer::{Primitive, block_copy, half_at};
 pub use builder::StringBuilder;
 pub use dict::{Dictionary, HashSet};
 pub(crate) use flow::caught_here;
@@ -65,20 +67,21 @@ pub use math::{
 };
 pub use object::{Obj, This, Var};
 pub use piece::{
-    BISHOP, BufferElement, KING, KNIGHT, NONE, PAWN, Piece, QUEEN, ROOK, board_from_fen,
-    buffer_block_copy, buffer_get_byte, char_to_string, clear_and_get_index_of_lsb, clear_square,
-    game_repetition_history, legal_moves_into, list_count, list_is_null, list_is_white, list_type,
-    make_move, move_from_uci, piece_attacks, piece_list, piece_type, pieces, raw_value, set_square,
-    slider_attacks, square_is_set, toggle_square, undo_move,
+    BISHOP, KING, KNIGHT, NONE, PAWN, Piece, QUEEN, ROOK, board_from_fen, buffer_get_byte,
+    char_to_string, clear_and_get_index_of_lsb, clear_square, game_repetition_history,
+    legal_moves_into, list_count, list_is_null, list_is_white, list_type, make_move, move_from_uci,
+    piece_attacks, piece_list, piece_type, pieces, raw_value, set_square, slider_attacks,
+    square_is_set, toggle_square, undo_move,
 };
 pub use queue::{PriorityQueue, Queue, Stack};
-pub use seq::{Number, Seq};
+pub use seq::{IEnumerator, IGrouping, Number, Seq};
 pub use sort::compare;
 pub use sorted::{SortedDictionary, SortedList, SortedSet};
 pub use text::{
-    bool_text, char_at, decimal_text, double_text, float_text, format_int, index_of, is_digit,
-    is_letter, is_lower, is_upper, move_text, numeric_value, pad_left, pad_right, parse_double,
-    parse_int, piece_text, piece_type_text, split, square_text, str_len, string_concat,
-    string_from_chars, string_of_char, substring, to_lower, to_upper, trim_end, trim_start,
+    ascii_get_bytes, ascii_get_string, bool_text, char_at, decimal_text, double_text, float_text,
+    format_int, index_of, is_digit, is_letter, is_lower, is_upper, move_text, numeric_value,
+    pad_left, pad_right, parse_double, parse_int, piece_text, piece_type_text, remove, remove_from,
+    split, square_text, str_len, string_concat, string_from_chars, string_of_char, substring,
+    to_lower, to_upper, trim_end, trim_start,
 };
 pub use time::{DateTime, TimeSpan};

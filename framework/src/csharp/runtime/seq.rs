@@ -6,6 +6,7 @@
 //! and walking it, which bots do not do (an `OrderBy` buffers and scores every element
 //! before the first one comes out anyway).
 
+use std::cell::RefCell;
 use std::cmp::Ordering;
 use std::hash::Hash;
 use std::rc::Rc;
@@ -367,6 +368,36 @@ impl<T: Clone + 'static> Seq<T> {
         self.items.into_iter().skip(n.max(0) as usize).collect()
     }
 
+    /// `SkipWhile(f)`: the elements from the first one `f` rejects on; `f` is not called
+    /// after that one, as .NET's.
+    ///
+    /// ```
+    /// use framework::prelude::*;
+    /// let xs = cs::Seq::from(vec![1, 5, 2, 7]);
+    /// let mut calls = 0;
+    /// let rest = xs.skip_while(|x| { calls += 1; x < 3 }).to_vec();
+    /// assert_eq!((rest, calls), (vec![5, 2, 7], 2));
+    /// ```
+    pub fn skip_while(self, mut f: impl FnMut(T) -> bool) -> Seq<T> {
+        let mut skipping = true;
+        self.items
+            .into_iter()
+            .filter(|x| {
+                skipping = skipping && f(x.clone());
+                !skipping
+            })
+            .collect()
+    }
+
+    /// `TakeWhile(f)`: the elements before the first one `f` rejects; `f` is not called
+    /// after that one.
+    pub fn take_while(self, mut f: impl FnMut(T) -> bool) -> Seq<T> {
+        self.items
+            .into_iter()
+            .take_while(|x| f(x.clone()))
+            .collect()
+    }
+
     /// `Reverse()`.
     pub fn reverse(self) -> Seq<T> {
         self.items.into_iter().rev().collect()
@@ -535,6 +566,121 @@ impl<T: Clone + PartialEq + 'static> Seq<T> {
             }
         }
         Seq::from(out)
+    }
+}
+
+/// `GroupBy`'s key equality: .NET's `EqualityComparer<K>.Default`, under which a `NaN`
+/// key equals a `NaN` key (`double.Equals`), unlike `==`.
+#[allow(clippy::eq_op)]
+fn same_key<K: PartialEq>(a: &K, b: &K) -> bool {
+    a == b || (a != a && b != b)
+}
+
+impl<T: Clone> Seq<T> {
+    /// `GroupBy(key)`: one group per distinct key, in the order each key first appears,
+    /// each holding its elements in source order (.NET's `Lookup`).
+    ///
+    /// ```
+    /// use framework::prelude::*;
+    /// let groups = cs::Seq::from(vec![3, 8, 5, 2, 6]).group_by(|x| x % 3).to_vec();
+    /// assert_eq!(groups.iter().map(|g| g.key()).collect::<Vec<_>>(), [0, 2]);
+    /// assert_eq!(groups[1].linq().to_vec(), [8, 5, 2]);
+    /// ```
+    pub fn group_by<K: Clone + PartialEq>(
+        self,
+        mut key: impl FnMut(T) -> K,
+    ) -> Seq<IGrouping<K, T>> {
+        let mut groups: Vec<IGrouping<K, T>> = Vec::new();
+        for x in self.items {
+            let k = key(x.clone());
+            match groups.iter_mut().find(|g| same_key(&g.key, &k)) {
+                Some(g) => g.items.push(x),
+                None => groups.push(IGrouping {
+                    key: k,
+                    items: vec![x],
+                }),
+            }
+        }
+        Seq::from(groups)
+    }
+}
+
+impl<T: Clone + Default> Seq<T> {
+    /// `GetEnumerator()` of a collection whose enumerator is an iterator block (`yield
+    /// return`), as the API's `PieceList`'s is.
+    pub fn get_enumerator(self) -> IEnumerator<T> {
+        IEnumerator(Rc::new(RefCell::new(Walk {
+            items: self.items,
+            next: 0,
+            current: T::default(),
+        })))
+    }
+}
+
+/// C#'s `IEnumerator<T>` of an iterator block: `MoveNext` steps to the next element;
+/// `Current` is `default(T)` before the first step and stays the last element after the
+/// end, as the C# compiler's iterators keep it. A class: copies share the position.
+///
+/// ```
+/// use framework::prelude::*;
+/// let e = cs::Seq::from(vec![7, 8]).get_enumerator();
+/// assert_eq!(e.current(), 0);
+/// assert!(e.move_next() && e.current() == 7);
+/// assert!(e.clone().move_next() && e.current() == 8);
+/// assert!(!e.move_next() && e.current() == 8);
+/// ```
+#[derive(Clone, Default)]
+pub struct IEnumerator<T>(Rc<RefCell<Walk<T>>>);
+
+#[derive(Default)]
+struct Walk<T> {
+    items: Vec<T>,
+    next: usize,
+    current: T,
+}
+
+impl<T: Clone> IEnumerator<T> {
+    /// `MoveNext()`.
+    pub fn move_next(&self) -> bool {
+        let mut walk = self.0.borrow_mut();
+        match walk.items.get(walk.next).cloned() {
+            Some(x) => {
+                walk.current = x;
+                walk.next += 1;
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// `Current`.
+    pub fn current(&self) -> T {
+        self.0.borrow().current.clone()
+    }
+}
+
+/// C#'s `IGrouping<TKey, TElement>`: a key of `GroupBy` and its elements. C# never
+/// changes a group, so a copy is as good as the shared one.
+#[derive(Clone, Debug, Default)]
+pub struct IGrouping<K, T> {
+    key: K,
+    items: Vec<T>,
+}
+
+impl<K: Clone, T: Clone> IGrouping<K, T> {
+    /// `Key`.
+    pub fn key(&self) -> K {
+        self.key.clone()
+    }
+
+    /// LINQ on the group's elements.
+    pub fn linq(&self) -> Seq<T> {
+        Seq::from(self.items.clone())
+    }
+
+    /// The elements, for `foreach`.
+    pub fn iter(&self) -> std::vec::IntoIter<T> {
+        self.items.clone().into_iter()
     }
 }
 
@@ -723,6 +869,30 @@ mod tests {
     #[should_panic(expected = "a range out of bounds")]
     fn a_reversed_range_panics_as_csharp_throws() {
         Seq::from(vec![1, 2, 3]).slice_range(2, 1);
+    }
+
+    #[test]
+    fn group_by_keeps_first_appearance_order_and_nan_keys_together() {
+        let groups = Seq::from(vec![1.5, f64::NAN, 0.5, f64::NAN, 1.5])
+            .group_by(|x| x)
+            .to_vec();
+        let sizes: Vec<usize> = groups.iter().map(|g| g.items.len()).collect();
+        assert_eq!(sizes, [2, 2, 1]);
+        assert!(groups[1].key().is_nan());
+    }
+
+    #[test]
+    fn skip_while_stops_asking_after_the_first_no() {
+        let mut asked = Vec::new();
+        let rest = Seq::from(vec![1, 2, 9, 1]).skip_while(|x| {
+            asked.push(x);
+            x < 3
+        });
+        assert_eq!((rest.to_vec(), asked), (vec![9, 1], vec![1, 2, 9]));
+        assert_eq!(
+            Seq::from(vec![1, 2, 9, 1]).take_while(|x| x < 3).to_vec(),
+            [1, 2]
+        );
     }
 
     #[test]

@@ -62,6 +62,80 @@ pub fn substring(s: &str, start: i32, length: i32) -> String {
     String::from_utf16_lossy(&u[start..end])
 }
 
+/// `s.Remove(start)`: the code units before `start`; .NET throws
+/// `ArgumentOutOfRangeException` unless `0 <= start <= s.Length`.
+///
+/// ```
+/// use framework::prelude::*;
+/// assert_eq!(cs::remove_from("e2e4", 2), "e2");
+/// assert_eq!(cs::remove_from("e2e4", 4), "e2e4");
+/// ```
+#[track_caller]
+pub fn remove_from(s: &str, start: i32) -> String {
+    let u = units(s);
+    let start = usize::try_from(start)
+        .ok()
+        .filter(|i| *i <= u.len())
+        .expect("a remove start out of range");
+    String::from_utf16_lossy(&u[..start])
+}
+
+/// `s.Remove(start, count)`: without the `count` code units from `start`; .NET throws
+/// `ArgumentOutOfRangeException` when either is negative or the range leaves `s`.
+///
+/// ```
+/// use framework::prelude::*;
+/// assert_eq!(cs::remove("e2e4q", 1, 2), "e4q");
+/// ```
+#[track_caller]
+pub fn remove(s: &str, start: i32, count: i32) -> String {
+    let u = units(s);
+    let (Ok(start), Ok(count)) = (usize::try_from(start), usize::try_from(count)) else {
+        panic!("a negative remove start or count")
+    };
+    assert!(
+        start <= u.len() && count <= u.len() - start,
+        "a remove range out of the string"
+    );
+    let kept: Vec<u16> = u[..start]
+        .iter()
+        .chain(&u[start + count..])
+        .copied()
+        .collect();
+    String::from_utf16_lossy(&kept)
+}
+
+/// `Encoding.ASCII.GetString(bytes)`: a byte above 127 is not ASCII and reads as `?`,
+/// .NET's replacement fallback.
+///
+/// ```
+/// use framework::prelude::*;
+/// let bytes = cs::Array::from(vec![b'K', 0xC3, b'q']);
+/// assert_eq!(cs::ascii_get_string(&bytes), "K?q");
+/// ```
+pub fn ascii_get_string(bytes: &Array<u8>) -> String {
+    bytes
+        .iter()
+        .map(|b| if b < 0x80 { char::from(b) } else { '?' })
+        .collect()
+}
+
+/// `Encoding.ASCII.GetBytes(s)`: a code unit above 127 becomes `?` (63), and so does a
+/// surrogate pair, once, as .NET's replacement fallback does.
+///
+/// ```
+/// use framework::prelude::*;
+/// assert_eq!(cs::ascii_get_bytes("é1").to_vec(), [63, b'1']);
+/// assert_eq!(cs::ascii_get_bytes("\u{1F600}!").to_vec(), [63, b'!']);
+/// ```
+pub fn ascii_get_bytes(s: &str) -> Array<u8> {
+    let bytes: Vec<u8> = s
+        .chars()
+        .map(|c| u8::try_from(c).ok().filter(u8::is_ascii).unwrap_or(b'?'))
+        .collect();
+    Array::from(bytes)
+}
+
 /// `s.Split(separator)`: every piece, empty ones included.
 ///
 /// ```
@@ -502,6 +576,18 @@ fn fixed_text(digits: &str, exponent: i32) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    #[should_panic(expected = "out of range")]
+    fn remove_past_the_end_throws() {
+        remove_from("abc", 4);
+    }
+
+    #[test]
+    #[should_panic(expected = "negative")]
+    fn remove_of_a_negative_count_throws() {
+        remove("abc", 1, -1);
+    }
 
     #[test]
     fn double_parse_reads_what_dotnet_reads() {

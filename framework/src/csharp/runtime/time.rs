@@ -68,10 +68,55 @@ impl DateTime {
         ((self.0 / TICKS_PER_SECOND) % 60) as i32
     }
 
+    /// `ToOADate()`: days since 1899-12-30 (OLE Automation's day 0), whole
+    /// milliseconds only, as .NET's `TicksToOADate`; before that day the fraction counts
+    /// forward from the (negative) day, and .NET's `OverflowException` before year 100 is
+    /// a panic.
+    ///
+    /// ```
+    /// use framework::prelude::*;
+    /// assert!(cs::DateTime::utc_now().to_oa_date() > 45_000.0); // after 2023
+    /// ```
+    #[track_caller]
+    pub fn to_oa_date(&self) -> f64 {
+        oa_date(self.0)
+    }
+
     /// `a - b` of two `DateTime`s.
     pub fn minus(self, earlier: DateTime) -> TimeSpan {
         TimeSpan(self.0 - earlier.0)
     }
+}
+
+/// .NET's `DateTime.TicksToOADate`.
+#[track_caller]
+fn oa_date(ticks: i64) -> f64 {
+    const TICKS_PER_DAY: i64 = 24 * TICKS_PER_HOUR;
+    const MILLIS_PER_DAY: i64 = 86_400_000;
+    // Day 0 of OLE Automation, 1899-12-30, and its earliest day, 0100-01-01.
+    const DOUBLE_DATE_OFFSET: i64 = 693_593 * TICKS_PER_DAY;
+    const OA_DATE_MIN_AS_TICKS: i64 = (36_524 - 365) * TICKS_PER_DAY;
+    if ticks == 0 {
+        return 0.0;
+    }
+    // A time of day alone (day 1 of year 1) counts from day 0, as .NET's.
+    let ticks = if ticks < TICKS_PER_DAY {
+        ticks + DOUBLE_DATE_OFFSET
+    } else {
+        ticks
+    };
+    assert!(
+        ticks >= OA_DATE_MIN_AS_TICKS,
+        "not a valid OLE Automation date (OverflowException)"
+    );
+    let mut millis = (ticks - DOUBLE_DATE_OFFSET) / TICKS_PER_MS;
+    if millis < 0 {
+        let frac = millis % MILLIS_PER_DAY;
+        if frac != 0 {
+            millis -= (MILLIS_PER_DAY + frac) * 2;
+        }
+    }
+    millis as f64 / MILLIS_PER_DAY as f64
 }
 
 /// C#'s `TimeSpan`: a signed count of 100-nanosecond ticks; `<`, `==`... compare the
@@ -198,6 +243,26 @@ mod tests {
             (midnight.hour(), midnight.minute(), midnight.second()),
             (23, 59, 59)
         );
+    }
+
+    #[test]
+    fn oa_dates_count_days_from_1899_12_30() {
+        let day = 24 * TICKS_PER_HOUR;
+        // 2000-01-01 is day 730119 of the calendar, 1970-01-01 day 719162.
+        assert_eq!(DateTime(730_119 * day).to_oa_date(), 36_526.0);
+        assert_eq!(
+            DateTime(UNIX_EPOCH_TICKS + 12 * TICKS_PER_HOUR).to_oa_date(),
+            25_569.5
+        );
+        // 1899-12-29 06:00: day -1, a quarter day on: -1.25.
+        assert_eq!(
+            DateTime((693_592 * day) + 6 * TICKS_PER_HOUR).to_oa_date(),
+            -1.25
+        );
+        assert_eq!(DateTime(0).to_oa_date(), 0.0);
+        // 06:00 of day 1 of year 1 is read as 1899-12-30 06:00.
+        assert_eq!(DateTime(6 * TICKS_PER_HOUR).to_oa_date(), 0.25);
+        assert!(std::panic::catch_unwind(|| DateTime(2 * day).to_oa_date()).is_err());
     }
 
     #[test]
