@@ -1378,3 +1378,69 @@ const LIBRARY_REFUSALS: &[(&str, &str, u32, &str)] = &[
         "constructor",
     ),
 ];
+
+#[test]
+fn a_lambda_in_a_delegate_array_is_refused() {
+    // A lambda may read locals: only method groups are read again at each call.
+    let source = system(bot(
+        "",
+        "        int n = 1;\n        Func<int>[] fs = { () => n };\n        return board.GetLegalMoves()[fs[0]()];",
+    ));
+    let (line, _, _, text) = refused(&source);
+    assert_eq!(line, 9, "{text}");
+    assert!(text.contains("a delegate stored in a field"), "{text}");
+}
+
+#[test]
+fn a_delegate_array_written_or_read_otherwise_is_refused() {
+    for (use_, line) in [("fs[0] = G;", 9), ("var g = fs[0];", 9)] {
+        let source = system(bot(
+            "    int F() => 0;\n    int G() => 1;",
+            &format!(
+                "        Func<int>[] fs = {{ F, G }};\n        {use_}\n        return board.GetLegalMoves()[fs[0]()];"
+            ),
+        ));
+        let (l, _, _, text) = refused(&source);
+        assert_eq!(l, line, "{use_}: {text}");
+        assert!(text.contains("a delegate stored in a field"), "{text}");
+    }
+}
+
+#[test]
+fn a_delegate_array_taking_arguments_is_refused() {
+    // C# checks the index before it evaluates the arguments.
+    let source = system(bot(
+        "    int F(int x) => x;",
+        "        Func<int, int>[] fs = { F };\n        return board.GetLegalMoves()[fs[0](0)];",
+    ));
+    let (line, _, _, text) = refused(&source);
+    assert_eq!(line, 8, "{text}");
+    assert!(text.contains("a delegate stored in a field"), "{text}");
+}
+
+#[test]
+fn a_dictionary_of_delegates_with_a_lambda_reading_a_field_is_refused() {
+    // Only a literal is sure to mean the same read at the call.
+    let members = "    Dictionary<PieceType, Func<int>> d;\n    int x;\n    public MyBot() { d = new() { { PieceType.Pawn, () => x } }; }";
+    let body = "        return board.GetLegalMoves()[d[PieceType.Pawn]()];";
+    let source = format!(
+        "using System.Collections.Generic;\n{}",
+        system(bot(members, body))
+    );
+    let (line, _, _, text) = refused(&source);
+    assert_eq!(line, 6, "{text}");
+    assert!(text.contains("a delegate stored in a field"), "{text}");
+}
+
+#[test]
+fn a_dictionary_of_delegates_changed_after_the_constructor_is_refused() {
+    let members = "    Dictionary<PieceType, Func<int>> d;\n    int F() => 0;\n    public MyBot() { d = new() { { PieceType.Pawn, F } }; }";
+    let body = "        d.Remove(PieceType.Pawn);\n        return board.GetLegalMoves()[d[PieceType.Pawn]()];";
+    let source = format!(
+        "using System.Collections.Generic;\n{}",
+        system(bot(members, body))
+    );
+    let (line, _, _, text) = refused(&source);
+    assert_eq!(line, 6, "{text}");
+    assert!(text.contains("a delegate stored in a field"), "{text}");
+}

@@ -67,7 +67,10 @@ impl<'a> Lower<'a> {
             "invocation_expression" => {
                 let callee = self.sub(node, "function")?;
                 let args = self.args(node.child_by_field_name("arguments"))?;
-                ExprKind::Call(Box::new(callee), args)
+                match self.delegate_array_call(&callee, &args, node) {
+                    Some(kind) => kind,
+                    None => ExprKind::Call(Box::new(callee), args),
+                }
             }
             "element_access_expression" => {
                 let target = self.sub(node, "expression")?;

@@ -32,6 +32,8 @@ pub struct Lower<'a> {
     /// The file's delegate types (`delegate bool D(Board b);`), each as the `Func` or
     /// `Action` of the same signature.
     delegate_types: HashMap<String, TypeRef>,
+    /// The local arrays of method groups in scope (see [`delegates::delegate_array`]).
+    delegate_arrays: std::cell::RefCell<HashMap<String, delegates::Table>>,
 }
 
 /// Lowers a whole file.
@@ -42,11 +44,21 @@ pub fn lower_unit(root: Node, src: &str) -> R<Unit> {
         anonymous: std::cell::Cell::new(false),
         lent_prefix: std::cell::Cell::new(None),
         delegate_types: HashMap::new(),
+        delegate_arrays: Default::default(),
     };
     lower.delegate_types = lower.delegate_decls(root)?;
     let mut unit = Unit::default();
     let mut comments = Vec::new();
     lower.unit_items(root, &mut unit, &mut comments)?;
+    let tables = delegates::delegate_tables(&unit, src);
+    if !tables.is_empty() {
+        // Again, with each call of a table's delegates read as the table's switch.
+        lower.delegate_arrays.replace(tables.clone());
+        unit = Unit::default();
+        comments.clear();
+        lower.unit_items(root, &mut unit, &mut comments)?;
+        delegates::drop_tables(&mut unit, &tables);
+    }
     unit.has_anonymous = lower.anonymous.get();
     inherit::flatten(&mut unit, src)?;
     delegates::lambda_fields_as_methods(&mut unit, src);

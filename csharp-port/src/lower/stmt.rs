@@ -10,8 +10,27 @@ impl<'a> Lower<'a> {
     /// The statements of a block (comments kept as statements).
     pub(super) fn block(&self, node: Node<'a>) -> R<Vec<Stmt>> {
         let mut out = Vec::new();
+        let mut arrays = Vec::new();
         for child in self.children(node)? {
-            out.push(self.stmt(child)?);
+            let stmt = self.stmt(child)?;
+            // Its method groups are read at each call instead, the same methods: the
+            // declaration itself does nothing C# can observe.
+            if let Some((name, elems)) = super::delegates::delegate_array(&stmt, self.src) {
+                let old = self
+                    .delegate_arrays
+                    .borrow_mut()
+                    .insert(name.clone(), elems);
+                arrays.push((name, old));
+                continue;
+            }
+            out.push(stmt);
+        }
+        for (name, old) in arrays.into_iter().rev() {
+            let mut map = self.delegate_arrays.borrow_mut();
+            match old {
+                Some(elems) => map.insert(name, elems),
+                None => map.remove(&name),
+            };
         }
         Ok(super::delegates::recursive_lambdas(out, self.src))
     }
