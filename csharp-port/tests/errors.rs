@@ -1444,3 +1444,17 @@ fn a_dictionary_of_delegates_changed_after_the_constructor_is_refused() {
     assert_eq!(line, 6, "{text}");
     assert!(text.contains("a delegate stored in a field"), "{text}");
 }
+
+#[test]
+fn a_range_of_a_name_declared_a_span_in_a_file_with_arrays_is_refused() {
+    let source = bot(
+        "    int[] data = new int[8];\n    int First(System.Span<int> data) => data[1..3][0];",
+        "        return board.GetLegalMoves()[0];",
+    );
+    let (line, _, _, text) = refused(&source);
+    assert_eq!(line, 5, "{text}");
+    assert!(
+        text.contains("may be an array (C# copies) or a span (C# shares)"),
+        "{text}"
+    );
+}

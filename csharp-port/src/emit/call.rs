@@ -2809,12 +2809,16 @@ impl FileEmitter<'_, '_> {
                         Some(l) => self.int_arg(l)?.code,
                         None => "0".into(),
                     };
-                    let code = match hi {
+                    let mut code = match hi {
                         Some(h) => {
                             format!("{r}.slice({lo}, {} - {lo})", self.int_arg(h)?.at(Prec::Add))
                         }
                         None => format!("{r}.slice_from({lo})"),
                     };
+                    if !self.range_of_a_span(e)? {
+                        // An array's range is a new array (`RuntimeHelpers.GetSubArray`).
+                        code = format!("{code}.copy()");
+                    }
                     return Ok((t.clone(), code, Ty::Array(elem, 1)));
                 }
                 if idx.len() != rank as usize {
@@ -2913,6 +2917,50 @@ impl FileEmitter<'_, '_> {
                 snippet(self.src, e),
             )),
         }
+    }
+
+    /// Whether the range `e` (`x[a..b]` of a `Ty::Array`) is of a span, a view sharing
+    /// the elements, rather than of an array, which C# copies. The port types both alike,
+    /// so a target that is not an `AsSpan()` is taken for an array only in a file that
+    /// names no span type.
+    fn range_of_a_span(&self, e: &Expr) -> R<bool> {
+        let ExprKind::Index(target, _) = &e.kind else {
+            return Ok(false);
+        };
+        if let ExprKind::Call(callee, _) = &target.kind
+            && let ExprKind::Member(_, name, _) = &callee.kind
+            && name == "AsSpan"
+        {
+            return Ok(true);
+        }
+        // A name is a span's only where the file declares that name with a span type.
+        let declared_span = |n: &str| {
+            ["Span<", "ReadOnlySpan<", "Memory<"].iter().any(|t| {
+                self.src.match_indices(t).any(|(at, _)| {
+                    let rest = &self.src[at..];
+                    let after = rest
+                        .find('>')
+                        .map_or("", |end| rest[end + 1..].trim_start());
+                    after.starts_with(n)
+                        && !after[n.len()..].starts_with(|c: char| c.is_alphanumeric() || c == '_')
+                })
+            })
+        };
+        let ambiguous = match &target.kind {
+            ExprKind::Name(n, _) => declared_span(n),
+            ExprKind::Member(_, n, _) => declared_span(n),
+            _ => ["Span<", "ReadOnlySpan<", "Memory<"]
+                .iter()
+                .any(|t| self.src.contains(t)),
+        };
+        if ambiguous {
+            return Err(unsupported(
+                e.span,
+                "a range of a value that may be an array (C# copies) or a span (C# shares) in a file with both",
+                snippet(self.src, e),
+            ));
+        }
+        Ok(false)
     }
 
     /// An array subscript: an integer, or a tuple of them (`^i` counts from the end).
