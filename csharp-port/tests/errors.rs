@@ -1458,3 +1458,17 @@ fn a_range_of_a_name_declared_a_span_in_a_file_with_arrays_is_refused() {
         "{text}"
     );
 }
+
+#[test]
+fn console_output_of_an_untranslated_call_of_the_files_own_is_refused() {
+    let source = bot(
+        "    int F() => 12345;",
+        "        Console.WriteLine(F().ToString()[1..3]);\n        return board.GetLegalMoves()[0];",
+    );
+    let (line, _, _, text) = refused(&format!("using System;\n{source}"));
+    assert_eq!(line, 8, "{text}");
+    assert!(
+        text.contains("a range or index from the end here"),
+        "{text}"
+    );
+}

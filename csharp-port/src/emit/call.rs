@@ -1570,9 +1570,10 @@ impl FileEmitter<'_, '_> {
             ("Convert", _) => return self.convert(name, args, e),
             ("Enum", "ToObject") if args.len() == 2 => return self.enum_to_object(args, e),
             ("Buffer", "BlockCopy") if args.len() == 5 => return self.block_copy(args, e),
-            ("Console" | "DivertedConsole" | "Debug", _) => {
-                return Ok(Val::new("()", Ty::Void, Prec::Primary));
-            }
+            // `Debug`'s calls are `[Conditional("DEBUG")]`: gone from a release build with
+            // their arguments. Console output is dropped, its arguments' effects kept.
+            ("Debug", _) => return Ok(Val::new("()", Ty::Void, Prec::Primary)),
+            ("Console" | "DivertedConsole", _) => return self.console_effects(args),
             ("Enumerable", "Repeat") => {
                 let vals = self.plain_args(args)?;
                 if vals.len() == 2 {
@@ -1729,6 +1730,54 @@ impl FileEmitter<'_, '_> {
         }
         out.effects = true;
         Ok(out)
+    }
+
+    /// A console call, whose output the port drops: its arguments are still evaluated
+    /// where that has an effect (a call of the file's own, an assignment), as C#
+    /// evaluates them before writing. An argument the port cannot evaluate is dropped only
+    /// when it has no effect for certain (no call, assignment or increment in it).
+    fn console_effects(&mut self, args: &[Arg]) -> R<Val> {
+        let mut code = String::new();
+        let mut out = Val::new("()", Ty::Void, Prec::Primary);
+        for a in args {
+            match self.expr(&a.expr, None) {
+                Ok(v) if v.effects => {
+                    code.push_str(&format!("let _ = {}; ", v.code));
+                    out = out.absorb(&v);
+                }
+                Ok(_) => {}
+                Err(_) if !self.may_have_effects(&self.src[a.expr.range.0..a.expr.range.1]) => {}
+                Err(err) => return Err(err),
+            }
+        }
+        if !code.is_empty() {
+            out.code = format!("{{ {code}}}");
+            out.effects = true;
+        }
+        Ok(out)
+    }
+
+    /// Whether C# text may change something when evaluated: an assignment, an
+    /// increment or a call of a method of the file's own (the API's reads change nothing).
+    fn may_have_effects(&self, text: &str) -> bool {
+        let bytes = text.as_bytes();
+        let assigns = (0..bytes.len()).any(|i| {
+            bytes[i] == b'='
+                && !matches!(bytes.get(i + 1), Some(b'=' | b'>'))
+                && !matches!(
+                    i.checked_sub(1).map(|j| bytes[j]),
+                    Some(b'=' | b'!' | b'<' | b'>')
+                )
+        });
+        let own_call = self.p.types.iter().any(|t| {
+            t.methods.iter().any(|m| {
+                text.match_indices(m.cs.as_str()).any(|(at, _)| {
+                    text[at + m.cs.len()..].trim_start().starts_with('(')
+                        && !text[..at].ends_with(|c: char| c.is_alphanumeric() || c == '_')
+                })
+            })
+        });
+        assigns || text.contains("++") || text.contains("--") || own_call
     }
 
     /// `string.Concat(xs)` of a sequence of strings or chars: their texts joined.

@@ -294,8 +294,19 @@ impl FileEmitter<'_, '_> {
                 e.span,
                 format!("`{class}.{name}` dropped (an engine's output is the UCI protocol)"),
             );
+            // Its arguments' effects stay (`Debug`'s go with the call in a release build).
+            let effects = if class == "Debug" {
+                String::new()
+            } else {
+                let v = self.expr(e, None)?;
+                if v.code == "()" {
+                    String::new()
+                } else {
+                    format!("{};\n", v.code)
+                }
+            };
             return Ok(format!(
-                "// {}\n",
+                "{effects}// {}\n",
                 super::snippet(self.src, e)
                     .lines()
                     .next()
