@@ -101,10 +101,38 @@ impl FileEmitter<'_, '_> {
         {
             return self.static_member(n, name, e);
         }
+        if let Some(v) = self.view_count(target, name, e)? {
+            return Ok(v);
+        }
         match self.target(target)? {
             Target::Type(t) => self.static_member(&t, name, e),
             Target::Value(v) => self.instance_member(v, name, e),
         }
+    }
+
+    /// `d.Keys.Count` / `d.Values.Count` of a dictionary `d`: both views have as many
+    /// elements as `d` has entries (`Dictionary<K, V>.KeyCollection.Count`), so this is
+    /// `d.Count`. Other `x.Keys.Count` are read as usual.
+    fn view_count(&mut self, target: &Expr, name: &str, e: &Expr) -> R<Option<Val>> {
+        let ExprKind::Member(inner, view, targs) = &target.kind else {
+            return Ok(None);
+        };
+        if name != "Count"
+            || !matches!(view.as_str(), "Keys" | "Values")
+            || !targs.is_empty()
+            || is_namespace(inner)
+            || matches!(&inner.kind, ExprKind::Name(n, _) if self.enum_member_of_same_named(n, view))
+        {
+            return Ok(None);
+        }
+        let viewed = match self.target(inner)? {
+            Target::Value(v) if matches!(v.ty, Ty::Dict(..)) => {
+                return self.instance_member(v, name, e).map(Some);
+            }
+            Target::Value(v) => self.instance_member(v, view, target)?,
+            Target::Type(t) => self.static_member(&t, view, target)?,
+        };
+        self.instance_member(viewed, name, e).map(Some)
     }
 
     /// `Type.name` of a `using static` type.
