@@ -203,7 +203,14 @@ impl Ty {
             Ty::Bool | Ty::Int(_) | Ty::F32 | Ty::F64 | Ty::Char | Ty::Enum(_) => true,
             Ty::Api(name) => matches!(
                 *name,
-                "Move" | "Square" | "Piece" | "PieceType" | "BigInteger" | "DateTime" | "TimeSpan"
+                "Move"
+                    | "Square"
+                    | "Piece"
+                    | "PieceType"
+                    | "BigInteger"
+                    | "DateTime"
+                    | "TimeSpan"
+                    | "Exception"
             ),
             Ty::Struct(name) => copy_struct(name),
             Ty::Tuple(items, _) => items.iter().all(|t| t.is_copy(copy_struct)),

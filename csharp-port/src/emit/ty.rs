@@ -114,7 +114,10 @@ impl Program<'_> {
                 let n = tys.len();
                 Ty::Tuple(tys, vec![None; n])
             }
-            "Exception" | "object" | "Object" => Ty::Object,
+            // An exception is only made and thrown (`throw` ends the search whatever it
+            // throws, and `catch` reads no exception), so it needs no data.
+            "object" | "Object" => Ty::Object,
+            n if is_system_exception(n) => Ty::Api("Exception"),
             _ => match self.own_type(name) {
                 Some(t) => t,
                 None => return Err(unknown_type(name, span)),
@@ -158,6 +161,7 @@ impl Program<'_> {
             Ty::Api("TimeSpan") => "cs::TimeSpan".into(),
             Ty::Api("Guid") => "cs::Guid".into(),
             Ty::Api("OwnedBoard") => "Board".into(),
+            Ty::Api("Exception") => "()".into(),
             Ty::Api(n) => (*n).into(),
             Ty::Enum(name) => self.enum_repr(name).rust().into(),
             Ty::Class(name) if self.is_ref_class(name) => {
@@ -227,6 +231,19 @@ fn api_name(name: &str) -> &'static str {
         "TimeSpan" => "TimeSpan",
         _ => "Random",
     }
+}
+
+/// `System`'s exceptions a bot makes to throw (`TimeoutException` to end a search).
+fn is_system_exception(name: &str) -> bool {
+    matches!(
+        name,
+        "Exception"
+            | "TimeoutException"
+            | "OperationCanceledException"
+            | "InvalidOperationException"
+            | "ArgumentException"
+            | "SystemException"
+    )
 }
 
 /// The error for a type name the port does not know.
