@@ -1444,3 +1444,17 @@ fn a_dictionary_of_delegates_changed_after_the_constructor_is_refused() {
     assert_eq!(line, 6, "{text}");
     assert!(text.contains("a delegate stored in a field"), "{text}");
 }
+
+#[test]
+fn a_nullable_timer_passed_as_a_timer_is_refused() {
+    let source = bot(
+        "    int Read(Timer t) => t.MillisecondsRemaining;\n    int Probe(Timer? t) => Read(t);",
+        "        Probe(null);\n        return board.GetLegalMoves()[0];",
+    );
+    let (line, _, _, text) = refused(&source);
+    assert_eq!(line, 5, "{text}");
+    assert!(
+        text.contains("a `Timer?` that may be null where C# expects a `Timer`"),
+        "{text}"
+    );
+}
