@@ -1472,3 +1472,31 @@ fn console_output_of_an_untranslated_call_of_the_files_own_is_refused() {
         "{text}"
     );
 }
+
+#[test]
+fn a_nullable_timer_passed_as_a_timer_is_refused() {
+    let source = bot(
+        "    int Read(Timer t) => t.MillisecondsRemaining;\n    int Probe(Timer? t) => Read(t);",
+        "        Probe(null);\n        return board.GetLegalMoves()[0];",
+    );
+    let (line, _, _, text) = refused(&source);
+    assert_eq!(line, 5, "{text}");
+    assert!(
+        text.contains("a `Timer?` that may be null where C# expects a `Timer`"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_timer_with_side_effects_as_a_nullable_timer_is_refused() {
+    let source = bot(
+        "    int n;\n    Timer Tick(Timer t) { n++; return t; }\n    int Probe(Timer? t) => t == null ? 0 : 1;",
+        "        Probe(Tick(timer));\n        return board.GetLegalMoves()[0];",
+    );
+    let (line, _, _, text) = refused(&source);
+    assert_eq!(line, 9, "{text}");
+    assert!(
+        text.contains("a `Timer` with side effects as a `Timer?`"),
+        "{text}"
+    );
+}

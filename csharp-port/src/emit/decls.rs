@@ -470,6 +470,7 @@ impl<'p, 'u> FileEmitter<'p, 'u> {
             Ty::Api("Square") => "Square::A1".into(),
             Ty::Api("Piece") => "cs::Piece::default()".into(),
             Ty::Str => "String::new()".into(),
+            Ty::Nullable(inner) if **inner == Ty::Api("Timer") => "false".into(),
             Ty::Nullable(_) => "None".into(),
             Ty::Tuple(items, _) => {
                 let items = items

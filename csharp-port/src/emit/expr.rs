@@ -949,6 +949,9 @@ impl FileEmitter<'_, '_> {
         if a.ty == Ty::Null || b.ty == Ty::Null {
             let other = if a.ty == Ty::Null { &b } else { &a };
             let code = match &other.ty {
+                Ty::Nullable(t) if **t == Ty::Api("Timer") => {
+                    format!("!{}", other.at(Prec::Unary))
+                }
                 Ty::Nullable(_) => format!("{}.is_none()", other.at(Prec::Primary)),
                 Ty::Class(c) if self.p.is_ref_class(c) => {
                     format!("{}.is_null()", other.at(Prec::Primary))
@@ -1116,6 +1119,9 @@ impl FileEmitter<'_, '_> {
             (p, q) if p == q => p.clone(),
             // `c ? null : m` of a value type has no natural type; C# types it by its
             // target (C# 9's target-typed conditional).
+            (Ty::Null, Ty::Api("Timer")) | (Ty::Api("Timer"), Ty::Null) if matches!(want, Some(Ty::Nullable(w)) if **w == Ty::Api("Timer")) => {
+                want.cloned().unwrap_or(Ty::Unknown)
+            }
             (Ty::Null, q) | (q, Ty::Null)
                 if !q.is_reference()
                     && !matches!(q, Ty::Nullable(_))
@@ -1425,6 +1431,15 @@ impl FileEmitter<'_, '_> {
         }
         let from = v.ty.clone();
         match (&from, to) {
+            (Ty::Null | Ty::Api("Timer"), Ty::Nullable(t)) if **t == Ty::Api("Timer") => {
+                self.timer_presence(v, e)
+            }
+            // The port's `Timer` is always the bot's: a null one would be read as it.
+            (Ty::Nullable(t), Ty::Api("Timer")) if **t == Ty::Api("Timer") => Err(unsupported(
+                e.span,
+                "a `Timer?` that may be null where C# expects a `Timer`",
+                snippet(self.src, e),
+            )),
             (Ty::Int(_) | Ty::Char, t) if *t == super::bigint::BIG => Ok(self.int_to_big(v)),
             (Ty::Int(_) | Ty::Char, Ty::F32 | Ty::F64)
             | (Ty::F32, Ty::F64)
@@ -1547,6 +1562,21 @@ impl FileEmitter<'_, '_> {
         }
     }
 
+    /// A `null` or the bot's timer as a `Timer?`, which the port holds as whether it
+    /// is null.
+    fn timer_presence(&mut self, v: Val, e: &Expr) -> R<Val> {
+        if v.effects {
+            return Err(unsupported(
+                e.span,
+                "a `Timer` with side effects as a `Timer?`",
+                snippet(self.src, e),
+            ));
+        }
+        let code = if v.ty == Ty::Null { "false" } else { "true" };
+        let ty = Ty::Nullable(Box::new(Ty::Api("Timer")));
+        Ok(Val::new(code, ty, Prec::Primary))
+    }
+
     /// A `T?` of a reference type (a `Random` or array field that may be null) read for
     /// a member, an element or as a `T`: its value, panicking where C# throws
     /// `NullReferenceException`. A generator is borrowed in place (a copy would draw
@@ -1557,6 +1587,20 @@ impl FileEmitter<'_, '_> {
         };
         let inner = (**inner).clone();
         let code = match &inner {
+            // A `Timer?` is whether it is null; when not, it is the bot's one timer.
+            Ty::Api("Timer") => {
+                let timer = self.bot_board_or_timer(&inner);
+                let code = format!(
+                    "(if {} {{ &{} }} else {{ panic!(\"NullReferenceException\") }})",
+                    v.at(Prec::Primary),
+                    timer.code
+                );
+                let mut out = Val::new(code, inner, Prec::Primary)
+                    .absorb(&v)
+                    .absorb(&timer);
+                out.place = false;
+                return Ok(out);
+            }
             Ty::Api("Random") if v.place && !v.code.ends_with(".get()") => format!(
                 "{}.as_mut().expect(\"NullReferenceException\")",
                 v.at(Prec::Primary)

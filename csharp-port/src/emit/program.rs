@@ -268,7 +268,7 @@ impl<'u> Program<'u> {
         let mut params = Vec::new();
         for p in &md.params {
             params.push((
-                self.resolve(&p.ty, tps, p.span)?,
+                self.param_ty(&p.ty, tps, p.span)?,
                 p.mode,
                 p.default.is_some(),
             ));
@@ -363,6 +363,16 @@ impl<'u> Program<'u> {
 
     /// Whether `name` is a class of the file's own, other than the bot, whose instances
     /// the port makes (`cs::Obj`).
+    /// A parameter's type. A `Timer?` parameter stays `Timer?`: the port's one timer
+    /// is the bot's, so the parameter carries only whether it is null (a `bool`).
+    fn param_ty(&self, t: &TypeRef, tps: &[String], span: Span) -> R<Ty> {
+        let ty = self.resolve(t, tps, span)?;
+        Ok(match t {
+            TypeRef::Nullable(_) if ty == Ty::Api("Timer") => Ty::Nullable(Box::new(ty)),
+            _ => ty,
+        })
+    }
+
     pub(crate) fn is_ref_class(&self, name: &str) -> bool {
         self.type_index(name)
             .is_some_and(|i| i != self.bot && self.types[i].kind == TypeKind::Class)

@@ -196,6 +196,7 @@ impl Program<'_> {
                     format!("({})", items.join(", "))
                 }
             }
+            Ty::Nullable(inner) if **inner == Ty::Api("Timer") => "bool".into(),
             Ty::Nullable(inner) => format!("Option<{}>", self.rust_ty(inner, span)?),
             Ty::Param(name) => name.clone(),
             // A decimal as `decimal.GetBits` gives it: the 96-bit integer's three words,
