@@ -334,9 +334,23 @@ impl FileEmitter<'_, '_> {
         Ok(code)
     }
 
-    /// An object initialiser's (or `with`'s) `F = v` items as statements on `slot`, in
-    /// C#'s order.
+    /// An object initialiser's (or `with`'s) `F = v` items as statements on a struct's
+    /// `slot`, in C#'s order.
     fn struct_sets(&mut self, t: usize, items: &[Expr], vals: &mut Vec<Val>) -> R<String> {
+        self.field_sets(t, items, vals, |field, value| {
+            format!("slot.{field} = {value}; ")
+        })
+    }
+
+    /// An initialiser's `F = v` items of type `t` as statements, each written by `set`
+    /// (a field's Rust name and the value's code), in C#'s order.
+    fn field_sets(
+        &mut self,
+        t: usize,
+        items: &[Expr],
+        vals: &mut Vec<Val>,
+        set: impl Fn(&str, &str) -> String,
+    ) -> R<String> {
         let mut sets = String::new();
         for item in items {
             let ExprKind::Assign(None, target, value) = &item.kind else {
@@ -365,7 +379,7 @@ impl FileEmitter<'_, '_> {
             let v = self.expr(value, Some(&f.ty))?;
             let v = self.coerce(v, &f.ty, value)?;
             let v = self.owned(v);
-            sets.push_str(&format!("slot.{} = {}; ", f.rust, v.code));
+            sets.push_str(&set(&f.rust, &v.code));
             vals.push(v);
         }
         Ok(sets)
@@ -487,36 +501,9 @@ impl FileEmitter<'_, '_> {
             )
         };
         if let Some(items) = init.filter(|i| !i.is_empty()) {
-            let mut sets = String::new();
-            for item in items {
-                let ExprKind::Assign(None, target, value) = &item.kind else {
-                    return Err(unsupported(
-                        item.span,
-                        "this object initialiser",
-                        snippet(self.src, item),
-                    ));
-                };
-                let ExprKind::Name(field, _) = &target.kind else {
-                    return Err(unsupported(
-                        item.span,
-                        "this object initialiser",
-                        snippet(self.src, item),
-                    ));
-                };
-                let f =
-                    self.p.field(t, field).cloned().ok_or_else(|| {
-                        unsupported(item.span, format!("the field `{field}`"), field)
-                    })?;
-                if super::delegates::vanishes(&f.ty) {
-                    self.board_field_init(value, item)?;
-                    continue;
-                }
-                let v = self.expr(value, Some(&f.ty))?;
-                let v = self.coerce(v, &f.ty, value)?;
-                let v = self.owned(v);
-                sets.push_str(&format!("slot.{}.set({}); ", f.rust, v.code));
-                vals.push(v);
-            }
+            let sets = self.field_sets(t, items, vals, |field, value| {
+                format!("slot.{field}.set({value}); ")
+            })?;
             code = format!("{{ let slot = {code}; {sets}slot }}");
         }
         Ok(code)
