@@ -59,8 +59,10 @@ pub use field::gauntlet::{
     MIN_GAMES, Placement, RateEvent, RateOptions, RateOutcome, check_options as check_rate_options,
     default_state as default_rate_state, rate,
 };
-pub use field::make::{FieldEvent, FieldOptions, PortFailure, Porter, csharp_clock, make_field};
-pub use field::manifest::{Field, FieldEntry, FieldSummary, Step, StepOutcome};
+pub use field::make::{FieldEvent, FieldOptions, PortFailure, Porter, make_field};
+pub use field::manifest::{
+    Field, FieldEntry, FieldSummary, Step, StepOutcome, csharp_clock, faster_than,
+};
 pub use field::published::{
     EntryMeta, MatchedBy, PublishedList, PublishedRow, RowMatch, match_entries, mend_mojibake,
     read_metadata, unmatched_rows,

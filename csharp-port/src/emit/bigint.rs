@@ -3,7 +3,6 @@
 //! conversions from and to C#'s integers.
 
 use super::decls::FileEmitter;
-use super::place::Place;
 use super::{Prec, R, Val, snippet, unsupported};
 use crate::ast::{BinOp, Expr, ExprKind};
 use crate::types::{IntTy, Ty};
@@ -87,35 +86,6 @@ impl FileEmitter<'_, '_> {
         };
         let code = format!("{base}.pow({})", n.code);
         Ok(Val::new(code, BIG, Prec::Primary).absorb(&a).absorb(&n))
-    }
-
-    /// `x op= y` of a `BigInteger` variable or field: `x = x op y`. An element's place
-    /// would be computed twice, and a value use needs a block: both stay refused.
-    pub(crate) fn big_compound(
-        &mut self,
-        place: &Place,
-        op: BinOp,
-        rhs: Val,
-        e: &Expr,
-        as_value: bool,
-    ) -> R<String> {
-        let Place::Direct { code, .. } = place else {
-            return Err(unsupported(
-                e.span,
-                "a compound assignment to a `BigInteger` element",
-                snippet(self.src, e),
-            ));
-        };
-        if as_value {
-            return Err(unsupported(
-                e.span,
-                "a `BigInteger` compound assignment used as a value",
-                snippet(self.src, e),
-            ));
-        }
-        let old = Val::new(code.clone(), BIG, Prec::Primary);
-        let v = self.big_op(op, old, rhs, e)?;
-        self.write_place(place, &v.code)
     }
 
     /// A `BigInteger` operand's code: itself, or an integer converted.

@@ -860,6 +860,35 @@ impl FileEmitter<'_, '_> {
         }
     }
 
+    /// `x op= y` of a `BigInteger` variable or field: `x = x op y`. An element's place
+    /// would be computed twice, and a value use needs a block: both stay refused.
+    pub(crate) fn big_compound(
+        &mut self,
+        place: &Place,
+        op: BinOp,
+        rhs: Val,
+        e: &Expr,
+        as_value: bool,
+    ) -> R<String> {
+        let Place::Direct { code, .. } = place else {
+            return Err(unsupported(
+                e.span,
+                "a compound assignment to a `BigInteger` element",
+                snippet(self.src, e),
+            ));
+        };
+        if as_value {
+            return Err(unsupported(
+                e.span,
+                "a `BigInteger` compound assignment used as a value",
+                snippet(self.src, e),
+            ));
+        }
+        let old = Val::new(code.clone(), super::bigint::BIG, Prec::Primary);
+        let v = self.big_op(op, old, rhs, e)?;
+        self.write_place(place, &v.code)
+    }
+
     /// `x ??= y` as a statement: `y` is evaluated and assigned only when `x` is null.
     fn coalesce_assign(
         &mut self,

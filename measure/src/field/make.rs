@@ -16,7 +16,10 @@ use anyhow::{Context, Result, ensure};
 use framework::chess::Color;
 use runner::{EngineConfig, GameRecord, GameSettings, Opening, Player, TimeControl, play_game};
 
-use super::manifest::{FORMAT, Field, FieldEntry, Step, StepOutcome, is_done, is_plain_file_name};
+use super::manifest::{
+    FORMAT, Field, FieldEntry, Step, StepOutcome, csharp_clock, faster_than, is_done,
+    is_plain_file_name,
+};
 use super::published::{
     EntryMeta, PublishedList, RowMatch, match_entries, read_bounded, read_metadata, unmatched_rows,
 };
@@ -667,31 +670,12 @@ enum Played {
     Unfinished(String),
 }
 
-/// The C# challenge's clock: 60 seconds a game, no increment.
-pub fn csharp_clock() -> TimeControl {
-    TimeControl::clock(
-        std::time::Duration::from_secs(60),
-        std::time::Duration::ZERO,
-    )
-}
-
 /// A loss on time: a move too late, or silence past the clock.
 fn is_time_fault(termination: runner::Termination) -> bool {
     matches!(
         termination,
         runner::Termination::TimeForfeit | runner::Termination::Stall
     )
-}
-
-/// Whether `tc` gives a game less time than `slower` does: a shorter base or a smaller
-/// increment. Any other kind of limit (per move, nodes, depth) counts as faster.
-pub(crate) fn faster_than(tc: TimeControl, slower: TimeControl) -> bool {
-    let plain = |t: &TimeControl| {
-        t.moves.is_none() && t.movetime.is_none() && t.nodes.is_none() && t.depth.is_none()
-    };
-    !plain(&tc)
-        || tc.base.unwrap_or_default() < slower.base.unwrap_or_default()
-        || tc.increment < slower.increment
 }
 
 /// The fault's detail and what the engine said on stderr.

@@ -137,7 +137,7 @@ impl FieldEntry {
         self.playable()
             && match needs {
                 None => true,
-                Some(Ok(needs)) => !super::make::faster_than(tc, needs),
+                Some(Ok(needs)) => !faster_than(tc, needs),
                 Some(Err(_)) => false,
             }
     }
@@ -260,6 +260,37 @@ impl Field {
                 .count(),
         }
     }
+}
+
+/// The C# challenge's clock: 60 seconds a game, no increment.
+///
+/// ```
+/// assert_eq!(measure::csharp_clock().to_string(), "60");
+/// ```
+pub fn csharp_clock() -> TimeControl {
+    TimeControl::clock(
+        std::time::Duration::from_secs(60),
+        std::time::Duration::ZERO,
+    )
+}
+
+/// Whether `tc` gives a game less time than `slower` does: a shorter base or a smaller
+/// increment. Any other kind of limit (per move, nodes, depth) counts as faster.
+///
+/// ```
+/// use measure::{csharp_clock, faster_than};
+/// let tc = |t: &str| t.parse().unwrap();
+/// assert!(faster_than(tc("5+0.05"), csharp_clock()));
+/// assert!(!faster_than(tc("120+0"), csharp_clock()));
+/// assert!(faster_than(tc("100/move"), csharp_clock()));
+/// ```
+pub fn faster_than(tc: TimeControl, slower: TimeControl) -> bool {
+    let plain = |t: &TimeControl| {
+        t.moves.is_none() && t.movetime.is_none() && t.nodes.is_none() && t.depth.is_none()
+    };
+    !plain(&tc)
+        || tc.base.unwrap_or_default() < slower.base.unwrap_or_default()
+        || tc.increment < slower.increment
 }
 
 /// Whether an entry went as far as it could: every step, or up to a failure.
