@@ -1500,3 +1500,14 @@ fn a_timer_with_side_effects_as_a_nullable_timer_is_refused() {
         "{text}"
     );
 }
+
+#[test]
+fn a_tuple_compared_with_null_is_refused() {
+    let source = bot(
+        "",
+        "        var best = System.Linq.Enumerable.FirstOrDefault(new System.Tuple<Move, int>[0]);\n        if (best != null) return best.Item1;\n        return board.GetLegalMoves()[0];",
+    );
+    let (line, _, _, text) = refused(&source);
+    assert_eq!(line, 8, "{text}");
+    assert!(text.contains("a tuple compared with `null`"), "{text}");
+}

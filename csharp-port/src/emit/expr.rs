@@ -973,15 +973,18 @@ impl FileEmitter<'_, '_> {
                         snippet(self.src, e),
                     ));
                 }
+                // `System.Tuple<..>` is a class, null from `FirstOrDefault` of none; the
+                // port's tuples are values, and C#'s value tuples never meet `null`.
+                Ty::Tuple(..) => {
+                    return Err(unsupported(
+                        e.span,
+                        "a tuple compared with `null` (a `Tuple<>` is a class that may be null; the port's tuples are values)",
+                        snippet(self.src, e),
+                    ));
+                }
                 t if t.is_reference() => format!("{}.is_empty()", other.at(Prec::Primary)),
                 // A value of a non-nullable value type is never null (C#'s lifted `==`).
-                Ty::Api(_)
-                | Ty::Struct(_)
-                | Ty::Tuple(..)
-                | Ty::Int(_)
-                | Ty::Bool
-                | Ty::F64
-                | Ty::F32
+                Ty::Api(_) | Ty::Struct(_) | Ty::Int(_) | Ty::Bool | Ty::F64 | Ty::F32
                     if !other.effects =>
                 {
                     "false".into()
