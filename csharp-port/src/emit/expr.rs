@@ -938,6 +938,14 @@ impl FileEmitter<'_, '_> {
             }
             return Err(self.operands_refused(op, &a, &b, e));
         }
+        if matches!((&a.ty, &b.ty), (Ty::Tuple(..), Ty::Tuple(..))) && uses_system_tuple(self.src) {
+            // The tuple may be a `System.Tuple<..>`, a class whose `==` compares references.
+            return Err(unsupported(
+                e.span,
+                "`==` on a tuple in a file with `System.Tuple` (a class: its `==` compares references)",
+                snippet(self.src, e),
+            ));
+        }
         if self.p.unit.has_anonymous && matches!(a.ty, Ty::Tuple(..)) {
             // The tuple may be an anonymous type's instance, whose `==` compares references.
             return Err(unsupported(
@@ -2402,4 +2410,12 @@ impl FileEmitter<'_, '_> {
         }
         Ok(())
     }
+}
+
+/// Whether C# text names `System.Tuple` (`Tuple<..>`, `Tuple.Create`), not only value tuples.
+fn uses_system_tuple(src: &str) -> bool {
+    ["Tuple<", "Tuple.Create"].iter().any(|t| {
+        src.match_indices(t)
+            .any(|(at, _)| !src[..at].ends_with(|c: char| c.is_alphanumeric() || c == '_'))
+    })
 }
