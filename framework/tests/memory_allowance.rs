@@ -62,7 +62,7 @@ fn a_larger_allowance_holds_a_table_past_256_mib() {
 }
 
 fn the_default_allowance_stops_the_same_table() {
-    assert!(TABLE_BYTES > MEMORY_LIMIT_BYTES);
+    const { assert!(TABLE_BYTES > MEMORY_LIMIT_BYTES) };
     let (status, stdout, stderr) = one_move("default");
     assert_eq!(status.code(), Some(MEMORY_LIMIT_EXIT_CODE), "{stderr}");
     assert!(!stdout.contains("bestmove "), "{stdout}");

@@ -161,7 +161,7 @@ impl EngineConfig {
 pub fn memory_text(bytes: usize) -> String {
     const MIB: usize = 1 << 20;
     const GIB: usize = 1 << 30;
-    if bytes >= GIB && bytes % GIB == 0 {
+    if bytes >= GIB && bytes.is_multiple_of(GIB) {
         format!("{} GiB", bytes / GIB)
     } else {
         format!("{} MiB", bytes / MIB)
