@@ -168,12 +168,39 @@ pub fn build_dir() -> PathBuf {
         .unwrap_or_else(|| Path::new(KIT_ROOT).join("target").join("bots"))
 }
 
+/// What an engine's host enforces when it runs, fixed when the engine is built (its
+/// generated `main.rs` says it, so engines of one bot with different limits are different
+/// engines in the cache).
+///
+/// ```
+/// use bot_build::EngineLimits;
+/// assert_eq!(EngineLimits::default().memory_bytes, framework::uci::MEMORY_LIMIT_BYTES);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct EngineLimits {
+    /// What the bot may allocate beyond the host's baseline: the challenge's 256 MiB
+    /// for every bot of a challenge; more only for opponents built from C# entries,
+    /// whose tournament did not enforce its limit.
+    pub memory_bytes: usize,
+}
+
+impl Default for EngineLimits {
+    /// The challenge's limits.
+    fn default() -> EngineLimits {
+        EngineLimits {
+            memory_bytes: ::framework::uci::MEMORY_LIMIT_BYTES,
+        }
+    }
+}
+
 /// A built engine: the executable a bot file became (a path; the process started from it
 /// is a `runner::Engine`).
 #[derive(Debug, Clone)]
 pub struct BuiltEngine {
     /// The executable.
     pub path: PathBuf,
+    /// The limits it was built with (what its host enforces).
+    pub limits: EngineLimits,
     /// Whether it came from the cache.
     pub cached: bool,
     /// When the bot's own compile step started and ended (`None` for a cache hit): what
@@ -222,7 +249,18 @@ pub fn build(
     kind: BuildKind,
     observe: &(dyn Fn(BuildEvent<'_>) + Sync),
 ) -> Result<BuiltEngine, BuildError> {
-    build_in(&build_dir(), bot, kind, observe)
+    build_with(bot, kind, EngineLimits::default(), observe)
+}
+
+/// [`build`] of an engine whose host enforces `limits` instead of the challenge's.
+pub fn build_with(
+    bot: &BotFile,
+    kind: BuildKind,
+    limits: EngineLimits,
+    observe: &(dyn Fn(BuildEvent<'_>) + Sync),
+) -> Result<BuiltEngine, BuildError> {
+    let source = read_source(bot)?;
+    build_source_in(&build_dir(), bot, &source, kind, limits, observe)
 }
 
 /// [`build`] with the build directory `dir` instead of [`build_dir`].
@@ -232,11 +270,15 @@ pub fn build_in(
     kind: BuildKind,
     observe: &(dyn Fn(BuildEvent<'_>) + Sync),
 ) -> Result<BuiltEngine, BuildError> {
-    let source = fs::read(&bot.path).map_err(|error| BuildError {
+    let source = read_source(bot)?;
+    build_source_in(dir, bot, &source, kind, EngineLimits::default(), observe)
+}
+
+fn read_source(bot: &BotFile) -> Result<Vec<u8>, BuildError> {
+    fs::read(&bot.path).map_err(|error| BuildError {
         bot: bot.clone(),
         kind: io("read", &bot.path)(error),
-    })?;
-    build_source_in(dir, bot, &source, kind, observe)
+    })
 }
 
 /// [`build`] of a bot whose source is in hand (a submission as it was received): the
@@ -248,7 +290,14 @@ pub fn build_source(
     kind: BuildKind,
     observe: &(dyn Fn(BuildEvent<'_>) + Sync),
 ) -> Result<BuiltEngine, BuildError> {
-    build_source_in(&build_dir(), bot, source, kind, observe)
+    build_source_in(
+        &build_dir(),
+        bot,
+        source,
+        kind,
+        EngineLimits::default(),
+        observe,
+    )
 }
 
 fn build_source_in(
@@ -256,14 +305,15 @@ fn build_source_in(
     bot: &BotFile,
     source: &[u8],
     kind: BuildKind,
+    engine_limits: EngineLimits,
     observe: &(dyn Fn(BuildEvent<'_>) + Sync),
 ) -> Result<BuiltEngine, BuildError> {
     let built = (|| {
         let limits = BuildLimits::from_env()?;
-        let key = cache_key(bot, source);
+        let key = cache_key(bot, source, engine_limits);
         let bin = dir.join("bin");
         let executable = bin.join(format!("bot_{}_{key}", sanitize(&bot.name)));
-        if let Some(engine) = cached(&executable) {
+        if let Some(engine) = cached(&executable, engine_limits) {
             return Ok(engine);
         }
         fs::create_dir_all(&bin).map_err(io("create", &bin))?;
@@ -276,7 +326,7 @@ fn build_source_in(
         let crate_name = crate_name(bot);
         let crate_lock = crate_lock(dir, &crate_name);
         let _crate = lock_file(&crate_lock, limits.lock_wait(), Share::Alone)?;
-        if let Some(engine) = cached(&executable) {
+        if let Some(engine) = cached(&executable, engine_limits) {
             return Ok(engine);
         }
         let job = Job {
@@ -285,11 +335,13 @@ fn build_source_in(
             dir,
             crate_name,
             limits,
+            engine_limits,
             observe,
         };
         let compiled = job.run(source, &executable)?;
         Ok(BuiltEngine {
             path: executable,
+            limits: engine_limits,
             cached: false,
             compiled: Some(compiled),
         })
@@ -307,6 +359,17 @@ pub fn build_all(
     kind: BuildKind,
     observe: &(dyn Fn(BuildEvent<'_>) + Sync),
 ) -> Vec<Result<BuiltEngine, BuildError>> {
+    build_all_with(bots, kind, &|_| EngineLimits::default(), observe)
+}
+
+/// [`build_all`] with each bot's engine built to the limits `limits` gives it (see
+/// [`build_with`]).
+pub fn build_all_with(
+    bots: &[BotFile],
+    kind: BuildKind,
+    limits: &(dyn Fn(&BotFile) -> EngineLimits + Sync),
+    observe: &(dyn Fn(BuildEvent<'_>) + Sync),
+) -> Vec<Result<BuiltEngine, BuildError>> {
     let next = AtomicUsize::new(0);
     let results: Vec<Mutex<Option<Result<BuiltEngine, BuildError>>>> =
         bots.iter().map(|_| Mutex::new(None)).collect();
@@ -316,7 +379,7 @@ pub fn build_all(
                 loop {
                     let index = next.fetch_add(1, Ordering::Relaxed);
                     let Some(bot) = bots.get(index) else { break };
-                    let built = build(bot, kind, observe);
+                    let built = build_with(bot, kind, limits(bot), observe);
                     *results[index].lock().unwrap_or_else(|p| p.into_inner()) = Some(built);
                 }
             });

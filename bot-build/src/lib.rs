@@ -32,9 +32,9 @@ pub use bots::{
     lab_dir, local_bot_dir, resolve, variants_dir, work_target_dir,
 };
 pub use engine_build::{
-    BuildError, BuildErrorKind, BuildEvent, BuildKind, BuiltEngine, Reader, build, build_all,
-    build_dir, build_in, build_jobs, build_source, clean, default_build_jobs, prepare,
-    set_build_jobs,
+    BuildError, BuildErrorKind, BuildEvent, BuildKind, BuiltEngine, EngineLimits, Reader, build,
+    build_all, build_all_with, build_dir, build_in, build_jobs, build_source, build_with, clean,
+    default_build_jobs, prepare, set_build_jobs,
 };
 pub use variants::{
     Mark, MarkError, MarkKind, Setting, Value, Values, VariantError, apply, family, grid, marks,

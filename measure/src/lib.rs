@@ -61,7 +61,8 @@ pub use field::gauntlet::{
 };
 pub use field::make::{FieldEvent, FieldOptions, PortFailure, Porter, make_field};
 pub use field::manifest::{
-    Field, FieldEntry, FieldSummary, Step, StepOutcome, csharp_clock, faster_than,
+    Field, FieldEntry, FieldSummary, PORT_MEMORY_BYTES, Step, StepOutcome, csharp_clock,
+    faster_than,
 };
 pub use field::published::{
     EntryMeta, MatchedBy, PublishedList, PublishedRow, RowMatch, match_entries, mend_mojibake,

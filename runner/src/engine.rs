@@ -28,7 +28,7 @@ use std::time::{Duration, Instant};
 
 use thiserror::Error;
 
-use framework::uci::MEMORY_LIMIT_EXIT_CODE;
+use framework::uci::{MEMORY_LIMIT_BYTES, MEMORY_LIMIT_EXIT_CODE};
 
 use crate::lines::{LineSplitter, Piece, StderrTail, collect_stderr};
 pub use crate::lines::{MAX_LINE_BYTES, STDERR_TAIL_BYTES, STDERR_TAIL_LINES};
@@ -71,6 +71,10 @@ pub struct EngineConfig {
     /// runner's less the kit's own variables for an external engine (see
     /// [`crate::process`]).
     pub env: EngineEnv,
+    /// The memory allowance the engine's host enforces: the challenge's 256 MiB
+    /// unless it was built with another (a port of a C# entry). The runner enforces
+    /// nothing with it; it names the limit when the engine goes over it.
+    pub memory_limit: usize,
 }
 
 impl EngineConfig {
@@ -89,7 +93,21 @@ impl EngineConfig {
             dir: None,
             options: Vec::new(),
             env: EngineEnv::Empty,
+            memory_limit: MEMORY_LIMIT_BYTES,
         }
+    }
+
+    /// Says the engine was built with a memory allowance of `bytes` (see
+    /// [`EngineConfig::memory_limit`]).
+    ///
+    /// ```
+    /// use runner::EngineConfig;
+    /// let e = EngineConfig::new("port", "/bin/true").memory_limit(1 << 30);
+    /// assert_eq!(e.memory_limit, 1 << 30);
+    /// ```
+    pub fn memory_limit(mut self, bytes: usize) -> EngineConfig {
+        self.memory_limit = bytes;
+        self
     }
 
     /// Marks an engine the host installed (Stockfish, a script): it keeps the runner's
@@ -132,11 +150,29 @@ impl EngineConfig {
     }
 }
 
+/// A memory size as a limit is said: whole GiB when it is some, else MiB.
+///
+/// ```
+/// use runner::memory_text;
+/// assert_eq!(memory_text(256 << 20), "256 MiB");
+/// assert_eq!(memory_text(1 << 30), "1 GiB");
+/// assert_eq!(memory_text(1536 << 20), "1536 MiB");
+/// ```
+pub fn memory_text(bytes: usize) -> String {
+    const MIB: usize = 1 << 20;
+    const GIB: usize = 1 << 30;
+    if bytes >= GIB && bytes.is_multiple_of(GIB) {
+        format!("{} GiB", bytes / GIB)
+    } else {
+        format!("{} MiB", bytes / MIB)
+    }
+}
+
 /// How an engine process ended, as far as the runner could tell.
 ///
 /// ```
 /// use runner::ExitInfo;
-/// assert_eq!(ExitInfo::Code(86).to_string(), "exit code 86 (memory limit of 256 MiB exceeded)");
+/// assert_eq!(ExitInfo::Code(86).to_string(), "exit code 86 (memory limit exceeded)");
 /// assert!(ExitInfo::Code(86).is_memory_limit());
 /// assert_eq!(ExitInfo::Signal(11).to_string(), "signal 11 (SIGSEGV, e.g. a stack overflow)");
 /// assert!(ExitInfo::Signal(31).to_string().contains("the sandbox stopped a forbidden system call"));
@@ -166,7 +202,8 @@ impl ExitInfo {
         ExitInfo::Running
     }
 
-    /// `true` when the engine was stopped by the kit's 256 MiB allocation limit.
+    /// `true` when the engine was stopped by the kit's allocation limit (the one it
+    /// was built with, [`EngineConfig::memory_limit`]).
     pub fn is_memory_limit(self) -> bool {
         self == ExitInfo::Code(MEMORY_LIMIT_EXIT_CODE)
     }
@@ -177,7 +214,7 @@ impl fmt::Display for ExitInfo {
         match *self {
             ExitInfo::Running => f.write_str("still running"),
             ExitInfo::Code(code) if code == MEMORY_LIMIT_EXIT_CODE => {
-                write!(f, "exit code {code} (memory limit of 256 MiB exceeded)")
+                write!(f, "exit code {code} (memory limit exceeded)")
             }
             ExitInfo::Code(101) => f.write_str("exit code 101 (panic)"),
             ExitInfo::Code(code) => write!(f, "exit code {code}"),
@@ -669,6 +706,7 @@ pub struct Engine {
     ready_wait: Duration,
     breach_report: Option<String>,
     go_state: GoState,
+    memory_limit: usize,
 }
 
 impl fmt::Debug for Engine {
@@ -738,6 +776,7 @@ impl Engine {
             ready_wait: Duration::ZERO,
             breach_report: None,
             go_state: GoState::NeverSent,
+            memory_limit: config.memory_limit,
         };
         engine.send("uci");
         let started = Instant::now();
@@ -766,6 +805,11 @@ impl Engine {
     /// The name the match knows this engine by.
     pub fn name(&self) -> &str {
         &self.name
+    }
+
+    /// The memory allowance the engine was started with ([`EngineConfig::memory_limit`]).
+    pub fn memory_limit(&self) -> usize {
+        self.memory_limit
     }
 
     /// The engine's process id (what the operating system knows it by: its

@@ -14,7 +14,9 @@ use framework::uci::{CONSTRUCTION_LIMIT, SEED};
 
 use super::adjudication::{AdjudicationRules, Adjudicator, Ruling, can_possibly_mate};
 use super::clock::{Clock, TimeControl};
-use super::engine::{Engine, EngineConfig, EngineError, GoParams, SearchInfo, SearchResult};
+use super::engine::{
+    Engine, EngineConfig, EngineError, GoParams, SearchInfo, SearchResult, memory_text,
+};
 use super::host_detail::HostDetail;
 use super::observer::{MoveObserver, MoveUpdate};
 use super::openings::Opening;
@@ -132,7 +134,8 @@ pub enum Termination {
     UnparsableMove,
     /// The engine process died (panic, signal, unexpected exit).
     Crash,
-    /// The engine exceeded the 256 MiB memory limit.
+    /// The engine exceeded its memory limit (the challenge's 256 MiB, or the allowance
+    /// it was built with).
     MemoryLimit,
     /// The engine could not be started or did not complete the UCI handshake.
     FailedStart,
@@ -649,7 +652,10 @@ pub fn engine_fault(engine: &mut Engine, side: Color, who: &str, err: EngineErro
     let (termination, detail) = match &err {
         EngineError::Died { exit, .. } if exit.is_memory_limit() => (
             Termination::MemoryLimit,
-            format!("{who} exceeded the 256 MiB memory limit ({exit})"),
+            format!(
+                "{who} exceeded the {} memory limit ({exit})",
+                memory_text(engine.memory_limit())
+            ),
         ),
         EngineError::Died { exit, expected, .. } => (
             Termination::Crash,

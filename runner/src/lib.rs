@@ -50,7 +50,8 @@ pub use adjudication::{
 pub use clock::{Clock, MAX_SECONDS, TimeControl, TimeControlError, parse_seconds, seconds};
 pub use engine::{
     Engine, EngineConfig, EngineError, ExitInfo, GoParams, MAX_LINE_BYTES, MAX_PV_MOVES,
-    STDERR_TAIL_BYTES, STDERR_TAIL_LINES, Score, SearchInfo, SearchResult, parse_bestmove,
+    STDERR_TAIL_BYTES, STDERR_TAIL_LINES, Score, SearchInfo, SearchResult, memory_text,
+    parse_bestmove,
 };
 pub use game::{
     Fault, FaultClock, GameRecord, GameSettings, MoveRequest, NoMove, PlayedMove, Player,

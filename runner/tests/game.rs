@@ -151,7 +151,31 @@ fn crash_reports_keep_the_engines_last_stderr_lines() {
     let record = fault_game("signal", 1, false);
     assert!(record.detail.contains("signal 6"), "{}", record.detail);
     let record = fault_game("memlimit", 1, false);
-    assert!(record.detail.contains("memory limit"), "{}", record.detail);
+    assert!(
+        record.detail.contains("the 256 MiB memory limit"),
+        "{}",
+        record.detail
+    );
+}
+
+#[test]
+fn an_engine_over_its_own_allowance_is_told_that_allowance() {
+    let bad = Player::new(faulty("bad", "memlimit", 1).memory_limit(1 << 30), tc());
+    let good = instant("good", tc());
+    let (mut w, mut b) = (None::<Engine>, None::<Engine>);
+    let record = play_game(
+        [&good, &bad],
+        [&mut w, &mut b],
+        &Opening::startpos(),
+        &GameSettings::default(),
+        &AtomicBool::new(false),
+    );
+    assert_eq!(record.termination, Termination::MemoryLimit);
+    assert!(
+        record.detail.contains("the 1 GiB memory limit"),
+        "{}",
+        record.detail
+    );
 }
 
 #[test]

@@ -7,19 +7,21 @@ use std::time::{Duration, SystemTime};
 
 use anyhow::{Context, Result};
 
-use super::BuiltEngine;
 use super::layout::{Share, crate_busy, crate_paths, lock_file, use_stamp};
 use super::limits::{BadSetting, BuildLimits, env_number};
 use super::platform;
+use super::{BuiltEngine, EngineLimits};
 
-/// The cached engine at `executable`, marked as just used (for eviction), if any.
-pub(super) fn cached(executable: &Path) -> Option<BuiltEngine> {
+/// The cached engine at `executable` (built with `limits`, which its cache key holds),
+/// marked as just used (for eviction), if any.
+pub(super) fn cached(executable: &Path, limits: EngineLimits) -> Option<BuiltEngine> {
     if !executable.is_file() {
         return None;
     }
     mark_used(executable);
     Some(BuiltEngine {
         path: executable.to_path_buf(),
+        limits,
         cached: true,
         compiled: None,
     })

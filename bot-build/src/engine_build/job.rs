@@ -16,7 +16,7 @@ use super::framework;
 use super::layout::{Share, bot_out_dir, lock_file, named_lock, scratch_dir, use_stamp};
 use super::limits::{BuildLimits, MAX_ENGINE_BYTES};
 use super::supervise::{Step, StepFailure, Watch, run_bounded};
-use super::{BuildEvent, BuildKind, CacheBound};
+use super::{BuildEvent, BuildKind, CacheBound, EngineLimits};
 use crate::bots::BotFile;
 
 /// One build, holding its bot's crate lock.
@@ -31,6 +31,8 @@ pub(super) struct Job<'a> {
     pub(super) crate_name: String,
     /// Its bounds.
     pub(super) limits: BuildLimits,
+    /// What its engine's host enforces.
+    pub(super) engine_limits: EngineLimits,
     /// Who hears what happens.
     pub(super) observe: &'a (dyn Fn(BuildEvent<'_>) + Sync),
 }
@@ -45,7 +47,13 @@ impl Job<'_> {
         source: &[u8],
         executable: &Path,
     ) -> Result<(SystemTime, SystemTime), BuildErrorKind> {
-        write_crate(&self.crate_dir(), &self.crate_name, self.bot, source)?;
+        write_crate(
+            &self.crate_dir(),
+            &self.crate_name,
+            self.bot,
+            self.engine_limits,
+            source,
+        )?;
         let scratch = self.scratch();
         fs::create_dir_all(&scratch).map_err(io("create", &scratch))?;
         (self.observe)(BuildEvent::Compiling {

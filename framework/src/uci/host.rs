@@ -47,8 +47,23 @@ pub const QUIT_GRACE: Duration = Duration::from_millis(250);
 ///
 /// Before the bot is constructed the host closes the OS sandbox around the
 /// process (see [`NO_SANDBOX_ENV`](super::NO_SANDBOX_ENV) for the developer
-/// switch): from then on the process can only think and answer.
+/// switch): from then on the process can only think and answer. The bot may
+/// allocate [`MEMORY_LIMIT_BYTES`](super::MEMORY_LIMIT_BYTES), the challenge's
+/// rule.
 pub fn run<B: Bot + 'static>(file_name: &str) {
+    run_with_memory_limit::<B>(file_name, super::MEMORY_LIMIT_BYTES);
+}
+
+/// [`run`] with a memory allowance of `bytes` instead of the challenge's 256
+/// MiB: the counting allocator, the check of the image's statics and the
+/// sandbox's address-space cap all follow it.
+///
+/// For opponents only: the kit builds ports of the C# challenge's entries
+/// with more, since that tournament did not enforce its 256 MB rule and
+/// entries were written for the tables they allocated. A bot of the
+/// challenge always runs under [`run`].
+pub fn run_with_memory_limit<B: Bot + 'static>(file_name: &str, bytes: usize) {
+    super::memory::set_allowance(bytes);
     let protocol_fd = match take_stdout() {
         Ok(fd) => fd,
         Err(err) => {

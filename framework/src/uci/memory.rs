@@ -13,17 +13,23 @@
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-/// What a bot may allocate beyond the host's own baseline: 256 MiB.
+/// What a bot may allocate beyond the host's own baseline: 256 MiB, the
+/// challenge's rule. [`run`](super::run) holds every engine to it; an engine
+/// started with [`run_with_memory_limit`](super::run_with_memory_limit) gets
+/// its own allowance instead.
 pub const MEMORY_LIMIT_BYTES: usize = 256 * 1024 * 1024;
 
 /// The exit code of an engine process that went over the memory limit.
 pub const MEMORY_LIMIT_EXIT_CODE: i32 = 86;
 
 static ALLOCATED: AtomicUsize = AtomicUsize::new(0);
+/// The bot's allowance, set by the host before anything is measured.
+static ALLOWANCE: AtomicUsize = AtomicUsize::new(MEMORY_LIMIT_BYTES);
 /// Unlimited until [`arm`] is called once the host has set itself up.
 static LIMIT: AtomicUsize = AtomicUsize::new(usize::MAX);
 
-/// A global allocator that enforces [`MEMORY_LIMIT_BYTES`].
+/// A global allocator that enforces the bot's allowance ([`MEMORY_LIMIT_BYTES`]
+/// unless the engine was started with another).
 ///
 /// Bot engine executables declare it (a bot file cannot: `#[global_allocator]`
 /// is refused by the challenge rules):
@@ -74,9 +80,12 @@ unsafe impl GlobalAlloc for LimitedAllocator {
 /// rather than as an anonymous allocation failure.
 fn granted(ptr: *mut u8, size: usize) -> *mut u8 {
     if ptr.is_null() && size > 0 && LIMIT.load(Ordering::Relaxed) != usize::MAX {
+        let limit = whole_mib(allowance());
         stop(&[
             "memory limit exceeded: the system refused more memory (the engine's whole address \
-             space is capped; the bot's heap limit is 256 MiB)\n",
+             space is capped; the bot's heap limit is ",
+            &limit,
+            " MiB)\n",
         ]);
     }
     ptr
@@ -89,23 +98,34 @@ fn charge(size: usize) {
     }
 }
 
-/// Starts enforcing the limit: from now on the bot may allocate
-/// [`MEMORY_LIMIT_BYTES`] beyond what is allocated at this moment.
+/// Sets what the bot may allocate beyond the baseline; the host calls it
+/// first, before [`check_image`] and [`arm`].
+pub(crate) fn set_allowance(bytes: usize) {
+    ALLOWANCE.store(bytes, Ordering::Relaxed);
+}
+
+/// What the bot may allocate beyond the baseline.
+pub(crate) fn allowance() -> usize {
+    ALLOWANCE.load(Ordering::Relaxed)
+}
+
+/// Starts enforcing the limit: from now on the bot may allocate its
+/// allowance beyond what is allocated at this moment.
 pub(crate) fn arm() {
     let baseline = ALLOCATED.load(Ordering::Relaxed);
-    LIMIT.store(
-        baseline.saturating_add(MEMORY_LIMIT_BYTES),
-        Ordering::Relaxed,
-    );
+    LIMIT.store(baseline.saturating_add(allowance()), Ordering::Relaxed);
 }
 
 /// Reports and ends the process without allocating: we are inside the allocator.
 fn exceeded(total: usize) -> ! {
     let held = mib(total);
+    let limit = whole_mib(allowance());
     stop(&[
         "memory limit exceeded: the bot tried to hold ",
         &held,
-        " MiB beyond the host's baseline; the limit is 256 MiB\n",
+        " MiB beyond the host's baseline; the limit is ",
+        &limit,
+        " MiB\n",
     ])
 }
 
@@ -133,9 +153,7 @@ fn stop(parts: &[&str]) -> ! {
 /// The bytes held beyond the baseline, in whole MiB, formatted into a fixed
 /// buffer (no allocation).
 fn mib(total: usize) -> MibText {
-    let baseline = LIMIT
-        .load(Ordering::Relaxed)
-        .saturating_sub(MEMORY_LIMIT_BYTES);
+    let baseline = LIMIT.load(Ordering::Relaxed).saturating_sub(allowance());
     whole_mib(total.saturating_sub(baseline))
 }
 
@@ -172,18 +190,21 @@ impl std::ops::Deref for MibText {
 /// segments (code, constants, statics) plus one copy of its thread-local
 /// storage per thread of the host (the main thread and the bot's).
 ///
-/// Ends the process with the memory-limit message when that is over
-/// [`MEMORY_LIMIT_BYTES`]: a bot's `static` or `thread_local!` arrays would
+/// Ends the process with the memory-limit message when that is over the
+/// bot's allowance: a bot's `static` or `thread_local!` arrays would
 /// otherwise escape the count. Called by the host before the bot's thread
 /// starts, so a huge thread-local is never copied for it.
 pub(crate) fn check_image() {
     let claimed = image_bytes();
-    if claimed > MEMORY_LIMIT_BYTES {
+    if claimed > allowance() {
         let size = whole_mib(claimed);
+        let limit = whole_mib(allowance());
         stop(&[
             "memory limit exceeded: the bot's statics and thread-locals take ",
             &size,
-            " MiB before it allocates anything; the limit is 256 MiB\n",
+            " MiB before it allocates anything; the limit is ",
+            &limit,
+            " MiB\n",
         ]);
     }
 }

@@ -13,7 +13,9 @@ mod output;
 mod sandbox;
 
 pub use command::{Command, GoParams, ParseCommandError, PositionParams, SetOption};
-pub use host::{CONSTRUCTION_LIMIT, QUIT_GRACE, STOP_GRACE, engine_name, run};
+pub use host::{
+    CONSTRUCTION_LIMIT, QUIT_GRACE, STOP_GRACE, engine_name, run, run_with_memory_limit,
+};
 pub use input::MAX_COMMAND_BYTES;
 pub use memory::{LimitedAllocator, MEMORY_LIMIT_BYTES, MEMORY_LIMIT_EXIT_CODE};
 pub use options::{

@@ -100,14 +100,17 @@ mod linux {
         SeccompRule,
     };
 
-    use crate::uci::memory::MEMORY_LIMIT_BYTES;
+    use crate::uci::memory::allowance;
 
     /// Room in the address space beyond what the host has mapped when the
     /// sandbox closes: the bot's heap allowance twice over (the allocator
     /// reserves more than it hands out, glibc's per-thread arenas reserve 64
     /// MiB each) plus slack. The counting allocator stops a bot at its exact
     /// allowance long before this; this cap holds what it cannot see.
-    const ADDRESS_SPACE_ROOM: u64 = 2 * MEMORY_LIMIT_BYTES as u64 + 256 * 1024 * 1024;
+    fn address_space_room() -> u64 {
+        const SLACK: u64 = 256 * 1024 * 1024;
+        (allowance() as u64).saturating_mul(2).saturating_add(SLACK)
+    }
 
     /// Descriptors a sandboxed engine may hold: the standard three and the
     /// protocol channel are all it ever has.
@@ -144,7 +147,7 @@ mod linux {
     }
 
     fn limit_resources(protocol_fd: i32) -> io::Result<()> {
-        let address_space = mapped_bytes()?.saturating_add(ADDRESS_SPACE_ROOM);
+        let address_space = mapped_bytes()?.saturating_add(address_space_room());
         set_limit(libc::RLIMIT_AS, address_space)?;
         set_limit(libc::RLIMIT_CORE, 0)?;
         set_limit(libc::RLIMIT_NOFILE, MAX_FILES)?;

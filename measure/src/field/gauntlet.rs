@@ -28,7 +28,7 @@ use super::manifest::Field;
 use super::published::PublishedList;
 use crate::matches::{OpeningChoice, openings};
 use crate::tune::sha256_hex;
-use bot_build::{BotFile, BuildEvent, BuildKind, LimitPolicy};
+use bot_build::{BotFile, BuildEvent, BuildKind, EngineLimits, LimitPolicy};
 
 /// The spread assumed, in selection only, between an entry's strength here and its
 /// published rating: it makes the gauntlet prefer a new opponent to a third pair with
@@ -226,6 +226,8 @@ struct Gauntlet<'a> {
     index: HashMap<String, usize>,
     openings: Vec<Opening>,
     files: HashMap<String, String>,
+    /// What each opponent's engine is built to enforce, by id.
+    limits: HashMap<String, EngineLimits>,
 }
 
 impl<'a> Gauntlet<'a> {
@@ -237,6 +239,7 @@ impl<'a> Gauntlet<'a> {
     ) -> Result<Gauntlet<'a>> {
         let mut opponents = Vec::new();
         let mut files = HashMap::new();
+        let mut limits = HashMap::new();
         for (entry, row) in field.playable_at(options.tc) {
             ensure!(
                 entry.id != bot.name,
@@ -252,6 +255,7 @@ impl<'a> Gauntlet<'a> {
                 dropped: false,
             });
             files.insert(entry.id.clone(), entry.file.clone().unwrap_or_default());
+            limits.insert(entry.id.clone(), entry.engine_limits());
         }
         opponents.sort_by(|a, b| b.held.elo.total_cmp(&a.held.elo));
         let index = (opponents.iter().enumerate())
@@ -270,6 +274,7 @@ impl<'a> Gauntlet<'a> {
             index,
             openings,
             files,
+            limits,
         })
     }
 
@@ -434,7 +439,9 @@ impl<'a> Gauntlet<'a> {
                 })
                 .collect();
             let build_observe = |event: BuildEvent<'_>| observe(RateEvent::Build(event));
-            let built = bot_build::build_all(&bots, BuildKind::Untrusted, &build_observe);
+            let limits_of = |bot: &BotFile| self.limits[&bot.name];
+            let built =
+                bot_build::build_all_with(&bots, BuildKind::Untrusted, &limits_of, &build_observe);
             let mut players = Vec::new();
             let mut failed = false;
             for ((&i, bot), result) in picks.iter().zip(&bots).zip(built) {
@@ -442,7 +449,8 @@ impl<'a> Gauntlet<'a> {
                     Ok(engine) => players.push((
                         i,
                         Player::new(
-                            EngineConfig::new(bot.name.clone(), engine.path),
+                            EngineConfig::new(bot.name.clone(), engine.path)
+                                .memory_limit(engine.limits.memory_bytes),
                             self.options.tc,
                         ),
                     )),

@@ -24,7 +24,7 @@ use super::published::{
     EntryMeta, PublishedList, RowMatch, match_entries, read_bounded, read_metadata, unmatched_rows,
 };
 use crate::tune::sha256_hex;
-use bot_build::{BotFile, BuildEvent, BuildKind, LimitPolicy, Reader};
+use bot_build::{BotFile, BuildEvent, BuildKind, EngineLimits, LimitPolicy, Reader};
 
 /// The largest entry source read (the largest published entry has 40 KB).
 pub const MAX_SOURCE_BYTES: u64 = 1 << 20;
@@ -400,7 +400,7 @@ impl<'a> Work<'a> {
             name: entry.id.clone(),
             path: file,
         };
-        let build_key = format!("{port_sha} kit {}", env!("CARGO_PKG_VERSION"));
+        let build_key = build_key(&port_sha, entry.engine_limits());
         if self.redo(entry, Step::Build, &build_key) {
             self.build(entry, &bot, build_key)?;
         }
@@ -471,7 +471,7 @@ impl<'a> Work<'a> {
     fn build(&self, entry: &mut FieldEntry, bot: &BotFile, key: String) -> Result<()> {
         let started = Instant::now();
         let observe = |event: BuildEvent<'_>| (self.observe)(FieldEvent::Build(event));
-        match bot_build::build(bot, BuildKind::Untrusted, &observe) {
+        match bot_build::build_with(bot, BuildKind::Untrusted, entry.engine_limits(), &observe) {
             Ok(engine) => {
                 let seconds = if engine.cached {
                     0.0
@@ -501,8 +501,10 @@ impl<'a> Work<'a> {
     /// ([`FieldEntry::clock`]) and plays only at clocks as slow.
     fn play(&self, entry: &mut FieldEntry, bot: &BotFile, index: usize, key: String) -> Result<()> {
         let observe = |event: BuildEvent<'_>| (self.observe)(FieldEvent::Build(event));
-        let engine = bot_build::build(bot, BuildKind::Untrusted, &observe)?;
-        let config = EngineConfig::new(entry.id.clone(), engine.path);
+        let engine =
+            bot_build::build_with(bot, BuildKind::Untrusted, entry.engine_limits(), &observe)?;
+        let config = EngineConfig::new(entry.id.clone(), engine.path)
+            .memory_limit(engine.limits.memory_bytes);
         let opening = &self.openings[index % self.openings.len()];
         let started = Instant::now();
         let check_tc = self.options.check_tc;
@@ -591,6 +593,16 @@ impl<'a> Work<'a> {
     ) -> GameRecord {
         play_game(players, engines, opening, &self.settings, self.stop)
     }
+}
+
+/// What a build stands on: the port, the kit, and the limits its engine enforces (a
+/// field made before ports had their own memory limit builds them again).
+fn build_key(port_sha: &str, limits: EngineLimits) -> String {
+    format!(
+        "{port_sha} kit {} memory {}",
+        env!("CARGO_PKG_VERSION"),
+        limits.memory_bytes
+    )
 }
 
 /// Records a failed translation: the entry has no port, so nothing after it stands.
@@ -713,6 +725,16 @@ fn failed(step: Step, key: String, seconds: f64, construct: String, message: &st
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_port_is_built_again_for_its_memory_limit() {
+        let port = EngineLimits {
+            memory_bytes: crate::PORT_MEMORY_BYTES,
+        };
+        let challenge = EngineLimits::default();
+        assert_ne!(build_key("ab12", port), build_key("ab12", challenge));
+        assert!(build_key("ab12", port).ends_with(" memory 1073741824"));
+    }
 
     #[test]
     fn ids_sort_by_their_number() {

@@ -10,6 +10,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result, ensure};
 use serde::{Deserialize, Serialize};
 
+use bot_build::EngineLimits;
 use runner::TimeControl;
 
 use super::published::{MatchedBy, PublishedList, PublishedRow};
@@ -114,7 +115,35 @@ pub struct FieldEntry {
     pub steps: Vec<StepOutcome>,
 }
 
+/// What the engine of a C# entry's port may allocate: 1 GiB, not the kit's 256 MiB.
+/// The C# challenge stated a 256 MB rule, but its tournament did not enforce it, so
+/// its entries played with whatever they allocated, and some were written for tables
+/// past it (Bot_314's is 320 MiB in C#'s layout). A port is an opponent, never a bot
+/// of a challenge, which keeps 256 MiB.
+pub const PORT_MEMORY_BYTES: usize = 1 << 30;
+
 impl FieldEntry {
+    /// What the entry's engine is built to enforce: [`PORT_MEMORY_BYTES`] for the port
+    /// of a C# entry, the challenge's limits for an entry written for the kit.
+    ///
+    /// ```
+    /// use measure::{FieldEntry, PORT_MEMORY_BYTES};
+    /// let entry = |source: &str| -> FieldEntry {
+    ///     serde_json::from_value(serde_json::json!({ "id": "Bot_1", "source": source })).unwrap()
+    /// };
+    /// assert_eq!(entry("Bots/Bot_1.cs").engine_limits().memory_bytes, PORT_MEMORY_BYTES);
+    /// assert_eq!(entry("Bots/Bot_2.rs").engine_limits(), bot_build::EngineLimits::default());
+    /// ```
+    pub fn engine_limits(&self) -> EngineLimits {
+        if self.source.ends_with(".cs") {
+            EngineLimits {
+                memory_bytes: PORT_MEMORY_BYTES,
+            }
+        } else {
+            EngineLimits::default()
+        }
+    }
+
     /// The outcome of `step`, if it was done.
     pub fn outcome(&self, step: Step) -> Option<&StepOutcome> {
         self.steps.iter().find(|o| o.step == step)

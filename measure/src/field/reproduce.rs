@@ -22,7 +22,7 @@ use super::game_log::{GameLog, LoggedGame};
 use super::manifest::{Field, FieldEntry};
 use super::published::PublishedRow;
 use crate::matches::{OpeningChoice, openings};
-use bot_build::{BotFile, BuildEvent, BuildKind};
+use bot_build::{BotFile, BuildEvent, BuildKind, EngineLimits};
 
 /// How to play the round robin.
 #[derive(Debug, Clone)]
@@ -247,15 +247,19 @@ fn build_players(
         })
         .collect();
     let build_observe = |event: BuildEvent<'_>| observe(RoundRobinEvent::Build(event));
-    let built = bot_build::build_all(&bots, BuildKind::Untrusted, &build_observe);
+    let limits: HashMap<&str, EngineLimits> = chosen
+        .iter()
+        .map(|(e, _)| (e.id.as_str(), e.engine_limits()))
+        .collect();
+    let limits_of = |bot: &BotFile| limits[bot.name.as_str()];
+    let built = bot_build::build_all_with(&bots, BuildKind::Untrusted, &limits_of, &build_observe);
     bots.iter()
         .zip(built)
         .map(|(bot, result)| {
             let engine = result.with_context(|| format!("cannot build entry {}", bot.name))?;
-            Ok(Player::new(
-                EngineConfig::new(bot.name.clone(), engine.path),
-                tc,
-            ))
+            let config = EngineConfig::new(bot.name.clone(), engine.path)
+                .memory_limit(engine.limits.memory_bytes);
+            Ok(Player::new(config, tc))
         })
         .collect()
 }

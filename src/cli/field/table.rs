@@ -119,6 +119,12 @@ pub fn summary_text(field: &Field, dir: &Path, tc: TimeControl) -> String {
         "  the published top {}: {} in the field (games at {tc})\n",
         s.top, s.top_playable
     ));
+    if field.entries.iter().any(|e| e.source.ends_with(".cs")) {
+        text.push_str(&format!(
+            "  ports of C# entries may allocate {}, not 256 MiB: the C# challenge's tournament did not enforce its 256 MB rule\n",
+            runner::memory_text(measure::PORT_MEMORY_BYTES)
+        ));
+    }
     if !s.failures.is_empty() {
         text.push_str("first failures:\n");
         for (step, construct, n) in &s.failures {
