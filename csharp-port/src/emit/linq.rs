@@ -391,7 +391,7 @@ impl FileEmitter<'_, '_> {
                 .unwrap_or_default();
             let code = match (class.as_str(), name.as_str()) {
                 ("decimal" | "Decimal", "GetBits") => Some((
-                    format!("|d: {param}| cs::Array::from(d)"),
+                    format!("|d: {param}| cs::Array::from(d.get_bits())"),
                     Ty::Array(Box::new(INT), 1),
                 )),
                 ("BitConverter", "GetBytes") => Some((
