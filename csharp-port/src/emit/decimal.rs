@@ -5,7 +5,7 @@
 use super::decls::FileEmitter;
 use super::expr::{konst, next, op_prec};
 use super::{Const, Prec, R, Val, snippet, unsupported};
-use crate::ast::{Arg, BinOp, Expr};
+use crate::ast::{Arg, BinOp, Expr, ExprKind};
 use crate::types::{IntTy, Ty};
 
 impl FileEmitter<'_, '_> {
@@ -90,20 +90,26 @@ impl FileEmitter<'_, '_> {
     /// `Round` with halves to even, of `digits` places when given; a `MidpointRounding`
     /// is refused.
     pub(crate) fn decimal_math(&mut self, name: &str, args: &[Arg], e: &Expr) -> R<Val> {
+        let mode = |a: &Arg| {
+            matches!(&a.expr.kind, ExprKind::Member(t, ..)
+            if matches!(&t.kind, ExprKind::Name(n, _) if n == "MidpointRounding"))
+        };
         let method = match (name, args.len()) {
+            _ if args[1..].iter().any(mode) => "",
             ("Floor", 1) => "floor",
             ("Ceiling", 1) => "ceiling",
             ("Truncate", 1) => "truncate",
             ("Round", 1) => "round",
             ("Round", 2) => "round_digits",
-            _ => {
-                return Err(unsupported(
-                    e.span,
-                    format!("`{name}` of a `decimal` with these arguments"),
-                    snippet(self.src, e),
-                ));
-            }
+            _ => "",
         };
+        if method.is_empty() {
+            return Err(unsupported(
+                e.span,
+                format!("`{name}` of a `decimal` with these arguments"),
+                snippet(self.src, e),
+            ));
+        }
         let d = self.expr(&args[0].expr, None)?;
         let mut code = format!("{}.{method}(", d.at(Prec::Primary));
         let mut out = Val::new("", Ty::Decimal, Prec::Primary).absorb(&d);
