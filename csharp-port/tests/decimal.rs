@@ -65,3 +65,10 @@ fn a_literal_beyond_the_range_is_refused() {
     assert_eq!(line, 7, "{text}");
     assert!(text.contains("this decimal literal"), "{text}");
 }
+
+#[test]
+fn an_average_of_decimals_is_refused() {
+    let (line, text) = refused("        decimal a = new[] { 1m, 2m }.Average();");
+    assert_eq!(line, 7, "{text}");
+    assert!(text.contains("`Average` of `decimal`s"), "{text}");
+}

@@ -548,6 +548,17 @@ op!(Mul mul MulAssign mul_assign |a, b| a.mul_exact(b));
 op!(Div div DivAssign div_assign |a, b| a.div_exact(b));
 op!(Rem rem RemAssign rem_assign |a, b| a.rem_exact(b));
 
+impl super::Number for Decimal {
+    const ZERO: Decimal = Decimal::ZERO;
+    /// LINQ's `Sum()` of decimals: `+` from `0m`, throwing on overflow.
+    fn add(self, other: Decimal) -> Decimal {
+        self + other
+    }
+    fn to_f64(self) -> f64 {
+        self.to_f64()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::Decimal;
