@@ -125,7 +125,7 @@ impl Decimal {
 
     fn to_whole(self, away: bool) -> Decimal {
         let p = pow10(self.scale);
-        let up = away && self.mant % p != 0;
+        let up = away && !self.mant.is_multiple_of(p);
         Decimal::new(self.mant / p + u128::from(up), 0, self.neg)
     }
 
@@ -323,7 +323,7 @@ fn from_binary(x: f64, exp: i32, digits: i32) -> Decimal {
         return Decimal::new(m, 0, neg);
     }
     let mut lmax = power.min(digits - 1);
-    while lmax > 0 && mant % 10 == 0 {
+    while lmax > 0 && mant.is_multiple_of(10) {
         mant /= 10;
         power -= 1;
         lmax -= 1;
@@ -399,10 +399,10 @@ impl Wide {
     fn add(self, other: Wide) -> Wide {
         let mut out = [0; 5];
         let mut carry = false;
-        for i in 0..5 {
-            let (s, c1) = self.0[i].overflowing_add(other.0[i]);
+        for (o, (&x, &y)) in out.iter_mut().zip(self.0.iter().zip(&other.0)) {
+            let (s, c1) = x.overflowing_add(y);
             let (s, c2) = s.overflowing_add(u64::from(carry));
-            out[i] = s;
+            *o = s;
             carry = c1 || c2;
         }
         Wide(out)
@@ -412,10 +412,10 @@ impl Wide {
     fn sub(self, other: Wide) -> Wide {
         let mut out = [0; 5];
         let mut borrow = false;
-        for i in 0..5 {
-            let (d, b1) = self.0[i].overflowing_sub(other.0[i]);
+        for (o, (&x, &y)) in out.iter_mut().zip(self.0.iter().zip(&other.0)) {
+            let (d, b1) = x.overflowing_sub(y);
             let (d, b2) = d.overflowing_sub(u64::from(borrow));
-            out[i] = d;
+            *o = d;
             borrow = b1 || b2;
         }
         Wide(out)
@@ -633,7 +633,7 @@ mod tests {
         assert_eq!(t(Decimal::from_f64(-2.5e20)), "-250000000000000000000");
         assert_eq!(t(Decimal::from_f64(1e-30)), "0");
         assert_eq!(
-            t(Decimal::from_f64(123456789.123456789)),
+            t(Decimal::from_f64(123_456_789.123_456_79)),
             "123456789.123457"
         );
         assert_eq!(Decimal::from_f64(0.1).to_f64(), 0.1);
