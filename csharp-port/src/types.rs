@@ -88,7 +88,7 @@ pub enum Ty {
     F32,
     /// `double`.
     F64,
-    /// `decimal` (only read through `decimal.GetBits`).
+    /// `decimal` (the runtime's exact `cs::Decimal`).
     Decimal,
     /// `char`.
     Char,
@@ -308,8 +308,10 @@ pub fn promote(a: &Ty, b: &Ty) -> Option<Ty> {
         _ => None,
     };
     let (a, b) = (norm(a)?, norm(b)?);
+    // C# has no implicit conversion between `decimal` and `float` or `double`.
     if a == Ty::Decimal || b == Ty::Decimal {
-        return Some(Ty::Decimal);
+        return (!matches!((&a, &b), (Ty::F32 | Ty::F64, _) | (_, Ty::F32 | Ty::F64)))
+            .then_some(Ty::Decimal);
     }
     if a == Ty::F64 || b == Ty::F64 {
         return Some(Ty::F64);
@@ -391,7 +393,7 @@ pub(crate) fn unary_promote(t: &Ty) -> Option<Ty> {
         Ty::Int(IntTy::I8 | IntTy::U8 | IntTy::I16 | IntTy::U16) | Ty::Char => {
             Some(Ty::Int(IntTy::I32))
         }
-        Ty::Int(_) | Ty::F32 | Ty::F64 => Some(t.clone()),
+        Ty::Int(_) | Ty::F32 | Ty::F64 | Ty::Decimal => Some(t.clone()),
         Ty::Enum(_) | Ty::Api("PieceType") => Some(Ty::Int(IntTy::I32)),
         _ => None,
     }

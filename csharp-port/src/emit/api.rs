@@ -537,7 +537,7 @@ pub(crate) static API: &[ApiEntry] = &[
         "decimal.GetBits",
         "decimal",
         "int[]",
-        "cs::Array::from({0})",
+        "cs::Array::from({0}.get_bits())",
     ),
     e(
         "BitConverter.GetBytes",

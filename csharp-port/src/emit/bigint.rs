@@ -62,7 +62,10 @@ impl FileEmitter<'_, '_> {
         {
             let v = self.expr(d, None)?;
             if v.ty == Ty::Decimal {
-                let code = format!("cs::BigInteger::parse_decimal_text({})", v.code);
+                let code = format!(
+                    "cs::BigInteger::parse_decimal_text({}.get_bits())",
+                    v.at(Prec::Primary)
+                );
                 return Ok(Val::new(code, BIG, Prec::Primary).absorb(&v));
             }
         }

@@ -1490,6 +1490,11 @@ impl FileEmitter<'_, '_> {
             ("Math" | "MathF", "Max" | "Min" | "Abs" | "Sign" | "Clamp") => {
                 return self.math(name, args, e);
             }
+            ("Math" | "decimal", "Floor" | "Ceiling" | "Truncate" | "Round")
+                if !args.is_empty() && (class == "decimal" || self.is_decimal(&args[0].expr)) =>
+            {
+                return self.decimal_math(name, args, e);
+            }
             ("Enumerable", "Reverse") if args.len() == 1 => {
                 let target = self.expr(&args[0].expr, None)?;
                 return self.linq(target, "Reverse", &[], e);
@@ -1911,6 +1916,9 @@ impl FileEmitter<'_, '_> {
                 )
             }
             ("Max" | "Min", [a, b]) => format!("{}.{}({})", typed(a), name.to_lowercase(), b.code),
+            ("Abs" | "Sign", [a]) if t == Ty::Decimal => {
+                format!("{}.{}()", a.at(Prec::Primary), name.to_lowercase())
+            }
             ("Abs", [a]) => format!("cs::abs({})", a.code),
             ("Sign", [a]) => format!("cs::sign({})", a.code),
             ("Clamp", [a, lo, hi]) => format!("{}.clamp({}, {})", typed(a), lo.code, hi.code),

@@ -466,6 +466,7 @@ impl<'p, 'u> FileEmitter<'p, 'u> {
             Ty::Bool => "false".into(),
             Ty::Int(_) | Ty::Char | Ty::Enum(_) | Ty::Api("PieceType") => "0".into(),
             Ty::F32 | Ty::F64 => "0.0".into(),
+            Ty::Decimal => "cs::Decimal::ZERO".into(),
             Ty::Api("Move") => "Move::NULL".into(),
             Ty::Api("Square") => "Square::A1".into(),
             Ty::Api("Piece") => "cs::Piece::default()".into(),

@@ -269,7 +269,7 @@ impl FileEmitter<'_, '_> {
     /// `v.ToString()`); a value whose C# text the port does not give is refused.
     pub(crate) fn text(&self, v: &Val, e: &Expr) -> R<String> {
         Ok(match &v.ty {
-            Ty::Str | Ty::Int(_) => v.at(Prec::Primary),
+            Ty::Str | Ty::Int(_) | Ty::Decimal => v.at(Prec::Primary),
             Ty::Char => format!("cs::char_to_string({})", v.code),
             Ty::Bool => format!("cs::bool_text({})", v.code),
             Ty::F64 => format!("cs::double_text({})", v.code),
@@ -278,7 +278,6 @@ impl FileEmitter<'_, '_> {
             Ty::Api("Square") => format!("cs::square_text({})", v.code),
             Ty::Api("PieceType") => format!("cs::piece_type_text({})", v.code),
             Ty::Api("Piece") => format!("cs::piece_text({})", v.code),
-            Ty::Decimal => format!("cs::decimal_text({})", v.code),
             other => {
                 return Err(unsupported(
                     e.span,
@@ -642,6 +641,9 @@ impl FileEmitter<'_, '_> {
         }
         if a.ty == super::bigint::BIG || b.ty == super::bigint::BIG {
             return self.big_op(op, a, b, e);
+        }
+        if a.ty == Ty::Decimal || b.ty == Ty::Decimal {
+            return self.decimal_op(op, a, b, l, r, e);
         }
         if op.is_shift() {
             return self.shift(op, a, b, l, r, e);
@@ -1328,18 +1330,17 @@ impl FileEmitter<'_, '_> {
         }
         if to == Ty::Api("BigInteger") && v.ty == Ty::Decimal {
             return Ok(Val::new(
-                format!("cs::BigInteger::from_decimal({})", v.code),
+                format!(
+                    "cs::BigInteger::from_decimal({}.get_bits())",
+                    v.at(Prec::Primary)
+                ),
                 to,
                 Prec::Primary,
             )
             .absorb(&v));
         }
-        if v.ty == Ty::Decimal {
-            return Err(unsupported(
-                e.span,
-                "`decimal` arithmetic",
-                snippet(self.src, e),
-            ));
+        if v.ty == Ty::Decimal || to == Ty::Decimal {
+            return self.decimal_cast(v, &to, e);
         }
         let k = match (&v.konst, to.int(), &to) {
             (Some(Const::Int(n)), Some(i), _) => Some(Const::Int(i.wrap(*n))),
@@ -1455,20 +1456,7 @@ impl FileEmitter<'_, '_> {
             (Ty::Int(_) | Ty::Char, Ty::F32 | Ty::F64)
             | (Ty::F32, Ty::F64)
             | (Ty::Int(_) | Ty::Char, Ty::Int(_)) => self.numeric_coerce(v, to, e),
-            (Ty::Int(_), Ty::Decimal) => match v.konst {
-                Some(Const::Int(n)) => {
-                    let k = Const::Decimal(n.unsigned_abs(), 0, n < 0);
-                    Ok(konst(
-                        Val::new(decimal_code(&k), Ty::Decimal, Prec::Primary),
-                        k,
-                    ))
-                }
-                _ => Err(unsupported(
-                    e.span,
-                    "`decimal` arithmetic",
-                    snippet(self.src, e),
-                )),
-            },
+            (Ty::Int(_) | Ty::Char, Ty::Decimal) => Ok(self.int_to_decimal(v)),
             (Ty::Enum(_) | Ty::Api("PieceType"), Ty::Int(_))
                 if v.konst == Some(Const::Int(0)) || self.enum_int(&from) == *to =>
             {
@@ -2241,12 +2229,22 @@ pub(crate) fn decimal_code(d: &Const) -> String {
     } else {
         format!("0x{flags:X}")
     };
-    format!("[{}, {}, {}, {flags}]", word(0), word(32), word(64))
+    format!(
+        "cs::Decimal::from_bits([{}, {}, {}, {flags}])",
+        word(0),
+        word(32),
+        word(64)
+    )
 }
 
 /// A decimal literal's 96-bit integer and scale, as .NET stores `123.45m` (12345, 2),
-/// trailing zeros kept (`1.50m` is 150, 2).
+/// trailing zeros kept (`1.50m` is 150, 2). The C# compiler reads a literal with
+/// `decimal.TryParse` (Roslyn's lexer), whose `NumberToDecimal` keeps the digits that fit
+/// 96 bits and 28 places and rounds the rest half to even, the whole tail deciding a
+/// tie: `0.61803398874989484820458683436563m` is `0.6180339887498948482045868344m`.
+/// `None` for a literal beyond the decimal's range (a compile error in C#).
 pub(crate) fn parse_decimal(text: &str) -> Option<Const> {
+    const LIMIT: u128 = 1 << 96;
     let text = text.trim();
     let (mantissa, exponent) = match text.find(['e', 'E']) {
         Some(i) => (&text[..i], text[i + 1..].parse::<i32>().ok()?),
@@ -2256,22 +2254,48 @@ pub(crate) fn parse_decimal(text: &str) -> Option<Const> {
         Some(i) => (&mantissa[..i], &mantissa[i + 1..]),
         None => (mantissa, ""),
     };
-    let digits = format!("{int_part}{frac}");
-    let mut value: u128 = if digits.is_empty() {
-        0
-    } else {
-        digits.parse().ok()?
-    };
-    let mut scale = frac.len() as i32 - exponent;
-    while scale < 0 {
-        value = value.checked_mul(10)?;
-        scale += 1;
+    let all = format!("{int_part}{frac}");
+    let digits: Vec<u8> = all
+        .trim_start_matches('0')
+        .bytes()
+        .map(|c| c - b'0')
+        .collect();
+    // The decimal point's place after the first significant digit (.NET's `Scale`).
+    let point = digits.len() as i32 - (frac.len() as i32 - exponent);
+    if digits.is_empty() {
+        return Some(Const::Decimal(
+            0,
+            (frac.len() as i32 - exponent).clamp(0, 28) as u32,
+            false,
+        ));
     }
-    // .NET rounds literals with more than 28 digits of scale; bots never write them.
-    if scale > 28 || value >= 1u128 << 96 {
+    let (mut value, mut e, mut taken) = (0u128, point, 0);
+    while e > 0 || (taken < digits.len() && e > -28) {
+        let c = digits.get(taken).copied().unwrap_or(0);
+        if value * 10 + u128::from(c) >= LIMIT {
+            break;
+        }
+        value = value * 10 + u128::from(c);
+        taken += usize::from(taken < digits.len());
+        e -= 1;
+    }
+    if let Some(&c) = digits.get(taken) {
+        let tail = digits[taken + 1..].iter().any(|&d| d != 0);
+        if c > 5 || c == 5 && (tail || value & 1 == 1) {
+            value += 1;
+            if value == LIMIT {
+                value = LIMIT / 10 + 1;
+                e += 1;
+            }
+        }
+    }
+    if e > 0 {
         return None;
     }
-    Some(Const::Decimal(value, scale as u32, false))
+    if e <= -29 {
+        return Some(Const::Decimal(0, 28, false));
+    }
+    Some(Const::Decimal(value, (-e) as u32, false))
 }
 
 /// Whether `x` is a call of `Enum.GetValues` (`System.Enum.GetValues` included).

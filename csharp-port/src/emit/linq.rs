@@ -391,7 +391,7 @@ impl FileEmitter<'_, '_> {
                 .unwrap_or_default();
             let code = match (class.as_str(), name.as_str()) {
                 ("decimal" | "Decimal", "GetBits") => Some((
-                    format!("|d: {param}| cs::Array::from(d)"),
+                    format!("|d: {param}| cs::Array::from(d.get_bits())"),
                     Ty::Array(Box::new(INT), 1),
                 )),
                 ("BitConverter", "GetBytes") => Some((
@@ -573,6 +573,7 @@ impl FileEmitter<'_, '_> {
                     "Max" => ("max_of", ret.clone()),
                     "Min" => ("min_of", ret.clone()),
                     "Sum" => ("sum_of", ret.clone()),
+                    _ if ret == Ty::Decimal => return Err(decimal_average(self, e)),
                     _ => ("average_of", Ty::F64),
                 };
                 (format!("{method}({})", f.code), ty, Some(f))
@@ -639,6 +640,7 @@ impl FileEmitter<'_, '_> {
                 (format!("{}()", super::names::snake(name)), ty, None)
             }
             ("Sum", 0) => ("sum()".into(), elem.clone(), None),
+            ("Average", 0) if elem == Ty::Decimal => return Err(decimal_average(self, e)),
             ("Average", 0) => ("average()".into(), Ty::F64, None),
             ("ToArray", 0) => (
                 "to_array()".into(),
@@ -783,4 +785,9 @@ pub(crate) fn func_ret(t: &Ty) -> Ty {
         Ty::Func(_, r) => (**r).clone(),
         _ => Ty::Unknown,
     }
+}
+
+/// `Average()` of decimals: C#'s is a `decimal`, the runtime's average a `double`.
+fn decimal_average(f: &FileEmitter<'_, '_>, e: &Expr) -> crate::error::PortError {
+    unsupported(e.span, "`Average` of `decimal`s", snippet(f.src, e))
 }

@@ -12,6 +12,7 @@ mod bigint;
 mod boards;
 mod call;
 mod colls;
+mod decimal;
 mod decls;
 mod delegates;
 mod expr;

@@ -101,7 +101,10 @@ impl FileEmitter<'_, '_> {
                 [d] => {
                     let v = self.expr(&d.expr, Some(&Ty::Decimal))?;
                     let v = self.coerce(v, &Ty::Decimal, &d.expr)?;
-                    let code = format!("cs::BigInteger::from_decimal({})", v.code);
+                    let code = format!(
+                        "cs::BigInteger::from_decimal({}.get_bits())",
+                        v.at(Prec::Primary)
+                    );
                     vals.push(v);
                     code
                 }

@@ -802,7 +802,7 @@ impl FileEmitter<'_, '_> {
         let t = place.ty().clone();
         // `x op= y` converts back to `x`'s type, which throws there too.
         if !matches!(op, BinOp::And | BinOp::Or | BinOp::Xor)
-            && !matches!(t, Ty::F32 | Ty::F64 | Ty::Str)
+            && !matches!(t, Ty::F32 | Ty::F64 | Ty::Str | Ty::Decimal)
         {
             self.refuse_if_checked("a compound assignment", e)?;
         }
@@ -1000,6 +1000,14 @@ impl FileEmitter<'_, '_> {
                 snippet(self.src, e),
             )
         })?;
+        if promoted == Ty::Decimal && base != Ty::Decimal {
+            // `i += 1.5m`: C# has no implicit conversion of the decimal back to `i`.
+            return Err(unsupported(
+                e.span,
+                format!("`{}=` of a `{}` with a `decimal`", op.rust(), t.cs()),
+                snippet(self.src, e),
+            ));
+        }
         if promoted == base {
             let v = self.coerce(Val { ty: rhs_ty, ..rhs }, &base, r)?;
             return Ok((v.at(super::expr::next(op_prec(op))), None));
@@ -1046,11 +1054,12 @@ impl FileEmitter<'_, '_> {
     pub(crate) fn incdec(&mut self, op: IncDec, x: &Expr, e: &Expr, as_value: bool) -> R<Val> {
         let place = self.place(x)?;
         let t = place.ty().clone();
-        if !matches!(t, Ty::F32 | Ty::F64) {
+        if !matches!(t, Ty::F32 | Ty::F64 | Ty::Decimal) {
             self.refuse_if_checked("`++` or `--`", e)?;
         }
         let one = match &t {
             Ty::F32 | Ty::F64 => "1.0",
+            Ty::Decimal => "cs::Decimal::ONE",
             Ty::Int(_) | Ty::Char | Ty::Enum(_) | Ty::Api("PieceType") => "1",
             other => {
                 return Err(unsupported(

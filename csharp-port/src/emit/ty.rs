@@ -199,9 +199,7 @@ impl Program<'_> {
             Ty::Nullable(inner) if **inner == Ty::Api("Timer") => "bool".into(),
             Ty::Nullable(inner) => format!("Option<{}>", self.rust_ty(inner, span)?),
             Ty::Param(name) => name.clone(),
-            // A decimal as `decimal.GetBits` gives it: the 96-bit integer's three words,
-            // then the scale and sign.
-            Ty::Decimal => "[i32; 4]".into(),
+            Ty::Decimal => "cs::Decimal".into(),
             Ty::Func(..) => {
                 return Err(unsupported(
                     span,

@@ -14,6 +14,7 @@
 //! - [`Obj`] and [`Var`]: instances of the bot's own classes, shared by reference; [`This`],
 //!   an instance's `this` as a value.
 //! - [`BigInteger`], [`Guid`]: the few uses bots make of these.
+//! - [`Decimal`]: C#'s `decimal`, exact as .NET computes it.
 //! - [`Piece`], [`PAWN`] ... [`KING`], [`pieces`], [`slider_attacks`]: the API's members
 //!   that take or give C#'s piece-type numbers.
 //! - [`game_repetition_history`]: the board's `GameRepetitionHistory` in C#'s order.
@@ -35,6 +36,7 @@ mod bigint;
 mod bits;
 mod buffer;
 mod builder;
+mod decimal;
 mod dict;
 mod flow;
 mod guid;
@@ -55,6 +57,7 @@ pub use bigint::BigInteger;
 pub use bits::BitArray;
 pub use buffer::{Primitive, block_copy, half_at};
 pub use builder::StringBuilder;
+pub use decimal::Decimal;
 pub use dict::{Dictionary, HashSet};
 pub(crate) use flow::caught_here;
 pub use flow::{Flow, Thrown, after_finally, try_catch, try_finally};
