@@ -58,7 +58,8 @@ impl FileEmitter<'_, '_> {
         let r = v.at(Prec::Primary);
         let elem = v.ty.element().unwrap_or(Ty::Unknown);
         let (code, ty): (String, Ty) = match (&v.ty, name, args.len()) {
-            (Ty::Array(..), "AsSpan" | "Slice", 0) => (r.clone(), v.ty.clone()),
+            // A view of the same elements: the array's handle, shared.
+            (Ty::Array(..), "AsSpan" | "Slice", 0) => (format!("{r}.clone()"), v.ty.clone()),
             (Ty::Array(..), "AsSpan" | "Slice", 1) => {
                 let a = self.arg_as(&args[0], &INT)?;
                 (format!("{r}.slice_from({})", a.code), v.ty.clone())
@@ -252,6 +253,9 @@ impl FileEmitter<'_, '_> {
                 return Ok(Some(out));
             }
             (Ty::List(_), "Reverse", 0) => (format!("{r}.reverse()"), Ty::Void),
+            (Ty::Array(_, 1), "Reverse", 0) if self.reverses_a_span(e)? => {
+                (format!("{r}.reverse()"), Ty::Void)
+            }
             (Ty::List(_), "ConvertAll", 1) => {
                 let f = self.selector(&args[0], vec![elem.clone()])?;
                 let ret = func_ret(&f.ty);
