@@ -447,6 +447,17 @@ impl FileEmitter<'_, '_> {
         ))
     }
 
+    /// A collection's own count, which LINQ's `Count()` and `Any()` read (.NET's
+    /// `Enumerable` does for an `ICollection<T>`) rather than walking a copy.
+    fn collection_count(v: &Val) -> Option<String> {
+        let method = match &v.ty {
+            Ty::Array(_, 1) => "len()",
+            Ty::List(_) | Ty::Dict(..) | Ty::Set(_) => "count()",
+            _ => return None,
+        };
+        Some(format!("{}.{method}", v.at(Prec::Primary)))
+    }
+
     /// A LINQ method.
     // One arm per LINQ method: a table.
     #[allow(clippy::too_many_lines)]
@@ -458,6 +469,16 @@ impl FileEmitter<'_, '_> {
                 snippet(self.src, e),
             )
         })?;
+        if args.is_empty()
+            && matches!(name, "Count" | "Any")
+            && let Some(n) = Self::collection_count(&v)
+        {
+            return Ok(if name == "Count" {
+                Val::new(n, INT, Prec::Primary).absorb(&v)
+            } else {
+                Val::new(format!("{n} != 0"), Ty::Bool, Prec::Cmp).absorb(&v)
+            });
+        }
         let source = match &v.ty {
             Ty::Seq(_) => self.owned(v.clone()).code,
             Ty::Array(..) | Ty::List(_) | Ty::Dict(..) | Ty::Set(_) => {
