@@ -3018,22 +3018,8 @@ impl FileEmitter<'_, '_> {
         {
             return Ok(true);
         }
-        // A name is a span's only where the file declares that name with a span type.
-        let declared_span = |n: &str| {
-            ["Span<", "ReadOnlySpan<", "Memory<"].iter().any(|t| {
-                self.src.match_indices(t).any(|(at, _)| {
-                    let rest = &self.src[at..];
-                    let after = rest
-                        .find('>')
-                        .map_or("", |end| rest[end + 1..].trim_start());
-                    after.starts_with(n)
-                        && !after[n.len()..].starts_with(|c: char| c.is_alphanumeric() || c == '_')
-                })
-            })
-        };
         let ambiguous = match &target.kind {
-            ExprKind::Name(n, _) => declared_span(n),
-            ExprKind::Member(_, n, _) => declared_span(n),
+            ExprKind::Name(n, _) | ExprKind::Member(_, n, _) => self.declares_span(n),
             _ => ["Span<", "ReadOnlySpan<", "Memory<"]
                 .iter()
                 .any(|t| self.src.contains(t)),
@@ -3046,6 +3032,93 @@ impl FileEmitter<'_, '_> {
             ));
         }
         Ok(false)
+    }
+
+    /// Whether the file declares the name `n` (a variable, field, parameter or method)
+    /// with a span type: a name is a span's only there, as the port types spans and
+    /// arrays alike.
+    pub(crate) fn declares_span(&self, n: &str) -> bool {
+        ["Span<", "ReadOnlySpan<", "Memory<"].iter().any(|t| {
+            self.src.match_indices(t).any(|(at, _)| {
+                let rest = &self.src[at..];
+                let after = rest
+                    .find('>')
+                    .map_or("", |end| rest[end + 1..].trim_start());
+                starts_with_word(after, n)
+            })
+        })
+    }
+
+    /// Whether the file declares the name `n` with an array type (`T[] n`), and whether
+    /// with `var` and a value that may be a span (`AsSpan`, `Slice`, a span).
+    fn declares_array_or_span_var(&self, n: &str) -> (bool, bool) {
+        let (mut array, mut span) = (false, false);
+        for (at, _) in self.src.match_indices(n) {
+            let before = self.src[..at].trim_end();
+            if self.src[..at].ends_with(|c: char| c.is_alphanumeric() || c == '_')
+                || !starts_with_word(&self.src[at..], n)
+            {
+                continue;
+            }
+            if before.ends_with(']') {
+                array = true;
+            } else if before.ends_with("var")
+                && !before[..before.len() - 3].ends_with(|c: char| c.is_alphanumeric() || c == '_')
+            {
+                let rest = &self.src[at..];
+                let init = &rest[..rest.find(';').unwrap_or(rest.len())];
+                if ["AsSpan", "Slice", "Span<", "stackalloc"]
+                    .iter()
+                    .any(|t| init.contains(t))
+                {
+                    span = true;
+                } else {
+                    array = true;
+                }
+            }
+        }
+        (array, span)
+    }
+
+    /// Whether `x.Reverse()` (the call `e`) is a span's, which reverses it in place
+    /// (`MemoryExtensions.Reverse`), rather than an array's, which C# 10 binds to LINQ's
+    /// `Enumerable.Reverse`: a reversed copy. An error where the file leaves it open.
+    pub(crate) fn reverses_a_span(&self, e: &Expr) -> R<bool> {
+        let ExprKind::Call(callee, _) = &e.kind else {
+            return Ok(false);
+        };
+        let ExprKind::Member(target, _, _) = &callee.kind else {
+            return Ok(false);
+        };
+        let name = match &target.kind {
+            ExprKind::Call(f, _) => match &f.kind {
+                ExprKind::Member(_, n, _) if n == "AsSpan" => return Ok(true),
+                ExprKind::Member(_, n, _) | ExprKind::Name(n, _) => Some(n),
+                _ => None,
+            },
+            ExprKind::Name(n, _) | ExprKind::Member(_, n, _) => Some(n),
+            // No array holds spans: an element is an array.
+            ExprKind::Index(..) => return Ok(false),
+            _ => None,
+        };
+        let (span, array) = match name {
+            Some(n) => {
+                let (array, var_span) = self.declares_array_or_span_var(n);
+                (self.declares_span(n) || var_span, array)
+            }
+            None => {
+                let spans = ["Span<", "AsSpan", "Memory<"];
+                (spans.iter().any(|t| self.src.contains(t)), true)
+            }
+        };
+        if span && array {
+            return Err(unsupported(
+                e.span,
+                "`Reverse()` of a value that may be a span (reversed in place) or an array (LINQ's reversed copy) in a file with both",
+                snippet(self.src, e),
+            ));
+        }
+        Ok(span)
     }
 
     /// An array subscript: an integer, or a tuple of them (`^i` counts from the end).
@@ -3419,4 +3492,10 @@ fn limit_const(class: &str, name: &str) -> Option<Const> {
         "MinValue" => Some(Const::Float(-largest)),
         _ => None,
     }
+}
+
+/// Whether `text` starts with the identifier `word` (not a longer one).
+fn starts_with_word(text: &str, word: &str) -> bool {
+    text.starts_with(word)
+        && !text[word.len()..].starts_with(|c: char| c.is_alphanumeric() || c == '_')
 }

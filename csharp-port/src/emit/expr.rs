@@ -1344,7 +1344,12 @@ impl FileEmitter<'_, '_> {
         }
         let k = match (&v.konst, to.int(), &to) {
             (Some(Const::Int(n)), Some(i), _) => Some(Const::Int(i.wrap(*n))),
-            (Some(Const::Float(f)), Some(i), _) => Some(Const::Int(i.wrap(*f as i128))),
+            // Out of the target's range .NET's result is the runtime's, not a constant's.
+            (Some(Const::Float(f)), Some(i), _)
+                if i.wrap(f.trunc() as i128) as f64 == f.trunc() =>
+            {
+                Some(Const::Int(i.wrap(*f as i128)))
+            }
             (Some(Const::Int(n)), None, Ty::F32 | Ty::F64) => Some(Const::Float(*n as f64)),
             (Some(Const::Float(f)), None, Ty::F32 | Ty::F64) => Some(Const::Float(*f)),
             _ => None,
@@ -1368,9 +1373,6 @@ impl FileEmitter<'_, '_> {
                 format!("a conversion from `{}` to `{}`", v.ty.cs(), to.cs()),
                 snippet(self.src, e),
             ));
-        }
-        if matches!(from, Ty::F32 | Ty::F64) && to_num.int().is_some() {
-            self.warn(e.span, "a floating-point value converted to an integer: C# leaves out-of-range values undefined, Rust saturates");
         }
         let code = self.convert_code(&from, &to_num, &v.at(Prec::Cast), e.span)?;
         let mut out = Val::new(
@@ -1398,6 +1400,10 @@ impl FileEmitter<'_, '_> {
         let rust_from = self.rty(from, span)?;
         if rust_to == rust_from {
             return Ok(code.to_string());
+        }
+        if matches!(from, Ty::F32 | Ty::F64) && (to.int().is_some() || *to == Ty::Char) {
+            // Rust's `as` saturates; .NET gives `int.MinValue` and such (`cs::float_to`).
+            return Ok(format!("cs::float_to::<{rust_to}>({})", unparen(code)));
         }
         Ok(format!("{code} as {rust_to}"))
     }
@@ -2442,4 +2448,23 @@ fn uses_system_tuple(src: &str) -> bool {
         src.match_indices(t)
             .any(|(at, _)| !src[..at].ends_with(|c: char| c.is_alphanumeric() || c == '_'))
     })
+}
+
+/// `code` without the parentheses around the whole of it, if it has them.
+fn unparen(code: &str) -> &str {
+    let Some(inner) = code.strip_prefix('(').and_then(|c| c.strip_suffix(')')) else {
+        return code;
+    };
+    let mut depth = 0i32;
+    for c in inner.chars() {
+        depth += match c {
+            '(' => 1,
+            ')' => -1,
+            _ => 0,
+        };
+        if depth < 0 {
+            return code;
+        }
+    }
+    inner
 }

@@ -58,7 +58,8 @@ impl FileEmitter<'_, '_> {
         let r = v.at(Prec::Primary);
         let elem = v.ty.element().unwrap_or(Ty::Unknown);
         let (code, ty): (String, Ty) = match (&v.ty, name, args.len()) {
-            (Ty::Array(..), "AsSpan" | "Slice", 0) => (r.clone(), v.ty.clone()),
+            // A view of the same elements: the array's handle, shared.
+            (Ty::Array(..), "AsSpan" | "Slice", 0) => (format!("{r}.clone()"), v.ty.clone()),
             (Ty::Array(..), "AsSpan" | "Slice", 1) => {
                 let a = self.arg_as(&args[0], &INT)?;
                 (format!("{r}.slice_from({})", a.code), v.ty.clone())
@@ -252,6 +253,9 @@ impl FileEmitter<'_, '_> {
                 return Ok(Some(out));
             }
             (Ty::List(_), "Reverse", 0) => (format!("{r}.reverse()"), Ty::Void),
+            (Ty::Array(_, 1), "Reverse", 0) if self.reverses_a_span(e)? => {
+                (format!("{r}.reverse()"), Ty::Void)
+            }
             (Ty::List(_), "ConvertAll", 1) => {
                 let f = self.selector(&args[0], vec![elem.clone()])?;
                 let ret = func_ret(&f.ty);
@@ -443,6 +447,17 @@ impl FileEmitter<'_, '_> {
         ))
     }
 
+    /// A collection's own count, which LINQ's `Count()` and `Any()` read (.NET's
+    /// `Enumerable` does for an `ICollection<T>`) rather than walking a copy.
+    fn collection_count(v: &Val) -> Option<String> {
+        let method = match &v.ty {
+            Ty::Array(_, 1) => "len()",
+            Ty::List(_) | Ty::Dict(..) | Ty::Set(_) => "count()",
+            _ => return None,
+        };
+        Some(format!("{}.{method}", v.at(Prec::Primary)))
+    }
+
     /// A LINQ method.
     // One arm per LINQ method: a table.
     #[allow(clippy::too_many_lines)]
@@ -454,6 +469,16 @@ impl FileEmitter<'_, '_> {
                 snippet(self.src, e),
             )
         })?;
+        if args.is_empty()
+            && matches!(name, "Count" | "Any")
+            && let Some(n) = Self::collection_count(&v)
+        {
+            return Ok(if name == "Count" {
+                Val::new(n, INT, Prec::Primary).absorb(&v)
+            } else {
+                Val::new(format!("{n} != 0"), Ty::Bool, Prec::Cmp).absorb(&v)
+            });
+        }
         let source = match &v.ty {
             Ty::Seq(_) => self.owned(v.clone()).code,
             Ty::Array(..) | Ty::List(_) | Ty::Dict(..) | Ty::Set(_) => {

@@ -18,6 +18,7 @@
 //! - [`Piece`], [`PAWN`] ... [`KING`], [`pieces`], [`slider_attacks`]: the API's members
 //!   that take or give C#'s piece-type numbers.
 //! - [`game_repetition_history`]: the board's `GameRepetitionHistory` in C#'s order.
+//! - [`float_to`]: a `float` or `double` cast to an integer type, as .NET 6 on x64 does.
 //! - [`abs`], [`sign`], [`round_digits`], [`log2`]: `Math` and `BitOperations` where
 //!   C#'s meaning is not Rust's.
 //! - [`move_text`], [`double_text`] and the other `_text`s: values' text as C# writes it.
@@ -36,6 +37,7 @@ mod bigint;
 mod bits;
 mod buffer;
 mod builder;
+mod convert;
 mod decimal;
 mod dict;
 mod flow;
@@ -57,6 +59,7 @@ pub use bigint::BigInteger;
 pub use bits::BitArray;
 pub use buffer::{Primitive, block_copy, half_at};
 pub use builder::StringBuilder;
+pub use convert::{FromFloat, float_to};
 pub use decimal::Decimal;
 pub use dict::{Dictionary, HashSet};
 pub(crate) use flow::caught_here;
