@@ -461,7 +461,7 @@ impl Square {
     #[doc(alias = "File")]
     #[inline(always)]
     pub const fn file(self) -> i32 {
-        (self.0 & 7) as i32
+        self.0 & 7
     }
 
     /// The rank, 0 (first rank) to 7 (eighth rank): C#'s `Rank`, an `int`. The index shifted
@@ -469,7 +469,7 @@ impl Square {
     #[doc(alias = "Rank")]
     #[inline(always)]
     pub const fn rank(self) -> i32 {
-        (self.0 >> 3) as i32
+        self.0 >> 3
     }
 
     /// Mirrors the square vertically (e2 <-> e7): the same square seen from Black's side.
