@@ -17,7 +17,7 @@
 use super::decls::FileEmitter;
 use super::program::MethodInfo;
 use super::{Prec, R, Val, snippet, unsupported};
-use crate::ast::Expr;
+use crate::ast::{Expr, ExprKind, Stmt, StmtKind};
 use crate::error::Span;
 use crate::types::Ty;
 
@@ -146,6 +146,40 @@ impl FileEmitter<'_, '_> {
             return refuse("where the file catches exceptions");
         }
         Ok(())
+    }
+}
+
+impl FileEmitter<'_, '_> {
+    /// `b.UndoSkipTurn();` on an owned board `b` declared in this block, which none of the
+    /// block's later statements names: `cs::undo_skip_turn_dropped`. C#'s unmakes the last
+    /// game state whatever made it (so `UndoMove` before `UndoSkipTurn` throws nothing,
+    /// and leaves a board no position is); with no read after, not throwing is all that
+    /// shows. `rest` is the block's statements after `s`.
+    pub(crate) fn dropped_board_undo(&self, s: &Stmt, rest: &[Stmt]) -> Option<String> {
+        let StmtKind::Expr(e) = &s.kind else {
+            return None;
+        };
+        let ExprKind::Call(callee, args) = &e.kind else {
+            return None;
+        };
+        let ExprKind::Member(target, member, _) = &callee.kind else {
+            return None;
+        };
+        let ExprKind::Name(name, targs) = &target.kind else {
+            return None;
+        };
+        if member != "UndoSkipTurn" || !args.is_empty() || !targs.is_empty() {
+            return None;
+        }
+        let local = self.scopes.last()?.locals.iter().find(|l| &l.cs == name)?;
+        // Any later mention (the AST's text quotes every name) keeps the checked undo.
+        if local.ty != OWNED || format!("{rest:?}").contains(&format!("{name:?}")) {
+            return None;
+        }
+        Some(format!(
+            "cs::undo_skip_turn_dropped(&mut {});\n",
+            self.local_name(local)
+        ))
     }
 }
 

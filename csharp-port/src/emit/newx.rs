@@ -263,13 +263,13 @@ impl FileEmitter<'_, '_> {
             ),
             (1, _) => {
                 let i = self.coerce(first.clone(), &INT, &args[0].expr)?;
-                format!("Square::from_index({})", i.code)
+                format!("cs::square({})", i.code)
             }
             (2, _) => {
                 let f = self.coerce(first.clone(), &INT, &args[0].expr)?;
                 let r = self.expr(&args[1].expr, Some(&INT))?;
                 let r = self.coerce(r, &INT, &args[1].expr)?;
-                let code = format!("Square::new({}, {})", f.code, r.code);
+                let code = format!("cs::square_at({}, {})", f.code, r.code);
                 vals.push(r);
                 code
             }

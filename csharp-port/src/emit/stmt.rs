@@ -32,8 +32,11 @@ impl FileEmitter<'_, '_> {
             return Ok(out);
         }
         let mut out = String::new();
-        for s in stmts {
-            let code = self.stmt(s)?;
+        for (i, s) in stmts.iter().enumerate() {
+            let code = match self.dropped_board_undo(s, &stmts[i + 1..]) {
+                Some(code) => code,
+                None => self.stmt(s)?,
+            };
             let pre = self.take_pre();
             out.push_str(&pre);
             out.push_str(&code);

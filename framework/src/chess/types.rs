@@ -318,6 +318,11 @@ impl fmt::Display for Piece {
 
 /// One of the 64 squares, indexed a1 = 0, b1 = 1, …, h8 = 63.
 ///
+/// The index is an `i32`, as C#'s `Square.Index` is an `int`: the kit's constructors
+/// ([`new`](Self::new), [`from_index`](Self::from_index), [`try_new`](Self::try_new))
+/// give only squares on the board, but a C# port's `new Square(-1)` keeps its index
+/// ([`cs::square`](crate::csharp::runtime::square)), as C#'s does.
+///
 /// ```
 /// use framework::prelude::*;
 /// let e4: Square = "e4".parse().unwrap();
@@ -329,7 +334,7 @@ impl fmt::Display for Piece {
 /// assert_eq!(e4.to_string(), "e4");
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Square(u8);
+pub struct Square(i32);
 
 /// The error returned when a string is not a square name such as `e4`.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
@@ -378,7 +383,7 @@ impl Square {
             file >= 0 && file < 8 && rank >= 0 && rank < 8,
             "file and rank must be in 0..8"
         );
-        Square((rank * 8 + file) as u8)
+        Square(rank * 8 + file)
     }
 
     /// The square on `file` and `rank`, or `None` if either is off the board.
@@ -386,7 +391,7 @@ impl Square {
     #[inline]
     pub const fn try_new(file: i32, rank: i32) -> Option<Square> {
         if file >= 0 && file < 8 && rank >= 0 && rank < 8 {
-            Some(Square((rank * 8 + file) as u8))
+            Some(Square(rank * 8 + file))
         } else {
             None
         }
@@ -406,7 +411,7 @@ impl Square {
     #[inline(always)]
     pub fn from_index(index: impl TryInto<u8>) -> Square {
         match index.try_into() {
-            Ok(index) if index < 64 => Square(index),
+            Ok(index) if index < 64 => Square(index as i32),
             _ => panic!("square index must be in 0..64"),
         }
     }
@@ -415,7 +420,20 @@ impl Square {
     #[inline(always)]
     pub(crate) const fn at(index: u8) -> Square {
         debug_assert!(index < 64);
-        Square(index & 63)
+        Square((index & 63) as i32)
+    }
+
+    /// The square with index `index`, on the board or not: C#'s `new Square(index)`, which
+    /// checks nothing. For C# ports ([`cs::square`](crate::csharp::runtime::square)).
+    #[inline(always)]
+    pub(crate) const fn unchecked(index: i32) -> Square {
+        Square(index)
+    }
+
+    /// The index as C#'s `int`, negative or 64 and more for a C# port's square off the board.
+    #[inline(always)]
+    pub(crate) const fn raw(self) -> i32 {
+        self.0
     }
 
     /// All 64 squares in index order.
@@ -423,13 +441,15 @@ impl Square {
         let mut all = [Square(0); 64];
         let mut i = 0;
         while i < 64 {
-            all[i] = Square(i as u8);
+            all[i] = Square(i as i32);
             i += 1;
         }
         all
     };
 
     /// The index a1 = 0 … h8 = 63: C#'s `Index`, as a `usize`, ready to index a table.
+    /// (A C# port's square off the board, index -1 say, gives a `usize` past any table, as
+    /// C#'s index throws there.)
     #[doc(alias = "Index")]
     #[inline(always)]
     pub const fn index(self) -> usize {
@@ -437,18 +457,19 @@ impl Square {
     }
 
     /// The file, 0 (a) to 7 (h): C#'s `File`, an `int` as there, so `sq.file() - 3` may
-    /// go negative.
+    /// go negative. The index's low three bits, as C#'s, for a port's square off the board.
     #[doc(alias = "File")]
     #[inline(always)]
     pub const fn file(self) -> i32 {
-        (self.0 & 7) as i32
+        self.0 & 7
     }
 
-    /// The rank, 0 (first rank) to 7 (eighth rank): C#'s `Rank`, an `int`.
+    /// The rank, 0 (first rank) to 7 (eighth rank): C#'s `Rank`, an `int`. The index shifted
+    /// right by three, as C#'s, for a port's square off the board (-1 for index -1).
     #[doc(alias = "Rank")]
     #[inline(always)]
     pub const fn rank(self) -> i32 {
-        (self.0 >> 3) as i32
+        self.0 >> 3
     }
 
     /// Mirrors the square vertically (e2 <-> e7): the same square seen from Black's side.
@@ -473,10 +494,11 @@ impl Square {
         (self.file() + self.rank()) % 2 == 1
     }
 
-    /// The one-bit [`Bitboard`](super::Bitboard) of this square.
+    /// The one-bit [`Bitboard`](super::Bitboard) of this square. A port's square off the
+    /// board gives the bit of its index's low six bits, as C#'s `1ul << Index` does.
     #[inline(always)]
     pub const fn bitboard(self) -> super::Bitboard {
-        super::Bitboard(1u64 << self.0)
+        super::Bitboard(1u64 << (self.0 & 63))
     }
 }
 
@@ -495,13 +517,15 @@ impl Default for Square {
     }
 }
 
+/// The name, `e4`. A port's square off the board is named as C#'s `Name` names it: the
+/// file's letter and the rank plus one as a number (`h0` for index -1, `a9` for 64).
 impl fmt::Display for Square {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
             "{}{}",
-            (b'a' + (self.0 & 7)) as char,
-            (b'1' + (self.0 >> 3)) as char
+            (b'a' + (self.0 & 7) as u8) as char,
+            self.rank() + 1
         )
     }
 }

@@ -17,6 +17,8 @@
 //! - [`Decimal`]: C#'s `decimal`, exact as .NET computes it.
 //! - [`Piece`], [`PAWN`] ... [`KING`], [`pieces`], [`slider_attacks`]: the API's members
 //!   that take or give C#'s piece-type numbers.
+//! - [`square`], [`square_at`]: `new Square(...)`, unchecked as C#'s (the kit's own
+//!   constructors panic off the board).
 //! - [`game_repetition_history`]: the board's `GameRepetitionHistory` in C#'s order.
 //! - [`float_to`]: a `float` or `double` cast to an integer type, as .NET 6 on x64 does.
 //! - [`abs`], [`sign`], [`round_digits`], [`log2`]: `Math` and `BitOperations` where
@@ -51,6 +53,7 @@ mod queue;
 mod seq;
 mod sort;
 mod sorted;
+mod square;
 mod text;
 mod time;
 
@@ -77,12 +80,14 @@ pub use piece::{
     char_to_string, clear_and_get_index_of_lsb, clear_square, game_repetition_history,
     legal_moves_into, list_count, list_is_null, list_is_white, list_type, make_move, move_from_uci,
     piece_attacks, piece_list, piece_type, pieces, raw_value, set_square, slider_attacks,
-    square_is_set, toggle_square, undo_move,
+    square_is_set, toggle_square, undo_move, undo_skip_turn_dropped,
 };
 pub use queue::{PriorityQueue, Queue, Stack};
 pub use seq::{IEnumerator, IGrouping, Number, Seq};
 pub use sort::compare;
 pub use sorted::{SortedDictionary, SortedList, SortedSet};
+pub(crate) use square::on_board;
+pub use square::{king_attacks, knight_attacks, pawn_attacks, square, square_at};
 pub use text::{
     ascii_get_bytes, ascii_get_string, bool_text, char_at, decimal_text, double_text, float_text,
     format_int, index_of, is_digit, is_letter, is_lower, is_upper, move_text, numeric_value,

@@ -55,9 +55,11 @@ impl Default for Piece {
 }
 
 impl Piece {
-    /// `board.GetPiece(square)`.
+    /// `board.GetPiece(square)`; panics off the board, as C#'s read of its 64 squares
+    /// throws `IndexOutOfRangeException`.
+    #[track_caller]
     pub fn at(board: &Board, square: Square) -> Piece {
-        match board.piece_at(square) {
+        match board.piece_at(super::on_board(square)) {
             Some(p) => Piece {
                 piece_type: p.piece_type().number() as i32,
                 is_white: p.is_white(),
@@ -173,6 +175,31 @@ pub fn undo_move(mv: Move, board: &mut Board) {
     }
 }
 
+/// `board.UndoSkipTurn()` on a board of the bot's own (`Board.CreateBoardFromFEN`) that
+/// nothing reads afterwards. C#'s unmakes the last game state whatever made it: after
+/// `UndoMove` out of order (`MakeMove(m); ForceSkipTurn(); UndoMove(m); UndoSkipTurn();`)
+/// it leaves a board in no position, which is harmless only because nothing reads it.
+/// This takes back the last move or skipped turn, and panics where C#'s throws
+/// (`InvalidOperationException`: nothing left to undo).
+///
+/// ```
+/// use framework::prelude::*;
+/// let mut own = cs::board_from_fen(&Board::startpos().fen());
+/// let m = own.parse_uci("e2e4").unwrap();
+/// cs::make_move(m, &mut own);
+/// own.force_skip_turn();
+/// cs::undo_move(m, &mut own); // takes back the skipped turn
+/// cs::undo_skip_turn_dropped(&mut own); // and this the move: C#'s board is now read no more
+/// ```
+#[track_caller]
+pub fn undo_skip_turn_dropped(board: &mut Board) {
+    match board.history_moves().last() {
+        Some(m) if m.is_null() => board.undo_skip_turn(),
+        Some(_) => board.undo_move(),
+        None => panic!("InvalidOperationException: UndoSkipTurn with nothing to undo"),
+    }
+}
+
 /// `board.GetPieceBitboard(type, white)`: 0 for `PieceType.None`.
 pub fn pieces(board: &Board, piece_type: i32, white: bool) -> u64 {
     self::piece_type(piece_type).map_or(0, |t| board.pieces(t, white).0)
@@ -240,16 +267,29 @@ fn non_null(list: &PieceList) -> &PieceList {
 /// assert_eq!(cs::slider_attacks(cs::KNIGHT, Square::A1, 0), 0);
 /// assert_eq!(cs::slider_attacks(cs::ROOK, Square::A1, !0), Square::A2.bitboard().0 | Square::B1.bitboard().0);
 /// ```
+///
+/// A slider's square off the board panics, as C#'s table read throws
+/// `IndexOutOfRangeException`; the other types never read the square.
+#[track_caller]
 pub fn slider_attacks(piece_type: i32, square: Square, blockers: u64) -> u64 {
-    crate::chess::slider_attacks(self::piece_type(piece_type), square, blockers).0
+    match piece_type {
+        BISHOP | ROOK | QUEEN => {
+            let square = super::on_board(square);
+            crate::chess::slider_attacks(self::piece_type(piece_type), square, blockers).0
+        }
+        _ => 0,
+    }
 }
 
-/// `BitboardHelper.GetPieceAttacks(type, square, blockers, white)`: 0 for `None`.
+/// `BitboardHelper.GetPieceAttacks(type, square, blockers, white)`: 0 for `None` (and
+/// numbers C# has no piece for); a square off the board panics for a piece, as C#'s
+/// table read throws.
+#[track_caller]
 pub fn piece_attacks(piece_type: i32, square: Square, blockers: u64, white: bool) -> u64 {
     match piece_type {
-        PAWN => pawn_attacks(square, white).0,
-        KNIGHT => knight_attacks(square).0,
-        KING => king_attacks(square).0,
+        PAWN => pawn_attacks(super::on_board(square), white).0,
+        KNIGHT => knight_attacks(super::on_board(square)).0,
+        KING => king_attacks(super::on_board(square)).0,
         _ => slider_attacks(piece_type, square, blockers),
     }
 }
@@ -361,24 +401,34 @@ pub fn move_from_uci(board: &Board, name: &str) -> crate::chess::Move {
     crate::chess::Move::new(from, to, piece, captured, promotion, en_passant, castle)
 }
 
-/// `BitboardHelper.SetSquare(ref bb, square)`.
+/// `BitboardHelper.SetSquare(ref bb, square)`. These four shift by the square's index,
+/// and C#'s shift of a `ulong` counts only the low six bits: a square off the board
+/// stands for the square of its index `& 63` (index -1 for h8), as there.
+///
+/// ```
+/// use framework::prelude::*;
+/// let mut bb = 0u64;
+/// cs::set_square(&mut bb, cs::square(-1));
+/// assert_eq!(bb, Square::H8.bitboard().0);
+/// assert!(cs::square_is_set(bb, cs::square(63)));
+/// ```
 pub fn set_square(bitboard: &mut u64, square: Square) {
-    *bitboard |= 1 << square.index();
+    *bitboard |= square.bitboard().0;
 }
 
 /// `BitboardHelper.ClearSquare(ref bb, square)`.
 pub fn clear_square(bitboard: &mut u64, square: Square) {
-    *bitboard &= !(1 << square.index());
+    *bitboard &= !square.bitboard().0;
 }
 
 /// `BitboardHelper.ToggleSquare(ref bb, square)`.
 pub fn toggle_square(bitboard: &mut u64, square: Square) {
-    *bitboard ^= 1 << square.index();
+    *bitboard ^= square.bitboard().0;
 }
 
 /// `BitboardHelper.SquareIsSet(bb, square)`.
 pub fn square_is_set(bitboard: u64, square: Square) -> bool {
-    (bitboard >> square.index()) & 1 != 0
+    bitboard & square.bitboard().0 != 0
 }
 
 /// `board.GetLegalMovesNonAlloc(ref moves, capturesOnly)`: writes the legal moves to the

@@ -456,10 +456,11 @@ pub fn move_text(m: Move) -> String {
 /// ```
 /// use framework::prelude::*;
 /// assert_eq!(cs::square_text(Square::E4), "'e4' (Index = 28, File = 4, Rank = 3)");
+/// assert_eq!(cs::square_text(cs::square(-1)), "'h0' (Index = -1, File = 7, Rank = -1)");
 /// ```
 pub fn square_text(s: Square) -> String {
-    let i = s.index();
-    format!("'{s}' (Index = {i}, File = {}, Rank = {})", i % 8, i / 8)
+    let (i, file, rank) = (s.raw(), s.file(), s.rank());
+    format!("'{s}' (Index = {i}, File = {file}, Rank = {rank})")
 }
 
 /// A `decimal`'s text (`ToString()`, from `decimal.GetBits`' four ints) as .NET writes
