@@ -270,19 +270,27 @@ impl FileEmitter<'_, '_> {
         let lambda = self.expr(&forwarding_lambda(receiver, &decl, e), Some(want));
         self.scopes.pop();
         let lambda = lambda?;
-        if lambda.reads_self || lambda.mut_self || mentions(&lambda.code, "self") {
-            return Err(unsupported(
-                e.span,
-                format!("a method group of a `{class}` whose method uses the bot"),
-                snippet(self.src, e),
-            ));
+        // The closure moves the object in; the bot it may need (`self`, or `bot` in a
+        // method of another class) it borrows, as a lambda's closure does.
+        let mut lets = format!("let {} = {}; ", bound.rust, recv.code);
+        let mut body = lambda.code.clone();
+        if mentions(&body, "self") {
+            let this = if lambda.mut_self {
+                "&mut *self"
+            } else {
+                "&*self"
+            };
+            lets.push_str(&format!("let bound_bot = {this}; "));
+            body = rename_word(&body, "self", "bound_bot");
         }
-        let code = format!(
-            "{{ let {} = {}; move {} }}",
-            bound.rust, recv.code, lambda.code
-        );
+        if mentions(&body, "bot") {
+            lets.push_str("let bot = &mut *bot; ");
+        }
+        let code = format!("{{ {lets}move {body} }}");
         let mut v = Val::new(code, lambda.ty.clone(), Prec::Primary).absorb(&recv);
         v.effects |= lambda.effects;
+        v.mut_self |= lambda.mut_self;
+        v.reads_self |= lambda.reads_self;
         Ok(Some(v))
     }
 
@@ -2131,6 +2139,8 @@ impl FileEmitter<'_, '_> {
     /// `Array.Sort(a)` sorts (.NET checks the range first: `ArgumentException` if it
     /// leaves the array, as `slice`).
     fn sort_range(&mut self, keys: Val, index: Val, length: &Arg, e: &Expr) -> R<Val> {
+        // A `T[]?` field: null throws `ArgumentNullException` in C#, a panic here.
+        let keys = self.non_null(keys, e)?;
         let keys = self.owned(keys);
         let index = self.coerce(index, &Ty::Int(IntTy::I32), e)?;
         let length = self.expr(&length.expr, None)?;
@@ -3427,6 +3437,23 @@ fn forwarding_lambda(callee: ExprKind, decl: &MethodDecl, e: &Expr) -> Expr {
 /// `bound_method_group`), declared in a scope of its own around the forwarding lambda,
 /// which names nothing else of the file.
 const BOUND: &str = "bound_method_target";
+
+/// `code` with every word `from` (not part of a longer name) written `to`.
+fn rename_word(code: &str, from: &str, to: &str) -> String {
+    let mut out = String::with_capacity(code.len());
+    let mut word = String::new();
+    for c in code.chars().chain(std::iter::once(' ')) {
+        if c.is_alphanumeric() || c == '_' {
+            word.push(c);
+            continue;
+        }
+        out.push_str(if word == from { to } else { &word });
+        word.clear();
+        out.push(c);
+    }
+    out.pop();
+    out
+}
 
 /// Whether `code` names the variable `name` (not as part of a longer name).
 fn mentions(code: &str, name: &str) -> bool {
