@@ -210,6 +210,7 @@ impl Ty {
                     | "BigInteger"
                     | "DateTime"
                     | "TimeSpan"
+                    | "Vector2"
                     | "Exception"
             ),
             Ty::Struct(name) => copy_struct(name),

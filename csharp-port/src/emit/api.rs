@@ -635,6 +635,11 @@ pub(crate) static API: &[ApiEntry] = &[
     e("TimeSpan.Milliseconds", "-", "int", "{r}.milliseconds()"),
     e("TimeSpan.Seconds", "-", "int", "{r}.seconds()"),
     e("Guid.NewGuid", "", "Guid", "cs::Guid::new_guid()"),
+    // System.Numerics.Vector2: `float` arithmetic, as .NET's.
+    e("Vector2.X", "-", "float", "{r}.x"),
+    e("Vector2.Y", "-", "float", "{r}.y"),
+    e("Vector2.Length", "", "float", "{r}.length()"),
+    e("Vector2.LengthSquared", "", "float", "{r}.length_squared()"),
     // string and char (bots read FEN strings).
     e("string.Length", "-", "int", "cs::str_len(&{r})"),
     e(

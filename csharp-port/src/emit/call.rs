@@ -3,7 +3,7 @@
 //! access; `new`; lambdas.
 
 use super::api::{self, ApiEntry};
-use super::decls::{FileEmitter, LocalKind};
+use super::decls::{FileEmitter, LocalKind, Scope};
 use super::program::MethodInfo;
 use super::{Const, Prec, R, Val, snippet, unsupported};
 use crate::ast::*;
@@ -227,6 +227,92 @@ impl FileEmitter<'_, '_> {
             Some(lambda) => self.expr(&lambda, Some(want)).map(Some),
             None => Ok(None),
         }
+    }
+
+    /// `object.Method` of an object of a class of the file's own, where a delegate is
+    /// wanted (`moves.OrderBy(new Rater { Best = best }.Rate)`): the delegate binds the
+    /// object when it is made (ECMA-334, "Method group conversions"), so the port
+    /// evaluates `object` once, into the closure it moves, which calls the method on it.
+    /// `None` if `object` is no such object or `Method` no single instance method of it.
+    pub(crate) fn bound_method_group(
+        &mut self,
+        target: &Expr,
+        name: &str,
+        want: &Ty,
+        e: &Expr,
+    ) -> R<Option<Val>> {
+        let saved = (self.learned.clone(), self.warnings.len());
+        let class = match self.target(target) {
+            Ok(Target::Value(v)) => match v.ty {
+                Ty::Class(c) if self.p.is_ref_class(&c) => Some(c),
+                _ => None,
+            },
+            _ => None,
+        };
+        self.learned = saved.0;
+        self.warnings.truncate(saved.1);
+        let Some((class, decl)) = class.and_then(|c| self.bound_method(&c, name, want)) else {
+            return Ok(None);
+        };
+        let recv = self.expr(target, None)?;
+        let recv = self.owned(recv);
+        self.scopes.push(Scope::default());
+        let bound = self.declare(BOUND, Ty::Class(class.clone()), LocalKind::Value);
+        let receiver = ExprKind::Member(
+            Box::new(Expr::new(
+                ExprKind::Name(BOUND.into(), Vec::new()),
+                e.span,
+                e.range,
+            )),
+            name.to_string(),
+            Vec::new(),
+        );
+        let lambda = self.expr(&forwarding_lambda(receiver, &decl, e), Some(want));
+        self.scopes.pop();
+        let lambda = lambda?;
+        // The closure moves the object in; the bot it may need (`self`, or `bot` in a
+        // method of another class) it borrows, as a lambda's closure does.
+        let mut lets = format!("let {} = {}; ", bound.rust, recv.code);
+        let mut body = lambda.code.clone();
+        if mentions(&body, "self") {
+            let this = if lambda.mut_self {
+                "&mut *self"
+            } else {
+                "&*self"
+            };
+            lets.push_str(&format!("let bound_bot = {this}; "));
+            body = rename_word(&body, "self", "bound_bot");
+        }
+        if mentions(&body, "bot") {
+            lets.push_str("let bot = &mut *bot; ");
+        }
+        let code = format!("{{ {lets}move {body} }}");
+        let mut v = Val::new(code, lambda.ty.clone(), Prec::Primary).absorb(&recv);
+        v.effects |= lambda.effects;
+        v.mut_self |= lambda.mut_self;
+        v.reads_self |= lambda.reads_self;
+        Ok(Some(v))
+    }
+
+    /// The one instance method `name` of the file's class `class` that a delegate of
+    /// type `want` can be made of (as in `method_group_lambda`).
+    fn bound_method(&self, class: &str, name: &str, want: &Ty) -> Option<(String, MethodDecl)> {
+        let t = self.p.type_index(class)?;
+        let arity = match want {
+            Ty::Func(ps, _) => ps.len(),
+            _ => return None,
+        };
+        let fitting: Vec<MethodDecl> = (self.p.methods(t, name).into_iter())
+            .filter(|m| !m.is_static && !m.is_property)
+            .map(|m| self.p.method_decl(m).clone())
+            .filter(|d| d.params.len() == arity)
+            .collect();
+        let [decl] = fitting.as_slice() else {
+            return None;
+        };
+        let plain =
+            decl.type_params.is_empty() && decl.params.iter().all(|p| p.mode == PassMode::Value);
+        plain.then(|| (class.to_string(), decl.clone()))
     }
 
     /// Whether `e` names a method or local function and nothing else (a method group).
@@ -1585,13 +1671,11 @@ impl FileEmitter<'_, '_> {
                     }
                     _ => None,
                 };
+                if let Some(n @ ("Square" | "Move" | "Piece")) = named.as_deref() {
+                    return self.get_values_of_a_struct(n, e);
+                }
                 if named.as_deref() != Some("PieceType") {
-                    let what = match named.as_deref() {
-                        Some(n @ ("Square" | "Move" | "Piece" | "Board")) => format!(
-                            "`Enum.GetValues` of `{n}`, which is not an enum (C# throws `ArgumentException`)"
-                        ),
-                        _ => "`Enum.GetValues` of this type".into(),
-                    };
+                    let what = "`Enum.GetValues` of this type";
                     return Err(unsupported(e.span, what, snippet(self.src, e)));
                 }
                 return Ok(Val::new(
@@ -2063,35 +2147,59 @@ impl FileEmitter<'_, '_> {
     /// `Array.Sort(a)` sorts (.NET checks the range first: `ArgumentException` if it
     /// leaves the array, as `slice`).
     fn sort_range(&mut self, keys: Val, index: Val, length: &Arg, e: &Expr) -> R<Val> {
+        // A `T[]?` field: null throws `ArgumentNullException` in C#, a panic here.
+        let keys = self.non_null(keys, e)?;
         let keys = self.owned(keys);
         let index = self.coerce(index, &Ty::Int(IntTy::I32), e)?;
         let length = self.expr(&length.expr, None)?;
         let length = self.coerce(length, &Ty::Int(IntTy::I32), e)?;
-        // An element type of the file's own sorts by its `IComparable`, which .NET calls
-        // in another order than a comparison's (`GenericArraySortHelper`).
-        let sortable = match &keys.ty {
-            Ty::Array(elem, 1) => !matches!(**elem, Ty::Struct(_) | Ty::Class(_)),
-            _ => false,
-        };
-        if !sortable {
+        if !matches!(keys.ty, Ty::Array(_, 1)) {
             return Err(unsupported(
                 e.span,
                 format!("`Array.Sort` of a range of a `{}`", keys.ty.cs()),
                 snippet(self.src, e),
             ));
         }
-        let code = format!(
-            "{}.slice({}, {}).sort()",
-            keys.at(Prec::Primary),
-            index.code,
-            length.code
+        // The range is a view sharing the array's elements, sorted as a whole array is
+        // (by `Comparer<T>.Default`: an element type of the file's own by its
+        // `IComparable`; see `cs::Array::sort_by_comparison` for .NET's algorithm).
+        let range = Val::new(
+            format!(
+                "{}.slice({}, {})",
+                keys.at(Prec::Primary),
+                index.code,
+                length.code
+            ),
+            keys.ty.clone(),
+            Prec::Primary,
         );
+        let code = self.default_sort(&range, e)?;
         let mut out = Val::new(code, Ty::Void, Prec::Primary)
             .absorb(&keys)
             .absorb(&index)
             .absorb(&length);
         out.effects = true;
         Ok(out)
+    }
+
+    /// `Enum.GetValues(typeof(Square))` of an API struct, which is no enum: .NET throws
+    /// `ArgumentException` when the call runs, so the port throws there too (a `catch`
+    /// around it catches it), typed as the values C#'s `foreach` would have read.
+    fn get_values_of_a_struct(&mut self, name: &str, e: &Expr) -> R<Val> {
+        let api = match name {
+            "Square" => "Square",
+            "Move" => "Move",
+            _ => "Piece",
+        };
+        let ty = Ty::Seq(Box::new(Ty::Api(api)));
+        let code = format!(
+            "cs::throw::<{}>(\"ArgumentException: Enum.GetValues of {name}, which is not an enum (line {})\")",
+            self.rty(&ty, e.span)?,
+            e.span.line
+        );
+        let mut v = Val::new(code, ty, Prec::Primary);
+        v.effects = true;
+        Ok(v)
     }
 
     /// `Array.FindAll(a, m => ...)`, `Array.Exists(a, ...)` and the other `Array`
@@ -3327,6 +3435,7 @@ pub(crate) fn parse_api_type(name: &str) -> Ty {
         "Timer" => Ty::Api("Timer"),
         "DateTime" => Ty::Api("DateTime"),
         "TimeSpan" => Ty::Api("TimeSpan"),
+        "Vector2" => Ty::Api("Vector2"),
         "Guid" => Ty::Api("Guid"),
         "BigInteger" => Ty::Api("BigInteger"),
         "ASCIIEncoding" => Ty::Api("ASCIIEncoding"),
@@ -3403,6 +3512,28 @@ fn forwarding_lambda(callee: ExprKind, decl: &MethodDecl, e: &Expr) -> Expr {
         .collect();
     let call = at(ExprKind::Call(Box::new(at(callee)), args));
     at(ExprKind::Lambda(params, LambdaBody::Expr(Box::new(call))))
+}
+
+/// The C# name of the object a bound method group's closure holds (see
+/// `bound_method_group`), declared in a scope of its own around the forwarding lambda,
+/// which names nothing else of the file.
+const BOUND: &str = "bound_method_target";
+
+/// `code` with every word `from` (not part of a longer name) written `to`.
+fn rename_word(code: &str, from: &str, to: &str) -> String {
+    let mut out = String::with_capacity(code.len());
+    let mut word = String::new();
+    for c in code.chars().chain(std::iter::once(' ')) {
+        if c.is_alphanumeric() || c == '_' {
+            word.push(c);
+            continue;
+        }
+        out.push_str(if word == from { to } else { &word });
+        word.clear();
+        out.push(c);
+    }
+    out.pop();
+    out
 }
 
 /// Whether `code` names the variable `name` (not as part of a longer name).

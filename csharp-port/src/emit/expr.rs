@@ -99,7 +99,10 @@ impl FileEmitter<'_, '_> {
             ExprKind::Member(target, name, _) => match want {
                 Some(want @ Ty::Func(..)) => match self.method_group(want, e)? {
                     Some(v) => Ok(v),
-                    None => self.member(target, name, e),
+                    None => match self.bound_method_group(target, name, want, e)? {
+                        Some(v) => Ok(v),
+                        None => self.member(target, name, e),
+                    },
                 },
                 _ => self.member(target, name, e),
             },
@@ -118,6 +121,14 @@ impl FileEmitter<'_, '_> {
                     Ty::Class(c) if self.p.is_ref_class(&c) => {
                         self.null_member_of_class(target, name, e)
                     }
+                    // A C# struct here is a compile error: these are classes (a record).
+                    Ty::Class(c) | Ty::Struct(c) => Err(unsupported(
+                        e.span,
+                        format!(
+                            "`?.` on a `{c}`, which the port holds as a value, never null (C#'s may be null here, as after a `TryGetValue` that finds nothing)"
+                        ),
+                        snippet(self.src, e),
+                    )),
                     other => Err(unsupported(
                         e.span,
                         format!("`?.` on a `{}`", other.cs()),

@@ -643,7 +643,9 @@ impl FileEmitter<'_, '_> {
                 )
             }
             ("ForEach", 1) => {
-                let f = one(self, vec![elem.clone()])?;
+                // An `Action<T>`: a lambda's expression body (`x => total += x`) is a
+                // statement, its value dropped.
+                let f = self.selector_returning(&args[0], vec![elem.clone()], Ty::Void)?;
                 (
                     format!("to_vec().into_iter().for_each({})", f.code),
                     Ty::Void,

@@ -30,6 +30,11 @@ impl FileEmitter<'_, '_> {
                 )
             })?,
         };
+        if let (Some(TypeRef::Named(n, _)), Ty::Array(_, 1), [array], None) = (t, &ty, args, init)
+            && matches!(n.as_str(), "Span" | "ReadOnlySpan")
+        {
+            return self.span_over(array, &ty, e);
+        }
         let mut vals = Vec::new();
         let code = match &ty {
             Ty::List(elem) => match (args.len(), init) {
@@ -97,6 +102,7 @@ impl FileEmitter<'_, '_> {
                 }
             },
             Ty::Api("Move") => self.new_move(args, e, &mut vals)?,
+            Ty::Api("Vector2") if init.is_none() => self.new_vector2(args, e, &mut vals)?,
             Ty::Api("BigInteger") => match args {
                 [d] => {
                     let v = self.expr(&d.expr, Some(&Ty::Decimal))?;
@@ -191,6 +197,39 @@ impl FileEmitter<'_, '_> {
             out = out.absorb(v);
         }
         Ok(out)
+    }
+
+    /// `new Span<T>(array)`: a span over the whole array, sharing its elements (the port
+    /// types a span as the array it views, `cs::Array` sharing its cells between clones).
+    fn span_over(&mut self, array: &Arg, ty: &Ty, e: &Expr) -> R<Val> {
+        let v = self.expr(&array.expr, Some(ty))?;
+        if v.ty != *ty || array.mode != PassMode::Value {
+            return Err(unsupported(
+                e.span,
+                format!("a `{}` over a `{}`", ty.cs(), v.ty.cs()),
+                snippet(self.src, e),
+            ));
+        }
+        Ok(self.owned(v))
+    }
+
+    /// `new Vector2(x, y)`: each converted to `float` as C# converts an argument.
+    fn new_vector2(&mut self, args: &[Arg], e: &Expr, vals: &mut Vec<Val>) -> R<String> {
+        let [x, y] = args else {
+            return Err(unsupported(
+                e.span,
+                "this `Vector2` constructor",
+                snippet(self.src, e),
+            ));
+        };
+        let mut codes = Vec::new();
+        for a in [x, y] {
+            let v = self.expr(&a.expr, Some(&Ty::F32))?;
+            let v = self.coerce(v, &Ty::F32, &a.expr)?;
+            codes.push(v.code.clone());
+            vals.push(v);
+        }
+        Ok(format!("cs::Vector2::new({}, {})", codes[0], codes[1]))
     }
 
     /// `new string(chars)` and `new string(c, count)`.

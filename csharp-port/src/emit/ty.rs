@@ -70,7 +70,7 @@ impl Program<'_> {
         }
         Ok(match name {
             "Move" | "Square" | "Board" | "Timer" | "PieceList" | "Random" | "BigInteger"
-            | "DateTime" | "TimeSpan" => Ty::Api(api_name(name)),
+            | "DateTime" | "TimeSpan" | "Vector2" => Ty::Api(api_name(name)),
             "Piece" => Ty::Api("Piece"),
             "PieceType" => Ty::Api("PieceType"),
             "List" | "IList" | "ICollection" | "IReadOnlyList" => Ty::List(Box::new(arg(0)?)),
@@ -159,6 +159,7 @@ impl Program<'_> {
             Ty::Api("BigInteger") => "cs::BigInteger".into(),
             Ty::Api("DateTime") => "cs::DateTime".into(),
             Ty::Api("TimeSpan") => "cs::TimeSpan".into(),
+            Ty::Api("Vector2") => "cs::Vector2".into(),
             Ty::Api("Guid") => "cs::Guid".into(),
             Ty::Api("OwnedBoard") => "Board".into(),
             Ty::Api("Exception") => "()".into(),
@@ -228,6 +229,7 @@ fn api_name(name: &str) -> &'static str {
         "PieceList" => "PieceList",
         "DateTime" => "DateTime",
         "TimeSpan" => "TimeSpan",
+        "Vector2" => "Vector2",
         _ => "Random",
     }
 }
@@ -247,10 +249,14 @@ fn is_system_exception(name: &str) -> bool {
 
 /// The error for a type name the port does not know.
 fn unknown_type(name: &str, span: Span) -> PortError {
-    let why = if matches!(name, "Hashtable" | "OrderedDictionary" | "ArrayList") {
-        " (a non-generic collection: its keys and values are `object`s, which the port has no type for)"
-    } else {
-        ""
+    let why = match name {
+        "Hashtable" | "OrderedDictionary" | "ArrayList" => {
+            " (a non-generic collection: its keys and values are `object`s, which the port has no type for)"
+        }
+        "Vector" => {
+            " (`System.Numerics.Vector<T>`: its `Count`, the elements it holds, is the machine's SIMD width, so a port would compute what one machine's .NET does and not another's)"
+        }
+        _ => "",
     };
     unsupported(span, format!("the type `{name}`{why}"), name)
 }

@@ -94,7 +94,9 @@ pub(super) fn local_as_fn(
 /// `var f = board.GetPieceBitboard;`: an API method group, as the lambda C# makes of it
 /// (ECMA-334, "Method group conversions"). The delegate binds its receiver when it is
 /// made, the lambda reads it when called: the same object when the receiver is a type
-/// (`BitboardHelper`) or a name nothing in the file assigns (a parameter).
+/// (`BitboardHelper`), a name nothing in the file assigns (a parameter), or a `Board`
+/// field or local of a file that makes no board of its own: every such board is then
+/// the one `Think` was handed (see `emit::boards`), whichever the name holds.
 fn api_method_group(init: &Expr, src: &str) -> Option<Expr> {
     let ExprKind::Member(recv, method, targs) = &init.kind else {
         return None;
@@ -104,7 +106,9 @@ fn api_method_group(init: &Expr, src: &str) -> Option<Expr> {
     };
     let params: &[&str] = match (r.as_str(), method.as_str()) {
         ("BitboardHelper", "GetNumberOfSetBits") => &["ulong"],
-        (_, "GetPieceBitboard" | "GetPieceList") if assignments(src, r) == 0 => {
+        (_, "GetPieceBitboard" | "GetPieceList")
+            if assignments(src, r) == 0 || the_handed_board(src, r) =>
+        {
             &["PieceType", "bool"]
         }
         _ => return None,
@@ -132,6 +136,19 @@ fn api_method_group(init: &Expr, src: &str) -> Option<Expr> {
         params,
         LambdaBody::Expr(Box::new(call)),
     )))
+}
+
+/// Whether `name` is declared a `Board` in `src` and `src` makes no board of its own, so
+/// that whatever `name` holds is the board `Think` was handed.
+fn the_handed_board(src: &str, name: &str) -> bool {
+    let declared = src.match_indices("Board").any(|(at, _)| {
+        let before = src[..at].chars().next_back();
+        let after = src[at + "Board".len()..].trim_start();
+        !before.is_some_and(|c| c.is_alphanumeric() || c == '_')
+            && after.starts_with(name)
+            && !after[name.len()..].starts_with(|c: char| c.is_alphanumeric() || c == '_')
+    });
+    declared && !src.contains("CreateBoardFromFEN")
 }
 
 /// `Func<A, R> name = (a) => body;` (or `Action<A>`, `Comparison<T>`), declared alone
@@ -602,7 +619,7 @@ pub(super) fn assignments(src: &str, name: &str) -> usize {
 
 #[cfg(test)]
 mod tests {
-    use super::{assignments, board_param, only_called};
+    use super::{assignments, board_param, only_called, the_handed_board};
 
     #[test]
     fn a_table_is_only_called_and_its_receiver_only_a_board_parameter() {
@@ -617,6 +634,15 @@ mod tests {
         assert!(board_param(src, "b"));
         assert!(!board_param("Board b = x; void M(Board b) {}", "b"));
         assert!(!board_param("void M(MyBoard b) {}", "b"));
+    }
+
+    #[test]
+    fn a_board_name_is_the_handed_board_unless_the_file_makes_one() {
+        let src = "Board boardRef; Board b2; void T(Board board) { boardRef = board; }";
+        assert!(the_handed_board(src, "boardRef"));
+        assert!(!the_handed_board(src, "b"));
+        let owns = format!("{src} Board x = Board.CreateBoardFromFEN(f);");
+        assert!(!the_handed_board(&owns, "boardRef"));
     }
 
     #[test]

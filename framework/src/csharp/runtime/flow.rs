@@ -81,6 +81,20 @@ pub fn after_finally<R>(body: Result<R, Thrown>) -> R {
     }
 }
 
+/// An exception .NET throws where the port's types would otherwise make up a value, such
+/// as `Enum.GetValues(typeof(Square))` (`Square` is a struct, not an enum: C# throws
+/// `ArgumentException` when the call runs). Typed as whatever the call returns, so the
+/// code around it translates as C#'s does; a [`try_catch`] catches it, as C#'s `catch`.
+///
+/// ```
+/// use framework::prelude::*;
+/// let values = cs::try_catch(|| -> cs::Seq<i32> { cs::throw("ArgumentException") });
+/// assert!(values.is_none());
+/// ```
+pub fn throw<T>(exception: &str) -> T {
+    panic!("{exception}")
+}
+
 /// An exception passing through a `try`/`finally` ([`try_finally`]).
 pub struct Thrown(Box<dyn Any + Send>);
 

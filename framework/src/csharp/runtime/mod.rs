@@ -25,6 +25,7 @@
 //!   C#'s meaning is not Rust's.
 //! - [`move_text`], [`double_text`] and the other `_text`s: values' text as C# writes it.
 //! - [`DateTime`], [`TimeSpan`]: the clock bots time a search with.
+//! - [`Vector2`]: `System.Numerics`' pair of `float`s.
 //! - [`try_catch`] and [`Flow`]: `try`/`catch`; [`try_finally`] and [`after_finally`]:
 //!   `try`/`finally`.
 //! - [`compare`]: C#'s default ordering of keys; `Array.Sort` with .NET's algorithm.
@@ -56,6 +57,7 @@ mod sorted;
 mod square;
 mod text;
 mod time;
+mod vector;
 
 pub use array::{Array, ArrayIndex, ArrayIter, ElemRef, Subscript};
 pub use bigint::BigInteger;
@@ -66,7 +68,7 @@ pub use convert::{FromFloat, float_to};
 pub use decimal::Decimal;
 pub use dict::{Dictionary, HashSet};
 pub(crate) use flow::caught_here;
-pub use flow::{Flow, Thrown, after_finally, try_catch, try_finally};
+pub use flow::{Flow, Thrown, after_finally, throw, try_catch, try_finally};
 pub use guid::Guid;
 pub use linked::{LinkedList, LinkedListNode};
 pub use list::{List, ListIter};
@@ -96,3 +98,4 @@ pub use text::{
     to_lower, to_upper, trim_end, trim_start,
 };
 pub use time::{DateTime, TimeSpan};
+pub use vector::Vector2;

@@ -1,6 +1,17 @@
 //! .NET's `Array.Sort` and `List.Sort`: an unstable introsort, written as .NET writes it
 //! (`ArraySortHelper<TKey, TValue>.IntrospectiveSort`), so elements with equal keys end in
 //! the order .NET leaves them; and C#'s default comparison of keys.
+//!
+//! An array of a type implementing `IComparable<T>` sorted without a comparer (`Array.Sort(a)`,
+//! `Array.Sort(a, index, length)`) takes .NET's `GenericArraySortHelper<T>` instead, which
+//! calls `x.CompareTo(y)` itself. Its introsort is this one: the same thresholds, depth
+//! limit, median of three, partition, heapsort and insertion sort, so the same swaps, as
+//! long as `CompareTo` is a consistent order (the sign of `a.CompareTo(b)` the opposite of
+//! `b.CompareTo(a)`'s, and no side effects). It differs in three places, each reached only
+//! otherwise: the partition's left scan asks `pivot.CompareTo(x) > 0` where this asks
+//! `compare(x, pivot) < 0`; both scans stop at the range's ends, where this one relies on
+//! the median of three to stop them; and with a `null` pivot it skips `null`s on the left
+//! where this (comparing `null`s equal, before every object) stops at the first.
 
 use std::cmp::Ordering;
 
