@@ -13,6 +13,7 @@
 //! - [`Seq`]: LINQ's results.
 //! - [`Obj`] and [`Var`]: instances of the bot's own classes, shared by reference; [`This`],
 //!   an instance's `this` as a value.
+//! - [`Tuple`]: C#'s `System.Tuple`, a class: shared, nullable, `==` by reference.
 //! - [`BigInteger`], [`Guid`]: the few uses bots make of these.
 //! - [`Piece`], [`PAWN`] ... [`KING`], [`pieces`], [`slider_attacks`]: the API's members
 //!   that take or give C#'s piece-type numbers.
@@ -49,6 +50,7 @@ mod sort;
 mod sorted;
 mod text;
 mod time;
+mod tuple;
 
 pub use array::{Array, ArrayIndex, ArrayIter, ElemRef, Subscript};
 pub use bigint::BigInteger;
@@ -85,3 +87,4 @@ pub use text::{
     to_lower, to_upper, trim_end, trim_start,
 };
 pub use time::{DateTime, TimeSpan};
+pub use tuple::Tuple;
