@@ -142,7 +142,7 @@ mod tests {
     #[test]
     fn a_member_of_null_throws() {
         let none: Tuple<(i32, i32)> = Tuple::null();
-        assert!(std::panic::catch_unwind(|| none.0).is_err());
+        assert!(std::panic::catch_unwind(|| (*none).0).is_err());
         assert!(std::panic::catch_unwind(|| Tuple::equals(&none, &none)).is_err());
     }
 }
