@@ -2377,6 +2377,8 @@ impl FileEmitter<'_, '_> {
     }
 
     /// `value.name(args)`.
+    // One arm per receiver type: a table.
+    #[allow(clippy::too_many_lines)]
     fn instance_call(&mut self, v: Val, name: &str, args: &[Arg], e: &Expr) -> R<Val> {
         let v = self.non_null(v, e)?;
         let ty = v.ty.clone();
