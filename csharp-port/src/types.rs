@@ -125,6 +125,9 @@ pub enum Ty {
     Seq(Box<Ty>),
     /// `(T1, T2)` with its element names.
     Tuple(Vec<Ty>, Vec<Option<String>>),
+    /// `System.Tuple<T1, T2>`: a class holding a value tuple (`cs::Tuple`), nullable and
+    /// shared, whose `==` compares references.
+    TupleClass(Vec<Ty>),
     /// `T?` of a value type; also a `Random`, array or string the file lets be null
     /// (`Option<T>`: the port's `T` has no null).
     Nullable(Box<Ty>),
@@ -140,6 +143,9 @@ pub enum Ty {
 pub fn same_shape(a: &Ty, b: &Ty) -> bool {
     match (a, b) {
         (Ty::Tuple(x, _), Ty::Tuple(y, _)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(p, q)| same_shape(p, q))
+        }
+        (Ty::TupleClass(x), Ty::TupleClass(y)) => {
             x.len() == y.len() && x.iter().zip(y).all(|(p, q)| same_shape(p, q))
         }
         (Ty::Array(x, r), Ty::Array(y, s)) => r == s && same_shape(x, y),
@@ -188,6 +194,7 @@ impl Ty {
                 | Ty::Set(_)
                 | Ty::Coll(..)
                 | Ty::Class(_)
+                | Ty::TupleClass(_)
                 | Ty::Str
                 | Ty::Object
                 | Ty::Null
@@ -275,6 +282,10 @@ impl Ty {
             Ty::Tuple(items, _) => {
                 let items: Vec<String> = items.iter().map(Ty::cs).collect();
                 format!("({})", items.join(", "))
+            }
+            Ty::TupleClass(items) => {
+                let items: Vec<String> = items.iter().map(Ty::cs).collect();
+                format!("Tuple<{}>", items.join(", "))
             }
             Ty::Nullable(e) => format!("{}?", e.cs()),
             Ty::Func(params, ret) => {

@@ -1468,25 +1468,3 @@ fn a_timer_with_side_effects_as_a_nullable_timer_is_refused() {
         "{text}"
     );
 }
-
-#[test]
-fn a_tuple_compared_with_null_is_refused() {
-    let source = bot(
-        "",
-        "        var best = System.Linq.Enumerable.FirstOrDefault(new System.Tuple<Move, int>[0]);\n        if (best != null) return best.Item1;\n        return board.GetLegalMoves()[0];",
-    );
-    let (line, _, _, text) = refused(&source);
-    assert_eq!(line, 8, "{text}");
-    assert!(text.contains("a tuple compared with `null`"), "{text}");
-}
-
-#[test]
-fn tuples_compared_in_a_file_with_system_tuple_are_refused() {
-    let source = bot(
-        "",
-        "        var a = System.Tuple.Create(1, 2);\n        var b = new System.Tuple<int, int>(1, 2);\n        if (a == b) return board.GetLegalMoves()[1];\n        return board.GetLegalMoves()[0];",
-    );
-    let (line, _, _, text) = refused(&source);
-    assert_eq!(line, 9, "{text}");
-    assert!(text.contains("compares references"), "{text}");
-}

@@ -446,6 +446,11 @@ impl FileEmitter<'_, '_> {
                     .expect("the table has string.Length");
                 return self.apply(entry, Some(v), Vec::new(), e);
             }
+            Ty::TupleClass(items) => {
+                if let Some(out) = self.tuple_class_item(&v, items, name) {
+                    return Ok(out);
+                }
+            }
             Ty::Tuple(items, names) => {
                 let index = names
                     .iter()
@@ -1596,7 +1601,7 @@ impl FileEmitter<'_, '_> {
             }
             ("Tuple", "Create") => {
                 let items: Vec<Expr> = args.iter().map(|a| a.expr.clone()).collect();
-                return self.tuple(&items, e, None);
+                return self.tuple_create(&items, e);
             }
             ("Array", "ConvertAll") if args.len() == 2 => {
                 let target = self.expr(&args[0].expr, None)?;
@@ -2488,6 +2493,8 @@ impl FileEmitter<'_, '_> {
     }
 
     /// `value.name(args)`.
+    // One arm per receiver type: a table.
+    #[allow(clippy::too_many_lines)]
     fn instance_call(&mut self, v: Val, name: &str, args: &[Arg], e: &Expr) -> R<Val> {
         let v = self.non_null(v, e)?;
         let ty = v.ty.clone();
@@ -2561,6 +2568,7 @@ impl FileEmitter<'_, '_> {
             | Ty::Enum(_)
             | Ty::Str
             | Ty::Tuple(..) => return self.object_call(v, name, args, e),
+            Ty::TupleClass(_) => return self.tuple_class_call(v, name, args, e),
             // Only its text: a decimal's bits are not its value (`1.0m == 1.00m`).
             Ty::Decimal if name == "ToString" && args.is_empty() => {
                 return self.object_call(v, name, args, e);

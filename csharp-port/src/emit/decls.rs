@@ -491,6 +491,7 @@ impl<'p, 'u> FileEmitter<'p, 'u> {
                 "Default::default()".into()
             }
             Ty::Class(name) if self.p.is_ref_class(name) => "cs::Obj::null()".into(),
+            Ty::TupleClass(_) => "cs::Tuple::null()".into(),
             Ty::Class(_) | Ty::Object | Ty::Null => {
                 return Err(unsupported(
                     span,

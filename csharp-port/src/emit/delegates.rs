@@ -137,7 +137,10 @@ impl FileEmitter<'_, '_> {
         };
         let v = self.expr(&lambda, Some(want))?;
         let bot = self.p.types[self.p.bot].rust.clone();
-        let code = with_receiver(&v.code, &bot);
+        // In another class's method `self` is that instance, which the closure captures;
+        // the bot is the method's `bot` parameter, which the call lends instead.
+        let receiver = if self.fr().bot_level { "self" } else { "bot" };
+        let code = with_receiver(&v.code, &bot, receiver);
         let mut out = Val::new(code, v.ty.clone(), Prec::Unary);
         out.effects = v.effects;
         Ok(out)
@@ -194,9 +197,10 @@ impl FileEmitter<'_, '_> {
 }
 
 /// The closure `|a, b| body` as `&mut |this: &mut MyBot, a, b| body'`, where `body'`
-/// reads the bot as `this` wherever `body` reads `self` (`_` for a body that does not).
-pub(crate) fn with_receiver(closure: &str, bot: &str) -> String {
-    let renamed = rename_self(closure);
+/// reads the bot as `this` wherever `body` reads it as `receiver` (`self` in the bot's
+/// methods, `bot` in another class's), `_` for a body that does not.
+pub(crate) fn with_receiver(closure: &str, bot: &str, receiver: &str) -> String {
+    let renamed = rename_receiver(closure, receiver);
     let this = if renamed == closure { "_" } else { "this" };
     let with = renamed
         .strip_prefix("||")
@@ -210,8 +214,9 @@ pub(crate) fn with_receiver(closure: &str, bot: &str) -> String {
     format!("&mut {with}")
 }
 
-/// `code` with every `self` token outside string literals read as `this`.
-fn rename_self(code: &str) -> String {
+/// `code` with every `receiver` token outside string literals (and not a field after
+/// `.`) read as `this`.
+fn rename_receiver(code: &str, receiver: &str) -> String {
     let bytes = code.as_bytes();
     let word = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
     let mut out = String::with_capacity(code.len());
@@ -228,12 +233,12 @@ fn rename_self(code: &str) -> String {
             in_str = c != b'"';
         } else if c == b'"' {
             in_str = true;
-        } else if code[i..].starts_with("self")
-            && (i == 0 || !word(bytes[i - 1]))
-            && !bytes.get(i + 4).is_some_and(|&n| word(n))
+        } else if code[i..].starts_with(receiver)
+            && (i == 0 || !word(bytes[i - 1]) && bytes[i - 1] != b'.')
+            && !bytes.get(i + receiver.len()).is_some_and(|&n| word(n))
         {
             out.push_str("this");
-            i += 4;
+            i += receiver.len();
             continue;
         }
         let len = code[i..].chars().next().map_or(1, char::len_utf8);
@@ -250,16 +255,32 @@ mod tests {
     #[test]
     fn a_closure_takes_the_bot_and_reads_it_there() {
         assert_eq!(
-            with_receiver("|x: i32| self.f(x, \"self\") + self_ + itself", "MyBot"),
+            with_receiver(
+                "|x: i32| self.f(x, \"self\") + self_ + itself",
+                "MyBot",
+                "self"
+            ),
             "&mut |this: &mut MyBot, x: i32| this.f(x, \"self\") + self_ + itself"
         );
         assert_eq!(
-            with_receiver("|| self.g()", "MyBot"),
+            with_receiver("|| self.g()", "MyBot", "self"),
             "&mut |this: &mut MyBot| this.g()"
         );
         assert_eq!(
-            with_receiver("|x: i32| x + 1", "MyBot"),
+            with_receiver("|x: i32| x + 1", "MyBot", "self"),
             "&mut |_: &mut MyBot, x: i32| x + 1"
+        );
+    }
+
+    #[test]
+    fn in_another_class_the_closure_keeps_self_and_takes_the_bot() {
+        assert_eq!(
+            with_receiver(
+                "|i: i32| self.cells.get(i) + bot.weight + self.bot",
+                "MyBot",
+                "bot"
+            ),
+            "&mut |this: &mut MyBot, i: i32| self.cells.get(i) + this.weight + self.bot"
         );
     }
 }

@@ -951,13 +951,8 @@ impl FileEmitter<'_, '_> {
             }
             return Err(self.operands_refused(op, &a, &b, e));
         }
-        if matches!((&a.ty, &b.ty), (Ty::Tuple(..), Ty::Tuple(..))) && uses_system_tuple(self.src) {
-            // The tuple may be a `System.Tuple<..>`, a class whose `==` compares references.
-            return Err(unsupported(
-                e.span,
-                "`==` on a tuple in a file with `System.Tuple` (a class: its `==` compares references)",
-                snippet(self.src, e),
-            ));
+        if let (Ty::TupleClass(_), Ty::TupleClass(_)) = (&a.ty, &b.ty) {
+            return self.tuple_class_identity(op, a, b, e);
         }
         if self.p.unit.has_anonymous && matches!(a.ty, Ty::Tuple(..)) {
             // The tuple may be an anonymous type's instance, whose `==` compares references.
@@ -994,15 +989,7 @@ impl FileEmitter<'_, '_> {
                         snippet(self.src, e),
                     ));
                 }
-                // `System.Tuple<..>` is a class, null from `FirstOrDefault` of none; the
-                // port's tuples are values, and C#'s value tuples never meet `null`.
-                Ty::Tuple(..) => {
-                    return Err(unsupported(
-                        e.span,
-                        "a tuple compared with `null` (a `Tuple<>` is a class that may be null; the port's tuples are values)",
-                        snippet(self.src, e),
-                    ));
-                }
+                Ty::TupleClass(_) => format!("{}.is_null()", other.at(Prec::Primary)),
                 t if t.is_reference() => format!("{}.is_empty()", other.at(Prec::Primary)),
                 // A value of a non-nullable value type is never null (C#'s lifted `==`).
                 Ty::Api(_) | Ty::Struct(_) | Ty::Int(_) | Ty::Bool | Ty::F64 | Ty::F32
@@ -1550,6 +1537,12 @@ impl FileEmitter<'_, '_> {
             }
             (Ty::Null, Ty::Coll("LinkedListNode", _)) => Ok(Val {
                 code: "cs::LinkedListNode::null()".into(),
+                ty: to.clone(),
+                prec: Prec::Primary,
+                ..v
+            }),
+            (Ty::Null, Ty::TupleClass(_)) => Ok(Val {
+                code: "cs::Tuple::null()".into(),
                 ty: to.clone(),
                 prec: Prec::Primary,
                 ..v
@@ -2451,14 +2444,6 @@ impl FileEmitter<'_, '_> {
         }
         Ok(())
     }
-}
-
-/// Whether C# text names `System.Tuple` (`Tuple<..>`, `Tuple.Create`), not only value tuples.
-fn uses_system_tuple(src: &str) -> bool {
-    ["Tuple<", "Tuple.Create"].iter().any(|t| {
-        src.match_indices(t)
-            .any(|(at, _)| !src[..at].ends_with(|c: char| c.is_alphanumeric() || c == '_'))
-    })
 }
 
 /// `code` without the parentheses around the whole of it, if it has them.

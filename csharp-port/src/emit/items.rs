@@ -354,6 +354,15 @@ impl FileEmitter<'_, '_> {
 
     fn method_with_prefix(&mut self, m: &MethodInfo, prefix: &str) -> R<String> {
         let decl = self.p.method_decl(m);
+        if m.ret == Ty::Api("Board") {
+            // The port's boards are values: the caller would get a copy, whose
+            // `MakeMove` the board it came from (a field, the handed one) would not see.
+            return Err(unsupported(
+                decl.span,
+                "a method returning a `Board` (the port's would return a copy, not the same board)",
+                &decl.name,
+            ));
+        }
         let bot_level = m.owner == self.p.bot || m.is_static;
         // A generic method is a Rust generic one: its `T` values are cloned where C#
         // copies them, which shares a reference type's object and copies a value

@@ -24,6 +24,13 @@ impl FileEmitter<'_, '_> {
     /// `Sort()` of the collection `r` of the file's own struct `name`: by its
     /// `IComparable<T>.CompareTo`, as C#'s default comparer orders structs.
     pub(crate) fn struct_sort(&mut self, r: &str, name: &str, e: &Expr) -> R<String> {
+        let f = self.struct_comparison(name, "Sort()", e)?;
+        Ok(format!("{r}.sort_by_comparison({f})"))
+    }
+
+    /// The closure `|a, b| a.compare_to(b)` of the file's own struct `name`'s
+    /// `IComparable<T>.CompareTo`, which `Comparer<T>.Default` calls for `what`.
+    fn struct_comparison(&mut self, name: &str, what: &str, e: &Expr) -> R<String> {
         let compare = (self.p.type_index(name))
             .map(|t| self.p.methods(t, "CompareTo"))
             .and_then(|ms| ms.into_iter().find(|m| m.params.len() == 1).cloned());
@@ -31,7 +38,7 @@ impl FileEmitter<'_, '_> {
             return Err(unsupported(
                 e.span,
                 format!(
-                    "`Sort()` of `{name}`s without a `CompareTo` that needs nothing of the bot"
+                    "`{what}` of `{name}`s without a `CompareTo` that needs nothing of the bot"
                 ),
                 snippet(self.src, e),
             ));
@@ -39,10 +46,14 @@ impl FileEmitter<'_, '_> {
         self.note_call(&m.key);
         let t = self.p.rust_type_name(name);
         let a = if self.mutates(&m.key) { "mut a" } else { "a" };
-        Ok(format!(
-            "{r}.sort_by_comparison(|{a}: {t}, b: {t}| a.{}(b))",
-            m.rust
-        ))
+        Ok(format!("|{a}: {t}, b: {t}| a.{}(b)", m.rust))
+    }
+
+    /// `Max()`/`Min()` of the file's own structs: by their `CompareTo`, as .NET's
+    /// `Comparer<T>.Default` compares each next element with the best so far.
+    fn struct_extreme(&mut self, name: &str, elem: &str, e: &Expr) -> R<String> {
+        let f = self.struct_comparison(elem, &format!("{name}()"), e)?;
+        Ok(format!("{}_by_comparison({f})", name.to_lowercase()))
     }
 
     /// A collection's own method (not LINQ), if `name` is one.
@@ -654,6 +665,12 @@ impl FileEmitter<'_, '_> {
             }
             ("Count", 0) => ("count()".into(), INT, None),
             ("Any", 0) => ("any()".into(), Ty::Bool, None),
+            ("Max" | "Min", 0) if matches!(elem, Ty::Struct(_)) => {
+                let Ty::Struct(s) = &elem else {
+                    unreachable!("matched a struct")
+                };
+                (self.struct_extreme(name, s, e)?, elem.clone(), None)
+            }
             (
                 "First" | "FirstOrDefault" | "Last" | "LastOrDefault" | "Max" | "Min" | "Distinct"
                 | "Reverse",

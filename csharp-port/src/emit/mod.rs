@@ -27,6 +27,7 @@ mod program;
 mod stmt;
 mod tail;
 mod time;
+mod tuples;
 mod ty;
 
 use std::collections::{BTreeMap, BTreeSet};

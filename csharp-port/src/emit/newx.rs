@@ -131,19 +131,13 @@ impl FileEmitter<'_, '_> {
                 self.default_value(&Ty::Tuple(items.clone(), Vec::new()), e.span)?
             }
             Ty::Tuple(items, _) if args.len() == items.len() && init.is_none() => {
-                let mut codes = Vec::new();
-                for (a, t) in args.iter().zip(items) {
-                    let v = self.expr(&a.expr, Some(t))?;
-                    let v = self.coerce(v, t, &a.expr)?;
-                    let v = self.owned(v);
-                    codes.push(v.code.clone());
-                    vals.push(v);
-                }
-                if codes.len() == 1 {
-                    format!("({},)", codes[0])
-                } else {
-                    format!("({})", codes.join(", "))
-                }
+                self.tuple_items(args, items, &mut vals)?
+            }
+            Ty::TupleClass(items) if args.len() == items.len() && init.is_none() => {
+                format!(
+                    "cs::Tuple::new({})",
+                    self.tuple_items(args, items, &mut vals)?
+                )
             }
             Ty::Object => "()".into(),
             // Its message is never read (see `is_system_exception`).

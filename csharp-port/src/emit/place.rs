@@ -1108,6 +1108,7 @@ impl FileEmitter<'_, '_> {
     /// target (declared where the tuple declares it).
     fn tuple_assign(&mut self, targets: &[Expr], r: &Expr, e: &Expr) -> R<Val> {
         let v = self.expr(r, None)?;
+        let v = self.tuple_class_items(v);
         let Ty::Tuple(items, _) = v.ty.clone() else {
             return Err(unsupported(
                 e.span,

@@ -257,6 +257,7 @@ impl FileEmitter<'_, '_> {
 
     fn deconstruct(&mut self, names: &[(Option<String>, TypeRef)], value: &Expr) -> R<String> {
         let v = self.expr(value, None)?;
+        let v = self.tuple_class_items(v);
         let Ty::Tuple(items, _) = v.ty.clone() else {
             return Err(unsupported(
                 value.span,

@@ -112,7 +112,11 @@ impl Program<'_> {
                     .map(|a| self.resolve(a, tps, span))
                     .collect::<R<Vec<Ty>>>()?;
                 let n = tys.len();
-                Ty::Tuple(tys, vec![None; n])
+                if name == "ValueTuple" {
+                    Ty::Tuple(tys, vec![None; n])
+                } else {
+                    tuple_class(tys, span)?
+                }
             }
             // An exception is only made and thrown (`throw` ends the search whatever it
             // throws, and `catch` reads no exception), so it needs no data.
@@ -197,6 +201,10 @@ impl Program<'_> {
                     format!("({})", items.join(", "))
                 }
             }
+            Ty::TupleClass(items) => {
+                let inner = Ty::Tuple(items.clone(), Vec::new());
+                format!("cs::Tuple<{}>", self.rust_ty(&inner, span)?)
+            }
             Ty::Nullable(inner) if **inner == Ty::Api("Timer") => "bool".into(),
             Ty::Nullable(inner) => format!("Option<{}>", self.rust_ty(inner, span)?),
             Ty::Param(name) => name.clone(),
@@ -232,6 +240,19 @@ fn api_name(name: &str) -> &'static str {
         "Vector2" => "Vector2",
         _ => "Random",
     }
+}
+
+/// `System.Tuple<..>` of these items: to seven (an eighth is `TRest`, a nested tuple whose
+/// items C# names `Item8`... through it, which the port does not follow).
+pub(crate) fn tuple_class(items: Vec<Ty>, span: Span) -> R<Ty> {
+    if items.len() >= 8 {
+        return Err(unsupported(
+            span,
+            "a `Tuple` of eight or more items (its `TRest` nests another tuple)",
+            "Tuple",
+        ));
+    }
+    Ok(Ty::TupleClass(items))
 }
 
 /// `System`'s exceptions a bot makes to throw (`TimeoutException` to end a search).

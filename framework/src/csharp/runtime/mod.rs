@@ -13,6 +13,7 @@
 //! - [`Seq`]: LINQ's results.
 //! - [`Obj`] and [`Var`]: instances of the bot's own classes, shared by reference; [`This`],
 //!   an instance's `this` as a value.
+//! - [`Tuple`]: C#'s `System.Tuple`, a class: shared, nullable, `==` by reference.
 //! - [`BigInteger`], [`Guid`]: the few uses bots make of these.
 //! - [`Decimal`]: C#'s `decimal`, exact as .NET computes it.
 //! - [`Piece`], [`PAWN`] ... [`KING`], [`pieces`], [`slider_attacks`]: the API's members
@@ -57,6 +58,7 @@ mod sorted;
 mod square;
 mod text;
 mod time;
+mod tuple;
 mod vector;
 
 pub use array::{Array, ArrayIndex, ArrayIter, ElemRef, Subscript};
@@ -98,4 +100,5 @@ pub use text::{
     to_lower, to_upper, trim_end, trim_start,
 };
 pub use time::{DateTime, TimeSpan};
+pub use tuple::Tuple;
 pub use vector::Vector2;

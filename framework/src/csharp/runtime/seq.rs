@@ -462,6 +462,45 @@ impl<T: Clone + 'static> Seq<T> {
         best
     }
 
+    /// `Max()` of values ordered by their own `CompareTo` (`IComparable<T>`), as .NET's
+    /// `Comparer<T>.Default` calls it: `compare(next, best) > 0` replaces the best, so
+    /// of equal maxima the first stays.
+    ///
+    /// ```
+    /// use framework::prelude::*;
+    /// let pairs = cs::Seq::from(vec![(1, 'a'), (3, 'b'), (3, 'c'), (0, 'd')]);
+    /// let by_first = |a: (i32, char), b: (i32, char)| a.0 - b.0;
+    /// assert_eq!(pairs.clone().max_by_comparison(by_first), (3, 'b'));
+    /// assert_eq!(pairs.min_by_comparison(by_first), (0, 'd'));
+    /// ```
+    #[track_caller]
+    pub fn max_by_comparison(self, compare: impl FnMut(T, T) -> i32) -> T {
+        self.extreme_by_comparison(compare, |c| c > 0)
+    }
+
+    /// `Min()` by `CompareTo`: `compare(next, best) < 0` replaces the best, so of equal
+    /// minima the first stays.
+    #[track_caller]
+    pub fn min_by_comparison(self, compare: impl FnMut(T, T) -> i32) -> T {
+        self.extreme_by_comparison(compare, |c| c < 0)
+    }
+
+    #[track_caller]
+    fn extreme_by_comparison(
+        self,
+        mut compare: impl FnMut(T, T) -> i32,
+        better: impl Fn(i32) -> bool,
+    ) -> T {
+        let mut items = self.items.into_iter();
+        let mut best = items.next().expect("the sequence is empty");
+        for x in items {
+            if better(compare(x.clone(), best.clone())) {
+                best = x;
+            }
+        }
+        best
+    }
+
     /// `Max(f)`: the largest `f(x)`.
     #[track_caller]
     pub fn max_of<K: PartialOrd + Clone + 'static>(self, f: impl FnMut(T) -> K) -> K {

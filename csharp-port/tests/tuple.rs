@@ -1,0 +1,107 @@
+//! `System.Tuple<..>`, LINQ's `Max`/`Min` of structs and methods returning a `Board`:
+//! what ports, and what is refused, with its line and construct.
+
+use csharp_port::{PortOptions, port};
+
+/// A bot whose `Think` body is `body` and whose class holds `members`.
+fn bot(members: &str, body: &str) -> String {
+    format!(
+        "using ChessChallenge.API;\nusing System;\nusing System.Linq;\npublic class MyBot : IChessBot\n{{\n{members}\n    public Move Think(Board board, Timer timer)\n    {{\n{body}\n    }}\n}}\n"
+    )
+}
+
+/// Ports `source`, expecting an error: (line, display text).
+fn refused(source: &str) -> (u32, String) {
+    let err = port(source, &PortOptions::default()).expect_err("the port is refused");
+    (err.span.line, err.to_string())
+}
+
+/// Ports `source`, expecting Rust.
+fn ported(source: &str) -> String {
+    port(source, &PortOptions::default())
+        .unwrap_or_else(|e| panic!("{e}"))
+        .rust
+}
+
+#[test]
+fn a_tuple_is_a_class_compared_with_null_and_by_reference() {
+    let rust = ported(&bot(
+        "",
+        "        var best = new Tuple<Move, int>[0].FirstOrDefault();\n        var a = Tuple.Create(1, 2);\n        if (best != null && a == new Tuple<int, int>(1, 2)) return best.Item1;\n        return board.GetLegalMoves()[0];",
+    ));
+    assert!(rust.contains("!best.is_null()"), "{rust}");
+    assert!(
+        rust.contains("cs::Tuple::ref_eq(&a, &cs::Tuple::new((1, 2)))"),
+        "{rust}"
+    );
+}
+
+#[test]
+fn a_tuple_of_eight_items_is_refused() {
+    let (line, text) = refused(&bot(
+        "    Tuple<int, int, int, int, int, int, int, Tuple<int>> wide;",
+        "        return board.GetLegalMoves()[0];",
+    ));
+    assert_eq!(line, 6, "{text}");
+    assert!(text.contains("a `Tuple` of eight or more items"), "{text}");
+}
+
+#[test]
+fn null_conditional_access_on_a_tuple_is_refused() {
+    let (line, text) = refused(&bot(
+        "    Tuple<Move, int> best;",
+        "        int? score = best?.Item2;\n        return board.GetLegalMoves()[0];",
+    ));
+    assert_eq!(line, 9, "{text}");
+    assert!(text.contains("`?.` on a `Tuple<Move, int>`"), "{text}");
+}
+
+#[test]
+fn a_tuple_as_text_is_refused() {
+    let (line, text) = refused(&bot(
+        "",
+        "        var t = Tuple.Create(1, 2);\n        string s = t.ToString();\n        return board.GetLegalMoves()[0];",
+    ));
+    assert_eq!(line, 10, "{text}");
+    assert!(text.contains("`ToString` of a `Tuple<int, int>`"), "{text}");
+}
+
+#[test]
+fn a_deconstructing_foreach_over_tuples_is_refused() {
+    let (line, text) = refused(&bot(
+        "",
+        "        var list = new System.Collections.Generic.List<Tuple<int, int>>();\n        foreach (var (a, b) in list) { }\n        return board.GetLegalMoves()[0];",
+    ));
+    assert_eq!(line, 10, "{text}");
+    assert!(
+        text.contains("a deconstructing `foreach` over non-tuples"),
+        "{text}"
+    );
+}
+
+#[test]
+fn max_of_a_struct_without_compare_to_is_refused() {
+    let source = format!(
+        "struct S {{ public int v; }}\n{}",
+        bot(
+            "",
+            "        var s = new S[2].Max();\n        return board.GetLegalMoves()[0];"
+        )
+    );
+    let (line, text) = refused(&source);
+    assert_eq!(line, 10, "{text}");
+    assert!(
+        text.contains("`Max()` of `S`s without a `CompareTo`"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_method_returning_a_board_is_refused() {
+    let (line, text) = refused(&bot(
+        "    static Board root;\n    Board Root() { return root; }",
+        "        return Root().GetLegalMoves()[0];",
+    ));
+    assert_eq!(line, 7, "{text}");
+    assert!(text.contains("a method returning a `Board`"), "{text}");
+}
