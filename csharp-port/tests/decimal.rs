@@ -2,7 +2,7 @@
 //! C# has no implicit conversion between `decimal` and `double`, and the port translates
 //! only .NET's default (halves to even) rounding.
 
-use csharp_port::{PortOptions, port};
+mod common;
 
 /// A bot whose `Think` body (from line 6) is `body`.
 fn bot(body: &str) -> String {
@@ -13,8 +13,7 @@ fn bot(body: &str) -> String {
 
 /// Ports `body`, expecting an error: (line, display text).
 fn refused(body: &str) -> (u32, String) {
-    let err = port(&bot(body), &PortOptions::default()).expect_err("the port is refused");
-    (err.span.line, err.to_string())
+    common::refused(&bot(body))
 }
 
 #[test]

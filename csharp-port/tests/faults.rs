@@ -1,11 +1,8 @@
 //! Refusals of the constructs whose C# meaning the port cannot settle.
 
-/// Ports `source`, expecting an error: (line, display text).
-fn refused(source: &str) -> (u32, String) {
-    let err = csharp_port::port(source, &csharp_port::PortOptions::default())
-        .expect_err("the port is refused");
-    (err.span.line, err.to_string())
-}
+mod common;
+
+use common::refused;
 
 #[test]
 fn reverse_of_a_name_declared_as_both_a_span_and_an_array_is_refused() {

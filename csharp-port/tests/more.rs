@@ -1,28 +1,10 @@
-//! Refusals (and their reasons) around the constructs of session 8's "more" entries:
+//! Refusals (and their reasons) of constructs the port cannot give exactly:
 //! `Vector<T>`, `?.` on a record the port holds as a value, the non-generic collections,
 //! and the bound method groups and `Enum.GetValues` of a struct, translated where exact.
 
-use csharp_port::{PortOptions, port};
+mod common;
 
-/// A bot whose `Think` body is `body` and whose class holds `members`.
-fn bot(usings: &str, members: &str, body: &str) -> String {
-    format!(
-        "using ChessChallenge.API;\n{usings}\npublic class MyBot : IChessBot\n{{\n{members}\n    public Move Think(Board board, Timer timer)\n    {{\n{body}\n    }}\n}}\n"
-    )
-}
-
-/// Ports `source`, expecting an error: (line, display text).
-fn refused(source: &str) -> (u32, String) {
-    let err = port(source, &PortOptions::default()).expect_err("the port is refused");
-    (err.span.line, err.to_string())
-}
-
-/// Ports `source`, expecting Rust: its text.
-fn ported(source: &str) -> String {
-    port(source, &PortOptions::default())
-        .unwrap_or_else(|e| panic!("{e}"))
-        .rust
-}
+use common::{bot_using as bot, ported, refused};
 
 #[test]
 fn a_simd_vector_is_refused_for_its_machine_dependent_width() {

@@ -1,16 +1,14 @@
 //! What the translator writes for `new Square(...)` (C#'s constructors check no range)
 //! and for `UndoSkipTurn` on a board of the bot's own that nothing reads afterwards.
 
-use csharp_port::{PortOptions, port};
+mod common;
 
 /// The Rust port of a bot whose `Think` body is `body`.
 fn ported(body: &str) -> String {
     let source = format!(
         "using ChessChallenge.API;\npublic class MyBot : IChessBot\n{{\n    public Move Think(Board board, Timer timer)\n    {{\n{body}\n    }}\n}}\n"
     );
-    port(&source, &PortOptions::default())
-        .unwrap_or_else(|e| panic!("ported: {e}"))
-        .rust
+    common::ported(&source)
 }
 
 #[test]

@@ -1,26 +1,13 @@
 //! `System.Tuple<..>`, LINQ's `Max`/`Min` of structs and methods returning a `Board`:
 //! what ports, and what is refused, with its line and construct.
 
-use csharp_port::{PortOptions, port};
+mod common;
 
-/// A bot whose `Think` body is `body` and whose class holds `members`.
+use common::{ported, refused};
+
+/// A bot using `System` and LINQ whose `Think` body is `body` and whose class holds `members`.
 fn bot(members: &str, body: &str) -> String {
-    format!(
-        "using ChessChallenge.API;\nusing System;\nusing System.Linq;\npublic class MyBot : IChessBot\n{{\n{members}\n    public Move Think(Board board, Timer timer)\n    {{\n{body}\n    }}\n}}\n"
-    )
-}
-
-/// Ports `source`, expecting an error: (line, display text).
-fn refused(source: &str) -> (u32, String) {
-    let err = port(source, &PortOptions::default()).expect_err("the port is refused");
-    (err.span.line, err.to_string())
-}
-
-/// Ports `source`, expecting Rust.
-fn ported(source: &str) -> String {
-    port(source, &PortOptions::default())
-        .unwrap_or_else(|e| panic!("{e}"))
-        .rust
+    common::bot_using("using System;\nusing System.Linq;", members, body)
 }
 
 #[test]
