@@ -190,25 +190,28 @@ fn the_same_seed_plays_the_same_games_with_a_bot_that_uses_random() {
     assert_ne!(play("seed_c", "8"), first);
 }
 
-/// Each game's moves (comments, which carry times, left out) by its `Round` tag: games end
-/// in any order on two workers.
+/// Each game's moves and how it ended, by its `Round` tag (games end in any order on two
+/// workers). Comments carry times, so they are left out, and so is the line wrapping that
+/// their length moves; the `Termination` tag is kept so that a mismatch names a game that
+/// ended some other way.
 fn games_by_round(pgn: &str) -> std::collections::BTreeMap<String, String> {
-    let mut games = std::collections::BTreeMap::new();
+    let mut games = std::collections::BTreeMap::<String, String>::new();
     let mut round = String::new();
     for line in pgn.lines() {
         if let Some(rest) = line.strip_prefix("[Round \"") {
             round = rest.trim_end_matches("\"]").to_string();
-        } else if !line.starts_with('[') && !line.is_empty() {
-            let moves = games.entry(round.clone()).or_insert_with(String::new);
-            moves.push_str(line);
-            moves.push(' ');
+        } else if line.starts_with("[Termination ") || !line.starts_with('[') {
+            let game = games.entry(round.clone()).or_default();
+            game.push_str(line);
+            game.push(' ');
         }
     }
-    for moves in games.values_mut() {
-        *moves = moves
+    for game in games.values_mut() {
+        let uncommented: String = game
             .split('{')
             .map(|part| part.split_once('}').map_or(part, |(_, after)| after))
             .collect();
+        *game = uncommented.split_whitespace().collect::<Vec<_>>().join(" ");
     }
     games
 }
