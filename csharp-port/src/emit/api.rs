@@ -190,7 +190,7 @@ pub(crate) static API: &[ApiEntry] = &[
         "Board.GameMoveHistory",
         "-",
         "Move[]",
-        "cs::Array::from({r}.history_moves().to_vec())",
+        "cs::Array::from({r}.root_history_moves().to_vec())",
     ),
     e("Board.CreateDiagram", "", "string", "{r}.diagram()"),
     // Move.

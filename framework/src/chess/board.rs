@@ -1211,10 +1211,39 @@ impl Board {
         &self.history_keys()[start..end]
     }
 
-    /// Every move of the game since the board was created from its FEN (including those
-    /// the host played before the bot got the board), oldest first; skipped turns appear
-    /// as [`Move::NULL`].
+    /// The moves C#'s `GameMoveHistory` holds, oldest first: those of the game up to the
+    /// search root ([`mark_search_root`](Self::mark_search_root)); with no root marked,
+    /// every move since the board was created. Moves a search makes after the root are not
+    /// in it, as C# takes the array when it hands the board to `Think`: a bot that times
+    /// its search by the game's length reads the same length at every depth.
+    ///
+    /// ```
+    /// use framework::prelude::*;
+    /// let mut b = Board::startpos();
+    /// for m in ["e2e4", "e7e5"] {
+    ///     let mv = b.parse_uci(m).unwrap();
+    ///     b.make_move(mv);
+    /// }
+    /// b.mark_search_root();
+    /// let mv = b.parse_uci("g1f3").unwrap();
+    /// b.make_move(mv);
+    /// assert_eq!(b.root_history_moves(), &b.history_moves()[..2]);
+    /// assert_eq!(b.history_moves().len(), 3);
+    /// ```
     #[doc(alias = "GameMoveHistory")]
+    pub fn root_history_moves(&self) -> &[Move] {
+        let positions = if self.search_root == 0 {
+            self.states.len()
+        } else {
+            self.search_root
+        };
+        &self.history_moves()[..positions - 1]
+    }
+
+    /// Every move of the game since the board was created from its FEN (including those
+    /// the host played before the bot got the board, and those a search has made since),
+    /// oldest first; skipped turns appear as [`Move::NULL`]. C#'s `GameMoveHistory` stops
+    /// at the search root: [`root_history_moves`](Self::root_history_moves).
     #[inline(always)]
     pub fn history_moves(&self) -> &[Move] {
         // SAFETY: the first `states.len() - 1` moves are initialised (see `Board::keys`).

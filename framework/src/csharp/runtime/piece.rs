@@ -345,6 +345,8 @@ pub fn char_to_string(c: u16) -> String {
 
 /// `Board.CreateBoardFromFEN(fen)`: a second board, the bot's own, at that position with
 /// no history before it (C#'s too starts its repetition history and move list there).
+/// Its loaded position is its search root: C#'s board takes `GameMoveHistory` and
+/// `GameRepetitionHistory` when it is made, so moves made on it never join them.
 /// Panics on a malformed FEN, as C#'s `LoadPosition` throws.
 ///
 /// ```
@@ -352,13 +354,19 @@ pub fn char_to_string(c: u16) -> String {
 /// let mut board = Board::startpos();
 /// let e4 = board.parse_uci("e2e4").unwrap();
 /// board.make_move(e4);
-/// let copy = cs::board_from_fen(&board.fen());
+/// let mut copy = cs::board_from_fen(&board.fen());
 /// assert_eq!((copy.fen(), copy.ply_count()), (board.fen(), 1));
-/// assert!(copy.history_moves().is_empty());
+/// let e5 = copy.parse_uci("e7e5").unwrap();
+/// copy.make_move(e5);
+/// assert!(copy.root_history_moves().is_empty());
+/// assert_eq!(copy.root_repetition_keys().len(), 1);
 /// ```
 #[track_caller]
 pub fn board_from_fen(fen: &str) -> Board {
-    Board::from_fen(fen).unwrap_or_else(|e| panic!("a FEN the board cannot read: {e}"))
+    let mut board =
+        Board::from_fen(fen).unwrap_or_else(|e| panic!("a FEN the board cannot read: {e}"));
+    board.mark_search_root();
+    board
 }
 
 /// `new Move("e2e4", board)`: the move those squares and that board's pieces make, legal
