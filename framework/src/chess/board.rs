@@ -1197,11 +1197,7 @@ impl Board {
     /// ```
     #[doc(alias = "GameRepetitionHistory")]
     pub fn root_repetition_keys(&self) -> &[u64] {
-        let end = if self.search_root == 0 {
-            self.states.len()
-        } else {
-            self.search_root
-        };
+        let end = self.positions_to_root();
         // The move that made position `i + 1` is `moves[i]`; a reset one starts afresh.
         let resets = |m: &Move| !m.is_null() && (m.piece() == PieceType::Pawn || m.is_capture());
         let start = self.history_moves()[..end - 1]
@@ -1232,12 +1228,17 @@ impl Board {
     /// ```
     #[doc(alias = "GameMoveHistory")]
     pub fn root_history_moves(&self) -> &[Move] {
-        let positions = if self.search_root == 0 {
+        &self.history_moves()[..self.positions_to_root() - 1]
+    }
+
+    /// The positions of the game up to the search root, the root included; with no root
+    /// marked, up to the current position.
+    fn positions_to_root(&self) -> usize {
+        if self.search_root == 0 {
             self.states.len()
         } else {
             self.search_root
-        };
-        &self.history_moves()[..positions - 1]
+        }
     }
 
     /// Every move of the game since the board was created from its FEN (including those
