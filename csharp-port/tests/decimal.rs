@@ -63,6 +63,10 @@ fn a_literal_beyond_the_range_is_refused() {
     let (line, text) = refused("        decimal d = 79228162514264337593543950336m;");
     assert_eq!(line, 7, "{text}");
     assert!(text.contains("this decimal literal"), "{text}");
+    // An exponent at int's end once wrapped the point's place around, and the port read 0.
+    let (line, text) = refused("        decimal d = 1e2147483647m;");
+    assert_eq!(line, 7, "{text}");
+    assert!(text.contains("this decimal literal"), "{text}");
 }
 
 #[test]

@@ -2256,8 +2256,9 @@ pub(crate) fn decimal_code(d: &Const) -> String {
 pub(crate) fn parse_decimal(text: &str) -> Option<Const> {
     const LIMIT: u128 = 1 << 96;
     let text = text.trim();
+    // In i64: an exponent near i32's ends must not wrap the point's place around.
     let (mantissa, exponent) = match text.find(['e', 'E']) {
-        Some(i) => (&text[..i], text[i + 1..].parse::<i32>().ok()?),
+        Some(i) => (&text[..i], i64::from(text[i + 1..].parse::<i32>().ok()?)),
         None => (text, 0),
     };
     let (int_part, frac) = match mantissa.find('.') {
@@ -2271,13 +2272,10 @@ pub(crate) fn parse_decimal(text: &str) -> Option<Const> {
         .map(|c| c - b'0')
         .collect();
     // The decimal point's place after the first significant digit (.NET's `Scale`).
-    let point = digits.len() as i32 - (frac.len() as i32 - exponent);
+    let places = frac.len() as i64 - exponent;
+    let point = digits.len() as i64 - places;
     if digits.is_empty() {
-        return Some(Const::Decimal(
-            0,
-            (frac.len() as i32 - exponent).clamp(0, 28) as u32,
-            false,
-        ));
+        return Some(Const::Decimal(0, places.clamp(0, 28) as u32, false));
     }
     let (mut value, mut e, mut taken) = (0u128, point, 0);
     while e > 0 || (taken < digits.len() && e > -28) {
