@@ -38,7 +38,8 @@ fn challenge_in(build_dir: &Path, args: &[&str], env: &[(&str, &str)]) -> (bool,
 
 /// A build directory holding the compiled framework and nothing of any bot: the kit's
 /// own `target/bots/target` (warmed by building `my_bot`), copied once per test run
-/// with its times and hard links (`cp -a`, so cargo finds it fresh) and bots removed.
+/// with its times and hard links (`cp -a`, so cargo finds it fresh) under the
+/// directory's lock, and bots removed.
 /// At a fixed place in the kit's `target/`, replaced by each run.
 fn seed() -> &'static Path {
     static SEED: OnceLock<PathBuf> = OnceLock::new();
@@ -50,10 +51,14 @@ fn seed() -> &'static Path {
             .join("build-bounds-seed");
         let _ = std::fs::remove_dir_all(&seed);
         std::fs::create_dir_all(&seed).unwrap();
-        copy_tree(
-            &kit_root().join("target").join("bots").join("target"),
-            &seed,
-        );
+        let kit_builds = kit_root().join("target").join("bots");
+        // Other tests build bots in the kit's directory meanwhile, and a build's
+        // incremental files come and go: the copy holds the directory's lock alone, as
+        // `challenge clean` does, so no build runs under it.
+        let lock = std::fs::File::create(kit_builds.join(".lock")).unwrap();
+        lock.lock().unwrap();
+        copy_tree(&kit_builds.join("target"), &seed);
+        drop(lock);
         let release = seed.join("target").join("release");
         for sub in [".", "deps", ".fingerprint", "incremental"] {
             for entry in std::fs::read_dir(release.join(sub)).unwrap().flatten() {
